@@ -1,0 +1,188 @@
+//! The plain per-file facts every provider produces: symbols, imports, call sites, heritage
+//! clauses and type hints.
+//!
+//! These values are what the salsa layer memoizes and compares, so they are `Eq`, hold no syntax
+//! tree and no byte offsets (only 1-based lines and columns), and are built in source order so
+//! the same text always gives the same facts. Symbols refer to each other by index into
+//! [`FileFacts::symbols`] ([`SymbolIdx`]).
+
+use codegraph_schema::NodeKind;
+
+/// Index of a symbol in [`FileFacts::symbols`].
+pub type SymbolIdx = u32;
+
+/// Everything one file says about itself, before any cross-file resolution.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FileFacts {
+    /// Declared symbols in source order (a parent always precedes its children).
+    pub symbols: Vec<Symbol>,
+    pub imports: Vec<Import>,
+    pub calls: Vec<CallSite>,
+    pub heritage: Vec<Heritage>,
+    pub type_hints: Vec<TypeHint>,
+    /// Go: the `package` clause name. Other languages: `None`.
+    pub package: Option<String>,
+    /// Number of ERROR / MISSING nodes in the syntax tree (0 for a clean parse).
+    pub syntax_errors: u32,
+}
+
+/// A declaration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Symbol {
+    pub kind: NodeKind,
+    /// Short name (`start`).
+    pub name: String,
+    /// Chain of enclosing named declarations joined by `.` (`Server.start`, `Type.Method`,
+    /// `outer.inner`, `obj.prop`); see shared/eval/README.md.
+    pub qualified_name: String,
+    /// Enclosing symbol, if any.
+    pub parent: Option<SymbolIdx>,
+    /// 1-based, inclusive.
+    pub start_line: u32,
+    /// 1-based, inclusive.
+    pub end_line: u32,
+    /// Declaration text up to (not including) the body, whitespace collapsed, at most ~200 chars.
+    pub signature: String,
+    /// Doc comment text with comment markers stripped, `None` when there is none.
+    pub doc: Option<String>,
+    /// Visible outside the file (TS/JS `export`) or package (Go capitalised name).
+    pub exported: bool,
+}
+
+/// One import statement / require call / Go import spec.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Import {
+    /// The module specifier as written, quotes removed (`./a`, `react`, `net/http`).
+    pub source: String,
+    pub kind: ImportKind,
+    pub bindings: Vec<ImportBinding>,
+    /// 1-based line of the statement.
+    pub line: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ImportKind {
+    /// `import ... from 'x'`, `import 'x'`.
+    EsImport,
+    /// `import type ... from 'x'`.
+    TypeOnly,
+    /// `export ... from 'x'` (re-export).
+    ReExport,
+    /// `require('x')`.
+    Require,
+    /// `import('x')`.
+    Dynamic,
+    /// Go import spec.
+    Go,
+}
+
+/// One name an import brings into (or re-exports from) the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportBinding {
+    pub imported: Imported,
+    /// The local name (`y` in `import { x as y }`; for re-exports the exported name). For Go,
+    /// the package alias when one is written (`_` and `.` included), else `None`.
+    pub local: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Imported {
+    /// `import d from` / `export { default } from`.
+    Default,
+    /// `import * as ns from` / `export * as ns from` / Go package import / `const m = require()`.
+    Namespace,
+    /// `export * from` (every named export).
+    All,
+    /// `import { x }` / `export { x } from` / `const { x } = require()`.
+    Named(String),
+}
+
+/// A call or construction site.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallSite {
+    pub callee: Callee,
+    pub kind: CallKind,
+    /// 1-based line of the callee name (for `a.b.c()`, the line of `c`).
+    pub line: u32,
+    /// 1-based column (in bytes, as go/types counts) of the callee name.
+    pub col: u32,
+    /// Nearest enclosing *named* symbol; `None` at module level (`<module>`).
+    pub enclosing: Option<SymbolIdx>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CallKind {
+    Call,
+    New,
+}
+
+/// The shape of what is called.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Callee {
+    pub receiver: Receiver,
+    /// The called name (`f` in `f()`, `c` in `a.b.c()`).
+    pub name: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Receiver {
+    /// A bare name: `f()`, `new Foo()`.
+    None,
+    /// `this.m()`.
+    This,
+    /// `super.m()`, or `super()` (name `constructor`).
+    Super,
+    /// A chain of plain identifiers: `a.m()` -> `["a"]`, `a.b.m()` -> `["a", "b"]`;
+    /// `this.x.m()` -> `["this", "x"]`.
+    Path(Vec<String>),
+    /// The result of another call: `f().m()`, `a.b().m()`.
+    CallResult(Box<Callee>),
+    /// Anything else (index expressions, parenthesised expressions, literals...).
+    Other,
+}
+
+/// `extends` / `implements` / Go embedding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Heritage {
+    /// The class / interface / struct that declares the clause.
+    pub symbol: SymbolIdx,
+    pub kind: HeritageKind,
+    /// The named type as written, generics stripped (`Base`, `ns.Base`, `io.Reader`).
+    pub target: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HeritageKind {
+    /// TS `class A extends B`, `interface A extends B`; Go interface embedding.
+    Extends,
+    /// TS `class A implements I`.
+    Implements,
+    /// Go struct embedding (field promotion).
+    Embeds,
+}
+
+/// What a name is known to hold, from a declaration. Type names are as written, with generics,
+/// pointers (`*`), arrays and `readonly` stripped (`Foo`, `pkg.Foo`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TypeHint {
+    /// The symbol whose scope the name lives in (function for locals/params, class/struct for
+    /// fields, the function itself for `Return`); `None` for module level.
+    pub scope: Option<SymbolIdx>,
+    /// The variable / parameter / field name; empty for `Return`.
+    pub name: String,
+    pub source: HintSource,
+    /// 1-based line of the declaration.
+    pub line: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HintSource {
+    /// `x: Foo`, `var x Foo`, Go parameter or receiver `r *Foo`, field `f Foo`.
+    Annotation(String),
+    /// `x = new Foo()`, `x := Foo{}`, `x := &Foo{}`.
+    Construct(String),
+    /// `x = f()`, `x := NewFoo()`, `x := pkg.New()`: the type is the return type of the callee.
+    CallResult(Callee),
+    /// The declared return type of the function `scope` (first result for Go).
+    Return(String),
+}

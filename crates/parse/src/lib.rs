@@ -1,0 +1,80 @@
+//! Language providers: source text in, plain facts out.
+//!
+//! Each provider sits behind the [`Provider`] contract, declares what it can extract
+//! ([`Capability`]), and turns a file's text (plus, for tree-sitter languages, its syntax tree)
+//! into [`FileFacts`]. Parsing never fails: a syntax error yields partial facts and a count of
+//! error nodes.
+//!
+//! Architecture invariant: this crate knows nothing of salsa, SQLite, git, the file system or
+//! MCP. It is pure: text in, facts out, so it can be tested with strings alone.
+
+pub mod facts;
+mod go;
+mod lang;
+mod markdown;
+pub mod render;
+mod typescript;
+mod util;
+
+pub use facts::*;
+pub use lang::{Capability, Language};
+
+use std::cell::RefCell;
+
+/// What every language provider implements.
+pub trait Provider: Send + Sync + 'static {
+    fn language(&self) -> Language;
+    /// What this provider extracts; consumers must not expect more.
+    fn capabilities(&self) -> &'static [Capability];
+    /// The tree-sitter grammar, or `None` for providers that scan text directly.
+    fn grammar(&self) -> Option<tree_sitter::Language>;
+    /// Extracts the facts of one file. `tree` is the parse of `text` with [`Self::grammar`]
+    /// (`None` for grammar-less providers).
+    fn extract(&self, text: &str, tree: Option<&tree_sitter::Tree>) -> FileFacts;
+}
+
+/// The provider for a language.
+pub fn provider(language: Language) -> &'static dyn Provider {
+    match language {
+        Language::TypeScript => &typescript::TYPESCRIPT,
+        Language::Tsx => &typescript::TSX,
+        Language::JavaScript => &typescript::JAVASCRIPT,
+        Language::Go => &go::GO,
+        Language::Markdown => &markdown::MARKDOWN,
+    }
+}
+
+thread_local! {
+    static PARSERS: RefCell<Vec<(Language, tree_sitter::Parser)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Parses `text` with the language's grammar on a per-thread parser; `old` is a previous tree
+/// of an edited version of the same file, when available. `None` for grammar-less languages.
+pub fn parse_tree(
+    language: Language,
+    text: &str,
+    old: Option<&tree_sitter::Tree>,
+) -> Option<tree_sitter::Tree> {
+    let grammar = provider(language).grammar()?;
+    PARSERS.with(|cell| {
+        let mut parsers = cell.borrow_mut();
+        let pos = match parsers.iter().position(|(l, _)| *l == language) {
+            Some(pos) => pos,
+            None => {
+                let mut parser = tree_sitter::Parser::new();
+                // A grammar bundled with this crate always matches the linked tree-sitter ABI;
+                // if it ever did not, every parse of the language yields no tree (and no facts).
+                parser.set_language(&grammar).ok()?;
+                parsers.push((language, parser));
+                parsers.len() - 1
+            }
+        };
+        parsers[pos].1.parse(text, old)
+    })
+}
+
+/// Parses and extracts in one step (what tests and the parse-floor bench use).
+pub fn analyze(language: Language, text: &str) -> FileFacts {
+    let tree = parse_tree(language, text, None);
+    provider(language).extract(text, tree.as_ref())
+}

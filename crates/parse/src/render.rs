@@ -1,0 +1,107 @@
+//! A stable, compact text rendering of [`FileFacts`], for golden tests and debugging.
+//!
+//! One fact per line, in source order, so a snapshot diff points at the exact fact that changed.
+
+use crate::facts::*;
+use std::fmt::Write;
+
+/// Renders all facts of a file.
+pub fn render_facts(f: &FileFacts) -> String {
+    let mut out = String::new();
+    let qn = |i: Option<SymbolIdx>| -> String {
+        i.and_then(|i| f.symbols.get(i as usize))
+            .map_or_else(|| "<module>".to_string(), |s| s.qualified_name.clone())
+    };
+    if let Some(p) = &f.package {
+        let _ = writeln!(out, "package {p}");
+    }
+    for s in &f.symbols {
+        let _ = write!(
+            out,
+            "sym {} {} L{}-{}",
+            s.kind, s.qualified_name, s.start_line, s.end_line
+        );
+        if s.exported {
+            out.push_str(" exported");
+        }
+        if s.name != s.qualified_name.rsplit('.').next().unwrap_or("") {
+            let _ = write!(out, " name={}", s.name);
+        }
+        if let Some(p) = s.parent {
+            let _ = write!(out, " in={}", qn(Some(p)));
+        }
+        let _ = write!(out, " sig={:?}", s.signature);
+        if let Some(d) = &s.doc {
+            let _ = write!(out, " doc={d:?}");
+        }
+        out.push('\n');
+    }
+    for i in &f.imports {
+        let _ = write!(out, "import L{} {:?} {:?}", i.line, i.kind, i.source);
+        for b in &i.bindings {
+            let what = match &b.imported {
+                Imported::Default => "default".to_string(),
+                Imported::Namespace => "*".to_string(),
+                Imported::All => "all".to_string(),
+                Imported::Named(n) => n.clone(),
+            };
+            match &b.local {
+                Some(l) => {
+                    let _ = write!(out, " {what} as {l}");
+                }
+                None => {
+                    let _ = write!(out, " {what}");
+                }
+            }
+        }
+        out.push('\n');
+    }
+    for c in &f.calls {
+        let kind = match c.kind {
+            CallKind::Call => "call",
+            CallKind::New => "new",
+        };
+        let _ = writeln!(
+            out,
+            "{kind} L{}:{} {} in {}",
+            c.line,
+            c.col,
+            render_callee(&c.callee),
+            qn(c.enclosing)
+        );
+    }
+    for h in &f.heritage {
+        let _ = writeln!(
+            out,
+            "heritage {} {:?} {}",
+            qn(Some(h.symbol)),
+            h.kind,
+            h.target
+        );
+    }
+    for h in &f.type_hints {
+        let what = match &h.source {
+            HintSource::Annotation(t) => format!(": {t}"),
+            HintSource::Construct(t) => format!("= new {t}"),
+            HintSource::CallResult(c) => format!("= {}()", render_callee(c)),
+            HintSource::Return(t) => format!("-> {t}"),
+        };
+        let _ = writeln!(out, "hint L{} {} {} {what}", h.line, qn(h.scope), h.name);
+    }
+    if f.syntax_errors > 0 {
+        let _ = writeln!(out, "syntax_errors {}", f.syntax_errors);
+    }
+    out
+}
+
+/// Renders a callee as source-like text: `a.b.c`, `this.m`, `f().g`, `?.m`.
+pub fn render_callee(c: &Callee) -> String {
+    match &c.receiver {
+        Receiver::None => c.name.clone(),
+        Receiver::This => format!("this.{}", c.name),
+        Receiver::Super => format!("super.{}", c.name),
+        Receiver::Path(p) => format!("{}.{}", p.join("."), c.name),
+        Receiver::CallResult(inner) => format!("{}().{}", render_callee(inner), c.name),
+        Receiver::Other => format!("?.{}", c.name),
+    }
+}

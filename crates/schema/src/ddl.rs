@@ -1,0 +1,378 @@
+//! Table definitions of the SQLite snapshot, and the deterministic DDL generated from them.
+//!
+//! The generated text is checked in at `crates/schema/schema.sql`; a test fails when the two
+//! drift, so a schema change is always a reviewed diff. Kind columns get `CHECK` constraints
+//! built from [`crate::vocab`], so the database cannot hold a kind the code does not know.
+
+use crate::vocab::{DiagnosticCode, EdgeKind, NodeKind, Reason};
+
+/// Bumped whenever the generated DDL changes incompatibly; an index with another version is
+/// rebuilt from scratch.
+pub const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColumnType {
+    Text,
+    Integer,
+    Real,
+}
+
+impl ColumnType {
+    const fn sql(self) -> &'static str {
+        match self {
+            ColumnType::Text => "TEXT",
+            ColumnType::Integer => "INTEGER",
+            ColumnType::Real => "REAL",
+        }
+    }
+}
+
+/// Which vocabulary a column's values must come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Domain {
+    Any,
+    NodeKind,
+    EdgeKind,
+    Reason,
+    DiagnosticCode,
+}
+
+impl Domain {
+    fn values(self) -> Option<Vec<&'static str>> {
+        match self {
+            Domain::Any => None,
+            Domain::NodeKind => Some(NodeKind::ALL.iter().map(|k| k.as_str()).collect()),
+            Domain::EdgeKind => Some(EdgeKind::ALL.iter().map(|k| k.as_str()).collect()),
+            Domain::Reason => Some(Reason::ALL.iter().map(|k| k.as_str()).collect()),
+            Domain::DiagnosticCode => {
+                Some(DiagnosticCode::ALL.iter().map(|k| k.as_str()).collect())
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Column {
+    pub name: &'static str,
+    pub ty: ColumnType,
+    pub nullable: bool,
+    pub domain: Domain,
+    pub doc: &'static str,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Index {
+    pub name: &'static str,
+    pub columns: &'static [&'static str],
+    pub unique: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Table {
+    pub name: &'static str,
+    pub doc: &'static str,
+    pub columns: &'static [Column],
+    pub primary_key: &'static [&'static str],
+    pub indexes: &'static [Index],
+}
+
+/// An FTS5 table. Its rowid equals the `rowid` of the matching `node` row.
+#[derive(Clone, Copy, Debug)]
+pub struct FtsTable {
+    pub name: &'static str,
+    pub doc: &'static str,
+    /// Indexed text columns, in order; `bm25()` weights follow this order.
+    pub columns: &'static [&'static str],
+    pub tokenize: &'static str,
+}
+
+const fn col(name: &'static str, ty: ColumnType, doc: &'static str) -> Column {
+    Column {
+        name,
+        ty,
+        nullable: false,
+        domain: Domain::Any,
+        doc,
+    }
+}
+
+const fn opt(name: &'static str, ty: ColumnType, doc: &'static str) -> Column {
+    Column {
+        name,
+        ty,
+        nullable: true,
+        domain: Domain::Any,
+        doc,
+    }
+}
+
+const fn kind(name: &'static str, domain: Domain, doc: &'static str) -> Column {
+    Column {
+        name,
+        ty: ColumnType::Text,
+        nullable: false,
+        domain,
+        doc,
+    }
+}
+
+use ColumnType::{Integer, Real, Text};
+
+pub const META: Table = Table {
+    name: "meta",
+    doc: "Key/value facts about the database itself (schema version, root).",
+    columns: &[col("key", Text, "name"), col("value", Text, "value")],
+    primary_key: &["key"],
+    indexes: &[],
+};
+
+pub const SNAPSHOT: Table = Table {
+    name: "snapshot",
+    doc: "One row per published revision; the highest revision is the current one.",
+    columns: &[
+        col("revision", Integer, "monotonic revision number"),
+        col("root", Text, "canonical root path"),
+        opt(
+            "head_commit",
+            Text,
+            "HEAD commit when the root is in a git repository",
+        ),
+        opt(
+            "dirty_fingerprint",
+            Text,
+            "hash over the paths and contents of files that differ from HEAD",
+        ),
+        col(
+            "dirty_files",
+            Integer,
+            "number of files that differ from HEAD",
+        ),
+        col(
+            "indexer_version",
+            Text,
+            "codegraph version that wrote the revision",
+        ),
+        col("schema_version", Integer, "SCHEMA_VERSION at write time"),
+        col("created_at_ms", Integer, "unix time in milliseconds"),
+        col("duration_ms", Integer, "wall time of the index run"),
+        col("files", Integer, "file nodes"),
+        col("symbols", Integer, "symbol nodes"),
+        col("edges", Integer, "edges"),
+        col("skipped", Integer, "paths skipped, all reasons"),
+    ],
+    primary_key: &["revision"],
+    indexes: &[],
+};
+
+pub const NODE: Table = Table {
+    name: "node",
+    doc: "Every node of the graph: files, packages, symbols (and later routes, tools, processes, clusters).",
+    columns: &[
+        col(
+            "id",
+            Text,
+            "stable readable ID, e.g. sym:ts:src/a.ts:Server.start",
+        ),
+        kind("kind", Domain::NodeKind, "node kind"),
+        col("name", Text, "short name"),
+        col(
+            "qualified_name",
+            Text,
+            "name chain of enclosing named declarations",
+        ),
+        opt(
+            "file",
+            Text,
+            "root-relative path of the file that holds the node",
+        ),
+        opt("language", Text, "language of the file"),
+        opt("start_line", Integer, "1-based first line"),
+        opt("end_line", Integer, "1-based last line"),
+        opt("signature", Text, "declaration text up to the body"),
+        opt("doc", Text, "doc comment"),
+        col(
+            "exported",
+            Integer,
+            "1 when visible outside its file/package",
+        ),
+        opt("parent", Text, "ID of the containing node"),
+        opt("size", Integer, "bytes (files)"),
+        opt("lines", Integer, "line count (files)"),
+        opt("hash", Text, "content hash (files)"),
+    ],
+    primary_key: &["id"],
+    indexes: &[
+        Index {
+            name: "node_by_file",
+            columns: &["file", "start_line"],
+            unique: false,
+        },
+        Index {
+            name: "node_by_name",
+            columns: &["name"],
+            unique: false,
+        },
+        Index {
+            name: "node_by_qualified_name",
+            columns: &["qualified_name"],
+            unique: false,
+        },
+        Index {
+            name: "node_by_kind",
+            columns: &["kind"],
+            unique: false,
+        },
+    ],
+};
+
+pub const EDGE: Table = Table {
+    name: "edge",
+    doc: "Typed, weighted edges; CALLS edges have one row per call site (line).",
+    columns: &[
+        col("src", Text, "source node ID"),
+        col("dst", Text, "target node ID"),
+        kind("kind", Domain::EdgeKind, "edge kind"),
+        col("weight", Real, "confidence in [0, 1]"),
+        kind("reason", Domain::Reason, "why the edge exists"),
+        col(
+            "line",
+            Integer,
+            "call-site or reference line, 0 when not applicable",
+        ),
+    ],
+    primary_key: &["src", "kind", "dst", "line"],
+    indexes: &[Index {
+        name: "edge_by_dst",
+        columns: &["dst", "kind"],
+        unique: false,
+    }],
+};
+
+pub const DIAGNOSTIC: Table = Table {
+    name: "diagnostic",
+    doc: "Paths skipped by the scanner (with the reason) and notes on indexed files.",
+    columns: &[
+        col("path", Text, "root-relative path"),
+        kind("code", Domain::DiagnosticCode, "what happened"),
+        col("detail", Text, "human-readable detail"),
+        col("skipped", Integer, "1 when the path is not in the index"),
+    ],
+    primary_key: &["path", "code"],
+    indexes: &[],
+};
+
+pub const NODE_FTS: FtsTable = FtsTable {
+    name: "node_fts",
+    doc: "Full-text index over nodes; `terms` holds identifiers split at case and underscores.",
+    columns: &[
+        "name",
+        "qualified_name",
+        "signature",
+        "doc",
+        "path",
+        "terms",
+    ],
+    tokenize: "unicode61 remove_diacritics 2",
+};
+
+/// All plain tables, in creation order.
+pub const TABLES: &[Table] = &[META, SNAPSHOT, NODE, EDGE, DIAGNOSTIC];
+
+/// All FTS tables.
+pub const FTS_TABLES: &[FtsTable] = &[NODE_FTS];
+
+/// The complete DDL, generated deterministically from [`TABLES`] and [`FTS_TABLES`].
+pub fn ddl() -> String {
+    let mut out = String::new();
+    out.push_str("-- Generated by codegraph-schema (crates/schema/src/ddl.rs). Do not edit.\n");
+    out.push_str(&format!("-- schema_version {SCHEMA_VERSION}\n"));
+    for table in TABLES {
+        out.push('\n');
+        out.push_str(&format!("-- {}\n", table.doc));
+        out.push_str(&format!("CREATE TABLE IF NOT EXISTS {} (\n", table.name));
+        let mut lines = Vec::new();
+        for c in table.columns {
+            let mut line = format!("  {} {}", c.name, c.ty.sql());
+            if !c.nullable {
+                line.push_str(" NOT NULL");
+            }
+            if let Some(values) = c.domain.values() {
+                let list: Vec<String> = values.iter().map(|v| format!("'{v}'")).collect();
+                line.push_str(&format!(" CHECK ({} IN ({}))", c.name, list.join(", ")));
+            }
+            line.push_str(&format!(" -- {}", c.doc));
+            lines.push(line);
+        }
+        lines.push(format!("  PRIMARY KEY ({})", table.primary_key.join(", ")));
+        // Comments must not swallow the separating commas, so put commas before comments.
+        let n = lines.len();
+        for (i, line) in lines.into_iter().enumerate() {
+            let sep = if i + 1 < n { "," } else { "" };
+            match line.find(" -- ") {
+                Some(pos) => {
+                    out.push_str(&line[..pos]);
+                    out.push_str(sep);
+                    out.push_str(&line[pos..]);
+                }
+                None => {
+                    out.push_str(&line);
+                    out.push_str(sep);
+                }
+            }
+            out.push('\n');
+        }
+        out.push_str(");\n");
+        for idx in table.indexes {
+            out.push_str(&format!(
+                "CREATE {}INDEX IF NOT EXISTS {} ON {} ({});\n",
+                if idx.unique { "UNIQUE " } else { "" },
+                idx.name,
+                table.name,
+                idx.columns.join(", ")
+            ));
+        }
+    }
+    for fts in FTS_TABLES {
+        out.push('\n');
+        out.push_str(&format!("-- {}\n", fts.doc));
+        out.push_str(&format!(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS {} USING fts5({}, tokenize = '{}');\n",
+            fts.name,
+            fts.columns.join(", "),
+            fts.tokenize
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The checked-in DDL must equal the generated one. Regenerate with
+    /// `UPDATE_EXPECT=1 cargo test -p codegraph-schema`.
+    #[test]
+    fn checked_in_ddl_matches_registry() {
+        expect_test::expect_file!["../schema.sql"].assert_eq(&ddl());
+    }
+
+    #[test]
+    fn ddl_is_deterministic() {
+        assert_eq!(ddl(), ddl());
+    }
+
+    #[test]
+    fn primary_keys_and_indexes_name_real_columns() {
+        for t in TABLES {
+            let names: Vec<&str> = t.columns.iter().map(|c| c.name).collect();
+            for pk in t.primary_key {
+                assert!(names.contains(pk), "{}.{pk}", t.name);
+            }
+            for idx in t.indexes {
+                for c in idx.columns {
+                    assert!(names.contains(c), "{} index {}", t.name, idx.name);
+                }
+            }
+        }
+    }
+}

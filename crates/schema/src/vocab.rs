@@ -1,0 +1,276 @@
+//! Closed enums for what the graph can contain, each with its stable string spelling.
+//!
+//! The spellings are part of the public surface (IDs, JSON, SQLite rows), so they never change
+//! once published; add new variants instead.
+
+macro_rules! vocabulary {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident { $( $(#[$vmeta:meta])* $variant:ident => $text:literal ),+ $(,)? }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum $name { $( $(#[$vmeta])* $variant ),+ }
+
+        impl $name {
+            /// Every variant, in declaration order.
+            pub const ALL: &'static [$name] = &[ $( $name::$variant ),+ ];
+
+            /// The stable spelling used in IDs, JSON and SQLite rows.
+            pub const fn as_str(self) -> &'static str {
+                match self { $( $name::$variant => $text ),+ }
+            }
+
+            /// Parses the stable spelling back; `None` for anything else.
+            pub fn parse(text: &str) -> Option<Self> {
+                match text { $( $text => Some($name::$variant), )+ _ => None }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+vocabulary! {
+    /// What a node is. Symbol kinds are fine-grained so that filters (`--kind method`) are exact.
+    pub enum NodeKind {
+        File => "file",
+        Package => "package",
+        Function => "function",
+        Method => "method",
+        Class => "class",
+        Interface => "interface",
+        TypeAlias => "type_alias",
+        Enum => "enum",
+        Struct => "struct",
+        Variable => "variable",
+        Constant => "constant",
+        Property => "property",
+        Section => "section",
+        Route => "route",
+        Tool => "tool",
+        Process => "process",
+        Cluster => "cluster",
+    }
+}
+
+/// The coarse family of a node kind; it decides the ID prefix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NodeCategory {
+    File,
+    Package,
+    Symbol,
+    Route,
+    Tool,
+    Process,
+    Cluster,
+}
+
+impl NodeKind {
+    pub const fn category(self) -> NodeCategory {
+        match self {
+            NodeKind::File => NodeCategory::File,
+            NodeKind::Package => NodeCategory::Package,
+            NodeKind::Route => NodeCategory::Route,
+            NodeKind::Tool => NodeCategory::Tool,
+            NodeKind::Process => NodeCategory::Process,
+            NodeKind::Cluster => NodeCategory::Cluster,
+            _ => NodeCategory::Symbol,
+        }
+    }
+
+    /// Whether members of this kind hang off it with HAS_METHOD / HAS_PROPERTY.
+    pub const fn is_type_like(self) -> bool {
+        matches!(
+            self,
+            NodeKind::Class
+                | NodeKind::Interface
+                | NodeKind::Struct
+                | NodeKind::Enum
+                | NodeKind::TypeAlias
+                | NodeKind::Variable
+                | NodeKind::Constant
+        )
+    }
+
+    /// Whether a symbol of this kind has a body that can contain call sites.
+    pub const fn is_callable(self) -> bool {
+        matches!(self, NodeKind::Function | NodeKind::Method)
+    }
+}
+
+impl NodeCategory {
+    /// The prefix of IDs of nodes in this category (`file:`, `sym:`, ...).
+    pub const fn id_prefix(self) -> &'static str {
+        match self {
+            NodeCategory::File => "file",
+            NodeCategory::Package => "pkg",
+            NodeCategory::Symbol => "sym",
+            NodeCategory::Route => "route",
+            NodeCategory::Tool => "tool",
+            NodeCategory::Process => "proc",
+            NodeCategory::Cluster => "cluster",
+        }
+    }
+}
+
+vocabulary! {
+    /// What an edge means. Each kind has a default confidence weight ([`EdgeKind::default_weight`]).
+    pub enum EdgeKind {
+        /// Package -> file, file -> top-level symbol, symbol -> nested symbol, section -> subsection.
+        Contains => "CONTAINS",
+        /// File -> every symbol declared in it.
+        Defines => "DEFINES",
+        Imports => "IMPORTS",
+        Calls => "CALLS",
+        Extends => "EXTENDS",
+        Implements => "IMPLEMENTS",
+        /// Type -> method.
+        HasMethod => "HAS_METHOD",
+        /// Type -> property / field / enum member.
+        HasProperty => "HAS_PROPERTY",
+        Accesses => "ACCESSES",
+        HandlesRoute => "HANDLES_ROUTE",
+        Fetches => "FETCHES",
+        HandlesTool => "HANDLES_TOOL",
+        EntryPointOf => "ENTRY_POINT_OF",
+        StepInProcess => "STEP_IN_PROCESS",
+        MemberOf => "MEMBER_OF",
+        RefersTo => "REFERS_TO",
+        Tests => "TESTS",
+        DocRelated => "DOC_RELATED",
+    }
+}
+
+impl EdgeKind {
+    /// Confidence of an edge of this kind when nothing more specific is known.
+    pub const fn default_weight(self) -> f64 {
+        match self {
+            EdgeKind::Contains
+            | EdgeKind::Defines
+            | EdgeKind::HasMethod
+            | EdgeKind::HasProperty
+            | EdgeKind::Imports
+            | EdgeKind::Extends
+            | EdgeKind::HandlesRoute
+            | EdgeKind::HandlesTool
+            | EdgeKind::EntryPointOf
+            | EdgeKind::StepInProcess
+            | EdgeKind::MemberOf => 1.0,
+            EdgeKind::Calls | EdgeKind::Implements => 0.9,
+            EdgeKind::Accesses | EdgeKind::Tests => 0.8,
+            EdgeKind::Fetches | EdgeKind::RefersTo => 0.7,
+            EdgeKind::DocRelated => 0.5,
+        }
+    }
+
+    /// Edges that describe the shape of the code rather than its behaviour.
+    pub const fn is_structural(self) -> bool {
+        matches!(
+            self,
+            EdgeKind::Contains | EdgeKind::Defines | EdgeKind::HasMethod | EdgeKind::HasProperty
+        )
+    }
+}
+
+vocabulary! {
+    /// Why an edge exists. A heuristic edge must carry a reason that says it is one.
+    pub enum Reason {
+        /// Read directly off the syntax tree (containment, declarations, members).
+        Structural => "structural",
+        /// Go methods attached to a type declared in another file of the same package.
+        SamePackage => "same-package",
+        ImportResolved => "import-resolved",
+        SameFile => "same-file",
+        ThisDispatch => "this-dispatch",
+        SuperDispatch => "super-dispatch",
+        TypedReceiver => "typed-receiver",
+        InterfaceMethod => "interface-method",
+        MethodSet => "method-set",
+        /// Matched by name alone; low confidence.
+        NameOnly => "name-only",
+    }
+}
+
+impl Reason {
+    /// The confidence an edge gets for this reason.
+    pub const fn weight(self) -> f64 {
+        match self {
+            Reason::Structural => 1.0,
+            Reason::SamePackage | Reason::ImportResolved | Reason::SameFile => 0.95,
+            Reason::ThisDispatch | Reason::SuperDispatch => 0.9,
+            Reason::TypedReceiver => 0.85,
+            Reason::InterfaceMethod | Reason::MethodSet => 0.8,
+            Reason::NameOnly => 0.3,
+        }
+    }
+}
+
+vocabulary! {
+    /// Why a path was skipped, or what is noteworthy about a file that was indexed.
+    pub enum DiagnosticCode {
+        Binary => "binary",
+        TooLarge => "too-large",
+        Unreadable => "unreadable",
+        SymlinkOutsideRoot => "symlink-outside-root",
+        SymlinkLoop => "symlink-loop",
+        WalkError => "walk-error",
+        LossyUtf8 => "lossy-utf8",
+        SyntaxErrors => "syntax-errors",
+    }
+}
+
+impl DiagnosticCode {
+    /// Whether this code means the file was left out of the index.
+    pub const fn is_skip(self) -> bool {
+        !matches!(
+            self,
+            DiagnosticCode::LossyUtf8 | DiagnosticCode::SyntaxErrors
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spellings_round_trip_and_are_unique() {
+        fn check<T: Copy + PartialEq + std::fmt::Debug>(
+            all: &[T],
+            as_str: fn(T) -> &'static str,
+            parse: fn(&str) -> Option<T>,
+        ) {
+            let mut seen = std::collections::HashSet::new();
+            for &v in all {
+                assert!(seen.insert(as_str(v)), "duplicate spelling {}", as_str(v));
+                assert_eq!(parse(as_str(v)), Some(v));
+            }
+            assert_eq!(parse("no-such-thing"), None);
+        }
+        check(NodeKind::ALL, NodeKind::as_str, NodeKind::parse);
+        check(EdgeKind::ALL, EdgeKind::as_str, EdgeKind::parse);
+        check(Reason::ALL, Reason::as_str, Reason::parse);
+        check(
+            DiagnosticCode::ALL,
+            DiagnosticCode::as_str,
+            DiagnosticCode::parse,
+        );
+    }
+
+    #[test]
+    fn weights_are_confidences() {
+        for k in EdgeKind::ALL {
+            let w = k.default_weight();
+            assert!((0.0..=1.0).contains(&w), "{k} weight {w}");
+        }
+        for r in Reason::ALL {
+            assert!((0.0..=1.0).contains(&r.weight()), "{r}");
+        }
+        assert!(Reason::NameOnly.weight() < Reason::TypedReceiver.weight());
+    }
+}
