@@ -1,1 +1,212 @@
-//! placeholder
+//! The salsa database: source files are inputs, their parses and facts are memoized queries.
+//!
+//! The tree-sitter parse is `no_eq` and LRU-bounded (syntax trees are large and are never
+//! compared); right behind it sits [`file_facts`], whose result is `Eq`, so an edit that leaves
+//! a file's facts unchanged stops propagating there. Everything downstream (resolution, graph
+//! assembly) depends on facts, never on trees.
+//!
+//! Architecture invariant: this crate knows nothing of SQLite, rmcp, serde or the file system.
+//! Text arrives through [`SourceFile`] inputs set by the caller; no query does IO.
+
+use codegraph_parse::{FileFacts, Language};
+use std::sync::Arc;
+
+/// Facts about a file that the scanner computed from its bytes (not derivable from the text
+/// alone once it has been decoded lossily).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FileMeta {
+    /// Size in bytes on disk.
+    pub size: u64,
+    /// Content hash of the raw bytes (hex).
+    pub hash: String,
+    /// Whether the bytes were not valid UTF-8 and were decoded lossily.
+    pub lossy_utf8: bool,
+}
+
+/// One file of the code root. Create with [`SourceFile::new`]; change with the setters only
+/// when a value really changed, so no-op events do not start a new revision.
+#[salsa::input(debug)]
+pub struct SourceFile {
+    /// Root-relative path with `/` separators.
+    #[returns(ref)]
+    pub path: String,
+    /// The provider language, `None` for text files no provider understands.
+    #[returns(copy)]
+    pub language: Option<Language>,
+    /// The decoded text.
+    #[returns(ref)]
+    pub text: Arc<str>,
+    #[returns(ref)]
+    pub meta: FileMeta,
+}
+
+/// The set of files of the code root, sorted by path.
+#[salsa::input(debug)]
+pub struct Workspace {
+    #[returns(ref)]
+    pub files: Vec<SourceFile>,
+}
+
+/// A syntax tree that is never compared: every new text gives a "changed" parse.
+#[derive(Clone)]
+pub struct Parsed(pub Option<tree_sitter::Tree>);
+
+impl std::fmt::Debug for Parsed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "Parsed(tree)"
+        } else {
+            "Parsed(none)"
+        })
+    }
+}
+
+/// How many syntax trees stay cached across revisions.
+pub const PARSE_LRU: usize = 256;
+
+/// The syntax tree of a file (`None` for languages without a grammar or without a provider).
+#[salsa::tracked(returns(ref), no_eq, lru = 256)]
+pub fn parse(db: &dyn salsa::Database, file: SourceFile) -> Parsed {
+    let Some(language) = file.language(db) else {
+        return Parsed(None);
+    };
+    Parsed(codegraph_parse::parse_tree(language, file.text(db), None))
+}
+
+/// The per-file facts: the firewall between syntax and everything else.
+#[salsa::tracked(returns(ref))]
+pub fn file_facts(db: &dyn salsa::Database, file: SourceFile) -> FileFacts {
+    let Some(language) = file.language(db) else {
+        return FileFacts::default();
+    };
+    let tree = parse(db, file);
+    codegraph_parse::provider(language).extract(file.text(db), tree.0.as_ref())
+}
+
+/// The concrete database. Cloning gives a handle for another thread (see [`Self::prefetch`]).
+#[salsa::db]
+#[derive(Clone, Default)]
+pub struct Database {
+    storage: salsa::Storage<Self>,
+}
+
+#[salsa::db]
+impl salsa::Database for Database {}
+
+impl Database {
+    /// A database that reports every salsa event to `callback` (tests assert what re-ran).
+    pub fn with_event_callback(
+        callback: Box<dyn Fn(salsa::Event) + Send + Sync + 'static>,
+    ) -> Self {
+        Database {
+            storage: salsa::Storage::new(Some(callback)),
+        }
+    }
+
+    /// Computes [`file_facts`] for `files` on all cores, in chunks, letting the parse LRU evict
+    /// trees between chunks so memory stays bounded on large roots. `on_done` is called after
+    /// each chunk with the number of files finished so far.
+    pub fn prefetch(&mut self, files: &[SourceFile], mut on_done: impl FnMut(usize)) {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        const CHUNK: usize = 1024;
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let mut done = 0;
+        for chunk in files.chunks(CHUNK) {
+            let next = AtomicUsize::new(0);
+            std::thread::scope(|scope| {
+                for _ in 0..threads {
+                    // Each worker owns a handle; all are dropped before the next write below.
+                    let db = self.clone();
+                    let next = &next;
+                    scope.spawn(move || {
+                        while let Some(&file) = chunk.get(next.fetch_add(1, Ordering::Relaxed)) {
+                            file_facts(&db, file);
+                        }
+                    });
+                }
+            });
+            done += chunk.len();
+            on_done(done);
+            if done < files.len() {
+                // A new (no-op) revision lets the LRU drop the trees of this chunk.
+                salsa::Database::synthetic_write(self, salsa::Durability::LOW);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    fn meta() -> FileMeta {
+        FileMeta {
+            size: 0,
+            hash: String::new(),
+            lossy_utf8: false,
+        }
+    }
+
+    #[test]
+    fn facts_are_memoized_and_firewall_whitespace_edits() {
+        let log = Arc::new(Mutex::new(Vec::<String>::new()));
+        let sink = log.clone();
+        let mut db = Database::with_event_callback(Box::new(move |e| {
+            if let salsa::EventKind::WillExecute { database_key } = e.kind {
+                sink.lock().unwrap().push(format!("{database_key:?}"));
+            }
+        }));
+        let file = SourceFile::new(
+            &db,
+            "docs/a.md".to_string(),
+            Some(Language::Markdown),
+            Arc::from("# A\n## B\n"),
+            meta(),
+        );
+        assert_eq!(file_facts(&db, file).symbols.len(), 2);
+        let first: Vec<String> = std::mem::take(&mut *log.lock().unwrap());
+        assert!(
+            first.iter().any(|k| k.starts_with("file_facts")),
+            "{first:?}"
+        );
+        assert!(first.iter().any(|k| k.starts_with("parse")), "{first:?}");
+
+        // Same text again: nothing re-runs.
+        let _ = file_facts(&db, file);
+        assert!(log.lock().unwrap().is_empty());
+
+        // A new text re-runs both; identical facts would stop propagation further down.
+        use salsa::Setter;
+        file.set_text(&mut db).to(Arc::from("# A\n## C\n"));
+        let facts = file_facts(&db, file);
+        assert_eq!(facts.symbols[1].name, "C");
+        let second = std::mem::take(&mut *log.lock().unwrap());
+        assert!(
+            second.iter().any(|k| k.starts_with("file_facts")),
+            "{second:?}"
+        );
+    }
+
+    #[test]
+    fn prefetch_computes_every_file() {
+        let mut db = Database::default();
+        let files: Vec<SourceFile> = (0..50)
+            .map(|i| {
+                SourceFile::new(
+                    &db,
+                    format!("d/{i}.md"),
+                    Some(Language::Markdown),
+                    Arc::from(format!("# T{i}\n")),
+                    meta(),
+                )
+            })
+            .collect();
+        let mut progress = Vec::new();
+        db.prefetch(&files, |n| progress.push(n));
+        assert_eq!(progress, vec![50]);
+        for (i, f) in files.iter().enumerate() {
+            assert_eq!(file_facts(&db, *f).symbols[0].name, format!("T{i}"));
+        }
+    }
+}

@@ -1,1 +1,14 @@
-//! placeholder
+//! Derives the graph from per-file facts: stable IDs, nodes, and edges, as salsa queries.
+//!
+//! Per-file results ([`file_graph`]) depend only on that file's facts and metadata, so an edit
+//! re-derives only its own file; cross-file derivations (Go packages and methods declared apart
+//! from their type, and, later, imports and calls) are separate queries over the workspace.
+//!
+//! Architecture invariant: this crate knows nothing of SQLite, rmcp, serde DTOs or the file
+//! system. It turns [`codegraph_db`] inputs into plain [`Node`] / [`Edge`] values; storing them
+//! is someone else's job.
+
+mod graph;
+pub mod ids;
+
+pub use graph::{Edge, FileGraph, Node, PackageGraph, file_graph, package_graph, symbol_ids};

@@ -1,1 +1,30 @@
-fn main() {}
+//! The `codegraph` binary: command-line parsing, logging setup, and the human / JSON rendering
+//! of each command's result. The work itself lives in the library crates and in the sibling
+//! modules here (scanning, git, indexing).
+//!
+//! Architecture invariant: only this crate does process-level IO (file system walks, git, the
+//! terminal, later the watcher and MCP transports), and only this crate knows JSON.
+
+mod cli;
+mod git;
+mod index;
+mod paths;
+mod scan;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("CODEGRAPH_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
+    match cli::run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,342 @@
+//! Reading one consistent snapshot: a [`Reader`] holds one read transaction for its lifetime.
+
+use crate::error::QueryError;
+use crate::store::Store;
+use rusqlite::{OptionalExtension, Row, Transaction, params};
+use std::path::PathBuf;
+
+/// A node as stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeRow {
+    pub id: String,
+    pub kind: String,
+    pub name: String,
+    pub qualified_name: String,
+    pub file: Option<String>,
+    pub language: Option<String>,
+    pub start_line: Option<u32>,
+    pub end_line: Option<u32>,
+    pub signature: Option<String>,
+    pub doc: Option<String>,
+    pub exported: bool,
+    pub parent: Option<String>,
+    pub size: Option<u64>,
+    pub lines: Option<u32>,
+    pub hash: Option<String>,
+}
+
+/// An edge as stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EdgeRow {
+    pub src: String,
+    pub dst: String,
+    pub kind: String,
+    pub weight: f64,
+    pub reason: String,
+    pub line: u32,
+}
+
+/// A node with its edges in both directions.
+#[derive(Clone, Debug)]
+pub struct OpenedNode {
+    pub node: NodeRow,
+    pub outgoing: Vec<EdgeRow>,
+    pub incoming: Vec<EdgeRow>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SnapshotRow {
+    pub revision: i64,
+    pub root: String,
+    pub head_commit: Option<String>,
+    pub dirty_fingerprint: Option<String>,
+    pub dirty_files: u64,
+    pub indexer_version: String,
+    pub schema_version: u32,
+    pub created_at_ms: i64,
+    pub duration_ms: i64,
+    pub files: u64,
+    pub symbols: u64,
+    pub edges: u64,
+    pub skipped: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiagnosticRow {
+    pub path: String,
+    pub code: String,
+    pub detail: String,
+    pub skipped: bool,
+}
+
+/// What `status` reports from the index alone (freshness against the worktree is the
+/// server's job: it needs the file system and git).
+#[derive(Clone, Debug)]
+pub struct Status {
+    pub snapshot: SnapshotRow,
+    /// (node kind, count), sorted by kind.
+    pub nodes_by_kind: Vec<(String, u64)>,
+    /// (edge kind, count), sorted by kind.
+    pub edges_by_kind: Vec<(String, u64)>,
+    /// (diagnostic code, count), sorted by code.
+    pub diagnostics_by_code: Vec<(String, u64)>,
+}
+
+/// One read transaction over the store: everything read through it comes from one revision.
+pub struct Reader<'s> {
+    pub(crate) tx: Transaction<'s>,
+    pub(crate) path: PathBuf,
+    revision: i64,
+}
+
+pub(crate) const NODE_COLUMNS: &str = "id, kind, name, qualified_name, file, language, start_line, \
+     end_line, signature, doc, exported, parent, size, lines, hash";
+
+pub(crate) fn node_from_row(r: &Row<'_>) -> rusqlite::Result<NodeRow> {
+    Ok(NodeRow {
+        id: r.get(0)?,
+        kind: r.get(1)?,
+        name: r.get(2)?,
+        qualified_name: r.get(3)?,
+        file: r.get(4)?,
+        language: r.get(5)?,
+        start_line: r.get(6)?,
+        end_line: r.get(7)?,
+        signature: r.get(8)?,
+        doc: r.get(9)?,
+        exported: r.get(10)?,
+        parent: r.get(11)?,
+        size: r.get::<_, Option<i64>>(12)?.map(|s| s.max(0) as u64),
+        lines: r.get(13)?,
+        hash: r.get(14)?,
+    })
+}
+
+fn edge_from_row(r: &Row<'_>) -> rusqlite::Result<EdgeRow> {
+    Ok(EdgeRow {
+        src: r.get(0)?,
+        dst: r.get(1)?,
+        kind: r.get(2)?,
+        weight: r.get(3)?,
+        reason: r.get(4)?,
+        line: r.get(5)?,
+    })
+}
+
+impl Store {
+    /// Starts a read transaction pinned to the current revision.
+    pub fn reader(&mut self) -> Result<Reader<'_>, QueryError> {
+        let path = self.path.clone();
+        let err = |source| QueryError::Sqlite {
+            path: path.clone(),
+            source,
+        };
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Deferred)
+            .map_err(err)?;
+        let revision: Option<i64> = tx
+            .query_row("SELECT MAX(revision) FROM snapshot", [], |r| r.get(0))
+            .map_err(err)?;
+        let Some(revision) = revision else {
+            return Err(QueryError::NoRevision { path });
+        };
+        Ok(Reader { tx, path, revision })
+    }
+}
+
+impl Reader<'_> {
+    pub(crate) fn err(&self) -> impl Fn(rusqlite::Error) -> QueryError + '_ {
+        |source| QueryError::Sqlite {
+            path: self.path.clone(),
+            source,
+        }
+    }
+
+    /// The revision this reader sees.
+    pub fn revision(&self) -> i64 {
+        self.revision
+    }
+
+    pub fn snapshot(&self) -> Result<SnapshotRow, QueryError> {
+        self.tx
+            .query_row(
+                "SELECT revision, root, head_commit, dirty_fingerprint, dirty_files, indexer_version, \
+                 schema_version, created_at_ms, duration_ms, files, symbols, edges, skipped \
+                 FROM snapshot WHERE revision = ?1",
+                [self.revision],
+                |r| {
+                    Ok(SnapshotRow {
+                        revision: r.get(0)?,
+                        root: r.get(1)?,
+                        head_commit: r.get(2)?,
+                        dirty_fingerprint: r.get(3)?,
+                        dirty_files: r.get::<_, i64>(4)?.max(0) as u64,
+                        indexer_version: r.get(5)?,
+                        schema_version: r.get(6)?,
+                        created_at_ms: r.get(7)?,
+                        duration_ms: r.get(8)?,
+                        files: r.get::<_, i64>(9)?.max(0) as u64,
+                        symbols: r.get::<_, i64>(10)?.max(0) as u64,
+                        edges: r.get::<_, i64>(11)?.max(0) as u64,
+                        skipped: r.get::<_, i64>(12)?.max(0) as u64,
+                    })
+                },
+            )
+            .map_err(self.err())
+    }
+
+    fn counts(&self, sql: &str) -> Result<Vec<(String, u64)>, QueryError> {
+        let mut stmt = self.tx.prepare(sql).map_err(self.err())?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?.max(0) as u64))
+            })
+            .map_err(self.err())?;
+        rows.collect::<Result<_, _>>().map_err(self.err())
+    }
+
+    pub fn status(&self) -> Result<Status, QueryError> {
+        Ok(Status {
+            snapshot: self.snapshot()?,
+            nodes_by_kind: self
+                .counts("SELECT kind, COUNT(*) FROM node GROUP BY kind ORDER BY kind")?,
+            edges_by_kind: self
+                .counts("SELECT kind, COUNT(*) FROM edge GROUP BY kind ORDER BY kind")?,
+            diagnostics_by_code: self
+                .counts("SELECT code, COUNT(*) FROM diagnostic GROUP BY code ORDER BY code")?,
+        })
+    }
+
+    /// Diagnostics, optionally only skips, sorted by path.
+    pub fn diagnostics(
+        &self,
+        skipped_only: bool,
+        limit: usize,
+    ) -> Result<Vec<DiagnosticRow>, QueryError> {
+        let mut stmt = self
+            .tx
+            .prepare(
+                "SELECT path, code, detail, skipped FROM diagnostic WHERE skipped >= ?1 \
+                 ORDER BY path, code LIMIT ?2",
+            )
+            .map_err(self.err())?;
+        let rows = stmt
+            .query_map(params![i64::from(skipped_only), limit as i64], |r| {
+                Ok(DiagnosticRow {
+                    path: r.get(0)?,
+                    code: r.get(1)?,
+                    detail: r.get(2)?,
+                    skipped: r.get(3)?,
+                })
+            })
+            .map_err(self.err())?;
+        rows.collect::<Result<_, _>>().map_err(self.err())
+    }
+
+    /// A node by ID, or `None`.
+    pub fn node(&self, id: &str) -> Result<Option<NodeRow>, QueryError> {
+        self.tx
+            .query_row(
+                &format!("SELECT {NODE_COLUMNS} FROM node WHERE id = ?1"),
+                [id],
+                node_from_row,
+            )
+            .optional()
+            .map_err(self.err())
+    }
+
+    /// A node and its edges; an unknown ID is [`QueryError::UnknownId`] with near matches.
+    pub fn open(&self, id: &str) -> Result<OpenedNode, QueryError> {
+        let Some(node) = self.node(id)? else {
+            return Err(QueryError::UnknownId {
+                id: id.to_string(),
+                suggestions: self.suggest(id)?,
+            });
+        };
+        let edges = |sql: &str| -> Result<Vec<EdgeRow>, QueryError> {
+            let mut stmt = self.tx.prepare(sql).map_err(self.err())?;
+            let rows = stmt.query_map([id], edge_from_row).map_err(self.err())?;
+            rows.collect::<Result<_, _>>().map_err(self.err())
+        };
+        Ok(OpenedNode {
+            outgoing: edges(
+                "SELECT src, dst, kind, weight, reason, line FROM edge WHERE src = ?1 ORDER BY kind, dst, line",
+            )?,
+            incoming: edges(
+                "SELECT src, dst, kind, weight, reason, line FROM edge WHERE dst = ?1 ORDER BY kind, src, line",
+            )?,
+            node,
+        })
+    }
+
+    /// Up to 5 IDs that look like `id`: same prefix first, then name matches of its last part.
+    pub fn suggest(&self, id: &str) -> Result<Vec<String>, QueryError> {
+        let mut out: Vec<String> = Vec::new();
+        let push_all = |sql: &str, arg: &str, out: &mut Vec<String>| -> Result<(), QueryError> {
+            let mut stmt = self.tx.prepare(sql).map_err(self.err())?;
+            let rows = stmt
+                .query_map([arg], |r| r.get::<_, String>(0))
+                .map_err(self.err())?;
+            for r in rows {
+                let r = r.map_err(self.err())?;
+                if out.len() < 5 && !out.contains(&r) {
+                    out.push(r);
+                }
+            }
+            Ok(())
+        };
+        // Longest existing prefix: drop trailing segments until something matches.
+        let mut prefix = id;
+        while out.is_empty() && prefix.len() > 4 {
+            let escaped = prefix
+                .replace('\\', "\\\\")
+                .replace('%', "\\%")
+                .replace('_', "\\_");
+            push_all(
+                "SELECT id FROM node WHERE id LIKE ?1 || '%' ESCAPE '\\' ORDER BY length(id), id LIMIT 5",
+                &escaped,
+                &mut out,
+            )?;
+            match prefix.rfind([':', '.', '/']) {
+                Some(pos) => prefix = &prefix[..pos],
+                None => break,
+            }
+        }
+        let last = id.rsplit([':', '.', '/']).next().unwrap_or(id);
+        if out.len() < 5 && !last.is_empty() {
+            push_all(
+                "SELECT id FROM node WHERE name = ?1 ORDER BY id LIMIT 5",
+                last,
+                &mut out,
+            )?;
+        }
+        Ok(out)
+    }
+
+    /// Calls `f` for every node in ID order.
+    pub fn for_each_node(&self, mut f: impl FnMut(NodeRow)) -> Result<(), QueryError> {
+        let mut stmt = self
+            .tx
+            .prepare(&format!("SELECT {NODE_COLUMNS} FROM node ORDER BY id"))
+            .map_err(self.err())?;
+        let rows = stmt.query_map([], node_from_row).map_err(self.err())?;
+        for r in rows {
+            f(r.map_err(self.err())?);
+        }
+        Ok(())
+    }
+
+    /// Calls `f` for every edge in (src, kind, dst, line) order.
+    pub fn for_each_edge(&self, mut f: impl FnMut(EdgeRow)) -> Result<(), QueryError> {
+        let mut stmt = self
+            .tx
+            .prepare("SELECT src, dst, kind, weight, reason, line FROM edge ORDER BY src, kind, dst, line")
+            .map_err(self.err())?;
+        let rows = stmt.query_map([], edge_from_row).map_err(self.err())?;
+        for r in rows {
+            f(r.map_err(self.err())?);
+        }
+        Ok(())
+    }
+}

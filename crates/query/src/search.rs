@@ -1,0 +1,164 @@
+//! Full-text search over the snapshot (BM25), with the fallback chain of the DAG-grep spec:
+//! the raw query, then the query as one quoted phrase, then its terms OR-joined.
+//!
+//! The raw form lets users write FTS5 syntax (`Server AND start*`); when it is not valid FTS5
+//! or finds nothing, the next form is tried, and the result says which one answered.
+
+use crate::error::QueryError;
+use crate::read::{NODE_COLUMNS, Reader, node_from_row};
+use crate::terms::split_identifiers;
+use rusqlite::params;
+
+/// BM25 column weights, in `NODE_FTS` column order: name, qualified_name, signature, doc,
+/// path, terms.
+const BM25_WEIGHTS: &str = "10.0, 6.0, 2.0, 1.0, 1.0, 3.0";
+
+#[derive(Clone, Debug, Default)]
+pub struct SearchRequest {
+    pub query: String,
+    /// Only nodes of this kind (a `NodeKind` spelling).
+    pub kind: Option<String>,
+    pub limit: usize,
+}
+
+/// Which form of the query produced the hits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fallback {
+    Raw,
+    Quoted,
+    OrTerms,
+}
+
+impl Fallback {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Fallback::Raw => "raw",
+            Fallback::Quoted => "quoted",
+            Fallback::OrTerms => "or-terms",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct SearchHit {
+    pub node: crate::read::NodeRow,
+    /// BM25 relevance normalized to (0, 1]; the best hit has 1.0.
+    pub score: f64,
+}
+
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    pub hits: Vec<SearchHit>,
+    /// The form that answered; `None` when no form found anything.
+    pub fallback: Option<Fallback>,
+    /// The FTS5 expression that answered (or the last one tried).
+    pub fts_query: String,
+}
+
+/// The OR-joined fallback: every word and identifier part, quoted.
+fn or_terms(query: &str) -> String {
+    let mut terms: Vec<String> = Vec::new();
+    for word in query.split(|c: char| !c.is_alphanumeric() && c != '_') {
+        for t in std::iter::once(word.to_lowercase())
+            .chain(split_identifiers(word).split(' ').map(str::to_string))
+        {
+            if !t.is_empty() && !terms.contains(&t) {
+                terms.push(t);
+            }
+        }
+    }
+    terms
+        .iter()
+        .map(|t| format!("\"{t}\""))
+        .collect::<Vec<_>>()
+        .join(" OR ")
+}
+
+impl Reader<'_> {
+    pub fn search(&self, req: &SearchRequest) -> Result<SearchResult, QueryError> {
+        let raw = req.query.trim();
+        if raw.is_empty() {
+            return Err(QueryError::EmptyQuery);
+        }
+        let forms = [
+            (Fallback::Raw, raw.to_string()),
+            (
+                Fallback::Quoted,
+                format!("\"{}\"", raw.replace('"', "\"\"")),
+            ),
+            (Fallback::OrTerms, or_terms(raw)),
+        ];
+        let mut last = String::new();
+        for (fallback, fts) in forms {
+            if fts.is_empty() || fts == last {
+                continue;
+            }
+            last = fts.clone();
+            match self.run_fts(&fts, req) {
+                Ok(hits) if !hits.is_empty() => {
+                    return Ok(SearchResult {
+                        hits,
+                        fallback: Some(fallback),
+                        fts_query: fts,
+                    });
+                }
+                Ok(_) => {}
+                // Invalid FTS5 syntax in the raw form is expected; try the next form.
+                Err(_) if fallback == Fallback::Raw => {}
+                Err(source) => {
+                    return Err(QueryError::Sqlite {
+                        path: self.path.clone(),
+                        source,
+                    });
+                }
+            }
+        }
+        Ok(SearchResult {
+            hits: Vec::new(),
+            fallback: None,
+            fts_query: last,
+        })
+    }
+
+    fn run_fts(&self, fts: &str, req: &SearchRequest) -> rusqlite::Result<Vec<SearchHit>> {
+        let sql = format!(
+            "SELECT {cols}, bm25(node_fts, {BM25_WEIGHTS}) AS rank \
+             FROM node_fts JOIN node ON node.rowid = node_fts.rowid \
+             WHERE node_fts MATCH ?1 AND (?2 IS NULL OR node.kind = ?2) \
+             ORDER BY rank, node.id LIMIT ?3",
+            cols = NODE_COLUMNS
+                .split(", ")
+                .map(|c| format!("node.{c}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let mut stmt = self.tx.prepare_cached(&sql)?;
+        let rows = stmt.query_map(params![fts, req.kind, req.limit.max(1) as i64], |r| {
+            Ok((node_from_row(r)?, r.get::<_, f64>(15)?))
+        })?;
+        let rows: Vec<_> = rows.collect::<Result<_, _>>()?;
+        // bm25() is negative, lower is better; normalize by the best.
+        let best = rows.first().map_or(-1.0, |(_, s)| *s).min(-1e-9);
+        Ok(rows
+            .into_iter()
+            .map(|(node, s)| SearchHit {
+                node,
+                score: (s / best).clamp(0.0, 1.0),
+            })
+            .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::or_terms;
+
+    #[test]
+    fn or_terms_quotes_words_and_parts() {
+        assert_eq!(
+            or_terms("serveHTTP request"),
+            "\"servehttp\" OR \"serve\" OR \"http\" OR \"request\""
+        );
+        assert_eq!(or_terms("(\"x"), "\"x\"");
+    }
+}

@@ -1,0 +1,301 @@
+//! Nodes and structural edges of one file, and the Go package layer across files.
+
+use crate::ids::{file_id, go_package_id, parent_dir, symbol_id};
+use codegraph_db::{SourceFile, Workspace, file_facts};
+use codegraph_parse::Language;
+use codegraph_schema::{DiagnosticCode, EdgeKind, NodeKind, Reason};
+use std::collections::{BTreeMap, HashMap};
+
+/// A node of the graph, ready to be stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Node {
+    pub id: String,
+    pub kind: NodeKind,
+    pub name: String,
+    pub qualified_name: String,
+    pub file: Option<String>,
+    pub language: Option<&'static str>,
+    pub start_line: Option<u32>,
+    pub end_line: Option<u32>,
+    pub signature: Option<String>,
+    pub doc: Option<String>,
+    pub exported: bool,
+    pub parent: Option<String>,
+    pub size: Option<u64>,
+    pub lines: Option<u32>,
+    pub hash: Option<String>,
+}
+
+/// A typed edge. The weight is kept in thousandths so that edges are `Eq` (salsa compares
+/// results to stop propagation).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Edge {
+    pub src: String,
+    pub dst: String,
+    pub kind: EdgeKind,
+    pub reason: Reason,
+    pub weight_milli: u16,
+    /// Call-site / reference line; 0 when not applicable.
+    pub line: u32,
+}
+
+impl Edge {
+    /// An edge whose weight is its reason's.
+    pub fn new(src: String, dst: String, kind: EdgeKind, reason: Reason, line: u32) -> Edge {
+        // Reason weights are in [0, 1], so the product fits in u16.
+        let weight_milli = (reason.weight() * 1000.0).round() as u16;
+        Edge {
+            src,
+            dst,
+            kind,
+            reason,
+            weight_milli,
+            line,
+        }
+    }
+
+    pub fn weight(&self) -> f64 {
+        f64::from(self.weight_milli) / 1000.0
+    }
+}
+
+/// What one file contributes to the graph.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FileGraph {
+    /// The file node first, then its symbols in source order.
+    pub nodes: Vec<Node>,
+    pub edges: Vec<Edge>,
+    /// Notes on the (indexed) file: syntax errors, lossy decoding.
+    pub diagnostics: Vec<(DiagnosticCode, String)>,
+}
+
+/// The symbol IDs of a file, index-aligned with its facts' symbols.
+#[salsa::tracked(returns(ref))]
+pub fn symbol_ids(db: &dyn salsa::Database, file: SourceFile) -> Vec<String> {
+    let Some(language) = file.language(db) else {
+        return Vec::new();
+    };
+    let path = file.path(db);
+    let facts = file_facts(db, file);
+    let mut seen: HashMap<&str, u32> = HashMap::new();
+    facts
+        .symbols
+        .iter()
+        .map(|s| {
+            let n = seen.entry(s.qualified_name.as_str()).or_insert(0);
+            *n += 1;
+            symbol_id(language, path, &s.qualified_name, *n)
+        })
+        .collect()
+}
+
+fn line_count(text: &str) -> u32 {
+    let newlines = text.bytes().filter(|&b| b == b'\n').count();
+    let n = newlines + usize::from(!text.is_empty() && !text.ends_with('\n'));
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// Nodes, structural edges and notes of one file.
+#[salsa::tracked(returns(ref))]
+pub fn file_graph(db: &dyn salsa::Database, file: SourceFile) -> FileGraph {
+    let path = file.path(db);
+    let meta = file.meta(db);
+    let language = file.language(db);
+    let lines = line_count(file.text(db));
+    let fid = file_id(path);
+    let name = path.rsplit('/').next().unwrap_or(path).to_string();
+    let mut graph = FileGraph::default();
+    graph.nodes.push(Node {
+        id: fid.clone(),
+        kind: NodeKind::File,
+        name,
+        qualified_name: path.clone(),
+        file: Some(path.clone()),
+        language: language.map(Language::as_str),
+        start_line: Some(1),
+        end_line: Some(lines.max(1)),
+        signature: None,
+        doc: None,
+        exported: false,
+        parent: (language == Some(Language::Go)).then(|| go_package_id(parent_dir(path))),
+        size: Some(meta.size),
+        lines: Some(lines),
+        hash: Some(meta.hash.clone()),
+    });
+    if meta.lossy_utf8 {
+        graph.diagnostics.push((
+            DiagnosticCode::LossyUtf8,
+            "not valid UTF-8; invalid bytes were replaced with U+FFFD".to_string(),
+        ));
+    }
+    let Some(language) = language else {
+        return graph;
+    };
+    let facts = file_facts(db, file);
+    if facts.syntax_errors > 0 {
+        graph.diagnostics.push((
+            DiagnosticCode::SyntaxErrors,
+            format!(
+                "{} syntax error node(s); facts are partial",
+                facts.syntax_errors
+            ),
+        ));
+    }
+    let ids = symbol_ids(db, file);
+    for (i, s) in facts.symbols.iter().enumerate() {
+        let id = ids[i].clone();
+        let parent = s
+            .parent
+            .and_then(|p| facts.symbols.get(p as usize).map(|ps| (p, ps)));
+        let parent_id = parent.map_or_else(|| fid.clone(), |(p, _)| ids[p as usize].clone());
+        let kind = match parent {
+            Some((_, ps)) if ps.kind.is_type_like() && s.kind == NodeKind::Method => {
+                EdgeKind::HasMethod
+            }
+            Some((_, ps)) if ps.kind.is_type_like() && s.kind == NodeKind::Property => {
+                EdgeKind::HasProperty
+            }
+            _ => EdgeKind::Contains,
+        };
+        graph.edges.push(Edge::new(
+            fid.clone(),
+            id.clone(),
+            EdgeKind::Defines,
+            Reason::Structural,
+            0,
+        ));
+        graph.edges.push(Edge::new(
+            parent_id.clone(),
+            id.clone(),
+            kind,
+            Reason::Structural,
+            0,
+        ));
+        graph.nodes.push(Node {
+            id,
+            kind: s.kind,
+            name: s.name.clone(),
+            qualified_name: s.qualified_name.clone(),
+            file: Some(path.clone()),
+            language: Some(language.as_str()),
+            start_line: Some(s.start_line),
+            end_line: Some(s.end_line),
+            signature: (!s.signature.is_empty()).then(|| s.signature.clone()),
+            doc: s.doc.clone(),
+            exported: s.exported,
+            parent: Some(parent_id),
+            size: None,
+            lines: None,
+            hash: None,
+        });
+    }
+    graph
+}
+
+/// The Go package layer: one package node per directory of Go files, CONTAINS package -> file,
+/// and HAS_METHOD from a type to its methods declared in any file of the same directory.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PackageGraph {
+    pub nodes: Vec<Node>,
+    pub edges: Vec<Edge>,
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn package_graph(db: &dyn salsa::Database, workspace: Workspace) -> PackageGraph {
+    // dir -> Go files in it (workspace files are sorted, so this is deterministic).
+    let mut dirs: BTreeMap<&str, Vec<SourceFile>> = BTreeMap::new();
+    for &file in workspace.files(db) {
+        if file.language(db) == Some(Language::Go) {
+            dirs.entry(parent_dir(file.path(db)))
+                .or_default()
+                .push(file);
+        }
+    }
+    let mut out = PackageGraph::default();
+    for (dir, files) in dirs {
+        let pid = go_package_id(dir);
+        let mut name: Option<&str> = None;
+        // Type name -> (symbol ID, file) for the top-level types of the package.
+        let mut types: HashMap<&str, (&str, SourceFile)> = HashMap::new();
+        for &file in &files {
+            let facts = file_facts(db, file);
+            if let Some(p) = facts.package.as_deref() {
+                if name.is_none()
+                    || name.is_some_and(|n| n.ends_with("_test") && !p.ends_with("_test"))
+                {
+                    name = Some(p);
+                }
+            }
+            let ids = symbol_ids(db, file);
+            for (i, s) in facts.symbols.iter().enumerate() {
+                let is_type = matches!(
+                    s.kind,
+                    NodeKind::Struct | NodeKind::Interface | NodeKind::TypeAlias
+                );
+                if is_type && s.parent.is_none() {
+                    types
+                        .entry(s.name.as_str())
+                        .or_insert((ids[i].as_str(), file));
+                }
+            }
+            out.edges.push(Edge::new(
+                pid.clone(),
+                file_id(file.path(db)),
+                EdgeKind::Contains,
+                Reason::Structural,
+                0,
+            ));
+        }
+        for &file in &files {
+            let facts = file_facts(db, file);
+            let ids = symbol_ids(db, file);
+            for (i, s) in facts.symbols.iter().enumerate() {
+                if s.kind != NodeKind::Method || s.parent.is_some() {
+                    continue;
+                }
+                let Some((recv, _)) = s.qualified_name.split_once('.') else {
+                    continue;
+                };
+                if let Some(&(type_id, type_file)) = types.get(recv) {
+                    let reason = if type_file == file {
+                        Reason::Structural
+                    } else {
+                        Reason::SamePackage
+                    };
+                    out.edges.push(Edge::new(
+                        type_id.to_string(),
+                        ids[i].clone(),
+                        EdgeKind::HasMethod,
+                        reason,
+                        0,
+                    ));
+                }
+            }
+        }
+        let short = dir.rsplit('/').next().unwrap_or(dir);
+        out.nodes.push(Node {
+            id: pid,
+            kind: NodeKind::Package,
+            name: name
+                .unwrap_or(if short.is_empty() { "." } else { short })
+                .to_string(),
+            qualified_name: if dir.is_empty() {
+                ".".to_string()
+            } else {
+                dir.to_string()
+            },
+            file: None,
+            language: Some(Language::Go.as_str()),
+            start_line: None,
+            end_line: None,
+            signature: None,
+            doc: None,
+            exported: true,
+            parent: None,
+            size: None,
+            lines: None,
+            hash: None,
+        });
+    }
+    out
+}

@@ -1,0 +1,523 @@
+//! Command definitions (clap) and their human / `--json` output.
+
+use crate::git::git_state;
+use crate::index::{IndexOptions, IndexSummary, run_index};
+use crate::paths::{canonical_root, db_path};
+use crate::scan::DEFAULT_MAX_FILE_SIZE;
+use anyhow::{Context, Result, bail};
+use clap::{Parser, Subcommand, ValueEnum};
+use codegraph_query::{EdgeRow, NodeRow, QueryError, SearchRequest, Store};
+use codegraph_schema::NodeKind;
+use serde_json::{Value, json};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "codegraph",
+    version,
+    about = "Incremental code graph of a repository or worktree"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+    /// Index database (default: a per-user cache directory keyed by the root).
+    #[arg(long, global = true, value_name = "PATH")]
+    db: Option<PathBuf>,
+    /// Machine-readable output.
+    #[arg(long, global = true)]
+    json: bool,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Index a code root and publish a new revision.
+    Index {
+        /// The code root (a repository or worktree); default: the current directory.
+        root: Option<PathBuf>,
+        /// Files larger than this many bytes are skipped.
+        #[arg(long, default_value_t = DEFAULT_MAX_FILE_SIZE)]
+        max_file_size: u64,
+    },
+    /// Show the published revision, its counts and skips, and whether it is stale.
+    Status {
+        root: Option<PathBuf>,
+        /// List every skipped path, not only the first 20.
+        #[arg(long)]
+        all: bool,
+    },
+    /// Full-text search (BM25) over names, qualified names, signatures, docs and paths.
+    Search {
+        query: String,
+        #[arg(long)]
+        root: Option<PathBuf>,
+        /// Only nodes of this kind (function, method, class, file, ...).
+        #[arg(long)]
+        kind: Option<String>,
+        #[arg(long, default_value_t = 20)]
+        limit: usize,
+    },
+    /// Show a node by ID: its fields, source lines and edges.
+    Open {
+        id: String,
+        #[arg(long)]
+        root: Option<PathBuf>,
+    },
+    /// Dump the whole graph.
+    Export {
+        root: Option<PathBuf>,
+        #[arg(long, value_enum, default_value_t = ExportFormat::Jsonl)]
+        format: ExportFormat,
+        /// Write to this file instead of standard output.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ExportFormat {
+    Jsonl,
+}
+
+pub fn run() -> Result<()> {
+    let cli = Cli::parse();
+    let json = cli.json;
+    match cli.command {
+        Command::Index {
+            root,
+            max_file_size,
+        } => {
+            let root = canonical_root(&root.unwrap_or_else(|| PathBuf::from(".")))?;
+            let db = db_path(&root, cli.db.as_deref())?;
+            let progress = !json && std::io::stderr().is_terminal();
+            let summary = run_index(
+                &root,
+                &db,
+                &IndexOptions {
+                    max_file_size,
+                    progress,
+                },
+            )?;
+            print_index(&summary, json)
+        }
+        Command::Status { root, all } => status(root, cli.db.as_deref(), all, json),
+        Command::Search {
+            query,
+            root,
+            kind,
+            limit,
+        } => {
+            if let Some(k) = &kind {
+                if NodeKind::parse(k).is_none() {
+                    let kinds: Vec<&str> = NodeKind::ALL.iter().map(|k| k.as_str()).collect();
+                    bail!("unknown kind `{k}`; one of: {}", kinds.join(", "));
+                }
+            }
+            let (_, mut store) = open_store(root, cli.db.as_deref())?;
+            let reader = store.reader()?;
+            let result = reader.search(&SearchRequest { query, kind, limit })?;
+            if json {
+                let hits: Vec<Value> = result
+                    .hits
+                    .iter()
+                    .map(|h| {
+                        let mut v = node_json(&h.node);
+                        v["score"] = json!((h.score * 1000.0).round() / 1000.0);
+                        v
+                    })
+                    .collect();
+                print_json(&json!({
+                    "revision": reader.revision(),
+                    "fallback": result.fallback.map(|f| f.as_str()),
+                    "fts_query": result.fts_query,
+                    "hits": hits,
+                }))
+            } else {
+                let mut out = std::io::stdout().lock();
+                match result.fallback {
+                    None => writeln!(out, "no matches (revision {})", reader.revision())?,
+                    Some(f) => writeln!(
+                        out,
+                        "{} hit(s), revision {}, answered by the {} form: {}",
+                        result.hits.len(),
+                        reader.revision(),
+                        f.as_str(),
+                        result.fts_query
+                    )?,
+                }
+                for h in &result.hits {
+                    writeln!(out, "{:.3}  {:<10} {}", h.score, h.node.kind, h.node.id)?;
+                    if let Some(sig) = &h.node.signature {
+                        writeln!(out, "       {}  {sig}", location(&h.node))?;
+                    }
+                }
+                Ok(())
+            }
+        }
+        Command::Open { id, root } => {
+            let (root, mut store) = open_store(root, cli.db.as_deref())?;
+            let reader = store.reader()?;
+            let opened = reader.open(&id)?;
+            let source = source_lines(&root, &opened.node);
+            if json {
+                let mut v = node_json(&opened.node);
+                v["revision"] = json!(reader.revision());
+                v["source"] = json!(
+                    source
+                        .as_ref()
+                        .map(|(first, lines)| json!({"first_line": first, "lines": lines}))
+                );
+                v["outgoing"] = Value::Array(opened.outgoing.iter().map(edge_json).collect());
+                v["incoming"] = Value::Array(opened.incoming.iter().map(edge_json).collect());
+                print_json(&v)
+            } else {
+                let n = &opened.node;
+                let mut out = std::io::stdout().lock();
+                writeln!(
+                    out,
+                    "{}  ({}, revision {})",
+                    n.id,
+                    n.kind,
+                    reader.revision()
+                )?;
+                writeln!(out, "  name: {}  qualified: {}", n.name, n.qualified_name)?;
+                writeln!(out, "  at: {}", location(n))?;
+                if let Some(sig) = &n.signature {
+                    writeln!(out, "  signature: {sig}")?;
+                }
+                if let Some(doc) = &n.doc {
+                    writeln!(out, "  doc: {}", doc.replace('\n', "\n       "))?;
+                }
+                if let Some((first, lines)) = &source {
+                    writeln!(out)?;
+                    for (i, l) in lines.iter().enumerate() {
+                        writeln!(out, "{:>6} | {l}", first + i as u32)?;
+                    }
+                }
+                writeln!(out)?;
+                for e in &opened.outgoing {
+                    writeln!(out, "  -> {:<13} {}{}", e.kind, e.dst, edge_suffix(e))?;
+                }
+                for e in &opened.incoming {
+                    writeln!(out, "  <- {:<13} {}{}", e.kind, e.src, edge_suffix(e))?;
+                }
+                Ok(())
+            }
+        }
+        Command::Export {
+            root,
+            format: ExportFormat::Jsonl,
+            output,
+        } => {
+            let (_, mut store) = open_store(root, cli.db.as_deref())?;
+            let reader = store.reader()?;
+            let sink: Box<dyn Write> = match &output {
+                Some(p) => Box::new(
+                    std::fs::File::create(p)
+                        .with_context(|| format!("cannot create {}", p.display()))?,
+                ),
+                None => Box::new(std::io::stdout().lock()),
+            };
+            let mut sink = std::io::BufWriter::new(sink);
+            let mut io_err: Option<std::io::Error> = None;
+            reader.for_each_node(|n| {
+                let mut v = json!({"type": "node"});
+                if let (Value::Object(m), Value::Object(src)) = (&mut v, node_json(&n)) {
+                    m.extend(src);
+                }
+                if io_err.is_none() {
+                    io_err = writeln!(sink, "{v}").err();
+                }
+            })?;
+            reader.for_each_edge(|e| {
+                let mut v = json!({"type": "edge"});
+                if let (Value::Object(m), Value::Object(src)) = (&mut v, edge_json(&e)) {
+                    m.extend(src);
+                }
+                if io_err.is_none() {
+                    io_err = writeln!(sink, "{v}").err();
+                }
+            })?;
+            if let Some(e) = io_err {
+                return Err(e).context("writing the export");
+            }
+            sink.flush().context("writing the export")?;
+            Ok(())
+        }
+    }
+}
+
+/// Opens the index of a root for reading, with an actionable error when there is none.
+fn open_store(root: Option<PathBuf>, db: Option<&Path>) -> Result<(PathBuf, Store)> {
+    let root = canonical_root(&root.unwrap_or_else(|| PathBuf::from(".")))?;
+    let path = db_path(&root, db)?;
+    match Store::open_read_only(&path) {
+        Ok(store) => Ok((root, store)),
+        Err(QueryError::NoIndex { .. }) => bail!(
+            "no index for {} yet (looked for {}): run `codegraph index {}` first",
+            root.display(),
+            path.display(),
+            root.display()
+        ),
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Result<()> {
+    let (root, mut store) = open_store(root, db)?;
+    let reader = store.reader()?;
+    let st = reader.status()?;
+    let skips = reader.diagnostics(true, if all { usize::MAX >> 1 } else { 20 })?;
+    let git = git_state(&root);
+    let snap = &st.snapshot;
+    // Fresh when HEAD and the dirty-file fingerprint both match what was indexed.
+    let (stale, why) = match &git {
+        None => (
+            None,
+            "not a git repository: freshness is not tracked".to_string(),
+        ),
+        Some(g) if g.head_commit != snap.head_commit => (
+            Some(true),
+            format!(
+                "HEAD moved from {} to {}",
+                snap.head_commit.as_deref().unwrap_or("none"),
+                g.head_commit.as_deref().unwrap_or("none")
+            ),
+        ),
+        Some(g) if g.dirty_fingerprint != snap.dirty_fingerprint => (
+            Some(true),
+            format!(
+                "{} file(s) differ from HEAD and changed since indexing",
+                g.dirty.len()
+            ),
+        ),
+        Some(_) => (
+            Some(false),
+            "HEAD and working-tree changes match the index".to_string(),
+        ),
+    };
+    if json {
+        let counts = |v: &[(String, u64)]| -> Value {
+            Value::Object(v.iter().map(|(k, n)| (k.clone(), json!(n))).collect())
+        };
+        return print_json(&json!({
+            "root": snap.root,
+            "db": store_path(&reader_path(&root, db)?),
+            "revision": snap.revision,
+            "stale": stale,
+            "freshness": why,
+            "head_commit": snap.head_commit,
+            "dirty_files": snap.dirty_files,
+            "indexer_version": snap.indexer_version,
+            "created_at_ms": snap.created_at_ms,
+            "duration_ms": snap.duration_ms,
+            "files": snap.files,
+            "symbols": snap.symbols,
+            "edges": snap.edges,
+            "skipped": snap.skipped,
+            "nodes_by_kind": counts(&st.nodes_by_kind),
+            "edges_by_kind": counts(&st.edges_by_kind),
+            "diagnostics_by_code": counts(&st.diagnostics_by_code),
+            "skips": skips.iter().map(|d| json!({"path": d.path, "code": d.code, "detail": d.detail})).collect::<Vec<_>>(),
+        }));
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "root      {}", snap.root)?;
+    writeln!(
+        out,
+        "revision  {} (indexer {}, {} ms)",
+        snap.revision, snap.indexer_version, snap.duration_ms
+    )?;
+    writeln!(
+        out,
+        "commit    {}",
+        snap.head_commit
+            .as_deref()
+            .unwrap_or("(not a git repository)")
+    )?;
+    let label = match stale {
+        Some(true) => "stale",
+        Some(false) => "fresh",
+        None => "unknown",
+    };
+    writeln!(out, "freshness {label}: {why}")?;
+    writeln!(
+        out,
+        "files {}  symbols {}  edges {}  skipped {}",
+        snap.files, snap.symbols, snap.edges, snap.skipped
+    )?;
+    let fmt = |v: &[(String, u64)]| {
+        v.iter()
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    writeln!(out, "nodes     {}", fmt(&st.nodes_by_kind))?;
+    writeln!(out, "edges     {}", fmt(&st.edges_by_kind))?;
+    if !st.diagnostics_by_code.is_empty() {
+        writeln!(out, "notes     {}", fmt(&st.diagnostics_by_code))?;
+    }
+    for d in &skips {
+        writeln!(out, "  skipped {} ({}): {}", d.path, d.code, d.detail)?;
+    }
+    if !all && (skips.len() as u64) < snap.skipped {
+        writeln!(
+            out,
+            "  ... {} more (use --all)",
+            snap.skipped - skips.len() as u64
+        )?;
+    }
+    Ok(())
+}
+
+fn reader_path(root: &Path, db: Option<&Path>) -> Result<PathBuf> {
+    db_path(root, db)
+}
+
+fn store_path(p: &Path) -> String {
+    p.display().to_string()
+}
+
+fn print_index(s: &IndexSummary, json: bool) -> Result<()> {
+    if json {
+        return print_json(&json!({
+            "root": s.root.display().to_string(),
+            "db": s.db.display().to_string(),
+            "revision": s.revision,
+            "files": s.files,
+            "parsed_files": s.parsed_files,
+            "symbols": s.symbols,
+            "edges": s.edges,
+            "lines": s.lines,
+            "bytes": s.bytes,
+            "skipped": s.skipped,
+            "lossy_utf8_files": s.lossy_files,
+            "files_with_syntax_errors": s.files_with_syntax_errors,
+            "head_commit": s.head_commit,
+            "dirty_files": s.dirty_files,
+            "timings_ms": {"scan": s.scan_ms, "parse": s.parse_ms, "publish": s.publish_ms, "total": s.total_ms},
+            "peak_rss_bytes": s.peak_rss_bytes,
+        }));
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "indexed {} -> revision {}",
+        s.root.display(),
+        s.revision
+    )?;
+    writeln!(out, "  db       {}", s.db.display())?;
+    writeln!(
+        out,
+        "  files    {} ({} parsed, {} lines, {} bytes)",
+        s.files, s.parsed_files, s.lines, s.bytes
+    )?;
+    writeln!(out, "  symbols  {}", s.symbols)?;
+    writeln!(out, "  edges    {}", s.edges)?;
+    let skipped: usize = s.skipped.values().sum();
+    let reasons: Vec<String> = s.skipped.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    writeln!(
+        out,
+        "  skipped  {skipped}{}",
+        if reasons.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", reasons.join(", "))
+        }
+    )?;
+    if s.lossy_files + s.files_with_syntax_errors > 0 {
+        writeln!(
+            out,
+            "  notes    {} lossy UTF-8, {} with syntax errors",
+            s.lossy_files, s.files_with_syntax_errors
+        )?;
+    }
+    if let Some(c) = &s.head_commit {
+        writeln!(out, "  commit   {c} ({} dirty files)", s.dirty_files)?;
+    }
+    writeln!(
+        out,
+        "  time     {} ms (scan {}, parse {}, publish {})",
+        s.total_ms, s.scan_ms, s.parse_ms, s.publish_ms
+    )?;
+    if let Some(rss) = s.peak_rss_bytes {
+        writeln!(out, "  memory   {} MiB peak RSS", rss / (1024 * 1024))?;
+    }
+    Ok(())
+}
+
+fn print_json(v: &Value) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    serde_json::to_writer_pretty(&mut out, v)?;
+    writeln!(out)?;
+    Ok(())
+}
+
+fn location(n: &NodeRow) -> String {
+    match (&n.file, n.start_line, n.end_line) {
+        (Some(f), Some(s), Some(e)) => format!("{f}:{s}-{e}"),
+        (Some(f), _, _) => f.clone(),
+        _ => "-".to_string(),
+    }
+}
+
+fn edge_suffix(e: &EdgeRow) -> String {
+    let mut s = String::new();
+    if e.line > 0 {
+        s.push_str(&format!(" (line {})", e.line));
+    }
+    if e.reason != "structural" {
+        s.push_str(&format!(" [{} {:.2}]", e.reason, e.weight));
+    }
+    s
+}
+
+/// The lines of a node's source (at most 200), read from the root; `None` when unavailable.
+fn source_lines(root: &Path, n: &NodeRow) -> Option<(u32, Vec<String>)> {
+    const MAX: usize = 200;
+    let file = n.file.as_ref()?;
+    if n.kind == "file" || n.kind == "package" {
+        return None;
+    }
+    let (start, end) = (n.start_line?, n.end_line?);
+    let bytes = std::fs::read(root.join(file)).ok()?;
+    let text = String::from_utf8_lossy(&bytes);
+    let lines: Vec<String> = text
+        .lines()
+        .skip(start.saturating_sub(1) as usize)
+        .take((end.saturating_sub(start) as usize + 1).min(MAX))
+        .map(str::to_string)
+        .collect();
+    Some((start, lines))
+}
+
+fn node_json(n: &NodeRow) -> Value {
+    json!({
+        "id": n.id,
+        "kind": n.kind,
+        "name": n.name,
+        "qualified_name": n.qualified_name,
+        "file": n.file,
+        "language": n.language,
+        "start_line": n.start_line,
+        "end_line": n.end_line,
+        "signature": n.signature,
+        "doc": n.doc,
+        "exported": n.exported,
+        "parent": n.parent,
+        "size": n.size,
+        "lines": n.lines,
+        "hash": n.hash,
+    })
+}
+
+fn edge_json(e: &EdgeRow) -> Value {
+    json!({
+        "kind": e.kind,
+        "src": e.src,
+        "dst": e.dst,
+        "weight": e.weight,
+        "reason": e.reason,
+        "line": (e.line > 0).then_some(e.line),
+    })
+}

@@ -1,0 +1,198 @@
+//! `codegraph index`: scan -> salsa inputs -> facts (all cores) -> graph -> one published
+//! revision.
+
+use crate::git::{GitState, git_state};
+use crate::scan::{ScanOptions, scan};
+use anyhow::{Context, Result};
+use codegraph_db::{Database, SourceFile, Workspace};
+use codegraph_query::{Diagnostic, SnapshotInfo, Store};
+use codegraph_resolve::{Edge, Node, file_graph, package_graph};
+use codegraph_schema::{DiagnosticCode, NodeCategory};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+pub const INDEXER_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+pub struct IndexOptions {
+    pub max_file_size: u64,
+    pub progress: bool,
+}
+
+/// What an index run did.
+#[derive(Debug)]
+pub struct IndexSummary {
+    pub root: PathBuf,
+    pub db: PathBuf,
+    pub revision: i64,
+    pub files: usize,
+    pub parsed_files: usize,
+    pub symbols: usize,
+    pub edges: usize,
+    pub lines: u64,
+    pub bytes: u64,
+    /// Skipped paths by reason.
+    pub skipped: BTreeMap<&'static str, usize>,
+    pub lossy_files: usize,
+    pub files_with_syntax_errors: usize,
+    pub head_commit: Option<String>,
+    pub dirty_files: usize,
+    pub scan_ms: u128,
+    pub parse_ms: u128,
+    pub publish_ms: u128,
+    pub total_ms: u128,
+    /// Peak resident set size of this process, when the OS reports it.
+    pub peak_rss_bytes: Option<u64>,
+}
+
+/// Peak RSS (`VmHWM`) of this process from `/proc/self/status`; `None` off Linux.
+pub fn peak_rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+pub fn run_index(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<IndexSummary> {
+    let start = Instant::now();
+    let git_root = root.to_path_buf();
+    let git = std::thread::spawn(move || git_state(&git_root));
+
+    let exclude = ["", "-wal", "-shm", "-journal"]
+        .iter()
+        .map(|suffix| {
+            let mut p = db_path.as_os_str().to_os_string();
+            p.push(suffix);
+            PathBuf::from(p)
+        })
+        .collect();
+    let scanned = scan(
+        root,
+        &ScanOptions {
+            max_file_size: opts.max_file_size,
+            exclude,
+        },
+    );
+    let scan_ms = start.elapsed().as_millis();
+
+    let parse_start = Instant::now();
+    let mut db = Database::default();
+    let files: Vec<SourceFile> = scanned
+        .files
+        .iter()
+        .map(|f| {
+            SourceFile::new(
+                &db,
+                f.path.clone(),
+                f.language,
+                f.text.clone(),
+                f.meta.clone(),
+            )
+        })
+        .collect();
+    let workspace = Workspace::new(&db, files.clone());
+    let parsed: Vec<SourceFile> = files
+        .iter()
+        .copied()
+        .filter(|f| f.language(&db).is_some())
+        .collect();
+    let bar = progress_bar(opts.progress, parsed.len());
+    db.prefetch(&parsed, |n| bar.set_position(n as u64));
+    bar.finish_and_clear();
+    let parse_ms = parse_start.elapsed().as_millis();
+
+    let publish_start = Instant::now();
+    let mut nodes: Vec<&Node> = Vec::new();
+    let mut edges: Vec<&Edge> = Vec::new();
+    let mut diagnostics = scanned.diagnostics;
+    for &file in &files {
+        let g = file_graph(&db, file);
+        nodes.extend(g.nodes.iter());
+        edges.extend(g.edges.iter());
+        for (code, detail) in &g.diagnostics {
+            // The scanner already recorded lossy decoding.
+            if *code != DiagnosticCode::LossyUtf8 {
+                diagnostics.push(Diagnostic {
+                    path: file.path(&db).clone(),
+                    code: *code,
+                    detail: detail.clone(),
+                });
+            }
+        }
+    }
+    let packages = package_graph(&db, workspace);
+    nodes.extend(packages.nodes.iter());
+    edges.extend(packages.edges.iter());
+
+    let git: Option<GitState> = git.join().ok().flatten();
+    let info = SnapshotInfo {
+        root: root.to_string_lossy().into_owned(),
+        head_commit: git.as_ref().and_then(|g| g.head_commit.clone()),
+        dirty_fingerprint: git.as_ref().and_then(|g| g.dirty_fingerprint.clone()),
+        dirty_files: git.as_ref().map_or(0, |g| g.dirty.len() as u64),
+        indexer_version: INDEXER_VERSION.to_string(),
+        created_at_ms: now_ms(),
+        duration_ms: i64::try_from(start.elapsed().as_millis()).unwrap_or(i64::MAX),
+    };
+    if let Some(dir) = db_path.parent() {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create the index directory {}", dir.display()))?;
+    }
+    let mut store = Store::open(db_path)?;
+    let revision = store.publish(&info, &nodes, &edges, &diagnostics)?;
+    let publish_ms = publish_start.elapsed().as_millis();
+
+    let mut skipped: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let mut lossy_files = 0;
+    let mut files_with_syntax_errors = 0;
+    for d in &diagnostics {
+        match d.code {
+            DiagnosticCode::LossyUtf8 => lossy_files += 1,
+            DiagnosticCode::SyntaxErrors => files_with_syntax_errors += 1,
+            code => *skipped.entry(code.as_str()).or_default() += 1,
+        }
+    }
+    Ok(IndexSummary {
+        root: root.to_path_buf(),
+        db: db_path.to_path_buf(),
+        revision,
+        files: files.len(),
+        parsed_files: parsed.len(),
+        symbols: nodes
+            .iter()
+            .filter(|n| n.kind.category() == NodeCategory::Symbol)
+            .count(),
+        edges: edges.len(),
+        lines: nodes.iter().filter_map(|n| n.lines).map(u64::from).sum(),
+        bytes: scanned.files.iter().map(|f| f.meta.size).sum(),
+        skipped,
+        lossy_files,
+        files_with_syntax_errors,
+        head_commit: info.head_commit,
+        dirty_files: git.map_or(0, |g| g.dirty.len()),
+        scan_ms,
+        parse_ms,
+        publish_ms,
+        total_ms: start.elapsed().as_millis(),
+        peak_rss_bytes: peak_rss_bytes(),
+    })
+}
+
+fn progress_bar(enabled: bool, len: usize) -> indicatif::ProgressBar {
+    if !enabled {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len as u64);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{spinner} parsing {pos}/{len} files [{elapsed}]")
+    {
+        bar.set_style(style);
+    }
+    bar
+}

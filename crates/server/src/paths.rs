@@ -1,0 +1,65 @@
+//! Where an index lives: a per-user cache directory keyed by the canonical root, unless
+//! `--db` says otherwise. The index is derived data and never lives in the worktree by default.
+
+use anyhow::{Context, Result, bail};
+use std::path::{Path, PathBuf};
+
+/// The canonical form of a root directory, with an actionable error.
+pub fn canonical_root(root: &Path) -> Result<PathBuf> {
+    let canonical = std::fs::canonicalize(root)
+        .with_context(|| format!("cannot read root {}: does it exist?", root.display()))?;
+    if !canonical.is_dir() {
+        bail!("root {} is not a directory", canonical.display());
+    }
+    std::fs::read_dir(&canonical).with_context(|| {
+        format!(
+            "cannot list root {}: check its permissions",
+            canonical.display()
+        )
+    })?;
+    Ok(canonical)
+}
+
+/// The per-user cache directory of codegraph: `$CODEGRAPH_CACHE_DIR`, else
+/// `$XDG_CACHE_HOME/codegraph`, else `~/.cache/codegraph`.
+pub fn cache_dir() -> Result<PathBuf> {
+    if let Some(d) = std::env::var_os("CODEGRAPH_CACHE_DIR").filter(|d| !d.is_empty()) {
+        return Ok(PathBuf::from(d));
+    }
+    if let Some(d) = std::env::var_os("XDG_CACHE_HOME").filter(|d| !d.is_empty()) {
+        return Ok(PathBuf::from(d).join("codegraph"));
+    }
+    match std::env::var_os("HOME").filter(|d| !d.is_empty()) {
+        Some(home) => Ok(PathBuf::from(home).join(".cache").join("codegraph")),
+        None => bail!("no cache directory: set CODEGRAPH_CACHE_DIR or HOME, or pass --db PATH"),
+    }
+}
+
+/// The default database path of a canonical root: `<cache>/<name>-<hash>/index.db`.
+pub fn default_db_path(canonical_root: &Path) -> Result<PathBuf> {
+    let key =
+        blake3::hash(canonical_root.as_os_str().as_encoded_bytes()).to_hex()[..16].to_string();
+    let name: String = canonical_root
+        .file_name()
+        .map(|n| {
+            n.to_string_lossy()
+                .chars()
+                .filter(|c| c.is_alphanumeric() || "-_.".contains(*c))
+                .collect()
+        })
+        .unwrap_or_default();
+    let dir = if name.is_empty() {
+        key
+    } else {
+        format!("{name}-{key}")
+    };
+    Ok(cache_dir()?.join(dir).join("index.db"))
+}
+
+/// The database of a root: `--db` when given, else the default.
+pub fn db_path(canonical_root: &Path, explicit: Option<&Path>) -> Result<PathBuf> {
+    match explicit {
+        Some(p) => Ok(std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())),
+        None => default_db_path(canonical_root),
+    }
+}

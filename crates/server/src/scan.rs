@@ -1,0 +1,401 @@
+//! The scanner: which files of a code root are indexed, and why the others are not.
+//!
+//! `.gitignore` semantics (nested files, `.git/info/exclude`, global excludes) apply inside and
+//! outside git repositories. `.git/`, `.mission/` and the index's own files are always skipped.
+//! Symlinks are followed only while they stay inside the root; loops are detected by the walker.
+//! Binary files (a NUL byte in the first 8 KiB) and files over the size limit are skipped;
+//! invalid UTF-8 is decoded lossily. Every skip and every lossy decode is recorded with its
+//! reason, never silently dropped.
+
+use codegraph_db::FileMeta;
+use codegraph_parse::Language;
+use codegraph_query::Diagnostic;
+use codegraph_schema::DiagnosticCode;
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// Default `--max-file-size`.
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 1024 * 1024;
+
+/// Directory names never descended into.
+const ALWAYS_SKIPPED_DIRS: &[&str] = &[".git", ".mission"];
+
+/// How many leading bytes are checked for NUL.
+const BINARY_SNIFF: usize = 8 * 1024;
+
+#[derive(Clone, Debug)]
+pub struct ScanOptions {
+    pub max_file_size: u64,
+    /// Absolute paths never indexed (the index database and its WAL files).
+    pub exclude: Vec<PathBuf>,
+}
+
+/// A file that will be indexed.
+#[derive(Clone, Debug)]
+pub struct ScannedFile {
+    /// Root-relative, `/`-separated.
+    pub path: String,
+    pub language: Option<Language>,
+    pub text: Arc<str>,
+    pub meta: FileMeta,
+}
+
+#[derive(Debug, Default)]
+pub struct ScanResult {
+    /// Sorted by path.
+    pub files: Vec<ScannedFile>,
+    /// Skipped paths and notes, sorted by path.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Hex content hash of raw bytes (128 bits of BLAKE3).
+pub fn content_hash(bytes: &[u8]) -> String {
+    let hash = blake3::hash(bytes);
+    hash.to_hex()[..32].to_string()
+}
+
+fn rel_path(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    let s = rel.to_string_lossy();
+    if std::path::MAIN_SEPARATOR == '/' {
+        s.into_owned()
+    } else {
+        s.replace(std::path::MAIN_SEPARATOR, "/")
+    }
+}
+
+/// Walks `root` (already canonical) and reads every eligible file, in parallel.
+pub fn scan(root: &Path, opts: &ScanOptions) -> ScanResult {
+    let skips: Arc<Mutex<Vec<Diagnostic>>> = Arc::default();
+    let mut candidates: Vec<(PathBuf, String, u64)> = Vec::new();
+    let filter_root = root.to_path_buf();
+    let filter_skips = skips.clone();
+    let exclude = opts.exclude.clone();
+    let walker = ignore::WalkBuilder::new(root)
+        .hidden(false)
+        .follow_links(true)
+        .require_git(false)
+        .git_ignore(true)
+        .git_exclude(true)
+        .git_global(true)
+        .ignore(true)
+        .parents(true)
+        .filter_entry(move |entry| {
+            let path = entry.path();
+            if entry.depth() > 0
+                && entry.file_type().is_some_and(|t| t.is_dir())
+                && entry
+                    .file_name()
+                    .to_str()
+                    .is_some_and(|n| ALWAYS_SKIPPED_DIRS.contains(&n))
+            {
+                return false;
+            }
+            if exclude.iter().any(|e| e == path) {
+                return false;
+            }
+            if entry.path_is_symlink() {
+                let inside = std::fs::canonicalize(path).is_ok_and(|t| t.starts_with(&filter_root));
+                if !inside {
+                    let target = std::fs::read_link(path)
+                        .map_or_else(|_| "?".to_string(), |t| t.display().to_string());
+                    if let Ok(mut s) = filter_skips.lock() {
+                        s.push(Diagnostic {
+                            path: rel_path(&filter_root, path),
+                            code: DiagnosticCode::SymlinkOutsideRoot,
+                            detail: format!("symlink to {target} leaves the root; not followed"),
+                        });
+                    }
+                    return false;
+                }
+            }
+            true
+        })
+        .build();
+    for entry in walker {
+        match entry {
+            Ok(entry) => {
+                if !entry.file_type().is_some_and(|t| t.is_file()) {
+                    continue;
+                }
+                let rel = rel_path(root, entry.path());
+                let size = match entry.metadata() {
+                    Ok(m) => m.len(),
+                    Err(e) => {
+                        push(
+                            &skips,
+                            rel,
+                            DiagnosticCode::Unreadable,
+                            format!("cannot stat: {e}"),
+                        );
+                        continue;
+                    }
+                };
+                if size > opts.max_file_size {
+                    push(
+                        &skips,
+                        rel,
+                        DiagnosticCode::TooLarge,
+                        format!(
+                            "{size} bytes exceeds --max-file-size {}",
+                            opts.max_file_size
+                        ),
+                    );
+                    continue;
+                }
+                candidates.push((entry.into_path(), rel, size));
+            }
+            Err(err) => record_walk_error(root, &skips, &err),
+        }
+    }
+
+    let results: Vec<Result<ScannedFile, Diagnostic>> = candidates
+        .into_par_iter()
+        .map(|(path, rel, size)| read_file(&path, rel, size))
+        .collect();
+    let mut out = ScanResult::default();
+    let mut diagnostics = std::mem::take(&mut *skips.lock().unwrap_or_else(|e| e.into_inner()));
+    for r in results {
+        match r {
+            Ok(f) => {
+                if f.meta.lossy_utf8 {
+                    diagnostics.push(Diagnostic {
+                        path: f.path.clone(),
+                        code: DiagnosticCode::LossyUtf8,
+                        detail: "not valid UTF-8; invalid bytes were replaced with U+FFFD".into(),
+                    });
+                }
+                out.files.push(f);
+            }
+            Err(d) => diagnostics.push(d),
+        }
+    }
+    out.files.sort_by(|a, b| a.path.cmp(&b.path));
+    out.files.dedup_by(|a, b| a.path == b.path);
+    diagnostics.sort();
+    diagnostics.dedup_by(|a, b| a.path == b.path && a.code == b.code);
+    out.diagnostics = diagnostics;
+    out
+}
+
+fn push(skips: &Mutex<Vec<Diagnostic>>, path: String, code: DiagnosticCode, detail: String) {
+    if let Ok(mut s) = skips.lock() {
+        s.push(Diagnostic { path, code, detail });
+    }
+}
+
+fn record_walk_error(root: &Path, skips: &Mutex<Vec<Diagnostic>>, err: &ignore::Error) {
+    // Unwrap the context layers the walker adds to find the path and the kind of failure.
+    let mut path: Option<&Path> = None;
+    let mut cur = err;
+    loop {
+        match cur {
+            ignore::Error::WithPath { path: p, err } => {
+                path.get_or_insert(p.as_path());
+                cur = err;
+            }
+            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+                cur = err
+            }
+            ignore::Error::Loop { child, ancestor } => {
+                push(
+                    skips,
+                    rel_path(root, child),
+                    DiagnosticCode::SymlinkLoop,
+                    format!("symlink loop back to {}", rel_path(root, ancestor)),
+                );
+                return;
+            }
+            _ => break,
+        }
+    }
+    let rel = path.map_or_else(|| "?".to_string(), |p| rel_path(root, p));
+    let code = if cur.io_error().is_some() {
+        DiagnosticCode::Unreadable
+    } else {
+        DiagnosticCode::WalkError
+    };
+    push(skips, rel, code, cur.to_string());
+}
+
+fn read_file(path: &Path, rel: String, size: u64) -> Result<ScannedFile, Diagnostic> {
+    let bytes = std::fs::read(path).map_err(|e| Diagnostic {
+        path: rel.clone(),
+        code: DiagnosticCode::Unreadable,
+        detail: format!("cannot read: {e}"),
+    })?;
+    if bytes[..bytes.len().min(BINARY_SNIFF)].contains(&0) {
+        return Err(Diagnostic {
+            path: rel,
+            code: DiagnosticCode::Binary,
+            detail: "NUL byte in the first 8 KiB".into(),
+        });
+    }
+    let hash = content_hash(&bytes);
+    let (text, lossy_utf8): (Arc<str>, bool) = match String::from_utf8(bytes) {
+        Ok(s) => (Arc::from(s), false),
+        Err(e) => (
+            Arc::from(String::from_utf8_lossy(e.as_bytes()).into_owned()),
+            true,
+        ),
+    };
+    Ok(ScannedFile {
+        language: Language::from_path(&rel),
+        path: rel,
+        text,
+        meta: FileMeta {
+            size,
+            hash,
+            lossy_utf8,
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts() -> ScanOptions {
+        ScanOptions {
+            max_file_size: DEFAULT_MAX_FILE_SIZE,
+            exclude: Vec::new(),
+        }
+    }
+
+    fn write(root: &Path, rel: &str, bytes: &[u8]) {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, bytes).unwrap();
+    }
+
+    fn paths(r: &ScanResult) -> Vec<&str> {
+        r.files.iter().map(|f| f.path.as_str()).collect()
+    }
+
+    fn diags(r: &ScanResult) -> Vec<(String, DiagnosticCode)> {
+        r.diagnostics
+            .iter()
+            .map(|d| (d.path.clone(), d.code))
+            .collect()
+    }
+
+    fn tmp() -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        (dir, root)
+    }
+
+    #[test]
+    fn gitignore_nested_and_info_exclude_outside_git() {
+        let (_d, root) = tmp();
+        write(&root, ".gitignore", b"*.log\nbuild/\n");
+        write(&root, "a.ts", b"export const a = 1;\n");
+        write(&root, "x.log", b"log\n");
+        write(&root, "build/out.js", b"x\n");
+        write(&root, "sub/.gitignore", b"secret.txt\n");
+        write(&root, "sub/secret.txt", b"s\n");
+        write(&root, "sub/keep.txt", b"k\n");
+        write(&root, ".git/info/exclude", b"excluded.md\n");
+        write(&root, ".git/HEAD", b"ref: refs/heads/main\n");
+        write(&root, "excluded.md", b"# x\n");
+        write(&root, ".mission/notes.md", b"# m\n");
+        let r = scan(&root, &opts());
+        assert_eq!(
+            paths(&r),
+            vec![".gitignore", "a.ts", "sub/.gitignore", "sub/keep.txt"]
+        );
+        assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+    }
+
+    #[test]
+    fn binary_large_and_invalid_utf8() {
+        let (_d, root) = tmp();
+        write(&root, "bin.dat", b"abc\0def");
+        write(&root, "big.txt", &vec![b'a'; 2000]);
+        write(&root, "latin1.go", b"package p\n// caf\xe9\n");
+        let r = scan(
+            &root,
+            &ScanOptions {
+                max_file_size: 1000,
+                exclude: Vec::new(),
+            },
+        );
+        assert_eq!(paths(&r), vec!["latin1.go"]);
+        assert_eq!(r.files[0].text.as_ref(), "package p\n// caf\u{FFFD}\n");
+        assert!(r.files[0].meta.lossy_utf8);
+        assert_eq!(r.files[0].language, Some(Language::Go));
+        assert_eq!(
+            diags(&r),
+            vec![
+                ("big.txt".into(), DiagnosticCode::TooLarge),
+                ("bin.dat".into(), DiagnosticCode::Binary),
+                ("latin1.go".into(), DiagnosticCode::LossyUtf8),
+            ]
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_loops_and_escapes() {
+        let (_d, root) = tmp();
+        let (_o, outside) = tmp();
+        write(&outside, "secret.ts", b"export const s = 1;\n");
+        write(&root, "src/a.ts", b"export const a = 1;\n");
+        std::os::unix::fs::symlink(&outside, root.join("out")).unwrap();
+        std::os::unix::fs::symlink(outside.join("secret.ts"), root.join("s.ts")).unwrap();
+        std::os::unix::fs::symlink(&root, root.join("src/loop")).unwrap();
+        std::os::unix::fs::symlink(root.join("src/a.ts"), root.join("alias.ts")).unwrap();
+        std::os::unix::fs::symlink(root.join("missing"), root.join("dangling.ts")).unwrap();
+        let r = scan(&root, &opts());
+        assert_eq!(paths(&r), vec!["alias.ts", "src/a.ts"]);
+        assert_eq!(
+            diags(&r),
+            vec![
+                ("dangling.ts".into(), DiagnosticCode::SymlinkOutsideRoot),
+                ("out".into(), DiagnosticCode::SymlinkOutsideRoot),
+                ("s.ts".into(), DiagnosticCode::SymlinkOutsideRoot),
+                ("src/loop".into(), DiagnosticCode::SymlinkLoop),
+            ]
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn unreadable_file_is_recorded() {
+        use std::os::unix::fs::PermissionsExt;
+        let (_d, root) = tmp();
+        write(&root, "locked.ts", b"x\n");
+        std::fs::set_permissions(
+            root.join("locked.ts"),
+            std::fs::Permissions::from_mode(0o000),
+        )
+        .unwrap();
+        let r = scan(&root, &opts());
+        // Root can read anything; only assert when permissions are enforced.
+        if std::fs::read(root.join("locked.ts")).is_err() {
+            assert_eq!(
+                diags(&r),
+                vec![("locked.ts".into(), DiagnosticCode::Unreadable)]
+            );
+            assert!(r.files.is_empty());
+        } else {
+            assert_eq!(paths(&r), vec!["locked.ts"]);
+        }
+    }
+
+    #[test]
+    fn excluded_paths_are_skipped() {
+        let (_d, root) = tmp();
+        write(&root, "index.db", b"x");
+        write(&root, "a.md", b"# a\n");
+        let r = scan(
+            &root,
+            &ScanOptions {
+                max_file_size: 1000,
+                exclude: vec![root.join("index.db")],
+            },
+        );
+        assert_eq!(paths(&r), vec!["a.md"]);
+    }
+}
