@@ -12,8 +12,11 @@
 //! provider goldens (pure facts), resolution tests and end-to-end CLI runs (written to a temp
 //! directory).
 
+use codegraph_db::{Database, FileMeta, SourceFile, Workspace};
 use codegraph_parse::{Language, analyze, render::render_facts};
+use codegraph_resolve::{Edge, Node, file_graph, package_graph};
 use std::path::Path;
+use std::sync::Arc;
 
 /// One file of a fixture: root-relative path (no leading `/`) and text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,6 +72,46 @@ pub fn render_fixture_facts(fixture: &str) -> String {
             Some(lang) => out.push_str(&render_facts(&analyze(lang, &f.text))),
             None => out.push_str("(no provider)\n"),
         }
+    }
+    out
+}
+
+/// Builds the graph of a fixture through the salsa queries and renders every node and edge,
+/// sorted, one per line: `node KIND ID [lines] parent=..` and `edge KIND SRC -> DST reason w`.
+pub fn render_fixture_graph(fixture: &str) -> String {
+    let db = Database::default();
+    let mut files: Vec<SourceFile> = parse_fixture(fixture)
+        .into_iter()
+        .map(|f| {
+            let meta = FileMeta { size: f.text.len() as u64, hash: String::new(), lossy_utf8: false };
+            SourceFile::new(&db, f.path.clone(), Language::from_path(&f.path), Arc::from(f.text), meta)
+        })
+        .collect();
+    files.sort_by(|a, b| a.path(&db).cmp(b.path(&db)));
+    let workspace = Workspace::new(&db, files.clone());
+    let mut nodes: Vec<&Node> = Vec::new();
+    let mut edges: Vec<&Edge> = Vec::new();
+    for &f in &files {
+        let g = file_graph(&db, f);
+        nodes.extend(&g.nodes);
+        edges.extend(&g.edges);
+    }
+    let p = package_graph(&db, workspace);
+    nodes.extend(&p.nodes);
+    edges.extend(&p.edges);
+    nodes.sort_by(|a, b| a.id.cmp(&b.id));
+    edges.sort();
+    let mut out = String::new();
+    for n in nodes {
+        let lines = match (n.start_line, n.end_line) {
+            (Some(s), Some(e)) => format!(" L{s}-{e}"),
+            _ => String::new(),
+        };
+        let parent = n.parent.as_deref().map(|p| format!(" parent={p}")).unwrap_or_default();
+        out.push_str(&format!("node {} {}{lines}{parent}\n", n.kind, n.id));
+    }
+    for e in edges {
+        out.push_str(&format!("edge {} {} -> {} {} {:.2}\n", e.kind, e.src, e.dst, e.reason, e.weight()));
     }
     out
 }

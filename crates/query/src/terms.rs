@@ -3,8 +3,8 @@
 //! FTS5's unicode61 tokenizer keeps `parseHTTPRequest` as one token, so a search for "request"
 //! would miss it; the `terms` column holds the split words of names and paths.
 
-/// Splits identifiers at case changes, digits-to-letters and non-alphanumerics, lowercased and
-/// space-joined. Words already present verbatim are kept too.
+/// Splits identifiers at case changes and non-alphanumerics, lowercased and space-joined.
+/// Digits stay with the word before them (`v2`, `base64 encode`).
 pub fn split_identifiers(text: &str) -> String {
     let mut out = String::new();
     for word in text.split(|c: char| !c.is_alphanumeric()) {
@@ -21,8 +21,7 @@ pub fn split_identifiers(text: &str) -> String {
                     || (prev.is_uppercase()
                         && cur.is_uppercase()
                         && next.is_some_and(|n| n.is_lowercase()))
-                    || (prev.is_alphabetic() && cur.is_numeric())
-                    || (prev.is_numeric() && cur.is_alphabetic())
+                    || (prev.is_numeric() && cur.is_uppercase())
             };
             if boundary {
                 if !out.is_empty() {
@@ -52,6 +51,7 @@ mod tests {
             "net http server go"
         );
         assert_eq!(split_identifiers("__init__"), "init");
+        assert_eq!(split_identifiers("base64Encode"), "base64 encode");
         assert_eq!(split_identifiers(""), "");
     }
 }

@@ -1,0 +1,214 @@
+//! The store on a small hand-made graph: publish, read back, search fallbacks, unknown IDs,
+//! schema handling, and snapshot isolation between a reader and a publishing writer.
+
+use codegraph_query::{Diagnostic, Fallback, QueryError, SearchRequest, SnapshotInfo, Store};
+use codegraph_resolve::{Edge, Node};
+use codegraph_schema::{DiagnosticCode, EdgeKind, NodeKind, Reason};
+
+fn node(id: &str, kind: NodeKind, name: &str, qn: &str, sig: Option<&str>) -> Node {
+    Node {
+        id: id.into(),
+        kind,
+        name: name.into(),
+        qualified_name: qn.into(),
+        file: Some("src/server.ts".into()),
+        language: Some("typescript"),
+        start_line: Some(1),
+        end_line: Some(3),
+        signature: sig.map(str::to_string),
+        doc: None,
+        exported: true,
+        parent: None,
+        size: None,
+        lines: None,
+        hash: None,
+    }
+}
+
+fn graph() -> (Vec<Node>, Vec<Edge>) {
+    let nodes = vec![
+        node("sym:ts:src/server.ts:Server", NodeKind::Class, "Server", "Server", Some("export class Server")),
+        node(
+            "sym:ts:src/server.ts:Server.handleRequest",
+            NodeKind::Method,
+            "handleRequest",
+            "Server.handleRequest",
+            Some("handleRequest(req: Request)"),
+        ),
+        node("file:src/server.ts", NodeKind::File, "server.ts", "src/server.ts", None),
+    ];
+    let edges = vec![
+        Edge::new(
+            "sym:ts:src/server.ts:Server".into(),
+            "sym:ts:src/server.ts:Server.handleRequest".into(),
+            EdgeKind::HasMethod,
+            Reason::Structural,
+            0,
+        ),
+        Edge::new(
+            "file:src/server.ts".into(),
+            "sym:ts:src/server.ts:Server".into(),
+            EdgeKind::Defines,
+            Reason::Structural,
+            0,
+        ),
+    ];
+    (nodes, edges)
+}
+
+fn publish(store: &mut Store, nodes: &[Node], edges: &[Edge]) -> i64 {
+    let info = SnapshotInfo { root: "/r".into(), indexer_version: "t".into(), ..SnapshotInfo::default() };
+    let diags = vec![Diagnostic { path: "a.bin".into(), code: DiagnosticCode::Binary, detail: "NUL".into() }];
+    store
+        .publish(&info, &nodes.iter().collect::<Vec<_>>(), &edges.iter().collect::<Vec<_>>(), &diags)
+        .unwrap()
+}
+
+#[test]
+fn publish_then_read_one_snapshot() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("i.db");
+    let mut w = Store::open(&path).unwrap();
+    let (nodes, edges) = graph();
+    assert_eq!(publish(&mut w, &nodes, &edges), 1);
+
+    let mut r = Store::open_read_only(&path).unwrap();
+    let reader = r.reader().unwrap();
+    let st = reader.status().unwrap();
+    assert_eq!(st.snapshot.revision, 1);
+    assert_eq!((st.snapshot.files, st.snapshot.symbols, st.snapshot.edges, st.snapshot.skipped), (1, 2, 2, 1));
+    assert_eq!(st.nodes_by_kind, vec![("class".into(), 1), ("file".into(), 1), ("method".into(), 1)]);
+    let opened = reader.open("sym:ts:src/server.ts:Server").unwrap();
+    assert_eq!(opened.outgoing.len(), 1);
+    assert_eq!(opened.outgoing[0].kind, "HAS_METHOD");
+    assert_eq!(opened.outgoing[0].weight, 1.0);
+    assert_eq!(opened.incoming[0].src, "file:src/server.ts");
+}
+
+#[test]
+fn search_fallback_chain() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("i.db");
+    let mut w = Store::open(&path).unwrap();
+    let (nodes, edges) = graph();
+    publish(&mut w, &nodes, &edges);
+    let reader = w.reader().unwrap();
+    let search = |q: &str, kind: Option<&str>| {
+        reader
+            .search(&SearchRequest { query: q.into(), kind: kind.map(str::to_string), limit: 10 })
+            .unwrap()
+    };
+
+    let r = search("Server", None);
+    assert_eq!(r.fallback, Some(Fallback::Raw));
+    assert_eq!(r.hits[0].node.id, "sym:ts:src/server.ts:Server");
+    assert_eq!(r.hits[0].score, 1.0);
+    assert!(r.hits.iter().all(|h| h.score > 0.0 && h.score <= 1.0));
+
+    // Split identifier terms: "request" finds handleRequest.
+    let r = search("request", Some("method"));
+    assert_eq!(r.hits.len(), 1);
+    assert_eq!(r.hits[0].node.id, "sym:ts:src/server.ts:Server.handleRequest");
+
+    // Invalid FTS5 syntax falls back to the quoted phrase.
+    let r = search("handleRequest(req", None);
+    assert_eq!(r.fallback, Some(Fallback::Quoted));
+    assert_eq!(r.hits[0].node.id, "sym:ts:src/server.ts:Server.handleRequest");
+
+    // No phrase match: OR-joined terms.
+    let r = search("server widget", None);
+    assert_eq!(r.fallback, Some(Fallback::OrTerms));
+    assert_eq!(r.fts_query, "\"server\" OR \"widget\"");
+
+    let r = search("nothing_like_it", None);
+    assert_eq!(r.fallback, None);
+    assert!(r.hits.is_empty());
+
+    assert!(matches!(
+        reader.search(&SearchRequest { query: "  ".into(), kind: None, limit: 5 }),
+        Err(QueryError::EmptyQuery)
+    ));
+}
+
+#[test]
+fn unknown_ids_suggest_near_matches() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("i.db");
+    let mut w = Store::open(&path).unwrap();
+    let (nodes, edges) = graph();
+    publish(&mut w, &nodes, &edges);
+    let reader = w.reader().unwrap();
+    match reader.open("sym:ts:src/server.ts:Server.stop") {
+        Err(QueryError::UnknownId { suggestions, .. }) => {
+            assert_eq!(
+                suggestions,
+                vec!["sym:ts:src/server.ts:Server", "sym:ts:src/server.ts:Server.handleRequest"]
+            );
+        }
+        other => panic!("expected UnknownId, got {other:?}"),
+    }
+    match reader.open("sym:go:x.go:handleRequest") {
+        Err(QueryError::UnknownId { suggestions, .. }) => {
+            assert_eq!(suggestions, vec!["sym:ts:src/server.ts:Server.handleRequest"]);
+        }
+        other => panic!("expected UnknownId, got {other:?}"),
+    }
+}
+
+#[test]
+fn missing_and_empty_indexes_are_specific_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("none.db");
+    assert!(matches!(Store::open_read_only(&path), Err(QueryError::NoIndex { .. })));
+    let mut w = Store::open(&path).unwrap();
+    assert!(matches!(w.reader(), Err(QueryError::NoRevision { .. })));
+}
+
+#[test]
+fn a_reader_keeps_its_revision_while_a_writer_publishes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("i.db");
+    let mut w = Store::open(&path).unwrap();
+    let (nodes, edges) = graph();
+    publish(&mut w, &nodes, &edges);
+
+    let mut r = Store::open_read_only(&path).unwrap();
+    let reader = r.reader().unwrap();
+    assert!(reader.node("file:src/server.ts").unwrap().is_some());
+
+    // Revision 2 drops the class; the open reader still sees revision 1 in full.
+    let fewer: Vec<Node> = nodes.iter().filter(|n| n.kind != NodeKind::Class).cloned().collect();
+    assert_eq!(publish(&mut w, &fewer, &[]), 2);
+    assert_eq!(reader.revision(), 1);
+    assert!(reader.node("sym:ts:src/server.ts:Server").unwrap().is_some());
+    assert_eq!(reader.snapshot().unwrap().symbols, 2);
+    drop(reader);
+
+    let reader = r.reader().unwrap();
+    assert_eq!(reader.revision(), 2);
+    assert!(reader.node("sym:ts:src/server.ts:Server").unwrap().is_none());
+    assert_eq!(reader.snapshot().unwrap().symbols, 1);
+}
+
+#[test]
+fn publishing_twice_gives_identical_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let (nodes, edges) = graph();
+    let mut dumps = Vec::new();
+    for name in ["a.db", "b.db"] {
+        let mut w = Store::open(&dir.path().join(name)).unwrap();
+        // Input order must not matter.
+        let mut n = nodes.clone();
+        if name == "b.db" {
+            n.reverse();
+        }
+        publish(&mut w, &n, &edges);
+        let reader = w.reader().unwrap();
+        let mut rows = Vec::new();
+        reader.for_each_node(|n| rows.push(format!("{n:?}"))).unwrap();
+        reader.for_each_edge(|e| rows.push(format!("{e:?}"))).unwrap();
+        dumps.push(rows);
+    }
+    assert_eq!(dumps[0], dumps[1]);
+    assert_eq!(dumps[0].len(), 5);
+}
