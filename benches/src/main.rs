@@ -86,10 +86,10 @@ fn main() -> Result<()> {
     let mut floor = Vec::new();
     for _ in 0..args.runs {
         let t = Instant::now();
-        let nodes: usize = files
+        let nodes: u64 = files
             .par_iter()
             .map(|(lang, text)| {
-                parse_tree(*lang, text, None).map_or(0, |t| t.root_node().child_count())
+                parse_tree(*lang, text, None).map_or(0, |t| t.root_node().child_count() as u64)
             })
             .sum();
         std::hint::black_box(nodes);

@@ -83,8 +83,18 @@ pub fn render_fixture_graph(fixture: &str) -> String {
     let mut files: Vec<SourceFile> = parse_fixture(fixture)
         .into_iter()
         .map(|f| {
-            let meta = FileMeta { size: f.text.len() as u64, hash: String::new(), lossy_utf8: false };
-            SourceFile::new(&db, f.path.clone(), Language::from_path(&f.path), Arc::from(f.text), meta)
+            let meta = FileMeta {
+                size: f.text.len() as u64,
+                hash: String::new(),
+                lossy_utf8: false,
+            };
+            SourceFile::new(
+                &db,
+                f.path.clone(),
+                Language::from_path(&f.path),
+                Arc::from(f.text),
+                meta,
+            )
         })
         .collect();
     files.sort_by(|a, b| a.path(&db).cmp(b.path(&db)));
@@ -107,11 +117,22 @@ pub fn render_fixture_graph(fixture: &str) -> String {
             (Some(s), Some(e)) => format!(" L{s}-{e}"),
             _ => String::new(),
         };
-        let parent = n.parent.as_deref().map(|p| format!(" parent={p}")).unwrap_or_default();
+        let parent = n
+            .parent
+            .as_deref()
+            .map(|p| format!(" parent={p}"))
+            .unwrap_or_default();
         out.push_str(&format!("node {} {}{lines}{parent}\n", n.kind, n.id));
     }
     for e in edges {
-        out.push_str(&format!("edge {} {} -> {} {} {:.2}\n", e.kind, e.src, e.dst, e.reason, e.weight()));
+        out.push_str(&format!(
+            "edge {} {} -> {} {} {:.2}\n",
+            e.kind,
+            e.src,
+            e.dst,
+            e.reason,
+            e.weight()
+        ));
     }
     out
 }

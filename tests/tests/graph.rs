@@ -27,5 +27,6 @@ fn markdown_sections_nest_with_contains() {
         edge DEFINES file:docs/a.md -> sym:md:docs/a.md:A.B#2 structural 1.00
         edge CONTAINS sym:md:docs/a.md:A -> sym:md:docs/a.md:A.B structural 1.00
         edge CONTAINS sym:md:docs/a.md:A -> sym:md:docs/a.md:A.B#2 structural 1.00
-    "#]].assert_eq(&out);
+    "#]]
+    .assert_eq(&out);
 }

@@ -104,7 +104,8 @@ pub struct CallSite {
     pub kind: CallKind,
     /// 1-based line of the callee name (for `a.b.c()`, the line of `c`).
     pub line: u32,
-    /// 1-based column (in bytes, as go/types counts) of the callee name.
+    /// 1-based column (in bytes, as go/types counts) of the callee name. The TypeScript oracle
+    /// counts UTF-16 units, so columns differ from it on lines with non-ASCII text.
     pub col: u32,
     /// Nearest enclosing *named* symbol; `None` at module level (`<module>`).
     pub enclosing: Option<SymbolIdx>,
@@ -120,7 +121,9 @@ pub enum CallKind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Callee {
     pub receiver: Receiver,
-    /// The called name (`f` in `f()`, `c` in `a.b.c()`).
+    /// The called name (`f` in `f()`, `c` in `a.b.c()`). Empty when the receiver itself is
+    /// called: `f()()` is `{ receiver: CallResult(f), name: "" }`. For `super()` the name is
+    /// `constructor` and the callee is the base class (the TypeScript oracle's convention).
     pub name: String,
 }
 

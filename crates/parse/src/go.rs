@@ -1,8 +1,27 @@
-//! Go provider (tree-sitter-go). Being written: see issue 2.
+//! Go provider: turns a tree-sitter-go syntax tree into [`FileFacts`].
+//!
+//! Why it exists: Go is one of the indexed languages, and its facts must name things exactly as
+//! the compiler-backed oracle (`shared/eval/go_oracle`) does, so CALLS edges can be scored: a
+//! method is `Type.Method` (receiver base type, no `*`, no type arguments, no package), calls in
+//! a package-level `var` initialiser belong to the var (the first name of its spec), calls in func
+//! literals belong to the enclosing declaration, everything else at package level is `<module>`.
+//!
+//! How: one pass over the top-level declarations handles the declaration structure (symbols,
+//! docs, fields, interface elements, imports, parameter hints) by looking only at shallow
+//! children; then each declaration's subtree is walked once, iteratively, with a `TreeCursor`
+//! for call sites and local type hints. Node kinds and fields are compared by numeric id
+//! (resolved once per process), and strings are only allocated for facts that are kept. Nothing
+//! recurses on nesting depth, so deep or broken input cannot overflow the stack.
 
 use crate::Provider;
-use crate::facts::FileFacts;
+use crate::facts::*;
 use crate::lang::{Capability, Language};
+use crate::util::{
+    clean_comments, count_errors, end_line, signature, start_col, start_line, text, to_u32,
+};
+use codegraph_schema::NodeKind;
+use std::sync::OnceLock;
+use tree_sitter::{Node, Tree};
 
 pub struct GoProvider;
 
@@ -26,10 +45,1224 @@ impl Provider for GoProvider {
         Some(tree_sitter_go::LANGUAGE.into())
     }
 
-    fn extract(&self, _text: &str, tree: Option<&tree_sitter::Tree>) -> FileFacts {
-        FileFacts {
-            syntax_errors: tree.map_or(0, crate::util::count_errors),
-            ..FileFacts::default()
+    fn extract(&self, text: &str, tree: Option<&Tree>) -> FileFacts {
+        let Some(tree) = tree else {
+            return FileFacts::default();
+        };
+        let mut ex = Extractor {
+            src: text,
+            k: kinds(),
+            facts: FileFacts::default(),
+            tparams: Vec::new(),
+        };
+        ex.top_level(tree.root_node());
+        let mut facts = ex.facts;
+        facts.syntax_errors = count_errors(tree);
+        facts
+    }
+}
+
+/// Declares the node-kind and field ids the extractor compares against, resolved by name once.
+macro_rules! ids {
+    (
+        kinds { $($k:ident = $kn:literal),* $(,)? }
+        anon { $($a:ident = $an:literal),* $(,)? }
+        fields { $($f:ident = $fname:literal),* $(,)? }
+    ) => {
+        struct Kinds {
+            $($k: u16,)*
+            $($a: u16,)*
+            $($f: u16,)*
+            /// Per kind id: whether [`Extractor::walk`] need not look inside (see
+            /// [`NO_CALLS_INSIDE`]).
+            opaque: Vec<bool>,
+        }
+
+        fn kinds() -> &'static Kinds {
+            static KINDS: OnceLock<Kinds> = OnceLock::new();
+            KINDS.get_or_init(|| {
+                let lang: tree_sitter::Language = tree_sitter_go::LANGUAGE.into();
+                let mut opaque = vec![false; lang.node_kind_count()];
+                for kind in NO_CALLS_INSIDE {
+                    let id = usize::from(lang.id_for_node_kind(kind, true));
+                    // id 0 is "end", what an unknown name resolves to: never mark it.
+                    if id != 0 && id < opaque.len() {
+                        opaque[id] = true;
+                    }
+                }
+                Kinds {
+                    $($k: lang.id_for_node_kind($kn, true),)*
+                    $($a: lang.id_for_node_kind($an, false),)*
+                    // 0 is never a field id, so an unknown field simply never matches.
+                    $($f: lang.field_id_for_name($fname).map_or(0, |f| f.get()),)*
+                    opaque,
+                }
+            })
+        }
+    };
+}
+
+ids! {
+    kinds {
+        comment = "comment",
+        identifier = "identifier",
+        type_identifier = "type_identifier",
+        package_identifier = "package_identifier",
+        package_clause = "package_clause",
+        import_declaration = "import_declaration",
+        import_spec = "import_spec",
+        import_spec_list = "import_spec_list",
+        function_declaration = "function_declaration",
+        method_declaration = "method_declaration",
+        type_declaration = "type_declaration",
+        type_spec = "type_spec",
+        type_alias = "type_alias",
+        struct_type = "struct_type",
+        interface_type = "interface_type",
+        field_declaration_list = "field_declaration_list",
+        field_declaration = "field_declaration",
+        method_elem = "method_elem",
+        type_elem = "type_elem",
+        const_declaration = "const_declaration",
+        const_spec = "const_spec",
+        var_declaration = "var_declaration",
+        var_spec = "var_spec",
+        var_spec_list = "var_spec_list",
+        short_var_declaration = "short_var_declaration",
+        call_expression = "call_expression",
+        type_conversion_expression = "type_conversion_expression",
+        selector_expression = "selector_expression",
+        parenthesized_expression = "parenthesized_expression",
+        index_expression = "index_expression",
+        type_instantiation_expression = "type_instantiation_expression",
+        generic_type = "generic_type",
+        qualified_type = "qualified_type",
+        pointer_type = "pointer_type",
+        slice_type = "slice_type",
+        array_type = "array_type",
+        implicit_length_array_type = "implicit_length_array_type",
+        parenthesized_type = "parenthesized_type",
+        composite_literal = "composite_literal",
+        unary_expression = "unary_expression",
+        parameter_declaration = "parameter_declaration",
+        variadic_parameter_declaration = "variadic_parameter_declaration",
+        type_parameter_declaration = "type_parameter_declaration",
+        type_arguments = "type_arguments",
+        parameter_list = "parameter_list",
+    }
+    anon {
+        lparen = "(",
+        lbrace = "{",
+        amp = "&",
+    }
+    fields {
+        f_name = "name",
+        f_type = "type",
+        f_body = "body",
+        f_receiver = "receiver",
+        f_parameters = "parameters",
+        f_result = "result",
+        f_value = "value",
+        f_left = "left",
+        f_right = "right",
+        f_function = "function",
+        f_arguments = "arguments",
+        f_operand = "operand",
+        f_field = "field",
+        f_package = "package",
+        f_path = "path",
+        f_type_parameters = "type_parameters",
+        f_element = "element",
+        f_operator = "operator",
+    }
+}
+
+/// Node kinds whose subtrees hold no call of a function: types (an array length is a constant
+/// expression, so at most a builtin or a conversion), parameter lists, literals, comments.
+/// Not descending into them keeps the walk cheap.
+const NO_CALLS_INSIDE: &[&str] = &[
+    "array_type",
+    "channel_type",
+    "function_type",
+    "generic_type",
+    "interface_type",
+    "map_type",
+    "negated_type",
+    "pointer_type",
+    "qualified_type",
+    "slice_type",
+    "struct_type",
+    "type_identifier",
+    "parenthesized_type",
+    "implicit_length_array_type",
+    "type_arguments",
+    "type_parameter_list",
+    "parameter_list",
+    "interpreted_string_literal",
+    "raw_string_literal",
+    "rune_literal",
+    "int_literal",
+    "float_literal",
+    "imaginary_literal",
+    "comment",
+    "identifier",
+    "field_identifier",
+    "package_identifier",
+];
+
+/// Longest `f().g().h()` nesting kept as `CallResult`s; deeper receivers become `Other`, so a
+/// long builder chain costs linear, not quadratic, time.
+const MAX_CALL_CHAIN: usize = 8;
+
+struct Extractor<'s> {
+    src: &'s str,
+    k: &'static Kinds,
+    facts: FileFacts,
+    /// Type parameters of the declaration being extracted: a hint naming one says nothing
+    /// about a declared type.
+    tparams: Vec<&'s str>,
+}
+
+/// Where walked code sits: the symbol its calls belong to, and the function whose locals its
+/// declarations are (`None` at package level).
+#[derive(Clone, Copy)]
+struct Ctx {
+    enclosing: Option<SymbolIdx>,
+    scope: Option<SymbolIdx>,
+}
+
+const MODULE: Ctx = Ctx {
+    enclosing: None,
+    scope: None,
+};
+
+impl<'s> Extractor<'s> {
+    fn text(&self, node: Node<'_>) -> &'s str {
+        text(node, self.src)
+    }
+
+    // ----- declarations -------------------------------------------------------------------
+
+    /// The top-level declarations, in order. Descends into ERROR nodes (iteratively), so a
+    /// syntax error does not hide the declarations it swallowed.
+    fn top_level(&mut self, root: Node<'_>) {
+        let k = self.k;
+        let mut cursor = root.walk();
+        if !cursor.goto_first_child() {
+            return;
+        }
+        // Comment run per open level (the root's children, then ERROR children).
+        let mut runs: Vec<CommentRun<'_>> = vec![CommentRun::default()];
+        loop {
+            let node = cursor.node();
+            let kind = node.kind_id();
+            let mut descend = false;
+            if let Some(run) = runs.last_mut() {
+                if kind == k.comment {
+                    run.add_comment(node);
+                } else {
+                    let docs = run.take(node);
+                    if kind == k.package_clause {
+                        self.package(node);
+                    } else if kind == k.import_declaration {
+                        self.imports(node);
+                    } else if kind == k.function_declaration || kind == k.method_declaration {
+                        self.function(node, &docs);
+                    } else if kind == k.type_declaration {
+                        self.type_decl(node, &docs);
+                    } else if kind == k.const_declaration || kind == k.var_declaration {
+                        self.value_decl(node, &docs);
+                    } else if node.is_error() {
+                        descend = true;
+                    } else {
+                        self.walk(node, MODULE);
+                    }
+                    run.finish(node);
+                }
+            }
+            if descend && cursor.goto_first_child() {
+                runs.push(CommentRun::default());
+                continue;
+            }
+            while !cursor.goto_next_sibling() {
+                if runs.len() <= 1 || !cursor.goto_parent() {
+                    return;
+                }
+                runs.pop();
+            }
         }
     }
+
+    fn package(&mut self, node: Node<'_>) {
+        let k = self.k;
+        let mut c = node.walk();
+        for child in node.named_children(&mut c) {
+            if child.kind_id() == k.package_identifier {
+                self.facts.package = Some(self.text(child).to_string());
+            }
+        }
+    }
+
+    fn imports(&mut self, decl: Node<'_>) {
+        let k = self.k;
+        let mut c = decl.walk();
+        for child in decl.named_children(&mut c) {
+            if child.kind_id() == k.import_spec {
+                self.import_spec(child);
+            } else if child.kind_id() == k.import_spec_list {
+                let mut c2 = child.walk();
+                for spec in child.named_children(&mut c2) {
+                    if spec.kind_id() == k.import_spec {
+                        self.import_spec(spec);
+                    }
+                }
+            }
+        }
+    }
+
+    fn import_spec(&mut self, spec: Node<'_>) {
+        let k = self.k;
+        let Some(path) = spec.child_by_field_id(k.f_path) else {
+            return;
+        };
+        let raw = self.text(path);
+        let source = raw
+            .strip_prefix(['"', '`'])
+            .and_then(|s| s.strip_suffix(['"', '`']))
+            .unwrap_or(raw);
+        let local = spec
+            .child_by_field_id(k.f_name)
+            .map(|n| self.text(n).to_string());
+        self.facts.imports.push(Import {
+            source: source.to_string(),
+            kind: ImportKind::Go,
+            bindings: vec![ImportBinding {
+                imported: Imported::Namespace,
+                local,
+            }],
+            line: start_line(spec),
+        });
+    }
+
+    fn push_symbol(&mut self, sym: Symbol) -> SymbolIdx {
+        let idx = to_u32(self.facts.symbols.len());
+        self.facts.symbols.push(sym);
+        idx
+    }
+
+    /// `func F` / `func (r *T) M`: the symbol, parameter / receiver / result hints, then the
+    /// calls of the whole declaration.
+    fn function(&mut self, node: Node<'_>, docs: &[Node<'_>]) {
+        let k = self.k;
+        let Some(name_node) = node.child_by_field_id(k.f_name) else {
+            self.walk(node, MODULE);
+            return;
+        };
+        let name = self.text(name_node);
+        let receiver = node.child_by_field_id(k.f_receiver);
+        // Type parameters of the function, and those a generic receiver `T[K]` introduces:
+        // hints naming them say nothing about a declared type.
+        let mut tparams: Vec<&'s str> = Vec::new();
+        let mut recv_type: Option<&str> = None;
+        let mut recv_param: Option<(Node<'_>, Node<'_>)> = None;
+        if let Some(list) = node.child_by_field_id(k.f_type_parameters) {
+            self.type_param_names(list, &mut tparams);
+        }
+        if let Some(recv) = receiver {
+            let mut c = recv.walk();
+            if let Some(param) = recv
+                .named_children(&mut c)
+                .find(|n| n.kind_id() == k.parameter_declaration)
+                && let Some(ty) = param.child_by_field_id(k.f_type)
+            {
+                recv_type = self.receiver_base(ty, &mut tparams);
+                recv_param = Some((param, ty));
+            }
+        }
+        let (kind, qualified_name) = match (receiver, recv_type) {
+            (Some(_), Some(t)) => (NodeKind::Method, format!("{t}.{name}")),
+            (Some(_), None) => (NodeKind::Method, name.to_string()),
+            (None, _) => (NodeKind::Function, name.to_string()),
+        };
+        let body = node.child_by_field_id(k.f_body);
+        let idx = self.push_symbol(Symbol {
+            kind,
+            name: name.to_string(),
+            qualified_name,
+            parent: None,
+            start_line: start_line(node),
+            end_line: end_line(node),
+            signature: signature(node, body, self.src),
+            doc: self.doc(docs),
+            exported: is_exported(name),
+        });
+        let scope = Some(idx);
+        self.tparams = tparams;
+        if let (Some((param, _)), Some(t)) = (recv_param, recv_type) {
+            self.param_names(param, |ex, n| {
+                ex.hint(scope, n, HintSource::Annotation(t.to_string()));
+            });
+        }
+        if let Some(params) = node.child_by_field_id(k.f_parameters) {
+            self.param_hints(params, scope);
+        }
+        if let Some(result) = node.child_by_field_id(k.f_result)
+            && let Some(t) = self.result_type(result)
+        {
+            self.facts.type_hints.push(TypeHint {
+                scope,
+                name: String::new(),
+                source: HintSource::Return(t),
+                line: start_line(result),
+            });
+        }
+        self.walk(
+            node,
+            Ctx {
+                enclosing: scope,
+                scope,
+            },
+        );
+        self.tparams.clear();
+    }
+
+    /// The base type name of a receiver type (`*T[K]` -> `T`), adding `K` to `tparams`.
+    fn receiver_base(&self, mut ty: Node<'_>, tparams: &mut Vec<&'s str>) -> Option<&'s str> {
+        let k = self.k;
+        loop {
+            let kind = ty.kind_id();
+            if kind == k.pointer_type || kind == k.parenthesized_type {
+                ty = ty.named_child(0)?;
+            } else if kind == k.generic_type {
+                let mut c = ty.walk();
+                for arg in ty.named_children(&mut c) {
+                    if arg.kind_id() == k.type_arguments {
+                        let mut c2 = arg.walk();
+                        for elem in arg.named_children(&mut c2) {
+                            if let Some(id) = elem.named_child(0)
+                                && id.kind_id() == k.type_identifier
+                            {
+                                tparams.push(self.text(id));
+                            }
+                        }
+                    }
+                }
+                ty = ty.child_by_field_id(k.f_type)?;
+            } else if kind == k.type_identifier {
+                return Some(self.text(ty));
+            } else {
+                return None;
+            }
+        }
+    }
+
+    fn type_param_names(&self, list: Node<'_>, out: &mut Vec<&'s str>) {
+        let k = self.k;
+        let mut c = list.walk();
+        for decl in list.named_children(&mut c) {
+            if decl.kind_id() == k.type_parameter_declaration {
+                self.field_children(decl, k.f_name, |n| out.push(text(n, self.src)));
+            }
+        }
+    }
+
+    /// Calls `f` with each child of `node` under field `field`.
+    fn field_children<'t>(&self, node: Node<'t>, field: u16, mut f: impl FnMut(Node<'t>)) {
+        let mut c = node.walk();
+        if !c.goto_first_child() {
+            return;
+        }
+        loop {
+            if at_field(&c, field) {
+                f(c.node());
+            }
+            if !c.goto_next_sibling() {
+                break;
+            }
+        }
+    }
+
+    /// Calls `f` with each declared (non-blank) name of a parameter or spec node.
+    fn param_names(&mut self, decl: Node<'_>, mut f: impl FnMut(&mut Self, Node<'_>)) {
+        let field = self.k.f_name;
+        let mut c = decl.walk();
+        if !c.goto_first_child() {
+            return;
+        }
+        loop {
+            if at_field(&c, field) {
+                let n = c.node();
+                if self.text(n) != "_" {
+                    f(self, n);
+                }
+            }
+            if !c.goto_next_sibling() {
+                break;
+            }
+        }
+    }
+
+    fn param_hints(&mut self, params: Node<'_>, scope: Option<SymbolIdx>) {
+        let k = self.k;
+        let mut c = params.walk();
+        for param in params.named_children(&mut c) {
+            let kind = param.kind_id();
+            if kind != k.parameter_declaration && kind != k.variadic_parameter_declaration {
+                continue;
+            }
+            let Some(t) = param
+                .child_by_field_id(k.f_type)
+                .and_then(|ty| self.type_name(ty))
+            else {
+                continue;
+            };
+            self.param_names(param, |ex, n| {
+                ex.hint(scope, n, HintSource::Annotation(t.clone()));
+            });
+        }
+    }
+
+    /// The first result type of a signature (`T`, `(T, error)`, `(n T, err error)`).
+    fn result_type(&self, result: Node<'_>) -> Option<String> {
+        let k = self.k;
+        if result.kind_id() != k.parameter_list {
+            return self.type_name(result);
+        }
+        let mut c = result.walk();
+        let first = result.named_children(&mut c).find(|n| {
+            n.kind_id() == k.parameter_declaration
+                || n.kind_id() == k.variadic_parameter_declaration
+        })?;
+        self.type_name(first.child_by_field_id(k.f_type)?)
+    }
+
+    fn hint(&mut self, scope: Option<SymbolIdx>, name: Node<'_>, source: HintSource) {
+        self.facts.type_hints.push(TypeHint {
+            scope,
+            name: self.text(name).to_string(),
+            source,
+            line: start_line(name),
+        });
+    }
+
+    /// `type X ...` / `type ( ... )`.
+    fn type_decl(&mut self, decl: Node<'_>, docs: &[Node<'_>]) {
+        let k = self.k;
+        let grouped = has_child_kind(decl, k.lparen);
+        let group_doc = if grouped { self.doc(docs) } else { None };
+        let mut run = CommentRun::default();
+        let mut c = decl.walk();
+        for spec in decl.children(&mut c) {
+            let kind = spec.kind_id();
+            if kind == k.comment {
+                run.add_comment(spec);
+                continue;
+            }
+            let spec_docs = run.take(spec);
+            run.finish(spec);
+            if kind != k.type_spec && kind != k.type_alias {
+                continue;
+            }
+            let (outer, doc) = if grouped {
+                (spec, self.doc(&spec_docs).or_else(|| group_doc.clone()))
+            } else {
+                (decl, self.doc(docs))
+            };
+            self.type_spec(spec, kind == k.type_alias, outer, doc);
+        }
+        self.walk(decl, MODULE);
+    }
+
+    fn type_spec(&mut self, spec: Node<'_>, alias: bool, outer: Node<'_>, doc: Option<String>) {
+        let k = self.k;
+        let Some(name_node) = spec.child_by_field_id(k.f_name) else {
+            return;
+        };
+        let name = self.text(name_node);
+        let ty = spec.child_by_field_id(k.f_type);
+        let ty_kind = ty.map_or(0, |t| t.kind_id());
+        let (kind, body) = if alias {
+            (NodeKind::TypeAlias, None)
+        } else if ty_kind == k.struct_type {
+            let list = ty.and_then(|t| child_of_kind(t, k.field_declaration_list));
+            (NodeKind::Struct, list)
+        } else if ty_kind == k.interface_type {
+            (
+                NodeKind::Interface,
+                ty.and_then(|t| child_of_kind(t, k.lbrace)),
+            )
+        } else {
+            (NodeKind::TypeAlias, None)
+        };
+        let idx = self.push_symbol(Symbol {
+            kind,
+            name: name.to_string(),
+            qualified_name: name.to_string(),
+            parent: None,
+            start_line: start_line(outer),
+            end_line: end_line(outer),
+            signature: signature(outer, body, self.src),
+            doc,
+            exported: is_exported(name),
+        });
+        let Some(ty) = ty else { return };
+        let mut tparams: Vec<&'s str> = Vec::new();
+        if let Some(list) = spec.child_by_field_id(k.f_type_parameters) {
+            self.type_param_names(list, &mut tparams);
+        }
+        self.tparams = tparams;
+        match kind {
+            NodeKind::Struct => {
+                if let Some(list) = body {
+                    self.struct_fields(list, idx, name);
+                }
+            }
+            NodeKind::Interface => self.interface_elems(ty, idx, name),
+            _ => {}
+        }
+        self.tparams.clear();
+    }
+
+    fn struct_fields(&mut self, list: Node<'_>, owner: SymbolIdx, owner_name: &str) {
+        let k = self.k;
+        let mut run = CommentRun::default();
+        let mut c = list.walk();
+        for field in list.named_children(&mut c) {
+            if field.kind_id() == k.comment {
+                run.add_comment(field);
+                continue;
+            }
+            let docs = run.take(field);
+            run.finish(field);
+            if field.kind_id() != k.field_declaration {
+                continue;
+            }
+            let doc = self.doc(&docs);
+            let sig = signature(field, None, self.src);
+            let ty = field.child_by_field_id(k.f_type);
+            let mut named = false;
+            let mut c2 = field.walk();
+            if c2.goto_first_child() {
+                loop {
+                    if at_field(&c2, k.f_name) {
+                        named = true;
+                        let n = c2.node();
+                        let fname = self.text(n);
+                        self.member(
+                            NodeKind::Property,
+                            fname,
+                            owner,
+                            owner_name,
+                            field,
+                            sig.clone(),
+                            doc.clone(),
+                        );
+                        if let Some(t) = ty.and_then(|t| self.type_name(t)) {
+                            self.hint(Some(owner), n, HintSource::Annotation(t));
+                        }
+                    }
+                    if !c2.goto_next_sibling() {
+                        break;
+                    }
+                }
+            }
+            if named {
+                continue;
+            }
+            // Embedded field: `T`, `*T`, `pkg.T`, `G[int]`.
+            let Some(ty) = ty else { continue };
+            let Some(target) = self.type_name(ty) else {
+                continue;
+            };
+            let short = target.rsplit('.').next().unwrap_or(&target).to_string();
+            self.member(
+                NodeKind::Property,
+                &short,
+                owner,
+                owner_name,
+                field,
+                sig,
+                doc,
+            );
+            self.facts.type_hints.push(TypeHint {
+                scope: Some(owner),
+                name: short,
+                source: HintSource::Annotation(target.clone()),
+                line: start_line(field),
+            });
+            self.facts.heritage.push(Heritage {
+                symbol: owner,
+                kind: HeritageKind::Embeds,
+                target,
+            });
+        }
+    }
+
+    fn interface_elems(&mut self, iface: Node<'_>, owner: SymbolIdx, owner_name: &str) {
+        let k = self.k;
+        let mut run = CommentRun::default();
+        let mut c = iface.walk();
+        for elem in iface.named_children(&mut c) {
+            let kind = elem.kind_id();
+            if kind == k.comment {
+                run.add_comment(elem);
+                continue;
+            }
+            let docs = run.take(elem);
+            run.finish(elem);
+            if kind == k.method_elem {
+                let Some(name_node) = elem.child_by_field_id(k.f_name) else {
+                    continue;
+                };
+                let doc = self.doc(&docs);
+                let sig = signature(elem, None, self.src);
+                let idx = self.member(
+                    NodeKind::Method,
+                    self.text(name_node),
+                    owner,
+                    owner_name,
+                    elem,
+                    sig,
+                    doc,
+                );
+                if let Some(result) = elem.child_by_field_id(k.f_result)
+                    && let Some(t) = self.result_type(result)
+                {
+                    self.facts.type_hints.push(TypeHint {
+                        scope: Some(idx),
+                        name: String::new(),
+                        source: HintSource::Return(t),
+                        line: start_line(result),
+                    });
+                }
+            } else if kind == k.type_elem && elem.named_child_count() == 1 {
+                // An embedded interface (`io.Reader`), not a union or `~T` constraint.
+                let Some(ty) = elem.named_child(0) else {
+                    continue;
+                };
+                let tk = ty.kind_id();
+                if tk != k.type_identifier && tk != k.qualified_type && tk != k.generic_type {
+                    continue;
+                }
+                if let Some(target) = self.type_name(ty) {
+                    self.facts.heritage.push(Heritage {
+                        symbol: owner,
+                        kind: HeritageKind::Extends,
+                        target,
+                    });
+                }
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn member(
+        &mut self,
+        kind: NodeKind,
+        name: &str,
+        owner: SymbolIdx,
+        owner_name: &str,
+        node: Node<'_>,
+        signature: String,
+        doc: Option<String>,
+    ) -> SymbolIdx {
+        self.push_symbol(Symbol {
+            kind,
+            name: name.to_string(),
+            qualified_name: format!("{owner_name}.{name}"),
+            parent: Some(owner),
+            start_line: start_line(node),
+            end_line: end_line(node),
+            signature,
+            doc,
+            exported: is_exported(name),
+        })
+    }
+
+    /// Package-level `const` / `var` declarations, single or grouped.
+    fn value_decl(&mut self, decl: Node<'_>, docs: &[Node<'_>]) {
+        let k = self.k;
+        let is_var = decl.kind_id() == k.var_declaration;
+        // `var ( ... )` wraps its specs in a var_spec_list; `const ( ... )` does not.
+        let (container, grouped) = match child_of_kind(decl, k.var_spec_list) {
+            Some(list) => (list, true),
+            None => (decl, has_child_kind(decl, k.lparen)),
+        };
+        let group_doc = if grouped { self.doc(docs) } else { None };
+        let mut run = CommentRun::default();
+        let mut c = container.walk();
+        for spec in container.children(&mut c) {
+            let kind = spec.kind_id();
+            if kind == k.comment {
+                run.add_comment(spec);
+                continue;
+            }
+            let spec_docs = run.take(spec);
+            run.finish(spec);
+            if kind != k.var_spec && kind != k.const_spec {
+                if !spec.is_named() {
+                    continue;
+                }
+                self.walk(spec, MODULE);
+                continue;
+            }
+            let (outer, doc) = if grouped {
+                (spec, self.doc(&spec_docs).or_else(|| group_doc.clone()))
+            } else {
+                (decl, self.doc(docs))
+            };
+            let sig = signature(outer, None, self.src);
+            let sym_kind = if is_var {
+                NodeKind::Variable
+            } else {
+                NodeKind::Constant
+            };
+            // The oracle attributes a var spec's initialiser calls to its first name.
+            let mut first: Option<Option<SymbolIdx>> = None;
+            let mut c2 = spec.walk();
+            if c2.goto_first_child() {
+                loop {
+                    if at_field(&c2, k.f_name) {
+                        let n = c2.node();
+                        let name = self.text(n);
+                        if name == "_" {
+                            first.get_or_insert(None);
+                        } else {
+                            let idx = self.push_symbol(Symbol {
+                                kind: sym_kind,
+                                name: name.to_string(),
+                                qualified_name: name.to_string(),
+                                parent: None,
+                                start_line: start_line(outer),
+                                end_line: end_line(outer),
+                                signature: sig.clone(),
+                                doc: doc.clone(),
+                                exported: is_exported(name),
+                            });
+                            first.get_or_insert(Some(idx));
+                        }
+                    }
+                    if !c2.goto_next_sibling() {
+                        break;
+                    }
+                }
+            }
+            if is_var {
+                self.var_spec_hints(spec, None);
+                let ctx = Ctx {
+                    enclosing: first.flatten(),
+                    scope: None,
+                };
+                if let Some(value) = spec.child_by_field_id(k.f_value) {
+                    self.walk(value, ctx);
+                }
+                if let Some(ty) = spec.child_by_field_id(k.f_type) {
+                    self.walk(ty, MODULE);
+                }
+            } else {
+                self.walk(spec, MODULE);
+            }
+        }
+    }
+
+    // ----- hints ---------------------------------------------------------------------------
+
+    /// `var x T` -> Annotation; `var x = T{}` / `var x = F()` -> Construct / CallResult.
+    fn var_spec_hints(&mut self, spec: Node<'_>, scope: Option<SymbolIdx>) {
+        let k = self.k;
+        if let Some(ty) = spec.child_by_field_id(k.f_type) {
+            if let Some(t) = self.type_name(ty) {
+                self.param_names(spec, |ex, n| {
+                    ex.hint(scope, n, HintSource::Annotation(t.clone()));
+                });
+            }
+            return;
+        }
+        if let Some(values) = spec.child_by_field_id(k.f_value) {
+            let mut names: Vec<Node<'_>> = Vec::new();
+            self.field_children(spec, k.f_name, |n| names.push(n));
+            self.assign_hints(&names, values, scope);
+        }
+    }
+
+    /// Pairs names with values (`a, b := x, y`), or gives a single multi-valued call's result
+    /// to the first name (`x, err := NewT()`).
+    fn assign_hints(&mut self, names: &[Node<'_>], values: Node<'_>, scope: Option<SymbolIdx>) {
+        let count = values.named_child_count();
+        let mut c = values.walk();
+        let mut i = 0;
+        for value in values.named_children(&mut c) {
+            if value.kind_id() == self.k.comment {
+                continue;
+            }
+            let Some(&name) = names.get(i) else { break };
+            i += 1;
+            if name.kind_id() != self.k.identifier || self.text(name) == "_" {
+                continue;
+            }
+            if let Some(source) = self.value_hint(value) {
+                self.hint(scope, name, source);
+            }
+            if count == 1 {
+                break;
+            }
+        }
+    }
+
+    fn value_hint(&self, value: Node<'_>) -> Option<HintSource> {
+        let k = self.k;
+        let kind = value.kind_id();
+        if kind == k.composite_literal {
+            let ty = value.child_by_field_id(k.f_type)?;
+            return self.type_name(ty).map(HintSource::Construct);
+        }
+        if kind == k.unary_expression {
+            let op = value.child_by_field_id(k.f_operator)?;
+            let operand = value.child_by_field_id(k.f_operand)?;
+            if op.kind_id() != k.amp || operand.kind_id() != k.composite_literal {
+                return None;
+            }
+            return self.value_hint(operand);
+        }
+        if kind == k.call_expression {
+            let function = value.child_by_field_id(k.f_function)?;
+            if function.kind_id() == k.identifier && self.text(function) == "new" {
+                let args = value.child_by_field_id(k.f_arguments)?;
+                let ty = args.named_child(0)?;
+                return self.type_name(ty).map(HintSource::Construct);
+            }
+            return self
+                .callee(function)
+                .map(|(c, _)| HintSource::CallResult(c));
+        }
+        if kind == k.type_conversion_expression {
+            return self
+                .conversion_callee(value)
+                .map(|(c, _)| HintSource::CallResult(c));
+        }
+        None
+    }
+
+    /// A type as a hint name: `*T`, `[]T`, `[N]T`, `G[T]`, `(T)` -> `T`; `pkg.T` kept whole.
+    /// `None` for map / func / chan / struct / interface types and type parameters.
+    fn type_name(&self, mut ty: Node<'_>) -> Option<String> {
+        let k = self.k;
+        loop {
+            let kind = ty.kind_id();
+            if kind == k.type_identifier || kind == k.identifier {
+                let t = self.text(ty);
+                return (!self.tparams.contains(&t)).then(|| t.to_string());
+            } else if kind == k.qualified_type {
+                let pkg = ty.child_by_field_id(k.f_package)?;
+                let name = ty.child_by_field_id(k.f_name)?;
+                return Some(format!("{}.{}", self.text(pkg), self.text(name)));
+            } else if kind == k.selector_expression {
+                let pkg = ty.child_by_field_id(k.f_operand)?;
+                let name = ty.child_by_field_id(k.f_field)?;
+                if pkg.kind_id() != k.identifier {
+                    return None;
+                }
+                return Some(format!("{}.{}", self.text(pkg), self.text(name)));
+            } else if kind == k.pointer_type || kind == k.parenthesized_type {
+                ty = ty.named_child(0)?;
+            } else if kind == k.slice_type
+                || kind == k.array_type
+                || kind == k.implicit_length_array_type
+            {
+                ty = ty.child_by_field_id(k.f_element)?;
+            } else if kind == k.generic_type {
+                ty = ty.child_by_field_id(k.f_type)?;
+            } else {
+                return None;
+            }
+        }
+    }
+
+    // ----- calls ---------------------------------------------------------------------------
+
+    /// Walks a subtree once for call sites and (inside functions) local declaration hints.
+    fn walk(&mut self, root: Node<'_>, ctx: Ctx) {
+        let k = self.k;
+        let mut cursor = root.walk();
+        let mut depth = 0usize;
+        loop {
+            let node = cursor.node();
+            let kind = node.kind_id();
+            if kind == k.call_expression {
+                if let Some(function) = node.child_by_field_id(k.f_function)
+                    && let Some((callee, name)) = self.callee(function)
+                {
+                    self.call(callee, name, ctx);
+                }
+            } else if kind == k.type_conversion_expression {
+                if let Some((callee, name)) = self.conversion_callee(node) {
+                    self.call(callee, name, ctx);
+                }
+            } else if ctx.scope.is_some() {
+                if kind == k.short_var_declaration {
+                    if let (Some(left), Some(right)) = (
+                        node.child_by_field_id(k.f_left),
+                        node.child_by_field_id(k.f_right),
+                    ) {
+                        let mut c = left.walk();
+                        let names: Vec<Node<'_>> = left.named_children(&mut c).collect();
+                        self.assign_hints(&names, right, ctx.scope);
+                    }
+                } else if kind == k.var_spec {
+                    self.var_spec_hints(node, ctx.scope);
+                }
+            }
+            let opaque = k.opaque.get(usize::from(kind)).copied().unwrap_or(false);
+            if !opaque && cursor.goto_first_child() {
+                depth += 1;
+                continue;
+            }
+            loop {
+                if depth == 0 {
+                    return;
+                }
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return;
+                }
+                depth -= 1;
+            }
+        }
+    }
+
+    fn call(&mut self, callee: Callee, name: Node<'_>, ctx: Ctx) {
+        self.facts.calls.push(CallSite {
+            callee,
+            kind: CallKind::Call,
+            line: start_line(name),
+            col: start_col(name),
+            enclosing: ctx.enclosing,
+        });
+    }
+
+    /// `F[int](x)` and `pkg.F[int](x)` parse as conversions to a generic type; `T(x)` to a
+    /// named type may too. Those are calls by name; conversions to `[]byte`, `(*T)`... are not.
+    fn conversion_callee<'t>(&self, conv: Node<'t>) -> Option<(Callee, Node<'t>)> {
+        let k = self.k;
+        let mut ty = conv.child_by_field_id(k.f_type)?;
+        if ty.kind_id() == k.generic_type {
+            ty = ty.child_by_field_id(k.f_type)?;
+        }
+        let kind = ty.kind_id();
+        if kind == k.type_identifier {
+            Some((
+                Callee {
+                    receiver: Receiver::None,
+                    name: self.text(ty).to_string(),
+                },
+                ty,
+            ))
+        } else if kind == k.qualified_type {
+            let pkg = ty.child_by_field_id(k.f_package)?;
+            let name = ty.child_by_field_id(k.f_name)?;
+            Some((
+                Callee {
+                    receiver: Receiver::Path(vec![self.text(pkg).to_string()]),
+                    name: self.text(name).to_string(),
+                },
+                name,
+            ))
+        } else {
+            None
+        }
+    }
+
+    /// The callee of a call's function expression and the node of the called name; `None`
+    /// when nothing is called by name (func literals, `(*T)(x)`...).
+    fn callee<'t>(&self, function: Node<'t>) -> Option<(Callee, Node<'t>)> {
+        // Outer-to-inner names of a `f().g().h` chain; the innermost receiver ends the loop.
+        let mut chain: Vec<(&'s str, Node<'t>)> = Vec::new();
+        let mut f = function;
+        let innermost = loop {
+            let Some((name, name_node, operand)) = self.named_callee(f) else {
+                break None;
+            };
+            chain.push((name, name_node));
+            let Some(op) = operand else {
+                break Some(Receiver::None);
+            };
+            match self.receiver(op) {
+                Ok(r) => break Some(r),
+                Err(inner) if chain.len() < MAX_CALL_CHAIN => f = inner,
+                Err(_) => break Some(Receiver::Other),
+            }
+        };
+        let name_node = chain.first()?.1;
+        // `None`: the innermost call has no name (`func(){...}().M()`, `(*T)(x).M()`), so its
+        // result is an opaque receiver.
+        let mut receiver = innermost.unwrap_or(Receiver::Other);
+        let mut callee = None;
+        while let Some((name, _)) = chain.pop() {
+            let c = Callee {
+                receiver,
+                name: name.to_string(),
+            };
+            if chain.is_empty() {
+                callee = Some(c);
+                break;
+            }
+            receiver = Receiver::CallResult(Box::new(c));
+        }
+        callee.map(|c| (c, name_node))
+    }
+
+    /// Unwraps parentheses and explicit instantiation of a function expression, then gives the
+    /// called name, its node, and the selector operand (`None` for a bare name).
+    #[allow(clippy::type_complexity)]
+    fn named_callee<'t>(&self, mut f: Node<'t>) -> Option<(&'s str, Node<'t>, Option<Node<'t>>)> {
+        let k = self.k;
+        loop {
+            let kind = f.kind_id();
+            if kind == k.parenthesized_expression {
+                f = f.named_child(0)?;
+            } else if kind == k.index_expression {
+                f = f.child_by_field_id(k.f_operand)?;
+            } else if kind == k.type_instantiation_expression || kind == k.generic_type {
+                f = f.child_by_field_id(k.f_type)?;
+            } else if kind == k.identifier || kind == k.type_identifier {
+                return Some((self.text(f), f, None));
+            } else if kind == k.selector_expression {
+                let field = f.child_by_field_id(k.f_field)?;
+                let operand = f.child_by_field_id(k.f_operand)?;
+                return Some((self.text(field), field, Some(operand)));
+            } else if kind == k.qualified_type {
+                let name = f.child_by_field_id(k.f_name)?;
+                let pkg = f.child_by_field_id(k.f_package)?;
+                return Some((self.text(name), name, Some(pkg)));
+            } else {
+                return None;
+            }
+        }
+    }
+
+    /// The receiver of a selector call: a path of identifiers, or `Err(function)` of an inner
+    /// call whose result is the receiver, or `Other`.
+    fn receiver<'t>(&self, op: Node<'t>) -> Result<Receiver, Node<'t>> {
+        let k = self.k;
+        let kind = op.kind_id();
+        if kind == k.call_expression {
+            return match op.child_by_field_id(k.f_function) {
+                Some(f) => Err(f),
+                None => Ok(Receiver::Other),
+            };
+        }
+        if kind == k.type_conversion_expression {
+            return match op.child_by_field_id(k.f_type) {
+                Some(t) if t.kind_id() == k.generic_type => Err(t),
+                _ => Ok(Receiver::Other),
+            };
+        }
+        // A chain of identifiers `a.b.c`, collected innermost-last.
+        let mut parts: Vec<&str> = Vec::new();
+        let mut cur = op;
+        loop {
+            let kind = cur.kind_id();
+            if kind == k.identifier || kind == k.package_identifier {
+                parts.push(self.text(cur));
+                break;
+            }
+            if kind != k.selector_expression {
+                return Ok(Receiver::Other);
+            }
+            let (Some(field), Some(operand)) = (
+                cur.child_by_field_id(k.f_field),
+                cur.child_by_field_id(k.f_operand),
+            ) else {
+                return Ok(Receiver::Other);
+            };
+            parts.push(self.text(field));
+            cur = operand;
+        }
+        Ok(Receiver::Path(
+            parts.iter().rev().map(|s| (*s).to_string()).collect(),
+        ))
+    }
+
+    // ----- docs ----------------------------------------------------------------------------
+
+    /// The doc text of a run of comments directly above a declaration; compiler directives
+    /// (`//go:...`, `//line ...`) are not documentation.
+    fn doc(&self, docs: &[Node<'_>]) -> Option<String> {
+        if docs.is_empty() {
+            return None;
+        }
+        clean_comments(
+            docs.iter()
+                .map(|c| self.text(*c))
+                .filter(|t| !t.starts_with("//go:") && !t.starts_with("//line ")),
+        )
+    }
+}
+
+/// The comments seen among a node's children since the last non-comment child, to find the
+/// doc comment of the next declaration without asking tree-sitter for previous siblings.
+#[derive(Default)]
+struct CommentRun<'t> {
+    comments: Vec<Node<'t>>,
+    /// Last row of the previous non-comment sibling, to tell trailing comments apart.
+    prev_end_row: Option<usize>,
+}
+
+impl<'t> CommentRun<'t> {
+    fn add_comment(&mut self, c: Node<'t>) {
+        if self.comments.is_empty() && self.prev_end_row == Some(c.start_position().row) {
+            // `x := 1 // note`: trails the previous declaration, documents nothing below.
+            return;
+        }
+        self.comments.push(c);
+    }
+
+    /// The comments directly above `node` (no blank line between), outermost first; clears the
+    /// run.
+    fn take(&mut self, node: Node<'t>) -> Vec<Node<'t>> {
+        let mut next_row = node.start_position().row;
+        let mut first = self.comments.len();
+        for (i, c) in self.comments.iter().enumerate().rev() {
+            if c.end_position().row + 1 < next_row {
+                break;
+            }
+            next_row = c.start_position().row;
+            first = i;
+        }
+
+        if first == 0 {
+            std::mem::take(&mut self.comments)
+        } else {
+            let out = self.comments.split_off(first);
+            self.comments.clear();
+            out
+        }
+    }
+
+    fn finish(&mut self, node: Node<'t>) {
+        self.comments.clear();
+        self.prev_end_row = Some(node.end_position().row);
+    }
+}
+
+/// Whether the cursor is on a named node under `field` (a grammar field can also tag the `,`
+/// between names, as in `const a, b = 1, 2`).
+fn at_field(c: &tree_sitter::TreeCursor<'_>, field: u16) -> bool {
+    c.field_id().is_some_and(|id| id.get() == field) && c.node().is_named()
+}
+
+fn is_exported(name: &str) -> bool {
+    name.chars().next().is_some_and(char::is_uppercase)
+}
+
+fn has_child_kind(node: Node<'_>, kind: u16) -> bool {
+    child_of_kind(node, kind).is_some()
+}
+
+fn child_of_kind(node: Node<'_>, kind: u16) -> Option<Node<'_>> {
+    let mut c = node.walk();
+
+    node.children(&mut c).find(|n| n.kind_id() == kind)
 }

@@ -51,14 +51,16 @@ impl Provider for MarkdownProvider {
                 i += 1;
                 continue;
             }
-            if indent < 4 {
-                if let Some(ch) = trimmed.chars().next().filter(|c| *c == '`' || *c == '~') {
-                    let n = trimmed.chars().take_while(|&c| c == ch).count();
-                    if n >= 3 {
-                        fence = Some((ch, n));
-                        i += 1;
-                        continue;
-                    }
+            if let Some(ch) = trimmed
+                .chars()
+                .next()
+                .filter(|c| indent < 4 && (*c == '`' || *c == '~'))
+            {
+                let n = trimmed.chars().take_while(|&c| c == ch).count();
+                if n >= 3 {
+                    fence = Some((ch, n));
+                    i += 1;
+                    continue;
                 }
             }
             let heading = if indent < 4 {

@@ -219,12 +219,11 @@ pub fn package_graph(db: &dyn salsa::Database, workspace: Workspace) -> PackageG
         let mut types: HashMap<&str, (&str, SourceFile)> = HashMap::new();
         for &file in &files {
             let facts = file_facts(db, file);
-            if let Some(p) = facts.package.as_deref() {
-                if name.is_none()
-                    || name.is_some_and(|n| n.ends_with("_test") && !p.ends_with("_test"))
-                {
-                    name = Some(p);
-                }
+            // Prefer the package's own name over an external `_test` package in the same dir.
+            if let Some(p) = facts.package.as_deref()
+                && name.is_none_or(|n| n.ends_with("_test") && !p.ends_with("_test"))
+            {
+                name = Some(p);
             }
             let ids = symbol_ids(db, file);
             for (i, s) in facts.symbols.iter().enumerate() {

@@ -200,8 +200,9 @@ impl Reason {
     /// The confidence an edge gets for this reason.
     pub const fn weight(self) -> f64 {
         match self {
-            Reason::Structural => 1.0,
-            Reason::SamePackage | Reason::ImportResolved | Reason::SameFile => 0.95,
+            // A Go method's receiver names its type exactly, whichever file declares it.
+            Reason::Structural | Reason::SamePackage => 1.0,
+            Reason::ImportResolved | Reason::SameFile => 0.95,
             Reason::ThisDispatch | Reason::SuperDispatch => 0.9,
             Reason::TypedReceiver => 0.85,
             Reason::InterfaceMethod | Reason::MethodSet => 0.8,

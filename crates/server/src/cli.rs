@@ -107,11 +107,11 @@ pub fn run() -> Result<()> {
             kind,
             limit,
         } => {
-            if let Some(k) = &kind {
-                if NodeKind::parse(k).is_none() {
-                    let kinds: Vec<&str> = NodeKind::ALL.iter().map(|k| k.as_str()).collect();
-                    bail!("unknown kind `{k}`; one of: {}", kinds.join(", "));
-                }
+            if let Some(k) = &kind
+                && NodeKind::parse(k).is_none()
+            {
+                let kinds: Vec<&str> = NodeKind::ALL.iter().map(|k| k.as_str()).collect();
+                bail!("unknown kind `{k}`; one of: {}", kinds.join(", "));
             }
             let (_, mut store) = open_store(root, cli.db.as_deref())?;
             let reader = store.reader()?;

@@ -90,11 +90,13 @@ struct Repo {
 }
 
 fn repo() -> Repo {
-    let dir = tempfile::tempdir().unwrap();
-    let root = std::fs::canonicalize(dir.path()).unwrap().join("repo");
-    std::fs::create_dir_all(&root).unwrap();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = std::fs::canonicalize(dir.path())
+        .expect("canonical temp dir")
+        .join("repo");
+    std::fs::create_dir_all(&root).expect("create repo dir");
     codegraph_tests::write_fixture(&root, FIXTURE);
-    std::fs::write(root.join("logo.png"), b"\x89PNG\r\n\x1a\n\0\0\0binary").unwrap();
+    std::fs::write(root.join("logo.png"), b"\x89PNG\r\n\x1a\n\0\0\0binary").expect("write png");
     git(&root, &["init", "-q", "-b", "main"]);
     git(&root, &["add", "-A"]);
     git(&root, &["commit", "-q", "-m", "init"]);
@@ -115,7 +117,8 @@ fn index_status_search_open_export() {
         &r.root,
     ));
     assert_eq!(idx["revision"], 1);
-    assert_eq!(idx["files"], 8, "{idx}");
+    assert_eq!(idx["files"], 7, "{idx}");
+    assert_eq!(idx["parsed_files"], 5, "{idx}");
     assert_eq!(idx["skipped"]["binary"], 1, "{idx}");
 
     let st = ok_json(&codegraph(
@@ -174,7 +177,46 @@ fn index_status_search_open_export() {
     assert!(export.status.success());
     let text = String::from_utf8(export.stdout).unwrap();
     // Hashes depend only on content, so the whole export is a stable golden.
-    expect![[""]].assert_eq(&text);
+    expect![[r###"
+        {"doc":null,"end_line":1,"exported":false,"file":".gitignore","hash":"ee9d37ceb1946d8907604c8ce9242f82","id":"file:.gitignore","kind":"file","language":null,"lines":1,"name":".gitignore","parent":null,"qualified_name":".gitignore","signature":null,"size":6,"start_line":1,"type":"node"}
+        {"doc":null,"end_line":6,"exported":false,"file":"README.md","hash":"817df71c51d3e41d172c73dcacb2e6cb","id":"file:README.md","kind":"file","language":"markdown","lines":6,"name":"README.md","parent":null,"qualified_name":"README.md","signature":null,"size":33,"start_line":1,"type":"node"}
+        {"doc":null,"end_line":1,"exported":false,"file":"notes.txt","hash":"fc37d5cce2a3da12aa6f847c95599a38","id":"file:notes.txt","kind":"file","language":null,"lines":1,"name":"notes.txt","parent":null,"qualified_name":"notes.txt","signature":null,"size":11,"start_line":1,"type":"node"}
+        {"doc":null,"end_line":6,"exported":false,"file":"pkg/store/ops.go","hash":"9df924922bbf257b23d980e3329b7f91","id":"file:pkg/store/ops.go","kind":"file","language":"go","lines":6,"name":"ops.go","parent":"pkg:go:pkg/store","qualified_name":"pkg/store/ops.go","signature":null,"size":109,"start_line":1,"type":"node"}
+        {"doc":null,"end_line":6,"exported":false,"file":"pkg/store/store.go","hash":"d3bc3b00ff38fd505edff66cc3517041","id":"file:pkg/store/store.go","kind":"file","language":"go","lines":6,"name":"store.go","parent":"pkg:go:pkg/store","qualified_name":"pkg/store/store.go","signature":null,"size":76,"start_line":1,"type":"node"}
+        {"doc":null,"end_line":9,"exported":false,"file":"src/server.ts","hash":"2ba8d63c4454a954bfd8117581145a04","id":"file:src/server.ts","kind":"file","language":"typescript","lines":9,"name":"server.ts","parent":null,"qualified_name":"src/server.ts","signature":null,"size":139,"start_line":1,"type":"node"}
+        {"doc":null,"end_line":3,"exported":false,"file":"src/util.ts","hash":"1a0edae670078565fdef5f72e36afe9a","id":"file:src/util.ts","kind":"file","language":"typescript","lines":3,"name":"util.ts","parent":null,"qualified_name":"src/util.ts","signature":null,"size":57,"start_line":1,"type":"node"}
+        {"doc":null,"end_line":null,"exported":true,"file":null,"hash":null,"id":"pkg:go:pkg/store","kind":"package","language":"go","lines":null,"name":"store","parent":null,"qualified_name":"pkg/store","signature":null,"size":null,"start_line":null,"type":"node"}
+        {"doc":"Add appends an item.","end_line":6,"exported":true,"file":"pkg/store/ops.go","hash":null,"id":"sym:go:pkg/store/ops.go:Store.Add","kind":"method","language":"go","lines":null,"name":"Add","parent":"file:pkg/store/ops.go","qualified_name":"Store.Add","signature":"func (s *Store) Add(item string)","size":null,"start_line":4,"type":"node"}
+        {"doc":"Store keeps things.","end_line":6,"exported":true,"file":"pkg/store/store.go","hash":null,"id":"sym:go:pkg/store/store.go:Store","kind":"struct","language":"go","lines":null,"name":"Store","parent":"file:pkg/store/store.go","qualified_name":"Store","signature":"type Store struct","size":null,"start_line":4,"type":"node"}
+        {"doc":null,"end_line":5,"exported":false,"file":"pkg/store/store.go","hash":null,"id":"sym:go:pkg/store/store.go:Store.items","kind":"property","language":"go","lines":null,"name":"items","parent":"sym:go:pkg/store/store.go:Store","qualified_name":"Store.items","signature":"items []string","size":null,"start_line":5,"type":"node"}
+        {"doc":null,"end_line":6,"exported":true,"file":"README.md","hash":null,"id":"sym:md:README.md:Demo","kind":"section","language":"markdown","lines":null,"name":"Demo","parent":"file:README.md","qualified_name":"Demo","signature":"# Demo","size":null,"start_line":1,"type":"node"}
+        {"doc":null,"end_line":6,"exported":true,"file":"README.md","hash":null,"id":"sym:md:README.md:Demo.Usage","kind":"section","language":"markdown","lines":null,"name":"Usage","parent":"sym:md:README.md:Demo","qualified_name":"Demo.Usage","signature":"## Usage","size":null,"start_line":5,"type":"node"}
+        {"doc":"Serves requests.","end_line":9,"exported":true,"file":"src/server.ts","hash":null,"id":"sym:ts:src/server.ts:Server","kind":"class","language":"typescript","lines":null,"name":"Server","parent":"file:src/server.ts","qualified_name":"Server","signature":"class Server","size":null,"start_line":4,"type":"node"}
+        {"doc":null,"end_line":5,"exported":true,"file":"src/server.ts","hash":null,"id":"sym:ts:src/server.ts:Server.port","kind":"property","language":"typescript","lines":null,"name":"port","parent":"sym:ts:src/server.ts:Server","qualified_name":"Server.port","signature":"port: number = 0","size":null,"start_line":5,"type":"node"}
+        {"doc":null,"end_line":8,"exported":true,"file":"src/server.ts","hash":null,"id":"sym:ts:src/server.ts:Server.start","kind":"method","language":"typescript","lines":null,"name":"start","parent":"sym:ts:src/server.ts:Server","qualified_name":"Server.start","signature":"start(): void","size":null,"start_line":6,"type":"node"}
+        {"doc":null,"end_line":3,"exported":true,"file":"src/util.ts","hash":null,"id":"sym:ts:src/util.ts:log","kind":"function","language":"typescript","lines":null,"name":"log","parent":"file:src/util.ts","qualified_name":"log","signature":"function log(msg: string)","size":null,"start_line":1,"type":"node"}
+        {"dst":"sym:md:README.md:Demo","kind":"CONTAINS","line":null,"reason":"structural","src":"file:README.md","type":"edge","weight":1.0}
+        {"dst":"sym:md:README.md:Demo","kind":"DEFINES","line":null,"reason":"structural","src":"file:README.md","type":"edge","weight":1.0}
+        {"dst":"sym:md:README.md:Demo.Usage","kind":"DEFINES","line":null,"reason":"structural","src":"file:README.md","type":"edge","weight":1.0}
+        {"dst":"sym:go:pkg/store/ops.go:Store.Add","kind":"CONTAINS","line":null,"reason":"structural","src":"file:pkg/store/ops.go","type":"edge","weight":1.0}
+        {"dst":"sym:go:pkg/store/ops.go:Store.Add","kind":"DEFINES","line":null,"reason":"structural","src":"file:pkg/store/ops.go","type":"edge","weight":1.0}
+        {"dst":"sym:go:pkg/store/store.go:Store","kind":"CONTAINS","line":null,"reason":"structural","src":"file:pkg/store/store.go","type":"edge","weight":1.0}
+        {"dst":"sym:go:pkg/store/store.go:Store","kind":"DEFINES","line":null,"reason":"structural","src":"file:pkg/store/store.go","type":"edge","weight":1.0}
+        {"dst":"sym:go:pkg/store/store.go:Store.items","kind":"DEFINES","line":null,"reason":"structural","src":"file:pkg/store/store.go","type":"edge","weight":1.0}
+        {"dst":"sym:ts:src/server.ts:Server","kind":"CONTAINS","line":null,"reason":"structural","src":"file:src/server.ts","type":"edge","weight":1.0}
+        {"dst":"sym:ts:src/server.ts:Server","kind":"DEFINES","line":null,"reason":"structural","src":"file:src/server.ts","type":"edge","weight":1.0}
+        {"dst":"sym:ts:src/server.ts:Server.port","kind":"DEFINES","line":null,"reason":"structural","src":"file:src/server.ts","type":"edge","weight":1.0}
+        {"dst":"sym:ts:src/server.ts:Server.start","kind":"DEFINES","line":null,"reason":"structural","src":"file:src/server.ts","type":"edge","weight":1.0}
+        {"dst":"sym:ts:src/util.ts:log","kind":"CONTAINS","line":null,"reason":"structural","src":"file:src/util.ts","type":"edge","weight":1.0}
+        {"dst":"sym:ts:src/util.ts:log","kind":"DEFINES","line":null,"reason":"structural","src":"file:src/util.ts","type":"edge","weight":1.0}
+        {"dst":"file:pkg/store/ops.go","kind":"CONTAINS","line":null,"reason":"structural","src":"pkg:go:pkg/store","type":"edge","weight":1.0}
+        {"dst":"file:pkg/store/store.go","kind":"CONTAINS","line":null,"reason":"structural","src":"pkg:go:pkg/store","type":"edge","weight":1.0}
+        {"dst":"sym:go:pkg/store/ops.go:Store.Add","kind":"HAS_METHOD","line":null,"reason":"same-package","src":"sym:go:pkg/store/store.go:Store","type":"edge","weight":1.0}
+        {"dst":"sym:go:pkg/store/store.go:Store.items","kind":"HAS_PROPERTY","line":null,"reason":"structural","src":"sym:go:pkg/store/store.go:Store","type":"edge","weight":1.0}
+        {"dst":"sym:md:README.md:Demo.Usage","kind":"CONTAINS","line":null,"reason":"structural","src":"sym:md:README.md:Demo","type":"edge","weight":1.0}
+        {"dst":"sym:ts:src/server.ts:Server.start","kind":"HAS_METHOD","line":null,"reason":"structural","src":"sym:ts:src/server.ts:Server","type":"edge","weight":1.0}
+        {"dst":"sym:ts:src/server.ts:Server.port","kind":"HAS_PROPERTY","line":null,"reason":"structural","src":"sym:ts:src/server.ts:Server","type":"edge","weight":1.0}
+    "###]].assert_eq(&text);
 
     // Determinism: re-indexing the same tree gives the same rows.
     ok_json(&codegraph(

@@ -1,0 +1,434 @@
+//! Golden facts of the Go provider, one test per rule group. The naming conventions follow the
+//! compiler-backed oracle (shared/eval/go_oracle): `Type.Method`, func literals transparent,
+//! package-level var initialisers attributed to the var.
+
+use codegraph_tests::render_fixture_facts;
+use expect_test::expect;
+
+#[test]
+fn functions_methods_and_generic_receivers() {
+    let out = render_fixture_facts(
+        r#"
+        //- /p/funcs.go
+        package p
+
+        // Hello greets.
+        // Second line.
+        func Hello(name string) string {
+        	return "hi " + name
+        }
+
+        //go:noinline
+        func helper() {}
+
+        func (s *Server) Start(ctx context.Context) error { return nil }
+
+        func (Server) stop() {}
+
+        // Get reads a key.
+        func (m *Map[K, V]) Get(k K) (v V, ok bool) { return }
+
+        func Map2[T any, U any](xs []T, f func(T) U) []U { return nil }
+        "#,
+    );
+    expect![[r#"
+        //- p/funcs.go
+        package p
+        sym function Hello L5-7 exported sig="func Hello(name string) string" doc="Hello greets.\nSecond line."
+        sym function helper L10-10 sig="func helper()"
+        sym method Server.Start L12-12 exported sig="func (s *Server) Start(ctx context.Context) error"
+        sym method Server.stop L14-14 sig="func (Server) stop()"
+        sym method Map.Get L17-17 exported sig="func (m *Map[K, V]) Get(k K) (v V, ok bool)" doc="Get reads a key."
+        sym function Map2 L19-19 exported sig="func Map2[T any, U any](xs []T, f func(T) U) []U"
+        hint L5 Hello name : string
+        hint L5 Hello  -> string
+        hint L12 Server.Start s : Server
+        hint L12 Server.Start ctx : context.Context
+        hint L12 Server.Start  -> error
+        hint L17 Map.Get m : Map
+    "#]].assert_eq(&out);
+}
+
+#[test]
+fn types_fields_embedding_and_interface_methods() {
+    let out = render_fixture_facts(
+        r#"
+        //- /p/types.go
+        package p
+
+        // Server serves.
+        type Server struct {
+        	// Addr is where to listen.
+        	Addr, host string
+        	io.Reader
+        	*sync.Mutex
+        	Base[int]
+        	handlers map[string]Handler
+        	next *Server `json:"next"` // trailing note
+        }
+
+        type (
+        	// Handler handles.
+        	Handler interface {
+        		fmt.Stringer
+        		// Serve serves one request.
+        		Serve(w Writer, r *Request) error
+        		~int | ~string
+        	}
+        	ID = string
+        	Count int
+        	HandlerFunc func(w Writer)
+        )
+
+        type List[T any] struct {
+        	items []T
+        	owner *Server
+        }
+        "#,
+    );
+    expect![[r#"
+        //- p/types.go
+        package p
+        sym struct Server L4-12 exported sig="type Server struct" doc="Server serves."
+        sym property Server.Addr L6-6 exported in=Server sig="Addr, host string" doc="Addr is where to listen."
+        sym property Server.host L6-6 in=Server sig="Addr, host string" doc="Addr is where to listen."
+        sym property Server.Reader L7-7 exported in=Server sig="io.Reader"
+        sym property Server.Mutex L8-8 exported in=Server sig="*sync.Mutex"
+        sym property Server.Base L9-9 exported in=Server sig="Base[int]"
+        sym property Server.handlers L10-10 in=Server sig="handlers map[string]Handler"
+        sym property Server.next L11-11 in=Server sig="next *Server `json:\"next\"`"
+        sym interface Handler L16-21 exported sig="Handler interface" doc="Handler handles."
+        sym method Handler.Serve L19-19 exported in=Handler sig="Serve(w Writer, r *Request) error" doc="Serve serves one request."
+        sym type_alias ID L22-22 exported sig="ID = string"
+        sym type_alias Count L23-23 exported sig="Count int"
+        sym type_alias HandlerFunc L24-24 exported sig="HandlerFunc func(w Writer)"
+        sym struct List L27-30 exported sig="type List[T any] struct"
+        sym property List.items L28-28 in=List sig="items []T"
+        sym property List.owner L29-29 in=List sig="owner *Server"
+        heritage Server Embeds io.Reader
+        heritage Server Embeds sync.Mutex
+        heritage Server Embeds Base
+        heritage Handler Extends fmt.Stringer
+        hint L6 Server Addr : string
+        hint L6 Server host : string
+        hint L7 Server Reader : io.Reader
+        hint L8 Server Mutex : sync.Mutex
+        hint L9 Server Base : Base
+        hint L11 Server next : Server
+        hint L19 Handler.Serve  -> error
+        hint L29 List owner : Server
+    "#]].assert_eq(&out);
+}
+
+#[test]
+fn const_and_var_groups_with_docs() {
+    let out = render_fixture_facts(
+        r#"
+        //- /p/values.go
+        package p
+
+        // Limits of the thing.
+        const (
+        	// MaxSize is the biggest.
+        	MaxSize = 10
+        	minSize = 1 // trailing, not a doc
+
+        	_ = iota
+        	A, B = 1, 2
+        )
+
+        // Debug turns on logging.
+        var Debug bool
+
+        var (
+        	count int
+        	// ErrBad is returned on bad input.
+        	ErrBad = errors.New("bad")
+        	_      = check()
+        )
+
+        func f() {
+        	const local = 1
+        	var inner int
+        }
+        var last = 1 // trailing comment, not the doc of g
+        func g() {}
+        "#,
+    );
+    expect![[r#"
+        //- p/values.go
+        package p
+        sym constant MaxSize L6-6 exported sig="MaxSize = 10" doc="MaxSize is the biggest."
+        sym constant minSize L7-7 sig="minSize = 1" doc="Limits of the thing."
+        sym constant A L10-10 exported sig="A, B = 1, 2" doc="Limits of the thing."
+        sym constant B L10-10 exported sig="A, B = 1, 2" doc="Limits of the thing."
+        sym variable Debug L14-14 exported sig="var Debug bool" doc="Debug turns on logging."
+        sym variable count L17-17 sig="count int"
+        sym variable ErrBad L19-19 exported sig="ErrBad = errors.New(\"bad\")" doc="ErrBad is returned on bad input."
+        sym function f L23-26 sig="func f()"
+        sym variable last L27-27 sig="var last = 1"
+        sym function g L28-28 sig="func g()"
+        call L19:18 errors.New in ErrBad
+        call L20:11 check in <module>
+        hint L14 <module> Debug : bool
+        hint L17 <module> count : int
+        hint L19 <module> ErrBad = errors.New()
+        hint L25 f inner : int
+    "#]].assert_eq(&out);
+}
+
+#[test]
+fn imports_plain_aliased_dot_blank_grouped() {
+    let out = render_fixture_facts(
+        r#"
+        //- /p/imports.go
+        package p
+
+        import "fmt"
+        import str "strings"
+
+        import (
+        	"net/http"
+        	. "math"
+        	_ "embed"
+        	raw `os/exec`
+        )
+        "#,
+    );
+    expect![[r#"
+        //- p/imports.go
+        package p
+        import L3 Go "fmt" *
+        import L4 Go "strings" * as str
+        import L7 Go "net/http" *
+        import L8 Go "math" * as .
+        import L9 Go "embed" * as _
+        import L10 Go "os/exec" * as raw
+    "#]]
+    .assert_eq(&out);
+}
+
+#[test]
+fn call_shapes() {
+    let out = render_fixture_facts(
+        r#"
+        //- /p/calls.go
+        package p
+
+        var table = build(len(x))
+
+        var a, b = first(), second()
+
+        const n = unsafe.Sizeof(x)
+
+        func (s *Server) Run() {
+        	local()
+        	fmt.Println("x")
+        	s.conn.Close()
+        	s.get().Do()
+        	a.b.get().Do()
+        	New().With(1).Build()
+        	(s.conn).Close()
+        	s.items[0].Close()
+        	x.(Closer).Close()
+        	Config{}.Apply()
+        	T(x)
+        	pkg.T(x)
+        	[]byte("s")
+        	(*T)(nil).M()
+        	Map[int](x)
+        	slices.Sort[int](xs)
+        	go func() {
+        		inLiteral()
+        	}()
+        	defer s.mu.Unlock()
+        	func() {}()
+        }
+        "#,
+    );
+    expect![[r#"
+        //- p/calls.go
+        package p
+        sym variable table L3-3 sig="var table = build(len(x))"
+        sym variable a L5-5 sig="var a, b = first(), second()"
+        sym variable b L5-5 sig="var a, b = first(), second()"
+        sym constant n L7-7 sig="const n = unsafe.Sizeof(x)"
+        sym method Server.Run L9-31 exported sig="func (s *Server) Run()"
+        call L3:13 build in table
+        call L3:19 len in table
+        call L5:12 first in a
+        call L5:21 second in a
+        call L7:18 unsafe.Sizeof in <module>
+        call L10:2 local in Server.Run
+        call L11:6 fmt.Println in Server.Run
+        call L12:9 s.conn.Close in Server.Run
+        call L13:10 s.get().Do in Server.Run
+        call L13:4 s.get in Server.Run
+        call L14:12 a.b.get().Do in Server.Run
+        call L14:6 a.b.get in Server.Run
+        call L15:16 New().With().Build in Server.Run
+        call L15:8 New().With in Server.Run
+        call L15:2 New in Server.Run
+        call L16:11 ?.Close in Server.Run
+        call L17:13 ?.Close in Server.Run
+        call L18:13 ?.Close in Server.Run
+        call L19:11 ?.Apply in Server.Run
+        call L20:2 T in Server.Run
+        call L21:6 pkg.T in Server.Run
+        call L23:12 ?.M in Server.Run
+        call L24:2 Map in Server.Run
+        call L25:9 slices.Sort in Server.Run
+        call L27:3 inLiteral in Server.Run
+        call L29:13 s.mu.Unlock in Server.Run
+        hint L3 <module> table = build()
+        hint L5 <module> a = first()
+        hint L5 <module> b = second()
+        hint L9 Server.Run s : Server
+    "#]]
+    .assert_eq(&out);
+}
+
+#[test]
+fn type_hints_from_every_source() {
+    let out = render_fixture_facts(
+        r#"
+        //- /p/hints.go
+        package p
+
+        var global Config
+        var defaults = Config{}
+        var client = http.NewClient()
+
+        type Pair struct {
+        	left, right *Node
+        	io.Writer
+        	fn func()
+        }
+
+        func (s *Server[K]) Handle(w http.ResponseWriter, r *http.Request, keys ...K) (*Result, error) {
+        	var buf bytes.Buffer
+        	var m map[string]int
+        	cfg := Config{}
+        	p := &Pair{}
+        	n := new(Node)
+        	q := new(pkg.Queue)
+        	res, err := NewResult()
+        	c := pkg.New()
+        	x, y := Make(), &Other{}
+        	_ = Ignored()
+        	h := func(z Zed) {}
+        	return nil, nil
+        }
+
+        func Sum[T Number](xs []T) T { var t T; return t }
+        "#,
+    );
+    expect![[r#"
+        //- p/hints.go
+        package p
+        sym variable global L3-3 sig="var global Config"
+        sym variable defaults L4-4 sig="var defaults = Config{}"
+        sym variable client L5-5 sig="var client = http.NewClient()"
+        sym struct Pair L7-11 exported sig="type Pair struct"
+        sym property Pair.left L8-8 in=Pair sig="left, right *Node"
+        sym property Pair.right L8-8 in=Pair sig="left, right *Node"
+        sym property Pair.Writer L9-9 exported in=Pair sig="io.Writer"
+        sym property Pair.fn L10-10 in=Pair sig="fn func()"
+        sym method Server.Handle L13-26 exported sig="func (s *Server[K]) Handle(w http.ResponseWriter, r *http.Request, keys ...K) (*Result, error)"
+        sym function Sum L28-28 exported sig="func Sum[T Number](xs []T) T"
+        call L5:19 http.NewClient in client
+        call L18:7 new in Server.Handle
+        call L19:7 new in Server.Handle
+        call L20:14 NewResult in Server.Handle
+        call L21:11 pkg.New in Server.Handle
+        call L22:10 Make in Server.Handle
+        call L23:6 Ignored in Server.Handle
+        heritage Pair Embeds io.Writer
+        hint L3 <module> global : Config
+        hint L4 <module> defaults = new Config
+        hint L5 <module> client = http.NewClient()
+        hint L8 Pair left : Node
+        hint L8 Pair right : Node
+        hint L9 Pair Writer : io.Writer
+        hint L13 Server.Handle s : Server
+        hint L13 Server.Handle w : http.ResponseWriter
+        hint L13 Server.Handle r : http.Request
+        hint L13 Server.Handle  -> Result
+        hint L14 Server.Handle buf : bytes.Buffer
+        hint L16 Server.Handle cfg = new Config
+        hint L17 Server.Handle p = new Pair
+        hint L18 Server.Handle n = new Node
+        hint L19 Server.Handle q = new pkg.Queue
+        hint L20 Server.Handle res = NewResult()
+        hint L21 Server.Handle c = pkg.New()
+        hint L22 Server.Handle x = Make()
+        hint L22 Server.Handle y = new Other
+    "#]].assert_eq(&out);
+}
+
+#[test]
+fn syntax_errors_give_partial_facts() {
+    let out = render_fixture_facts(
+        r#"
+        //- /p/broken.go
+        package p
+
+        func Good() { ok() }
+
+        func Broken( {
+        	call()
+
+        type T struct { A int }
+
+        func After() { more() }
+        "#,
+    );
+    expect![[r#"
+        //- p/broken.go
+        package p
+        sym function Good L3-3 exported sig="func Good()"
+        sym function Broken L5-11 exported sig="func Broken("
+        call L3:15 ok in Good
+        call L6:2 call in Broken
+        call L10:16 more in Broken
+        syntax_errors 3
+    "#]]
+    .assert_eq(&out);
+}
+
+#[test]
+fn empty_and_degenerate_files() {
+    let out = render_fixture_facts(
+        r#"
+        //- /p/empty.go
+        //- /p/only_package.go
+        package only
+        //- /p/garbage.go
+        }}}((( func func type var
+        "#,
+    );
+    expect![[r#"
+        //- p/empty.go
+        //- p/only_package.go
+        package only
+        //- p/garbage.go
+        syntax_errors 1
+    "#]]
+    .assert_eq(&out);
+}
+
+#[test]
+fn deep_nesting_does_not_overflow() {
+    let depth = 20_000;
+    let mut src = String::from("package p\n\nfunc F() {\n\tx := ");
+    src.push_str(&"(".repeat(depth));
+    src.push_str("g()");
+    src.push_str(&")".repeat(depth));
+    src.push_str("\n\t");
+    src.push_str(&"a().".repeat(200));
+    src.push_str("z()\n}\n");
+    let facts = codegraph_parse::analyze(codegraph_parse::Language::Go, &src);
+    assert_eq!(facts.symbols.len(), 1);
+    assert!(facts.calls.iter().any(|c| c.callee.name == "g"));
+    assert!(facts.calls.iter().any(|c| c.callee.name == "z"));
+}
