@@ -35,20 +35,13 @@ fn parse_args() -> Result<Args> {
             other => bail!("unknown argument {other}"),
         }
     }
-    Ok(Args {
-        dir,
-        runs: runs.max(1),
-        bin,
-    })
+    Ok(Args { dir, runs: runs.max(1), bin })
 }
 
 /// The files the indexer would parse: same ignore rules, provider languages only.
 fn provider_files(dir: &Path) -> Vec<(Language, String)> {
     let mut out = Vec::new();
-    let walker = ignore::WalkBuilder::new(dir)
-        .hidden(false)
-        .require_git(false)
-        .build();
+    let walker = ignore::WalkBuilder::new(dir).hidden(false).require_git(false).build();
     for entry in walker.flatten() {
         if !entry.file_type().is_some_and(|t| t.is_file()) {
             continue;
@@ -107,13 +100,7 @@ fn main() -> Result<()> {
         }
         let t = Instant::now();
         let out = Command::new(&args.bin)
-            .args([
-                "index",
-                &args.dir.to_string_lossy(),
-                "--db",
-                &db.to_string_lossy(),
-                "--json",
-            ])
+            .args(["index", &args.dir.to_string_lossy(), "--db", &db.to_string_lossy(), "--json"])
             .output()
             .with_context(|| format!("running {}", args.bin.display()))?;
         walls.push(t.elapsed().as_secs_f64());
@@ -129,30 +116,20 @@ fn main() -> Result<()> {
     let wall = median(walls);
     let threads = rayon::current_num_threads();
     println!("corpus            {}", args.dir.display());
-    println!(
-        "provider files    {} ({lines} lines, {:.1} MB)",
-        files.len(),
-        bytes as f64 / 1e6
-    );
+    println!("provider files    {} ({lines} lines, {:.1} MB)", files.len(), bytes as f64 / 1e6);
     println!(
         "index files       {} (all text files), symbols {}, edges {}",
         last["files"], last["symbols"], last["edges"]
     );
     println!("threads           {threads}, runs {} (median)", args.runs);
     println!("parse floor       {floor:.2} s");
-    println!(
-        "codegraph index   {wall:.2} s  ({:.2}x floor)",
-        wall / floor
-    );
+    println!("codegraph index   {wall:.2} s  ({:.2}x floor)", wall / floor);
     println!("  phases (ms)     {}", last["timings_ms"]);
     println!(
         "throughput        {:.0} files/s, {:.0} lines/s",
         files.len() as f64 / wall,
         lines as f64 / wall
     );
-    println!(
-        "peak RSS          {:.0} MiB",
-        median(rss) / (1024.0 * 1024.0)
-    );
+    println!("peak RSS          {:.0} MiB", median(rss) / (1024.0 * 1024.0));
     Ok(())
 }

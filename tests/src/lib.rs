@@ -34,10 +34,7 @@ pub fn parse_fixture(fixture: &str) -> Vec<FixtureFile> {
         if let Some(header) = line.strip_prefix("//- ") {
             let path = header.trim().trim_start_matches('/').to_string();
             assert!(!path.is_empty(), "fixture header without a path");
-            files.push(FixtureFile {
-                path,
-                text: String::new(),
-            });
+            files.push(FixtureFile { path, text: String::new() });
         } else if let Some(file) = files.last_mut() {
             file.text.push_str(line);
         } else {
@@ -83,11 +80,8 @@ pub fn render_fixture_graph(fixture: &str) -> String {
     let mut files: Vec<SourceFile> = parse_fixture(fixture)
         .into_iter()
         .map(|f| {
-            let meta = FileMeta {
-                size: f.text.len() as u64,
-                hash: String::new(),
-                lossy_utf8: false,
-            };
+            let meta =
+                FileMeta { size: f.text.len() as u64, hash: String::new(), lossy_utf8: false };
             SourceFile::new(
                 &db,
                 f.path.clone(),
@@ -117,11 +111,7 @@ pub fn render_fixture_graph(fixture: &str) -> String {
             (Some(s), Some(e)) => format!(" L{s}-{e}"),
             _ => String::new(),
         };
-        let parent = n
-            .parent
-            .as_deref()
-            .map(|p| format!(" parent={p}"))
-            .unwrap_or_default();
+        let parent = n.parent.as_deref().map(|p| format!(" parent={p}")).unwrap_or_default();
         out.push_str(&format!("node {} {}{lines}{parent}\n", n.kind, n.id));
     }
     for e in edges {
@@ -174,14 +164,8 @@ mod tests {
         assert_eq!(
             files,
             vec![
-                FixtureFile {
-                    path: "src/a.ts".into(),
-                    text: "export function a() {}\n\n".into()
-                },
-                FixtureFile {
-                    path: "b.go".into(),
-                    text: "package b\n".into()
-                },
+                FixtureFile { path: "src/a.ts".into(), text: "export function a() {}\n\n".into() },
+                FixtureFile { path: "b.go".into(), text: "package b\n".into() },
             ]
         );
     }

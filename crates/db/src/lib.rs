@@ -53,11 +53,7 @@ pub struct Parsed(pub Option<tree_sitter::Tree>);
 
 impl std::fmt::Debug for Parsed {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(if self.0.is_some() {
-            "Parsed(tree)"
-        } else {
-            "Parsed(none)"
-        })
+        f.write_str(if self.0.is_some() { "Parsed(tree)" } else { "Parsed(none)" })
     }
 }
 
@@ -98,9 +94,7 @@ impl Database {
     pub fn with_event_callback(
         callback: Box<dyn Fn(salsa::Event) + Send + Sync + 'static>,
     ) -> Self {
-        Database {
-            storage: salsa::Storage::new(Some(callback)),
-        }
+        Database { storage: salsa::Storage::new(Some(callback)) }
     }
 
     /// Computes [`file_facts`] for `files` on all cores, in chunks, letting the parse LRU evict
@@ -141,11 +135,7 @@ mod tests {
     use std::sync::Mutex;
 
     fn meta() -> FileMeta {
-        FileMeta {
-            size: 0,
-            hash: String::new(),
-            lossy_utf8: false,
-        }
+        FileMeta { size: 0, hash: String::new(), lossy_utf8: false }
     }
 
     #[test]
@@ -166,10 +156,7 @@ mod tests {
         );
         assert_eq!(file_facts(&db, file).symbols.len(), 2);
         let first: Vec<String> = std::mem::take(&mut *log.lock().unwrap());
-        assert!(
-            first.iter().any(|k| k.starts_with("file_facts")),
-            "{first:?}"
-        );
+        assert!(first.iter().any(|k| k.starts_with("file_facts")), "{first:?}");
         assert!(first.iter().any(|k| k.starts_with("parse")), "{first:?}");
 
         // Same text again: nothing re-runs.
@@ -182,10 +169,7 @@ mod tests {
         let facts = file_facts(&db, file);
         assert_eq!(facts.symbols[1].name, "C");
         let second = std::mem::take(&mut *log.lock().unwrap());
-        assert!(
-            second.iter().any(|k| k.starts_with("file_facts")),
-            "{second:?}"
-        );
+        assert!(second.iter().any(|k| k.starts_with("file_facts")), "{second:?}");
     }
 
     #[test]

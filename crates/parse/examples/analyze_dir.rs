@@ -15,9 +15,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
         let p = e.path();
         let Ok(ft) = e.file_type() else { continue };
         if ft.is_dir() {
-            if p.file_name()
-                .is_some_and(|n| n == ".git" || n == "node_modules")
-            {
+            if p.file_name().is_some_and(|n| n == ".git" || n == "node_modules") {
                 continue;
             }
             walk(&p, out);
@@ -50,11 +48,7 @@ fn main() {
     let mut totals: BTreeMap<&str, [u64; 8]> = BTreeMap::new();
     let start = Instant::now();
     for path in &files {
-        let rel = path
-            .strip_prefix(&dir)
-            .unwrap_or(path)
-            .to_string_lossy()
-            .into_owned();
+        let rel = path.strip_prefix(&dir).unwrap_or(path).to_string_lossy().into_owned();
         let Some(lang) = Language::from_path(&rel) else {
             continue;
         };
@@ -77,8 +71,5 @@ fn main() {
     for (lang, t) in &totals {
         println!("{lang} {}", t.map(|n| n.to_string()).join(" "));
     }
-    println!(
-        "elapsed {:.2?} (one thread, parse + extract)",
-        start.elapsed()
-    );
+    println!("elapsed {:.2?} (one thread, parse + extract)", start.elapsed());
 }

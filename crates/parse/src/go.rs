@@ -33,12 +33,7 @@ impl Provider for GoProvider {
     }
 
     fn capabilities(&self) -> &'static [Capability] {
-        &[
-            Capability::Symbols,
-            Capability::Imports,
-            Capability::Calls,
-            Capability::Types,
-        ]
+        &[Capability::Symbols, Capability::Imports, Capability::Calls, Capability::Types]
     }
 
     fn grammar(&self) -> Option<tree_sitter::Language> {
@@ -49,12 +44,8 @@ impl Provider for GoProvider {
         let Some(tree) = tree else {
             return FileFacts::default();
         };
-        let mut ex = Extractor {
-            src: text,
-            k: kinds(),
-            facts: FileFacts::default(),
-            tparams: Vec::new(),
-        };
+        let mut ex =
+            Extractor { src: text, k: kinds(), facts: FileFacts::default(), tparams: Vec::new() };
         ex.top_level(tree.root_node());
         let mut facts = ex.facts;
         facts.syntax_errors = count_errors(tree);
@@ -231,10 +222,7 @@ struct Ctx {
     scope: Option<SymbolIdx>,
 }
 
-const MODULE: Ctx = Ctx {
-    enclosing: None,
-    scope: None,
-};
+const MODULE: Ctx = Ctx { enclosing: None, scope: None };
 
 impl<'s> Extractor<'s> {
     fn text(&self, node: Node<'_>) -> &'s str {
@@ -326,20 +314,13 @@ impl<'s> Extractor<'s> {
             return;
         };
         let raw = self.text(path);
-        let source = raw
-            .strip_prefix(['"', '`'])
-            .and_then(|s| s.strip_suffix(['"', '`']))
-            .unwrap_or(raw);
-        let local = spec
-            .child_by_field_id(k.f_name)
-            .map(|n| self.text(n).to_string());
+        let source =
+            raw.strip_prefix(['"', '`']).and_then(|s| s.strip_suffix(['"', '`'])).unwrap_or(raw);
+        let local = spec.child_by_field_id(k.f_name).map(|n| self.text(n).to_string());
         self.facts.imports.push(Import {
             source: source.to_string(),
             kind: ImportKind::Go,
-            bindings: vec![ImportBinding {
-                imported: Imported::Namespace,
-                local,
-            }],
+            bindings: vec![ImportBinding { imported: Imported::Namespace, local }],
             line: start_line(spec),
         });
     }
@@ -370,9 +351,8 @@ impl<'s> Extractor<'s> {
         }
         if let Some(recv) = receiver {
             let mut c = recv.walk();
-            if let Some(param) = recv
-                .named_children(&mut c)
-                .find(|n| n.kind_id() == k.parameter_declaration)
+            if let Some(param) =
+                recv.named_children(&mut c).find(|n| n.kind_id() == k.parameter_declaration)
                 && let Some(ty) = param.child_by_field_id(k.f_type)
             {
                 recv_type = self.receiver_base(ty, &mut tparams);
@@ -416,13 +396,7 @@ impl<'s> Extractor<'s> {
                 line: start_line(result),
             });
         }
-        self.walk(
-            node,
-            Ctx {
-                enclosing: scope,
-                scope,
-            },
-        );
+        self.walk(node, Ctx { enclosing: scope, scope });
         self.tparams.clear();
     }
 
@@ -510,9 +484,7 @@ impl<'s> Extractor<'s> {
             if kind != k.parameter_declaration && kind != k.variadic_parameter_declaration {
                 continue;
             }
-            let Some(t) = param
-                .child_by_field_id(k.f_type)
-                .and_then(|ty| self.type_name(ty))
+            let Some(t) = param.child_by_field_id(k.f_type).and_then(|ty| self.type_name(ty))
             else {
                 continue;
             };
@@ -587,10 +559,7 @@ impl<'s> Extractor<'s> {
             let list = ty.and_then(|t| child_of_kind(t, k.field_declaration_list));
             (NodeKind::Struct, list)
         } else if ty_kind == k.interface_type {
-            (
-                NodeKind::Interface,
-                ty.and_then(|t| child_of_kind(t, k.lbrace)),
-            )
+            (NodeKind::Interface, ty.and_then(|t| child_of_kind(t, k.lbrace)))
         } else {
             (NodeKind::TypeAlias, None)
         };
@@ -675,15 +644,7 @@ impl<'s> Extractor<'s> {
                 continue;
             };
             let short = target.rsplit('.').next().unwrap_or(&target).to_string();
-            self.member(
-                NodeKind::Property,
-                &short,
-                owner,
-                owner_name,
-                field,
-                sig,
-                doc,
-            );
+            self.member(NodeKind::Property, &short, owner, owner_name, field, sig, doc);
             self.facts.type_hints.push(TypeHint {
                 scope: Some(owner),
                 name: short,
@@ -812,11 +773,7 @@ impl<'s> Extractor<'s> {
                 (decl, self.doc(docs))
             };
             let sig = signature(outer, None, self.src);
-            let sym_kind = if is_var {
-                NodeKind::Variable
-            } else {
-                NodeKind::Constant
-            };
+            let sym_kind = if is_var { NodeKind::Variable } else { NodeKind::Constant };
             // The oracle attributes a var spec's initialiser calls to its first name.
             let mut first: Option<Option<SymbolIdx>> = None;
             let mut c2 = spec.walk();
@@ -849,10 +806,7 @@ impl<'s> Extractor<'s> {
             }
             if is_var {
                 self.var_spec_hints(spec, None);
-                let ctx = Ctx {
-                    enclosing: first.flatten(),
-                    scope: None,
-                };
+                let ctx = Ctx { enclosing: first.flatten(), scope: None };
                 if let Some(value) = spec.child_by_field_id(k.f_value) {
                     self.walk(value, ctx);
                 }
@@ -931,14 +885,10 @@ impl<'s> Extractor<'s> {
                 let ty = args.named_child(0)?;
                 return self.type_name(ty).map(HintSource::Construct);
             }
-            return self
-                .callee(function)
-                .map(|(c, _)| HintSource::CallResult(c));
+            return self.callee(function).map(|(c, _)| HintSource::CallResult(c));
         }
         if kind == k.type_conversion_expression {
-            return self
-                .conversion_callee(value)
-                .map(|(c, _)| HintSource::CallResult(c));
+            return self.conversion_callee(value).map(|(c, _)| HintSource::CallResult(c));
         }
         None
     }
@@ -1000,10 +950,9 @@ impl<'s> Extractor<'s> {
                 }
             } else if ctx.scope.is_some() {
                 if kind == k.short_var_declaration {
-                    if let (Some(left), Some(right)) = (
-                        node.child_by_field_id(k.f_left),
-                        node.child_by_field_id(k.f_right),
-                    ) {
+                    if let (Some(left), Some(right)) =
+                        (node.child_by_field_id(k.f_left), node.child_by_field_id(k.f_right))
+                    {
                         let mut c = left.walk();
                         let names: Vec<Node<'_>> = left.named_children(&mut c).collect();
                         self.assign_hints(&names, right, ctx.scope);
@@ -1052,13 +1001,7 @@ impl<'s> Extractor<'s> {
         }
         let kind = ty.kind_id();
         if kind == k.type_identifier {
-            Some((
-                Callee {
-                    receiver: Receiver::None,
-                    name: self.text(ty).to_string(),
-                },
-                ty,
-            ))
+            Some((Callee { receiver: Receiver::None, name: self.text(ty).to_string() }, ty))
         } else if kind == k.qualified_type {
             let pkg = ty.child_by_field_id(k.f_package)?;
             let name = ty.child_by_field_id(k.f_name)?;
@@ -1100,10 +1043,7 @@ impl<'s> Extractor<'s> {
         let mut receiver = innermost.unwrap_or(Receiver::Other);
         let mut callee = None;
         while let Some((name, _)) = chain.pop() {
-            let c = Callee {
-                receiver,
-                name: name.to_string(),
-            };
+            let c = Callee { receiver, name: name.to_string() };
             if chain.is_empty() {
                 callee = Some(c);
                 break;
@@ -1171,18 +1111,15 @@ impl<'s> Extractor<'s> {
             if kind != k.selector_expression {
                 return Ok(Receiver::Other);
             }
-            let (Some(field), Some(operand)) = (
-                cur.child_by_field_id(k.f_field),
-                cur.child_by_field_id(k.f_operand),
-            ) else {
+            let (Some(field), Some(operand)) =
+                (cur.child_by_field_id(k.f_field), cur.child_by_field_id(k.f_operand))
+            else {
                 return Ok(Receiver::Other);
             };
             parts.push(self.text(field));
             cur = operand;
         }
-        Ok(Receiver::Path(
-            parts.iter().rev().map(|s| (*s).to_string()).collect(),
-        ))
+        Ok(Receiver::Path(parts.iter().rev().map(|s| (*s).to_string()).collect()))
     }
 
     // ----- docs ----------------------------------------------------------------------------

@@ -73,17 +73,11 @@ mod tests {
     #[test]
     fn languages_from_paths() {
         assert_eq!(Language::from_path("src/a.ts"), Some(Language::TypeScript));
-        assert_eq!(
-            Language::from_path("src/a.d.ts"),
-            Some(Language::TypeScript)
-        );
+        assert_eq!(Language::from_path("src/a.d.ts"), Some(Language::TypeScript));
         assert_eq!(Language::from_path("a/b.tsx"), Some(Language::Tsx));
         assert_eq!(Language::from_path("x.cjs"), Some(Language::JavaScript));
         assert_eq!(Language::from_path("x.jsx"), Some(Language::JavaScript));
-        assert_eq!(
-            Language::from_path("net/http/server.go"),
-            Some(Language::Go)
-        );
+        assert_eq!(Language::from_path("net/http/server.go"), Some(Language::Go));
         assert_eq!(Language::from_path("README.md"), Some(Language::Markdown));
         assert_eq!(Language::from_path("Makefile"), None);
         assert_eq!(Language::from_path("dir.go/file"), None);

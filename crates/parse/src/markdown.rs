@@ -51,10 +51,8 @@ impl Provider for MarkdownProvider {
                 i += 1;
                 continue;
             }
-            if let Some(ch) = trimmed
-                .chars()
-                .next()
-                .filter(|c| indent < 4 && (*c == '`' || *c == '~'))
+            if let Some(ch) =
+                trimmed.chars().next().filter(|c| indent < 4 && (*c == '`' || *c == '~'))
             {
                 let n = trimmed.chars().take_while(|&c| c == ch).count();
                 if n >= 3 {
@@ -63,12 +61,7 @@ impl Provider for MarkdownProvider {
                     continue;
                 }
             }
-            let heading = if indent < 4 {
-                atx_heading(trimmed)
-            } else {
-                None
-            }
-            .or_else(|| {
+            let heading = if indent < 4 { atx_heading(trimmed) } else { None }.or_else(|| {
                 let next = lines.get(i + 1)?;
                 let level = setext_level(next)?;
                 let title = line.trim();
@@ -84,9 +77,8 @@ impl Provider for MarkdownProvider {
                 if l < level {
                     break;
                 }
-                facts.symbols[idx as usize].end_line = line_no
-                    .saturating_sub(1)
-                    .max(facts.symbols[idx as usize].start_line);
+                facts.symbols[idx as usize].end_line =
+                    line_no.saturating_sub(1).max(facts.symbols[idx as usize].start_line);
                 open.pop();
             }
             let parent = open.last().map(|&(_, idx)| idx);
@@ -126,9 +118,7 @@ fn atx_heading(trimmed: &str) -> Option<(usize, String)> {
         return None;
     }
     let title = rest.trim().trim_end_matches('#').trim_end();
-    (!title.is_empty())
-        .then(|| title.to_string())
-        .map(|t| (level, t))
+    (!title.is_empty()).then(|| title.to_string()).map(|t| (level, t))
 }
 
 fn setext_level(line: &str) -> Option<usize> {

@@ -16,11 +16,7 @@ pub fn render_facts(f: &FileFacts) -> String {
         let _ = writeln!(out, "package {p}");
     }
     for s in &f.symbols {
-        let _ = write!(
-            out,
-            "sym {} {} L{}-{}",
-            s.kind, s.qualified_name, s.start_line, s.end_line
-        );
+        let _ = write!(out, "sym {} {} L{}-{}", s.kind, s.qualified_name, s.start_line, s.end_line);
         if s.exported {
             out.push_str(" exported");
         }
@@ -71,13 +67,7 @@ pub fn render_facts(f: &FileFacts) -> String {
         );
     }
     for h in &f.heritage {
-        let _ = writeln!(
-            out,
-            "heritage {} {:?} {}",
-            qn(Some(h.symbol)),
-            h.kind,
-            h.target
-        );
+        let _ = writeln!(out, "heritage {} {:?} {}", qn(Some(h.symbol)), h.kind, h.target);
     }
     for h in &f.type_hints {
         let what = match &h.source {

@@ -23,15 +23,9 @@ pub struct TsProvider {
     language: Language,
 }
 
-pub static TYPESCRIPT: TsProvider = TsProvider {
-    language: Language::TypeScript,
-};
-pub static TSX: TsProvider = TsProvider {
-    language: Language::Tsx,
-};
-pub static JAVASCRIPT: TsProvider = TsProvider {
-    language: Language::JavaScript,
-};
+pub static TYPESCRIPT: TsProvider = TsProvider { language: Language::TypeScript };
+pub static TSX: TsProvider = TsProvider { language: Language::Tsx };
+pub static JAVASCRIPT: TsProvider = TsProvider { language: Language::JavaScript };
 
 impl Provider for TsProvider {
     fn language(&self) -> Language {
@@ -39,12 +33,7 @@ impl Provider for TsProvider {
     }
 
     fn capabilities(&self) -> &'static [Capability] {
-        &[
-            Capability::Symbols,
-            Capability::Imports,
-            Capability::Calls,
-            Capability::Types,
-        ]
+        &[Capability::Symbols, Capability::Imports, Capability::Calls, Capability::Types]
     }
 
     fn grammar(&self) -> Option<tree_sitter::Language> {

@@ -120,11 +120,7 @@ pub fn clean_comments<'a>(comments: impl IntoIterator<Item = &'a str>) -> Option
             let l = line.trim();
             let l = l.strip_prefix("//").unwrap_or(l);
             let l = l.strip_prefix('/').unwrap_or(l);
-            let l = if l.starts_with('*') && !l.starts_with("*/") {
-                &l[1..]
-            } else {
-                l
-            };
+            let l = if l.starts_with('*') && !l.starts_with("*/") { &l[1..] } else { l };
             lines.push(l.trim());
         }
     }
@@ -171,10 +167,7 @@ mod tests {
 
     #[test]
     fn cleans_comment_styles() {
-        assert_eq!(
-            clean_comments(["/** Hello\n * world\n */"]).as_deref(),
-            Some("Hello\nworld")
-        );
+        assert_eq!(clean_comments(["/** Hello\n * world\n */"]).as_deref(), Some("Hello\nworld"));
         assert_eq!(clean_comments(["// a", "// b"]).as_deref(), Some("a\nb"));
         assert_eq!(clean_comments(["/// x"]).as_deref(), Some("x"));
         assert_eq!(clean_comments(["/* */"]), None);

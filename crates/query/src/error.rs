@@ -12,16 +12,9 @@ pub enum QueryError {
     #[error(
         "the index at {path} has schema version {found}, this codegraph expects {expected}: run `codegraph index` to rebuild it"
     )]
-    SchemaMismatch {
-        path: PathBuf,
-        found: u32,
-        expected: u32,
-    },
+    SchemaMismatch { path: PathBuf, found: u32, expected: u32 },
     #[error("unknown ID `{id}`{}", suggest(.suggestions))]
-    UnknownId {
-        id: String,
-        suggestions: Vec<String>,
-    },
+    UnknownId { id: String, suggestions: Vec<String> },
     #[error("empty search query")]
     EmptyQuery,
     #[error("SQLite error on {path}: {source}")]
@@ -33,9 +26,5 @@ pub enum QueryError {
 }
 
 fn suggest(s: &[String]) -> String {
-    if s.is_empty() {
-        String::new()
-    } else {
-        format!("; did you mean: {}", s.join(", "))
-    }
+    if s.is_empty() { String::new() } else { format!("; did you mean: {}", s.join(", ")) }
 }

@@ -112,6 +112,10 @@ pub(crate) fn node_from_row(r: &Row<'_>) -> rusqlite::Result<NodeRow> {
     })
 }
 
+/// Edges with their endpoint IDs; `e` is the edge, `s`/`d` its source/target nodes.
+const EDGE_SELECT: &str = "SELECT s.id, d.id, e.kind, e.weight, e.reason, e.line FROM edge e \
+     JOIN node s ON s.nid = e.src JOIN node d ON d.nid = e.dst";
+
 fn edge_from_row(r: &Row<'_>) -> rusqlite::Result<EdgeRow> {
     Ok(EdgeRow {
         src: r.get(0)?,
@@ -127,17 +131,13 @@ impl Store {
     /// Starts a read transaction pinned to the current revision.
     pub fn reader(&mut self) -> Result<Reader<'_>, QueryError> {
         let path = self.path.clone();
-        let err = |source| QueryError::Sqlite {
-            path: path.clone(),
-            source,
-        };
+        let err = |source| QueryError::Sqlite { path: path.clone(), source };
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Deferred)
             .map_err(err)?;
-        let revision: Option<i64> = tx
-            .query_row("SELECT MAX(revision) FROM snapshot", [], |r| r.get(0))
-            .map_err(err)?;
+        let revision: Option<i64> =
+            tx.query_row("SELECT MAX(revision) FROM snapshot", [], |r| r.get(0)).map_err(err)?;
         let Some(revision) = revision else {
             return Err(QueryError::NoRevision { path });
         };
@@ -147,10 +147,7 @@ impl Store {
 
 impl Reader<'_> {
     pub(crate) fn err(&self) -> impl Fn(rusqlite::Error) -> QueryError + '_ {
-        |source| QueryError::Sqlite {
-            path: self.path.clone(),
-            source,
-        }
+        |source| QueryError::Sqlite { path: self.path.clone(), source }
     }
 
     /// The revision this reader sees.
@@ -189,9 +186,7 @@ impl Reader<'_> {
     fn counts(&self, sql: &str) -> Result<Vec<(String, u64)>, QueryError> {
         let mut stmt = self.tx.prepare(sql).map_err(self.err())?;
         let rows = stmt
-            .query_map([], |r| {
-                Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?.max(0) as u64))
-            })
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?.max(0) as u64)))
             .map_err(self.err())?;
         rows.collect::<Result<_, _>>().map_err(self.err())
     }
@@ -260,12 +255,12 @@ impl Reader<'_> {
             rows.collect::<Result<_, _>>().map_err(self.err())
         };
         Ok(OpenedNode {
-            outgoing: edges(
-                "SELECT src, dst, kind, weight, reason, line FROM edge WHERE src = ?1 ORDER BY kind, dst, line",
-            )?,
-            incoming: edges(
-                "SELECT src, dst, kind, weight, reason, line FROM edge WHERE dst = ?1 ORDER BY kind, src, line",
-            )?,
+            outgoing: edges(&format!(
+                "{EDGE_SELECT} WHERE e.src = (SELECT nid FROM node WHERE id = ?1) ORDER BY e.kind, d.id, e.line"
+            ))?,
+            incoming: edges(&format!(
+                "{EDGE_SELECT} WHERE e.dst = (SELECT nid FROM node WHERE id = ?1) ORDER BY e.kind, s.id, e.line"
+            ))?,
             node,
         })
     }
@@ -275,9 +270,7 @@ impl Reader<'_> {
         let mut out: Vec<String> = Vec::new();
         let push_all = |sql: &str, arg: &str, out: &mut Vec<String>| -> Result<(), QueryError> {
             let mut stmt = self.tx.prepare(sql).map_err(self.err())?;
-            let rows = stmt
-                .query_map([arg], |r| r.get::<_, String>(0))
-                .map_err(self.err())?;
+            let rows = stmt.query_map([arg], |r| r.get::<_, String>(0)).map_err(self.err())?;
             for r in rows {
                 let r = r.map_err(self.err())?;
                 if out.len() < 5 && !out.contains(&r) {
@@ -289,10 +282,7 @@ impl Reader<'_> {
         // Longest existing prefix: drop trailing segments until something matches.
         let mut prefix = id;
         while out.is_empty() && prefix.len() > 4 {
-            let escaped = prefix
-                .replace('\\', "\\\\")
-                .replace('%', "\\%")
-                .replace('_', "\\_");
+            let escaped = prefix.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
             push_all(
                 "SELECT id FROM node WHERE id LIKE ?1 || '%' ESCAPE '\\' ORDER BY length(id), id LIMIT 5",
                 &escaped,
@@ -305,11 +295,7 @@ impl Reader<'_> {
         }
         let last = id.rsplit([':', '.', '/']).next().unwrap_or(id);
         if out.len() < 5 && !last.is_empty() {
-            push_all(
-                "SELECT id FROM node WHERE name = ?1 ORDER BY id LIMIT 5",
-                last,
-                &mut out,
-            )?;
+            push_all("SELECT id FROM node WHERE name = ?1 ORDER BY id LIMIT 5", last, &mut out)?;
         }
         Ok(out)
     }
@@ -331,7 +317,7 @@ impl Reader<'_> {
     pub fn for_each_edge(&self, mut f: impl FnMut(EdgeRow)) -> Result<(), QueryError> {
         let mut stmt = self
             .tx
-            .prepare("SELECT src, dst, kind, weight, reason, line FROM edge ORDER BY src, kind, dst, line")
+            .prepare(&format!("{EDGE_SELECT} ORDER BY s.id, e.kind, d.id, e.line"))
             .map_err(self.err())?;
         let rows = stmt.query_map([], edge_from_row).map_err(self.err())?;
         for r in rows {

@@ -67,11 +67,7 @@ fn or_terms(query: &str) -> String {
             }
         }
     }
-    terms
-        .iter()
-        .map(|t| format!("\"{t}\""))
-        .collect::<Vec<_>>()
-        .join(" OR ")
+    terms.iter().map(|t| format!("\"{t}\"")).collect::<Vec<_>>().join(" OR ")
 }
 
 impl Reader<'_> {
@@ -82,10 +78,7 @@ impl Reader<'_> {
         }
         let forms = [
             (Fallback::Raw, raw.to_string()),
-            (
-                Fallback::Quoted,
-                format!("\"{}\"", raw.replace('"', "\"\"")),
-            ),
+            (Fallback::Quoted, format!("\"{}\"", raw.replace('"', "\"\""))),
             (Fallback::OrTerms, or_terms(raw)),
         ];
         let mut last = String::new();
@@ -96,34 +89,23 @@ impl Reader<'_> {
             last = fts.clone();
             match self.run_fts(&fts, req) {
                 Ok(hits) if !hits.is_empty() => {
-                    return Ok(SearchResult {
-                        hits,
-                        fallback: Some(fallback),
-                        fts_query: fts,
-                    });
+                    return Ok(SearchResult { hits, fallback: Some(fallback), fts_query: fts });
                 }
                 Ok(_) => {}
                 // Invalid FTS5 syntax in the raw form is expected; try the next form.
                 Err(_) if fallback == Fallback::Raw => {}
                 Err(source) => {
-                    return Err(QueryError::Sqlite {
-                        path: self.path.clone(),
-                        source,
-                    });
+                    return Err(QueryError::Sqlite { path: self.path.clone(), source });
                 }
             }
         }
-        Ok(SearchResult {
-            hits: Vec::new(),
-            fallback: None,
-            fts_query: last,
-        })
+        Ok(SearchResult { hits: Vec::new(), fallback: None, fts_query: last })
     }
 
     fn run_fts(&self, fts: &str, req: &SearchRequest) -> rusqlite::Result<Vec<SearchHit>> {
         let sql = format!(
             "SELECT {cols}, bm25(node_fts, {BM25_WEIGHTS}) AS rank \
-             FROM node_fts JOIN node ON node.rowid = node_fts.rowid \
+             FROM node_fts JOIN node ON node.nid = node_fts.rowid \
              WHERE node_fts MATCH ?1 AND (?2 IS NULL OR node.kind = ?2) \
              ORDER BY rank, node.id LIMIT ?3",
             cols = NODE_COLUMNS
@@ -141,10 +123,7 @@ impl Reader<'_> {
         let best = rows.first().map_or(-1.0, |(_, s)| *s).min(-1e-9);
         Ok(rows
             .into_iter()
-            .map(|(node, s)| SearchHit {
-                node,
-                score: (s / best).clamp(0.0, 1.0),
-            })
+            .map(|(node, s)| SearchHit { node, score: (s / best).clamp(0.0, 1.0) })
             .collect())
     }
 }

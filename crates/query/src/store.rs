@@ -9,6 +9,7 @@ use codegraph_resolve::{Edge, Node};
 use codegraph_schema::DiagnosticCode;
 use codegraph_schema::ddl::{self, SCHEMA_VERSION};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -41,33 +42,22 @@ pub struct Diagnostic {
 impl Store {
     /// Opens (creating if needed) the database for writing.
     pub fn open(path: &Path) -> Result<Store, QueryError> {
-        let err = |source| QueryError::Sqlite {
-            path: path.to_path_buf(),
-            source,
-        };
+        let err = |source| QueryError::Sqlite { path: path.to_path_buf(), source };
         let conn = Connection::open(path).map_err(err)?;
-        let store = Store {
-            conn,
-            path: path.to_path_buf(),
-        };
+        let store = Store { conn, path: path.to_path_buf() };
         store.configure_writer().map_err(err)?;
         Ok(store)
     }
 
     fn configure_writer(&self) -> rusqlite::Result<()> {
         self.conn.busy_timeout(Duration::from_secs(10))?;
-        self.conn
-            .pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(()))?;
+        self.conn.pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(()))?;
         self.conn.pragma_update(None, "synchronous", "NORMAL")?;
         self.conn.pragma_update(None, "temp_store", "MEMORY")?;
         self.conn.pragma_update(None, "cache_size", -65536)?;
         let version: Option<String> = self
             .conn
-            .query_row(
-                "SELECT value FROM meta WHERE key = 'schema_version'",
-                [],
-                |r| r.get(0),
-            )
+            .query_row("SELECT value FROM meta WHERE key = 'schema_version'", [], |r| r.get(0))
             .optional()
             .or_else(|e| match e {
                 // A fresh database has no meta table yet.
@@ -93,12 +83,10 @@ impl Store {
                 "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' \
                  AND name NOT LIKE '%fts_%'",
             )?;
-            stmt.query_map([], |r| r.get(0))?
-                .collect::<Result<_, _>>()?
+            stmt.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?
         };
         for t in tables {
-            self.conn
-                .execute_batch(&format!("DROP TABLE IF EXISTS \"{t}\""))?;
+            self.conn.execute_batch(&format!("DROP TABLE IF EXISTS \"{t}\""))?;
         }
         Ok(())
     }
@@ -106,14 +94,9 @@ impl Store {
     /// Opens an existing database read-only; a missing file is [`QueryError::NoIndex`].
     pub fn open_read_only(path: &Path) -> Result<Store, QueryError> {
         if !path.exists() {
-            return Err(QueryError::NoIndex {
-                path: path.to_path_buf(),
-            });
+            return Err(QueryError::NoIndex { path: path.to_path_buf() });
         }
-        let err = |source| QueryError::Sqlite {
-            path: path.to_path_buf(),
-            source,
-        };
+        let err = |source| QueryError::Sqlite { path: path.to_path_buf(), source };
         let conn = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
@@ -121,15 +104,9 @@ impl Store {
         .map_err(err)?;
         conn.busy_timeout(Duration::from_secs(10)).map_err(err)?;
         let version: Option<String> = conn
-            .query_row(
-                "SELECT value FROM meta WHERE key = 'schema_version'",
-                [],
-                |r| r.get(0),
-            )
+            .query_row("SELECT value FROM meta WHERE key = 'schema_version'", [], |r| r.get(0))
             .optional()
-            .map_err(|_| QueryError::NoRevision {
-                path: path.to_path_buf(),
-            })?;
+            .map_err(|_| QueryError::NoRevision { path: path.to_path_buf() })?;
         let found = version.and_then(|v| v.parse::<u32>().ok()).unwrap_or(0);
         if found != SCHEMA_VERSION {
             return Err(QueryError::SchemaMismatch {
@@ -138,10 +115,7 @@ impl Store {
                 expected: SCHEMA_VERSION,
             });
         }
-        Ok(Store {
-            conn,
-            path: path.to_path_buf(),
-        })
+        Ok(Store { conn, path: path.to_path_buf() })
     }
 
     pub fn path(&self) -> &Path {
@@ -182,16 +156,20 @@ impl Store {
         diagnostics.sort();
         diagnostics.dedup_by(|a, b| a.path == b.path && a.code == b.code);
 
-        let tx = self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let t = std::time::Instant::now();
+        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        // Bulk load: drop the secondary indexes, replace the rows, rebuild the indexes once.
+        tx.execute_batch(&ddl::drop_graph_indexes())?;
         tx.execute_batch(
             "DELETE FROM node; DELETE FROM edge; DELETE FROM diagnostic; DELETE FROM node_fts;",
         )?;
+        tracing::debug!(ms = t.elapsed().as_millis() as u64, "publish: cleared");
         let mut symbols = 0i64;
+        // Node IDs -> nid. nids follow ID order, so edge rows sorted by ID are sorted by nid.
+        let mut nids: HashMap<&str, i64> = HashMap::with_capacity(nodes.len());
         {
             let mut ins = tx.prepare(
-                "INSERT INTO node (rowid, id, kind, name, qualified_name, file, language, start_line, \
+                "INSERT INTO node (nid, id, kind, name, qualified_name, file, language, start_line, \
                  end_line, signature, doc, exported, parent, size, lines, hash) \
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
             )?;
@@ -200,12 +178,13 @@ impl Store {
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             )?;
             for (i, n) in nodes.iter().enumerate() {
-                let rowid = i as i64 + 1;
+                let nid = i as i64 + 1;
+                nids.insert(n.id.as_str(), nid);
                 if n.kind.category() == codegraph_schema::NodeCategory::Symbol {
                     symbols += 1;
                 }
                 ins.execute(params![
-                    rowid,
+                    nid,
                     n.id,
                     n.kind.as_str(),
                     n.name,
@@ -228,7 +207,7 @@ impl Store {
                     terms.push_str(&split_identifiers(f));
                 }
                 fts.execute(params![
-                    rowid,
+                    nid,
                     n.name,
                     n.qualified_name,
                     n.signature,
@@ -237,18 +216,31 @@ impl Store {
                     terms
                 ])?;
             }
+            tracing::debug!(ms = t.elapsed().as_millis() as u64, "publish: nodes + fts");
             let mut ins = tx.prepare(
                 "INSERT INTO edge (src, dst, kind, weight, reason, line) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )?;
+            let mut dangling = 0usize;
             for e in &edges {
+                let (Some(src), Some(dst)) = (nids.get(e.src.as_str()), nids.get(e.dst.as_str()))
+                else {
+                    dangling += 1;
+                    continue;
+                };
                 ins.execute(params![
-                    e.src,
-                    e.dst,
+                    src,
+                    dst,
                     e.kind.as_str(),
                     e.weight(),
                     e.reason.as_str(),
                     e.line
                 ])?;
+            }
+            if dangling > 0 {
+                tracing::warn!(
+                    dangling,
+                    "publish: edges whose endpoint is not a node were dropped"
+                );
             }
             let mut ins = tx.prepare(
                 "INSERT INTO diagnostic (path, code, detail, skipped) VALUES (?1, ?2, ?3, ?4)",
@@ -257,16 +249,14 @@ impl Store {
                 ins.execute(params![d.path, d.code.as_str(), d.detail, d.code.is_skip()])?;
             }
         }
-        let files = nodes
-            .iter()
-            .filter(|n| n.kind == codegraph_schema::NodeKind::File)
-            .count();
+        tracing::debug!(ms = t.elapsed().as_millis() as u64, "publish: edges");
+        tx.execute_batch(&ddl::create_graph_indexes())?;
+        tracing::debug!(ms = t.elapsed().as_millis() as u64, "publish: indexes");
+        let edge_count: i64 = tx.query_row("SELECT COUNT(*) FROM edge", [], |r| r.get(0))?;
+        let files = nodes.iter().filter(|n| n.kind == codegraph_schema::NodeKind::File).count();
         let skipped = diagnostics.iter().filter(|d| d.code.is_skip()).count();
-        let revision: i64 = tx.query_row(
-            "SELECT COALESCE(MAX(revision), 0) + 1 FROM snapshot",
-            [],
-            |r| r.get(0),
-        )?;
+        let revision: i64 =
+            tx.query_row("SELECT COALESCE(MAX(revision), 0) + 1 FROM snapshot", [], |r| r.get(0))?;
         tx.execute(
             "INSERT INTO snapshot (revision, root, head_commit, dirty_fingerprint, dirty_files, \
              indexer_version, schema_version, created_at_ms, duration_ms, files, symbols, edges, skipped) \
@@ -283,11 +273,12 @@ impl Store {
                 info.duration_ms,
                 files as i64,
                 symbols,
-                edges.len() as i64,
+                edge_count,
                 skipped as i64,
             ],
         )?;
         tx.commit()?;
+        tracing::debug!(ms = t.elapsed().as_millis() as u64, "publish: committed");
         Ok(revision)
     }
 }

@@ -41,15 +41,9 @@ mod tests {
 
     #[test]
     fn splits_camel_snake_and_acronyms() {
-        assert_eq!(
-            split_identifiers("parseHTTPRequest_v2"),
-            "parse http request v2"
-        );
+        assert_eq!(split_identifiers("parseHTTPRequest_v2"), "parse http request v2");
         assert_eq!(split_identifiers("Server.ServeHTTP"), "server serve http");
-        assert_eq!(
-            split_identifiers("net/http/server.go"),
-            "net http server go"
-        );
+        assert_eq!(split_identifiers("net/http/server.go"), "net http server go");
         assert_eq!(split_identifiers("__init__"), "init");
         assert_eq!(split_identifiers("base64Encode"), "base64 encode");
         assert_eq!(split_identifiers(""), "");

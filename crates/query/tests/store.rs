@@ -41,13 +41,7 @@ fn graph() -> (Vec<Node>, Vec<Edge>) {
             "Server.handleRequest",
             Some("handleRequest(req: Request)"),
         ),
-        node(
-            "file:src/server.ts",
-            NodeKind::File,
-            "server.ts",
-            "src/server.ts",
-            None,
-        ),
+        node("file:src/server.ts", NodeKind::File, "server.ts", "src/server.ts", None),
     ];
     let edges = vec![
         Edge::new(
@@ -69,11 +63,8 @@ fn graph() -> (Vec<Node>, Vec<Edge>) {
 }
 
 fn publish(store: &mut Store, nodes: &[Node], edges: &[Edge]) -> i64 {
-    let info = SnapshotInfo {
-        root: "/r".into(),
-        indexer_version: "t".into(),
-        ..SnapshotInfo::default()
-    };
+    let info =
+        SnapshotInfo { root: "/r".into(), indexer_version: "t".into(), ..SnapshotInfo::default() };
     let diags = vec![Diagnostic {
         path: "a.bin".into(),
         code: DiagnosticCode::Binary,
@@ -102,21 +93,12 @@ fn publish_then_read_one_snapshot() {
     let st = reader.status().unwrap();
     assert_eq!(st.snapshot.revision, 1);
     assert_eq!(
-        (
-            st.snapshot.files,
-            st.snapshot.symbols,
-            st.snapshot.edges,
-            st.snapshot.skipped
-        ),
+        (st.snapshot.files, st.snapshot.symbols, st.snapshot.edges, st.snapshot.skipped),
         (1, 2, 2, 1)
     );
     assert_eq!(
         st.nodes_by_kind,
-        vec![
-            ("class".into(), 1),
-            ("file".into(), 1),
-            ("method".into(), 1)
-        ]
+        vec![("class".into(), 1), ("file".into(), 1), ("method".into(), 1)]
     );
     let opened = reader.open("sym:ts:src/server.ts:Server").unwrap();
     assert_eq!(opened.outgoing.len(), 1);
@@ -135,11 +117,7 @@ fn search_fallback_chain() {
     let reader = w.reader().unwrap();
     let search = |q: &str, kind: Option<&str>| {
         reader
-            .search(&SearchRequest {
-                query: q.into(),
-                kind: kind.map(str::to_string),
-                limit: 10,
-            })
+            .search(&SearchRequest { query: q.into(), kind: kind.map(str::to_string), limit: 10 })
             .unwrap()
     };
 
@@ -152,18 +130,12 @@ fn search_fallback_chain() {
     // Split identifier terms: "request" finds handleRequest.
     let r = search("request", Some("method"));
     assert_eq!(r.hits.len(), 1);
-    assert_eq!(
-        r.hits[0].node.id,
-        "sym:ts:src/server.ts:Server.handleRequest"
-    );
+    assert_eq!(r.hits[0].node.id, "sym:ts:src/server.ts:Server.handleRequest");
 
     // Invalid FTS5 syntax falls back to the quoted phrase.
     let r = search("handleRequest(req", None);
     assert_eq!(r.fallback, Some(Fallback::Quoted));
-    assert_eq!(
-        r.hits[0].node.id,
-        "sym:ts:src/server.ts:Server.handleRequest"
-    );
+    assert_eq!(r.hits[0].node.id, "sym:ts:src/server.ts:Server.handleRequest");
 
     // No phrase match: OR-joined terms.
     let r = search("server widget", None);
@@ -175,11 +147,7 @@ fn search_fallback_chain() {
     assert!(r.hits.is_empty());
 
     assert!(matches!(
-        reader.search(&SearchRequest {
-            query: "  ".into(),
-            kind: None,
-            limit: 5
-        }),
+        reader.search(&SearchRequest { query: "  ".into(), kind: None, limit: 5 }),
         Err(QueryError::EmptyQuery)
     ));
 }
@@ -196,20 +164,14 @@ fn unknown_ids_suggest_near_matches() {
         Err(QueryError::UnknownId { suggestions, .. }) => {
             assert_eq!(
                 suggestions,
-                vec![
-                    "sym:ts:src/server.ts:Server",
-                    "sym:ts:src/server.ts:Server.handleRequest"
-                ]
+                vec!["sym:ts:src/server.ts:Server", "sym:ts:src/server.ts:Server.handleRequest"]
             );
         }
         other => panic!("expected UnknownId, got {other:?}"),
     }
     match reader.open("sym:go:x.go:handleRequest") {
         Err(QueryError::UnknownId { suggestions, .. }) => {
-            assert_eq!(
-                suggestions,
-                vec!["sym:ts:src/server.ts:Server.handleRequest"]
-            );
+            assert_eq!(suggestions, vec!["sym:ts:src/server.ts:Server.handleRequest"]);
         }
         other => panic!("expected UnknownId, got {other:?}"),
     }
@@ -219,10 +181,7 @@ fn unknown_ids_suggest_near_matches() {
 fn missing_and_empty_indexes_are_specific_errors() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("none.db");
-    assert!(matches!(
-        Store::open_read_only(&path),
-        Err(QueryError::NoIndex { .. })
-    ));
+    assert!(matches!(Store::open_read_only(&path), Err(QueryError::NoIndex { .. })));
     let mut w = Store::open(&path).unwrap();
     assert!(matches!(w.reader(), Err(QueryError::NoRevision { .. })));
 }
@@ -240,30 +199,16 @@ fn a_reader_keeps_its_revision_while_a_writer_publishes() {
     assert!(reader.node("file:src/server.ts").unwrap().is_some());
 
     // Revision 2 drops the class; the open reader still sees revision 1 in full.
-    let fewer: Vec<Node> = nodes
-        .iter()
-        .filter(|n| n.kind != NodeKind::Class)
-        .cloned()
-        .collect();
+    let fewer: Vec<Node> = nodes.iter().filter(|n| n.kind != NodeKind::Class).cloned().collect();
     assert_eq!(publish(&mut w, &fewer, &[]), 2);
     assert_eq!(reader.revision(), 1);
-    assert!(
-        reader
-            .node("sym:ts:src/server.ts:Server")
-            .unwrap()
-            .is_some()
-    );
+    assert!(reader.node("sym:ts:src/server.ts:Server").unwrap().is_some());
     assert_eq!(reader.snapshot().unwrap().symbols, 2);
     drop(reader);
 
     let reader = r.reader().unwrap();
     assert_eq!(reader.revision(), 2);
-    assert!(
-        reader
-            .node("sym:ts:src/server.ts:Server")
-            .unwrap()
-            .is_none()
-    );
+    assert!(reader.node("sym:ts:src/server.ts:Server").unwrap().is_none());
     assert_eq!(reader.snapshot().unwrap().symbols, 1);
 }
 
@@ -282,12 +227,8 @@ fn publishing_twice_gives_identical_rows() {
         publish(&mut w, &n, &edges);
         let reader = w.reader().unwrap();
         let mut rows = Vec::new();
-        reader
-            .for_each_node(|n| rows.push(format!("{n:?}")))
-            .unwrap();
-        reader
-            .for_each_edge(|e| rows.push(format!("{e:?}")))
-            .unwrap();
+        reader.for_each_node(|n| rows.push(format!("{n:?}"))).unwrap();
+        reader.for_each_edge(|e| rows.push(format!("{e:?}"))).unwrap();
         dumps.push(rows);
     }
     assert_eq!(dumps[0], dumps[1]);

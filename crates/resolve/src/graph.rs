@@ -44,14 +44,7 @@ impl Edge {
     pub fn new(src: String, dst: String, kind: EdgeKind, reason: Reason, line: u32) -> Edge {
         // Reason weights are in [0, 1], so the product fits in u16.
         let weight_milli = (reason.weight() * 1000.0).round() as u16;
-        Edge {
-            src,
-            dst,
-            kind,
-            reason,
-            weight_milli,
-            line,
-        }
+        Edge { src, dst, kind, reason, weight_milli, line }
     }
 
     pub fn weight(&self) -> f64 {
@@ -135,18 +128,13 @@ pub fn file_graph(db: &dyn salsa::Database, file: SourceFile) -> FileGraph {
     if facts.syntax_errors > 0 {
         graph.diagnostics.push((
             DiagnosticCode::SyntaxErrors,
-            format!(
-                "{} syntax error node(s); facts are partial",
-                facts.syntax_errors
-            ),
+            format!("{} syntax error node(s); facts are partial", facts.syntax_errors),
         ));
     }
     let ids = symbol_ids(db, file);
     for (i, s) in facts.symbols.iter().enumerate() {
         let id = ids[i].clone();
-        let parent = s
-            .parent
-            .and_then(|p| facts.symbols.get(p as usize).map(|ps| (p, ps)));
+        let parent = s.parent.and_then(|p| facts.symbols.get(p as usize).map(|ps| (p, ps)));
         let parent_id = parent.map_or_else(|| fid.clone(), |(p, _)| ids[p as usize].clone());
         let kind = match parent {
             Some((_, ps)) if ps.kind.is_type_like() && s.kind == NodeKind::Method => {
@@ -164,13 +152,7 @@ pub fn file_graph(db: &dyn salsa::Database, file: SourceFile) -> FileGraph {
             Reason::Structural,
             0,
         ));
-        graph.edges.push(Edge::new(
-            parent_id.clone(),
-            id.clone(),
-            kind,
-            Reason::Structural,
-            0,
-        ));
+        graph.edges.push(Edge::new(parent_id.clone(), id.clone(), kind, Reason::Structural, 0));
         graph.nodes.push(Node {
             id,
             kind: s.kind,
@@ -206,9 +188,7 @@ pub fn package_graph(db: &dyn salsa::Database, workspace: Workspace) -> PackageG
     let mut dirs: BTreeMap<&str, Vec<SourceFile>> = BTreeMap::new();
     for &file in workspace.files(db) {
         if file.language(db) == Some(Language::Go) {
-            dirs.entry(parent_dir(file.path(db)))
-                .or_default()
-                .push(file);
+            dirs.entry(parent_dir(file.path(db))).or_default().push(file);
         }
     }
     let mut out = PackageGraph::default();
@@ -227,14 +207,10 @@ pub fn package_graph(db: &dyn salsa::Database, workspace: Workspace) -> PackageG
             }
             let ids = symbol_ids(db, file);
             for (i, s) in facts.symbols.iter().enumerate() {
-                let is_type = matches!(
-                    s.kind,
-                    NodeKind::Struct | NodeKind::Interface | NodeKind::TypeAlias
-                );
+                let is_type =
+                    matches!(s.kind, NodeKind::Struct | NodeKind::Interface | NodeKind::TypeAlias);
                 if is_type && s.parent.is_none() {
-                    types
-                        .entry(s.name.as_str())
-                        .or_insert((ids[i].as_str(), file));
+                    types.entry(s.name.as_str()).or_insert((ids[i].as_str(), file));
                 }
             }
             out.edges.push(Edge::new(
@@ -256,11 +232,8 @@ pub fn package_graph(db: &dyn salsa::Database, workspace: Workspace) -> PackageG
                     continue;
                 };
                 if let Some(&(type_id, type_file)) = types.get(recv) {
-                    let reason = if type_file == file {
-                        Reason::Structural
-                    } else {
-                        Reason::SamePackage
-                    };
+                    let reason =
+                        if type_file == file { Reason::Structural } else { Reason::SamePackage };
                     out.edges.push(Edge::new(
                         type_id.to_string(),
                         ids[i].clone(),
@@ -275,14 +248,8 @@ pub fn package_graph(db: &dyn salsa::Database, workspace: Workspace) -> PackageG
         out.nodes.push(Node {
             id: pid,
             kind: NodeKind::Package,
-            name: name
-                .unwrap_or(if short.is_empty() { "." } else { short })
-                .to_string(),
-            qualified_name: if dir.is_empty() {
-                ".".to_string()
-            } else {
-                dir.to_string()
-            },
+            name: name.unwrap_or(if short.is_empty() { "." } else { short }).to_string(),
+            qualified_name: if dir.is_empty() { ".".to_string() } else { dir.to_string() },
             file: None,
             language: Some(Language::Go.as_str()),
             start_line: None,

@@ -46,10 +46,7 @@ mod tests {
             symbol_id(Language::TypeScript, "src/a.ts", "Server.start", 1),
             "sym:ts:src/a.ts:Server.start"
         );
-        assert_eq!(
-            symbol_id(Language::Go, "a.go", "init", 2),
-            "sym:go:a.go:init#2"
-        );
+        assert_eq!(symbol_id(Language::Go, "a.go", "init", 2), "sym:go:a.go:init#2");
         assert_eq!(go_package_id("net/http"), "pkg:go:net/http");
         assert_eq!(go_package_id(""), "pkg:go:.");
         assert_eq!(parent_dir("net/http/server.go"), "net/http");

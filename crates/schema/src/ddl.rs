@@ -8,7 +8,7 @@ use crate::vocab::{DiagnosticCode, EdgeKind, NodeKind, Reason};
 
 /// Bumped whenever the generated DDL changes incompatibly; an index with another version is
 /// rebuilt from scratch.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ColumnType {
@@ -74,6 +74,8 @@ pub struct Table {
     pub columns: &'static [Column],
     pub primary_key: &'static [&'static str],
     pub indexes: &'static [Index],
+    /// Store the table clustered on its primary key (no separate rowid B-tree).
+    pub without_rowid: bool,
 }
 
 /// An FTS5 table. Its rowid equals the `rowid` of the matching `node` row.
@@ -87,33 +89,15 @@ pub struct FtsTable {
 }
 
 const fn col(name: &'static str, ty: ColumnType, doc: &'static str) -> Column {
-    Column {
-        name,
-        ty,
-        nullable: false,
-        domain: Domain::Any,
-        doc,
-    }
+    Column { name, ty, nullable: false, domain: Domain::Any, doc }
 }
 
 const fn opt(name: &'static str, ty: ColumnType, doc: &'static str) -> Column {
-    Column {
-        name,
-        ty,
-        nullable: true,
-        domain: Domain::Any,
-        doc,
-    }
+    Column { name, ty, nullable: true, domain: Domain::Any, doc }
 }
 
 const fn kind(name: &'static str, domain: Domain, doc: &'static str) -> Column {
-    Column {
-        name,
-        ty: ColumnType::Text,
-        nullable: false,
-        domain,
-        doc,
-    }
+    Column { name, ty: ColumnType::Text, nullable: false, domain, doc }
 }
 
 use ColumnType::{Integer, Real, Text};
@@ -124,6 +108,7 @@ pub const META: Table = Table {
     columns: &[col("key", Text, "name"), col("value", Text, "value")],
     primary_key: &["key"],
     indexes: &[],
+    without_rowid: true,
 };
 
 pub const SNAPSHOT: Table = Table {
@@ -132,26 +117,14 @@ pub const SNAPSHOT: Table = Table {
     columns: &[
         col("revision", Integer, "monotonic revision number"),
         col("root", Text, "canonical root path"),
-        opt(
-            "head_commit",
-            Text,
-            "HEAD commit when the root is in a git repository",
-        ),
+        opt("head_commit", Text, "HEAD commit when the root is in a git repository"),
         opt(
             "dirty_fingerprint",
             Text,
             "hash over the paths and contents of files that differ from HEAD",
         ),
-        col(
-            "dirty_files",
-            Integer,
-            "number of files that differ from HEAD",
-        ),
-        col(
-            "indexer_version",
-            Text,
-            "codegraph version that wrote the revision",
-        ),
+        col("dirty_files", Integer, "number of files that differ from HEAD"),
+        col("indexer_version", Text, "codegraph version that wrote the revision"),
         col("schema_version", Integer, "SCHEMA_VERSION at write time"),
         col("created_at_ms", Integer, "unix time in milliseconds"),
         col("duration_ms", Integer, "wall time of the index run"),
@@ -162,90 +135,54 @@ pub const SNAPSHOT: Table = Table {
     ],
     primary_key: &["revision"],
     indexes: &[],
+    without_rowid: false,
 };
 
 pub const NODE: Table = Table {
     name: "node",
     doc: "Every node of the graph: files, packages, symbols (and later routes, tools, processes, clusters).",
     columns: &[
-        col(
-            "id",
-            Text,
-            "stable readable ID, e.g. sym:ts:src/a.ts:Server.start",
-        ),
+        col("nid", Integer, "row number (rowid alias); edges and FTS rows refer to it"),
+        col("id", Text, "stable readable ID, e.g. sym:ts:src/a.ts:Server.start"),
         kind("kind", Domain::NodeKind, "node kind"),
         col("name", Text, "short name"),
-        col(
-            "qualified_name",
-            Text,
-            "name chain of enclosing named declarations",
-        ),
-        opt(
-            "file",
-            Text,
-            "root-relative path of the file that holds the node",
-        ),
+        col("qualified_name", Text, "name chain of enclosing named declarations"),
+        opt("file", Text, "root-relative path of the file that holds the node"),
         opt("language", Text, "language of the file"),
         opt("start_line", Integer, "1-based first line"),
         opt("end_line", Integer, "1-based last line"),
         opt("signature", Text, "declaration text up to the body"),
         opt("doc", Text, "doc comment"),
-        col(
-            "exported",
-            Integer,
-            "1 when visible outside its file/package",
-        ),
+        col("exported", Integer, "1 when visible outside its file/package"),
         opt("parent", Text, "ID of the containing node"),
         opt("size", Integer, "bytes (files)"),
         opt("lines", Integer, "line count (files)"),
         opt("hash", Text, "content hash (files)"),
     ],
-    primary_key: &["id"],
+    primary_key: &["nid"],
     indexes: &[
-        Index {
-            name: "node_by_file",
-            columns: &["file", "start_line"],
-            unique: false,
-        },
-        Index {
-            name: "node_by_name",
-            columns: &["name"],
-            unique: false,
-        },
-        Index {
-            name: "node_by_qualified_name",
-            columns: &["qualified_name"],
-            unique: false,
-        },
-        Index {
-            name: "node_by_kind",
-            columns: &["kind"],
-            unique: false,
-        },
+        Index { name: "node_by_id", columns: &["id"], unique: true },
+        Index { name: "node_by_file", columns: &["file", "start_line"], unique: false },
+        Index { name: "node_by_name", columns: &["name"], unique: false },
+        Index { name: "node_by_qualified_name", columns: &["qualified_name"], unique: false },
     ],
+    without_rowid: false,
 };
 
 pub const EDGE: Table = Table {
     name: "edge",
-    doc: "Typed, weighted edges; CALLS edges have one row per call site (line).",
+    doc: "Typed, weighted edges between node rows; CALLS edges have one row per call site (line).",
     columns: &[
-        col("src", Text, "source node ID"),
-        col("dst", Text, "target node ID"),
+        col("src", Integer, "nid of the source node"),
+        col("dst", Integer, "nid of the target node"),
         kind("kind", Domain::EdgeKind, "edge kind"),
         col("weight", Real, "confidence in [0, 1]"),
         kind("reason", Domain::Reason, "why the edge exists"),
-        col(
-            "line",
-            Integer,
-            "call-site or reference line, 0 when not applicable",
-        ),
+        col("line", Integer, "call-site or reference line, 0 when not applicable"),
     ],
     primary_key: &["src", "kind", "dst", "line"],
-    indexes: &[Index {
-        name: "edge_by_dst",
-        columns: &["dst", "kind"],
-        unique: false,
-    }],
+    indexes: &[Index { name: "edge_by_dst", columns: &["dst", "kind"], unique: false }],
+    without_rowid: true,
 };
 
 pub const DIAGNOSTIC: Table = Table {
@@ -259,19 +196,13 @@ pub const DIAGNOSTIC: Table = Table {
     ],
     primary_key: &["path", "code"],
     indexes: &[],
+    without_rowid: true,
 };
 
 pub const NODE_FTS: FtsTable = FtsTable {
     name: "node_fts",
-    doc: "Full-text index over nodes; `terms` holds identifiers split at case and underscores.",
-    columns: &[
-        "name",
-        "qualified_name",
-        "signature",
-        "doc",
-        "path",
-        "terms",
-    ],
+    doc: "Full-text index over nodes (rowid = node.nid); `terms` holds identifiers split at case and underscores.",
+    columns: &["name", "qualified_name", "signature", "doc", "path", "terms"],
     tokenize: "unicode61 remove_diacritics 2",
 };
 
@@ -280,6 +211,31 @@ pub const TABLES: &[Table] = &[META, SNAPSHOT, NODE, EDGE, DIAGNOSTIC];
 
 /// All FTS tables.
 pub const FTS_TABLES: &[FtsTable] = &[NODE_FTS];
+
+fn create_index(table: &Table, idx: &Index) -> String {
+    format!(
+        "CREATE {}INDEX IF NOT EXISTS {} ON {} ({});\n",
+        if idx.unique { "UNIQUE " } else { "" },
+        idx.name,
+        table.name,
+        idx.columns.join(", ")
+    )
+}
+
+/// Statements that drop the secondary indexes of the graph tables (`node`, `edge`), so a bulk
+/// load can insert without maintaining them and rebuild them once, sorted, afterwards.
+pub fn drop_graph_indexes() -> String {
+    [NODE, EDGE]
+        .iter()
+        .flat_map(|t| t.indexes.iter())
+        .map(|i| format!("DROP INDEX IF EXISTS {};\n", i.name))
+        .collect()
+}
+
+/// Statements that (re)create the secondary indexes of the graph tables.
+pub fn create_graph_indexes() -> String {
+    [NODE, EDGE].iter().flat_map(|t| t.indexes.iter().map(move |i| create_index(t, i))).collect()
+}
 
 /// The complete DDL, generated deterministically from [`TABLES`] and [`FTS_TABLES`].
 pub fn ddl() -> String {
@@ -321,15 +277,9 @@ pub fn ddl() -> String {
             }
             out.push('\n');
         }
-        out.push_str(");\n");
+        out.push_str(if table.without_rowid { ") WITHOUT ROWID;\n" } else { ");\n" });
         for idx in table.indexes {
-            out.push_str(&format!(
-                "CREATE {}INDEX IF NOT EXISTS {} ON {} ({});\n",
-                if idx.unique { "UNIQUE " } else { "" },
-                idx.name,
-                table.name,
-                idx.columns.join(", ")
-            ));
+            out.push_str(&create_index(table, idx));
         }
     }
     for fts in FTS_TABLES {

@@ -228,10 +228,7 @@ vocabulary! {
 impl DiagnosticCode {
     /// Whether this code means the file was left out of the index.
     pub const fn is_skip(self) -> bool {
-        !matches!(
-            self,
-            DiagnosticCode::LossyUtf8 | DiagnosticCode::SyntaxErrors
-        )
+        !matches!(self, DiagnosticCode::LossyUtf8 | DiagnosticCode::SyntaxErrors)
     }
 }
 
@@ -256,11 +253,7 @@ mod tests {
         check(NodeKind::ALL, NodeKind::as_str, NodeKind::parse);
         check(EdgeKind::ALL, EdgeKind::as_str, EdgeKind::parse);
         check(Reason::ALL, Reason::as_str, Reason::parse);
-        check(
-            DiagnosticCode::ALL,
-            DiagnosticCode::as_str,
-            DiagnosticCode::parse,
-        );
+        check(DiagnosticCode::ALL, DiagnosticCode::as_str, DiagnosticCode::parse);
     }
 
     #[test]

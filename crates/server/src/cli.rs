@@ -83,30 +83,15 @@ pub fn run() -> Result<()> {
     let cli = Cli::parse();
     let json = cli.json;
     match cli.command {
-        Command::Index {
-            root,
-            max_file_size,
-        } => {
+        Command::Index { root, max_file_size } => {
             let root = canonical_root(&root.unwrap_or_else(|| PathBuf::from(".")))?;
             let db = db_path(&root, cli.db.as_deref())?;
             let progress = !json && std::io::stderr().is_terminal();
-            let summary = run_index(
-                &root,
-                &db,
-                &IndexOptions {
-                    max_file_size,
-                    progress,
-                },
-            )?;
+            let summary = run_index(&root, &db, &IndexOptions { max_file_size, progress })?;
             print_index(&summary, json)
         }
         Command::Status { root, all } => status(root, cli.db.as_deref(), all, json),
-        Command::Search {
-            query,
-            root,
-            kind,
-            limit,
-        } => {
+        Command::Search { query, root, kind, limit } => {
             if let Some(k) = &kind
                 && NodeKind::parse(k).is_none()
             {
@@ -173,13 +158,7 @@ pub fn run() -> Result<()> {
             } else {
                 let n = &opened.node;
                 let mut out = std::io::stdout().lock();
-                writeln!(
-                    out,
-                    "{}  ({}, revision {})",
-                    n.id,
-                    n.kind,
-                    reader.revision()
-                )?;
+                writeln!(out, "{}  ({}, revision {})", n.id, n.kind, reader.revision())?;
                 writeln!(out, "  name: {}  qualified: {}", n.name, n.qualified_name)?;
                 writeln!(out, "  at: {}", location(n))?;
                 if let Some(sig) = &n.signature {
@@ -204,11 +183,7 @@ pub fn run() -> Result<()> {
                 Ok(())
             }
         }
-        Command::Export {
-            root,
-            format: ExportFormat::Jsonl,
-            output,
-        } => {
+        Command::Export { root, format: ExportFormat::Jsonl, output } => {
             let (_, mut store) = open_store(root, cli.db.as_deref())?;
             let reader = store.reader()?;
             let sink: Box<dyn Write> = match &output {
@@ -272,10 +247,7 @@ fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Re
     let snap = &st.snapshot;
     // Fresh when HEAD and the dirty-file fingerprint both match what was indexed.
     let (stale, why) = match &git {
-        None => (
-            None,
-            "not a git repository: freshness is not tracked".to_string(),
-        ),
+        None => (None, "not a git repository: freshness is not tracked".to_string()),
         Some(g) if g.head_commit != snap.head_commit => (
             Some(true),
             format!(
@@ -286,15 +258,9 @@ fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Re
         ),
         Some(g) if g.dirty_fingerprint != snap.dirty_fingerprint => (
             Some(true),
-            format!(
-                "{} file(s) differ from HEAD and changed since indexing",
-                g.dirty.len()
-            ),
+            format!("{} file(s) differ from HEAD and changed since indexing", g.dirty.len()),
         ),
-        Some(_) => (
-            Some(false),
-            "HEAD and working-tree changes match the index".to_string(),
-        ),
+        Some(_) => (Some(false), "HEAD and working-tree changes match the index".to_string()),
     };
     if json {
         let counts = |v: &[(String, u64)]| -> Value {
@@ -328,13 +294,7 @@ fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Re
         "revision  {} (indexer {}, {} ms)",
         snap.revision, snap.indexer_version, snap.duration_ms
     )?;
-    writeln!(
-        out,
-        "commit    {}",
-        snap.head_commit
-            .as_deref()
-            .unwrap_or("(not a git repository)")
-    )?;
+    writeln!(out, "commit    {}", snap.head_commit.as_deref().unwrap_or("(not a git repository)"))?;
     let label = match stale {
         Some(true) => "stale",
         Some(false) => "fresh",
@@ -347,10 +307,7 @@ fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Re
         snap.files, snap.symbols, snap.edges, snap.skipped
     )?;
     let fmt = |v: &[(String, u64)]| {
-        v.iter()
-            .map(|(k, n)| format!("{k} {n}"))
-            .collect::<Vec<_>>()
-            .join(", ")
+        v.iter().map(|(k, n)| format!("{k} {n}")).collect::<Vec<_>>().join(", ")
     };
     writeln!(out, "nodes     {}", fmt(&st.nodes_by_kind))?;
     writeln!(out, "edges     {}", fmt(&st.edges_by_kind))?;
@@ -361,11 +318,7 @@ fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Re
         writeln!(out, "  skipped {} ({}): {}", d.path, d.code, d.detail)?;
     }
     if !all && (skips.len() as u64) < snap.skipped {
-        writeln!(
-            out,
-            "  ... {} more (use --all)",
-            snap.skipped - skips.len() as u64
-        )?;
+        writeln!(out, "  ... {} more (use --all)", snap.skipped - skips.len() as u64)?;
     }
     Ok(())
 }
@@ -400,12 +353,7 @@ fn print_index(s: &IndexSummary, json: bool) -> Result<()> {
         }));
     }
     let mut out = std::io::stdout().lock();
-    writeln!(
-        out,
-        "indexed {} -> revision {}",
-        s.root.display(),
-        s.revision
-    )?;
+    writeln!(out, "indexed {} -> revision {}", s.root.display(), s.revision)?;
     writeln!(out, "  db       {}", s.db.display())?;
     writeln!(
         out,
@@ -419,11 +367,7 @@ fn print_index(s: &IndexSummary, json: bool) -> Result<()> {
     writeln!(
         out,
         "  skipped  {skipped}{}",
-        if reasons.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", reasons.join(", "))
-        }
+        if reasons.is_empty() { String::new() } else { format!(" ({})", reasons.join(", ")) }
     )?;
     if s.lossy_files + s.files_with_syntax_errors > 0 {
         writeln!(

@@ -37,9 +37,7 @@ pub fn git_state(root: &Path) -> Option<GitState> {
             Some(location)
         } else {
             let prefix = prefix.to_string_lossy().replace('\\', "/");
-            location
-                .strip_prefix(&format!("{prefix}/"))
-                .map(str::to_string)
+            location.strip_prefix(&format!("{prefix}/")).map(str::to_string)
         };
         if let Some(rel) = rel {
             dirty.push(rel);
@@ -48,11 +46,7 @@ pub fn git_state(root: &Path) -> Option<GitState> {
     dirty.sort();
     dirty.dedup();
     let dirty_fingerprint = fingerprint(root, &dirty);
-    Some(GitState {
-        head_commit,
-        dirty,
-        dirty_fingerprint,
-    })
+    Some(GitState { head_commit, dirty, dirty_fingerprint })
 }
 
 /// BLAKE3 over `path \0 content-hash \n` of each dirty path (`-` for a deleted file).

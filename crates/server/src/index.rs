@@ -72,13 +72,7 @@ pub fn run_index(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Ind
             PathBuf::from(p)
         })
         .collect();
-    let scanned = scan(
-        root,
-        &ScanOptions {
-            max_file_size: opts.max_file_size,
-            exclude,
-        },
-    );
+    let scanned = scan(root, &ScanOptions { max_file_size: opts.max_file_size, exclude });
     let scan_ms = start.elapsed().as_millis();
 
     let parse_start = Instant::now();
@@ -86,22 +80,11 @@ pub fn run_index(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Ind
     let files: Vec<SourceFile> = scanned
         .files
         .iter()
-        .map(|f| {
-            SourceFile::new(
-                &db,
-                f.path.clone(),
-                f.language,
-                f.text.clone(),
-                f.meta.clone(),
-            )
-        })
+        .map(|f| SourceFile::new(&db, f.path.clone(), f.language, f.text.clone(), f.meta.clone()))
         .collect();
     let workspace = Workspace::new(&db, files.clone());
-    let parsed: Vec<SourceFile> = files
-        .iter()
-        .copied()
-        .filter(|f| f.language(&db).is_some())
-        .collect();
+    let parsed: Vec<SourceFile> =
+        files.iter().copied().filter(|f| f.language(&db).is_some()).collect();
     let bar = progress_bar(opts.progress, parsed.len());
     db.prefetch(&parsed, |n| bar.set_position(n as u64));
     bar.finish_and_clear();
@@ -164,10 +147,7 @@ pub fn run_index(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Ind
         revision,
         files: files.len(),
         parsed_files: parsed.len(),
-        symbols: nodes
-            .iter()
-            .filter(|n| n.kind.category() == NodeCategory::Symbol)
-            .count(),
+        symbols: nodes.iter().filter(|n| n.kind.category() == NodeCategory::Symbol).count(),
         edges: edges.len(),
         lines: nodes.iter().filter_map(|n| n.lines).map(u64::from).sum(),
         bytes: scanned.files.iter().map(|f| f.meta.size).sum(),

@@ -16,10 +16,7 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let filter = tracing_subscriber::EnvFilter::try_from_env("CODEGRAPH_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .init();
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
     match cli::run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {

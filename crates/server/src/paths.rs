@@ -12,10 +12,7 @@ pub fn canonical_root(root: &Path) -> Result<PathBuf> {
         bail!("root {} is not a directory", canonical.display());
     }
     std::fs::read_dir(&canonical).with_context(|| {
-        format!(
-            "cannot list root {}: check its permissions",
-            canonical.display()
-        )
+        format!("cannot list root {}: check its permissions", canonical.display())
     })?;
     Ok(canonical)
 }
@@ -48,11 +45,7 @@ pub fn default_db_path(canonical_root: &Path) -> Result<PathBuf> {
                 .collect()
         })
         .unwrap_or_default();
-    let dir = if name.is_empty() {
-        key
-    } else {
-        format!("{name}-{key}")
-    };
+    let dir = if name.is_empty() { key } else { format!("{name}-{key}") };
     Ok(cache_dir()?.join(dir).join("index.db"))
 }
 

@@ -85,10 +85,7 @@ pub fn scan(root: &Path, opts: &ScanOptions) -> ScanResult {
             let path = entry.path();
             if entry.depth() > 0
                 && entry.file_type().is_some_and(|t| t.is_dir())
-                && entry
-                    .file_name()
-                    .to_str()
-                    .is_some_and(|n| ALWAYS_SKIPPED_DIRS.contains(&n))
+                && entry.file_name().to_str().is_some_and(|n| ALWAYS_SKIPPED_DIRS.contains(&n))
             {
                 return false;
             }
@@ -123,12 +120,7 @@ pub fn scan(root: &Path, opts: &ScanOptions) -> ScanResult {
                 let size = match entry.metadata() {
                     Ok(m) => m.len(),
                     Err(e) => {
-                        push(
-                            &skips,
-                            rel,
-                            DiagnosticCode::Unreadable,
-                            format!("cannot stat: {e}"),
-                        );
+                        push(&skips, rel, DiagnosticCode::Unreadable, format!("cannot stat: {e}"));
                         continue;
                     }
                 };
@@ -137,10 +129,7 @@ pub fn scan(root: &Path, opts: &ScanOptions) -> ScanResult {
                         &skips,
                         rel,
                         DiagnosticCode::TooLarge,
-                        format!(
-                            "{size} bytes exceeds --max-file-size {}",
-                            opts.max_file_size
-                        ),
+                        format!("{size} bytes exceeds --max-file-size {}", opts.max_file_size),
                     );
                     continue;
                 }
@@ -150,10 +139,8 @@ pub fn scan(root: &Path, opts: &ScanOptions) -> ScanResult {
         }
     }
 
-    let results: Vec<Result<ScannedFile, Diagnostic>> = candidates
-        .into_par_iter()
-        .map(|(path, rel, size)| read_file(&path, rel, size))
-        .collect();
+    let results: Vec<Result<ScannedFile, Diagnostic>> =
+        candidates.into_par_iter().map(|(path, rel, size)| read_file(&path, rel, size)).collect();
     let mut out = ScanResult::default();
     let mut diagnostics = std::mem::take(&mut *skips.lock().unwrap_or_else(|e| e.into_inner()));
     for r in results {
@@ -235,20 +222,13 @@ fn read_file(path: &Path, rel: String, size: u64) -> Result<ScannedFile, Diagnos
     let hash = content_hash(&bytes);
     let (text, lossy_utf8): (Arc<str>, bool) = match String::from_utf8(bytes) {
         Ok(s) => (Arc::from(s), false),
-        Err(e) => (
-            Arc::from(String::from_utf8_lossy(e.as_bytes()).into_owned()),
-            true,
-        ),
+        Err(e) => (Arc::from(String::from_utf8_lossy(e.as_bytes()).into_owned()), true),
     };
     Ok(ScannedFile {
         language: Language::from_path(&rel),
         path: rel,
         text,
-        meta: FileMeta {
-            size,
-            hash,
-            lossy_utf8,
-        },
+        meta: FileMeta { size, hash, lossy_utf8 },
     })
 }
 
@@ -257,10 +237,7 @@ mod tests {
     use super::*;
 
     fn opts() -> ScanOptions {
-        ScanOptions {
-            max_file_size: DEFAULT_MAX_FILE_SIZE,
-            exclude: Vec::new(),
-        }
+        ScanOptions { max_file_size: DEFAULT_MAX_FILE_SIZE, exclude: Vec::new() }
     }
 
     fn write(root: &Path, rel: &str, bytes: &[u8]) {
@@ -274,10 +251,7 @@ mod tests {
     }
 
     fn diags(r: &ScanResult) -> Vec<(String, DiagnosticCode)> {
-        r.diagnostics
-            .iter()
-            .map(|d| (d.path.clone(), d.code))
-            .collect()
+        r.diagnostics.iter().map(|d| (d.path.clone(), d.code)).collect()
     }
 
     fn tmp() -> (tempfile::TempDir, PathBuf) {
@@ -301,10 +275,7 @@ mod tests {
         write(&root, "excluded.md", b"# x\n");
         write(&root, ".mission/notes.md", b"# m\n");
         let r = scan(&root, &opts());
-        assert_eq!(
-            paths(&r),
-            vec![".gitignore", "a.ts", "sub/.gitignore", "sub/keep.txt"]
-        );
+        assert_eq!(paths(&r), vec![".gitignore", "a.ts", "sub/.gitignore", "sub/keep.txt"]);
         assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
     }
 
@@ -314,13 +285,7 @@ mod tests {
         write(&root, "bin.dat", b"abc\0def");
         write(&root, "big.txt", &vec![b'a'; 2000]);
         write(&root, "latin1.go", b"package p\n// caf\xe9\n");
-        let r = scan(
-            &root,
-            &ScanOptions {
-                max_file_size: 1000,
-                exclude: Vec::new(),
-            },
-        );
+        let r = scan(&root, &ScanOptions { max_file_size: 1000, exclude: Vec::new() });
         assert_eq!(paths(&r), vec!["latin1.go"]);
         assert_eq!(r.files[0].text.as_ref(), "package p\n// caf\u{FFFD}\n");
         assert!(r.files[0].meta.lossy_utf8);
@@ -367,18 +332,12 @@ mod tests {
         use std::os::unix::fs::PermissionsExt;
         let (_d, root) = tmp();
         write(&root, "locked.ts", b"x\n");
-        std::fs::set_permissions(
-            root.join("locked.ts"),
-            std::fs::Permissions::from_mode(0o000),
-        )
-        .unwrap();
+        std::fs::set_permissions(root.join("locked.ts"), std::fs::Permissions::from_mode(0o000))
+            .unwrap();
         let r = scan(&root, &opts());
         // Root can read anything; only assert when permissions are enforced.
         if std::fs::read(root.join("locked.ts")).is_err() {
-            assert_eq!(
-                diags(&r),
-                vec![("locked.ts".into(), DiagnosticCode::Unreadable)]
-            );
+            assert_eq!(diags(&r), vec![("locked.ts".into(), DiagnosticCode::Unreadable)]);
             assert!(r.files.is_empty());
         } else {
             assert_eq!(paths(&r), vec!["locked.ts"]);
@@ -390,13 +349,8 @@ mod tests {
         let (_d, root) = tmp();
         write(&root, "index.db", b"x");
         write(&root, "a.md", b"# a\n");
-        let r = scan(
-            &root,
-            &ScanOptions {
-                max_file_size: 1000,
-                exclude: vec![root.join("index.db")],
-            },
-        );
+        let r =
+            scan(&root, &ScanOptions { max_file_size: 1000, exclude: vec![root.join("index.db")] });
         assert_eq!(paths(&r), vec!["a.md"]);
     }
 }

@@ -91,9 +91,7 @@ struct Repo {
 
 fn repo() -> Repo {
     let dir = tempfile::tempdir().expect("temp dir");
-    let root = std::fs::canonicalize(dir.path())
-        .expect("canonical temp dir")
-        .join("repo");
+    let root = std::fs::canonicalize(dir.path()).expect("canonical temp dir").join("repo");
     std::fs::create_dir_all(&root).expect("create repo dir");
     codegraph_tests::write_fixture(&root, FIXTURE);
     std::fs::write(root.join("logo.png"), b"\x89PNG\r\n\x1a\n\0\0\0binary").expect("write png");
@@ -101,30 +99,20 @@ fn repo() -> Repo {
     git(&root, &["add", "-A"]);
     git(&root, &["commit", "-q", "-m", "init"]);
     let db = dir.path().join("index.db").to_string_lossy().into_owned();
-    Repo {
-        _dir: dir,
-        root,
-        db,
-    }
+    Repo { _dir: dir, root, db }
 }
 
 #[test]
 fn index_status_search_open_export() {
     let r = repo();
     let root = r.root.to_str().unwrap();
-    let idx = ok_json(&codegraph(
-        &["index", root, "--db", &r.db, "--json"],
-        &r.root,
-    ));
+    let idx = ok_json(&codegraph(&["index", root, "--db", &r.db, "--json"], &r.root));
     assert_eq!(idx["revision"], 1);
     assert_eq!(idx["files"], 7, "{idx}");
     assert_eq!(idx["parsed_files"], 5, "{idx}");
     assert_eq!(idx["skipped"]["binary"], 1, "{idx}");
 
-    let st = ok_json(&codegraph(
-        &["status", root, "--db", &r.db, "--json"],
-        &r.root,
-    ));
+    let st = ok_json(&codegraph(&["status", root, "--db", &r.db, "--json"], &r.root));
     assert_eq!(st["revision"], 1);
     assert_eq!(st["stale"], false, "{st}");
     assert_eq!(st["skips"][0]["path"], "logo.png");
@@ -139,34 +127,13 @@ fn index_status_search_open_export() {
     assert_eq!(hits["hits"][0]["score"], 1.0);
 
     let kind = ok_json(&codegraph(
-        &[
-            "search",
-            "store add",
-            "--kind",
-            "method",
-            "--root",
-            root,
-            "--db",
-            &r.db,
-            "--json",
-        ],
+        &["search", "store add", "--kind", "method", "--root", root, "--db", &r.db, "--json"],
         &r.root,
     ));
-    assert_eq!(
-        kind["hits"][0]["id"], "sym:go:pkg/store/ops.go:Store.Add",
-        "{kind}"
-    );
+    assert_eq!(kind["hits"][0]["id"], "sym:go:pkg/store/ops.go:Store.Add", "{kind}");
 
     let open = ok_json(&codegraph(
-        &[
-            "open",
-            "sym:ts:src/server.ts:Server.start",
-            "--root",
-            root,
-            "--db",
-            &r.db,
-            "--json",
-        ],
+        &["open", "sym:ts:src/server.ts:Server.start", "--root", root, "--db", &r.db, "--json"],
         &r.root,
     ));
     assert_eq!(open["source"]["first_line"], 6);
@@ -219,19 +186,13 @@ fn index_status_search_open_export() {
     "###]].assert_eq(&text);
 
     // Determinism: re-indexing the same tree gives the same rows.
-    ok_json(&codegraph(
-        &["index", root, "--db", &r.db, "--json"],
-        &r.root,
-    ));
+    ok_json(&codegraph(&["index", root, "--db", &r.db, "--json"], &r.root));
     let again = codegraph(&["export", root, "--db", &r.db], &r.root);
     assert_eq!(String::from_utf8(again.stdout).unwrap(), text);
 
     // An edit makes the index stale.
     std::fs::write(r.root.join("src/util.ts"), "export function log() {}\n").unwrap();
-    let st = ok_json(&codegraph(
-        &["status", root, "--db", &r.db, "--json"],
-        &r.root,
-    ));
+    let st = ok_json(&codegraph(&["status", root, "--db", &r.db, "--json"], &r.root));
     assert_eq!(st["stale"], true, "{st}");
     assert_eq!(st["revision"], 2);
 }
@@ -243,50 +204,24 @@ fn errors_are_specific() {
     let out = codegraph(&["status", root, "--db", &r.db], &r.root);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("no index for") && err.contains("codegraph index"),
-        "{err}"
-    );
+    assert!(err.contains("no index for") && err.contains("codegraph index"), "{err}");
 
-    ok_json(&codegraph(
-        &["index", root, "--db", &r.db, "--json"],
-        &r.root,
-    ));
+    ok_json(&codegraph(&["index", root, "--db", &r.db, "--json"], &r.root));
     let out = codegraph(
-        &[
-            "open",
-            "sym:ts:src/server.ts:Server.stop",
-            "--root",
-            root,
-            "--db",
-            &r.db,
-        ],
+        &["open", "sym:ts:src/server.ts:Server.stop", "--root", root, "--db", &r.db],
         &r.root,
     );
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("unknown ID `sym:ts:src/server.ts:Server.stop`"),
-        "{err}"
-    );
-    assert!(
-        err.contains("did you mean: sym:ts:src/server.ts:Server"),
-        "{err}"
-    );
+    assert!(err.contains("unknown ID `sym:ts:src/server.ts:Server.stop`"), "{err}");
+    assert!(err.contains("did you mean: sym:ts:src/server.ts:Server"), "{err}");
 
     let out = codegraph(&["index", "/definitely/not/here", "--db", &r.db], &r.root);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("cannot read root /definitely/not/here"),
-        "{err}"
-    );
+    assert!(err.contains("cannot read root /definitely/not/here"), "{err}");
 
-    let out = codegraph(
-        &[
-            "search", "x", "--kind", "widget", "--root", root, "--db", &r.db,
-        ],
-        &r.root,
-    );
+    let out =
+        codegraph(&["search", "x", "--kind", "widget", "--root", root, "--db", &r.db], &r.root);
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown kind `widget`"));
 }

@@ -18,15 +18,13 @@ const MAX_PATH: usize = 32;
 /// The first named child that is not a comment.
 pub fn first_named(n: Node<'_>) -> Option<Node<'_>> {
     let mut cursor = n.walk();
-    n.named_children(&mut cursor)
-        .find(|c| c.kind() != "comment")
+    n.named_children(&mut cursor).find(|c| c.kind() != "comment")
 }
 
 /// Whether a node has a direct anonymous child of the given kind (`type`, `*`, `global`...).
 pub fn has_token(n: Node<'_>, kind: &str) -> bool {
     let mut cursor = n.walk();
-    n.children(&mut cursor)
-        .any(|c| !c.is_named() && c.kind() == kind)
+    n.children(&mut cursor).any(|c| !c.is_named() && c.kind() == kind)
 }
 
 /// Strips what the oracle's `unwrap` strips: parentheses, `as`, `satisfies`, `!`, `<T>x`.
@@ -51,10 +49,7 @@ pub fn unwrap_expr(mut n: Node<'_>) -> Node<'_> {
 
 /// Function and function-like expression kinds across the three grammars.
 pub fn is_function_expr(kind: &str) -> bool {
-    matches!(
-        kind,
-        "arrow_function" | "function_expression" | "function" | "generator_function"
-    )
+    matches!(kind, "arrow_function" | "function_expression" | "function" | "generator_function")
 }
 
 /// The oracle's `isFuncOrClassExpr`: the (unwrapped) value is a function or class expression.
@@ -68,11 +63,7 @@ pub fn is_fn_or_class_value(value: Option<Node<'_>>) -> bool {
 /// The content of a string literal node, quotes removed (escapes kept as written).
 pub fn string_content<'s>(n: Node<'_>, src: &'s str) -> &'s str {
     let t = text(n, src);
-    if t.len() >= 2 {
-        t.get(1..t.len() - 1).unwrap_or("")
-    } else {
-        ""
-    }
+    if t.len() >= 2 { t.get(1..t.len() - 1).unwrap_or("") } else { "" }
 }
 
 /// A property / member key as the oracle's `propName` spells it: identifiers and `#private`
@@ -98,20 +89,10 @@ pub fn callee_of<'t>(expr: Node<'t>, src: &str) -> Option<(Callee, Node<'t>)> {
 fn callee_at<'t>(expr: Node<'t>, src: &str, depth: usize) -> Option<(Callee, Node<'t>)> {
     let e = unwrap_expr(expr);
     match e.kind() {
-        "identifier" => Some((
-            Callee {
-                receiver: Receiver::None,
-                name: text(e, src).to_string(),
-            },
-            e,
-        )),
-        "super" => Some((
-            Callee {
-                receiver: Receiver::Super,
-                name: "constructor".to_string(),
-            },
-            e,
-        )),
+        "identifier" => {
+            Some((Callee { receiver: Receiver::None, name: text(e, src).to_string() }, e))
+        }
+        "super" => Some((Callee { receiver: Receiver::Super, name: "constructor".to_string() }, e)),
         "member_expression" => {
             let prop = e.child_by_field_name("property")?;
             let obj = e.child_by_field_name("object")?;
@@ -129,10 +110,7 @@ fn callee_at<'t>(expr: Node<'t>, src: &str, depth: usize) -> Option<(Callee, Nod
                 return None;
             }
             Some((
-                Callee {
-                    receiver: Receiver::Other,
-                    name: string_content(idx, src).to_string(),
-                },
+                Callee { receiver: Receiver::Other, name: string_content(idx, src).to_string() },
                 idx,
             ))
         }
@@ -196,8 +174,7 @@ pub fn path_of(member: Node<'_>, src: &str) -> Option<Vec<String>> {
 /// A call expression whose arguments are a template string: a tagged template, which the
 /// compiler does not count as a call.
 pub fn is_tagged_template(call: Node<'_>) -> bool {
-    call.child_by_field_name("arguments")
-        .is_some_and(|a| a.kind() == "template_string")
+    call.child_by_field_name("arguments").is_some_and(|a| a.kind() == "template_string")
 }
 
 /// The type name a type (or type annotation) names: generics, `readonly`, `[]`, parentheses and
@@ -259,15 +236,11 @@ pub fn heritage_target(n: Node<'_>, src: &str) -> Option<String> {
             let s = dotted(text(n, src));
             s.split('.')
                 .all(|p| {
-                    !p.is_empty()
-                        && p.chars()
-                            .all(|c| c == '_' || c == '$' || c.is_alphanumeric())
+                    !p.is_empty() && p.chars().all(|c| c == '_' || c == '$' || c.is_alphanumeric())
                 })
                 .then_some(s)
         }
-        "generic_type" => n
-            .child_by_field_name("name")
-            .and_then(|t| heritage_target(t, src)),
+        "generic_type" => n.child_by_field_name("name").and_then(|t| heritage_target(t, src)),
         _ => None,
     }
 }
@@ -288,11 +261,7 @@ pub fn assignment_name(lhs: &str) -> String {
     if let Some(pos) = s.find(".prototype.") {
         s.replace_range(pos..pos + ".prototype.".len(), ".");
     }
-    if s.is_empty() {
-        "module.exports".to_string()
-    } else {
-        s
-    }
+    if s.is_empty() { "module.exports".to_string() } else { s }
 }
 
 #[cfg(test)]

@@ -368,9 +368,8 @@ impl<'s, 't> Walker<'s, 't> {
     }
 
     fn lazy_property(&mut self, pair: Node<'t>, parent: Option<SymbolIdx>) -> SymbolIdx {
-        let name = pair
-            .child_by_field_name("key")
-            .map_or_else(String::new, |k| prop_name(k, self.src));
+        let name =
+            pair.child_by_field_name("key").map_or_else(String::new, |k| prop_name(k, self.src));
         self.push_symbol(NewSym {
             kind: NodeKind::Property,
             name,
@@ -384,10 +383,7 @@ impl<'s, 't> Walker<'s, 't> {
     }
 
     fn qualified(&self, sym: SymbolIdx) -> &str {
-        self.facts
-            .symbols
-            .get(sym as usize)
-            .map_or("", |s| s.qualified_name.as_str())
+        self.facts.symbols.get(sym as usize).map_or("", |s| s.qualified_name.as_str())
     }
 
     fn push_symbol(&mut self, s: NewSym<'t>) -> SymbolIdx {
@@ -523,9 +519,7 @@ impl<'s, 't> Walker<'s, 't> {
                 | "method_definition"
                 | "method_signature"
                 | "abstract_method_signature"
-        ) && next
-            .child_by_field_name("name")
-            .is_some_and(|n| text(n, self.src) == name)
+        ) && next.child_by_field_name("name").is_some_and(|n| text(n, self.src) == name)
     }
 
     fn return_hint(&mut self, func: Node<'t>, sym: SymbolIdx) {
@@ -615,9 +609,7 @@ impl<'s, 't> Walker<'s, 't> {
 
     fn class_heritage(&mut self, class: Node<'t>, sym: SymbolIdx) {
         let mut cursor = class.walk();
-        let Some(h) = class
-            .named_children(&mut cursor)
-            .find(|c| c.kind() == "class_heritage")
+        let Some(h) = class.named_children(&mut cursor).find(|c| c.kind() == "class_heritage")
         else {
             return;
         };
@@ -647,11 +639,7 @@ impl<'s, 't> Walker<'s, 't> {
 
     fn heritage(&mut self, sym: SymbolIdx, kind: HeritageKind, target: Node<'t>) {
         if let Some(target) = heritage_target(target, self.src) {
-            self.facts.heritage.push(Heritage {
-                symbol: sym,
-                kind,
-                target,
-            });
+            self.facts.heritage.push(Heritage { symbol: sym, kind, target });
         }
     }
 
@@ -659,9 +647,7 @@ impl<'s, 't> Walker<'s, 't> {
         let is_class = node.kind() == "class";
         let parent = self.anc_at(pi);
         let is_field = |field: &str| {
-            parent
-                .and_then(|p| p.child_by_field_name(field))
-                .is_some_and(|v| v.id() == node.id())
+            parent.and_then(|p| p.child_by_field_name(field)).is_some_and(|v| v.id() == node.id())
         };
         let naming = match parent.map_or("", |p| p.kind()) {
             "variable_declarator" | "pair" | "public_field_definition" | "field_definition"
@@ -779,10 +765,9 @@ impl<'s, 't> Walker<'s, 't> {
             return None;
         }
         let (parent, short) = match aname.rsplit_once('.') {
-            Some((head, last)) => (
-                self.qmap.get(&join(&prefix, head)).copied().or(scope),
-                last.to_string(),
-            ),
+            Some((head, last)) => {
+                (self.qmap.get(&join(&prefix, head)).copied().or(scope), last.to_string())
+            }
             None => (scope, aname.clone()),
         };
         let kind = if is_class {
@@ -878,13 +863,9 @@ impl<'s, 't> Walker<'s, 't> {
         let parent = self.scope();
         let body = node.child_by_field_name("body");
         let anchor = self.member_anchor(node, in_class);
-        let doc = self.doc(anchor).or_else(|| {
-            if in_class && has_body {
-                self.overload_doc(anchor)
-            } else {
-                None
-            }
-        });
+        let doc = self
+            .doc(anchor)
+            .or_else(|| if in_class && has_body { self.overload_doc(anchor) } else { None });
         let sym = self.push_symbol(NewSym {
             kind: NodeKind::Method,
             name,
@@ -900,36 +881,26 @@ impl<'s, 't> Walker<'s, 't> {
     }
 
     fn open_field(&mut self, node: Node<'t>, pi: Option<usize>) {
-        let Some(name_node) = node
-            .child_by_field_name("name")
-            .or_else(|| node.child_by_field_name("property"))
+        let Some(name_node) =
+            node.child_by_field_name("name").or_else(|| node.child_by_field_name("property"))
         else {
             return;
         };
         let name = prop_name(name_node, self.src);
         let value = node.child_by_field_name("value");
         let is_fn = value.is_some_and(|v| is_function_expr(unwrap_expr(v).kind()));
-        let export = if self.is_private(node, name_node) {
-            Export::No
-        } else {
-            Export::Parent
-        };
+        let export = if self.is_private(node, name_node) { Export::No } else { Export::Parent };
         let class = self.scope();
         let anchor = self.member_anchor(node, self.anc_kind(pi) == "class_body");
         let signature = match value.map(unwrap_expr) {
             Some(v) if is_fn => self.sig_span(
                 sig_start(node),
-                v.child_by_field_name("body")
-                    .map_or(v.end_byte(), |b| b.start_byte()),
+                v.child_by_field_name("body").map_or(v.end_byte(), |b| b.start_byte()),
             ),
             _ => self.sig(node, None),
         };
         let sym = self.push_symbol(NewSym {
-            kind: if is_fn {
-                NodeKind::Method
-            } else {
-                NodeKind::Property
-            },
+            kind: if is_fn { NodeKind::Method } else { NodeKind::Property },
             name: name.clone(),
             qualified: None,
             node,
@@ -938,10 +909,7 @@ impl<'s, 't> Walker<'s, 't> {
             doc: self.doc(anchor),
             export,
         });
-        if let Some(ty) = node
-            .child_by_field_name("type")
-            .and_then(|t| type_name(t, self.src))
-        {
+        if let Some(ty) = node.child_by_field_name("type").and_then(|t| type_name(t, self.src)) {
             self.facts.type_hints.push(TypeHint {
                 scope: class,
                 name,
@@ -1051,8 +1019,7 @@ impl<'s, 't> Walker<'s, 't> {
             self.anc_kind(pi) == "ambient_declaration" || node.kind() == "ambient_declaration";
         let body = node.child_by_field_name("body").or_else(|| {
             let mut cursor = node.walk();
-            node.named_children(&mut cursor)
-                .find(|c| c.kind() == "statement_block")
+            node.named_children(&mut cursor).find(|c| c.kind() == "statement_block")
         });
         let signature = self.sig(node, body);
         let doc = self.doc(anchor);
@@ -1106,8 +1073,7 @@ impl<'s, 't> Walker<'s, 't> {
             NodeKind::Class
         } else if decl.is_some_and(|d| {
             d.kind() == "lexical_declaration"
-                && d.child_by_field_name("kind")
-                    .is_some_and(|k| text(k, self.src) == "const")
+                && d.child_by_field_name("kind").is_some_and(|k| text(k, self.src) == "const")
         }) {
             NodeKind::Constant
         } else {
@@ -1116,12 +1082,12 @@ impl<'s, 't> Walker<'s, 't> {
         let (anchor, export) = self.decl_context(node, pi);
         let start = decl.map_or(node.start_byte(), |d| d.start_byte());
         let end = match init {
-            Some(v) if is_fn => v
-                .child_by_field_name("body")
-                .map_or(v.end_byte(), |b| b.start_byte()),
-            Some(v) if is_class => v
-                .child_by_field_name("body")
-                .map_or(v.end_byte(), |b| b.start_byte()),
+            Some(v) if is_fn => {
+                v.child_by_field_name("body").map_or(v.end_byte(), |b| b.start_byte())
+            }
+            Some(v) if is_class => {
+                v.child_by_field_name("body").map_or(v.end_byte(), |b| b.start_byte())
+            }
             // A data literal says nothing a signature should repeat.
             Some(v) if matches!(v.kind(), "object" | "array") => v.start_byte(),
             _ => node.end_byte(),
@@ -1152,8 +1118,7 @@ impl<'s, 't> Walker<'s, 't> {
     ) {
         let kind = if decl.is_some_and(|d| {
             d.kind() == "lexical_declaration"
-                && d.child_by_field_name("kind")
-                    .is_some_and(|k| text(k, self.src) == "const")
+                && d.child_by_field_name("kind").is_some_and(|k| text(k, self.src) == "const")
         }) {
             NodeKind::Constant
         } else {
@@ -1161,10 +1126,8 @@ impl<'s, 't> Walker<'s, 't> {
         };
         let (anchor, export) = self.decl_context(node, pi);
         let doc = self.doc(anchor);
-        let signature = self.sig_span(
-            decl.map_or(node.start_byte(), |d| d.start_byte()),
-            node.end_byte(),
-        );
+        let signature =
+            self.sig_span(decl.map_or(node.start_byte(), |d| d.start_byte()), node.end_byte());
         for id in bound_names(pattern) {
             self.push_symbol(NewSym {
                 kind,
@@ -1240,11 +1203,7 @@ impl<'s, 't> Walker<'s, 't> {
                 .and_then(|v| v.child_by_field_name("body"))
                 .map_or(node.end_byte(), |b| b.start_byte());
             let sym = self.push_symbol(NewSym {
-                kind: if is_class {
-                    NodeKind::Class
-                } else {
-                    NodeKind::Method
-                },
+                kind: if is_class { NodeKind::Class } else { NodeKind::Method },
                 name: prop_name(key, self.src),
                 qualified: None,
                 node,
@@ -1327,10 +1286,7 @@ impl<'s, 't> Walker<'s, 't> {
         }
         let (inner_callee, _) = callee_of(inner.child_by_field_name("function")?, self.src)?;
         Some((
-            Callee {
-                receiver: Receiver::CallResult(Box::new(inner_callee)),
-                name: String::new(),
-            },
+            Callee { receiver: Receiver::CallResult(Box::new(inner_callee)), name: String::new() },
             inner,
         ))
     }
@@ -1355,9 +1311,7 @@ impl<'s, 't> Walker<'s, 't> {
     fn single_string_arg(&self, call: Node<'t>) -> Option<String> {
         let args = call.child_by_field_name("arguments")?;
         let mut cursor = args.walk();
-        let mut it = args
-            .named_children(&mut cursor)
-            .filter(|c| c.kind() != "comment");
+        let mut it = args.named_children(&mut cursor).filter(|c| c.kind() != "comment");
         let first = it.next()?;
         if it.next().is_some() || first.kind() != "string" {
             return None;
@@ -1424,23 +1378,15 @@ impl<'s, 't> Walker<'s, 't> {
                             if let Some(a) = v.filter(|v| v.kind() == "assignment_pattern") {
                                 v = a.child_by_field_name("left");
                             }
-                            (
-                                c.child_by_field_name("key"),
-                                v.filter(|v| v.kind() == "identifier"),
-                            )
+                            (c.child_by_field_name("key"), v.filter(|v| v.kind() == "identifier"))
                         }
                         _ => (None, None),
                     };
                     let Some(key) = key else { continue };
                     let key = prop_name(key, self.src);
-                    let local = local
-                        .map(|l| text(l, self.src))
-                        .filter(|l| *l != key)
-                        .map(str::to_string);
-                    out.push(ImportBinding {
-                        imported: Imported::Named(key),
-                        local,
-                    });
+                    let local =
+                        local.map(|l| text(l, self.src)).filter(|l| *l != key).map(str::to_string);
+                    out.push(ImportBinding { imported: Imported::Named(key), local });
                 }
             }
             _ => {}
@@ -1508,10 +1454,7 @@ impl<'s, 't> Walker<'s, 't> {
                         .named_children(&mut cc)
                         .find(|c| c.kind() == "identifier")
                         .map(|i| text(i, self.src).to_string());
-                    bindings.push(ImportBinding {
-                        imported: Imported::Namespace,
-                        local,
-                    });
+                    bindings.push(ImportBinding { imported: Imported::Namespace, local });
                 }
                 _ => {}
             }
@@ -1550,9 +1493,8 @@ impl<'s, 't> Walker<'s, 't> {
                                 continue;
                             };
                             let name = prop_name(name, self.src);
-                            let local = spec
-                                .child_by_field_name("alias")
-                                .map(|a| prop_name(a, self.src));
+                            let local =
+                                spec.child_by_field_name("alias").map(|a| prop_name(a, self.src));
                             bindings.push(ImportBinding {
                                 imported: if name == "default" {
                                     Imported::Default
@@ -1567,10 +1509,7 @@ impl<'s, 't> Walker<'s, 't> {
                 }
             }
             if all {
-                bindings.push(ImportBinding {
-                    imported: Imported::All,
-                    local: None,
-                });
+                bindings.push(ImportBinding { imported: Imported::All, local: None });
             }
             self.facts.imports.push(Import {
                 source: string_content(source, self.src).to_string(),
@@ -1593,8 +1532,7 @@ impl<'s, 't> Walker<'s, 't> {
                     }
                 }
                 "identifier" => {
-                    self.exported_names
-                        .insert(text(child, self.src).to_string());
+                    self.exported_names.insert(text(child, self.src).to_string());
                 }
                 "decorator" => decorated = true,
                 _ => {}
@@ -1622,18 +1560,14 @@ impl<'s, 't> Walker<'s, 't> {
         let Some(owner) = owner.filter(|o| FUNCTION_OWNERS.contains(&o.kind())) else {
             return;
         };
-        let name = node
-            .child_by_field_name("pattern")
-            .and_then(|p| match p.kind() {
-                "identifier" => Some(p),
-                "rest_pattern" => first_named(p).filter(|i| i.kind() == "identifier"),
-                _ => None,
-            });
+        let name = node.child_by_field_name("pattern").and_then(|p| match p.kind() {
+            "identifier" => Some(p),
+            "rest_pattern" => first_named(p).filter(|i| i.kind() == "identifier"),
+            _ => None,
+        });
         let Some(name_node) = name else { return };
         let name = text(name_node, self.src).to_string();
-        let ty = node
-            .child_by_field_name("type")
-            .and_then(|t| type_name(t, self.src));
+        let ty = node.child_by_field_name("type").and_then(|t| type_name(t, self.src));
         let scope = self.scope();
         let is_property = owner.kind() == "method_definition"
             && owner
