@@ -97,37 +97,45 @@ impl Database {
         Database { storage: salsa::Storage::new(Some(callback)) }
     }
 
-    /// Computes [`file_facts`] for `files` on all cores, in chunks, letting the parse LRU evict
-    /// trees between chunks so memory stays bounded on large roots. `on_done` is called after
-    /// each chunk with the number of files finished so far.
-    pub fn prefetch(&mut self, files: &[SourceFile], mut on_done: impl FnMut(usize)) {
+    /// Runs `compute` (typically a query that depends on [`file_facts`]) for every file on all
+    /// cores, in chunks of [`PREFETCH_CHUNK`] files. After each chunk, `on_chunk` gets the
+    /// database and the chunk (to read the now-memoized results on this thread), then a no-op
+    /// revision lets the parse LRU drop that chunk's syntax trees, so memory stays bounded on
+    /// large roots.
+    pub fn prefetch(
+        &mut self,
+        files: &[SourceFile],
+        compute: impl Fn(&Database, SourceFile) + Sync,
+        mut on_chunk: impl FnMut(&Database, &[SourceFile]),
+    ) {
         use std::sync::atomic::{AtomicUsize, Ordering};
-        const CHUNK: usize = 1024;
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let mut done = 0;
-        for chunk in files.chunks(CHUNK) {
+        let compute = &compute;
+        for (i, chunk) in files.chunks(PREFETCH_CHUNK).enumerate() {
             let next = AtomicUsize::new(0);
             std::thread::scope(|scope| {
                 for _ in 0..threads {
-                    // Each worker owns a handle; all are dropped before the next write below.
+                    // Each worker owns a handle; all are dropped before the write below.
                     let db = self.clone();
                     let next = &next;
                     scope.spawn(move || {
                         while let Some(&file) = chunk.get(next.fetch_add(1, Ordering::Relaxed)) {
-                            file_facts(&db, file);
+                            compute(&db, file);
                         }
                     });
                 }
             });
-            done += chunk.len();
-            on_done(done);
-            if done < files.len() {
+            on_chunk(self, chunk);
+            if (i + 1) * PREFETCH_CHUNK < files.len() {
                 // A new (no-op) revision lets the LRU drop the trees of this chunk.
                 salsa::Database::synthetic_write(self, salsa::Durability::LOW);
             }
         }
     }
 }
+
+/// Files per parallel batch in [`Database::prefetch`].
+pub const PREFETCH_CHUNK: usize = 512;
 
 #[cfg(test)]
 mod tests {
@@ -186,9 +194,15 @@ mod tests {
                 )
             })
             .collect();
-        let mut progress = Vec::new();
-        db.prefetch(&files, |n| progress.push(n));
-        assert_eq!(progress, vec![50]);
+        let mut chunks = Vec::new();
+        db.prefetch(
+            &files,
+            |db, f| {
+                file_facts(db, f);
+            },
+            |_, chunk| chunks.push(chunk.len()),
+        );
+        assert_eq!(chunks, vec![50]);
         for (i, f) in files.iter().enumerate() {
             assert_eq!(file_facts(&db, *f).symbols[0].name, format!("T{i}"));
         }

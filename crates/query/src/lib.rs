@@ -18,4 +18,4 @@ pub mod terms;
 pub use error::QueryError;
 pub use read::{DiagnosticRow, EdgeRow, NodeRow, OpenedNode, Reader, SnapshotRow, Status};
 pub use search::{Fallback, SearchHit, SearchRequest, SearchResult};
-pub use store::{Diagnostic, SnapshotInfo, Store};
+pub use store::{Diagnostic, Publication, SnapshotInfo, Store};

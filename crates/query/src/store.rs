@@ -6,8 +6,8 @@
 use crate::error::QueryError;
 use crate::terms::split_identifiers;
 use codegraph_resolve::{Edge, Node};
-use codegraph_schema::DiagnosticCode;
 use codegraph_schema::ddl::{self, SCHEMA_VERSION};
+use codegraph_schema::{DiagnosticCode, NodeCategory};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -123,8 +123,7 @@ impl Store {
     }
 
     /// Replaces the graph with `nodes`/`edges`/`diagnostics` and records a new revision, all in
-    /// one transaction: readers see the previous revision until it commits. Rows are written in
-    /// a canonical order, so the same input always gives the same rows. Returns the revision.
+    /// one transaction, with nodes and edges in ID order. Returns the revision.
     pub fn publish(
         &mut self,
         info: &SnapshotInfo,
@@ -132,131 +131,199 @@ impl Store {
         edges: &[&Edge],
         diagnostics: &[Diagnostic],
     ) -> Result<i64, QueryError> {
-        let path = self.path.clone();
-        self.publish_inner(info, nodes, edges, diagnostics)
-            .map_err(|source| QueryError::Sqlite { path, source })
-    }
-
-    fn publish_inner(
-        &mut self,
-        info: &SnapshotInfo,
-        nodes: &[&Node],
-        edges: &[&Edge],
-        diagnostics: &[Diagnostic],
-    ) -> rusqlite::Result<i64> {
         let mut nodes = nodes.to_vec();
         nodes.sort_by(|a, b| a.id.cmp(&b.id));
-        nodes.dedup_by(|a, b| a.id == b.id);
         let mut edges = edges.to_vec();
-        edges.sort_by(|a, b| {
-            (&a.src, a.kind, &a.dst, a.line).cmp(&(&b.src, b.kind, &b.dst, b.line))
-        });
-        edges.dedup_by(|a, b| (&a.src, a.kind, &a.dst, a.line) == (&b.src, b.kind, &b.dst, b.line));
-        let mut diagnostics = diagnostics.to_vec();
-        diagnostics.sort();
-        diagnostics.dedup_by(|a, b| a.path == b.path && a.code == b.code);
+        edges.sort();
+        let mut publication = self.begin_publish()?;
+        publication.insert_nodes(nodes)?;
+        publication.insert_edges(edges)?;
+        publication.insert_diagnostics(diagnostics)?;
+        publication.commit(info)
+    }
 
-        let t = std::time::Instant::now();
-        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        // Bulk load: drop the secondary indexes, replace the rows, rebuild the indexes once.
-        tx.execute_batch(&ddl::drop_graph_indexes())?;
+    /// Starts replacing the graph: one write transaction that the returned [`Publication`]
+    /// fills and commits. Readers keep seeing the previous revision until the commit; dropping
+    /// the publication without committing leaves that revision untouched.
+    pub fn begin_publish(&mut self) -> Result<Publication<'_>, QueryError> {
+        let path = self.path.clone();
+        let err = |source| QueryError::Sqlite { path: path.clone(), source };
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(err)?;
+        // Bulk load: drop the secondary indexes and rows; indexes are rebuilt once at commit.
+        tx.execute_batch(&ddl::drop_graph_indexes()).map_err(err)?;
         tx.execute_batch(
             "DELETE FROM node; DELETE FROM edge; DELETE FROM diagnostic; DELETE FROM node_fts;",
-        )?;
-        tracing::debug!(ms = t.elapsed().as_millis() as u64, "publish: cleared");
-        let mut symbols = 0i64;
-        // Node IDs -> nid. nids follow ID order, so edge rows sorted by ID are sorted by nid.
-        let mut nids: HashMap<&str, i64> = HashMap::with_capacity(nodes.len());
-        {
-            let mut ins = tx.prepare(
+        )
+        .map_err(err)?;
+        Ok(Publication {
+            tx,
+            path: self.path.clone(),
+            nids: HashMap::new(),
+            files: 0,
+            symbols: 0,
+            edges: 0,
+            skipped: 0,
+            pending: Vec::new(),
+        })
+    }
+}
+
+/// A revision being written: nodes get row numbers (`nid`) in insertion order, so the same
+/// insertion order gives the same rows. Edges may arrive before their endpoints; they are
+/// inserted at [`Publication::commit`] once every node is known.
+pub struct Publication<'s> {
+    tx: rusqlite::Transaction<'s>,
+    path: PathBuf,
+    nids: HashMap<String, i64>,
+    files: i64,
+    symbols: i64,
+    edges: i64,
+    skipped: i64,
+    pending: Vec<Edge>,
+}
+
+impl Publication<'_> {
+    fn err(&self) -> impl Fn(rusqlite::Error) -> QueryError + '_ {
+        |source| QueryError::Sqlite { path: self.path.clone(), source }
+    }
+
+    /// Inserts nodes (and their FTS rows). A node whose ID is already present is ignored.
+    pub fn insert_nodes<'n>(
+        &mut self,
+        nodes: impl IntoIterator<Item = &'n Node>,
+    ) -> Result<(), QueryError> {
+        let mut ins = self
+            .tx
+            .prepare_cached(
                 "INSERT INTO node (nid, id, kind, name, qualified_name, file, language, start_line, \
                  end_line, signature, doc, exported, parent, size, lines, hash) \
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
-            )?;
-            let mut fts = tx.prepare(
+            )
+            .map_err(self.err())?;
+        let mut fts = self
+            .tx
+            .prepare_cached(
                 "INSERT INTO node_fts (rowid, name, qualified_name, signature, doc, path, terms) \
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            )?;
-            for (i, n) in nodes.iter().enumerate() {
-                let nid = i as i64 + 1;
-                nids.insert(n.id.as_str(), nid);
-                if n.kind.category() == codegraph_schema::NodeCategory::Symbol {
-                    symbols += 1;
+            )
+            .map_err(self.err())?;
+        let path = &self.path;
+        let err = |source| QueryError::Sqlite { path: path.clone(), source };
+        for n in nodes {
+            if self.nids.contains_key(&n.id) {
+                tracing::warn!(id = %n.id, "publish: duplicate node ID ignored");
+                continue;
+            }
+            let nid = self.nids.len() as i64 + 1;
+            self.nids.insert(n.id.clone(), nid);
+            match n.kind.category() {
+                NodeCategory::Symbol => self.symbols += 1,
+                NodeCategory::File => self.files += 1,
+                _ => {}
+            }
+            ins.execute(params![
+                nid,
+                n.id,
+                n.kind.as_str(),
+                n.name,
+                n.qualified_name,
+                n.file,
+                n.language,
+                n.start_line,
+                n.end_line,
+                n.signature,
+                n.doc,
+                n.exported,
+                n.parent,
+                n.size.map(|s| s as i64),
+                n.lines,
+                n.hash,
+            ])
+            .map_err(err)?;
+            let mut terms = split_identifiers(&n.qualified_name);
+            if let Some(f) = &n.file {
+                terms.push(' ');
+                terms.push_str(&split_identifiers(f));
+            }
+            fts.execute(params![nid, n.name, n.qualified_name, n.signature, n.doc, n.file, terms])
+                .map_err(err)?;
+        }
+        Ok(())
+    }
+
+    /// Inserts edges whose endpoints are known; the others wait for [`Self::commit`].
+    pub fn insert_edges<'e>(
+        &mut self,
+        edges: impl IntoIterator<Item = &'e Edge>,
+    ) -> Result<(), QueryError> {
+        let mut ins = self
+            .tx
+            .prepare_cached(
+                "INSERT OR IGNORE INTO edge (src, dst, kind, weight, reason, line) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )
+            .map_err(self.err())?;
+        let path = &self.path;
+        let err = |source| QueryError::Sqlite { path: path.clone(), source };
+        for e in edges {
+            match (self.nids.get(&e.src), self.nids.get(&e.dst)) {
+                (Some(src), Some(dst)) => {
+                    self.edges += ins
+                        .execute(params![
+                            src,
+                            dst,
+                            e.kind.as_str(),
+                            e.weight(),
+                            e.reason.as_str(),
+                            e.line
+                        ])
+                        .map_err(err)? as i64;
                 }
-                ins.execute(params![
-                    nid,
-                    n.id,
-                    n.kind.as_str(),
-                    n.name,
-                    n.qualified_name,
-                    n.file,
-                    n.language,
-                    n.start_line,
-                    n.end_line,
-                    n.signature,
-                    n.doc,
-                    n.exported,
-                    n.parent,
-                    n.size.map(|s| s as i64),
-                    n.lines,
-                    n.hash,
-                ])?;
-                let mut terms = split_identifiers(&n.qualified_name);
-                if let Some(f) = &n.file {
-                    terms.push(' ');
-                    terms.push_str(&split_identifiers(f));
-                }
-                fts.execute(params![
-                    nid,
-                    n.name,
-                    n.qualified_name,
-                    n.signature,
-                    n.doc,
-                    n.file,
-                    terms
-                ])?;
-            }
-            tracing::debug!(ms = t.elapsed().as_millis() as u64, "publish: nodes + fts");
-            let mut ins = tx.prepare(
-                "INSERT INTO edge (src, dst, kind, weight, reason, line) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )?;
-            let mut dangling = 0usize;
-            for e in &edges {
-                let (Some(src), Some(dst)) = (nids.get(e.src.as_str()), nids.get(e.dst.as_str()))
-                else {
-                    dangling += 1;
-                    continue;
-                };
-                ins.execute(params![
-                    src,
-                    dst,
-                    e.kind.as_str(),
-                    e.weight(),
-                    e.reason.as_str(),
-                    e.line
-                ])?;
-            }
-            if dangling > 0 {
-                tracing::warn!(
-                    dangling,
-                    "publish: edges whose endpoint is not a node were dropped"
-                );
-            }
-            let mut ins = tx.prepare(
-                "INSERT INTO diagnostic (path, code, detail, skipped) VALUES (?1, ?2, ?3, ?4)",
-            )?;
-            for d in &diagnostics {
-                ins.execute(params![d.path, d.code.as_str(), d.detail, d.code.is_skip()])?;
+                _ => self.pending.push(e.clone()),
             }
         }
-        tracing::debug!(ms = t.elapsed().as_millis() as u64, "publish: edges");
-        tx.execute_batch(&ddl::create_graph_indexes())?;
-        tracing::debug!(ms = t.elapsed().as_millis() as u64, "publish: indexes");
-        let edge_count: i64 = tx.query_row("SELECT COUNT(*) FROM edge", [], |r| r.get(0))?;
-        let files = nodes.iter().filter(|n| n.kind == codegraph_schema::NodeKind::File).count();
-        let skipped = diagnostics.iter().filter(|d| d.code.is_skip()).count();
-        let revision: i64 =
-            tx.query_row("SELECT COALESCE(MAX(revision), 0) + 1 FROM snapshot", [], |r| r.get(0))?;
+        Ok(())
+    }
+
+    pub fn insert_diagnostics<'d>(
+        &mut self,
+        diagnostics: impl IntoIterator<Item = &'d Diagnostic>,
+    ) -> Result<(), QueryError> {
+        let mut ins = self
+            .tx
+            .prepare_cached(
+                "INSERT OR REPLACE INTO diagnostic (path, code, detail, skipped) VALUES (?1, ?2, ?3, ?4)",
+            )
+            .map_err(self.err())?;
+        let path = &self.path;
+        let err = |source| QueryError::Sqlite { path: path.clone(), source };
+        for d in diagnostics {
+            ins.execute(params![d.path, d.code.as_str(), d.detail, d.code.is_skip()])
+                .map_err(err)?;
+            self.skipped += i64::from(d.code.is_skip());
+        }
+        Ok(())
+    }
+
+    /// Inserts the pending edges, rebuilds the indexes, records the snapshot row and commits.
+    /// Returns the new revision.
+    pub fn commit(mut self, info: &SnapshotInfo) -> Result<i64, QueryError> {
+        let pending = std::mem::take(&mut self.pending);
+        let before = pending.len();
+        self.insert_edges(&pending)?;
+        let dangling = self.pending.len();
+        if dangling > 0 {
+            tracing::warn!(dangling, of = before, "publish: edges to unknown nodes were dropped");
+        }
+        let Publication { tx, path, files, symbols, edges, skipped, .. } = self;
+        let err = |source| QueryError::Sqlite { path: path.clone(), source };
+        tx.execute_batch(&ddl::create_graph_indexes()).map_err(err)?;
+        let revision: i64 = tx
+            .query_row("SELECT COALESCE(MAX(revision), 0) + 1 FROM snapshot", [], |r| r.get(0))
+            .map_err(err)?;
         tx.execute(
             "INSERT INTO snapshot (revision, root, head_commit, dirty_fingerprint, dirty_files, \
              indexer_version, schema_version, created_at_ms, duration_ms, files, symbols, edges, skipped) \
@@ -271,14 +338,14 @@ impl Store {
                 SCHEMA_VERSION,
                 info.created_at_ms,
                 info.duration_ms,
-                files as i64,
+                files,
                 symbols,
-                edge_count,
-                skipped as i64,
+                edges,
+                skipped,
             ],
-        )?;
-        tx.commit()?;
-        tracing::debug!(ms = t.elapsed().as_millis() as u64, "publish: committed");
+        )
+        .map_err(err)?;
+        tx.commit().map_err(err)?;
         Ok(revision)
     }
 }

@@ -75,6 +75,15 @@ pub fn run_index(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Ind
     let scanned = scan(root, &ScanOptions { max_file_size: opts.max_file_size, exclude });
     let scan_ms = start.elapsed().as_millis();
 
+    // The writer thread fills one publication while the workers parse the next chunk.
+    if let Some(dir) = db_path.parent() {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create the index directory {}", dir.display()))?;
+    }
+    let store = Store::open(db_path)?;
+    let (to_writer, from_main) = std::sync::mpsc::sync_channel::<WriterEvent>(4);
+    let writer = std::thread::spawn(move || write_revision(store, from_main));
+
     let parse_start = Instant::now();
     let mut db = Database::default();
     let files: Vec<SourceFile> = scanned
@@ -83,36 +92,47 @@ pub fn run_index(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Ind
         .map(|f| SourceFile::new(&db, f.path.clone(), f.language, f.text.clone(), f.meta.clone()))
         .collect();
     let workspace = Workspace::new(&db, files.clone());
-    let parsed: Vec<SourceFile> =
-        files.iter().copied().filter(|f| f.language(&db).is_some()).collect();
-    let bar = progress_bar(opts.progress, parsed.len());
-    db.prefetch(&parsed, |n| bar.set_position(n as u64));
-    bar.finish_and_clear();
-    let parse_ms = parse_start.elapsed().as_millis();
-
-    let publish_start = Instant::now();
-    let mut nodes: Vec<&Node> = Vec::new();
-    let mut edges: Vec<&Edge> = Vec::new();
+    let bar = progress_bar(opts.progress, files.len());
     let mut diagnostics = scanned.diagnostics;
-    for &file in &files {
-        let g = file_graph(&db, file);
-        nodes.extend(g.nodes.iter());
-        edges.extend(g.edges.iter());
-        for (code, detail) in &g.diagnostics {
-            // The scanner already recorded lossy decoding.
-            if *code != DiagnosticCode::LossyUtf8 {
-                diagnostics.push(Diagnostic {
-                    path: file.path(&db).clone(),
-                    code: *code,
-                    detail: detail.clone(),
-                });
+    let mut counts = Counts::default();
+    let mut writer_gone = false;
+    db.prefetch(
+        &files,
+        |db, file| {
+            file_graph(db, file);
+        },
+        |db, chunk| {
+            let mut batch = Batch::default();
+            for &file in chunk {
+                let g = file_graph(db, file);
+                counts.add(g);
+                batch.nodes.extend(g.nodes.iter().cloned());
+                batch.edges.extend(g.edges.iter().cloned());
+                for (code, detail) in &g.diagnostics {
+                    // The scanner already recorded lossy decoding.
+                    if *code != DiagnosticCode::LossyUtf8 {
+                        diagnostics.push(Diagnostic {
+                            path: file.path(db).clone(),
+                            code: *code,
+                            detail: detail.clone(),
+                        });
+                    }
+                }
             }
-        }
-    }
+            bar.inc(chunk.len() as u64);
+            writer_gone = writer_gone || to_writer.send(WriterEvent::Batch(batch)).is_err();
+        },
+    );
+    bar.finish_and_clear();
     let packages = package_graph(&db, workspace);
-    nodes.extend(packages.nodes.iter());
-    edges.extend(packages.edges.iter());
-
+    counts.add_nodes(&packages.nodes, packages.edges.len());
+    let batch = Batch {
+        nodes: packages.nodes.clone(),
+        edges: packages.edges.clone(),
+        diagnostics: diagnostics.clone(),
+    };
+    let parse_ms = parse_start.elapsed().as_millis();
+    let publish_start = Instant::now();
     let git: Option<GitState> = git.join().ok().flatten();
     let info = SnapshotInfo {
         root: root.to_string_lossy().into_owned(),
@@ -123,12 +143,15 @@ pub fn run_index(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Ind
         created_at_ms: now_ms(),
         duration_ms: i64::try_from(start.elapsed().as_millis()).unwrap_or(i64::MAX),
     };
-    if let Some(dir) = db_path.parent() {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create the index directory {}", dir.display()))?;
+    if !writer_gone {
+        let _ = to_writer.send(WriterEvent::Batch(batch));
+        let _ = to_writer.send(WriterEvent::Commit(info.clone()));
     }
-    let mut store = Store::open(db_path)?;
-    let revision = store.publish(&info, &nodes, &edges, &diagnostics)?;
+    drop(to_writer);
+    let revision = match writer.join() {
+        Ok(result) => result?,
+        Err(_) => anyhow::bail!("the index writer thread panicked; the previous revision is intact"),
+    };
     let publish_ms = publish_start.elapsed().as_millis();
 
     let mut skipped: BTreeMap<&'static str, usize> = BTreeMap::new();
@@ -146,10 +169,10 @@ pub fn run_index(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Ind
         db: db_path.to_path_buf(),
         revision,
         files: files.len(),
-        parsed_files: parsed.len(),
-        symbols: nodes.iter().filter(|n| n.kind.category() == NodeCategory::Symbol).count(),
-        edges: edges.len(),
-        lines: nodes.iter().filter_map(|n| n.lines).map(u64::from).sum(),
+        parsed_files: counts.parsed_files,
+        symbols: counts.symbols,
+        edges: counts.edges,
+        lines: counts.lines,
         bytes: scanned.files.iter().map(|f| f.meta.size).sum(),
         skipped,
         lossy_files,
@@ -162,6 +185,63 @@ pub fn run_index(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Ind
         total_ms: start.elapsed().as_millis(),
         peak_rss_bytes: peak_rss_bytes(),
     })
+}
+
+/// What the main thread sends the writer thread: a closed set of events.
+enum WriterEvent {
+    Batch(Batch),
+    Commit(SnapshotInfo),
+}
+
+#[derive(Default)]
+struct Batch {
+    nodes: Vec<Node>,
+    edges: Vec<Edge>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// Writes batches into one publication and commits it when told to. If the channel closes
+/// without a `Commit`, the publication is dropped and the previous revision stays.
+fn write_revision(
+    mut store: Store,
+    events: std::sync::mpsc::Receiver<WriterEvent>,
+) -> Result<i64> {
+    let mut publication = store.begin_publish()?;
+    for event in events {
+        match event {
+            WriterEvent::Batch(b) => {
+                publication.insert_nodes(&b.nodes)?;
+                publication.insert_edges(&b.edges)?;
+                publication.insert_diagnostics(&b.diagnostics)?;
+            }
+            WriterEvent::Commit(info) => return Ok(publication.commit(&info)?),
+        }
+    }
+    anyhow::bail!("indexing stopped before the revision was complete; the previous revision is intact")
+}
+
+/// Totals for the summary, gathered while batches stream to the writer.
+#[derive(Default)]
+struct Counts {
+    parsed_files: usize,
+    symbols: usize,
+    edges: usize,
+    lines: u64,
+}
+
+impl Counts {
+    fn add(&mut self, g: &codegraph_resolve::FileGraph) {
+        if g.nodes.first().is_some_and(|f| f.language.is_some()) {
+            self.parsed_files += 1;
+        }
+        self.add_nodes(&g.nodes, g.edges.len());
+    }
+
+    fn add_nodes(&mut self, nodes: &[Node], edges: usize) {
+        self.symbols += nodes.iter().filter(|n| n.kind.category() == NodeCategory::Symbol).count();
+        self.lines += nodes.iter().filter_map(|n| n.lines).map(u64::from).sum::<u64>();
+        self.edges += edges;
+    }
 }
 
 fn progress_bar(enabled: bool, len: usize) -> indicatif::ProgressBar {
