@@ -114,17 +114,44 @@ impl Reader<'_> {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
+        let limit = req.limit.max(1);
+        // Over-fetch so the name boost below can lift an exact match from further down.
+        let fetch = (limit * 3).clamp(limit, limit + 200);
         let mut stmt = self.tx.prepare_cached(&sql)?;
-        let rows = stmt.query_map(params![fts, req.kind, req.limit.max(1) as i64], |r| {
+        let rows = stmt.query_map(params![fts, req.kind, fetch as i64], |r| {
             Ok((node_from_row(r)?, r.get::<_, f64>(15)?))
         })?;
-        let rows: Vec<_> = rows.collect::<Result<_, _>>()?;
-        // bm25() is negative, lower is better; normalize by the best.
-        let best = rows.first().map_or(-1.0, |(_, s)| *s).min(-1e-9);
-        Ok(rows
-            .into_iter()
-            .map(|(node, s)| SearchHit { node, score: (s / best).clamp(0.0, 1.0) })
-            .collect())
+        let query = req.query.trim();
+        // bm25() is negative, lower is better: relevance = -bm25, times a boost for a node
+        // whose name or qualified name is exactly the query.
+        let mut hits: Vec<SearchHit> = rows
+            .map(|row| {
+                row.map(|(node, bm25)| {
+                    let score = -bm25 * name_boost(&node, query);
+                    SearchHit { node, score }
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.node.id.cmp(&b.node.id)));
+        hits.truncate(limit);
+        let best = hits.first().map_or(1.0, |h| h.score).max(1e-9);
+        for h in &mut hits {
+            h.score = (h.score / best).clamp(0.0, 1.0);
+        }
+        Ok(hits)
+    }
+}
+
+/// Ranking boost: exact name (case-sensitive) 2x, exact name ignoring case or exact
+/// qualified name 1.5x, else 1x. Symbols beat files with the same name by a hair.
+fn name_boost(node: &crate::read::NodeRow, query: &str) -> f64 {
+    let kind = if node.kind == "file" { 1.0 } else { 1.01 };
+    if node.name == query {
+        2.0 * kind
+    } else if node.name.eq_ignore_ascii_case(query) || node.qualified_name == query {
+        1.5 * kind
+    } else {
+        kind
     }
 }
 
