@@ -150,7 +150,9 @@ pub fn run_index(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Ind
     drop(to_writer);
     let revision = match writer.join() {
         Ok(result) => result?,
-        Err(_) => anyhow::bail!("the index writer thread panicked; the previous revision is intact"),
+        Err(_) => {
+            anyhow::bail!("the index writer thread panicked; the previous revision is intact")
+        }
     };
     let publish_ms = publish_start.elapsed().as_millis();
 
@@ -202,10 +204,7 @@ struct Batch {
 
 /// Writes batches into one publication and commits it when told to. If the channel closes
 /// without a `Commit`, the publication is dropped and the previous revision stays.
-fn write_revision(
-    mut store: Store,
-    events: std::sync::mpsc::Receiver<WriterEvent>,
-) -> Result<i64> {
+fn write_revision(mut store: Store, events: std::sync::mpsc::Receiver<WriterEvent>) -> Result<i64> {
     let mut publication = store.begin_publish()?;
     for event in events {
         match event {
@@ -217,7 +216,9 @@ fn write_revision(
             WriterEvent::Commit(info) => return Ok(publication.commit(&info)?),
         }
     }
-    anyhow::bail!("indexing stopped before the revision was complete; the previous revision is intact")
+    anyhow::bail!(
+        "indexing stopped before the revision was complete; the previous revision is intact"
+    )
 }
 
 /// Totals for the summary, gathered while batches stream to the writer.
