@@ -14,7 +14,7 @@
 
 use codegraph_db::{Database, FileMeta, SourceFile, Workspace};
 use codegraph_parse::{Language, analyze, render::render_facts};
-use codegraph_resolve::{Edge, Node, file_graph, package_graph};
+use codegraph_resolve::{Edge, Node, file_graph, package_graph, resolve_file};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -73,9 +73,8 @@ pub fn render_fixture_facts(fixture: &str) -> String {
     out
 }
 
-/// Builds the graph of a fixture through the salsa queries and renders every node and edge,
-/// sorted, one per line: `node KIND ID [lines] parent=..` and `edge KIND SRC -> DST reason w`.
-pub fn render_fixture_graph(fixture: &str) -> String {
+/// The fixture's files as salsa inputs (sorted by path) and their workspace.
+pub fn fixture_db(fixture: &str) -> (Database, Vec<SourceFile>, Workspace) {
     let db = Database::default();
     let mut files: Vec<SourceFile> = parse_fixture(fixture)
         .into_iter()
@@ -93,6 +92,28 @@ pub fn render_fixture_graph(fixture: &str) -> String {
         .collect();
     files.sort_by(|a, b| a.path(&db).cmp(b.path(&db)));
     let workspace = Workspace::new(&db, files.clone());
+    (db, files, workspace)
+}
+
+fn render_edges(out: &mut String, edges: &mut [&Edge]) {
+    edges.sort();
+    for e in edges.iter() {
+        let line = if e.line > 0 { format!(" L{}", e.line) } else { String::new() };
+        out.push_str(&format!(
+            "edge {} {} -> {}{line} {} {:.2}\n",
+            e.kind,
+            e.src,
+            e.dst,
+            e.reason,
+            e.weight()
+        ));
+    }
+}
+
+/// Builds the graph of a fixture through the salsa queries and renders every node and edge,
+/// sorted, one per line: `node KIND ID [lines] parent=..` and `edge KIND SRC -> DST reason w`.
+pub fn render_fixture_graph(fixture: &str) -> String {
+    let (db, files, workspace) = fixture_db(fixture);
     let mut nodes: Vec<&Node> = Vec::new();
     let mut edges: Vec<&Edge> = Vec::new();
     for &f in &files {
@@ -104,7 +125,6 @@ pub fn render_fixture_graph(fixture: &str) -> String {
     nodes.extend(&p.nodes);
     edges.extend(&p.edges);
     nodes.sort_by(|a, b| a.id.cmp(&b.id));
-    edges.sort();
     let mut out = String::new();
     for n in nodes {
         let lines = match (n.start_line, n.end_line) {
@@ -114,15 +134,26 @@ pub fn render_fixture_graph(fixture: &str) -> String {
         let parent = n.parent.as_deref().map(|p| format!(" parent={p}")).unwrap_or_default();
         out.push_str(&format!("node {} {}{lines}{parent}\n", n.kind, n.id));
     }
-    for e in edges {
-        out.push_str(&format!(
-            "edge {} {} -> {} {} {:.2}\n",
-            e.kind,
-            e.src,
-            e.dst,
-            e.reason,
-            e.weight()
-        ));
+    render_edges(&mut out, &mut edges);
+    out
+}
+
+/// Runs cross-file resolution on every file of a fixture and renders the resolved edges
+/// (sorted; `L<n>` is the call-site line) and then the unresolved call sites.
+pub fn render_fixture_resolution(fixture: &str) -> String {
+    let (db, files, workspace) = fixture_db(fixture);
+    let mut edges: Vec<&Edge> = Vec::new();
+    let mut unresolved = Vec::new();
+    for &f in &files {
+        let r = resolve_file(&db, workspace, f);
+        edges.extend(&r.edges);
+        unresolved.extend(r.unresolved.iter().map(|u| (f.path(&db).clone(), u)));
+    }
+    let mut out = String::new();
+    render_edges(&mut out, &mut edges);
+    unresolved.sort();
+    for (path, u) in unresolved {
+        out.push_str(&format!("unresolved {path}:{} {} in {}\n", u.line, u.callee, u.caller));
     }
     out
 }

@@ -1,0 +1,40 @@
+//! What cross-file resolution produces for one file: edges (CALLS, IMPORTS, EXTENDS,
+//! IMPLEMENTS, ACCESSES) and the call sites it could not resolve, so answers can say how
+//! complete they are.
+
+use crate::graph::{Edge, symbol_ids};
+use crate::ids::file_id;
+use codegraph_db::SourceFile;
+use codegraph_parse::SymbolIdx;
+
+/// The resolution result of one file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Resolved {
+    /// Edges whose source is in this file (a call site, an import, a declaration).
+    pub edges: Vec<Edge>,
+    /// Call sites of this file that resolved to nothing.
+    pub unresolved: Vec<UnresolvedSite>,
+}
+
+/// A call site with no target.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct UnresolvedSite {
+    /// 1-based line of the call.
+    pub line: u32,
+    /// ID of the enclosing symbol, or of the file for module-level code.
+    pub caller: String,
+    /// The callee as written (`a.b.c`, `this.m`, `f().g`), see `codegraph_parse::render`.
+    pub callee: String,
+}
+
+/// The node ID that owns code at `enclosing` in `file`: the symbol, or the file itself for
+/// module-level code (`<module>`).
+pub fn caller_id(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+    enclosing: Option<SymbolIdx>,
+) -> String {
+    enclosing
+        .and_then(|i| symbol_ids(db, file).get(i as usize).cloned())
+        .unwrap_or_else(|| file_id(file.path(db)))
+}
