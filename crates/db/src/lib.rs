@@ -134,6 +134,28 @@ impl Database {
     }
 }
 
+impl Database {
+    /// Runs `compute` for every file on all cores without starting new revisions (for queries
+    /// that do not hold syntax trees, such as cross-file resolution).
+    pub fn par_each(&self, files: &[SourceFile], compute: impl Fn(&Database, SourceFile) + Sync) {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let next = AtomicUsize::new(0);
+        let compute = &compute;
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                let db = self.clone();
+                let next = &next;
+                scope.spawn(move || {
+                    while let Some(&file) = files.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        compute(&db, file);
+                    }
+                });
+            }
+        });
+    }
+}
+
 /// Files per parallel batch in [`Database::prefetch`].
 pub const PREFETCH_CHUNK: usize = 512;
 

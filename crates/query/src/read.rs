@@ -59,6 +59,7 @@ pub struct SnapshotRow {
     pub symbols: u64,
     pub edges: u64,
     pub skipped: u64,
+    pub unresolved: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,6 +81,8 @@ pub struct Status {
     pub edges_by_kind: Vec<(String, u64)>,
     /// (diagnostic code, count), sorted by code.
     pub diagnostics_by_code: Vec<(String, u64)>,
+    /// (file, unresolved call sites) for the files with the most, at most 10.
+    pub unresolved_by_file: Vec<(String, u64)>,
 }
 
 /// One read transaction over the store: everything read through it comes from one revision.
@@ -159,7 +162,7 @@ impl Reader<'_> {
         self.tx
             .query_row(
                 "SELECT revision, root, head_commit, dirty_fingerprint, dirty_files, indexer_version, \
-                 schema_version, created_at_ms, duration_ms, files, symbols, edges, skipped \
+                 schema_version, created_at_ms, duration_ms, files, symbols, edges, skipped, unresolved \
                  FROM snapshot WHERE revision = ?1",
                 [self.revision],
                 |r| {
@@ -177,6 +180,7 @@ impl Reader<'_> {
                         symbols: r.get::<_, i64>(10)?.max(0) as u64,
                         edges: r.get::<_, i64>(11)?.max(0) as u64,
                         skipped: r.get::<_, i64>(12)?.max(0) as u64,
+                        unresolved: r.get::<_, i64>(13)?.max(0) as u64,
                     })
                 },
             )
@@ -200,6 +204,9 @@ impl Reader<'_> {
                 .counts("SELECT kind, COUNT(*) FROM edge GROUP BY kind ORDER BY kind")?,
             diagnostics_by_code: self
                 .counts("SELECT code, COUNT(*) FROM diagnostic GROUP BY code ORDER BY code")?,
+            unresolved_by_file: self.counts(
+                "SELECT file, COUNT(*) AS n FROM unresolved GROUP BY file ORDER BY n DESC, file LIMIT 10",
+            )?,
         })
     }
 
@@ -298,6 +305,37 @@ impl Reader<'_> {
             push_all("SELECT id FROM node WHERE name = ?1 ORDER BY id LIMIT 5", last, &mut out)?;
         }
         Ok(out)
+    }
+
+    /// Unresolved call sites whose caller is `caller` (a symbol or file ID), by line.
+    pub fn unresolved_of(&self, caller: &str) -> Result<Vec<(u32, String)>, QueryError> {
+        let mut stmt = self
+            .tx
+            .prepare("SELECT line, callee FROM unresolved WHERE caller = ?1 ORDER BY line, callee")
+            .map_err(self.err())?;
+        let rows = stmt.query_map([caller], |r| Ok((r.get(0)?, r.get(1)?))).map_err(self.err())?;
+        rows.collect::<Result<_, _>>().map_err(self.err())
+    }
+
+    /// Calls `f` for every unresolved call site as (file, line, caller, callee), in order.
+    pub fn for_each_unresolved(
+        &self,
+        mut f: impl FnMut(String, u32, String, String),
+    ) -> Result<(), QueryError> {
+        let mut stmt = self
+            .tx
+            .prepare(
+                "SELECT file, line, caller, callee FROM unresolved ORDER BY file, line, callee",
+            )
+            .map_err(self.err())?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .map_err(self.err())?;
+        for r in rows {
+            let (file, line, caller, callee) = r.map_err(self.err())?;
+            f(file, line, caller, callee);
+        }
+        Ok(())
     }
 
     /// Calls `f` for every node in ID order.

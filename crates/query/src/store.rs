@@ -5,7 +5,7 @@
 
 use crate::error::QueryError;
 use crate::terms::split_identifiers;
-use codegraph_resolve::{Edge, Node};
+use codegraph_resolve::{Edge, Node, UnresolvedSite};
 use codegraph_schema::ddl::{self, SCHEMA_VERSION};
 use codegraph_schema::{DiagnosticCode, NodeCategory};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
@@ -155,7 +155,8 @@ impl Store {
         // Bulk load: drop the secondary indexes and rows; indexes are rebuilt once at commit.
         tx.execute_batch(&ddl::drop_graph_indexes()).map_err(err)?;
         tx.execute_batch(
-            "DELETE FROM node; DELETE FROM edge; DELETE FROM diagnostic; DELETE FROM node_fts;",
+            "DELETE FROM node; DELETE FROM edge; DELETE FROM diagnostic; DELETE FROM node_fts; \
+             DELETE FROM unresolved;",
         )
         .map_err(err)?;
         Ok(Publication {
@@ -166,6 +167,7 @@ impl Store {
             symbols: 0,
             edges: 0,
             skipped: 0,
+            unresolved: 0,
             pending: Vec::new(),
         })
     }
@@ -182,6 +184,7 @@ pub struct Publication<'s> {
     symbols: i64,
     edges: i64,
     skipped: i64,
+    unresolved: i64,
     pending: Vec<Edge>,
 }
 
@@ -308,6 +311,27 @@ impl Publication<'_> {
         Ok(())
     }
 
+    /// Records call sites of `file` that resolved to nothing.
+    pub fn insert_unresolved<'u>(
+        &mut self,
+        file: &str,
+        sites: impl IntoIterator<Item = &'u UnresolvedSite>,
+    ) -> Result<(), QueryError> {
+        let mut ins = self
+            .tx
+            .prepare_cached(
+                "INSERT OR IGNORE INTO unresolved (file, line, caller, callee) VALUES (?1, ?2, ?3, ?4)",
+            )
+            .map_err(self.err())?;
+        let path = &self.path;
+        let err = |source| QueryError::Sqlite { path: path.clone(), source };
+        for u in sites {
+            self.unresolved +=
+                ins.execute(params![file, u.line, u.caller, u.callee]).map_err(err)? as i64;
+        }
+        Ok(())
+    }
+
     /// Inserts the pending edges, rebuilds the indexes, records the snapshot row and commits.
     /// Returns the new revision.
     pub fn commit(mut self, info: &SnapshotInfo) -> Result<i64, QueryError> {
@@ -318,7 +342,7 @@ impl Publication<'_> {
         if dangling > 0 {
             tracing::warn!(dangling, of = before, "publish: edges to unknown nodes were dropped");
         }
-        let Publication { tx, path, files, symbols, edges, skipped, .. } = self;
+        let Publication { tx, path, files, symbols, edges, skipped, unresolved, .. } = self;
         let err = |source| QueryError::Sqlite { path: path.clone(), source };
         tx.execute_batch(&ddl::create_graph_indexes()).map_err(err)?;
         let revision: i64 = tx
@@ -326,8 +350,8 @@ impl Publication<'_> {
             .map_err(err)?;
         tx.execute(
             "INSERT INTO snapshot (revision, root, head_commit, dirty_fingerprint, dirty_files, \
-             indexer_version, schema_version, created_at_ms, duration_ms, files, symbols, edges, skipped) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+             indexer_version, schema_version, created_at_ms, duration_ms, files, symbols, edges, skipped, \
+             unresolved) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
             params![
                 revision,
                 info.root,
@@ -342,6 +366,7 @@ impl Publication<'_> {
                 symbols,
                 edges,
                 skipped,
+                unresolved,
             ],
         )
         .map_err(err)?;

@@ -8,7 +8,7 @@ use crate::vocab::{DiagnosticCode, EdgeKind, NodeKind, Reason};
 
 /// Bumped whenever the generated DDL changes incompatibly; an index with another version is
 /// rebuilt from scratch.
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ColumnType {
@@ -133,6 +133,7 @@ pub const SNAPSHOT: Table = Table {
         col("symbols", Integer, "symbol nodes"),
         col("edges", Integer, "edges"),
         col("skipped", Integer, "paths skipped, all reasons"),
+        col("unresolved", Integer, "call sites without a resolved target"),
     ],
     primary_key: &["revision"],
     indexes: &[],
@@ -200,6 +201,20 @@ pub const DIAGNOSTIC: Table = Table {
     without_rowid: true,
 };
 
+pub const UNRESOLVED: Table = Table {
+    name: "unresolved",
+    doc: "Call sites that resolution could not attach to a target, so answers can say how complete they are.",
+    columns: &[
+        col("file", Text, "root-relative path of the calling file"),
+        col("line", Integer, "1-based line of the call"),
+        col("caller", Text, "ID of the enclosing symbol, or of the file for module-level code"),
+        col("callee", Text, "the callee as written (a.b.c, this.m, f().g)"),
+    ],
+    primary_key: &["file", "line", "callee"],
+    indexes: &[Index { name: "unresolved_by_caller", columns: &["caller"], unique: false }],
+    without_rowid: true,
+};
+
 pub const NODE_FTS: FtsTable = FtsTable {
     name: "node_fts",
     doc: "Full-text index over nodes (rowid = node.nid); `terms` holds identifiers split at case and underscores.",
@@ -208,7 +223,7 @@ pub const NODE_FTS: FtsTable = FtsTable {
 };
 
 /// All plain tables, in creation order.
-pub const TABLES: &[Table] = &[META, SNAPSHOT, NODE, EDGE, DIAGNOSTIC];
+pub const TABLES: &[Table] = &[META, SNAPSHOT, NODE, EDGE, DIAGNOSTIC, UNRESOLVED];
 
 /// All FTS tables.
 pub const FTS_TABLES: &[FtsTable] = &[NODE_FTS];

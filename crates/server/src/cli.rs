@@ -143,6 +143,7 @@ pub fn run() -> Result<()> {
             let (root, mut store) = open_store(root, cli.db.as_deref())?;
             let reader = store.reader()?;
             let opened = reader.open(&id)?;
+            let unresolved = reader.unresolved_of(&id)?;
             let source = source_lines(&root, &opened.node);
             if json {
                 let mut v = node_json(&opened.node);
@@ -154,6 +155,12 @@ pub fn run() -> Result<()> {
                 );
                 v["outgoing"] = Value::Array(opened.outgoing.iter().map(edge_json).collect());
                 v["incoming"] = Value::Array(opened.incoming.iter().map(edge_json).collect());
+                v["unresolved_calls"] = Value::Array(
+                    unresolved
+                        .iter()
+                        .map(|(line, callee)| json!({"line": line, "callee": callee}))
+                        .collect(),
+                );
                 print_json(&v)
             } else {
                 let n = &opened.node;
@@ -179,6 +186,9 @@ pub fn run() -> Result<()> {
                 }
                 for e in &opened.incoming {
                     writeln!(out, "  <- {:<13} {}{}", e.kind, e.src, edge_suffix(e))?;
+                }
+                for (line, callee) in &unresolved {
+                    writeln!(out, "  ?? unresolved call {callee} (line {line})")?;
                 }
                 Ok(())
             }
@@ -209,6 +219,12 @@ pub fn run() -> Result<()> {
                 if let (Value::Object(m), Value::Object(src)) = (&mut v, edge_json(&e)) {
                     m.extend(src);
                 }
+                if io_err.is_none() {
+                    io_err = writeln!(sink, "{v}").err();
+                }
+            })?;
+            reader.for_each_unresolved(|file, line, caller, callee| {
+                let v = json!({"type": "unresolved", "file": file, "line": line, "caller": caller, "callee": callee});
                 if io_err.is_none() {
                     io_err = writeln!(sink, "{v}").err();
                 }
@@ -281,6 +297,8 @@ fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Re
             "symbols": snap.symbols,
             "edges": snap.edges,
             "skipped": snap.skipped,
+            "unresolved_calls": snap.unresolved,
+            "unresolved_by_file": st.unresolved_by_file.iter().map(|(f, n)| json!({"file": f, "count": n})).collect::<Vec<_>>(),
             "nodes_by_kind": counts(&st.nodes_by_kind),
             "edges_by_kind": counts(&st.edges_by_kind),
             "diagnostics_by_code": counts(&st.diagnostics_by_code),
@@ -311,6 +329,14 @@ fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Re
     };
     writeln!(out, "nodes     {}", fmt(&st.nodes_by_kind))?;
     writeln!(out, "edges     {}", fmt(&st.edges_by_kind))?;
+    if snap.unresolved > 0 {
+        writeln!(
+            out,
+            "unresolved call sites {} (most in: {})",
+            snap.unresolved,
+            fmt(&st.unresolved_by_file)
+        )?;
+    }
     if !st.diagnostics_by_code.is_empty() {
         writeln!(out, "notes     {}", fmt(&st.diagnostics_by_code))?;
     }
@@ -341,6 +367,7 @@ fn print_index(s: &IndexSummary, json: bool) -> Result<()> {
             "parsed_files": s.parsed_files,
             "symbols": s.symbols,
             "edges": s.edges,
+            "unresolved_calls": s.unresolved,
             "lines": s.lines,
             "bytes": s.bytes,
             "skipped": s.skipped,
@@ -348,7 +375,7 @@ fn print_index(s: &IndexSummary, json: bool) -> Result<()> {
             "files_with_syntax_errors": s.files_with_syntax_errors,
             "head_commit": s.head_commit,
             "dirty_files": s.dirty_files,
-            "timings_ms": {"scan": s.scan_ms, "parse": s.parse_ms, "publish": s.publish_ms, "total": s.total_ms},
+            "timings_ms": {"scan": s.scan_ms, "parse": s.parse_ms, "resolve": s.resolve_ms, "publish": s.publish_ms, "total": s.total_ms},
             "peak_rss_bytes": s.peak_rss_bytes,
         }));
     }
@@ -361,7 +388,7 @@ fn print_index(s: &IndexSummary, json: bool) -> Result<()> {
         s.files, s.parsed_files, s.lines, s.bytes
     )?;
     writeln!(out, "  symbols  {}", s.symbols)?;
-    writeln!(out, "  edges    {}", s.edges)?;
+    writeln!(out, "  edges    {} ({} call sites unresolved)", s.edges, s.unresolved)?;
     let skipped: usize = s.skipped.values().sum();
     let reasons: Vec<String> = s.skipped.iter().map(|(k, n)| format!("{k} {n}")).collect();
     writeln!(
@@ -381,8 +408,8 @@ fn print_index(s: &IndexSummary, json: bool) -> Result<()> {
     }
     writeln!(
         out,
-        "  time     {} ms (scan {}, parse {}, publish {})",
-        s.total_ms, s.scan_ms, s.parse_ms, s.publish_ms
+        "  time     {} ms (scan {}, parse {}, resolve {}, publish {})",
+        s.total_ms, s.scan_ms, s.parse_ms, s.resolve_ms, s.publish_ms
     )?;
     if let Some(rss) = s.peak_rss_bytes {
         writeln!(out, "  memory   {} MiB peak RSS", rss / (1024 * 1024))?;

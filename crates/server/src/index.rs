@@ -4,9 +4,9 @@
 use crate::git::{GitState, git_state};
 use crate::scan::{ScanOptions, scan};
 use anyhow::{Context, Result};
-use codegraph_db::{Database, SourceFile, Workspace};
+use codegraph_db::{Database, PREFETCH_CHUNK, SourceFile, Workspace};
 use codegraph_query::{Diagnostic, SnapshotInfo, Store};
-use codegraph_resolve::{Edge, Node, file_graph, package_graph};
+use codegraph_resolve::{Edge, Node, UnresolvedSite, file_graph, package_graph, resolve_file};
 use codegraph_schema::{DiagnosticCode, NodeCategory};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -29,6 +29,7 @@ pub struct IndexSummary {
     pub parsed_files: usize,
     pub symbols: usize,
     pub edges: usize,
+    pub unresolved: usize,
     pub lines: u64,
     pub bytes: u64,
     /// Skipped paths by reason.
@@ -39,6 +40,7 @@ pub struct IndexSummary {
     pub dirty_files: usize,
     pub scan_ms: u128,
     pub parse_ms: u128,
+    pub resolve_ms: u128,
     pub publish_ms: u128,
     pub total_ms: u128,
     /// Peak resident set size of this process, when the OS reports it.
@@ -124,14 +126,37 @@ pub fn run_index(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Ind
         },
     );
     bar.finish_and_clear();
+    let parse_ms = parse_start.elapsed().as_millis();
+
+    // Cross-file resolution needs every file's facts, so it runs after the parse pass.
+    let resolve_start = Instant::now();
+    let parsed: Vec<SourceFile> =
+        files.iter().copied().filter(|f| f.language(&db).is_some()).collect();
+    db.par_each(&parsed, |db, file| {
+        resolve_file(db, workspace, file);
+    });
+    for chunk in parsed.chunks(PREFETCH_CHUNK) {
+        let mut batch = Batch::default();
+        for &file in chunk {
+            let r = resolve_file(&db, workspace, file);
+            counts.edges += r.edges.len();
+            counts.unresolved += r.unresolved.len();
+            batch.edges.extend(r.edges.iter().cloned());
+            if !r.unresolved.is_empty() {
+                batch.unresolved.push((file.path(&db).clone(), r.unresolved.clone()));
+            }
+        }
+        writer_gone = writer_gone || to_writer.send(WriterEvent::Batch(batch)).is_err();
+    }
+    let resolve_ms = resolve_start.elapsed().as_millis();
     let packages = package_graph(&db, workspace);
     counts.add_nodes(&packages.nodes, packages.edges.len());
     let batch = Batch {
         nodes: packages.nodes.clone(),
         edges: packages.edges.clone(),
         diagnostics: diagnostics.clone(),
+        unresolved: Vec::new(),
     };
-    let parse_ms = parse_start.elapsed().as_millis();
     let publish_start = Instant::now();
     let git: Option<GitState> = git.join().ok().flatten();
     let info = SnapshotInfo {
@@ -174,6 +199,7 @@ pub fn run_index(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Ind
         parsed_files: counts.parsed_files,
         symbols: counts.symbols,
         edges: counts.edges,
+        unresolved: counts.unresolved,
         lines: counts.lines,
         bytes: scanned.files.iter().map(|f| f.meta.size).sum(),
         skipped,
@@ -183,6 +209,7 @@ pub fn run_index(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Ind
         dirty_files: git.map_or(0, |g| g.dirty.len()),
         scan_ms,
         parse_ms,
+        resolve_ms,
         publish_ms,
         total_ms: start.elapsed().as_millis(),
         peak_rss_bytes: peak_rss_bytes(),
@@ -200,6 +227,8 @@ struct Batch {
     nodes: Vec<Node>,
     edges: Vec<Edge>,
     diagnostics: Vec<Diagnostic>,
+    /// (file path, its unresolved call sites).
+    unresolved: Vec<(String, Vec<UnresolvedSite>)>,
 }
 
 /// Writes batches into one publication and commits it when told to. If the channel closes
@@ -212,6 +241,9 @@ fn write_revision(mut store: Store, events: std::sync::mpsc::Receiver<WriterEven
                 publication.insert_nodes(&b.nodes)?;
                 publication.insert_edges(&b.edges)?;
                 publication.insert_diagnostics(&b.diagnostics)?;
+                for (file, sites) in &b.unresolved {
+                    publication.insert_unresolved(file, sites)?;
+                }
             }
             WriterEvent::Commit(info) => return Ok(publication.commit(&info)?),
         }
@@ -227,6 +259,7 @@ struct Counts {
     parsed_files: usize,
     symbols: usize,
     edges: usize,
+    unresolved: usize,
     lines: u64,
 }
 

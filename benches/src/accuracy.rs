@@ -1,0 +1,224 @@
+//! `codegraph-bench accuracy`: scores our CALLS edges against the compiler-backed oracles of
+//! shared/eval (TypeScript compiler, go/types), per corpus, as shared/eval/README.md says:
+//! internal oracle records only; a site key is (caller_file, caller_line, callee_file,
+//! callee_symbol); precision over our CALLS sites in the files the oracle covers; edges that
+//! dispatch an interface call to an implementation are reported apart, not counted.
+
+use anyhow::{Context, Result, bail};
+use serde_json::Value;
+use std::collections::{HashMap, HashSet};
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+/// A corpus: the root to index and the oracle file (both relative to the corpora directory
+/// unless absolute).
+struct Corpus {
+    name: &'static str,
+    root: &'static str,
+    oracle: &'static str,
+}
+
+const CORPORA: &[Corpus] = &[
+    Corpus {
+        name: "go_nethttp",
+        root: "/usr/lib/go-1.19/src",
+        oracle: "oracle_out/go_nethttp.jsonl",
+    },
+    Corpus {
+        name: "go_etcd",
+        root: "/usr/share/gocode/src/go.etcd.io/etcd",
+        oracle: "oracle_out/go_etcd.jsonl",
+    },
+    Corpus { name: "rxjs", root: "npm/node_modules/rxjs/src", oracle: "oracle_out/rxjs.jsonl" },
+    Corpus {
+        name: "openai",
+        root: "npm/node_modules/openai/src",
+        oracle: "oracle_out/openai.jsonl",
+    },
+];
+
+type SiteKey = (String, u32, String, String);
+type PairKey = (String, String, String, String);
+
+#[derive(Default)]
+struct Oracle {
+    sites: HashSet<SiteKey>,
+    pairs: HashSet<PairKey>,
+    /// Sites (file, line) whose oracle record is an interface dispatch.
+    interface_sites: HashSet<(String, u32)>,
+    interface_records: usize,
+    /// Every caller file the oracle looked at.
+    files: HashSet<String>,
+}
+
+fn load_oracle(path: &Path) -> Result<Oracle> {
+    let file = std::fs::File::open(path).with_context(|| {
+        format!("no oracle at {}: run `bash ../shared/eval/run_oracles.sh` first", path.display())
+    })?;
+    let mut o = Oracle::default();
+    for line in std::io::BufReader::new(file).lines() {
+        let line = line?;
+        let Ok(r) = serde_json::from_str::<Value>(&line) else { continue };
+        let s = |k: &str| r[k].as_str().map(str::to_string);
+        let Some(caller_file) = s("caller_file") else { continue };
+        o.files.insert(caller_file.clone());
+        if r["callee_external"].as_bool() != Some(false) {
+            continue;
+        }
+        let (Some(callee_file), Some(callee_symbol)) = (s("callee_file"), s("callee_symbol"))
+        else {
+            continue;
+        };
+        let caller_line = r["caller_line"].as_u64().unwrap_or(0) as u32;
+        let caller_symbol = s("caller_symbol").unwrap_or_else(|| "<module>".into());
+        if r["dispatch"].as_str() == Some("interface") {
+            o.interface_records += 1;
+            o.interface_sites.insert((caller_file.clone(), caller_line));
+        }
+        o.pairs.insert((
+            caller_file.clone(),
+            caller_symbol,
+            callee_file.clone(),
+            callee_symbol.clone(),
+        ));
+        o.sites.insert((caller_file, caller_line, callee_file, callee_symbol));
+    }
+    Ok(o)
+}
+
+#[derive(Default)]
+struct Index {
+    /// (key, reason) of every CALLS edge.
+    calls: Vec<(SiteKey, String, String)>,
+    /// file -> unresolved call sites.
+    unresolved: HashMap<String, usize>,
+}
+
+fn load_index(export: &[u8]) -> Result<Index> {
+    // id -> (file, qualified name, is file node)
+    let mut nodes: HashMap<String, (String, String, bool)> = HashMap::new();
+    let mut edges = Vec::new();
+    let mut idx = Index::default();
+    for line in export.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+        let v: Value = serde_json::from_slice(line)?;
+        match v["type"].as_str() {
+            Some("node") => {
+                let id = v["id"].as_str().unwrap_or_default().to_string();
+                let file = v["file"].as_str().unwrap_or_default().to_string();
+                let qn = v["qualified_name"].as_str().unwrap_or_default().to_string();
+                nodes.insert(id, (file, qn, v["kind"] == "file"));
+            }
+            Some("edge") if v["kind"] == "CALLS" => edges.push(v),
+            Some("unresolved") => {
+                *idx.unresolved
+                    .entry(v["file"].as_str().unwrap_or_default().to_string())
+                    .or_default() += 1;
+            }
+            _ => {}
+        }
+    }
+    for e in edges {
+        let (Some(src), Some(dst)) = (
+            nodes.get(e["src"].as_str().unwrap_or_default()),
+            nodes.get(e["dst"].as_str().unwrap_or_default()),
+        ) else {
+            continue;
+        };
+        let caller_symbol = if src.2 { "<module>".to_string() } else { src.1.clone() };
+        let line = e["line"].as_u64().unwrap_or(0) as u32;
+        idx.calls.push((
+            (src.0.clone(), line, dst.0.clone(), dst.1.clone()),
+            caller_symbol,
+            e["reason"].as_str().unwrap_or_default().to_string(),
+        ));
+    }
+    Ok(idx)
+}
+
+fn pct(n: usize, d: usize) -> String {
+    if d == 0 { "-".into() } else { format!("{:.1}%", 100.0 * n as f64 / d as f64) }
+}
+
+pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
+    let mut corpora = std::env::var_os("CORPORA").map(PathBuf::from).unwrap_or_else(|| {
+        PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/codegraph-corpora")
+    });
+    let mut only: Option<String> = None;
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--corpora" => corpora = PathBuf::from(args.next().context("--corpora DIR")?),
+            "--only" => only = Some(args.next().context("--only NAME")?),
+            other => bail!("unknown argument {other}"),
+        }
+    }
+    let bin = crate::sibling_binary()?;
+    println!(
+        "| corpus | oracle sites | our sites | site precision | site recall | pair precision | pair recall | iface-dispatch records | our edges to implementations | unresolved (ours) | index time |"
+    );
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    for c in CORPORA.iter().filter(|c| only.as_deref().is_none_or(|o| o == c.name)) {
+        let root = corpora.join(c.root);
+        let oracle = load_oracle(&corpora.join(c.oracle))?;
+        let db = std::env::temp_dir().join(format!(
+            "codegraph-acc-{}-{}.db",
+            c.name,
+            std::process::id()
+        ));
+        let t = Instant::now();
+        let out = Command::new(&bin)
+            .args(["index", &root.to_string_lossy(), "--db", &db.to_string_lossy(), "--json"])
+            .output()
+            .with_context(|| format!("running {}", bin.display()))?;
+        let index_secs = t.elapsed().as_secs_f64();
+        if !out.status.success() {
+            bail!("index of {} failed: {}", c.name, String::from_utf8_lossy(&out.stderr));
+        }
+        let export = Command::new(&bin)
+            .args(["export", &root.to_string_lossy(), "--db", &db.to_string_lossy()])
+            .output()?;
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+        }
+        let index = load_index(&export.stdout)?;
+        let mut ours: HashSet<SiteKey> = HashSet::new();
+        let mut our_pairs: HashSet<PairKey> = HashSet::new();
+        let mut to_impl = 0usize;
+        for (key, caller_symbol, reason) in &index.calls {
+            if !oracle.files.contains(&key.0) {
+                continue;
+            }
+            let dispatch_site = oracle.interface_sites.contains(&(key.0.clone(), key.1));
+            if !oracle.sites.contains(key) && dispatch_site && reason != "interface-method" {
+                to_impl += 1;
+                continue;
+            }
+            our_pairs.insert((key.0.clone(), caller_symbol.clone(), key.2.clone(), key.3.clone()));
+            ours.insert(key.clone());
+        }
+        let hit = ours.intersection(&oracle.sites).count();
+        let pair_hit = our_pairs.intersection(&oracle.pairs).count();
+        let unresolved: usize = index
+            .unresolved
+            .iter()
+            .filter(|(f, _)| oracle.files.contains(*f))
+            .map(|(_, n)| n)
+            .sum();
+        println!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} s |",
+            c.name,
+            oracle.sites.len(),
+            ours.len(),
+            pct(hit, ours.len()),
+            pct(hit, oracle.sites.len()),
+            pct(pair_hit, our_pairs.len()),
+            pct(pair_hit, oracle.pairs.len()),
+            oracle.interface_records,
+            to_impl,
+            unresolved,
+            index_secs
+        );
+    }
+    Ok(())
+}

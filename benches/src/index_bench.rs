@@ -1,0 +1,126 @@
+//! `codegraph-bench index DIR`: `codegraph index` on a corpus next to the physical floor, a
+//! tree-sitter parse of the same files with the same parallelism and no extraction. Prints a
+//! table; the figures in docs/BENCHMARKS.md come from here.
+
+use anyhow::{Context, Result, bail};
+use codegraph_parse::{Language, parse_tree};
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+struct Args {
+    dir: PathBuf,
+    runs: usize,
+    bin: PathBuf,
+}
+
+fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args> {
+    let dir = PathBuf::from(it.next().context("missing DIR")?);
+    let mut runs = 3;
+    let mut bin = crate::sibling_binary()?;
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--runs" => runs = it.next().context("--runs N")?.parse()?,
+            "--bin" => bin = PathBuf::from(it.next().context("--bin PATH")?),
+            other => bail!("unknown argument {other}"),
+        }
+    }
+    Ok(Args { dir, runs: runs.max(1), bin })
+}
+
+/// The files the indexer would parse: same ignore rules, provider languages only.
+fn provider_files(dir: &Path) -> Vec<(Language, String)> {
+    let mut out = Vec::new();
+    let walker = ignore::WalkBuilder::new(dir).hidden(false).require_git(false).build();
+    for entry in walker.flatten() {
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let path = entry.path().to_string_lossy().into_owned();
+        if path.contains("/.git/") {
+            continue;
+        }
+        let Some(lang) = Language::from_path(&path) else {
+            continue;
+        };
+        let Ok(bytes) = std::fs::read(entry.path()) else {
+            continue;
+        };
+        if bytes.len() > 1024 * 1024 || bytes[..bytes.len().min(8192)].contains(&0) {
+            continue;
+        }
+        out.push((lang, String::from_utf8_lossy(&bytes).into_owned()));
+    }
+    out
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
+    let args = parse_args(args)?;
+    let files = provider_files(&args.dir);
+    let lines: usize = files.iter().map(|(_, t)| t.lines().count()).sum();
+    let bytes: usize = files.iter().map(|(_, t)| t.len()).sum();
+
+    // Parse floor: texts already in memory, parse only, all cores.
+    let mut floor = Vec::new();
+    for _ in 0..args.runs {
+        let t = Instant::now();
+        let nodes: u64 = files
+            .par_iter()
+            .map(|(lang, text)| {
+                parse_tree(*lang, text, None).map_or(0, |t| t.root_node().child_count() as u64)
+            })
+            .sum();
+        std::hint::black_box(nodes);
+        floor.push(t.elapsed().as_secs_f64());
+    }
+    let floor = median(floor);
+
+    let db = std::env::temp_dir().join(format!("codegraph-bench-{}.db", std::process::id()));
+    let mut walls = Vec::new();
+    let mut rss = Vec::new();
+    let mut last: serde_json::Value = serde_json::Value::Null;
+    for _ in 0..args.runs {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+        }
+        let t = Instant::now();
+        let out = Command::new(&args.bin)
+            .args(["index", &args.dir.to_string_lossy(), "--db", &db.to_string_lossy(), "--json"])
+            .output()
+            .with_context(|| format!("running {}", args.bin.display()))?;
+        walls.push(t.elapsed().as_secs_f64());
+        if !out.status.success() {
+            bail!("index failed: {}", String::from_utf8_lossy(&out.stderr));
+        }
+        last = serde_json::from_slice(&out.stdout)?;
+        rss.push(last["peak_rss_bytes"].as_f64().unwrap_or(0.0));
+    }
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+    let wall = median(walls);
+    let threads = rayon::current_num_threads();
+    println!("corpus            {}", args.dir.display());
+    println!("provider files    {} ({lines} lines, {:.1} MB)", files.len(), bytes as f64 / 1e6);
+    println!(
+        "index files       {} (all text files), symbols {}, edges {}",
+        last["files"], last["symbols"], last["edges"]
+    );
+    println!("threads           {threads}, runs {} (median)", args.runs);
+    println!("parse floor       {floor:.2} s");
+    println!("codegraph index   {wall:.2} s  ({:.2}x floor)", wall / floor);
+    println!("  phases (ms)     {}", last["timings_ms"]);
+    println!(
+        "throughput        {:.0} files/s, {:.0} lines/s",
+        files.len() as f64 / wall,
+        lines as f64 / wall
+    );
+    println!("peak RSS          {:.0} MiB", median(rss) / (1024.0 * 1024.0));
+    Ok(())
+}
