@@ -108,23 +108,8 @@ impl Database {
         compute: impl Fn(&Database, SourceFile) + Sync,
         mut on_chunk: impl FnMut(&Database, &[SourceFile]),
     ) {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let compute = &compute;
         for (i, chunk) in files.chunks(PREFETCH_CHUNK).enumerate() {
-            let next = AtomicUsize::new(0);
-            std::thread::scope(|scope| {
-                for _ in 0..threads {
-                    // Each worker owns a handle; all are dropped before the write below.
-                    let db = self.clone();
-                    let next = &next;
-                    scope.spawn(move || {
-                        while let Some(&file) = chunk.get(next.fetch_add(1, Ordering::Relaxed)) {
-                            compute(&db, file);
-                        }
-                    });
-                }
-            });
+            self.par_each(chunk, &compute);
             on_chunk(self, chunk);
             if (i + 1) * PREFETCH_CHUNK < files.len() {
                 // A new (no-op) revision lets the LRU drop the trees of this chunk.

@@ -203,37 +203,40 @@ pub fn run() -> Result<()> {
                 ),
                 None => Box::new(std::io::stdout().lock()),
             };
-            let mut sink = std::io::BufWriter::new(sink);
-            let mut io_err: Option<std::io::Error> = None;
-            reader.for_each_node(|n| {
-                let mut v = json!({"type": "node"});
-                if let (Value::Object(m), Value::Object(src)) = (&mut v, node_json(&n)) {
-                    m.extend(src);
-                }
-                if io_err.is_none() {
-                    io_err = writeln!(sink, "{v}").err();
-                }
-            })?;
-            reader.for_each_edge(|e| {
-                let mut v = json!({"type": "edge"});
-                if let (Value::Object(m), Value::Object(src)) = (&mut v, edge_json(&e)) {
-                    m.extend(src);
-                }
-                if io_err.is_none() {
-                    io_err = writeln!(sink, "{v}").err();
-                }
-            })?;
+            let mut lines = JsonLines { sink: std::io::BufWriter::new(sink), error: None };
+            reader.for_each_node(|n| lines.write("node", node_json(&n)))?;
+            reader.for_each_edge(|e| lines.write("edge", edge_json(&e)))?;
             reader.for_each_unresolved(|file, line, caller, callee| {
-                let v = json!({"type": "unresolved", "file": file, "line": line, "caller": caller, "callee": callee});
-                if io_err.is_none() {
-                    io_err = writeln!(sink, "{v}").err();
-                }
+                lines.write(
+                    "unresolved",
+                    json!({"file": file, "line": line, "caller": caller, "callee": callee}),
+                )
             })?;
+            let JsonLines { mut sink, error: io_err } = lines;
             if let Some(e) = io_err {
                 return Err(e).context("writing the export");
             }
             sink.flush().context("writing the export")?;
             Ok(())
+        }
+    }
+}
+
+/// JSONL output that remembers the first write error (the row callbacks cannot return one).
+struct JsonLines<W: Write> {
+    sink: W,
+    error: Option<std::io::Error>,
+}
+
+impl<W: Write> JsonLines<W> {
+    /// Writes `{"type": kind, ...fields}` as one line.
+    fn write(&mut self, kind: &str, fields: Value) {
+        let mut v = json!({ "type": kind });
+        if let (Value::Object(m), Value::Object(f)) = (&mut v, fields) {
+            m.extend(f);
+        }
+        if self.error.is_none() {
+            self.error = writeln!(self.sink, "{v}").err();
         }
     }
 }
