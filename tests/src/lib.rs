@@ -14,7 +14,7 @@
 
 use codegraph_db::{Database, FileMeta, SourceFile, Workspace};
 use codegraph_parse::{Language, analyze, render::render_facts};
-use codegraph_resolve::{Edge, Node, file_graph, package_graph, resolve_file};
+use codegraph_resolve::{Edge, Node, file_graph, file_node, package_graph, resolve_file};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -117,6 +117,7 @@ pub fn render_fixture_graph(fixture: &str) -> String {
     let mut nodes: Vec<&Node> = Vec::new();
     let mut edges: Vec<&Edge> = Vec::new();
     for &f in &files {
+        nodes.push(file_node(&db, f));
         let g = file_graph(&db, f);
         nodes.extend(&g.nodes);
         edges.extend(&g.edges);

@@ -30,3 +30,39 @@ fn markdown_sections_nest_with_contains() {
     "#]]
     .assert_eq(&out);
 }
+
+/// The facts firewall: an edit that changes the text but not the facts (spaces inside a line)
+/// re-runs the parse and the facts, and nothing behind them.
+#[test]
+fn equal_facts_stop_propagation() {
+    use codegraph_db::{Database, FileMeta, SourceFile, file_facts};
+    use codegraph_parse::Language;
+    use codegraph_resolve::file_graph;
+    use salsa::Setter;
+    use std::sync::{Arc, Mutex};
+
+    let log = Arc::new(Mutex::new(Vec::<String>::new()));
+    let sink = log.clone();
+    let mut db = Database::with_event_callback(Box::new(move |e| {
+        if let salsa::EventKind::WillExecute { database_key } = e.kind {
+            sink.lock().unwrap().push(format!("{database_key:?}"));
+        }
+    }));
+    let meta = FileMeta { size: 0, hash: String::new(), lossy_utf8: false };
+    let file = SourceFile::new(
+        &db,
+        "a.go".to_string(),
+        Some(Language::Go),
+        Arc::from("package a\n\nfunc F() int {\n\treturn 1\n}\n"),
+        meta,
+    );
+    assert_eq!(file_graph(&db, file).nodes.len(), 1);
+    log.lock().unwrap().clear();
+
+    file.set_text(&mut db).to(Arc::from("package a\n\nfunc F() int {\n\treturn    1\n}\n"));
+    let _ = file_graph(&db, file);
+    let ran: Vec<String> =
+        log.lock().unwrap().iter().map(|k| k.split('(').next().unwrap().to_string()).collect();
+    assert_eq!(ran, vec!["parse", "file_facts"], "{ran:?}");
+    assert_eq!(file_facts(&db, file).symbols[0].name, "F");
+}

@@ -79,6 +79,16 @@ pub fn file_facts(db: &dyn salsa::Database, file: SourceFile) -> FileFacts {
     codegraph_parse::provider(language).extract(file.text(db), tree.0.as_ref())
 }
 
+/// The number of lines of a file (a final line without a newline counts). Its own query so
+/// that what needs only the count does not depend on the text.
+#[salsa::tracked(returns(copy))]
+pub fn line_count(db: &dyn salsa::Database, file: SourceFile) -> u32 {
+    let text = file.text(db);
+    let newlines = text.bytes().filter(|&b| b == b'\n').count();
+    let n = newlines + usize::from(!text.is_empty() && !text.ends_with('\n'));
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
 /// The concrete database. Cloning gives a handle for another thread (see [`Self::prefetch`]).
 #[salsa::db]
 #[derive(Clone, Default)]

@@ -1,7 +1,7 @@
 //! Nodes and structural edges of one file, and the Go package layer across files.
 
 use crate::ids::{file_id, go_package_id, parent_dir, symbol_id};
-use codegraph_db::{SourceFile, Workspace, file_facts};
+use codegraph_db::{SourceFile, Workspace, file_facts, line_count};
 use codegraph_parse::Language;
 use codegraph_schema::{DiagnosticCode, EdgeKind, NodeKind, Reason};
 use std::collections::{BTreeMap, HashMap};
@@ -52,13 +52,13 @@ impl Edge {
     }
 }
 
-/// What one file contributes to the graph.
+/// What one file's symbols contribute to the graph (the file node is [`file_node`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FileGraph {
-    /// The file node first, then its symbols in source order.
+    /// Symbols in source order.
     pub nodes: Vec<Node>,
     pub edges: Vec<Edge>,
-    /// Notes on the (indexed) file: syntax errors, lossy decoding.
+    /// Notes on the file: syntax errors.
     pub diagnostics: Vec<(DiagnosticCode, String)>,
 }
 
@@ -82,26 +82,19 @@ pub fn symbol_ids(db: &dyn salsa::Database, file: SourceFile) -> Vec<String> {
         .collect()
 }
 
-fn line_count(text: &str) -> u32 {
-    let newlines = text.bytes().filter(|&b| b == b'\n').count();
-    let n = newlines + usize::from(!text.is_empty() && !text.ends_with('\n'));
-    u32::try_from(n).unwrap_or(u32::MAX)
-}
-
-/// Nodes, structural edges and notes of one file.
+/// The file node: path, language, size, lines, content hash. It depends on the file's metadata
+/// and line count, not on its facts, so it is the only row an edit that keeps the facts
+/// equal (whitespace inside a line, a comment) changes.
 #[salsa::tracked(returns(ref))]
-pub fn file_graph(db: &dyn salsa::Database, file: SourceFile) -> FileGraph {
+pub fn file_node(db: &dyn salsa::Database, file: SourceFile) -> Node {
     let path = file.path(db);
     let meta = file.meta(db);
     let language = file.language(db);
-    let lines = line_count(file.text(db));
-    let fid = file_id(path);
-    let name = path.rsplit('/').next().unwrap_or(path).to_string();
-    let mut graph = FileGraph::default();
-    graph.nodes.push(Node {
-        id: fid.clone(),
+    let lines = line_count(db, file);
+    Node {
+        id: file_id(path),
         kind: NodeKind::File,
-        name,
+        name: path.rsplit('/').next().unwrap_or(path).to_string(),
         qualified_name: path.clone(),
         file: Some(path.clone()),
         language: language.map(Language::as_str),
@@ -114,13 +107,17 @@ pub fn file_graph(db: &dyn salsa::Database, file: SourceFile) -> FileGraph {
         size: Some(meta.size),
         lines: Some(lines),
         hash: Some(meta.hash.clone()),
-    });
-    if meta.lossy_utf8 {
-        graph.diagnostics.push((
-            DiagnosticCode::LossyUtf8,
-            "not valid UTF-8; invalid bytes were replaced with U+FFFD".to_string(),
-        ));
     }
+}
+
+/// Symbol nodes, structural edges and syntax notes of one file: a function of the path and
+/// the facts only (never of the text), so equal facts stop an edit here.
+#[salsa::tracked(returns(ref))]
+pub fn file_graph(db: &dyn salsa::Database, file: SourceFile) -> FileGraph {
+    let path = file.path(db);
+    let language = file.language(db);
+    let fid = file_id(path);
+    let mut graph = FileGraph::default();
     let Some(language) = language else {
         return graph;
     };

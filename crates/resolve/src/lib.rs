@@ -14,7 +14,9 @@ pub mod ids;
 mod resolved;
 mod ts;
 
-pub use graph::{Edge, FileGraph, Node, PackageGraph, file_graph, package_graph, symbol_ids};
+pub use graph::{
+    Edge, FileGraph, Node, PackageGraph, file_graph, file_node, package_graph, symbol_ids,
+};
 pub use resolved::{Resolved, UnresolvedSite, caller_id};
 
 use codegraph_db::{SourceFile, Workspace};

@@ -6,7 +6,9 @@ use crate::scan::{ScanOptions, scan};
 use anyhow::{Context, Result};
 use codegraph_db::{Database, PREFETCH_CHUNK, SourceFile, Workspace};
 use codegraph_query::{Diagnostic, SnapshotInfo, Store};
-use codegraph_resolve::{Edge, Node, UnresolvedSite, file_graph, package_graph, resolve_file};
+use codegraph_resolve::{
+    Edge, Node, UnresolvedSite, file_graph, file_node, package_graph, resolve_file,
+};
 use codegraph_schema::{DiagnosticCode, NodeCategory};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -101,24 +103,24 @@ pub fn run_index(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Ind
     db.prefetch(
         &files,
         |db, file| {
+            file_node(db, file);
             file_graph(db, file);
         },
         |db, chunk| {
             let mut batch = Batch::default();
             for &file in chunk {
+                let node = file_node(db, file);
                 let g = file_graph(db, file);
-                counts.add(g);
+                counts.add(node, g);
+                batch.nodes.push(node.clone());
                 batch.nodes.extend(g.nodes.iter().cloned());
                 batch.edges.extend(g.edges.iter().cloned());
                 for (code, detail) in &g.diagnostics {
-                    // The scanner already recorded lossy decoding.
-                    if *code != DiagnosticCode::LossyUtf8 {
-                        diagnostics.push(Diagnostic {
-                            path: file.path(db).clone(),
-                            code: *code,
-                            detail: detail.clone(),
-                        });
-                    }
+                    diagnostics.push(Diagnostic {
+                        path: file.path(db).clone(),
+                        code: *code,
+                        detail: detail.clone(),
+                    });
                 }
             }
             bar.inc(chunk.len() as u64);
@@ -264,10 +266,9 @@ struct Counts {
 }
 
 impl Counts {
-    fn add(&mut self, g: &codegraph_resolve::FileGraph) {
-        if g.nodes.first().is_some_and(|f| f.language.is_some()) {
-            self.parsed_files += 1;
-        }
+    fn add(&mut self, file: &Node, g: &codegraph_resolve::FileGraph) {
+        self.parsed_files += usize::from(file.language.is_some());
+        self.lines += file.lines.map_or(0, u64::from);
         self.add_nodes(&g.nodes, g.edges.len());
     }
 
