@@ -30,7 +30,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args> {
 }
 
 /// The files the indexer would parse: same ignore rules, provider languages only.
-fn provider_files(dir: &Path) -> Vec<(Language, String)> {
+pub fn provider_files(dir: &Path) -> Vec<(Language, String)> {
     let mut out = Vec::new();
     let walker = ignore::WalkBuilder::new(dir).hidden(false).require_git(false).build();
     for entry in walker.flatten() {
@@ -55,20 +55,10 @@ fn provider_files(dir: &Path) -> Vec<(Language, String)> {
     out
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
-pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
-    let args = parse_args(args)?;
-    let files = provider_files(&args.dir);
-    let lines: usize = files.iter().map(|(_, t)| t.lines().count()).sum();
-    let bytes: usize = files.iter().map(|(_, t)| t.len()).sum();
-
-    // Parse floor: texts already in memory, parse only, all cores.
+/// Median seconds of `runs` parse-only passes over `files` on all cores (the physical floor).
+pub fn parse_floor(files: &[(Language, String)], runs: usize) -> f64 {
     let mut floor = Vec::new();
-    for _ in 0..args.runs {
+    for _ in 0..runs.max(1) {
         let t = Instant::now();
         let nodes: u64 = files
             .par_iter()
@@ -79,7 +69,21 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
         std::hint::black_box(nodes);
         floor.push(t.elapsed().as_secs_f64());
     }
-    let floor = median(floor);
+    median(floor)
+}
+
+pub fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
+    let args = parse_args(args)?;
+    let files = provider_files(&args.dir);
+    let lines: usize = files.iter().map(|(_, t)| t.lines().count()).sum();
+    let bytes: usize = files.iter().map(|(_, t)| t.len()).sum();
+
+    let floor = parse_floor(&files, args.runs);
 
     let db = std::env::temp_dir().join(format!("codegraph-bench-{}.db", std::process::id()));
     let mut walls = Vec::new();

@@ -3,11 +3,13 @@
 //! usage:
 //!   codegraph-bench index DIR [--runs N] [--bin PATH]      cold index vs the parse floor
 //!   codegraph-bench accuracy [--corpora DIR] [--only NAME] CALLS edges vs compiler oracles
+//!   codegraph-bench peers [--only NAME] [--runs N] [--smoke]  side by side with GitNexus, ctags
 //!
 //! Build first: `cargo build --release -p codegraph-server -p codegraph-bench`.
 
 mod accuracy;
 mod index_bench;
+mod peers;
 
 use anyhow::{Result, bail};
 use std::path::PathBuf;
@@ -22,8 +24,9 @@ fn main() -> Result<()> {
     match args.next().as_deref() {
         Some("index") => index_bench::run(args),
         Some("accuracy") => accuracy::run(args),
+        Some("peers") => peers::run(args),
         _ => bail!(
-            "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | accuracy [--corpora DIR] [--only NAME]"
+            "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | accuracy [--corpora DIR] [--only NAME] | peers [--only NAME] [--runs N] [--smoke]"
         ),
     }
 }
