@@ -34,6 +34,8 @@ pub(crate) struct FileIndex {
     pub bindings: HashMap<String, (u32, Imported)>,
     /// Type hints by (scope, name); the first declaration wins.
     pub hints: HashMap<(Option<SymbolIdx>, String), HintSource>,
+    /// Function-typed parameters: (function, parameter position, its parameter) -> type.
+    pub param_fns: HashMap<(SymbolIdx, u32, u32), String>,
     /// Declared return type of functions and methods.
     pub returns: HashMap<SymbolIdx, String>,
     /// Heritage clauses by declaring symbol, in source order.
@@ -105,6 +107,10 @@ pub(crate) fn file_index(db: &dyn salsa::Database, file: SourceFile) -> FileInde
             if let Some(s) = h.scope {
                 ix.returns.entry(s).or_insert_with(|| t.clone());
             }
+            continue;
+        }
+        if let (HintSource::ParamFn { index, param, ty }, Some(s)) = (&h.source, h.scope) {
+            ix.param_fns.entry((s, *index, *param)).or_insert_with(|| ty.clone());
             continue;
         }
         ix.hints.entry((h.scope, h.name.clone())).or_insert_with(|| h.source.clone());

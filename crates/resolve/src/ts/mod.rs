@@ -64,7 +64,10 @@ pub(crate) fn resolve_file(
                 Imported::Default => "default",
                 Imported::Namespace | Imported::All => continue,
             };
-            let def = r.export(target, name, &mut HashSet::new(), 0);
+            let mut def = r.export(target, name, &mut HashSet::new(), 0);
+            if def.is_none() && b.imported == Imported::Default {
+                def = r.default_guess(target, b.local.as_deref().unwrap_or(""));
+            }
             if let Some(Def::Sym(g, i)) = def
                 && let Some(dst) = sym_id(db, (g, i))
             {

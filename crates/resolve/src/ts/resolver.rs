@@ -195,7 +195,7 @@ impl<'db> Resolver<'db> {
     /// A default import whose module declares no `default` symbol: the exported top-level
     /// symbol of the local name, else the only exported class or function (`export default X`
     /// is not in the facts).
-    fn default_guess(&self, m: SourceFile, local: &str) -> Option<Def> {
+    pub(crate) fn default_guess(&self, m: SourceFile, local: &str) -> Option<Def> {
         let ix = self.index(m);
         if let Some(Export::Local(i)) = ix.exports.get(local) {
             return Some(Def::Sym(m, *i));
@@ -289,7 +289,14 @@ impl<'db> Resolver<'db> {
             }
         }
         let ix = self.index(f);
-        if let Some(&i) = ix.top.get(name) {
+        let top = ix.top.get(name).copied();
+        // `const m = require('./m')` declares a module-level constant too: the binding says more.
+        let declared_by_require = top.is_some_and(|i| {
+            matches!(self.kind(f, i), Some(NodeKind::Variable | NodeKind::Constant))
+        });
+        if let Some(i) = top
+            && !(declared_by_require && ix.bindings.contains_key(name))
+        {
             return Some(Def::Sym(f, i));
         }
         let (import, imported) = ix.bindings.get(name)?;
@@ -336,7 +343,23 @@ impl<'db> Resolver<'db> {
                 Outcome::Found((g, i), _) => self.return_type(g, i, depth + 1),
                 _ => None,
             },
-            HintSource::Return(_) => None,
+            HintSource::Callback { callee, arg, param } => {
+                match self.callee(f, scope, callee, depth + 1) {
+                    Outcome::Found((g, i), _) => {
+                        // `new C(cb)`: the callback is a parameter of C's constructor.
+                        let (g, i) = match self.kind(g, i) {
+                            Some(NodeKind::Class) => {
+                                self.member((g, i), "constructor", depth + 1)?
+                            }
+                            _ => (g, i),
+                        };
+                        let ty = self.index(g).param_fns.get(&(i, *arg, *param))?;
+                        self.type_named(g, ty, depth + 1)
+                    }
+                    _ => None,
+                }
+            }
+            HintSource::Return(_) | HintSource::ParamFn { .. } => None,
         }
     }
 
