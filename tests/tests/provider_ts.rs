@@ -395,6 +395,7 @@ fn call_shapes() {
         call L19:5 pipe in A.m
         call L22:1 top in <module>
         heritage A Extends B
+        hint L16 A.m x = param 0 of arg 0 of ?.map()
     "#]]
     .assert_eq(&out);
 }

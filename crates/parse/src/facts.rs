@@ -188,4 +188,11 @@ pub enum HintSource {
     CallResult(Callee),
     /// The declared return type of the function `scope` (first result for Go).
     Return(String),
+    /// TS/JS: `name` is parameter `param` (0-based) of a function expression passed as argument
+    /// `arg` (0-based) of a call to `callee` (`operate((source, subscriber) => ...)`): its type
+    /// is the callee's declared callback parameter type (contextual typing).
+    Callback { callee: Callee, arg: u32, param: u32 },
+    /// TS: parameter `name` (at position `index`) of function `scope` is annotated with a
+    /// function type whose parameter `param` has type `ty` (`init: (s: Subscriber<R>) => void`).
+    ParamFn { index: u32, param: u32, ty: String },
 }

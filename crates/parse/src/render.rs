@@ -75,6 +75,12 @@ pub fn render_facts(f: &FileFacts) -> String {
             HintSource::Construct(t) => format!("= new {t}"),
             HintSource::CallResult(c) => format!("= {}()", render_callee(c)),
             HintSource::Return(t) => format!("-> {t}"),
+            HintSource::Callback { callee, arg, param } => {
+                format!("= param {param} of arg {arg} of {}()", render_callee(callee))
+            }
+            HintSource::ParamFn { index, param, ty } => {
+                format!("#{index} fn param {param}: {ty}")
+            }
         };
         let _ = writeln!(out, "hint L{} {} {} {what}", h.line, qn(h.scope), h.name);
     }

@@ -1602,11 +1602,86 @@ impl<'s, 't> Walker<'s, 't> {
                 });
             }
         }
+        let position = self.anc_at(pi).map_or(0, |params| named_position(params, node));
+        if ty.is_none() {
+            self.param_fn_hints(node, scope, &name, position);
+        }
         if let Some(ty) = ty {
             self.facts.type_hints.push(TypeHint {
                 scope,
                 name,
                 source: HintSource::Annotation(ty),
+                line: start_line(node),
+            });
+        } else if is_function_expr(owner.kind()) {
+            self.callback_hint(node, pi, owner, scope, name, position);
+        }
+    }
+
+    /// `f(..., (a, b) => ...)`: untyped parameters of a function passed as an argument take
+    /// their type from the callee's declared callback parameter.
+    fn callback_hint(
+        &mut self,
+        node: Node<'t>,
+        pi: Option<usize>,
+        owner: Node<'t>,
+        scope: Option<SymbolIdx>,
+        name: String,
+        param: u32,
+    ) {
+        let up = |k: usize| pi.and_then(|i| i.checked_sub(k));
+        let args = self.anc_at(up(2)).filter(|a| a.kind() == "arguments");
+        let call = self.anc_at(up(3));
+        let (Some(args), Some(call)) = (args, call) else { return };
+        let func = match call.kind() {
+            "call_expression" => call.child_by_field_name("function"),
+            "new_expression" => call.child_by_field_name("constructor"),
+            _ => None,
+        };
+        let Some((callee, _)) = func.and_then(|f| callee_of(f, self.src)) else {
+            return;
+        };
+        let arg = named_position(args, owner);
+        self.facts.type_hints.push(TypeHint {
+            scope,
+            name,
+            source: HintSource::Callback { callee, arg, param },
+            line: start_line(node),
+        });
+    }
+
+    /// `init: (a: A, b: B) => R`: the types of a function-typed parameter's own parameters.
+    fn param_fn_hints(&mut self, node: Node<'t>, scope: Option<SymbolIdx>, name: &str, index: u32) {
+        let Some(ft) = node
+            .child_by_field_name("type")
+            .and_then(first_named)
+            .filter(|t| t.kind() == "function_type")
+        else {
+            return;
+        };
+        let Some(params) = ft.child_by_field_name("parameters") else { return };
+        let mut cursor = params.walk();
+        // A `this:` parameter declares the receiver, not a position.
+        let kids: Vec<Node<'t>> = params
+            .named_children(&mut cursor)
+            .filter(|c| c.kind() != "comment")
+            .filter(|c| {
+                c.child_by_field_name("pattern").is_none_or(|p| text(p, self.src) != "this")
+            })
+            .collect();
+        for (j, p) in kids.into_iter().enumerate() {
+            let Some(ty) = p.child_by_field_name("type").and_then(|t| type_name(t, self.src))
+            else {
+                continue;
+            };
+            self.facts.type_hints.push(TypeHint {
+                scope,
+                name: name.to_string(),
+                source: HintSource::ParamFn {
+                    index,
+                    param: u32::try_from(j).unwrap_or(u32::MAX),
+                    ty,
+                },
                 line: start_line(node),
             });
         }
@@ -1636,6 +1711,17 @@ impl<'s, 't> Walker<'s, 't> {
         }
         self.facts
     }
+}
+
+/// Position of `child` among the named, non-comment children of `parent`.
+fn named_position(parent: Node<'_>, child: Node<'_>) -> u32 {
+    let mut cursor = parent.walk();
+    let n = parent
+        .named_children(&mut cursor)
+        .filter(|c| c.kind() != "comment")
+        .take_while(|c| c.id() != child.id())
+        .count();
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 /// Start of a declaration after its leading decorators.

@@ -1,0 +1,122 @@
+//! The per-file lookup tables resolution needs, built from that file's facts only: symbols by
+//! name and qualified name, what the module exports (local symbols, re-exports, `export *`),
+//! the names its imports bind, type hints by scope and name, return types and heritage.
+//!
+//! [`file_index`] is tracked and reads nothing but [`file_facts`] of its own file, so it is the
+//! per-file firewall: other files' edits never re-run it, and an edit that leaves it equal stops
+//! propagation to the resolution of the files that import this one.
+
+use codegraph_db::{SourceFile, file_facts};
+use codegraph_parse::{HeritageKind, HintSource, ImportKind, Imported, SymbolIdx};
+use codegraph_schema::NodeKind;
+use std::collections::HashMap;
+
+/// An export of a module, before following re-exports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Export {
+    /// A top-level symbol of this file.
+    Local(SymbolIdx),
+    /// `export { x as y } from './m'` (`imported` is `x`) / `export { default as y } from`.
+    Reexport { import: u32, imported: Imported },
+}
+
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct FileIndex {
+    /// Top-level symbols by name; values win over types when a name is declared twice.
+    pub top: HashMap<String, SymbolIdx>,
+    /// Every symbol by qualified name (first declaration).
+    pub by_qname: HashMap<String, SymbolIdx>,
+    /// Exported names (`default` included when the file declares one).
+    pub exports: HashMap<String, Export>,
+    /// Imports that are `export * from`.
+    pub stars: Vec<u32>,
+    /// Local names bound by imports: name -> (import index, what it imports).
+    pub bindings: HashMap<String, (u32, Imported)>,
+    /// Type hints by (scope, name); the first declaration wins.
+    pub hints: HashMap<(Option<SymbolIdx>, String), HintSource>,
+    /// Function-typed parameters: (function, parameter position, its parameter) -> type.
+    pub param_fns: HashMap<(SymbolIdx, u32, u32), String>,
+    /// Declared return type of functions and methods.
+    pub returns: HashMap<SymbolIdx, String>,
+    /// Heritage clauses by declaring symbol, in source order.
+    pub heritage: HashMap<SymbolIdx, Vec<(HeritageKind, String)>>,
+}
+
+fn is_value(kind: NodeKind) -> bool {
+    !matches!(kind, NodeKind::Interface | NodeKind::TypeAlias)
+}
+
+#[salsa::tracked(returns(ref))]
+pub(crate) fn file_index(db: &dyn salsa::Database, file: SourceFile) -> FileIndex {
+    let facts = file_facts(db, file);
+    let mut ix = FileIndex::default();
+    for (i, s) in facts.symbols.iter().enumerate() {
+        let i = u32::try_from(i).unwrap_or(u32::MAX);
+        ix.by_qname.entry(s.qualified_name.clone()).or_insert(i);
+        if s.parent.is_none() {
+            let replace = match ix.top.get(&s.name) {
+                None => true,
+                Some(&old) => facts
+                    .symbols
+                    .get(old as usize)
+                    .is_some_and(|o| !is_value(o.kind) && is_value(s.kind)),
+            };
+            if replace {
+                ix.top.insert(s.name.clone(), i);
+                if s.exported {
+                    ix.exports.insert(s.name.clone(), Export::Local(i));
+                }
+            }
+        }
+    }
+    for (n, imp) in facts.imports.iter().enumerate() {
+        let n = u32::try_from(n).unwrap_or(u32::MAX);
+        match imp.kind {
+            ImportKind::ReExport => {
+                for b in &imp.bindings {
+                    let exported = match (&b.local, &b.imported) {
+                        (_, Imported::All) => {
+                            ix.stars.push(n);
+                            continue;
+                        }
+                        (Some(l), _) => l.clone(),
+                        (None, Imported::Named(x)) => x.clone(),
+                        (None, Imported::Default) => "default".to_string(),
+                        (None, Imported::Namespace) => continue,
+                    };
+                    ix.exports
+                        .entry(exported)
+                        .or_insert(Export::Reexport { import: n, imported: b.imported.clone() });
+                }
+            }
+            ImportKind::EsImport | ImportKind::TypeOnly | ImportKind::Require => {
+                for b in &imp.bindings {
+                    let local = match (&b.local, &b.imported) {
+                        (Some(l), _) => l.clone(),
+                        (None, Imported::Named(x)) => x.clone(),
+                        _ => continue,
+                    };
+                    ix.bindings.entry(local).or_insert((n, b.imported.clone()));
+                }
+            }
+            ImportKind::Dynamic | ImportKind::Go => {}
+        }
+    }
+    for h in &facts.type_hints {
+        if let HintSource::Return(t) = &h.source {
+            if let Some(s) = h.scope {
+                ix.returns.entry(s).or_insert_with(|| t.clone());
+            }
+            continue;
+        }
+        if let (HintSource::ParamFn { index, param, ty }, Some(s)) = (&h.source, h.scope) {
+            ix.param_fns.entry((s, *index, *param)).or_insert_with(|| ty.clone());
+            continue;
+        }
+        ix.hints.entry((h.scope, h.name.clone())).or_insert_with(|| h.source.clone());
+    }
+    for h in &facts.heritage {
+        ix.heritage.entry(h.symbol).or_default().push((h.kind, h.target.clone()));
+    }
+    ix
+}

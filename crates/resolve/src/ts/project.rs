@@ -1,0 +1,408 @@
+//! The workspace-wide module layer: which paths exist, what tsconfig.json files and workspace
+//! packages say, and where each import specifier of a file leads.
+//!
+//! Three tracked queries, each a firewall for the next:
+//! - [`ts_paths`] reads only the workspace's paths: editing a file's text never re-runs it.
+//! - [`ts_project`] reads only the text of `tsconfig*.json` / `package.json` files (plus the
+//!   path index for `extends`), so source edits stop before it.
+//! - [`file_modules`] maps one file's import specifiers to files; it re-runs when that file's
+//!   facts or the two layers above change, and its `Eq` result stops propagation otherwise.
+
+use super::jsonc;
+use codegraph_db::{SourceFile, Workspace, file_facts};
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// Every workspace file by root-relative path.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct PathIndex {
+    pub files: HashMap<String, SourceFile>,
+}
+
+#[salsa::tracked(returns(ref))]
+pub(crate) fn ts_paths(db: &dyn salsa::Database, workspace: Workspace) -> PathIndex {
+    let files = workspace.files(db).iter().map(|&f| (f.path(db).clone(), f)).collect();
+    PathIndex { files }
+}
+
+/// The module-resolution settings of one `tsconfig.json` after following `extends`.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) struct TsConfig {
+    /// Root-relative directory `baseUrl` points at.
+    pub base_url: Option<String>,
+    /// `paths` patterns (`@app/*`) with their substitutions as root-relative paths.
+    pub paths: Vec<(String, Vec<String>)>,
+}
+
+/// A workspace package (a `package.json` with a `name`).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) struct Package {
+    /// Root-relative directory of the package.
+    pub dir: String,
+    /// Entry points for the bare name, most preferred first (root-relative, unprobed).
+    pub main: Vec<String>,
+    /// `exports` subpaths (`./sub` -> targets), `.` excluded.
+    pub subpaths: Vec<(String, Vec<String>)>,
+}
+
+/// tsconfig files by directory and packages by name.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Project {
+    pub tsconfigs: HashMap<String, TsConfig>,
+    pub packages: HashMap<String, Package>,
+}
+
+fn dir_of(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(d, _)| d)
+}
+
+/// Joins `rel` onto directory `dir` and normalises `.` / `..`; `None` when it climbs above the
+/// root.
+pub(crate) fn join(dir: &str, rel: &str) -> Option<String> {
+    let mut parts: Vec<&str> = if dir.is_empty() { Vec::new() } else { dir.split('/').collect() };
+    for seg in rel.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            s => parts.push(s),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+#[salsa::tracked(returns(ref))]
+pub(crate) fn ts_project(db: &dyn salsa::Database, workspace: Workspace) -> Project {
+    let paths = ts_paths(db, workspace);
+    let mut project = Project::default();
+    for &f in workspace.files(db) {
+        let path = f.path(db);
+        let name = path.rsplit('/').next().unwrap_or(path);
+        if path.split('/').any(|s| s == "node_modules") {
+            continue;
+        }
+        if name == "tsconfig.json" {
+            if let Some(cfg) = load_tsconfig(db, paths, path, 0) {
+                project.tsconfigs.insert(dir_of(path).to_string(), cfg);
+            }
+        } else if name == "package.json"
+            && let Some(v) = jsonc::parse(f.text(db))
+            && let Some((pname, pkg)) = package(&v, dir_of(path))
+        {
+            project.packages.entry(pname).or_insert(pkg);
+        }
+    }
+    project
+}
+
+/// Reads a tsconfig and the chain it `extends` (relative paths only; at most 8 deep).
+fn load_tsconfig(
+    db: &dyn salsa::Database,
+    paths: &PathIndex,
+    path: &str,
+    depth: u32,
+) -> Option<TsConfig> {
+    let file = paths.files.get(path)?;
+    let v = jsonc::parse(file.text(db))?;
+    let dir = dir_of(path);
+    let mut cfg = TsConfig::default();
+    if depth < 8
+        && let Some(ext) = v.get("extends")
+    {
+        let list: Vec<&str> = match ext {
+            Value::String(s) => vec![s.as_str()],
+            Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        for e in list {
+            if !(e.starts_with("./") || e.starts_with("../")) {
+                continue;
+            }
+            let Some(mut p) = join(dir, e) else { continue };
+            if !paths.files.contains_key(&p) && !p.ends_with(".json") {
+                p.push_str(".json");
+            }
+            if let Some(base) = load_tsconfig(db, paths, &p, depth + 1) {
+                if base.base_url.is_some() {
+                    cfg.base_url = base.base_url;
+                }
+                if !base.paths.is_empty() {
+                    cfg.paths = base.paths;
+                }
+            }
+        }
+    }
+    let opts = v.get("compilerOptions");
+    let base_url = opts.and_then(|o| o.get("baseUrl")).and_then(Value::as_str);
+    if let Some(b) = base_url {
+        cfg.base_url = join(dir, b);
+    }
+    if let Some(Value::Object(map)) = opts.and_then(|o| o.get("paths")) {
+        // Substitutions are relative to baseUrl when set, else to this file's directory.
+        let base = cfg.base_url.clone().unwrap_or_else(|| dir.to_string());
+        cfg.paths = map
+            .iter()
+            .map(|(k, subs)| {
+                let subs = subs
+                    .as_array()
+                    .map(|a| a.iter().filter_map(Value::as_str).filter_map(|s| join(&base, s)))
+                    .into_iter()
+                    .flatten()
+                    .collect();
+                (k.clone(), subs)
+            })
+            .collect();
+    }
+    Some(cfg)
+}
+
+/// The targets of one `exports` value: a string, a condition object, or an array of either.
+fn export_targets(v: &Value, dir: &str, out: &mut Vec<String>, depth: u32) {
+    if depth > 6 {
+        return;
+    }
+    match v {
+        Value::String(s) => out.extend(join(dir, s)),
+        Value::Array(a) => a.iter().for_each(|x| export_targets(x, dir, out, depth + 1)),
+        Value::Object(m) => {
+            for cond in ["types", "import", "module", "require", "node", "default"] {
+                if let Some(x) = m.get(cond) {
+                    export_targets(x, dir, out, depth + 1);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn package(v: &Value, dir: &str) -> Option<(String, Package)> {
+    let name = v.get("name")?.as_str()?.to_string();
+    let mut pkg = Package { dir: dir.to_string(), ..Package::default() };
+    match v.get("exports") {
+        Some(Value::Object(m)) if m.keys().any(|k| k.starts_with('.')) => {
+            for (k, t) in m {
+                let mut targets = Vec::new();
+                export_targets(t, dir, &mut targets, 0);
+                if k == "." {
+                    pkg.main.extend(targets);
+                } else {
+                    pkg.subpaths.push((k.clone(), targets));
+                }
+            }
+        }
+        Some(e) => export_targets(e, dir, &mut pkg.main, 0),
+        None => {}
+    }
+    for key in ["types", "typings", "module", "main"] {
+        if let Some(s) = v.get(key).and_then(Value::as_str) {
+            pkg.main.extend(join(dir, s));
+        }
+    }
+    pkg.main.extend(join(dir, "index"));
+    pkg.main.extend(join(dir, "src/index"));
+    Some((name, pkg))
+}
+
+/// Where an import specifier leads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ModTarget {
+    /// A file of the workspace.
+    File(SourceFile),
+    /// A package outside the workspace (node_modules, built-ins): not ours to resolve.
+    External,
+    /// A relative / mapped specifier that names no workspace file.
+    Missing,
+}
+
+const EXTS: &[&str] = &[".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"];
+
+/// The workspace file a root-relative path names, with TypeScript's probing: the path itself,
+/// `.js` written for `.ts`, extension probing, then `index` files.
+fn probe(paths: &PathIndex, p: &str) -> Option<SourceFile> {
+    let get = |s: &str| paths.files.get(s).copied();
+    let has_source_ext = EXTS.iter().any(|e| p.ends_with(e));
+    for (js, tss) in [
+        (".js", &[".ts", ".tsx", ".d.ts"][..]),
+        (".jsx", &[".tsx"][..]),
+        (".mjs", &[".mts", ".d.mts"][..]),
+        (".cjs", &[".cts", ".d.cts"][..]),
+    ] {
+        if let Some(stem) = p.strip_suffix(js) {
+            for t in tss {
+                if let Some(f) = get(&format!("{stem}{t}")) {
+                    return Some(f);
+                }
+            }
+        }
+    }
+    if has_source_ext && let Some(f) = get(p) {
+        return Some(f);
+    }
+    for e in EXTS {
+        if let Some(f) = get(&format!("{p}{e}")) {
+            return Some(f);
+        }
+    }
+    let base = p.trim_end_matches('/');
+    for e in EXTS {
+        if let Some(f) = get(&format!("{base}/index{e}")) {
+            return Some(f);
+        }
+    }
+    None
+}
+
+/// Matches a tsconfig `paths` pattern (`@a/*`, exact) against a specifier; the `*` capture.
+fn match_pattern<'a>(pattern: &str, spec: &'a str) -> Option<&'a str> {
+    match pattern.split_once('*') {
+        Some((pre, post)) => spec
+            .strip_prefix(pre)
+            .and_then(|r| r.strip_suffix(post))
+            .filter(|_| spec.len() >= pre.len() + post.len()),
+        None => (pattern == spec).then_some(""),
+    }
+}
+
+/// A package entry path as written (often `dist/x.js`), or its source twin (`src/x`).
+fn probe_entry(paths: &PathIndex, pkg_dir: &str, entry: &str) -> Option<SourceFile> {
+    if let Some(f) = probe(paths, entry) {
+        return Some(f);
+    }
+    let rel = entry.strip_prefix(pkg_dir).unwrap_or(entry).trim_start_matches('/');
+    for out_dir in ["dist/", "lib/", "build/", "out/"] {
+        if let Some(rest) = rel.strip_prefix(out_dir) {
+            let stem = rest
+                .strip_suffix(".d.ts")
+                .or_else(|| rest.rsplit_once('.').map(|(s, _)| s))
+                .unwrap_or(rest);
+            for (sub, s) in [("src/", stem), ("", stem)] {
+                let p = if pkg_dir.is_empty() {
+                    format!("{sub}{s}")
+                } else {
+                    format!("{pkg_dir}/{sub}{s}")
+                };
+                if let Some(f) = probe(paths, &p) {
+                    return Some(f);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Resolves `spec` written in the file at `from`.
+pub(crate) fn resolve_module(
+    paths: &PathIndex,
+    project: &Project,
+    from: &str,
+    spec: &str,
+) -> ModTarget {
+    let found = |f: Option<SourceFile>| f.map_or(ModTarget::Missing, ModTarget::File);
+    if spec.starts_with("./") || spec.starts_with("../") || spec == "." || spec == ".." {
+        return found(join(dir_of(from), spec).and_then(|p| probe(paths, &p)));
+    }
+    if let Some(rest) = spec.strip_prefix('/') {
+        return found(probe(paths, rest));
+    }
+    // The nearest tsconfig.json above the importing file.
+    let mut dir = Some(dir_of(from));
+    let mut cfg = None;
+    while let Some(d) = dir {
+        if let Some(c) = project.tsconfigs.get(d) {
+            cfg = Some(c);
+            break;
+        }
+        dir = (!d.is_empty()).then(|| dir_of(d));
+    }
+    if let Some(cfg) = cfg {
+        let mut best: Option<(&str, &[String], usize)> = None;
+        for (pat, subs) in &cfg.paths {
+            if let Some(star) = match_pattern(pat, spec) {
+                let prefix = pat.split('*').next().map_or(0, str::len);
+                if best.is_none_or(|(_, _, p)| prefix > p) {
+                    best = Some((star, subs, prefix));
+                }
+            }
+        }
+        if let Some((star, subs, _)) = best {
+            for s in subs {
+                if let Some(f) = probe(paths, &s.replacen('*', star, 1)) {
+                    return ModTarget::File(f);
+                }
+            }
+        }
+        if let Some(base) = &cfg.base_url
+            && let Some(f) = join(base, spec).and_then(|p| probe(paths, &p))
+        {
+            return ModTarget::File(f);
+        }
+    }
+    // Workspace packages: `name` or `name/sub` (scoped names have one more segment).
+    let segs: Vec<&str> = spec.splitn(3, '/').collect();
+    let name_len = if spec.starts_with('@') { 2 } else { 1 };
+    if segs.len() >= name_len {
+        let name = segs[..name_len].join("/");
+        if let Some(pkg) = project.packages.get(&name) {
+            let sub = spec.get(name.len()..).unwrap_or("").trim_start_matches('/');
+            if sub.is_empty() {
+                for m in &pkg.main {
+                    if let Some(f) = probe_entry(paths, &pkg.dir, m) {
+                        return ModTarget::File(f);
+                    }
+                }
+                return ModTarget::Missing;
+            }
+            let key = format!("./{sub}");
+            for (pat, targets) in &pkg.subpaths {
+                if let Some(star) = match_pattern(pat, &key) {
+                    for t in targets {
+                        if let Some(f) = probe_entry(paths, &pkg.dir, &t.replacen('*', star, 1)) {
+                            return ModTarget::File(f);
+                        }
+                    }
+                }
+            }
+            for cand in [format!("{}/{sub}", pkg.dir), format!("{}/src/{sub}", pkg.dir)] {
+                let cand = cand.trim_start_matches('/').to_string();
+                if let Some(f) = probe_entry(paths, &pkg.dir, &cand) {
+                    return ModTarget::File(f);
+                }
+            }
+            return ModTarget::Missing;
+        }
+    }
+    ModTarget::External
+}
+
+/// Where each import of a file leads, index-aligned with its facts' imports.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn file_modules(
+    db: &dyn salsa::Database,
+    workspace: Workspace,
+    file: SourceFile,
+) -> Vec<ModTarget> {
+    let paths = ts_paths(db, workspace);
+    let project = ts_project(db, workspace);
+    let from = file.path(db);
+    file_facts(db, file)
+        .imports
+        .iter()
+        .map(|i| resolve_module(paths, project, from, &i.source))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn joins_and_patterns() {
+        assert_eq!(join("a/b", "../c/./d").as_deref(), Some("a/c/d"));
+        assert_eq!(join("", "x").as_deref(), Some("x"));
+        assert_eq!(join("a", "../.."), None);
+        assert_eq!(match_pattern("@app/*", "@app/x/y"), Some("x/y"));
+        assert_eq!(match_pattern("lib", "lib"), Some(""));
+        assert_eq!(match_pattern("@app/*", "@other/x"), None);
+    }
+}

@@ -1,0 +1,627 @@
+//! Name, type and member resolution across files: what a name means at a scope of a file
+//! (nested declaration, top-level symbol, import binding), what an exported name of a module is
+//! after following re-export chains (cycle-safe), which class or interface a type name denotes,
+//! and which member a class or interface has (through EXTENDS, following imported bases).
+//!
+//! Everything here reads only memoized per-file tables ([`file_index`], [`file_modules`],
+//! [`file_facts`]); recursion is bounded by [`MAX_DEPTH`] and visited sets.
+
+use super::index::{Export, FileIndex, file_index};
+use super::project::{ModTarget, file_modules};
+use codegraph_db::{SourceFile, Workspace, file_facts};
+use codegraph_parse::{Callee, HintSource, Imported, Receiver, Symbol, SymbolIdx};
+use codegraph_schema::{NodeKind, Reason};
+use std::collections::HashSet;
+
+/// Bound on re-export chains, type chains and member lookups through bases.
+pub(crate) const MAX_DEPTH: u32 = 24;
+
+/// A symbol of some workspace file.
+pub(crate) type Target = (SourceFile, SymbolIdx);
+
+/// What a name denotes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Def {
+    Sym(SourceFile, SymbolIdx),
+    /// A namespace import / `require` of a workspace module.
+    Module(SourceFile),
+    /// Something outside the workspace.
+    External,
+}
+
+/// What a receiver expression holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Val {
+    /// The declared thing itself (class statics, object-literal members, namespace members).
+    Sym(SourceFile, SymbolIdx),
+    /// An instance of a class / interface.
+    Inst(SourceFile, SymbolIdx),
+    Module(SourceFile),
+    External,
+}
+
+/// The outcome of resolving a call's callee.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    Found(Target, Reason),
+    /// Outside the workspace (package imports, globals): neither edge nor unresolved.
+    External,
+    /// Looks internal but did not resolve.
+    Unresolved,
+    /// Nothing to say (untyped receivers we cannot see into).
+    Unknown,
+}
+
+pub(crate) struct Resolver<'db> {
+    pub db: &'db dyn salsa::Database,
+    pub workspace: Workspace,
+}
+
+/// Names the runtime provides; calls to them are external, not unresolved.
+const GLOBALS: &[&str] = &[
+    "Array",
+    "ArrayBuffer",
+    "AbortController",
+    "BigInt",
+    "Blob",
+    "Boolean",
+    "Buffer",
+    "clearInterval",
+    "clearTimeout",
+    "console",
+    "Date",
+    "decodeURIComponent",
+    "encodeURIComponent",
+    "Error",
+    "eval",
+    "fetch",
+    "FormData",
+    "Function",
+    "globalThis",
+    "Headers",
+    "isFinite",
+    "isNaN",
+    "JSON",
+    "Map",
+    "Math",
+    "Number",
+    "Object",
+    "parseFloat",
+    "parseInt",
+    "process",
+    "Promise",
+    "Proxy",
+    "queueMicrotask",
+    "ReadableStream",
+    "Reflect",
+    "RegExp",
+    "Request",
+    "require",
+    "Response",
+    "Set",
+    "setImmediate",
+    "setInterval",
+    "setTimeout",
+    "String",
+    "structuredClone",
+    "Symbol",
+    "TextDecoder",
+    "TextEncoder",
+    "TypeError",
+    "RangeError",
+    "SyntaxError",
+    "Uint8Array",
+    "URL",
+    "URLSearchParams",
+    "WeakMap",
+    "WeakRef",
+    "WeakSet",
+    "window",
+    "document",
+    "atob",
+    "btoa",
+    "module",
+    "exports",
+    "Intl",
+    "DataView",
+    "File",
+    "Event",
+    "EventTarget",
+    "AggregateError",
+    "FinalizationRegistry",
+];
+
+impl<'db> Resolver<'db> {
+    pub(crate) fn index(&self, f: SourceFile) -> &'db FileIndex {
+        file_index(self.db, f)
+    }
+
+    pub(crate) fn symbol(&self, f: SourceFile, i: SymbolIdx) -> Option<&'db Symbol> {
+        file_facts(self.db, f).symbols.get(i as usize)
+    }
+
+    fn kind(&self, f: SourceFile, i: SymbolIdx) -> Option<NodeKind> {
+        self.symbol(f, i).map(|s| s.kind)
+    }
+
+    fn module(&self, f: SourceFile, import: u32) -> Option<ModTarget> {
+        file_modules(self.db, self.workspace, f).get(import as usize).copied()
+    }
+
+    /// The enclosing scopes of `scope`, innermost first.
+    fn chain(&self, f: SourceFile, scope: Option<SymbolIdx>) -> Vec<SymbolIdx> {
+        let mut out = Vec::new();
+        let mut s = scope;
+        while let Some(i) = s {
+            if out.len() > 64 {
+                break;
+            }
+            out.push(i);
+            s = self.symbol(f, i).and_then(|x| x.parent);
+        }
+        out
+    }
+
+    /// Member `name` declared directly in symbol `i` of `f` (by qualified name).
+    fn child(&self, f: SourceFile, i: SymbolIdx, name: &str) -> Option<SymbolIdx> {
+        let q = &self.symbol(f, i)?.qualified_name;
+        self.index(f).by_qname.get(&format!("{q}.{name}")).copied()
+    }
+
+    // ----- modules -----
+
+    /// What an imported binding denotes.
+    fn binding(
+        &self,
+        f: SourceFile,
+        import: u32,
+        imported: &Imported,
+        local: &str,
+        depth: u32,
+    ) -> Option<Def> {
+        match self.module(f, import)? {
+            ModTarget::External => Some(Def::External),
+            ModTarget::Missing => None,
+            ModTarget::File(m) => match imported {
+                Imported::Namespace | Imported::All => Some(Def::Module(m)),
+                Imported::Named(x) => self.export(m, x, &mut HashSet::new(), depth + 1),
+                Imported::Default => self
+                    .export(m, "default", &mut HashSet::new(), depth + 1)
+                    .or_else(|| self.default_guess(m, local)),
+            },
+        }
+    }
+
+    /// A default import whose module declares no `default` symbol: the exported top-level
+    /// symbol of the local name, else the only exported class or function (`export default X`
+    /// is not in the facts).
+    pub(crate) fn default_guess(&self, m: SourceFile, local: &str) -> Option<Def> {
+        let ix = self.index(m);
+        if let Some(Export::Local(i)) = ix.exports.get(local) {
+            return Some(Def::Sym(m, *i));
+        }
+        let mut only = None;
+        for e in ix.exports.values() {
+            if let Export::Local(i) = e
+                && matches!(self.kind(m, *i), Some(NodeKind::Class | NodeKind::Function))
+            {
+                if only.is_some() {
+                    return None;
+                }
+                only = Some(*i);
+            }
+        }
+        only.map(|i| Def::Sym(m, i))
+    }
+
+    /// The exported `name` of module `m`, following re-exports and `export *` (cycle-safe).
+    pub(crate) fn export(
+        &self,
+        m: SourceFile,
+        name: &str,
+        seen: &mut HashSet<(SourceFile, String)>,
+        depth: u32,
+    ) -> Option<Def> {
+        if depth > MAX_DEPTH || !seen.insert((m, name.to_string())) {
+            return None;
+        }
+        let ix = self.index(m);
+        match ix.exports.get(name) {
+            Some(Export::Local(i)) => return Some(Def::Sym(m, *i)),
+            Some(Export::Reexport { import, imported }) => {
+                return match self.module(m, *import)? {
+                    ModTarget::External => Some(Def::External),
+                    ModTarget::Missing => None,
+                    ModTarget::File(t) => match imported {
+                        Imported::Named(x) => self.export(t, x, seen, depth + 1),
+                        Imported::Default => self.export(t, "default", seen, depth + 1),
+                        Imported::Namespace | Imported::All => Some(Def::Module(t)),
+                    },
+                };
+            }
+            None => {}
+        }
+        // `import { a } from './x'; export { a }`: an imported name exported again.
+        if let Some((import, imported)) = ix.bindings.get(name) {
+            return self.binding(m, *import, imported, name, depth + 1);
+        }
+        // A top-level symbol not marked exported (CommonJS files, `export =`).
+        if let Some(&i) = ix.top.get(name)
+            && ix.stars.is_empty()
+            && self.symbol(m, i).is_some_and(|s| s.exported)
+        {
+            return Some(Def::Sym(m, i));
+        }
+        if name == "default" {
+            return None;
+        }
+        for &star in &ix.stars {
+            if let Some(ModTarget::File(t)) = self.module(m, star)
+                && let Some(d) = self.export(t, name, seen, depth + 1)
+            {
+                return Some(d);
+            }
+        }
+        None
+    }
+
+    // ----- names and types -----
+
+    /// What `name` means at `scope` of `f`: a nested declaration of an enclosing function or
+    /// namespace, a top-level symbol, or an import binding.
+    pub(crate) fn name(
+        &self,
+        f: SourceFile,
+        scope: Option<SymbolIdx>,
+        name: &str,
+        depth: u32,
+    ) -> Option<Def> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        for s in self.chain(f, scope) {
+            if matches!(
+                self.kind(f, s),
+                Some(NodeKind::Function | NodeKind::Method | NodeKind::Variable)
+            ) && let Some(c) = self.child(f, s, name)
+            {
+                return Some(Def::Sym(f, c));
+            }
+        }
+        let ix = self.index(f);
+        let top = ix.top.get(name).copied();
+        // `const m = require('./m')` declares a module-level constant too: the binding says more.
+        let declared_by_require = top.is_some_and(|i| {
+            matches!(self.kind(f, i), Some(NodeKind::Variable | NodeKind::Constant))
+        });
+        if let Some(i) = top
+            && !(declared_by_require && ix.bindings.contains_key(name))
+        {
+            return Some(Def::Sym(f, i));
+        }
+        let (import, imported) = ix.bindings.get(name)?;
+        self.binding(f, *import, imported, name, depth)
+    }
+
+    /// The class / interface a (possibly dotted) type name denotes in `f`.
+    pub(crate) fn type_named(&self, f: SourceFile, ty: &str, depth: u32) -> Option<Target> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let mut segs = ty.split('.');
+        let mut cur = self.name(f, None, segs.next()?, depth + 1)?;
+        for seg in segs {
+            cur = match cur {
+                Def::Module(m) => self.export(m, seg, &mut HashSet::new(), depth + 1)?,
+                Def::Sym(g, i) => Def::Sym(g, self.child(g, i, seg)?),
+                Def::External => return None,
+            };
+        }
+        match cur {
+            Def::Sym(g, i)
+                if matches!(self.kind(g, i), Some(NodeKind::Class | NodeKind::Interface)) =>
+            {
+                Some((g, i))
+            }
+            _ => None,
+        }
+    }
+
+    /// The class / interface a hint says a name holds.
+    fn hint_type(
+        &self,
+        f: SourceFile,
+        scope: Option<SymbolIdx>,
+        hint: &HintSource,
+        depth: u32,
+    ) -> Option<Target> {
+        match hint {
+            HintSource::Annotation(t) | HintSource::Construct(t) => {
+                self.type_named(f, t, depth + 1)
+            }
+            HintSource::CallResult(c) => match self.callee(f, scope, c, depth + 1) {
+                Outcome::Found((g, i), _) => self.return_type(g, i, depth + 1),
+                _ => None,
+            },
+            HintSource::Callback { callee, arg, param } => {
+                match self.callee(f, scope, callee, depth + 1) {
+                    Outcome::Found((g, i), _) => {
+                        // `new C(cb)`: the callback is a parameter of C's constructor.
+                        let (g, i) = match self.kind(g, i) {
+                            Some(NodeKind::Class) => {
+                                self.member((g, i), "constructor", depth + 1)?
+                            }
+                            _ => (g, i),
+                        };
+                        let ty = self.index(g).param_fns.get(&(i, *arg, *param))?;
+                        self.type_named(g, ty, depth + 1)
+                    }
+                    _ => None,
+                }
+            }
+            HintSource::Return(_) | HintSource::ParamFn { .. } => None,
+        }
+    }
+
+    /// The declared return type of function `i` of `g`, as a class / interface.
+    fn return_type(&self, g: SourceFile, i: SymbolIdx, depth: u32) -> Option<Target> {
+        let t = self.index(g).returns.get(&i)?;
+        self.type_named(g, t, depth + 1)
+    }
+
+    /// The type of a local name (parameter / variable) visible at `scope`, from hints of the
+    /// enclosing functions (class scopes skipped: their hints are fields).
+    fn local_type(
+        &self,
+        f: SourceFile,
+        scope: Option<SymbolIdx>,
+        name: &str,
+        depth: u32,
+    ) -> Option<Option<Target>> {
+        let ix = self.index(f);
+        for s in self.chain(f, scope) {
+            if matches!(self.kind(f, s), Some(NodeKind::Class | NodeKind::Interface)) {
+                continue;
+            }
+            if let Some(h) = ix.hints.get(&(Some(s), name.to_string())) {
+                return Some(self.hint_type(f, Some(s), h, depth + 1));
+            }
+        }
+        None
+    }
+
+    /// Member `name` of class / interface `t`, searching its bases (EXTENDS, then IMPLEMENTS).
+    pub(crate) fn member(&self, t: Target, name: &str, depth: u32) -> Option<Target> {
+        let mut seen = HashSet::new();
+        self.member_in(t, name, &mut seen, depth)
+    }
+
+    fn member_in(
+        &self,
+        (f, i): Target,
+        name: &str,
+        seen: &mut HashSet<Target>,
+        depth: u32,
+    ) -> Option<Target> {
+        if depth > MAX_DEPTH || !seen.insert((f, i)) {
+            return None;
+        }
+        if let Some(c) = self.child(f, i, name) {
+            return Some((f, c));
+        }
+        for (_, base) in self.index(f).heritage.get(&i)? {
+            if let Some(b) = self.type_named(f, base, depth + 1)
+                && let Some(m) = self.member_in(b, name, seen, depth + 1)
+            {
+                return Some(m);
+            }
+        }
+        None
+    }
+
+    /// Whether class `t` has a base the workspace does not declare (an external or computed
+    /// superclass): a missing member may live there.
+    fn has_opaque_base(&self, (f, i): Target, depth: u32) -> bool {
+        if depth > MAX_DEPTH {
+            return true;
+        }
+        self.index(f).heritage.get(&i).is_some_and(|hs| {
+            hs.iter().any(|(_, b)| match self.type_named(f, b, depth + 1) {
+                Some(t) => self.has_opaque_base(t, depth + 1),
+                None => true,
+            })
+        })
+    }
+
+    /// The base class (first EXTENDS) of class `t`.
+    pub(crate) fn base(&self, (f, i): Target, depth: u32) -> Option<Target> {
+        let hs = self.index(f).heritage.get(&i)?;
+        let (_, b) = hs.iter().find(|(k, _)| *k == codegraph_parse::HeritageKind::Extends)?;
+        self.type_named(f, b, depth + 1)
+    }
+
+    /// The class (or module-level object literal) `this` refers to at `scope`.
+    fn this_owner(&self, f: SourceFile, scope: Option<SymbolIdx>) -> Option<(Target, bool)> {
+        for s in self.chain(f, scope) {
+            match self.kind(f, s)? {
+                NodeKind::Class => return Some(((f, s), true)),
+                NodeKind::Variable | NodeKind::Constant => return Some(((f, s), false)),
+                _ => {}
+            }
+        }
+        None
+    }
+
+    // ----- receivers and callees -----
+
+    fn def_val(&self, d: Def) -> Val {
+        match d {
+            Def::Sym(g, i) => {
+                // A module-level variable with a known type holds an instance.
+                let is_var = matches!(
+                    self.kind(g, i),
+                    Some(NodeKind::Variable | NodeKind::Constant | NodeKind::Property)
+                );
+                if is_var && let Some(sym) = self.symbol(g, i) {
+                    let h = self.index(g).hints.get(&(sym.parent, sym.name.clone()));
+                    if let Some(t) = h.and_then(|h| self.hint_type(g, sym.parent, h, 1)) {
+                        return Val::Inst(t.0, t.1);
+                    }
+                }
+                Val::Sym(g, i)
+            }
+            Def::Module(m) => Val::Module(m),
+            Def::External => Val::External,
+        }
+    }
+
+    /// The value a receiver path (`a`, `a.b`, `this.x`) holds.
+    fn path_val(
+        &self,
+        f: SourceFile,
+        scope: Option<SymbolIdx>,
+        path: &[String],
+        depth: u32,
+    ) -> Option<Val> {
+        let (head, rest) = path.split_first()?;
+        let mut cur = if head == "this" {
+            let (t, is_class) = self.this_owner(f, scope)?;
+            if is_class { Val::Inst(t.0, t.1) } else { Val::Sym(t.0, t.1) }
+        } else if let Some(t) = self.local_type(f, scope, head, depth) {
+            let t = t?;
+            Val::Inst(t.0, t.1)
+        } else {
+            match self.name(f, scope, head, depth) {
+                Some(d) => self.def_val(d),
+                None if GLOBALS.contains(&head.as_str()) => Val::External,
+                None => return None,
+            }
+        };
+        for seg in rest {
+            cur = match cur {
+                Val::External => return Some(Val::External),
+                Val::Module(m) => {
+                    self.def_val(self.export(m, seg, &mut HashSet::new(), depth + 1)?)
+                }
+                Val::Sym(g, i) => self.def_val(Def::Sym(g, self.child(g, i, seg)?)),
+                Val::Inst(g, i) => {
+                    let (h, j) = self.member((g, i), seg, depth + 1)?;
+                    let sym = self.symbol(h, j)?;
+                    let hint = self.index(h).hints.get(&(sym.parent, seg.clone()))?;
+                    let t = self.hint_type(h, sym.parent, hint, depth + 1)?;
+                    Val::Inst(t.0, t.1)
+                }
+            };
+        }
+        Some(cur)
+    }
+
+    /// Member `name` of a receiver value.
+    fn member_of(
+        &self,
+        f: SourceFile,
+        v: Val,
+        name: &str,
+        depth: u32,
+        inst_reason: Reason,
+    ) -> Outcome {
+        let local = |g: SourceFile| if g == f { Reason::SameFile } else { Reason::ImportResolved };
+        match v {
+            Val::External => Outcome::External,
+            Val::Module(m) => match self.export(m, name, &mut HashSet::new(), depth + 1) {
+                Some(Def::Sym(g, i)) => Outcome::Found((g, i), Reason::ImportResolved),
+                Some(_) => Outcome::External,
+                None => Outcome::Unresolved,
+            },
+            Val::Sym(g, i) => match self.child(g, i, name) {
+                Some(c) => Outcome::Found((g, c), local(g)),
+                // Functions and untyped variables carry runtime members we do not model.
+                None => Outcome::Unknown,
+            },
+            Val::Inst(g, i) => match self.member((g, i), name, depth + 1) {
+                Some(t) => Outcome::Found(t, inst_reason),
+                None if self.has_opaque_base((g, i), depth + 1) => Outcome::External,
+                None => Outcome::Unresolved,
+            },
+        }
+    }
+
+    /// Resolves what a call's callee denotes at `scope` of `f`.
+    pub(crate) fn callee(
+        &self,
+        f: SourceFile,
+        scope: Option<SymbolIdx>,
+        c: &Callee,
+        depth: u32,
+    ) -> Outcome {
+        if depth > MAX_DEPTH {
+            return Outcome::Unknown;
+        }
+        let local = |g: SourceFile| if g == f { Reason::SameFile } else { Reason::ImportResolved };
+        match &c.receiver {
+            Receiver::None => {
+                if self.local_type(f, scope, &c.name, depth).is_some() {
+                    return Outcome::Unknown; // a typed local of function type
+                }
+                match self.name(f, scope, &c.name, depth) {
+                    Some(Def::Sym(g, i)) => Outcome::Found((g, i), local(g)),
+                    Some(_) => Outcome::External,
+                    None if GLOBALS.contains(&c.name.as_str()) => Outcome::External,
+                    None => Outcome::Unresolved,
+                }
+            }
+            Receiver::This => {
+                let Some((t, is_class)) = self.this_owner(f, scope) else {
+                    return Outcome::Unknown;
+                };
+                if !is_class {
+                    return match self.child(t.0, t.1, &c.name) {
+                        Some(m) => Outcome::Found((t.0, m), Reason::ThisDispatch),
+                        None => Outcome::Unknown,
+                    };
+                }
+                self.member_of(f, Val::Inst(t.0, t.1), &c.name, depth, Reason::ThisDispatch)
+            }
+            Receiver::Super => {
+                let Some((t, true)) = self.this_owner(f, scope) else {
+                    return Outcome::Unknown;
+                };
+                let Some(b) = self.base(t, depth) else {
+                    return if self.index(t.0).heritage.contains_key(&t.1) {
+                        Outcome::External
+                    } else {
+                        Outcome::Unresolved
+                    };
+                };
+                if c.name == "constructor" {
+                    return Outcome::Found(b, Reason::SuperDispatch);
+                }
+                self.member_of(f, Val::Inst(b.0, b.1), &c.name, depth, Reason::SuperDispatch)
+            }
+            Receiver::Path(p) => match self.path_val(f, scope, p, depth + 1) {
+                Some(v) => self.member_of(f, v, &c.name, depth, Reason::TypedReceiver),
+                None => Outcome::Unknown,
+            },
+            Receiver::CallResult(inner) => {
+                if c.name.is_empty() {
+                    return Outcome::Unknown;
+                }
+                match self.callee(f, scope, inner, depth + 1) {
+                    Outcome::Found((g, i), _) => match self.return_type(g, i, depth + 1) {
+                        Some(t) => self.member_of(
+                            f,
+                            Val::Inst(t.0, t.1),
+                            &c.name,
+                            depth,
+                            Reason::TypedReceiver,
+                        ),
+                        None => Outcome::Unknown,
+                    },
+                    Outcome::External => Outcome::External,
+                    _ => Outcome::Unknown,
+                }
+            }
+            Receiver::Other => Outcome::Unknown,
+        }
+    }
+}

@@ -1,0 +1,364 @@
+//! TypeScript / JavaScript cross-file resolution: exact IMPORTS, CALLS, EXTENDS and IMPLEMENTS
+//! edges (and unresolved sites) of multi-file fixtures, one test per resolution rule.
+
+use codegraph_tests::render_fixture_resolution;
+use expect_test::{Expect, expect};
+
+fn check(fixture: &str, expected: Expect) {
+    expected.assert_eq(&render_fixture_resolution(fixture));
+}
+
+#[test]
+fn relative_imports_probe_extensions_index_and_js_for_ts() {
+    check(
+        r#"
+        //- /src/a.ts
+        export function a() {}
+        //- /src/util/index.ts
+        export function u() {}
+        //- /src/c.tsx
+        export function c() {}
+        //- /src/main.ts
+        import { a } from "./a.js";
+        import { u } from "./util";
+        import { c } from "./c";
+        import { missing } from "./nope";
+        import lodash from "lodash";
+        export function main() {
+          a();
+          u();
+          c();
+          lodash();
+          local();
+          missing();
+        }
+        function local() {}
+        "#,
+        expect![[r#"
+            edge IMPORTS file:src/main.ts -> file:src/a.ts L1 import-resolved 0.95
+            edge IMPORTS file:src/main.ts -> file:src/c.tsx L3 import-resolved 0.95
+            edge IMPORTS file:src/main.ts -> file:src/util/index.ts L2 import-resolved 0.95
+            edge IMPORTS file:src/main.ts -> sym:ts:src/a.ts:a L1 import-resolved 0.95
+            edge IMPORTS file:src/main.ts -> sym:ts:src/c.tsx:c L3 import-resolved 0.95
+            edge IMPORTS file:src/main.ts -> sym:ts:src/util/index.ts:u L2 import-resolved 0.95
+            edge CALLS sym:ts:src/main.ts:main -> sym:ts:src/a.ts:a L7 import-resolved 0.95
+            edge CALLS sym:ts:src/main.ts:main -> sym:ts:src/c.tsx:c L9 import-resolved 0.95
+            edge CALLS sym:ts:src/main.ts:main -> sym:ts:src/main.ts:local L11 same-file 0.95
+            edge CALLS sym:ts:src/main.ts:main -> sym:ts:src/util/index.ts:u L8 import-resolved 0.95
+            unresolved src/main.ts:12 missing in sym:ts:src/main.ts:main
+        "#]],
+    );
+}
+
+#[test]
+fn tsconfig_paths_and_base_url_follow_extends() {
+    check(
+        r#"
+        //- /tsconfig.base.json
+        {
+          // comments and trailing commas are allowed
+          "compilerOptions": {
+            "baseUrl": "./src",
+            "paths": { "@lib/*": ["lib/*"], },
+          },
+        }
+        //- /tsconfig.json
+        { "extends": "./tsconfig.base.json", "compilerOptions": { "strict": true } }
+        //- /src/lib/math.ts
+        export function add() {}
+        //- /src/core/log.ts
+        export function log() {}
+        //- /src/app.ts
+        import { add } from "@lib/math";
+        import { log } from "core/log";
+        add();
+        log();
+        "#,
+        expect![[r#"
+            edge IMPORTS file:src/app.ts -> file:src/core/log.ts L2 import-resolved 0.95
+            edge IMPORTS file:src/app.ts -> file:src/lib/math.ts L1 import-resolved 0.95
+            edge IMPORTS file:src/app.ts -> sym:ts:src/core/log.ts:log L2 import-resolved 0.95
+            edge CALLS file:src/app.ts -> sym:ts:src/core/log.ts:log L4 import-resolved 0.95
+            edge IMPORTS file:src/app.ts -> sym:ts:src/lib/math.ts:add L1 import-resolved 0.95
+            edge CALLS file:src/app.ts -> sym:ts:src/lib/math.ts:add L3 import-resolved 0.95
+        "#]],
+    );
+}
+
+#[test]
+fn monorepo_workspace_packages_by_name_and_exports() {
+    check(
+        r#"
+        //- /packages/core/package.json
+        { "name": "@acme/core", "exports": { ".": "./dist/index.js", "./extra": "./src/extra.ts" } }
+        //- /packages/core/src/index.ts
+        export function coreFn() {}
+        //- /packages/core/src/extra.ts
+        export function extraFn() {}
+        //- /packages/app/package.json
+        { "name": "app", "main": "main.js" }
+        //- /packages/app/main.ts
+        import { coreFn } from "@acme/core";
+        import { extraFn } from "@acme/core/extra";
+        import { external } from "@other/pkg";
+        export function run() {
+          coreFn();
+          extraFn();
+          external();
+        }
+        "#,
+        expect![[r#"
+            edge IMPORTS file:packages/app/main.ts -> file:packages/core/src/extra.ts L2 import-resolved 0.95
+            edge IMPORTS file:packages/app/main.ts -> file:packages/core/src/index.ts L1 import-resolved 0.95
+            edge IMPORTS file:packages/app/main.ts -> sym:ts:packages/core/src/extra.ts:extraFn L2 import-resolved 0.95
+            edge IMPORTS file:packages/app/main.ts -> sym:ts:packages/core/src/index.ts:coreFn L1 import-resolved 0.95
+            edge CALLS sym:ts:packages/app/main.ts:run -> sym:ts:packages/core/src/extra.ts:extraFn L6 import-resolved 0.95
+            edge CALLS sym:ts:packages/app/main.ts:run -> sym:ts:packages/core/src/index.ts:coreFn L5 import-resolved 0.95
+        "#]],
+    );
+}
+
+/// `theDefault` stays unresolved: the facts do not say which declaration `export default
+/// function def` makes the default (a direct `import def` is matched by name instead).
+#[test]
+fn reexport_chains_with_aliases_defaults_and_a_cycle() {
+    check(
+        r#"
+        //- /src/impl.ts
+        export function impl() {}
+        export default function def() {}
+        //- /src/mid.ts
+        export { impl as renamed } from "./impl";
+        export { default as theDefault } from "./impl";
+        export * from "./cycle";
+        //- /src/cycle.ts
+        export * from "./mid";
+        export function inCycle() {}
+        //- /src/index.ts
+        export * from "./mid";
+        //- /src/use.ts
+        import { renamed, theDefault, inCycle, nowhere } from "./index";
+        import def from "./impl";
+        renamed();
+        theDefault();
+        inCycle();
+        def();
+        nowhere();
+        "#,
+        expect![[r#"
+            edge IMPORTS file:src/cycle.ts -> file:src/mid.ts L1 import-resolved 0.95
+            edge IMPORTS file:src/index.ts -> file:src/mid.ts L1 import-resolved 0.95
+            edge IMPORTS file:src/mid.ts -> file:src/cycle.ts L3 import-resolved 0.95
+            edge IMPORTS file:src/mid.ts -> file:src/impl.ts L1 import-resolved 0.95
+            edge IMPORTS file:src/mid.ts -> file:src/impl.ts L2 import-resolved 0.95
+            edge IMPORTS file:src/mid.ts -> sym:ts:src/impl.ts:impl L1 import-resolved 0.95
+            edge IMPORTS file:src/use.ts -> file:src/impl.ts L2 import-resolved 0.95
+            edge IMPORTS file:src/use.ts -> file:src/index.ts L1 import-resolved 0.95
+            edge IMPORTS file:src/use.ts -> sym:ts:src/cycle.ts:inCycle L1 import-resolved 0.95
+            edge CALLS file:src/use.ts -> sym:ts:src/cycle.ts:inCycle L5 import-resolved 0.95
+            edge IMPORTS file:src/use.ts -> sym:ts:src/impl.ts:def L2 import-resolved 0.95
+            edge CALLS file:src/use.ts -> sym:ts:src/impl.ts:def L6 import-resolved 0.95
+            edge IMPORTS file:src/use.ts -> sym:ts:src/impl.ts:impl L1 import-resolved 0.95
+            edge CALLS file:src/use.ts -> sym:ts:src/impl.ts:impl L3 import-resolved 0.95
+            unresolved src/use.ts:4 theDefault in file:src/use.ts
+            unresolved src/use.ts:7 nowhere in file:src/use.ts
+        "#]],
+    );
+}
+
+#[test]
+fn commonjs_require_and_namespace_imports() {
+    check(
+        r#"
+        //- /lib/util.js
+        exports.helper = function () {};
+        function inner() {}
+        //- /lib/main.js
+        const util = require("./util");
+        const { helper } = require("./util");
+        const fs = require("fs");
+        util.helper();
+        helper();
+        fs.readFileSync("x");
+        //- /src/ns.ts
+        export function f() {}
+        export class K { static make() {} }
+        //- /src/use.ts
+        import * as ns from "./ns";
+        ns.f();
+        ns.K.make();
+        new ns.K();
+        ns.gone();
+        "#,
+        expect![[r#"
+            edge IMPORTS file:lib/main.js -> file:lib/util.js L1 import-resolved 0.95
+            edge IMPORTS file:lib/main.js -> file:lib/util.js L2 import-resolved 0.95
+            edge IMPORTS file:lib/main.js -> sym:js:lib/util.js:helper L2 import-resolved 0.95
+            edge CALLS file:lib/main.js -> sym:js:lib/util.js:helper L4 import-resolved 0.95
+            edge CALLS file:lib/main.js -> sym:js:lib/util.js:helper L5 import-resolved 0.95
+            edge IMPORTS file:src/use.ts -> file:src/ns.ts L1 import-resolved 0.95
+            edge CALLS file:src/use.ts -> sym:ts:src/ns.ts:K L4 import-resolved 0.95
+            edge CALLS file:src/use.ts -> sym:ts:src/ns.ts:K.make L3 import-resolved 0.95
+            edge CALLS file:src/use.ts -> sym:ts:src/ns.ts:f L2 import-resolved 0.95
+            unresolved src/use.ts:5 ns.gone in file:src/use.ts
+        "#]],
+    );
+}
+
+#[test]
+fn this_and_super_through_an_imported_base_class() {
+    check(
+        r#"
+        //- /src/base.ts
+        export class Base {
+          constructor() {}
+          hello() {}
+          shared() {}
+        }
+        //- /src/derived.ts
+        import { Base } from "./base";
+        export interface Named { name(): string }
+        export interface Greeter extends Named { greet(): void }
+        export class Derived extends Base implements Greeter {
+          constructor() {
+            super();
+          }
+          name() { return "d"; }
+          greet() {
+            this.hello();
+            super.shared();
+            this.name();
+            this.nothing();
+          }
+        }
+        "#,
+        expect![[r#"
+            edge IMPORTS file:src/derived.ts -> file:src/base.ts L1 import-resolved 0.95
+            edge IMPORTS file:src/derived.ts -> sym:ts:src/base.ts:Base L1 import-resolved 0.95
+            edge EXTENDS sym:ts:src/derived.ts:Derived -> sym:ts:src/base.ts:Base L4 import-resolved 0.95
+            edge IMPLEMENTS sym:ts:src/derived.ts:Derived -> sym:ts:src/derived.ts:Greeter L4 same-file 0.95
+            edge CALLS sym:ts:src/derived.ts:Derived.constructor -> sym:ts:src/base.ts:Base L6 super-dispatch 0.90
+            edge CALLS sym:ts:src/derived.ts:Derived.greet -> sym:ts:src/base.ts:Base.hello L10 this-dispatch 0.90
+            edge CALLS sym:ts:src/derived.ts:Derived.greet -> sym:ts:src/base.ts:Base.shared L11 super-dispatch 0.90
+            edge CALLS sym:ts:src/derived.ts:Derived.greet -> sym:ts:src/derived.ts:Derived.name L12 this-dispatch 0.90
+            edge EXTENDS sym:ts:src/derived.ts:Greeter -> sym:ts:src/derived.ts:Named L3 same-file 0.95
+            unresolved src/derived.ts:13 this.nothing in sym:ts:src/derived.ts:Derived.greet
+        "#]],
+    );
+}
+
+#[test]
+fn typed_receivers_of_each_kind() {
+    check(
+        r#"
+        //- /src/svc.ts
+        export class Repo { find() {} }
+        export class Service {
+          constructor(private repo: Repo) {}
+          field: Repo;
+          run() {
+            this.repo.find();
+            this.field.find();
+          }
+        }
+        export function makeRepo(): Repo { return new Repo(); }
+        //- /src/use.ts
+        import { Repo, Service, makeRepo } from "./svc";
+        export function use(param: Repo) {
+          const built = new Service(new Repo());
+          built.run();
+          const annotated: Repo = param;
+          annotated.find();
+          param.find();
+          const made = makeRepo();
+          made.find();
+          makeRepo().find();
+          makeRepo().missing();
+        }
+        "#,
+        expect![[r#"
+            edge IMPORTS file:src/use.ts -> file:src/svc.ts L1 import-resolved 0.95
+            edge IMPORTS file:src/use.ts -> sym:ts:src/svc.ts:Repo L1 import-resolved 0.95
+            edge IMPORTS file:src/use.ts -> sym:ts:src/svc.ts:Service L1 import-resolved 0.95
+            edge IMPORTS file:src/use.ts -> sym:ts:src/svc.ts:makeRepo L1 import-resolved 0.95
+            edge CALLS sym:ts:src/svc.ts:Service.run -> sym:ts:src/svc.ts:Repo.find L6 typed-receiver 0.85
+            edge CALLS sym:ts:src/svc.ts:Service.run -> sym:ts:src/svc.ts:Repo.find L7 typed-receiver 0.85
+            edge CALLS sym:ts:src/svc.ts:makeRepo -> sym:ts:src/svc.ts:Repo L10 same-file 0.95
+            edge CALLS sym:ts:src/use.ts:use -> sym:ts:src/svc.ts:Repo L3 import-resolved 0.95
+            edge CALLS sym:ts:src/use.ts:use -> sym:ts:src/svc.ts:Repo.find L6 typed-receiver 0.85
+            edge CALLS sym:ts:src/use.ts:use -> sym:ts:src/svc.ts:Repo.find L7 typed-receiver 0.85
+            edge CALLS sym:ts:src/use.ts:use -> sym:ts:src/svc.ts:Repo.find L9 typed-receiver 0.85
+            edge CALLS sym:ts:src/use.ts:use -> sym:ts:src/svc.ts:Repo.find L10 typed-receiver 0.85
+            edge CALLS sym:ts:src/use.ts:use -> sym:ts:src/svc.ts:Service L3 import-resolved 0.95
+            edge CALLS sym:ts:src/use.ts:use -> sym:ts:src/svc.ts:Service.run L4 typed-receiver 0.85
+            edge CALLS sym:ts:src/use.ts:use -> sym:ts:src/svc.ts:makeRepo L8 import-resolved 0.95
+            edge CALLS sym:ts:src/use.ts:use -> sym:ts:src/svc.ts:makeRepo L10 import-resolved 0.95
+            edge CALLS sym:ts:src/use.ts:use -> sym:ts:src/svc.ts:makeRepo L11 import-resolved 0.95
+            unresolved src/use.ts:11 makeRepo().missing in sym:ts:src/use.ts:use
+        "#]],
+    );
+}
+
+#[test]
+fn callback_parameters_take_the_callee_declared_type() {
+    check(
+        r#"
+        //- /src/obs.ts
+        export class Subscriber { next() {} }
+        export class Observable {
+          constructor(subscribe?: (this: Observable, subscriber: Subscriber) => void) {}
+        }
+        export function operate(init: (source: Observable, subscriber: Subscriber) => void) {}
+        //- /src/use.ts
+        import { Observable, operate } from "./obs";
+        export function timer() {
+          return new Observable((subscriber) => {
+            subscriber.next();
+          });
+        }
+        export function op() {
+          return operate((source, subscriber) => {
+            subscriber.next();
+          });
+        }
+        "#,
+        expect![[r#"
+            edge IMPORTS file:src/use.ts -> file:src/obs.ts L1 import-resolved 0.95
+            edge IMPORTS file:src/use.ts -> sym:ts:src/obs.ts:Observable L1 import-resolved 0.95
+            edge IMPORTS file:src/use.ts -> sym:ts:src/obs.ts:operate L1 import-resolved 0.95
+            edge CALLS sym:ts:src/use.ts:op -> sym:ts:src/obs.ts:Subscriber.next L9 typed-receiver 0.85
+            edge CALLS sym:ts:src/use.ts:op -> sym:ts:src/obs.ts:operate L8 import-resolved 0.95
+            edge CALLS sym:ts:src/use.ts:timer -> sym:ts:src/obs.ts:Observable L3 import-resolved 0.95
+            edge CALLS sym:ts:src/use.ts:timer -> sym:ts:src/obs.ts:Subscriber.next L4 typed-receiver 0.85
+        "#]],
+    );
+}
+
+#[test]
+fn object_literal_methods_and_nested_functions() {
+    check(
+        r#"
+        //- /src/api.ts
+        export const api = {
+          get() { this.post(); },
+          post() {},
+        };
+        //- /src/use.ts
+        import { api } from "./api";
+        export function outer() {
+          function inner() {}
+          inner();
+          api.get();
+          console.log("x");
+          Promise.resolve();
+        }
+        "#,
+        expect![[r#"
+            edge IMPORTS file:src/use.ts -> file:src/api.ts L1 import-resolved 0.95
+            edge IMPORTS file:src/use.ts -> sym:ts:src/api.ts:api L1 import-resolved 0.95
+            edge CALLS sym:ts:src/api.ts:api.get -> sym:ts:src/api.ts:api.post L2 this-dispatch 0.90
+            edge CALLS sym:ts:src/use.ts:outer -> sym:ts:src/api.ts:api.get L5 import-resolved 0.95
+            edge CALLS sym:ts:src/use.ts:outer -> sym:ts:src/use.ts:outer.inner L4 same-file 0.95
+        "#]],
+    );
+}
