@@ -174,6 +174,8 @@ fn index_status_search_open_export() {
         {"dst":"sym:ts:src/server.ts:Server","kind":"DEFINES","line":null,"reason":"structural","src":"file:src/server.ts","type":"edge","weight":1.0}
         {"dst":"sym:ts:src/server.ts:Server.port","kind":"DEFINES","line":null,"reason":"structural","src":"file:src/server.ts","type":"edge","weight":1.0}
         {"dst":"sym:ts:src/server.ts:Server.start","kind":"DEFINES","line":null,"reason":"structural","src":"file:src/server.ts","type":"edge","weight":1.0}
+        {"dst":"file:src/util.ts","kind":"IMPORTS","line":1,"reason":"import-resolved","src":"file:src/server.ts","type":"edge","weight":0.95}
+        {"dst":"sym:ts:src/util.ts:log","kind":"IMPORTS","line":1,"reason":"import-resolved","src":"file:src/server.ts","type":"edge","weight":0.95}
         {"dst":"sym:ts:src/util.ts:log","kind":"CONTAINS","line":null,"reason":"structural","src":"file:src/util.ts","type":"edge","weight":1.0}
         {"dst":"sym:ts:src/util.ts:log","kind":"DEFINES","line":null,"reason":"structural","src":"file:src/util.ts","type":"edge","weight":1.0}
         {"dst":"file:pkg/store/ops.go","kind":"CONTAINS","line":null,"reason":"structural","src":"pkg:go:pkg/store","type":"edge","weight":1.0}
@@ -183,6 +185,7 @@ fn index_status_search_open_export() {
         {"dst":"sym:md:README.md:Demo.Usage","kind":"CONTAINS","line":null,"reason":"structural","src":"sym:md:README.md:Demo","type":"edge","weight":1.0}
         {"dst":"sym:ts:src/server.ts:Server.start","kind":"HAS_METHOD","line":null,"reason":"structural","src":"sym:ts:src/server.ts:Server","type":"edge","weight":1.0}
         {"dst":"sym:ts:src/server.ts:Server.port","kind":"HAS_PROPERTY","line":null,"reason":"structural","src":"sym:ts:src/server.ts:Server","type":"edge","weight":1.0}
+        {"dst":"sym:ts:src/util.ts:log","kind":"CALLS","line":7,"reason":"import-resolved","src":"sym:ts:src/server.ts:Server.start","type":"edge","weight":0.95}
     "###]].assert_eq(&text);
 
     // Determinism: re-indexing the same tree gives the same rows.
