@@ -178,7 +178,8 @@ pub fn is_tagged_template(call: Node<'_>) -> bool {
 }
 
 /// The type name a type (or type annotation) names: generics, `readonly`, `[]`, parentheses and
-/// `| null` / `| undefined` stripped; `None` when it is not a (dotted) name.
+/// unions reduced to their first member that is not `null` / `undefined`; `None` when it is not
+/// a (dotted) name.
 pub fn type_name(t: Node<'_>, src: &str) -> Option<String> {
     let mut t = t;
     loop {
@@ -198,27 +199,22 @@ pub fn type_name(t: Node<'_>, src: &str) -> Option<String> {
     }
 }
 
-/// The one member of a union that is not `null` / `undefined`, if there is exactly one.
+/// The first member of a union, in source order, that is not `null` / `undefined`: the
+/// TypeScript checker resolves a member call on a union receiver to the first member's
+/// declaration, and so does the oracle.
 fn single_non_null<'t>(union: Node<'t>, src: &str) -> Option<Node<'t>> {
+    // `A | B | C` nests to the left: visit members in source order with an explicit stack.
     let mut stack = vec![union];
-    let mut found: Option<Node<'t>> = None;
     while let Some(n) = stack.pop() {
-        let mut cursor = n.walk();
-        for c in n.named_children(&mut cursor) {
-            match c.kind() {
-                "union_type" => stack.push(c),
-                "comment" => {}
-                _ if matches!(text(c, src), "null" | "undefined") => {}
-                _ => {
-                    if found.is_some() {
-                        return None;
-                    }
-                    found = Some(c);
-                }
-            }
+        if n.kind() == "union_type" {
+            let mut cursor = n.walk();
+            let children: Vec<Node<'t>> = n.named_children(&mut cursor).collect();
+            stack.extend(children.into_iter().rev());
+        } else if n.kind() != "comment" && !matches!(text(n, src), "null" | "undefined") {
+            return Some(n);
         }
     }
-    found
+    None
 }
 
 /// Removes whitespace (and comments are not expected) from a dotted name as written.
