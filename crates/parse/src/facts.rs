@@ -188,4 +188,9 @@ pub enum HintSource {
     CallResult(Callee),
     /// The declared return type of the function `scope` (first result for Go).
     Return(String),
+    /// Go: the value of another expression, whose type the resolver works out: `x := y`,
+    /// `x := a.b`, `x := a.b[i]` and `for _, x := range a.b` (the element of a collection, as
+    /// stripped as any hint type is, so `[]T` and `T` read the same). `Path` receivers, or
+    /// `Other` for "no longer known" (a type-switch variable after its switch).
+    Value(Receiver),
 }

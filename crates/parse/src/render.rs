@@ -75,6 +75,8 @@ pub fn render_facts(f: &FileFacts) -> String {
             HintSource::Construct(t) => format!("= new {t}"),
             HintSource::CallResult(c) => format!("= {}()", render_callee(c)),
             HintSource::Return(t) => format!("-> {t}"),
+            HintSource::Value(Receiver::Path(p)) => format!("= {}", p.join(".")),
+            HintSource::Value(_) => "= ?".to_string(),
         };
         let _ = writeln!(out, "hint L{} {} {} {what}", h.line, qn(h.scope), h.name);
     }
