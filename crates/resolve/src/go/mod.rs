@@ -412,3 +412,55 @@ impl<'db> Resolver<'db> {
         t.map_or(Local::Unknown, Local::Typed)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An edit inside a function body of package `b` re-resolves `b`'s file only: `b`'s table is
+    /// rebuilt but compares equal, so the importer in package `a` is not re-resolved.
+    #[test]
+    fn body_edit_reresolves_only_its_file() {
+        use codegraph_db::{Database, FileMeta};
+        use codegraph_parse::Language;
+        use salsa::Setter;
+        use std::sync::{Arc, Mutex};
+
+        let log = Arc::new(Mutex::new(Vec::<String>::new()));
+        let sink = log.clone();
+        let mut db = Database::with_event_callback(Box::new(move |e| {
+            if let salsa::EventKind::WillExecute { database_key } = e.kind
+                && let Ok(mut log) = sink.lock()
+            {
+                log.push(format!("{database_key:?}"));
+            }
+        }));
+        let meta = FileMeta { size: 0, hash: String::new(), lossy_utf8: false };
+        let file = |db: &Database, path: &str, text: &str| {
+            SourceFile::new(
+                db,
+                path.to_string(),
+                Language::from_path(path),
+                Arc::from(text),
+                meta.clone(),
+            )
+        };
+        let a = file(&db, "a/a.go", "package a\n\nimport \"m/b\"\n\nfunc A() { b.B() }\n");
+        let b = file(&db, "b/b.go", "package b\n\nfunc B() {}\n\nfunc helper() {}\n");
+        let go_mod = file(&db, "go.mod", "module m\n");
+        let ws = Workspace::new(&db, vec![a, b, go_mod]);
+        assert_eq!(crate::resolve_file(&db, ws, a).edges.len(), 2);
+        crate::resolve_file(&db, ws, b);
+        log.lock().map(|mut l| l.clear()).ok();
+
+        b.set_text(&mut db)
+            .to(Arc::from("package b\n\nfunc B() { helper() }\n\nfunc helper() {}\n"));
+        assert_eq!(crate::resolve_file(&db, ws, a).edges.len(), 2);
+        assert_eq!(crate::resolve_file(&db, ws, b).edges.len(), 1);
+        let ran = log.lock().map(|l| l.clone()).unwrap_or_default();
+        let count = |q: &str| ran.iter().filter(|k| k.starts_with(q)).count();
+        assert_eq!(count("resolve_file"), 1, "{ran:#?}");
+        assert_eq!(count("package_table"), 1, "{ran:#?}");
+        assert_eq!(count("interface_index"), 0, "{ran:#?}");
+    }
+}
