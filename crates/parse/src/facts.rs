@@ -195,4 +195,9 @@ pub enum HintSource {
     /// TS: parameter `name` (at position `index`) of function `scope` is annotated with a
     /// function type whose parameter `param` has type `ty` (`init: (s: Subscriber<R>) => void`).
     ParamFn { index: u32, param: u32, ty: String },
+    /// Go: the value of another expression, whose type the resolver works out: `x := y`,
+    /// `x := a.b`, `x := a.b[i]` and `for _, x := range a.b` (the element of a collection, as
+    /// stripped as any hint type is, so `[]T` and `T` read the same). `Path` receivers, or
+    /// `Other` for "no longer known" (a type-switch variable after its switch).
+    Value(Receiver),
 }

@@ -140,11 +140,16 @@ ids! {
         type_parameter_declaration = "type_parameter_declaration",
         type_arguments = "type_arguments",
         parameter_list = "parameter_list",
+        range_clause = "range_clause",
+        type_assertion_expression = "type_assertion_expression",
+        type_switch_statement = "type_switch_statement",
+        type_case = "type_case",
     }
     anon {
         lparen = "(",
         lbrace = "{",
         amp = "&",
+        star = "*",
     }
     fields {
         f_name = "name",
@@ -165,6 +170,7 @@ ids! {
         f_type_parameters = "type_parameters",
         f_element = "element",
         f_operator = "operator",
+        f_alias = "alias",
     }
 }
 
@@ -395,6 +401,10 @@ impl<'s> Extractor<'s> {
                 source: HintSource::Return(t),
                 line: start_line(result),
             });
+            // Named results are locals too.
+            if result.kind_id() == k.parameter_list {
+                self.param_hints(result, scope);
+            }
         }
         self.walk(node, Ctx { enclosing: scope, scope });
         self.tparams.clear();
@@ -890,7 +900,101 @@ impl<'s> Extractor<'s> {
         if kind == k.type_conversion_expression {
             return self.conversion_callee(value).map(|(c, _)| HintSource::CallResult(c));
         }
-        None
+        if kind == k.type_assertion_expression {
+            let ty = value.child_by_field_id(k.f_type)?;
+            return self.type_name(ty).map(HintSource::Annotation);
+        }
+        self.value_path(value).map(HintSource::Value)
+    }
+
+    /// `y`, `a.b`, `a.b[i]`, `*a.b`, `&a.b`, `(a.b)` as a path whose type the resolver knows.
+    fn value_path(&self, mut value: Node<'_>) -> Option<Receiver> {
+        let k = self.k;
+        loop {
+            let kind = value.kind_id();
+            if kind == k.parenthesized_expression {
+                value = value.named_child(0)?;
+            } else if kind == k.index_expression {
+                value = value.child_by_field_id(k.f_operand)?;
+            } else if kind == k.unary_expression {
+                let op = value.child_by_field_id(k.f_operator)?;
+                if op.kind_id() != k.amp && op.kind_id() != k.star {
+                    return None;
+                }
+                value = value.child_by_field_id(k.f_operand)?;
+            } else if kind == k.identifier || kind == k.selector_expression {
+                return match self.receiver(value) {
+                    Ok(r @ Receiver::Path(_)) => Some(r),
+                    _ => None,
+                };
+            } else {
+                return None;
+            }
+        }
+    }
+
+    /// `for _, x := range a.b`: `x` holds an element of `a.b`.
+    fn range_hints(&mut self, clause: Node<'_>, scope: Option<SymbolIdx>) {
+        let k = self.k;
+        let (Some(left), Some(right)) =
+            (clause.child_by_field_id(k.f_left), clause.child_by_field_id(k.f_right))
+        else {
+            return;
+        };
+        let mut c = left.walk();
+        let names: Vec<Node<'_>> = left.named_children(&mut c).collect();
+        let [_, name] = names.as_slice() else { return };
+        if name.kind_id() != k.identifier || self.text(*name) == "_" {
+            return;
+        }
+        if let Some(path) = self.value_path(right) {
+            self.hint(scope, *name, HintSource::Value(path));
+        }
+    }
+
+    /// `switch v := x.(type) { case *T: ... }`: in a single-type case, `v` is a `T` (the hint
+    /// sits on the case line); after the switch, `v` is `x` again.
+    fn type_switch_hints(&mut self, switch: Node<'_>, scope: Option<SymbolIdx>) {
+        let k = self.k;
+        let Some(alias) = switch.child_by_field_id(k.f_alias) else { return };
+        let Some(name) = alias.named_child(0) else { return };
+        if name.kind_id() != k.identifier {
+            return;
+        }
+        let mut c = switch.walk();
+        for case in switch.named_children(&mut c) {
+            if case.kind_id() != k.type_case {
+                continue;
+            }
+            let mut types: Vec<Node<'_>> = Vec::new();
+            self.field_children(case, k.f_type, |t| types.push(t));
+            let [ty] = types.as_slice() else { continue };
+            if let Some(t) = self.type_name(*ty) {
+                self.facts.type_hints.push(TypeHint {
+                    scope,
+                    name: self.text(name).to_string(),
+                    source: HintSource::Annotation(t),
+                    line: start_line(case),
+                });
+            }
+        }
+        // After the switch, a shadowed name is the outer one again: repeat the hint in effect
+        // before the switch, or say the type is unknown.
+        let name = self.text(name);
+        let start = start_line(switch);
+        let before = self
+            .facts
+            .type_hints
+            .iter()
+            .rev()
+            .find(|h| h.scope == scope && h.name == name && h.line < start)
+            .map_or(HintSource::Value(Receiver::Other), |h| h.source.clone());
+        self.facts.type_hints.push(TypeHint {
+            scope,
+            name: name.to_string(),
+            source: before,
+            line: end_line(switch) + 1,
+        });
     }
 
     /// A type as a hint name: `*T`, `[]T`, `[N]T`, `G[T]`, `(T)` -> `T`; `pkg.T` kept whole.
@@ -959,6 +1063,10 @@ impl<'s> Extractor<'s> {
                     }
                 } else if kind == k.var_spec {
                     self.var_spec_hints(node, ctx.scope);
+                } else if kind == k.range_clause {
+                    self.range_hints(node, ctx.scope);
+                } else if kind == k.type_switch_statement {
+                    self.type_switch_hints(node, ctx.scope);
                 }
             }
             let opaque = k.opaque.get(usize::from(kind)).copied().unwrap_or(false);

@@ -81,6 +81,8 @@ pub fn render_facts(f: &FileFacts) -> String {
             HintSource::ParamFn { index, param, ty } => {
                 format!("#{index} fn param {param}: {ty}")
             }
+            HintSource::Value(Receiver::Path(p)) => format!("= {}", p.join(".")),
+            HintSource::Value(_) => "= ?".to_string(),
         };
         let _ = writeln!(out, "hint L{} {} {} {what}", h.line, qn(h.scope), h.name);
     }

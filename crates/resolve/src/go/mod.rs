@@ -1,14 +1,470 @@
 //! Go resolution: packages, imports, calls, embedding and structural IMPLEMENTS.
-//! Being written: see issue 3.
+//!
+//! Why it exists: the per-file facts name callees as written (`pkg.F`, `s.conn.Close`); this
+//! module turns them into edges to declarations the way go/types would, as far as declared
+//! types allow, and admits the call sites it cannot resolve.
+//!
+//! The queries, each a firewall (its result is compared, so an unchanged result stops
+//! propagation):
+//! - [`layout::go_layout`]: package directories and `go.mod` modules (file list and `go.mod`
+//!   texts only); [`layout::package_name`], [`layout::file_imports`] on top of it.
+//! - [`table::package_table`]: one directory's declarations (facts of its files only).
+//! - [`implements::interface_index`] and [`implements::package_implements`]: structural
+//!   IMPLEMENTS.
+//! - [`resolve_file`] (called from the tracked `crate::resolve_file`): this file's facts plus
+//!   the tables it looks names up in.
+//!
+//! Edge conventions: CALLS `caller -> callee` with reason `same-package` / `import-resolved`
+//! for functions, `typed-receiver` for methods found through a known receiver type (method
+//! expressions included), `interface-method` for calls on an interface-typed receiver (the edge
+//! points at the interface method). IMPORTS goes from the file to the imported package node.
+//! EXTENDS is used for both interface embedding and struct embedding (the embedded type's
+//! methods and fields are promoted, the closest Go has to inheritance). Conversions `T(x)`,
+//! builtins and calls of func-typed values (fields, variables) are not calls of a declaration:
+//! they are skipped, not counted as unresolved. Nothing is guessed by name alone.
 
-use crate::resolved::Resolved;
-use codegraph_db::{SourceFile, Workspace};
+mod implements;
+mod layout;
+mod lookup;
+mod table;
+
+use crate::graph::{Edge, symbol_ids};
+use crate::ids::{file_id, go_package_id, parent_dir};
+use crate::resolved::{Resolved, UnresolvedSite, caller_id};
+use codegraph_db::{SourceFile, Workspace, file_facts};
+use codegraph_parse::{Callee, FileFacts, HeritageKind, HintSource, Receiver, SymbolIdx};
+use codegraph_schema::{EdgeKind, NodeKind, Reason};
+use implements::package_implements;
+use layout::{FileImports, GoDir, PkgRef, file_imports};
+use lookup::{Field, Tables};
+use std::collections::HashMap;
+use table::{Func, Scope, TypeRef, VarType, is_builtin_func, is_predeclared_type};
+
+/// How many nested resolutions (a local's initialiser call, a call-result receiver) one call
+/// site may need.
+const MAX_DEPTH: u32 = 8;
+
+/// What a call site resolves to.
+enum Outcome<'db> {
+    Found(&'db Func, Reason),
+    /// Not a call of a declaration: a conversion, a builtin, a func-typed value.
+    Skip,
+    Unresolved,
+}
+
+/// What a name in a function body is known to be.
+enum Local {
+    Unbound,
+    Typed(TypeRef),
+    /// A local whose type is unknown (or not a named type).
+    Unknown,
+}
+
+struct Resolver<'db> {
+    tables: Tables<'db>,
+    imports: &'db FileImports,
+    own: PkgRef,
+    scope: Option<&'db Scope>,
+    /// `(function, name)` -> hints in source order.
+    locals: HashMap<(SymbolIdx, &'db str), Vec<(u32, &'db HintSource)>>,
+}
 
 /// Resolves the imports, calls and type relations of one Go file.
 pub(crate) fn resolve_file(
-    _db: &dyn salsa::Database,
-    _workspace: Workspace,
-    _file: SourceFile,
+    db: &dyn salsa::Database,
+    workspace: Workspace,
+    file: SourceFile,
 ) -> Resolved {
-    Resolved::default()
+    let facts = file_facts(db, file);
+    let Some(pkg) = facts.package.clone() else {
+        return Resolved::default();
+    };
+    let path = file.path(db);
+    let dir = parent_dir(path).to_string();
+    let tables = Tables { db, workspace };
+    let imports = file_imports(db, workspace, file);
+    let r = Resolver {
+        tables,
+        imports,
+        scope: tables.scope(&dir, &pkg),
+        own: PkgRef { dir: dir.clone(), name: pkg },
+        locals: locals(facts),
+    };
+    let mut out = Resolved::default();
+    let fid = file_id(path);
+    for (line, d) in &imports.resolved {
+        out.edges.push(Edge::new(
+            fid.clone(),
+            go_package_id(d),
+            EdgeKind::Imports,
+            Reason::ImportResolved,
+            *line,
+        ));
+    }
+    for site in &facts.calls {
+        // Calls in a package-level var initialiser see package scope only.
+        let fn_scope = site.enclosing.filter(|&i| {
+            facts
+                .symbols
+                .get(i as usize)
+                .is_some_and(|s| matches!(s.kind, NodeKind::Function | NodeKind::Method))
+        });
+        match r.call(&site.callee, fn_scope, site.line, 0) {
+            Outcome::Found(f, reason) => {
+                let Some(dst) = symbol_ids(db, f.sym.file).get(f.sym.idx as usize) else {
+                    continue;
+                };
+                out.edges.push(Edge::new(
+                    caller_id(db, file, site.enclosing),
+                    dst.clone(),
+                    EdgeKind::Calls,
+                    reason,
+                    site.line,
+                ));
+            }
+            Outcome::Skip => {}
+            Outcome::Unresolved => out.unresolved.push(UnresolvedSite {
+                line: site.line,
+                caller: caller_id(db, file, site.enclosing),
+                callee: codegraph_parse::render::render_callee(&site.callee),
+            }),
+        }
+    }
+    let ids = symbol_ids(db, file);
+    for h in &facts.heritage {
+        if !matches!(h.kind, HeritageKind::Extends | HeritageKind::Embeds) {
+            continue;
+        }
+        let Some(t) = table::resolve_type(imports, &r.own, &h.target) else { continue };
+        let Some(sym) = tables.type_info(&t).and_then(|i| i.sym) else { continue };
+        let (Some(src), Some(dst)) =
+            (ids.get(h.symbol as usize), symbol_ids(db, sym.file).get(sym.idx as usize))
+        else {
+            continue;
+        };
+        let reason = if t.dir == dir { Reason::SamePackage } else { Reason::ImportResolved };
+        out.edges.push(Edge::new(src.clone(), dst.clone(), EdgeKind::Extends, reason, 0));
+    }
+    for (f, e) in package_implements(db, workspace, GoDir::new(db, dir)) {
+        if *f == file {
+            out.edges.push(e.clone());
+        }
+    }
+    out
+}
+
+/// Hints of locals, parameters and receivers, by function and name.
+fn locals(facts: &FileFacts) -> HashMap<(SymbolIdx, &str), Vec<(u32, &HintSource)>> {
+    let mut map: HashMap<(SymbolIdx, &str), Vec<(u32, &HintSource)>> = HashMap::new();
+    for h in &facts.type_hints {
+        let Some(scope) = h.scope else { continue };
+        if matches!(h.source, HintSource::Return(_)) || h.name.is_empty() {
+            continue;
+        }
+        let is_fn = facts
+            .symbols
+            .get(scope as usize)
+            .is_some_and(|s| matches!(s.kind, NodeKind::Function | NodeKind::Method));
+        if is_fn {
+            map.entry((scope, h.name.as_str())).or_default().push((h.line, &h.source));
+        }
+    }
+    for hints in map.values_mut() {
+        hints.sort_by_key(|(line, _)| *line);
+    }
+    map
+}
+
+impl<'db> Resolver<'db> {
+    /// Resolves one callee as seen from function `func` at `line`.
+    fn call(
+        &self,
+        callee: &Callee,
+        func: Option<SymbolIdx>,
+        line: u32,
+        depth: u32,
+    ) -> Outcome<'db> {
+        if depth > MAX_DEPTH {
+            return Outcome::Unresolved;
+        }
+        let name = callee.name.as_str();
+        match &callee.receiver {
+            Receiver::None => self.bare(name, func, line, depth),
+            Receiver::Path(parts) => self.selector(parts, name, func, line, depth),
+            Receiver::CallResult(inner) => match self.call_type(inner, func, line, depth + 1) {
+                Some(t) => self.method_on(&t, name),
+                None => Outcome::Unresolved,
+            },
+            Receiver::This | Receiver::Super | Receiver::Other => Outcome::Unresolved,
+        }
+    }
+
+    /// The type of a call's value: the callee's declared result, or the type of a conversion
+    /// (`T(x)`, `pkg.T(x)`).
+    fn call_type(
+        &self,
+        callee: &Callee,
+        func: Option<SymbolIdx>,
+        line: u32,
+        depth: u32,
+    ) -> Option<TypeRef> {
+        match self.call(callee, func, line, depth) {
+            Outcome::Found(f, _) => f.ret.clone(),
+            Outcome::Unresolved => None,
+            Outcome::Skip => {
+                let name = &callee.name;
+                let pkg = match &callee.receiver {
+                    Receiver::None => {
+                        if !matches!(self.local(func, name, line, depth), Local::Unbound) {
+                            return None;
+                        }
+                        &self.own
+                    }
+                    Receiver::Path(p) if p.len() == 1 => {
+                        if !matches!(self.local(func, &p[0], line, depth), Local::Unbound) {
+                            return None;
+                        }
+                        self.imports.by_name.get(p[0].as_str())?.as_ref()?
+                    }
+                    _ => return None,
+                };
+                let scope = self.tables.scope(&pkg.dir, &pkg.name)?;
+                scope.types.contains_key(name).then(|| TypeRef {
+                    dir: pkg.dir.clone(),
+                    pkg: pkg.name.clone(),
+                    name: name.clone(),
+                })
+            }
+        }
+    }
+
+    /// The type of the value `a.b.c` (a local, a package var, an imported package's var, then
+    /// fields), as seen at `line`.
+    fn path_type(
+        &self,
+        parts: &[String],
+        func: Option<SymbolIdx>,
+        line: u32,
+        depth: u32,
+    ) -> Option<TypeRef> {
+        let first = parts.first()?;
+        let (mut ty, rest) = match self.local(func, first, line, depth) {
+            Local::Typed(t) => (t, &parts[1..]),
+            Local::Unknown => return None,
+            Local::Unbound => {
+                if let Some(target) = self.imports.by_name.get(first.as_str()) {
+                    let pkg = target.as_ref()?;
+                    let scope = self.tables.scope(&pkg.dir, &pkg.name)?;
+                    let v = scope.vars.get(parts.get(1)?.as_str())?;
+                    (self.var_type(v)?, parts.get(2..)?)
+                } else {
+                    let v = self.scope?.vars.get(first.as_str())?;
+                    (self.var_type(v)?, &parts[1..])
+                }
+            }
+        };
+        for field in rest {
+            match self.tables.field(&ty, field) {
+                Field::Typed(t) => ty = t,
+                Field::Untyped | Field::Missing => return None,
+            }
+        }
+        Some(ty)
+    }
+
+    /// `f()`: a local func value, a package function, a conversion, a builtin, a dot import.
+    fn bare(&self, name: &str, func: Option<SymbolIdx>, line: u32, depth: u32) -> Outcome<'db> {
+        if !matches!(self.local(func, name, line, depth), Local::Unbound) {
+            return Outcome::Skip;
+        }
+        if let Some(scope) = self.scope {
+            if let Some(f) = scope.funcs.get(name) {
+                return Outcome::Found(f, Reason::SamePackage);
+            }
+            if scope.types.contains_key(name) || scope.vars.contains_key(name) {
+                return Outcome::Skip;
+            }
+        }
+        if is_builtin_func(name) || is_predeclared_type(name) {
+            return Outcome::Skip;
+        }
+        for pkg in &self.imports.dots {
+            if let Some(scope) = self.tables.scope(&pkg.dir, &pkg.name) {
+                if let Some(f) = scope.funcs.get(name) {
+                    return Outcome::Found(f, Reason::ImportResolved);
+                }
+                if scope.types.contains_key(name) {
+                    return Outcome::Skip;
+                }
+            }
+        }
+        Outcome::Unresolved
+    }
+
+    /// `a.b.M()`: through a local, an imported package, a package var, or a type.
+    fn selector(
+        &self,
+        parts: &[String],
+        name: &str,
+        func: Option<SymbolIdx>,
+        line: u32,
+        depth: u32,
+    ) -> Outcome<'db> {
+        let Some(first) = parts.first() else { return Outcome::Unresolved };
+        match self.local(func, first, line, depth) {
+            Local::Unknown => return Outcome::Unresolved,
+            Local::Typed(_) => {}
+            Local::Unbound => {
+                if let Some(target) = self.imports.by_name.get(first.as_str()) {
+                    let Some(pkg) = target else { return Outcome::Unresolved };
+                    let Some(scope) = self.tables.scope(&pkg.dir, &pkg.name) else {
+                        return Outcome::Unresolved;
+                    };
+                    match parts.get(1) {
+                        None => {
+                            // `pkg.F()`, or a conversion `pkg.T(x)`.
+                            if let Some(f) = scope.funcs.get(name) {
+                                return Outcome::Found(f, Reason::ImportResolved);
+                            }
+                            if scope.types.contains_key(name) || scope.vars.contains_key(name) {
+                                return Outcome::Skip;
+                            }
+                            return Outcome::Unresolved;
+                        }
+                        Some(second)
+                            if parts.len() == 2 && scope.types.contains_key(second.as_str()) =>
+                        {
+                            // Method expression `pkg.T.M`.
+                            let t = TypeRef {
+                                dir: pkg.dir.clone(),
+                                pkg: pkg.name.clone(),
+                                name: second.clone(),
+                            };
+                            return self.method_on(&t, name);
+                        }
+                        Some(_) => {}
+                    }
+                } else if parts.len() == 1
+                    && self.scope.is_some_and(|s| {
+                        s.types.contains_key(first.as_str()) && !s.vars.contains_key(first.as_str())
+                    })
+                {
+                    // Method expression `T.M`.
+                    let t = TypeRef {
+                        dir: self.own.dir.clone(),
+                        pkg: self.own.name.clone(),
+                        name: first.clone(),
+                    };
+                    return self.method_on(&t, name);
+                }
+            }
+        }
+        match self.path_type(parts, func, line, depth) {
+            Some(t) => self.method_on(&t, name),
+            None => Outcome::Unresolved,
+        }
+    }
+
+    /// The method `name` of a value of type `t`; a func-typed field called is skipped.
+    fn method_on(&self, t: &TypeRef, name: &str) -> Outcome<'db> {
+        if let Some((f, is_interface)) = self.tables.method(t, name) {
+            let reason = if is_interface { Reason::InterfaceMethod } else { Reason::TypedReceiver };
+            return Outcome::Found(f, reason);
+        }
+        match self.tables.field(t, name) {
+            Field::Missing => Outcome::Unresolved,
+            Field::Typed(_) | Field::Untyped => Outcome::Skip,
+        }
+    }
+
+    fn var_type(&self, v: &VarType) -> Option<TypeRef> {
+        match v {
+            VarType::Type(t) => Some(t.clone()),
+            VarType::ResultOf { pkg, func } => {
+                self.tables.scope(&pkg.dir, &pkg.name)?.funcs.get(func)?.ret.clone()
+            }
+        }
+    }
+
+    /// The type of local `name` of function `func` at `line`: the nearest declaration at or
+    /// above the line (a parameter, the receiver, `x := T{}`, `var x T`, `x := NewT()`).
+    fn local(&self, func: Option<SymbolIdx>, name: &str, line: u32, depth: u32) -> Local {
+        let Some(func) = func else { return Local::Unbound };
+        let Some(hints) = self.locals.get(&(func, name)) else { return Local::Unbound };
+        let Some(&(hline, source)) = hints.iter().rev().find(|(l, _)| *l <= line) else {
+            return Local::Unbound;
+        };
+        if depth > MAX_DEPTH {
+            return Local::Unknown;
+        }
+        // The initialiser sees the bindings before the declaration (`req := req.Clone()`).
+        let before = hline.saturating_sub(1);
+        let t = match source {
+            HintSource::Annotation(t) | HintSource::Construct(t) => {
+                table::resolve_type(self.imports, &self.own, t)
+            }
+            HintSource::CallResult(c) => self.call_type(c, Some(func), before, depth + 1),
+            HintSource::Value(Receiver::Path(p)) => {
+                self.path_type(p, Some(func), before, depth + 1)
+            }
+            // Callback / ParamFn are TS-only hints.
+            HintSource::Value(_)
+            | HintSource::Return(_)
+            | HintSource::Callback { .. }
+            | HintSource::ParamFn { .. } => None,
+        };
+        t.map_or(Local::Unknown, Local::Typed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An edit inside a function body of package `b` re-resolves `b`'s file only: `b`'s table is
+    /// rebuilt but compares equal, so the importer in package `a` is not re-resolved.
+    #[test]
+    fn body_edit_reresolves_only_its_file() {
+        use codegraph_db::{Database, FileMeta};
+        use codegraph_parse::Language;
+        use salsa::Setter;
+        use std::sync::{Arc, Mutex};
+
+        let log = Arc::new(Mutex::new(Vec::<String>::new()));
+        let sink = log.clone();
+        let mut db = Database::with_event_callback(Box::new(move |e| {
+            if let salsa::EventKind::WillExecute { database_key } = e.kind
+                && let Ok(mut log) = sink.lock()
+            {
+                log.push(format!("{database_key:?}"));
+            }
+        }));
+        let meta = FileMeta { size: 0, hash: String::new(), lossy_utf8: false };
+        let file = |db: &Database, path: &str, text: &str| {
+            SourceFile::new(
+                db,
+                path.to_string(),
+                Language::from_path(path),
+                Arc::from(text),
+                meta.clone(),
+            )
+        };
+        let a = file(&db, "a/a.go", "package a\n\nimport \"m/b\"\n\nfunc A() { b.B() }\n");
+        let b = file(&db, "b/b.go", "package b\n\nfunc B() {}\n\nfunc helper() {}\n");
+        let go_mod = file(&db, "go.mod", "module m\n");
+        let ws = Workspace::new(&db, vec![a, b, go_mod]);
+        assert_eq!(crate::resolve_file(&db, ws, a).edges.len(), 2);
+        crate::resolve_file(&db, ws, b);
+        log.lock().map(|mut l| l.clear()).ok();
+
+        b.set_text(&mut db)
+            .to(Arc::from("package b\n\nfunc B() { helper() }\n\nfunc helper() {}\n"));
+        assert_eq!(crate::resolve_file(&db, ws, a).edges.len(), 2);
+        assert_eq!(crate::resolve_file(&db, ws, b).edges.len(), 1);
+        let ran = log.lock().map(|l| l.clone()).unwrap_or_default();
+        let count = |q: &str| ran.iter().filter(|k| k.starts_with(q)).count();
+        assert_eq!(count("resolve_file"), 1, "{ran:#?}");
+        assert_eq!(count("package_table"), 1, "{ran:#?}");
+        assert_eq!(count("interface_index"), 0, "{ran:#?}");
+    }
 }

@@ -359,7 +359,8 @@ impl<'db> Resolver<'db> {
                     _ => None,
                 }
             }
-            HintSource::Return(_) | HintSource::ParamFn { .. } => None,
+            // Value is a Go-only hint.
+            HintSource::Return(_) | HintSource::ParamFn { .. } | HintSource::Value(_) => None,
         }
     }
 

@@ -1,0 +1,105 @@
+//! Structural IMPLEMENTS: a named non-interface type implements an interface when its method
+//! set (pointer receivers and promoted methods included) covers the interface's method names.
+//!
+//! Why it exists: Go satisfaction is implicit, so no file says "T implements I"; it has to be
+//! computed across packages. Two layers keep it incremental and bounded: [`interface_index`]
+//! (every non-empty interface of the workspace with a complete method set, indexed by its first
+//! method name) changes only when some interface's method set does, and [`package_implements`]
+//! checks the types of one package against that index, looking only at interfaces whose key
+//! method the type has, so the work is proportional to methods, not types x interfaces.
+
+use super::layout::{GoDir, go_layout};
+use super::lookup::Tables;
+use super::table::{SymRef, TypeRef, package_table};
+use crate::graph::{Edge, symbol_ids};
+use codegraph_db::{SourceFile, Workspace};
+use codegraph_schema::{EdgeKind, Reason};
+use std::collections::HashMap;
+
+/// The interfaces of the workspace with complete, non-empty method sets.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct InterfaceIndex {
+    /// Interface symbol and its method names, sorted.
+    pub entries: Vec<(SymRef, Vec<String>)>,
+    /// First method name -> indices into `entries`.
+    pub by_key: HashMap<String, Vec<usize>>,
+}
+
+#[salsa::tracked(returns(ref))]
+pub(crate) fn interface_index(db: &dyn salsa::Database, workspace: Workspace) -> InterfaceIndex {
+    let tables = Tables { db, workspace };
+    let mut index = InterfaceIndex::default();
+    for dir in go_layout(db, workspace).dirs.keys() {
+        let table = package_table(db, workspace, GoDir::new(db, dir.clone()));
+        for (pkg, scope) in &table.scopes {
+            let mut names: Vec<&String> = scope.types.keys().collect();
+            names.sort();
+            for name in names {
+                let Some(info) = scope.types.get(name) else { continue };
+                let Some(sym) = info.sym else { continue };
+                if !info.is_interface || info.alias_of.is_some() {
+                    continue;
+                }
+                let t = TypeRef { dir: dir.clone(), pkg: pkg.clone(), name: name.clone() };
+                let (set, complete) = tables.method_names(&t);
+                if !complete || set.is_empty() {
+                    continue;
+                }
+                let mut methods: Vec<String> = set.into_iter().map(str::to_string).collect();
+                methods.sort();
+                let i = index.entries.len();
+                index.by_key.entry(methods[0].clone()).or_default().push(i);
+                index.entries.push((sym, methods));
+            }
+        }
+    }
+    index
+}
+
+/// IMPLEMENTS edges from the types declared in `dir`, each with the file declaring the type.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn package_implements<'db>(
+    db: &'db dyn salsa::Database,
+    workspace: Workspace,
+    dir: GoDir<'db>,
+) -> Vec<(SourceFile, Edge)> {
+    let tables = Tables { db, workspace };
+    let index = interface_index(db, workspace);
+    let table = package_table(db, workspace, dir);
+    let mut out = Vec::new();
+    for (pkg, scope) in &table.scopes {
+        let mut names: Vec<&String> = scope.types.keys().collect();
+        names.sort();
+        for name in names {
+            let Some(info) = scope.types.get(name) else { continue };
+            let Some(sym) = info.sym else { continue };
+            if info.is_interface || info.alias_of.is_some() {
+                continue;
+            }
+            let t = TypeRef { dir: dir.dir(db).clone(), pkg: pkg.clone(), name: name.clone() };
+            let (set, _) = tables.method_names(&t);
+            let mut hits: Vec<usize> = Vec::new();
+            for m in &set {
+                for &i in index.by_key.get(*m).into_iter().flatten() {
+                    let Some((_, methods)) = index.entries.get(i) else { continue };
+                    if methods.iter().all(|n| set.contains(n.as_str())) {
+                        hits.push(i);
+                    }
+                }
+            }
+            hits.sort_unstable();
+            let Some(src) = symbol_ids(db, sym.file).get(sym.idx as usize) else { continue };
+            for i in hits {
+                let Some((iface, _)) = index.entries.get(i) else { continue };
+                let Some(dst) = symbol_ids(db, iface.file).get(iface.idx as usize) else {
+                    continue;
+                };
+                out.push((
+                    sym.file,
+                    Edge::new(src.clone(), dst.clone(), EdgeKind::Implements, Reason::MethodSet, 0),
+                ));
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,515 @@
+//! The declarations of one Go package, as a lookup table: functions with their result types,
+//! named types with their methods (by receiver), fields, embedded types and interface method
+//! sets, and package-level variables with what is known of their types.
+//!
+//! Why it exists: resolving a call needs to look names up in other packages. [`package_table`]
+//! is built from the facts of that package's files only (plus the import resolution of those
+//! files), and its result is compared, so an edit that does not change a package's declarations
+//! (a function body, a comment) stops here and no importer re-resolves. Type references are
+//! stored resolved to `(dir, package, name)` so that lookups never need the declaring file's
+//! imports again, and so that no table reads another table (no cycles, even on broken code).
+
+use super::layout::{FileImports, GoDir, PkgRef, file_imports, go_layout, main_name};
+use codegraph_db::{SourceFile, Workspace, file_facts};
+use codegraph_parse::{
+    Callee, FileFacts, Heritage, HeritageKind, HintSource, Receiver, SymbolIdx, TypeHint,
+};
+use codegraph_schema::NodeKind;
+use std::collections::{BTreeMap, HashMap};
+
+/// A symbol of some file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct SymRef {
+    pub file: SourceFile,
+    pub idx: SymbolIdx,
+}
+
+/// A named type, resolved: the package that declares it and its name.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) struct TypeRef {
+    pub dir: String,
+    pub pkg: String,
+    pub name: String,
+}
+
+/// A function or method.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Func {
+    pub sym: SymRef,
+    /// The declared (first) result type, when it is a named type.
+    pub ret: Option<TypeRef>,
+    /// Build-constraint preference of the declaring file (lower wins), see [`file_rank`].
+    pub rank: u8,
+}
+
+/// A named type.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct TypeInfo {
+    /// `None` when only methods were seen (the declaration is missing or excluded).
+    pub sym: Option<SymRef>,
+    pub rank: u8,
+    pub is_interface: bool,
+    /// Methods by name: declared with this receiver type, or interface methods.
+    pub methods: HashMap<String, Func>,
+    /// Fields by name, with their type when it is a named type.
+    pub fields: HashMap<String, Option<TypeRef>>,
+    /// Embedded types (struct embedding and interface embedding).
+    pub embeds: Vec<TypeRef>,
+    /// Interface method names that come from embedded types with no symbol (`error`).
+    pub extra_methods: Vec<String>,
+    /// An embedded interface could not be resolved: the method set is incomplete.
+    pub incomplete: bool,
+    /// `type A = B`: the aliased type.
+    pub alias_of: Option<TypeRef>,
+    /// `type A B` with a named `B`: fields (and, for an interface `B`, methods) come from it.
+    pub defined_from: Option<TypeRef>,
+}
+
+/// What a package-level variable is known to hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum VarType {
+    Type(TypeRef),
+    /// The result of calling this package function.
+    ResultOf {
+        pkg: PkgRef,
+        func: String,
+    },
+}
+
+/// The declarations of one package (one package clause name in one directory).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Scope {
+    pub funcs: HashMap<String, Func>,
+    pub types: HashMap<String, TypeInfo>,
+    pub vars: HashMap<String, VarType>,
+}
+
+/// The packages of one directory, by package clause name.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct PackageTable {
+    /// The package importers see (see [`main_name`]).
+    pub main: Option<String>,
+    pub scopes: BTreeMap<String, Scope>,
+}
+
+const GOOS: &[&str] = &[
+    "aix",
+    "android",
+    "darwin",
+    "dragonfly",
+    "freebsd",
+    "hurd",
+    "illumos",
+    "ios",
+    "js",
+    "linux",
+    "nacl",
+    "netbsd",
+    "openbsd",
+    "plan9",
+    "solaris",
+    "wasip1",
+    "windows",
+    "zos",
+];
+const GOARCH: &[&str] = &[
+    "386",
+    "amd64",
+    "amd64p32",
+    "arm",
+    "armbe",
+    "arm64",
+    "arm64be",
+    "loong64",
+    "mips",
+    "mipsle",
+    "mips64",
+    "mips64le",
+    "mips64p32",
+    "mips64p32le",
+    "ppc",
+    "ppc64",
+    "ppc64le",
+    "riscv",
+    "riscv64",
+    "s390",
+    "s390x",
+    "sparc",
+    "sparc64",
+    "wasm",
+];
+
+/// Which of several declarations of one name (build-constrained files) to keep: 0 for a file
+/// whose name says linux / amd64 (the usual oracle platform), 1 for no platform suffix, 2 for
+/// another platform.
+pub(crate) fn file_rank(path: &str) -> u8 {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let stem = name.strip_suffix(".go").unwrap_or(name);
+    let stem = stem.strip_suffix("_test").unwrap_or(stem);
+    let mut parts = stem.rsplit('_');
+    let last = parts.next().unwrap_or("");
+    let (os, arch) = if GOARCH.contains(&last) {
+        let prev = parts.next().filter(|p| GOOS.contains(p));
+        (prev, Some(last))
+    } else if GOOS.contains(&last) {
+        (Some(last), None)
+    } else {
+        (None, None)
+    };
+    if os.is_none() && arch.is_none() {
+        // A one-word file named `linux.go` has no constraint.
+        return 1;
+    }
+    if stem == last {
+        return 1;
+    }
+    let ok = os.is_none_or(|o| o == "linux") && arch.is_none_or(|a| a == "amd64");
+    if ok { 0 } else { 2 }
+}
+
+/// Names the universe scope predeclares as types (calls of them are conversions).
+pub(crate) fn is_predeclared_type(name: &str) -> bool {
+    matches!(
+        name,
+        "bool"
+            | "byte"
+            | "complex64"
+            | "complex128"
+            | "error"
+            | "float32"
+            | "float64"
+            | "int"
+            | "int8"
+            | "int16"
+            | "int32"
+            | "int64"
+            | "rune"
+            | "string"
+            | "uint"
+            | "uint8"
+            | "uint16"
+            | "uint32"
+            | "uint64"
+            | "uintptr"
+            | "any"
+            | "comparable"
+    )
+}
+
+/// Builtin functions.
+pub(crate) fn is_builtin_func(name: &str) -> bool {
+    matches!(
+        name,
+        "append"
+            | "cap"
+            | "clear"
+            | "close"
+            | "complex"
+            | "copy"
+            | "delete"
+            | "imag"
+            | "len"
+            | "make"
+            | "max"
+            | "min"
+            | "new"
+            | "panic"
+            | "print"
+            | "println"
+            | "real"
+            | "recover"
+    )
+}
+
+/// Resolves a type as written in a file (`T`, `pkg.T`) to the package that declares it.
+/// Predeclared types and packages outside the workspace give `None`.
+pub(crate) fn resolve_type(imports: &FileImports, own: &PkgRef, written: &str) -> Option<TypeRef> {
+    match written.split_once('.') {
+        Some((alias, name)) => {
+            let pkg = imports.by_name.get(alias)?.as_ref()?;
+            Some(TypeRef { dir: pkg.dir.clone(), pkg: pkg.name.clone(), name: name.to_string() })
+        }
+        None if is_predeclared_type(written) => None,
+        None => {
+            Some(TypeRef { dir: own.dir.clone(), pkg: own.name.clone(), name: written.to_string() })
+        }
+    }
+}
+
+/// A function called by a hint's initialiser, as a package function reference.
+fn result_of(imports: &FileImports, own: &PkgRef, callee: &Callee) -> Option<VarType> {
+    match &callee.receiver {
+        Receiver::None => Some(VarType::ResultOf { pkg: own.clone(), func: callee.name.clone() }),
+        Receiver::Path(p) if p.len() == 1 => {
+            let pkg = imports.by_name.get(p.first()?.as_str())?.as_ref()?;
+            Some(VarType::ResultOf { pkg: pkg.clone(), func: callee.name.clone() })
+        }
+        _ => None,
+    }
+}
+
+/// `type A = B` / `type A B` from a type symbol's signature: `(is_alias, B)` when `B` is a
+/// plain or qualified type name (type arguments stripped).
+fn named_underlying(signature: &str, name: &str) -> Option<(bool, String)> {
+    let rest = signature.strip_prefix("type ").unwrap_or(signature).trim_start();
+    let mut rest = rest.strip_prefix(name)?.trim_start();
+    if rest.starts_with('[') {
+        // Type parameters: skip the bracketed list.
+        let mut depth = 0usize;
+        let mut end = None;
+        for (i, ch) in rest.char_indices() {
+            match ch {
+                '[' => depth += 1,
+                ']' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        end = Some(i);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        rest = rest.get(end? + 1..)?.trim_start();
+    }
+    let (alias, ty) = match rest.strip_prefix('=') {
+        Some(r) => (true, r.trim()),
+        None => (false, rest.trim()),
+    };
+    let ty = ty.split_once('[').map_or(ty, |(a, _)| a);
+    let valid = !ty.is_empty()
+        && ty.split('.').count() <= 2
+        && ty.split('.').all(|p| {
+            p.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
+                && p.chars().all(|c| c.is_alphanumeric() || c == '_')
+        });
+    valid.then(|| (alias, ty.to_string()))
+}
+
+/// The table of the packages in `dir`, from their files' facts.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn package_table<'db>(
+    db: &'db dyn salsa::Database,
+    workspace: Workspace,
+    dir: GoDir<'db>,
+) -> PackageTable {
+    let layout = go_layout(db, workspace);
+    let dir_s = dir.dir(db);
+    let Some(files) = layout.dirs.get(dir_s) else {
+        return PackageTable::default();
+    };
+    let mut table = PackageTable {
+        main: main_name(files.iter().filter_map(|&f| file_facts(db, f).package.as_deref())),
+        scopes: BTreeMap::new(),
+    };
+    // Pass 1: types and functions; pass 2: methods and vars (methods attach to types).
+    for pass in 0..2 {
+        for &file in files {
+            let facts = file_facts(db, file);
+            let Some(pkg_name) = facts.package.as_deref() else { continue };
+            let cx = FileCx {
+                facts,
+                file,
+                rank: file_rank(file.path(db)),
+                imports: file_imports(db, workspace, file),
+                own: PkgRef { dir: dir_s.clone(), name: pkg_name.to_string() },
+                index: FileIndex::new(facts),
+            };
+            let scope = table.scopes.entry(pkg_name.to_string()).or_default();
+            if pass == 0 {
+                add_decls(scope, &cx);
+            } else {
+                add_members(scope, &cx);
+            }
+        }
+    }
+    table
+}
+
+fn better(existing: Option<u8>, rank: u8) -> bool {
+    existing.is_none_or(|r| rank < r)
+}
+
+/// One file of the package being tabled.
+struct FileCx<'a> {
+    facts: &'a FileFacts,
+    file: SourceFile,
+    rank: u8,
+    imports: &'a FileImports,
+    own: PkgRef,
+    index: FileIndex<'a>,
+}
+
+impl FileCx<'_> {
+    fn ret_of(&self, idx: SymbolIdx) -> Option<TypeRef> {
+        let t = self.index.returns.get(&idx)?;
+        resolve_type(self.imports, &self.own, t)
+    }
+}
+
+/// A file's facts grouped by owner, so building a table is linear in the facts.
+pub(crate) struct FileIndex<'a> {
+    /// Symbol -> its direct children.
+    pub children: HashMap<SymbolIdx, Vec<SymbolIdx>>,
+    /// Scope symbol -> its non-`Return` hints.
+    pub hints: HashMap<SymbolIdx, Vec<&'a TypeHint>>,
+    /// Function / method -> its declared result type as written.
+    pub returns: HashMap<SymbolIdx, &'a str>,
+    /// Type -> its heritage clauses.
+    pub heritage: HashMap<SymbolIdx, Vec<&'a Heritage>>,
+}
+
+impl<'a> FileIndex<'a> {
+    pub fn new(facts: &'a FileFacts) -> Self {
+        let mut ix = FileIndex {
+            children: HashMap::new(),
+            hints: HashMap::new(),
+            returns: HashMap::new(),
+            heritage: HashMap::new(),
+        };
+        for (i, s) in facts.symbols.iter().enumerate() {
+            if let Some(p) = s.parent {
+                ix.children.entry(p).or_default().push(i as SymbolIdx);
+            }
+        }
+        for h in &facts.type_hints {
+            let Some(scope) = h.scope else { continue };
+            match &h.source {
+                HintSource::Return(t) => {
+                    ix.returns.entry(scope).or_insert(t.as_str());
+                }
+                _ => ix.hints.entry(scope).or_default().push(h),
+            }
+        }
+        for h in &facts.heritage {
+            ix.heritage.entry(h.symbol).or_default().push(h);
+        }
+        ix
+    }
+}
+
+fn add_decls(scope: &mut Scope, cx: &FileCx<'_>) {
+    let (facts, file, rank, imports, own) = (cx.facts, cx.file, cx.rank, cx.imports, &cx.own);
+    for (i, s) in facts.symbols.iter().enumerate() {
+        if s.parent.is_some() {
+            continue;
+        }
+        let idx = i as SymbolIdx;
+        let sym = SymRef { file, idx };
+        match s.kind {
+            NodeKind::Function if better(scope.funcs.get(&s.name).map(|f| f.rank), rank) => {
+                scope.funcs.insert(s.name.clone(), Func { sym, ret: cx.ret_of(idx), rank });
+            }
+            NodeKind::Struct | NodeKind::Interface | NodeKind::TypeAlias => {
+                let existing = scope.types.get(&s.name);
+                if existing.is_some_and(|t| t.sym.is_some())
+                    && !better(existing.map(|t| t.rank), rank)
+                {
+                    continue;
+                }
+                let mut info = TypeInfo {
+                    sym: Some(sym),
+                    rank,
+                    is_interface: s.kind == NodeKind::Interface,
+                    ..TypeInfo::default()
+                };
+                if s.kind == NodeKind::TypeAlias
+                    && let Some((alias, ty)) = named_underlying(&s.signature, &s.name)
+                {
+                    let target = resolve_type(imports, own, &ty);
+                    if alias {
+                        info.alias_of = target;
+                    } else {
+                        info.defined_from = target;
+                    }
+                }
+                // Members declared inside the type (fields, interface methods, embeds).
+                for &jdx in cx.index.children.get(&idx).into_iter().flatten() {
+                    let Some(m) = facts.symbols.get(jdx as usize) else { continue };
+                    match m.kind {
+                        NodeKind::Method => {
+                            info.methods.insert(
+                                m.name.clone(),
+                                Func { sym: SymRef { file, idx: jdx }, ret: cx.ret_of(jdx), rank },
+                            );
+                        }
+                        NodeKind::Property => {
+                            info.fields.insert(m.name.clone(), None);
+                        }
+                        _ => {}
+                    }
+                }
+                for h in cx.index.hints.get(&idx).into_iter().flatten() {
+                    if let HintSource::Annotation(t) = &h.source {
+                        info.fields.insert(h.name.clone(), resolve_type(imports, own, t));
+                    }
+                }
+                for h in cx.index.heritage.get(&idx).into_iter().flatten() {
+                    if !matches!(h.kind, HeritageKind::Extends | HeritageKind::Embeds) {
+                        continue;
+                    }
+                    match resolve_type(imports, own, &h.target) {
+                        Some(t) => info.embeds.push(t),
+                        None if h.target == "error" => info.extra_methods.push("Error".into()),
+                        None => info.incomplete = true,
+                    }
+                }
+                scope.types.insert(s.name.clone(), info);
+            }
+            _ => {}
+        }
+    }
+}
+
+fn add_members(scope: &mut Scope, cx: &FileCx<'_>) {
+    let (facts, file, rank, imports, own) = (cx.facts, cx.file, cx.rank, cx.imports, &cx.own);
+    for (i, s) in facts.symbols.iter().enumerate() {
+        if s.parent.is_some() || s.kind != NodeKind::Method {
+            continue;
+        }
+        let Some((recv, _)) = s.qualified_name.split_once('.') else { continue };
+        let idx = i as SymbolIdx;
+        let info = scope.types.entry(recv.to_string()).or_default();
+        if better(info.methods.get(&s.name).map(|f| f.rank), rank) {
+            info.methods.insert(
+                s.name.clone(),
+                Func { sym: SymRef { file, idx }, ret: cx.ret_of(idx), rank },
+            );
+        }
+    }
+    for h in facts.type_hints.iter().filter(|h| h.scope.is_none()) {
+        let var = match &h.source {
+            HintSource::Annotation(t) | HintSource::Construct(t) => {
+                resolve_type(imports, own, t).map(VarType::Type)
+            }
+            HintSource::CallResult(c) => result_of(imports, own, c),
+            // Callback / ParamFn are TS-only hints.
+            HintSource::Return(_)
+            | HintSource::Value(_)
+            | HintSource::Callback { .. }
+            | HintSource::ParamFn { .. } => None,
+        };
+        if let Some(v) = var {
+            scope.vars.entry(h.name.clone()).or_insert(v);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranks_and_underlying() {
+        assert_eq!(file_rank("a/fd_linux.go"), 0);
+        assert_eq!(file_rank("a/fd_windows.go"), 2);
+        assert_eq!(file_rank("a/fd_linux_arm64.go"), 2);
+        assert_eq!(file_rank("a/fd_amd64.go"), 0);
+        assert_eq!(file_rank("a/fd.go"), 1);
+        assert_eq!(file_rank("a/linux.go"), 1);
+        assert_eq!(named_underlying("type A = pkg.B", "A"), Some((true, "pkg.B".into())));
+        assert_eq!(named_underlying("B[T any] List[T]", "B"), Some((false, "List".into())));
+        assert_eq!(named_underlying("type C int", "C"), Some((false, "int".into())));
+        assert_eq!(named_underlying("type F func()", "F"), None);
+    }
+}

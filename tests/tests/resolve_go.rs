@@ -1,0 +1,307 @@
+//! Go cross-file resolution, one fixture per rule: imports (go.mod modules, GOPATH-style
+//! directories, vendoring, aliases), package functions, methods through typed receivers,
+//! fields and embedding, interface methods, EXTENDS and structural IMPLEMENTS.
+
+use codegraph_tests::render_fixture_resolution;
+use expect_test::expect;
+
+#[test]
+fn module_imports_and_package_functions() {
+    let out = render_fixture_resolution(
+        r#"
+        //- /go.mod
+        module example.com/app
+
+        go 1.21
+        //- /main.go
+        package main
+
+        import (
+        	"fmt"
+        	u "example.com/app/internal/util"
+        	"example.com/app/store"
+        )
+
+        func main() {
+        	helper()
+        	u.Trim("x")
+        	s := store.New()
+        	s.Put("k")
+        	fmt.Println(len("x"), int64(3))
+        	_ = store.Store(store.Store{})
+        	missing()
+        }
+        //- /helper.go
+        package main
+
+        func helper() {}
+        //- /internal/util/util.go
+        package util
+
+        func Trim(s string) string { return s }
+        //- /store/store.go
+        package store
+
+        type Store struct{}
+
+        func New() *Store { return &Store{} }
+
+        func (s *Store) Put(k string) {}
+        "#,
+    );
+    expect![[r#"
+        edge IMPORTS file:main.go -> pkg:go:internal/util L5 import-resolved 0.95
+        edge IMPORTS file:main.go -> pkg:go:store L6 import-resolved 0.95
+        edge CALLS sym:go:main.go:main -> sym:go:helper.go:helper L10 same-package 1.00
+        edge CALLS sym:go:main.go:main -> sym:go:internal/util/util.go:Trim L11 import-resolved 0.95
+        edge CALLS sym:go:main.go:main -> sym:go:store/store.go:New L12 import-resolved 0.95
+        edge CALLS sym:go:main.go:main -> sym:go:store/store.go:Store.Put L13 typed-receiver 0.85
+        unresolved main.go:14 fmt.Println in sym:go:main.go:main
+        unresolved main.go:16 missing in sym:go:main.go:main
+    "#]]
+    .assert_eq(&out);
+}
+
+#[test]
+fn gopath_layout_vendor_and_aliases_without_go_mod() {
+    let out = render_fixture_resolution(
+        r#"
+        //- /cmd/app/main.go
+        package main
+
+        import (
+        	"lib/strutil"
+        	yy "github.com/acme/yaml"
+        	. "lib/dot"
+        	_ "lib/sideeffect"
+        	"os"
+        )
+
+        func main() {
+        	strutil.Reverse("abc")
+        	yy.Marshal(nil)
+        	Dotted()
+        	os.Exit(0)
+        }
+        //- /lib/strutil/reverse.go
+        package strutil
+
+        func Reverse(s string) string { return s }
+        //- /lib/dot/dot.go
+        package dot
+
+        func Dotted() {}
+        //- /lib/sideeffect/init.go
+        package sideeffect
+
+        func init() {}
+        //- /vendor/github.com/acme/yaml/yaml.go
+        package yaml
+
+        func Marshal(v any) []byte { return nil }
+        "#,
+    );
+    expect![[r#"
+        edge IMPORTS file:cmd/app/main.go -> pkg:go:lib/dot L6 import-resolved 0.95
+        edge IMPORTS file:cmd/app/main.go -> pkg:go:lib/sideeffect L7 import-resolved 0.95
+        edge IMPORTS file:cmd/app/main.go -> pkg:go:lib/strutil L4 import-resolved 0.95
+        edge IMPORTS file:cmd/app/main.go -> pkg:go:vendor/github.com/acme/yaml L5 import-resolved 0.95
+        edge CALLS sym:go:cmd/app/main.go:main -> sym:go:lib/dot/dot.go:Dotted L14 import-resolved 0.95
+        edge CALLS sym:go:cmd/app/main.go:main -> sym:go:lib/strutil/reverse.go:Reverse L12 import-resolved 0.95
+        edge CALLS sym:go:cmd/app/main.go:main -> sym:go:vendor/github.com/acme/yaml/yaml.go:Marshal L13 import-resolved 0.95
+        unresolved cmd/app/main.go:15 os.Exit in sym:go:cmd/app/main.go:main
+    "#]].assert_eq(&out);
+}
+
+#[test]
+fn methods_through_typed_receivers() {
+    let out = render_fixture_resolution(
+        r#"
+        //- /go.mod
+        module example.com/m
+        //- /db/db.go
+        package db
+
+        type Conn struct{ tx *Tx }
+
+        type Tx struct{}
+
+        func Open() (*Conn, error) { return &Conn{}, nil }
+
+        func (c *Conn) Begin() *Tx { return c.tx }
+
+        func (t *Tx) Commit() error { return nil }
+
+        var Default = &Conn{}
+        //- /app/app.go
+        package app
+
+        import "example.com/m/db"
+
+        type Service struct {
+        	conn  *db.Conn
+        	hook  func()
+        	cache Cache
+        }
+
+        type Cache struct{}
+
+        type Name string
+
+        func (Cache) Get(k string) string { return k }
+
+        func (n Name) Upper() Name { return n }
+
+        func NewService() *Service { return &Service{} }
+
+        var global Service
+
+        func (s *Service) Run(c *db.Conn) {
+        	c.Begin()
+        	s.conn.Begin().Commit()
+        	s.cache.Get("k")
+        	s.hook()
+        	s.Stop()
+        	global.cache.Get("g")
+        	db.Default.Begin()
+        	Name("x").Upper()
+        }
+
+        func (s *Service) Stop() {}
+
+        func use() {
+        	a := Service{}
+        	a.Stop()
+        	b := &Service{}
+        	b.Stop()
+        	c := new(Service)
+        	c.Stop()
+        	var d Service
+        	d.Stop()
+        	e := NewService()
+        	e.Stop()
+        	conn, _ := db.Open()
+        	conn.Begin()
+        	f := e
+        	f.Stop()
+        	for _, g := range []*Service{a, b} {
+        		g.Stop()
+        	}
+        	var x any = a
+        	if h, ok := x.(*Service); ok {
+        		h.Stop()
+        	}
+        	switch v := x.(type) {
+        	case Cache:
+        		v.Get("k")
+        	case *Service:
+        		v.Stop()
+        	}
+        	(*Service).Stop(b)
+        	Cache.Get(Cache{}, "k")
+        	unknown.Stop()
+        }
+        "#,
+    );
+    expect![[r#"
+        edge IMPORTS file:app/app.go -> pkg:go:db L3 import-resolved 0.95
+        edge CALLS sym:go:app/app.go:Service.Run -> sym:go:app/app.go:Cache.Get L26 typed-receiver 0.85
+        edge CALLS sym:go:app/app.go:Service.Run -> sym:go:app/app.go:Cache.Get L29 typed-receiver 0.85
+        edge CALLS sym:go:app/app.go:Service.Run -> sym:go:app/app.go:Name.Upper L31 typed-receiver 0.85
+        edge CALLS sym:go:app/app.go:Service.Run -> sym:go:app/app.go:Service.Stop L28 typed-receiver 0.85
+        edge CALLS sym:go:app/app.go:Service.Run -> sym:go:db/db.go:Conn.Begin L24 typed-receiver 0.85
+        edge CALLS sym:go:app/app.go:Service.Run -> sym:go:db/db.go:Conn.Begin L25 typed-receiver 0.85
+        edge CALLS sym:go:app/app.go:Service.Run -> sym:go:db/db.go:Conn.Begin L30 typed-receiver 0.85
+        edge CALLS sym:go:app/app.go:Service.Run -> sym:go:db/db.go:Tx.Commit L25 typed-receiver 0.85
+        edge CALLS sym:go:app/app.go:use -> sym:go:app/app.go:Cache.Get L60 typed-receiver 0.85
+        edge CALLS sym:go:app/app.go:use -> sym:go:app/app.go:Cache.Get L65 typed-receiver 0.85
+        edge CALLS sym:go:app/app.go:use -> sym:go:app/app.go:NewService L45 same-package 1.00
+        edge CALLS sym:go:app/app.go:use -> sym:go:app/app.go:Service.Stop L38 typed-receiver 0.85
+        edge CALLS sym:go:app/app.go:use -> sym:go:app/app.go:Service.Stop L40 typed-receiver 0.85
+        edge CALLS sym:go:app/app.go:use -> sym:go:app/app.go:Service.Stop L42 typed-receiver 0.85
+        edge CALLS sym:go:app/app.go:use -> sym:go:app/app.go:Service.Stop L44 typed-receiver 0.85
+        edge CALLS sym:go:app/app.go:use -> sym:go:app/app.go:Service.Stop L46 typed-receiver 0.85
+        edge CALLS sym:go:app/app.go:use -> sym:go:app/app.go:Service.Stop L50 typed-receiver 0.85
+        edge CALLS sym:go:app/app.go:use -> sym:go:app/app.go:Service.Stop L56 typed-receiver 0.85
+        edge CALLS sym:go:app/app.go:use -> sym:go:app/app.go:Service.Stop L62 typed-receiver 0.85
+        edge CALLS sym:go:app/app.go:use -> sym:go:db/db.go:Conn.Begin L48 typed-receiver 0.85
+        edge CALLS sym:go:app/app.go:use -> sym:go:db/db.go:Open L47 import-resolved 0.95
+        unresolved app/app.go:52 g.Stop in sym:go:app/app.go:use
+        unresolved app/app.go:64 ?.Stop in sym:go:app/app.go:use
+        unresolved app/app.go:66 unknown.Stop in sym:go:app/app.go:use
+    "#]].assert_eq(&out);
+}
+
+#[test]
+fn embedding_promotion_interfaces_extends_and_implements() {
+    let out = render_fixture_resolution(
+        r#"
+        //- /go.mod
+        module example.com/e
+        //- /io/io.go
+        package io
+
+        type Reader interface {
+        	Read(p []byte) (int, error)
+        }
+
+        type Closer interface {
+        	Close() error
+        }
+
+        type ReadCloser interface {
+        	Reader
+        	Closer
+        }
+
+        type Any interface{}
+        //- /files/base.go
+        package files
+
+        type base struct{}
+
+        func (b *base) Close() error { return nil }
+
+        func (b base) Name() string { return "" }
+        //- /files/file.go
+        package files
+
+        import "example.com/e/io"
+
+        type inner struct{ base }
+
+        type File struct {
+        	*inner
+        	r io.Reader
+        }
+
+        func (f *File) Read(p []byte) (int, error) { return f.r.Read(p) }
+
+        func use(f *File, rc io.ReadCloser) {
+        	f.Close()
+        	f.Name()
+        	f.inner.base.Name()
+        	rc.Read(nil)
+        	rc.Close()
+        }
+        "#,
+    );
+    expect![[r#"
+        edge IMPORTS file:files/file.go -> pkg:go:io L3 import-resolved 0.95
+        edge IMPLEMENTS sym:go:files/base.go:base -> sym:go:io/io.go:Closer method-set 0.80
+        edge EXTENDS sym:go:files/file.go:File -> sym:go:files/file.go:inner same-package 1.00
+        edge IMPLEMENTS sym:go:files/file.go:File -> sym:go:io/io.go:Closer method-set 0.80
+        edge IMPLEMENTS sym:go:files/file.go:File -> sym:go:io/io.go:ReadCloser method-set 0.80
+        edge IMPLEMENTS sym:go:files/file.go:File -> sym:go:io/io.go:Reader method-set 0.80
+        edge CALLS sym:go:files/file.go:File.Read -> sym:go:io/io.go:Reader.Read L12 interface-method 0.80
+        edge EXTENDS sym:go:files/file.go:inner -> sym:go:files/base.go:base same-package 1.00
+        edge IMPLEMENTS sym:go:files/file.go:inner -> sym:go:io/io.go:Closer method-set 0.80
+        edge CALLS sym:go:files/file.go:use -> sym:go:files/base.go:base.Close L15 typed-receiver 0.85
+        edge CALLS sym:go:files/file.go:use -> sym:go:files/base.go:base.Name L16 typed-receiver 0.85
+        edge CALLS sym:go:files/file.go:use -> sym:go:files/base.go:base.Name L17 typed-receiver 0.85
+        edge CALLS sym:go:files/file.go:use -> sym:go:io/io.go:Closer.Close L19 interface-method 0.80
+        edge CALLS sym:go:files/file.go:use -> sym:go:io/io.go:Reader.Read L18 interface-method 0.80
+        edge EXTENDS sym:go:io/io.go:ReadCloser -> sym:go:io/io.go:Closer same-package 1.00
+        edge EXTENDS sym:go:io/io.go:ReadCloser -> sym:go:io/io.go:Reader same-package 1.00
+    "#]].assert_eq(&out);
+}
