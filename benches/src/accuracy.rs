@@ -1,8 +1,9 @@
 //! `codegraph-bench accuracy`: scores our CALLS edges against the compiler-backed oracles of
 //! shared/eval (TypeScript compiler, go/types), per corpus, as shared/eval/README.md says:
 //! internal oracle records only; a site key is (caller_file, caller_line, callee_file,
-//! callee_symbol); precision over our CALLS sites in the files the oracle covers; edges that
-//! dispatch an interface call to an implementation are reported apart, not counted.
+//! callee_symbol); precision over our CALLS sites in the files the oracle covers, into files
+//! the oracle counts as internal; edges that dispatch an interface call to an implementation
+//! are reported apart, not counted.
 
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
@@ -51,6 +52,10 @@ struct Oracle {
     interface_records: usize,
     /// Every caller file the oracle looked at.
     files: HashSet<String>,
+    /// Files the oracle counts as internal callees: its caller files and every internal
+    /// callee file. A call of ours into any other file (e.g. from net/http into net/url when
+    /// only net/http was loaded) is one the oracle calls external, so it is not scored.
+    internal_files: HashSet<String>,
 }
 
 fn load_oracle(path: &Path) -> Result<Oracle> {
@@ -85,6 +90,7 @@ fn load_oracle(path: &Path) -> Result<Oracle> {
         ));
         o.sites.insert((caller_file, caller_line, callee_file, callee_symbol));
     }
+    o.internal_files.extend(o.files.iter().cloned());
     Ok(o)
 }
 
@@ -186,7 +192,7 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
         let mut our_pairs: HashSet<PairKey> = HashSet::new();
         let mut to_impl = 0usize;
         for (key, caller_symbol, reason) in &index.calls {
-            if !oracle.files.contains(&key.0) {
+            if !oracle.files.contains(&key.0) || !oracle.internal_files.contains(&key.2) {
                 continue;
             }
             let dispatch_site = oracle.interface_sites.contains(&(key.0.clone(), key.1));
