@@ -546,6 +546,43 @@ fn type_hints() {
 }
 
 #[test]
+fn alias_narrowing_and_loop_hints() {
+    let out = render_fixture_facts(
+        r#"
+        //- /src/alias.ts
+        function f(this: Ctx, t: Logic, xs: X[]) {
+          const self = this;
+          const { a, b: bee, c = 1, d: { e } } = this.cfg!;
+          const list = [new Item()];
+          const field = (self.x as Y).z;
+          for (const x of xs) {}
+          for (const k in xs) {}
+          for await (const y of xs) {}
+          if (t instanceof ns.C && other instanceof D) {}
+          const [p] = xs;
+        }
+        "#,
+    );
+    expect![[r#"
+        //- src/alias.ts
+        sym function f L1-11 sig="function f(this: Ctx, t: Logic, xs: X[])"
+        new L4:21 Item in f
+        hint L1 f this : Ctx
+        hint L1 f t : Logic
+        hint L1 f xs : X
+        hint L2 f self = this
+        hint L3 f a = this.cfg.a
+        hint L3 f bee = this.cfg.b
+        hint L3 f c = this.cfg.c
+        hint L4 f list = new Item
+        hint L6 f x = xs
+        hint L9 f t : ns.C
+        hint L9 f other : D
+    "#]]
+    .assert_eq(&out);
+}
+
+#[test]
 fn tsx_file() {
     let out = render_fixture_facts(
         r#"

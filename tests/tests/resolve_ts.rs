@@ -362,3 +362,62 @@ fn object_literal_methods_and_nested_functions() {
         "#]],
     );
 }
+
+#[test]
+fn aliases_narrowing_loops_array_elements_and_this_parameters() {
+    check(
+        r#"
+        //- /src/sub.ts
+        export class Sub {
+          parents: Sub[] | Sub | null;
+          kids: Sub[];
+          remove() {}
+          close() {
+            const { parents } = this;
+            const { kids: children, missing = 1 } = this;
+            parents.remove();
+            for (const p of this.kids) { p.remove(); }
+            for (const k in this.kids) { k.remove(); }
+            children.shift()!.close();
+            children.push();
+            const self = this;
+            self.remove();
+            const alias = self.kids;
+            alias.pop().remove();
+          }
+          add(t: Logic) {
+            if (t instanceof Sub) { t.remove(); }
+            t.close();
+          }
+        }
+        export type Logic = Sub | (() => void);
+        //- /src/use.ts
+        import { Sub } from "./sub";
+        export function run(s: Sub) {
+          const queue = [new Sub()];
+          queue.shift().close();
+          schedule(function (this: Sub) { this.remove(); });
+        }
+        function schedule(work: (this: Sub) => void) {}
+        "#,
+        expect![[r#"
+            edge IMPORTS file:src/use.ts -> file:src/sub.ts L1 import-resolved 0.95
+            edge IMPORTS file:src/use.ts -> sym:ts:src/sub.ts:Sub L1 import-resolved 0.95
+            edge CALLS sym:ts:src/sub.ts:Sub.add -> sym:ts:src/sub.ts:Sub.close L20 typed-receiver 0.85
+            edge CALLS sym:ts:src/sub.ts:Sub.add -> sym:ts:src/sub.ts:Sub.remove L19 typed-receiver 0.85
+            edge CALLS sym:ts:src/sub.ts:Sub.close -> sym:ts:src/sub.ts:Sub.close L11 typed-receiver 0.85
+            edge CALLS sym:ts:src/sub.ts:Sub.close -> sym:ts:src/sub.ts:Sub.remove L8 typed-receiver 0.85
+            edge CALLS sym:ts:src/sub.ts:Sub.close -> sym:ts:src/sub.ts:Sub.remove L9 typed-receiver 0.85
+            edge CALLS sym:ts:src/sub.ts:Sub.close -> sym:ts:src/sub.ts:Sub.remove L14 typed-receiver 0.85
+            edge CALLS sym:ts:src/sub.ts:Sub.close -> sym:ts:src/sub.ts:Sub.remove L16 typed-receiver 0.85
+            edge CALLS sym:ts:src/use.ts:run -> sym:ts:src/sub.ts:Sub L3 import-resolved 0.95
+            edge CALLS sym:ts:src/use.ts:run -> sym:ts:src/sub.ts:Sub.close L4 typed-receiver 0.85
+            edge CALLS sym:ts:src/use.ts:run -> sym:ts:src/sub.ts:Sub.remove L5 this-dispatch 0.90
+            edge CALLS sym:ts:src/use.ts:run -> sym:ts:src/use.ts:schedule L5 same-file 0.95
+            unresolved src/sub.ts:11 children.shift in sym:ts:src/sub.ts:Sub.close
+            unresolved src/sub.ts:12 children.push in sym:ts:src/sub.ts:Sub.close
+            unresolved src/sub.ts:16 alias.pop in sym:ts:src/sub.ts:Sub.close
+            unresolved src/use.ts:4 queue.shift in sym:ts:src/use.ts:run
+        "#]],
+    );
+}

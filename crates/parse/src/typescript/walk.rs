@@ -13,7 +13,7 @@
 
 use super::shapes::{
     assignment_name, callee_of, dotted, first_named, has_token, heritage_target,
-    is_fn_or_class_value, is_function_expr, is_tagged_template, prop_name, string_content,
+    is_fn_or_class_value, is_function_expr, is_tagged_template, path_of, prop_name, string_content,
     type_name, unwrap_expr,
 };
 use crate::facts::{
@@ -185,6 +185,8 @@ impl<'s, 't> Walker<'s, 't> {
             "new_expression" => self.new_expression(node),
             "required_parameter" | "optional_parameter" => self.parameter(node),
             "decorator" => self.decorator(node),
+            "for_in_statement" => self.for_of(node),
+            "binary_expression" => self.instanceof(node),
             _ => {}
         }
         if self.frames.last().is_some_and(|f| f.owner == node.id()) {
@@ -1060,6 +1062,9 @@ impl<'s, 't> Walker<'s, 't> {
             if module_level {
                 self.destructured(node, name_node, decl, pi, scope);
             }
+            if let Some(v) = value {
+                self.destructure_hints(name_node, v, scope);
+            }
             return;
         }
         let name = text(name_node, self.src).to_string();
@@ -1164,11 +1169,112 @@ impl<'s, 't> Walker<'s, 't> {
         }
     }
 
-    /// `new Foo()` -> Construct, `f()` / `a.b()` / `await f()` -> CallResult.
+    /// `const { a, b: c } = this.x`: each name bound straight from a property holds that
+    /// property's value (`this.x.a`, `this.x.b`); nested patterns are skipped.
+    fn destructure_hints(&mut self, pattern: Node<'t>, value: Node<'t>, scope: Option<SymbolIdx>) {
+        if pattern.kind() != "object_pattern" {
+            return;
+        }
+        let Some(base) = value_path(value, self.src) else { return };
+        let mut cursor = pattern.walk();
+        let kids: Vec<Node<'t>> = pattern.named_children(&mut cursor).collect();
+        for k in kids {
+            let (key, local) = match k.kind() {
+                "shorthand_property_identifier_pattern" => (text(k, self.src), text(k, self.src)),
+                "object_assignment_pattern" => match k.child_by_field_name("left") {
+                    Some(l) if l.kind() == "shorthand_property_identifier_pattern" => {
+                        (text(l, self.src), text(l, self.src))
+                    }
+                    _ => continue,
+                },
+                "pair_pattern" => {
+                    let key =
+                        k.child_by_field_name("key").filter(|n| n.kind() == "property_identifier");
+                    let val = k.child_by_field_name("value").filter(|n| n.kind() == "identifier");
+                    match (key, val) {
+                        (Some(key), Some(val)) => (text(key, self.src), text(val, self.src)),
+                        _ => continue,
+                    }
+                }
+                _ => continue,
+            };
+            let mut path = base.clone();
+            path.push(key.to_string());
+            self.facts.type_hints.push(TypeHint {
+                scope,
+                name: local.to_string(),
+                source: HintSource::Value(Receiver::Path(path)),
+                line: start_line(k),
+            });
+        }
+    }
+
+    /// `for (const x of a.b)`: `x` holds an element of `a.b`, whose hint type is its element
+    /// type already (type names are stripped of `[]`). `for await` and `for ... in` are skipped.
+    fn for_of(&mut self, node: Node<'t>) {
+        let of = node.child_by_field_name("operator").is_some_and(|o| o.kind() == "of");
+        if !of || node.child_by_field_name("kind").is_none() || has_token(node, "await") {
+            return;
+        }
+        let (Some(left), Some(right)) =
+            (node.child_by_field_name("left"), node.child_by_field_name("right"))
+        else {
+            return;
+        };
+        if left.kind() != "identifier" {
+            return;
+        }
+        let Some(path) = value_path(right, self.src) else { return };
+        let scope = self.scope();
+        self.facts.type_hints.push(TypeHint {
+            scope,
+            name: text(left, self.src).to_string(),
+            source: HintSource::Value(Receiver::Path(path)),
+            line: start_line(node),
+        });
+    }
+
+    /// `x instanceof C` narrows `x` to `C`; kept flow-insensitively as a hint of the enclosing
+    /// function, read after the declared type (the resolver takes the first hint that names a
+    /// class or interface).
+    fn instanceof(&mut self, node: Node<'t>) {
+        let is_instanceof =
+            node.child_by_field_name("operator").is_some_and(|o| o.kind() == "instanceof");
+        if !is_instanceof {
+            return;
+        }
+        let (Some(left), Some(right)) =
+            (node.child_by_field_name("left"), node.child_by_field_name("right"))
+        else {
+            return;
+        };
+        let left = unwrap_expr(left);
+        if left.kind() != "identifier" {
+            return;
+        }
+        let Some(ty) = heritage_target(right, self.src) else { return };
+        let scope = self.scope();
+        self.facts.type_hints.push(TypeHint {
+            scope,
+            name: text(left, self.src).to_string(),
+            source: HintSource::Annotation(ty),
+            line: start_line(node),
+        });
+    }
+
+    /// `new Foo()` -> Construct, `f()` / `a.b()` / `await f()` -> CallResult, `[new Foo()]` ->
+    /// Construct (array types read as their element type), `this` / `a.b` -> Value.
     fn value_hint(&self, value: Node<'t>) -> Option<HintSource> {
         let mut v = unwrap_expr(value);
         if v.kind() == "await_expression" {
             v = unwrap_expr(first_named(v)?);
+        }
+        if v.kind() == "array" {
+            let first = first_named(v).filter(|e| unwrap_expr(*e).kind() == "new_expression")?;
+            return self.value_hint(first);
+        }
+        if let Some(path) = value_path(v, self.src) {
+            return Some(HintSource::Value(Receiver::Path(path)));
         }
         match v.kind() {
             "new_expression" => {
@@ -1560,6 +1666,20 @@ impl<'s, 't> Walker<'s, 't> {
         let Some(owner) = owner.filter(|o| FUNCTION_OWNERS.contains(&o.kind())) else {
             return;
         };
+        if node.child_by_field_name("pattern").is_some_and(|p| p.kind() == "this") {
+            // `function (this: T, ...)`: what `this` is where no class says otherwise.
+            if let Some(ty) = node.child_by_field_name("type").and_then(|t| type_name(t, self.src))
+            {
+                let scope = self.scope();
+                self.facts.type_hints.push(TypeHint {
+                    scope,
+                    name: "this".to_string(),
+                    source: HintSource::Annotation(ty),
+                    line: start_line(node),
+                });
+            }
+            return;
+        }
         let name = node.child_by_field_name("pattern").and_then(|p| match p.kind() {
             "identifier" => Some(p),
             "rest_pattern" => first_named(p).filter(|i| i.kind() == "identifier"),
@@ -1710,6 +1830,16 @@ impl<'s, 't> Walker<'s, 't> {
             self.facts.symbols[i].exported = exported;
         }
         self.facts
+    }
+}
+
+/// The identifier path an aliasing value reads (`this`, `a`, `a.b`, `this.x!`), if it is one.
+fn value_path(value: Node<'_>, src: &str) -> Option<Vec<String>> {
+    let v = unwrap_expr(value);
+    match v.kind() {
+        "this" | "identifier" => Some(vec![text(v, src).to_string()]),
+        "member_expression" => path_of(v, src),
+        _ => None,
     }
 }
 

@@ -32,8 +32,9 @@ pub(crate) struct FileIndex {
     pub stars: Vec<u32>,
     /// Local names bound by imports: name -> (import index, what it imports).
     pub bindings: HashMap<String, (u32, Imported)>,
-    /// Type hints by (scope, name); the first declaration wins.
-    pub hints: HashMap<(Option<SymbolIdx>, String), HintSource>,
+    /// Type hints by (scope, name), in source order: the first that names a class or interface
+    /// wins (a declared union alias, then an `instanceof` narrowing).
+    pub hints: HashMap<(Option<SymbolIdx>, String), Vec<HintSource>>,
     /// Function-typed parameters: (function, parameter position, its parameter) -> type.
     pub param_fns: HashMap<(SymbolIdx, u32, u32), String>,
     /// Declared return type of functions and methods.
@@ -113,7 +114,7 @@ pub(crate) fn file_index(db: &dyn salsa::Database, file: SourceFile) -> FileInde
             ix.param_fns.entry((s, *index, *param)).or_insert_with(|| ty.clone());
             continue;
         }
-        ix.hints.entry((h.scope, h.name.clone())).or_insert_with(|| h.source.clone());
+        ix.hints.entry((h.scope, h.name.clone())).or_default().push(h.source.clone());
     }
     for h in &facts.heritage {
         ix.heritage.entry(h.symbol).or_default().push((h.kind, h.target.clone()));

@@ -131,6 +131,10 @@ const GLOBALS: &[&str] = &[
     "FinalizationRegistry",
 ];
 
+/// Array methods that return an element: on a receiver whose (element-stripped) hint type has
+/// no such member, the call returns that type.
+const ARRAY_ELEMENT: &[&str] = &["shift", "pop", "at"];
+
 impl<'db> Resolver<'db> {
     pub(crate) fn index(&self, f: SourceFile) -> &'db FileIndex {
         file_index(self.db, f)
@@ -339,10 +343,7 @@ impl<'db> Resolver<'db> {
             HintSource::Annotation(t) | HintSource::Construct(t) => {
                 self.type_named(f, t, depth + 1)
             }
-            HintSource::CallResult(c) => match self.callee(f, scope, c, depth + 1) {
-                Outcome::Found((g, i), _) => self.return_type(g, i, depth + 1),
-                _ => None,
-            },
+            HintSource::CallResult(c) => self.call_result_type(f, scope, c, depth + 1),
             HintSource::Callback { callee, arg, param } => {
                 match self.callee(f, scope, callee, depth + 1) {
                     Outcome::Found((g, i), _) => {
@@ -359,8 +360,50 @@ impl<'db> Resolver<'db> {
                     _ => None,
                 }
             }
-            // Value is a Go-only hint.
+            // `const x = this.y`, `const { y } = this`, `for (const x of this.ys)`.
+            HintSource::Value(Receiver::Path(p)) => match self.path_val(f, scope, p, depth + 1)? {
+                Val::Inst(g, i) => Some((g, i)),
+                _ => None,
+            },
             HintSource::Return(_) | HintSource::ParamFn { .. } | HintSource::Value(_) => None,
+        }
+    }
+
+    /// The first of a name's hints that names a class or interface.
+    fn hints_type(
+        &self,
+        f: SourceFile,
+        scope: Option<SymbolIdx>,
+        hints: &[HintSource],
+        depth: u32,
+    ) -> Option<Target> {
+        hints.iter().find_map(|h| self.hint_type(f, scope, h, depth))
+    }
+
+    /// The class / interface a call returns: the callee's declared return type; or, for
+    /// `a.shift()` / `a.pop()` / `a.at(i)` on a receiver typed `T` that has no such member (an
+    /// array `T[]`, whose hint type is its element type), `T` itself.
+    fn call_result_type(
+        &self,
+        f: SourceFile,
+        scope: Option<SymbolIdx>,
+        c: &Callee,
+        depth: u32,
+    ) -> Option<Target> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        if ARRAY_ELEMENT.contains(&c.name.as_str())
+            && let Receiver::Path(p) = &c.receiver
+            && let Some(Val::Inst(g, i)) = self.path_val(f, scope, p, depth + 1)
+            && self.member((g, i), &c.name, depth + 1).is_none()
+            && !self.has_opaque_base((g, i), depth + 1)
+        {
+            return Some((g, i));
+        }
+        match self.callee(f, scope, c, depth + 1) {
+            Outcome::Found((g, i), _) => self.return_type(g, i, depth + 1),
+            _ => None,
         }
     }
 
@@ -385,7 +428,7 @@ impl<'db> Resolver<'db> {
                 continue;
             }
             if let Some(h) = ix.hints.get(&(Some(s), name.to_string())) {
-                return Some(self.hint_type(f, Some(s), h, depth + 1));
+                return Some(self.hints_type(f, Some(s), h, depth + 1));
             }
         }
         None
@@ -453,6 +496,11 @@ impl<'db> Resolver<'db> {
         None
     }
 
+    /// Outside classes: the type a `function (this: T)` parameter declares for `this`.
+    fn this_param(&self, f: SourceFile, scope: Option<SymbolIdx>, depth: u32) -> Option<Target> {
+        self.local_type(f, scope, "this", depth)?
+    }
+
     // ----- receivers and callees -----
 
     fn def_val(&self, d: Def) -> Val {
@@ -465,7 +513,7 @@ impl<'db> Resolver<'db> {
                 );
                 if is_var && let Some(sym) = self.symbol(g, i) {
                     let h = self.index(g).hints.get(&(sym.parent, sym.name.clone()));
-                    if let Some(t) = h.and_then(|h| self.hint_type(g, sym.parent, h, 1)) {
+                    if let Some(t) = h.and_then(|h| self.hints_type(g, sym.parent, h, 1)) {
                         return Val::Inst(t.0, t.1);
                     }
                 }
@@ -486,8 +534,14 @@ impl<'db> Resolver<'db> {
     ) -> Option<Val> {
         let (head, rest) = path.split_first()?;
         let mut cur = if head == "this" {
-            let (t, is_class) = self.this_owner(f, scope)?;
-            if is_class { Val::Inst(t.0, t.1) } else { Val::Sym(t.0, t.1) }
+            match self.this_owner(f, scope) {
+                Some((t, true)) => Val::Inst(t.0, t.1),
+                Some((t, false)) => Val::Sym(t.0, t.1),
+                None => {
+                    let t = self.this_param(f, scope, depth)?;
+                    Val::Inst(t.0, t.1)
+                }
+            }
         } else if let Some(t) = self.local_type(f, scope, head, depth) {
             let t = t?;
             Val::Inst(t.0, t.1)
@@ -509,7 +563,7 @@ impl<'db> Resolver<'db> {
                     let (h, j) = self.member((g, i), seg, depth + 1)?;
                     let sym = self.symbol(h, j)?;
                     let hint = self.index(h).hints.get(&(sym.parent, seg.clone()))?;
-                    let t = self.hint_type(h, sym.parent, hint, depth + 1)?;
+                    let t = self.hints_type(h, sym.parent, hint, depth + 1)?;
                     Val::Inst(t.0, t.1)
                 }
             };
@@ -573,7 +627,16 @@ impl<'db> Resolver<'db> {
             }
             Receiver::This => {
                 let Some((t, is_class)) = self.this_owner(f, scope) else {
-                    return Outcome::Unknown;
+                    return match self.this_param(f, scope, depth) {
+                        Some(t) => self.member_of(
+                            f,
+                            Val::Inst(t.0, t.1),
+                            &c.name,
+                            depth,
+                            Reason::ThisDispatch,
+                        ),
+                        None => Outcome::Unknown,
+                    };
                 };
                 if !is_class {
                     return match self.child(t.0, t.1, &c.name) {
@@ -607,17 +670,16 @@ impl<'db> Resolver<'db> {
                 if c.name.is_empty() {
                     return Outcome::Unknown;
                 }
+                if let Some(t) = self.call_result_type(f, scope, inner, depth + 1) {
+                    return self.member_of(
+                        f,
+                        Val::Inst(t.0, t.1),
+                        &c.name,
+                        depth,
+                        Reason::TypedReceiver,
+                    );
+                }
                 match self.callee(f, scope, inner, depth + 1) {
-                    Outcome::Found((g, i), _) => match self.return_type(g, i, depth + 1) {
-                        Some(t) => self.member_of(
-                            f,
-                            Val::Inst(t.0, t.1),
-                            &c.name,
-                            depth,
-                            Reason::TypedReceiver,
-                        ),
-                        None => Outcome::Unknown,
-                    },
                     Outcome::External => Outcome::External,
                     _ => Outcome::Unknown,
                 }
