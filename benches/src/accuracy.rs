@@ -82,6 +82,7 @@ fn load_oracle(path: &Path) -> Result<Oracle> {
             o.interface_records += 1;
             o.interface_sites.insert((caller_file.clone(), caller_line));
         }
+        o.internal_files.insert(callee_file.clone());
         o.pairs.insert((
             caller_file.clone(),
             caller_symbol,
@@ -227,4 +228,37 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression: a callee file that never calls anything itself (a file of types) is still
+    /// internal, so our calls into it are scored.
+    #[test]
+    fn callee_only_files_count_as_internal() {
+        let path = std::env::temp_dir().join(format!("cg-oracle-{}.jsonl", std::process::id()));
+        std::fs::write(
+            &path,
+            concat!(
+                r#"{"caller_file":"a.ts","caller_symbol":"f","caller_line":3,"callee_file":"types.ts","callee_symbol":"T.m","callee_external":false}"#,
+                "\n",
+                r#"{"caller_file":"a.ts","caller_symbol":"f","caller_line":4,"callee_file":null,"callee_symbol":null,"callee_external":true}"#,
+                "\n"
+            ),
+        )
+        .unwrap();
+        let o = load_oracle(&path).unwrap();
+        let _ = std::fs::remove_file(&path);
+        assert!(o.internal_files.contains("types.ts"));
+        assert!(o.files.contains("a.ts"));
+        assert_eq!(o.sites.len(), 1);
+        assert!(o.sites.contains(&(
+            "a.ts".to_string(),
+            3,
+            "types.ts".to_string(),
+            "T.m".to_string()
+        )));
+    }
 }
