@@ -90,6 +90,10 @@ fn classes_members_and_overloads() {
         call L10:5 super.constructor in Service.constructor
         call L15:37 this.repo.save in Service.run
         call L19:32 init in Service.static
+        read L15 this.repo in Service.run
+        read L16 this.count in Service.size
+        write L17 this.count in Service.size
+        write L19 Service.instances in Service.static
         heritage Service Extends Base
         heritage Service Implements Runner
         heritage Anon Extends Service
@@ -201,6 +205,10 @@ fn module_variables_object_literals_prototype() {
         call L9:25 go in api.nested.deep
         call L10:22 compute in api.config.retries
         call L14:41 draw in Widget.render
+        write L14 Widget.prototype.render in <module>
+        read L14 Widget.prototype in <module>
+        write L15 Unknown.prototype.other in <module>
+        read L15 Unknown.prototype in <module>
     "#]]
     .assert_eq(&out);
 }
@@ -334,6 +342,7 @@ fn imports_reexports_require_dynamic() {
         call L3:13 require in one
         call L4:1 require in <module>
         call L5:26 require in lazy
+        read L3 require().one in one
     "#]]
     .assert_eq(&out);
 }
@@ -394,6 +403,9 @@ fn call_shapes() {
         call L19:5 pipe(). in A.m
         call L19:5 pipe in A.m
         call L22:1 top in <module>
+        read L6 this.svc in A.m
+        read L7 a.b in A.m
+        read L10 make().x in A.m
         heritage A Extends B
         hint L16 A.m x = param 0 of arg 0 of ?.map()
     "#]]
@@ -451,6 +463,7 @@ fn callers_follow_the_oracle() {
         call L12:21 inNext in outer.next
         call L12:39 valueCall in outer
         call L14:40 inHandler in ctor.handler
+        write L14 this.handler in ctor
         hint L1 <module> x = compute()
         hint L8 C.constructor t : T
     "#]]
@@ -567,6 +580,10 @@ fn alias_narrowing_and_loop_hints() {
         //- src/alias.ts
         sym function f L1-11 sig="function f(this: Ctx, t: Logic, xs: X[])"
         new L4:21 Item in f
+        read L3 this.cfg in f
+        read L5 ?.z in f
+        read L5 self.x in f
+        read L9 ns.C in f
         hint L1 f this : Ctx
         hint L1 f t : Logic
         hint L1 f xs : X
@@ -641,6 +658,13 @@ fn commonjs_js_file() {
         call L6:15 http.createServer in Server.listen
         new L8:47 Server in create
         call L10:39 run in helper
+        write L4 this.opts in Server
+        write L5 Server.prototype.listen in <module>
+        read L5 Server.prototype in <module>
+        write L8 exports.create in <module>
+        write L9 module.exports.version in <module>
+        read L9 module.exports in <module>
+        write L10 module.exports in <module>
     "#]].assert_eq(&out);
 }
 
@@ -686,4 +710,60 @@ fn empty_and_deeply_nested_files() {
     let chain = format!("x{}", ".a()".repeat(5000));
     let facts = codegraph_parse::analyze(codegraph_parse::Language::JavaScript, &chain);
     assert_eq!(facts.calls.len(), 5000);
+}
+
+#[test]
+fn field_accesses_reads_and_writes() {
+    let out = render_fixture_facts(
+        r#"
+        //- /src/acc.ts
+        class C {
+          x = 0;
+          #p = 1;
+          m(o: C) {
+            this.x = this.x + 1;
+            this.x += 2;
+            this.#p++;
+            delete o.x;
+            (this.x) = 3;
+            this.y.z();
+            this.m(o);
+            new ns.K();
+            f().y;
+            super.s;
+            a[0].q = 1;
+            (o.m!)(o);
+          }
+        }
+        const cfg = { a: { b: Color.Red } };
+        type T = typeof cfg.a;
+        "#,
+    );
+    expect![[r##"
+        //- src/acc.ts
+        sym class C L1-18 sig="class C"
+        sym property C.x L2-2 in=C sig="x = 0"
+        sym property C.#p L3-3 in=C sig="#p = 1"
+        sym method C.m L4-17 in=C sig="m(o: C)"
+        sym constant cfg L19-19 sig="const cfg"
+        sym type_alias T L20-20 sig="type T = typeof cfg.a;"
+        call L10:12 this.y.z in C.m
+        call L11:10 this.m in C.m
+        new L12:12 ns.K in C.m
+        call L13:5 f in C.m
+        call L16:8 o.m in C.m
+        write L5 this.x in C.m
+        read L5 this.x in C.m
+        write L6 this.x in C.m
+        write L7 this.#p in C.m
+        write L8 o.x in C.m
+        write L9 this.x in C.m
+        read L10 this.y in C.m
+        read L13 f().y in C.m
+        read L14 super.s in C.m
+        write L15 ?.q in C.m
+        read L19 Color.Red in cfg
+        hint L4 C.m o : C
+    "##]]
+    .assert_eq(&out);
 }

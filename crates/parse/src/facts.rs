@@ -1,5 +1,5 @@
-//! The plain per-file facts every provider produces: symbols, imports, call sites, heritage
-//! clauses and type hints.
+//! The plain per-file facts every provider produces: symbols, imports, call sites, field
+//! accesses, heritage clauses and type hints.
 //!
 //! These values are what the salsa layer memoizes and compares, so they are `Eq`, hold no syntax
 //! tree and no byte offsets (only 1-based lines and columns), and are built in source order so
@@ -18,6 +18,9 @@ pub struct FileFacts {
     pub symbols: Vec<Symbol>,
     pub imports: Vec<Import>,
     pub calls: Vec<CallSite>,
+    /// Member reads and writes that are not called (`a.b`, `this.x = 1`), in source order.
+    /// Only the TS/JS provider records them; Go leaves this empty.
+    pub accesses: Vec<FieldAccess>,
     pub heritage: Vec<Heritage>,
     pub type_hints: Vec<TypeHint>,
     /// Go: the `package` clause name. Other languages: `None`.
@@ -142,6 +145,24 @@ pub enum Receiver {
     CallResult(Box<Callee>),
     /// Anything else (index expressions, parenthesised expressions, literals...).
     Other,
+}
+
+/// A member expression that is read or written but not called: `this.x`, `a.b = 1`, `f().y`.
+/// `a.b()` is a [`CallSite`], not an access; in `a.b.c()` the inner `a.b` is an access.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldAccess {
+    /// What the member is read from, in the same shapes as a callee's receiver.
+    pub receiver: Receiver,
+    /// The member name as written (`x`, `#x`).
+    pub name: String,
+    /// 1-based line of the member name.
+    pub line: u32,
+    /// Nearest enclosing named symbol that exists (lazy object-literal containers are not
+    /// materialised for an access); `None` at module level.
+    pub enclosing: Option<SymbolIdx>,
+    /// The member is assigned (`a.b = v`, `a.b += v`, `a.b++`) or deleted (`delete a.b`)
+    /// rather than read.
+    pub write: bool,
 }
 
 /// `extends` / `implements` / Go embedding.

@@ -66,6 +66,11 @@ pub fn render_facts(f: &FileFacts) -> String {
             qn(c.enclosing)
         );
     }
+    for a in &f.accesses {
+        let kind = if a.write { "write" } else { "read" };
+        let target = render_callee(&Callee { receiver: a.receiver.clone(), name: a.name.clone() });
+        let _ = writeln!(out, "{kind} L{} {target} in {}", a.line, qn(a.enclosing));
+    }
     for h in &f.heritage {
         let _ = writeln!(out, "heritage {} {:?} {}", qn(Some(h.symbol)), h.kind, h.target);
     }

@@ -17,7 +17,7 @@ use super::shapes::{
     type_name, unwrap_expr,
 };
 use crate::facts::{
-    CallKind, CallSite, Callee, FileFacts, Heritage, HeritageKind, HintSource, Import,
+    CallKind, CallSite, Callee, FieldAccess, FileFacts, Heritage, HeritageKind, HintSource, Import,
     ImportBinding, ImportKind, Imported, Receiver, Symbol, SymbolIdx, TypeHint,
 };
 use crate::util::{self, end_line, start_col, start_line, text, to_u32};
@@ -183,6 +183,7 @@ impl<'s, 't> Walker<'s, 't> {
             "export_statement" => self.export_statement(node),
             "call_expression" => self.call(node),
             "new_expression" => self.new_expression(node),
+            "member_expression" => self.access(node),
             "required_parameter" | "optional_parameter" => self.parameter(node),
             "decorator" => self.decorator(node),
             "for_in_statement" => self.for_of(node),
@@ -367,6 +368,20 @@ impl<'s, 't> Walker<'s, 't> {
             parent = Some(sym);
         }
         parent
+    }
+
+    /// The nearest enclosing named symbol that already exists, without materialising lazy
+    /// containers: a field read inside a module-level data literal is not worth a symbol.
+    fn existing_scope(&self) -> Option<SymbolIdx> {
+        let mut j = self.top_named();
+        while let Some(k) = j {
+            let f = self.frames.get(k)?;
+            if let Some(s) = f.sym {
+                return Some(s);
+            }
+            j = f.prev_named;
+        }
+        None
     }
 
     fn lazy_property(&mut self, pair: Node<'t>, parent: Option<SymbolIdx>) -> SymbolIdx {
@@ -1379,6 +1394,55 @@ impl<'s, 't> Walker<'s, 't> {
             line: start_line(name_node),
             col: start_col(name_node),
             enclosing,
+        });
+    }
+
+    /// A member expression that is not called (`a.b()` is a call site, `new a.B()` a
+    /// construction): a field read, or a write when it is assigned, updated or deleted.
+    fn access(&mut self, node: Node<'t>) {
+        // Climb the wrappers `callee_of` looks through: `(a.b)()`, `a.b!()`, `(a.b as F)()`.
+        let mut child = node;
+        let mut i = self.parent_index();
+        let parent = loop {
+            let Some(p) = self.anc_at(i) else { return };
+            if matches!(
+                p.kind(),
+                "parenthesized_expression"
+                    | "non_null_expression"
+                    | "as_expression"
+                    | "satisfies_expression"
+                    | "type_assertion"
+            ) {
+                child = p;
+                i = i.and_then(|k| k.checked_sub(1));
+                continue;
+            }
+            break p;
+        };
+        let is =
+            |field: &str| parent.child_by_field_name(field).is_some_and(|c| c.id() == child.id());
+        let write = match parent.kind() {
+            "call_expression" if is("function") => return,
+            "new_expression" if is("constructor") => return,
+            // `typeof a.b` in a type, `extends ns.Base` (a heritage clause, not a read).
+            "type_query" | "extends_clause" | "class_heritage" => return,
+            "assignment_expression" | "augmented_assignment_expression" => is("left"),
+            "update_expression" => is("argument"),
+            "unary_expression" => {
+                is("argument")
+                    && parent.child_by_field_name("operator").is_some_and(|o| o.kind() == "delete")
+            }
+            _ => false,
+        };
+        let Some((callee, name_node)) = callee_of(node, self.src) else {
+            return;
+        };
+        self.facts.accesses.push(FieldAccess {
+            receiver: callee.receiver,
+            name: callee.name,
+            line: start_line(name_node),
+            enclosing: self.existing_scope(),
+            write,
         });
     }
 
