@@ -1,5 +1,5 @@
-//! TypeScript / JavaScript cross-file resolution: exact IMPORTS, CALLS, EXTENDS and IMPLEMENTS
-//! edges (and unresolved sites) of multi-file fixtures, one test per resolution rule.
+//! TypeScript / JavaScript cross-file resolution: exact IMPORTS, CALLS, EXTENDS, IMPLEMENTS and
+//! ACCESSES edges (and unresolved sites) of multi-file fixtures, one test per resolution rule.
 
 use codegraph_tests::render_fixture_resolution;
 use expect_test::{Expect, expect};
@@ -283,6 +283,8 @@ fn typed_receivers_of_each_kind() {
             edge IMPORTS file:src/use.ts -> sym:ts:src/svc.ts:makeRepo L1 import-resolved 0.95
             edge CALLS sym:ts:src/svc.ts:Service.run -> sym:ts:src/svc.ts:Repo.find L6 typed-receiver 0.85
             edge CALLS sym:ts:src/svc.ts:Service.run -> sym:ts:src/svc.ts:Repo.find L7 typed-receiver 0.85
+            edge ACCESSES sym:ts:src/svc.ts:Service.run -> sym:ts:src/svc.ts:Service.field L7 this-dispatch 0.90
+            edge ACCESSES sym:ts:src/svc.ts:Service.run -> sym:ts:src/svc.ts:Service.repo L6 this-dispatch 0.90
             edge CALLS sym:ts:src/svc.ts:makeRepo -> sym:ts:src/svc.ts:Repo L10 same-file 0.95
             edge CALLS sym:ts:src/use.ts:use -> sym:ts:src/svc.ts:Repo L3 import-resolved 0.95
             edge CALLS sym:ts:src/use.ts:use -> sym:ts:src/svc.ts:Repo.find L6 typed-receiver 0.85
@@ -406,6 +408,9 @@ fn aliases_narrowing_loops_array_elements_and_this_parameters() {
             edge CALLS sym:ts:src/sub.ts:Sub.add -> sym:ts:src/sub.ts:Sub.close L20 typed-receiver 0.85
             edge CALLS sym:ts:src/sub.ts:Sub.add -> sym:ts:src/sub.ts:Sub.remove L19 typed-receiver 0.85
             edge CALLS sym:ts:src/sub.ts:Sub.close -> sym:ts:src/sub.ts:Sub.close L11 typed-receiver 0.85
+            edge ACCESSES sym:ts:src/sub.ts:Sub.close -> sym:ts:src/sub.ts:Sub.kids L9 this-dispatch 0.90
+            edge ACCESSES sym:ts:src/sub.ts:Sub.close -> sym:ts:src/sub.ts:Sub.kids L10 this-dispatch 0.90
+            edge ACCESSES sym:ts:src/sub.ts:Sub.close -> sym:ts:src/sub.ts:Sub.kids L15 typed-receiver 0.85
             edge CALLS sym:ts:src/sub.ts:Sub.close -> sym:ts:src/sub.ts:Sub.remove L8 typed-receiver 0.85
             edge CALLS sym:ts:src/sub.ts:Sub.close -> sym:ts:src/sub.ts:Sub.remove L9 typed-receiver 0.85
             edge CALLS sym:ts:src/sub.ts:Sub.close -> sym:ts:src/sub.ts:Sub.remove L14 typed-receiver 0.85
@@ -418,6 +423,62 @@ fn aliases_narrowing_loops_array_elements_and_this_parameters() {
             unresolved src/sub.ts:12 children.push in sym:ts:src/sub.ts:Sub.close
             unresolved src/sub.ts:16 alias.pop in sym:ts:src/sub.ts:Sub.close
             unresolved src/use.ts:4 queue.shift in sym:ts:src/use.ts:run
+        "#]],
+    );
+}
+
+#[test]
+fn accesses_of_fields_parameter_properties_interfaces_and_inherited_fields() {
+    check(
+        r#"
+        //- /src/base.ts
+        export class Base {
+          shared = 0;
+          static total = 0;
+        }
+        export interface Opts { depth: number; name?: string }
+        //- /src/main.ts
+        import { Base, Opts } from "./base";
+        export class Counter extends Base {
+          count = 0;
+          constructor(private readonly opts: Opts) { super(); }
+          bump() {
+            this.count++;
+            this.count = this.count + 1;
+            this.shared += 1;
+            delete this.count;
+            this.bump;
+            return this.opts.depth;
+          }
+        }
+        export function use(c: Counter, raw) {
+          const local = new Counter({ depth: 1 });
+          local.count = 2;
+          c.shared;
+          Base.total;
+          raw.count;
+          Math.PI;
+          c.missing;
+          return local.count;
+        }
+        "#,
+        expect![[r#"
+            edge IMPORTS file:src/main.ts -> file:src/base.ts L1 import-resolved 0.95
+            edge IMPORTS file:src/main.ts -> sym:ts:src/base.ts:Base L1 import-resolved 0.95
+            edge IMPORTS file:src/main.ts -> sym:ts:src/base.ts:Opts L1 import-resolved 0.95
+            edge EXTENDS sym:ts:src/main.ts:Counter -> sym:ts:src/base.ts:Base L2 import-resolved 0.95
+            edge ACCESSES sym:ts:src/main.ts:Counter.bump -> sym:ts:src/base.ts:Base.shared L8 this-dispatch 0.90
+            edge ACCESSES sym:ts:src/main.ts:Counter.bump -> sym:ts:src/base.ts:Opts.depth L11 typed-receiver 0.85
+            edge ACCESSES sym:ts:src/main.ts:Counter.bump -> sym:ts:src/main.ts:Counter.count L6 this-dispatch 0.90
+            edge ACCESSES sym:ts:src/main.ts:Counter.bump -> sym:ts:src/main.ts:Counter.count L7 this-dispatch 0.90
+            edge ACCESSES sym:ts:src/main.ts:Counter.bump -> sym:ts:src/main.ts:Counter.count L9 this-dispatch 0.90
+            edge ACCESSES sym:ts:src/main.ts:Counter.bump -> sym:ts:src/main.ts:Counter.opts L11 this-dispatch 0.90
+            edge CALLS sym:ts:src/main.ts:Counter.constructor -> sym:ts:src/base.ts:Base L4 super-dispatch 0.90
+            edge ACCESSES sym:ts:src/main.ts:use -> sym:ts:src/base.ts:Base.shared L17 typed-receiver 0.85
+            edge ACCESSES sym:ts:src/main.ts:use -> sym:ts:src/base.ts:Base.total L18 import-resolved 0.95
+            edge CALLS sym:ts:src/main.ts:use -> sym:ts:src/main.ts:Counter L15 same-file 0.95
+            edge ACCESSES sym:ts:src/main.ts:use -> sym:ts:src/main.ts:Counter.count L16 typed-receiver 0.85
+            edge ACCESSES sym:ts:src/main.ts:use -> sym:ts:src/main.ts:Counter.count L22 typed-receiver 0.85
         "#]],
     );
 }

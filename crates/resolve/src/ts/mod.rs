@@ -7,8 +7,9 @@
 //! 3. [`index::file_index`]: one file's symbols, exports, import bindings and type hints, from
 //!    its own facts only.
 //! 4. [`project::file_modules`]: where each import specifier of one file leads.
-//! 5. [`resolve_file`] (called by the tracked `crate::resolve_file`): IMPORTS, CALLS, EXTENDS and
-//!    IMPLEMENTS edges of one file and its unresolved call sites, through [`resolver`].
+//! 5. [`resolve_file`] (called by the tracked `crate::resolve_file`): IMPORTS, CALLS, EXTENDS,
+//!    IMPLEMENTS and ACCESSES edges of one file and its unresolved call sites, through
+//!    [`resolver`].
 
 mod index;
 mod jsonc;
@@ -19,7 +20,9 @@ use crate::graph::{Edge, symbol_ids};
 use crate::ids::file_id;
 use crate::resolved::{Resolved, UnresolvedSite, caller_id};
 use codegraph_db::{SourceFile, Workspace, file_facts};
-use codegraph_parse::{CallKind, HeritageKind, ImportKind, Imported, render::render_callee};
+use codegraph_parse::{
+    CallKind, Callee, HeritageKind, ImportKind, Imported, render::render_callee,
+};
 use codegraph_schema::{EdgeKind, NodeKind, Reason};
 use project::{ModTarget, file_modules};
 use resolver::{Def, Outcome, Resolver, Target};
@@ -124,6 +127,29 @@ pub(crate) fn resolve_file(
                 callee: render_callee(&site.callee),
             }),
             Outcome::External | Outcome::Unknown => {}
+        }
+    }
+    // ACCESSES: a member read or write whose receiver resolves (exactly as a method call's
+    // does) to a property: a class field, a constructor parameter property, an interface or
+    // object-literal property, an enum member. Reads and writes are one edge kind (the schema
+    // has no read/write distinction); what does not resolve is dropped, not counted as an
+    // unresolved call.
+    for a in &facts.accesses {
+        let callee = Callee { receiver: a.receiver.clone(), name: a.name.clone() };
+        let Outcome::Found(t, reason) = r.callee(file, a.enclosing, &callee, 0) else {
+            continue;
+        };
+        if r.symbol(t.0, t.1).map(|s| s.kind) != Some(NodeKind::Property) {
+            continue;
+        }
+        if let Some(dst) = sym_id(db, t) {
+            out.edges.push(Edge::new(
+                caller_id(db, file, a.enclosing),
+                dst,
+                EdgeKind::Accesses,
+                reason,
+                a.line,
+            ));
         }
     }
     out.edges.sort();
