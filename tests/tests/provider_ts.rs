@@ -674,7 +674,7 @@ fn syntax_errors_give_partial_facts() {
         r#"
         //- /src/broken.ts
         export function ok() { call(); }
-        function broken( { 
+        function broken( {
         class C { m() { this.x(; } }
         "#,
     );
