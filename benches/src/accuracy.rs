@@ -3,7 +3,8 @@
 //! internal oracle records only; a site key is (caller_file, caller_line, callee_file,
 //! callee_symbol); precision over our CALLS sites in the files the oracle covers, into files
 //! the oracle counts as internal; edges that dispatch an interface call to an implementation
-//! are reported apart, not counted.
+//! are reported apart, not counted. `--peers` scores GitNexus the same way at pair level
+//! (see `peer_accuracy`), sharing [`Oracle`] and [`score_ours`].
 
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
@@ -15,13 +16,13 @@ use std::time::Instant;
 
 /// A corpus: the root to index and the oracle file (both relative to the corpora directory
 /// unless absolute).
-struct Corpus {
-    name: &'static str,
-    root: &'static str,
-    oracle: &'static str,
+pub(crate) struct Corpus {
+    pub(crate) name: &'static str,
+    pub(crate) root: &'static str,
+    pub(crate) oracle: &'static str,
 }
 
-const CORPORA: &[Corpus] = &[
+pub(crate) const CORPORA: &[Corpus] = &[
     Corpus {
         name: "go_nethttp",
         root: "/usr/lib/go-1.19/src",
@@ -41,10 +42,11 @@ const CORPORA: &[Corpus] = &[
 ];
 
 type SiteKey = (String, u32, String, String);
-type PairKey = (String, String, String, String);
+/// (caller_file, caller_symbol, callee_file, callee_symbol).
+pub(crate) type PairKey = (String, String, String, String);
 
 #[derive(Default)]
-struct Oracle {
+pub(crate) struct Oracle {
     sites: HashSet<SiteKey>,
     pairs: HashSet<PairKey>,
     /// Sites (file, line) whose oracle record is an interface dispatch.
@@ -58,7 +60,41 @@ struct Oracle {
     internal_files: HashSet<String>,
 }
 
-fn load_oracle(path: &Path) -> Result<Oracle> {
+impl Oracle {
+    /// Whether a call from `caller_file` into `callee_file` is one the oracle scores: the
+    /// oracle looked at the caller file and counts the callee file as internal.
+    pub(crate) fn in_scope(&self, caller_file: &str, callee_file: &str) -> bool {
+        self.files.contains(caller_file) && self.internal_files.contains(callee_file)
+    }
+
+    /// Scores a set of in-scope pairs: (pairs in the oracle, pairs given, oracle pairs).
+    pub(crate) fn score_pairs(&self, pairs: &HashSet<PairKey>) -> PairScore {
+        PairScore {
+            hit: pairs.intersection(&self.pairs).count(),
+            ours: pairs.len(),
+            oracle: self.pairs.len(),
+        }
+    }
+}
+
+/// Pair-level agreement of one tool with the oracle.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct PairScore {
+    pub(crate) hit: usize,
+    pub(crate) ours: usize,
+    pub(crate) oracle: usize,
+}
+
+impl PairScore {
+    pub(crate) fn precision(&self) -> String {
+        pct(self.hit, self.ours)
+    }
+    pub(crate) fn recall(&self) -> String {
+        pct(self.hit, self.oracle)
+    }
+}
+
+pub(crate) fn load_oracle(path: &Path) -> Result<Oracle> {
     let file = std::fs::File::open(path).with_context(|| {
         format!("no oracle at {}: run `bash ../shared/eval/run_oracles.sh` first", path.display())
     })?;
@@ -148,17 +184,79 @@ fn pct(n: usize, d: usize) -> String {
     if d == 0 { "-".into() } else { format!("{:.1}%", 100.0 * n as f64 / d as f64) }
 }
 
+/// Our figures on one corpus.
+pub(crate) struct OurScore {
+    sites: usize,
+    site_hit: usize,
+    pub(crate) pairs: PairScore,
+    to_impl: usize,
+    unresolved: usize,
+    pub(crate) index_secs: f64,
+}
+
+/// Indexes `root` with the release `codegraph` binary `bin`, exports the graph and scores its
+/// CALLS edges against `oracle`.
+pub(crate) fn score_ours(bin: &Path, name: &str, root: &Path, oracle: &Oracle) -> Result<OurScore> {
+    let db = std::env::temp_dir().join(format!("codegraph-acc-{name}-{}.db", std::process::id()));
+    let t = Instant::now();
+    let out = Command::new(bin)
+        .args(["index", &root.to_string_lossy(), "--db", &db.to_string_lossy(), "--json"])
+        .output()
+        .with_context(|| format!("running {}", bin.display()))?;
+    let index_secs = t.elapsed().as_secs_f64();
+    if !out.status.success() {
+        bail!("index of {name} failed: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let export = Command::new(bin)
+        .args(["export", &root.to_string_lossy(), "--db", &db.to_string_lossy()])
+        .output()?;
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+    let index = load_index(&export.stdout)?;
+    let mut ours: HashSet<SiteKey> = HashSet::new();
+    let mut our_pairs: HashSet<PairKey> = HashSet::new();
+    let mut to_impl = 0usize;
+    for (key, caller_symbol, reason) in &index.calls {
+        if !oracle.in_scope(&key.0, &key.2) {
+            continue;
+        }
+        let dispatch_site = oracle.interface_sites.contains(&(key.0.clone(), key.1));
+        if !oracle.sites.contains(key) && dispatch_site && reason != "interface-method" {
+            to_impl += 1;
+            continue;
+        }
+        our_pairs.insert((key.0.clone(), caller_symbol.clone(), key.2.clone(), key.3.clone()));
+        ours.insert(key.clone());
+    }
+    let unresolved: usize =
+        index.unresolved.iter().filter(|(f, _)| oracle.files.contains(*f)).map(|(_, n)| n).sum();
+    Ok(OurScore {
+        sites: ours.len(),
+        site_hit: ours.intersection(&oracle.sites).count(),
+        pairs: oracle.score_pairs(&our_pairs),
+        to_impl,
+        unresolved,
+        index_secs,
+    })
+}
+
 pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
     let mut corpora = std::env::var_os("CORPORA").map(PathBuf::from).unwrap_or_else(|| {
         PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/codegraph-corpora")
     });
     let mut only: Option<String> = None;
+    let mut peers = false;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--corpora" => corpora = PathBuf::from(args.next().context("--corpora DIR")?),
             "--only" => only = Some(args.next().context("--only NAME")?),
+            "--peers" => peers = true,
             other => bail!("unknown argument {other}"),
         }
+    }
+    if peers {
+        return crate::peer_accuracy::run(&corpora, only.as_deref());
     }
     let bin = crate::sibling_binary()?;
     println!(
@@ -168,63 +266,20 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
     for c in CORPORA.iter().filter(|c| only.as_deref().is_none_or(|o| o == c.name)) {
         let root = corpora.join(c.root);
         let oracle = load_oracle(&corpora.join(c.oracle))?;
-        let db = std::env::temp_dir().join(format!(
-            "codegraph-acc-{}-{}.db",
-            c.name,
-            std::process::id()
-        ));
-        let t = Instant::now();
-        let out = Command::new(&bin)
-            .args(["index", &root.to_string_lossy(), "--db", &db.to_string_lossy(), "--json"])
-            .output()
-            .with_context(|| format!("running {}", bin.display()))?;
-        let index_secs = t.elapsed().as_secs_f64();
-        if !out.status.success() {
-            bail!("index of {} failed: {}", c.name, String::from_utf8_lossy(&out.stderr));
-        }
-        let export = Command::new(&bin)
-            .args(["export", &root.to_string_lossy(), "--db", &db.to_string_lossy()])
-            .output()?;
-        for suffix in ["", "-wal", "-shm"] {
-            let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
-        }
-        let index = load_index(&export.stdout)?;
-        let mut ours: HashSet<SiteKey> = HashSet::new();
-        let mut our_pairs: HashSet<PairKey> = HashSet::new();
-        let mut to_impl = 0usize;
-        for (key, caller_symbol, reason) in &index.calls {
-            if !oracle.files.contains(&key.0) || !oracle.internal_files.contains(&key.2) {
-                continue;
-            }
-            let dispatch_site = oracle.interface_sites.contains(&(key.0.clone(), key.1));
-            if !oracle.sites.contains(key) && dispatch_site && reason != "interface-method" {
-                to_impl += 1;
-                continue;
-            }
-            our_pairs.insert((key.0.clone(), caller_symbol.clone(), key.2.clone(), key.3.clone()));
-            ours.insert(key.clone());
-        }
-        let hit = ours.intersection(&oracle.sites).count();
-        let pair_hit = our_pairs.intersection(&oracle.pairs).count();
-        let unresolved: usize = index
-            .unresolved
-            .iter()
-            .filter(|(f, _)| oracle.files.contains(*f))
-            .map(|(_, n)| n)
-            .sum();
+        let s = score_ours(&bin, c.name, &root, &oracle)?;
         println!(
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.1} s |",
             c.name,
             oracle.sites.len(),
-            ours.len(),
-            pct(hit, ours.len()),
-            pct(hit, oracle.sites.len()),
-            pct(pair_hit, our_pairs.len()),
-            pct(pair_hit, oracle.pairs.len()),
+            s.sites,
+            pct(s.site_hit, s.sites),
+            pct(s.site_hit, oracle.sites.len()),
+            s.pairs.precision(),
+            s.pairs.recall(),
             oracle.interface_records,
-            to_impl,
-            unresolved,
-            index_secs
+            s.to_impl,
+            s.unresolved,
+            s.index_secs
         );
     }
     Ok(())

@@ -3,12 +3,15 @@
 //! usage:
 //!   codegraph-bench index DIR [--runs N] [--bin PATH]      cold index vs the parse floor
 //!   codegraph-bench accuracy [--corpora DIR] [--only NAME] CALLS edges vs compiler oracles
+//!   codegraph-bench accuracy --peers [--only NAME]        GitNexus's CALLS pairs vs the same
+//!                                                         oracles, next to ours (rxjs, openai)
 //!   codegraph-bench peers [--only NAME] [--runs N] [--smoke]  side by side with GitNexus, ctags
 //!
 //! Build first: `cargo build --release -p codegraph-server -p codegraph-bench`.
 
 mod accuracy;
 mod index_bench;
+mod peer_accuracy;
 mod peers;
 
 use anyhow::{Result, bail};
@@ -26,7 +29,7 @@ fn main() -> Result<()> {
         Some("accuracy") => accuracy::run(args),
         Some("peers") => peers::run(args),
         _ => bail!(
-            "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | accuracy [--corpora DIR] [--only NAME] | peers [--only NAME] [--runs N] [--smoke]"
+            "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | accuracy [--corpora DIR] [--only NAME] [--peers] | peers [--only NAME] [--runs N] [--smoke]"
         ),
     }
 }

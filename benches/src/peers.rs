@@ -85,7 +85,7 @@ fn median_of(
 }
 
 /// A fresh git copy of `src` (GitNexus indexes git repositories).
-fn git_copy(src: &Path, dest: &Path) -> Result<()> {
+pub(crate) fn git_copy(src: &Path, dest: &Path) -> Result<()> {
     if dest.exists() {
         std::fs::remove_dir_all(dest)?;
     }

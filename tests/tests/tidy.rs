@@ -9,7 +9,8 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in entries.flatten() {
         let p = e.path();
         if p.is_dir() {
-            if p.file_name().is_some_and(|n| n == "target" || n.to_string_lossy().starts_with('.')) {
+            if p.file_name().is_some_and(|n| n == "target" || n.to_string_lossy().starts_with('.'))
+            {
                 continue;
             }
             rust_files(&p, out);
