@@ -187,12 +187,36 @@ impl Reader<'_> {
             .map_err(self.err())
     }
 
+    /// Streams the rows of `sql`, mapped by `map`, to `f` (nothing is collected).
+    fn each_row<T>(
+        &self,
+        sql: &str,
+        params: impl rusqlite::Params,
+        map: impl FnMut(&Row<'_>) -> rusqlite::Result<T>,
+        mut f: impl FnMut(T),
+    ) -> Result<(), QueryError> {
+        let mut stmt = self.tx.prepare_cached(sql).map_err(self.err())?;
+        let rows = stmt.query_map(params, map).map_err(self.err())?;
+        for r in rows {
+            f(r.map_err(self.err())?);
+        }
+        Ok(())
+    }
+
+    /// The rows of `sql`, mapped by `map`.
+    fn rows<T>(
+        &self,
+        sql: &str,
+        params: impl rusqlite::Params,
+        map: impl FnMut(&Row<'_>) -> rusqlite::Result<T>,
+    ) -> Result<Vec<T>, QueryError> {
+        let mut out = Vec::new();
+        self.each_row(sql, params, map, |row| out.push(row))?;
+        Ok(out)
+    }
+
     fn counts(&self, sql: &str) -> Result<Vec<(String, u64)>, QueryError> {
-        let mut stmt = self.tx.prepare(sql).map_err(self.err())?;
-        let rows = stmt
-            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?.max(0) as u64)))
-            .map_err(self.err())?;
-        rows.collect::<Result<_, _>>().map_err(self.err())
+        self.rows(sql, [], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?.max(0) as u64)))
     }
 
     pub fn status(&self) -> Result<Status, QueryError> {
@@ -216,24 +240,19 @@ impl Reader<'_> {
         skipped_only: bool,
         limit: usize,
     ) -> Result<Vec<DiagnosticRow>, QueryError> {
-        let mut stmt = self
-            .tx
-            .prepare(
-                "SELECT path, code, detail, skipped FROM diagnostic WHERE skipped >= ?1 \
-                 ORDER BY path, code LIMIT ?2",
-            )
-            .map_err(self.err())?;
-        let rows = stmt
-            .query_map(params![i64::from(skipped_only), limit as i64], |r| {
+        self.rows(
+            "SELECT path, code, detail, skipped FROM diagnostic WHERE skipped >= ?1 \
+             ORDER BY path, code LIMIT ?2",
+            params![i64::from(skipped_only), limit as i64],
+            |r| {
                 Ok(DiagnosticRow {
                     path: r.get(0)?,
                     code: r.get(1)?,
                     detail: r.get(2)?,
                     skipped: r.get(3)?,
                 })
-            })
-            .map_err(self.err())?;
-        rows.collect::<Result<_, _>>().map_err(self.err())
+            },
+        )
     }
 
     /// A node by ID, or `None`.
@@ -256,11 +275,7 @@ impl Reader<'_> {
                 suggestions: self.suggest(id)?,
             });
         };
-        let edges = |sql: &str| -> Result<Vec<EdgeRow>, QueryError> {
-            let mut stmt = self.tx.prepare(sql).map_err(self.err())?;
-            let rows = stmt.query_map([id], edge_from_row).map_err(self.err())?;
-            rows.collect::<Result<_, _>>().map_err(self.err())
-        };
+        let edges = |sql: &str| self.rows(sql, [id], edge_from_row);
         Ok(OpenedNode {
             outgoing: edges(&format!(
                 "{EDGE_SELECT} WHERE e.src = (SELECT nid FROM node WHERE id = ?1) ORDER BY e.kind, d.id, e.line"
@@ -309,12 +324,11 @@ impl Reader<'_> {
 
     /// Unresolved call sites whose caller is `caller` (a symbol or file ID), by line.
     pub fn unresolved_of(&self, caller: &str) -> Result<Vec<(u32, String)>, QueryError> {
-        let mut stmt = self
-            .tx
-            .prepare("SELECT line, callee FROM unresolved WHERE caller = ?1 ORDER BY line, callee")
-            .map_err(self.err())?;
-        let rows = stmt.query_map([caller], |r| Ok((r.get(0)?, r.get(1)?))).map_err(self.err())?;
-        rows.collect::<Result<_, _>>().map_err(self.err())
+        self.rows(
+            "SELECT line, callee FROM unresolved WHERE caller = ?1 ORDER BY line, callee",
+            [caller],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
     }
 
     /// Calls `f` for every unresolved call site as (file, line, caller, callee), in order.
@@ -322,45 +336,26 @@ impl Reader<'_> {
         &self,
         mut f: impl FnMut(String, u32, String, String),
     ) -> Result<(), QueryError> {
-        let mut stmt = self
-            .tx
-            .prepare(
-                "SELECT file, line, caller, callee FROM unresolved ORDER BY file, line, callee",
-            )
-            .map_err(self.err())?;
-        let rows = stmt
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
-            .map_err(self.err())?;
-        for r in rows {
-            let (file, line, caller, callee) = r.map_err(self.err())?;
-            f(file, line, caller, callee);
-        }
-        Ok(())
+        self.each_row(
+            "SELECT file, line, caller, callee FROM unresolved ORDER BY file, line, callee",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            |(file, line, caller, callee)| f(file, line, caller, callee),
+        )
     }
 
     /// Calls `f` for every node in ID order.
-    pub fn for_each_node(&self, mut f: impl FnMut(NodeRow)) -> Result<(), QueryError> {
-        let mut stmt = self
-            .tx
-            .prepare(&format!("SELECT {NODE_COLUMNS} FROM node ORDER BY id"))
-            .map_err(self.err())?;
-        let rows = stmt.query_map([], node_from_row).map_err(self.err())?;
-        for r in rows {
-            f(r.map_err(self.err())?);
-        }
-        Ok(())
+    pub fn for_each_node(&self, f: impl FnMut(NodeRow)) -> Result<(), QueryError> {
+        self.each_row(&format!("SELECT {NODE_COLUMNS} FROM node ORDER BY id"), [], node_from_row, f)
     }
 
     /// Calls `f` for every edge in (src, kind, dst, line) order.
-    pub fn for_each_edge(&self, mut f: impl FnMut(EdgeRow)) -> Result<(), QueryError> {
-        let mut stmt = self
-            .tx
-            .prepare(&format!("{EDGE_SELECT} ORDER BY s.id, e.kind, d.id, e.line"))
-            .map_err(self.err())?;
-        let rows = stmt.query_map([], edge_from_row).map_err(self.err())?;
-        for r in rows {
-            f(r.map_err(self.err())?);
-        }
-        Ok(())
+    pub fn for_each_edge(&self, f: impl FnMut(EdgeRow)) -> Result<(), QueryError> {
+        self.each_row(
+            &format!("{EDGE_SELECT} ORDER BY s.id, e.kind, d.id, e.line"),
+            [],
+            edge_from_row,
+            f,
+        )
     }
 }
