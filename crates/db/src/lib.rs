@@ -57,10 +57,8 @@ impl std::fmt::Debug for Parsed {
     }
 }
 
-/// How many syntax trees stay cached across revisions.
-pub const PARSE_LRU: usize = 256;
-
 /// The syntax tree of a file (`None` for languages without a grammar or without a provider).
+/// At most 256 trees stay cached across revisions (`lru`).
 #[salsa::tracked(returns(ref), no_eq, lru = 256)]
 pub fn parse(db: &dyn salsa::Database, file: SourceFile) -> Parsed {
     let Some(language) = file.language(db) else {

@@ -532,16 +532,9 @@ impl<'s> Extractor<'s> {
         let k = self.k;
         let grouped = has_child_kind(decl, k.lparen);
         let group_doc = if grouped { self.doc(docs) } else { None };
-        let mut run = CommentRun::default();
         let mut c = decl.walk();
-        for spec in decl.children(&mut c) {
+        for (spec, spec_docs) in with_docs(decl.children(&mut c), k.comment) {
             let kind = spec.kind_id();
-            if kind == k.comment {
-                run.add_comment(spec);
-                continue;
-            }
-            let spec_docs = run.take(spec);
-            run.finish(spec);
             if kind != k.type_spec && kind != k.type_alias {
                 continue;
             }
@@ -604,15 +597,8 @@ impl<'s> Extractor<'s> {
 
     fn struct_fields(&mut self, list: Node<'_>, owner: SymbolIdx, owner_name: &str) {
         let k = self.k;
-        let mut run = CommentRun::default();
         let mut c = list.walk();
-        for field in list.named_children(&mut c) {
-            if field.kind_id() == k.comment {
-                run.add_comment(field);
-                continue;
-            }
-            let docs = run.take(field);
-            run.finish(field);
+        for (field, docs) in with_docs(list.named_children(&mut c), k.comment) {
             if field.kind_id() != k.field_declaration {
                 continue;
             }
@@ -671,16 +657,9 @@ impl<'s> Extractor<'s> {
 
     fn interface_elems(&mut self, iface: Node<'_>, owner: SymbolIdx, owner_name: &str) {
         let k = self.k;
-        let mut run = CommentRun::default();
         let mut c = iface.walk();
-        for elem in iface.named_children(&mut c) {
+        for (elem, docs) in with_docs(iface.named_children(&mut c), k.comment) {
             let kind = elem.kind_id();
-            if kind == k.comment {
-                run.add_comment(elem);
-                continue;
-            }
-            let docs = run.take(elem);
-            run.finish(elem);
             if kind == k.method_elem {
                 let Some(name_node) = elem.child_by_field_id(k.f_name) else {
                     continue;
@@ -760,16 +739,9 @@ impl<'s> Extractor<'s> {
             None => (decl, has_child_kind(decl, k.lparen)),
         };
         let group_doc = if grouped { self.doc(docs) } else { None };
-        let mut run = CommentRun::default();
         let mut c = container.walk();
-        for spec in container.children(&mut c) {
+        for (spec, spec_docs) in with_docs(container.children(&mut c), k.comment) {
             let kind = spec.kind_id();
-            if kind == k.comment {
-                run.add_comment(spec);
-                continue;
-            }
-            let spec_docs = run.take(spec);
-            run.finish(spec);
             if kind != k.var_spec && kind != k.const_spec {
                 if !spec.is_named() {
                     continue;
@@ -1244,6 +1216,26 @@ impl<'s> Extractor<'s> {
                 .filter(|t| !t.starts_with("//go:") && !t.starts_with("//line ")),
         )
     }
+}
+
+/// The non-comment nodes of `children` (a declaration group, a struct or interface body), each
+/// with the comments directly above it (its doc comment candidates).
+fn with_docs<'t>(
+    children: impl Iterator<Item = Node<'t>>,
+    comment: u16,
+) -> Vec<(Node<'t>, Vec<Node<'t>>)> {
+    let mut run = CommentRun::default();
+    let mut out = Vec::new();
+    for child in children {
+        if child.kind_id() == comment {
+            run.add_comment(child);
+            continue;
+        }
+        let docs = run.take(child);
+        run.finish(child);
+        out.push((child, docs));
+    }
+    out
 }
 
 /// The comments seen among a node's children since the last non-comment child, to find the

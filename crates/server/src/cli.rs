@@ -259,6 +259,7 @@ fn open_store(root: Option<PathBuf>, db: Option<&Path>) -> Result<(PathBuf, Stor
 
 fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Result<()> {
     let (root, mut store) = open_store(root, db)?;
+    let db_file = store.path().display().to_string();
     let reader = store.reader()?;
     let st = reader.status()?;
     let skips = reader.diagnostics(true, if all { usize::MAX >> 1 } else { 20 })?;
@@ -287,7 +288,7 @@ fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Re
         };
         return print_json(&json!({
             "root": snap.root,
-            "db": store_path(&reader_path(&root, db)?),
+            "db": db_file,
             "revision": snap.revision,
             "stale": stale,
             "freshness": why,
@@ -350,14 +351,6 @@ fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Re
         writeln!(out, "  ... {} more (use --all)", snap.skipped - skips.len() as u64)?;
     }
     Ok(())
-}
-
-fn reader_path(root: &Path, db: Option<&Path>) -> Result<PathBuf> {
-    db_path(root, db)
-}
-
-fn store_path(p: &Path) -> String {
-    p.display().to_string()
 }
 
 fn print_index(s: &IndexSummary, json: bool) -> Result<()> {

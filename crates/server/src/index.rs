@@ -153,10 +153,20 @@ pub fn run_index(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Ind
     let resolve_ms = resolve_start.elapsed().as_millis();
     let packages = package_graph(&db, workspace);
     counts.add_nodes(&packages.nodes, packages.edges.len());
+    let mut skipped: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let mut lossy_files = 0;
+    let mut files_with_syntax_errors = 0;
+    for d in &diagnostics {
+        match d.code {
+            DiagnosticCode::LossyUtf8 => lossy_files += 1,
+            DiagnosticCode::SyntaxErrors => files_with_syntax_errors += 1,
+            code => *skipped.entry(code.as_str()).or_default() += 1,
+        }
+    }
     let batch = Batch {
         nodes: packages.nodes.clone(),
         edges: packages.edges.clone(),
-        diagnostics: diagnostics.clone(),
+        diagnostics,
         unresolved: Vec::new(),
     };
     let publish_start = Instant::now();
@@ -183,16 +193,6 @@ pub fn run_index(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Ind
     };
     let publish_ms = publish_start.elapsed().as_millis();
 
-    let mut skipped: BTreeMap<&'static str, usize> = BTreeMap::new();
-    let mut lossy_files = 0;
-    let mut files_with_syntax_errors = 0;
-    for d in &diagnostics {
-        match d.code {
-            DiagnosticCode::LossyUtf8 => lossy_files += 1,
-            DiagnosticCode::SyntaxErrors => files_with_syntax_errors += 1,
-            code => *skipped.entry(code.as_str()).or_default() += 1,
-        }
-    }
     Ok(IndexSummary {
         root: root.to_path_buf(),
         db: db_path.to_path_buf(),
@@ -274,7 +274,6 @@ impl Counts {
 
     fn add_nodes(&mut self, nodes: &[Node], edges: usize) {
         self.symbols += nodes.iter().filter(|n| n.kind.category() == NodeCategory::Symbol).count();
-        self.lines += nodes.iter().filter_map(|n| n.lines).map(u64::from).sum::<u64>();
         self.edges += edges;
     }
 }

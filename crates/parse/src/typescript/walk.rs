@@ -555,23 +555,34 @@ impl<'s, 't> Walker<'s, 't> {
 
     // ----- declarations -----
 
-    fn open_function(&mut self, node: Node<'t>, pi: Option<usize>) {
+    /// Pushes a function or class declaration (an anonymous `export default` one is named
+    /// `default`) with its signature, doc and export context.
+    fn push_declaration(&mut self, node: Node<'t>, pi: Option<usize>, kind: NodeKind) -> SymbolIdx {
         let name = node
             .child_by_field_name("name")
             .map_or_else(|| "default".to_string(), |n| text(n, self.src).to_string());
         let (anchor, export) = self.decl_context(node, pi);
         let parent = self.scope();
         let body = node.child_by_field_name("body");
-        let sym = self.push_symbol(NewSym {
-            kind: NodeKind::Function,
+        let mut doc = self.doc(anchor);
+        if doc.is_none() && kind == NodeKind::Function {
+            // An implementation inherits the doc of its first overload signature.
+            doc = self.overload_doc(anchor);
+        }
+        self.push_symbol(NewSym {
+            kind,
             name,
             qualified: None,
             node,
             parent,
             signature: self.sig(node, body),
-            doc: self.doc(anchor).or_else(|| self.overload_doc(anchor)),
+            doc,
             export,
-        });
+        })
+    }
+
+    fn open_function(&mut self, node: Node<'t>, pi: Option<usize>) {
+        let sym = self.push_declaration(node, pi, NodeKind::Function);
         self.push_frame(node, true, Some(sym), None);
         self.return_hint(node, sym);
     }
@@ -604,22 +615,7 @@ impl<'s, 't> Walker<'s, 't> {
     }
 
     fn open_class(&mut self, node: Node<'t>, pi: Option<usize>) {
-        let name = node
-            .child_by_field_name("name")
-            .map_or_else(|| "default".to_string(), |n| text(n, self.src).to_string());
-        let (anchor, export) = self.decl_context(node, pi);
-        let parent = self.scope();
-        let body = node.child_by_field_name("body");
-        let sym = self.push_symbol(NewSym {
-            kind: NodeKind::Class,
-            name,
-            qualified: None,
-            node,
-            parent,
-            signature: self.sig(node, body),
-            doc: self.doc(anchor),
-            export,
-        });
+        let sym = self.push_declaration(node, pi, NodeKind::Class);
         self.push_frame(node, false, Some(sym), None);
         self.class_heritage(node, sym);
     }
