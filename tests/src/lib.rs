@@ -12,7 +12,7 @@
 //! provider goldens (pure facts), resolution tests and end-to-end CLI runs (written to a temp
 //! directory).
 
-use codegraph_db::{Database, FileMeta, SourceFile, Workspace};
+use codegraph_db::{Content, Database, FileMeta, SourceFile, Workspace};
 use codegraph_parse::{Language, analyze, render::render_facts};
 use codegraph_resolve::{Edge, Node, file_graph, file_node, package_graph, resolve_file};
 use std::path::Path;
@@ -79,13 +79,12 @@ pub fn fixture_db(fixture: &str) -> (Database, Vec<SourceFile>, Workspace) {
     let mut files: Vec<SourceFile> = parse_fixture(fixture)
         .into_iter()
         .map(|f| {
-            let meta =
-                FileMeta { size: f.text.len() as u64, hash: String::new(), lossy_utf8: false };
+            let meta = FileMeta::for_text(&f.text);
             SourceFile::new(
                 &db,
                 f.path.clone(),
                 Language::from_path(&f.path),
-                Arc::from(f.text),
+                Content::Text(Arc::from(f.text)),
                 meta,
             )
         })

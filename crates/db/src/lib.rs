@@ -12,7 +12,7 @@ use codegraph_parse::{FileFacts, Language};
 use std::sync::Arc;
 
 /// Facts about a file that the scanner computed from its bytes (not derivable from the text
-/// alone once it has been decoded lossily).
+/// alone once it has been decoded lossily, and known even when the text is not loaded).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct FileMeta {
     /// Size in bytes on disk.
@@ -21,6 +21,38 @@ pub struct FileMeta {
     pub hash: String,
     /// Whether the bytes were not valid UTF-8 and were decoded lossily.
     pub lossy_utf8: bool,
+    /// Number of lines (a final line without a newline counts).
+    pub lines: u32,
+}
+
+impl FileMeta {
+    /// The metadata of a valid UTF-8 text held in memory (tests, tools): no hash.
+    pub fn for_text(text: &str) -> FileMeta {
+        FileMeta {
+            size: text.len() as u64,
+            hash: String::new(),
+            lossy_utf8: false,
+            lines: line_count(text),
+        }
+    }
+}
+
+/// The number of lines of a text (a final line without a newline counts).
+pub fn line_count(text: &str) -> u32 {
+    let newlines = text.bytes().filter(|&b| b == b'\n').count();
+    let n = newlines + usize::from(!text.is_empty() && !text.ends_with('\n'));
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// What the database knows of a file's content.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Content {
+    /// The decoded text: parsed on demand.
+    Text(Arc<str>),
+    /// The facts a previous index extracted from the same bytes (same content hash), restored
+    /// without reading or parsing the file. Files that resolution reads as text (`go.mod`,
+    /// `tsconfig.json`, `package.json`) are always loaded as [`Content::Text`].
+    Stored(Arc<FileFacts>),
 }
 
 /// One file of the code root. Create with [`SourceFile::new`]; change with the setters only
@@ -33,11 +65,18 @@ pub struct SourceFile {
     /// The provider language, `None` for text files no provider understands.
     #[returns(copy)]
     pub language: Option<Language>,
-    /// The decoded text.
     #[returns(ref)]
-    pub text: Arc<str>,
+    pub content: Content,
     #[returns(ref)]
     pub meta: FileMeta,
+}
+
+/// The text of a file; empty when only its stored facts are loaded.
+pub fn text(db: &dyn salsa::Database, file: SourceFile) -> &str {
+    match file.content(db) {
+        Content::Text(t) => t,
+        Content::Stored(_) => "",
+    }
 }
 
 /// The set of files of the code root, sorted by path.
@@ -61,10 +100,12 @@ impl std::fmt::Debug for Parsed {
 /// At most 256 trees stay cached across revisions (`lru`).
 #[salsa::tracked(returns(ref), no_eq, lru = 256)]
 pub fn parse(db: &dyn salsa::Database, file: SourceFile) -> Parsed {
-    let Some(language) = file.language(db) else {
-        return Parsed(None);
-    };
-    Parsed(codegraph_parse::parse_tree(language, file.text(db), None))
+    match (file.language(db), file.content(db)) {
+        (Some(language), Content::Text(text)) => {
+            Parsed(codegraph_parse::parse_tree(language, text, None))
+        }
+        _ => Parsed(None),
+    }
 }
 
 /// The per-file facts: the firewall between syntax and everything else.
@@ -73,18 +114,13 @@ pub fn file_facts(db: &dyn salsa::Database, file: SourceFile) -> FileFacts {
     let Some(language) = file.language(db) else {
         return FileFacts::default();
     };
-    let tree = parse(db, file);
-    codegraph_parse::provider(language).extract(file.text(db), tree.0.as_ref())
-}
-
-/// The number of lines of a file (a final line without a newline counts). Its own query so
-/// that what needs only the count does not depend on the text.
-#[salsa::tracked(returns(copy))]
-pub fn line_count(db: &dyn salsa::Database, file: SourceFile) -> u32 {
-    let text = file.text(db);
-    let newlines = text.bytes().filter(|&b| b == b'\n').count();
-    let n = newlines + usize::from(!text.is_empty() && !text.ends_with('\n'));
-    u32::try_from(n).unwrap_or(u32::MAX)
+    match file.content(db) {
+        Content::Stored(facts) => FileFacts::clone(facts),
+        Content::Text(text) => {
+            let tree = parse(db, file);
+            codegraph_parse::provider(language).extract(text, tree.0.as_ref())
+        }
+    }
 }
 
 /// The concrete database. Cloning gives a handle for another thread (see [`Self::prefetch`]).
@@ -157,10 +193,6 @@ mod tests {
     use super::*;
     use std::sync::Mutex;
 
-    fn meta() -> FileMeta {
-        FileMeta { size: 0, hash: String::new(), lossy_utf8: false }
-    }
-
     #[test]
     fn facts_are_memoized_and_firewall_whitespace_edits() {
         let log = Arc::new(Mutex::new(Vec::<String>::new()));
@@ -174,8 +206,8 @@ mod tests {
             &db,
             "docs/a.md".to_string(),
             Some(Language::Markdown),
-            Arc::from("# A\n## B\n"),
-            meta(),
+            Content::Text(Arc::from("# A\n## B\n")),
+            FileMeta::for_text("# A\n## B\n"),
         );
         assert_eq!(file_facts(&db, file).symbols.len(), 2);
         let first: Vec<String> = std::mem::take(&mut *log.lock().unwrap());
@@ -188,11 +220,41 @@ mod tests {
 
         // A new text re-runs both; identical facts would stop propagation further down.
         use salsa::Setter;
-        file.set_text(&mut db).to(Arc::from("# A\n## C\n"));
+        file.set_content(&mut db).to(Content::Text(Arc::from("# A\n## C\n")));
         let facts = file_facts(&db, file);
         assert_eq!(facts.symbols[1].name, "C");
         let second = std::mem::take(&mut *log.lock().unwrap());
         assert!(second.iter().any(|k| k.starts_with("file_facts")), "{second:?}");
+    }
+
+    /// Facts restored from a previous index stand in for the text: no parse runs, and
+    /// switching to the same text later keeps them equal (nothing downstream re-runs).
+    #[test]
+    fn stored_facts_replace_the_parse() {
+        let log = Arc::new(Mutex::new(Vec::<String>::new()));
+        let sink = log.clone();
+        let mut db = Database::with_event_callback(Box::new(move |e| {
+            if let salsa::EventKind::WillExecute { database_key } = e.kind {
+                sink.lock().unwrap().push(format!("{database_key:?}"));
+            }
+        }));
+        let text = "# A\n## B\n";
+        let facts = codegraph_parse::analyze(Language::Markdown, text);
+        let file = SourceFile::new(
+            &db,
+            "a.md".to_string(),
+            Some(Language::Markdown),
+            Content::Stored(Arc::new(facts.clone())),
+            FileMeta::for_text(text),
+        );
+        assert_eq!(file_facts(&db, file), &facts);
+        assert_eq!(super::text(&db, file), "");
+        let ran = std::mem::take(&mut *log.lock().unwrap());
+        assert!(!ran.iter().any(|k| k.starts_with("parse")), "{ran:?}");
+
+        use salsa::Setter;
+        file.set_content(&mut db).to(Content::Text(Arc::from(text)));
+        assert_eq!(file_facts(&db, file), &facts);
     }
 
     #[test]
@@ -204,8 +266,8 @@ mod tests {
                     &db,
                     format!("d/{i}.md"),
                     Some(Language::Markdown),
-                    Arc::from(format!("# T{i}\n")),
-                    meta(),
+                    Content::Text(Arc::from(format!("# T{i}\n"))),
+                    FileMeta::for_text(""),
                 )
             })
             .collect();

@@ -11,7 +11,7 @@
 //! restricted to callees in those packages too) and "in-root" (every record whose callee file
 //! lies under ROOT, a wider check of cross-package resolution).
 
-use codegraph_db::{Database, FileMeta, SourceFile, Workspace, file_facts};
+use codegraph_db::{Content, Database, FileMeta, SourceFile, Workspace, file_facts};
 use codegraph_parse::Language;
 use codegraph_resolve::{resolve_file, symbol_ids};
 use codegraph_schema::EdgeKind;
@@ -120,8 +120,14 @@ fn main() {
     let files: Vec<SourceFile> = texts
         .into_iter()
         .map(|(path, text)| {
-            let meta = FileMeta { size: text.len() as u64, hash: String::new(), lossy_utf8: false };
-            SourceFile::new(&db, path.clone(), Language::from_path(&path), Arc::from(text), meta)
+            let meta = FileMeta::for_text(&text);
+            SourceFile::new(
+                &db,
+                path.clone(),
+                Language::from_path(&path),
+                Content::Text(Arc::from(text)),
+                meta,
+            )
         })
         .collect();
     let workspace = Workspace::new(&db, files.clone());

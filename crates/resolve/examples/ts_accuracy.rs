@@ -7,7 +7,7 @@
 //! `(caller_file, caller_line, callee_file, callee_symbol)` and pairs
 //! `(caller_file, caller_symbol, callee_file, callee_symbol)` with the oracle's internal records.
 
-use codegraph_db::{Database, FileMeta, SourceFile, Workspace, file_facts};
+use codegraph_db::{Content, Database, FileMeta, SourceFile, Workspace, file_facts};
 use codegraph_parse::Language;
 use codegraph_resolve::{Node, file_graph, resolve_file};
 use codegraph_schema::EdgeKind;
@@ -62,9 +62,9 @@ fn main() {
     let files: Vec<SourceFile> = texts
         .into_iter()
         .map(|(path, text)| {
-            let meta = FileMeta { size: text.len() as u64, hash: String::new(), lossy_utf8: false };
+            let meta = FileMeta::for_text(&text);
             let lang = Language::from_path(&path);
-            SourceFile::new(&db, path, lang, Arc::from(text), meta)
+            SourceFile::new(&db, path, lang, Content::Text(Arc::from(text)), meta)
         })
         .collect();
     let workspace = Workspace::new(&db, files.clone());

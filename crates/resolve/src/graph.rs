@@ -1,7 +1,7 @@
 //! Nodes and structural edges of one file, and the Go package layer across files.
 
 use crate::ids::{file_id, go_package_id, parent_dir, symbol_id};
-use codegraph_db::{SourceFile, Workspace, file_facts, line_count};
+use codegraph_db::{SourceFile, Workspace, file_facts};
 use codegraph_parse::Language;
 use codegraph_schema::{DiagnosticCode, EdgeKind, NodeKind, Reason};
 use std::collections::{BTreeMap, HashMap};
@@ -82,15 +82,15 @@ pub fn symbol_ids(db: &dyn salsa::Database, file: SourceFile) -> Vec<String> {
         .collect()
 }
 
-/// The file node: path, language, size, lines, content hash. It depends on the file's metadata
-/// and line count, not on its facts, so it is the only row an edit that keeps the facts
+/// The file node: path, language, size, lines, content hash. It depends on the file's metadata,
+/// not on its text or facts, so it is the only row an edit that keeps the facts
 /// equal (whitespace inside a line, a comment) changes.
 #[salsa::tracked(returns(ref))]
 pub fn file_node(db: &dyn salsa::Database, file: SourceFile) -> Node {
     let path = file.path(db);
     let meta = file.meta(db);
     let language = file.language(db);
-    let lines = line_count(db, file);
+    let lines = meta.lines;
     Node {
         id: file_id(path),
         kind: NodeKind::File,

@@ -4,7 +4,7 @@
 use crate::git::{GitState, git_state};
 use crate::scan::{ScanOptions, scan};
 use anyhow::{Context, Result};
-use codegraph_db::{Database, PREFETCH_CHUNK, SourceFile, Workspace};
+use codegraph_db::{Content, Database, PREFETCH_CHUNK, SourceFile, Workspace};
 use codegraph_query::{Diagnostic, SnapshotInfo, Store};
 use codegraph_resolve::{
     Edge, Node, UnresolvedSite, file_graph, file_node, package_graph, resolve_file,
@@ -93,7 +93,15 @@ pub fn run_index(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Ind
     let files: Vec<SourceFile> = scanned
         .files
         .iter()
-        .map(|f| SourceFile::new(&db, f.path.clone(), f.language, f.text.clone(), f.meta.clone()))
+        .map(|f| {
+            SourceFile::new(
+                &db,
+                f.path.clone(),
+                f.language,
+                Content::Text(f.text.clone()),
+                f.meta.clone(),
+            )
+        })
         .collect();
     let workspace = Workspace::new(&db, files.clone());
     let bar = progress_bar(opts.progress, files.len());

@@ -224,11 +224,12 @@ fn read_file(path: &Path, rel: String, size: u64) -> Result<ScannedFile, Diagnos
         Ok(s) => (Arc::from(s), false),
         Err(e) => (Arc::from(String::from_utf8_lossy(e.as_bytes()).into_owned()), true),
     };
+    let lines = codegraph_db::line_count(&text);
     Ok(ScannedFile {
         language: Language::from_path(&rel),
         path: rel,
         text,
-        meta: FileMeta { size, hash, lossy_utf8 },
+        meta: FileMeta { size, hash, lossy_utf8, lines },
     })
 }
 

@@ -41,7 +41,7 @@ pub(crate) fn go_layout(db: &dyn salsa::Database, workspace: Workspace) -> GoLay
         if file.language(db) == Some(Language::Go) {
             layout.dirs.entry(parent_dir(path).to_string()).or_default().push(file);
         } else if (path == "go.mod" || path.ends_with("/go.mod"))
-            && let Some(module) = module_path(file.text(db))
+            && let Some(module) = module_path(codegraph_db::text(db, file))
         {
             layout.modules.push((module, parent_dir(path).to_string()));
         }

@@ -425,7 +425,7 @@ mod tests {
     /// rebuilt but compares equal, so the importer in package `a` is not re-resolved.
     #[test]
     fn body_edit_reresolves_only_its_file() {
-        use codegraph_db::{Database, FileMeta};
+        use codegraph_db::{Content, Database, FileMeta};
         use codegraph_parse::Language;
         use salsa::Setter;
         use std::sync::{Arc, Mutex};
@@ -439,14 +439,13 @@ mod tests {
                 log.push(format!("{database_key:?}"));
             }
         }));
-        let meta = FileMeta { size: 0, hash: String::new(), lossy_utf8: false };
         let file = |db: &Database, path: &str, text: &str| {
             SourceFile::new(
                 db,
                 path.to_string(),
                 Language::from_path(path),
-                Arc::from(text),
-                meta.clone(),
+                Content::Text(Arc::from(text)),
+                FileMeta::for_text(text),
             )
         };
         let a = file(&db, "a/a.go", "package a\n\nimport \"m/b\"\n\nfunc A() { b.B() }\n");
@@ -457,8 +456,9 @@ mod tests {
         crate::resolve_file(&db, ws, b);
         log.lock().map(|mut l| l.clear()).ok();
 
-        b.set_text(&mut db)
-            .to(Arc::from("package b\n\nfunc B() { helper() }\n\nfunc helper() {}\n"));
+        b.set_content(&mut db).to(Content::Text(Arc::from(
+            "package b\n\nfunc B() { helper() }\n\nfunc helper() {}\n",
+        )));
         assert_eq!(crate::resolve_file(&db, ws, a).edges.len(), 2);
         assert_eq!(crate::resolve_file(&db, ws, b).edges.len(), 1);
         let ran = log.lock().map(|l| l.clone()).unwrap_or_default();

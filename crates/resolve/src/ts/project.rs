@@ -87,7 +87,7 @@ pub(crate) fn ts_project(db: &dyn salsa::Database, workspace: Workspace) -> Proj
                 project.tsconfigs.insert(dir_of(path).to_string(), cfg);
             }
         } else if name == "package.json"
-            && let Some(v) = jsonc::parse(f.text(db))
+            && let Some(v) = jsonc::parse(codegraph_db::text(db, f))
             && let Some((pname, pkg)) = package(&v, dir_of(path))
         {
             project.packages.entry(pname).or_insert(pkg);
@@ -104,7 +104,7 @@ fn load_tsconfig(
     depth: u32,
 ) -> Option<TsConfig> {
     let file = paths.files.get(path)?;
-    let v = jsonc::parse(file.text(db))?;
+    let v = jsonc::parse(codegraph_db::text(db, *file))?;
     let dir = dir_of(path);
     let mut cfg = TsConfig::default();
     if depth < 8
