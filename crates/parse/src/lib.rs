@@ -8,6 +8,7 @@
 //! Architecture invariant: this crate knows nothing of salsa, SQLite, git, the file system or
 //! MCP. It is pure: text in, facts out, so it can be tested with strings alone.
 
+mod codec;
 pub mod facts;
 mod go;
 mod lang;
@@ -16,6 +17,9 @@ pub mod render;
 mod typescript;
 mod util;
 
+pub use codec::{
+    CODEC_VERSION, DecodeError, DecodeErrorKind, MAX_CALL_DEPTH, decode_facts, encode_facts,
+};
 pub use facts::*;
 pub use lang::{Capability, Language};
 

@@ -1,0 +1,974 @@
+//! A compact binary encoding of [`FileFacts`], so that facts outlive the process that made them.
+//!
+//! The index stores each file's facts as a blob; a later `codegraph index` in another process
+//! restores the facts of unchanged files from that blob instead of reading and re-parsing
+//! them. Decoding is therefore on the path of every warm re-index and has to be
+//! cheap, and the blobs of a whole tree (the Go standard library: ~5,600 files, ~310k symbols,
+//! ~490k call sites) have to stay small.
+//!
+//! The layout is hand-written (no dependencies): a leading [`CODEC_VERSION`] byte, LEB128
+//! varints for integers (zigzag for line deltas), per-blob string interning (a string is
+//! written once, then referred to by its position), small integer tags for enums. Node kinds are
+//! stored by their stable schema spelling (a per-blob table of the kinds used), so reordering
+//! `NodeKind` cannot silently turn one kind into another. **Bump [`CODEC_VERSION`] on any change
+//! to the layout or to a tag.** A blob written with another version fails with
+//! [`DecodeErrorKind::Version`]; the caller simply re-parses the file (the facts are derived
+//! data, never the only copy).
+//!
+//! Decoding trusts nothing: truncation, unknown tags, invalid UTF-8, overlong varints, trailing
+//! bytes, counts larger than the remaining input and symbol indices that point past the
+//! symbols are all errors, never panics, and no allocation is larger than the remaining input
+//! allows. Chains of call results (`f().g().h()`) are encoded as a depth plus names, not
+//! recursively, and decoding refuses depths above [`MAX_CALL_DEPTH`] (providers stop at 8).
+//!
+//! Layout after the version byte, in order: package (`0` | `1` string), syntax error count,
+//! the node-kind table (count, spellings), then symbols, imports, calls, accesses, heritage and
+//! type hints, each a count followed by its items (the `Writer` methods say which fields).
+
+use crate::facts::*;
+use codegraph_schema::NodeKind;
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// The layout version written as the first byte. Bump it on any change to the encoding.
+pub const CODEC_VERSION: u8 = 1;
+
+/// Deepest chain of call results (`Receiver::CallResult` nesting) that decoding accepts; the
+/// providers cap their chains at 8, and a bound keeps a corrupt blob from building a chain
+/// whose recursive drop or comparison would overflow the stack.
+pub const MAX_CALL_DEPTH: u64 = 64;
+
+/// Encodes a file's facts; [`decode_facts`] gives them back.
+pub fn encode_facts(facts: &FileFacts) -> Vec<u8> {
+    let strings = facts.symbols.len() + facts.calls.len() + facts.type_hints.len();
+    let mut w = Writer {
+        out: Vec::with_capacity(64 + 64 * facts.symbols.len() + 8 * facts.calls.len()),
+        strings: HashMap::with_capacity_and_hasher(strings, Default::default()),
+    };
+    w.file(facts);
+    w.out
+}
+
+/// Decodes what [`encode_facts`] wrote. Any malformed input is an error, never a panic.
+pub fn decode_facts(bytes: &[u8]) -> Result<FileFacts, DecodeError> {
+    let mut r = Reader { buf: bytes, pos: 0, strings: Vec::new(), symbols: 0 };
+    let version = r.u8()?;
+    if version != CODEC_VERSION {
+        return Err(DecodeError {
+            offset: 0,
+            kind: DecodeErrorKind::Version { found: version, expected: CODEC_VERSION },
+        });
+    }
+    let facts = r.file()?;
+    if r.pos != bytes.len() {
+        return Err(r.err(DecodeErrorKind::TrailingBytes { count: bytes.len() - r.pos }));
+    }
+    Ok(facts)
+}
+
+/// Why a blob could not be decoded, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DecodeError {
+    /// Byte offset in the blob of the item that could not be read.
+    pub offset: usize,
+    pub kind: DecodeErrorKind,
+}
+
+/// What was wrong with a blob.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DecodeErrorKind {
+    /// Written by another layout version (or not a facts blob at all): re-parse the file.
+    Version { found: u8, expected: u8 },
+    /// The input ends in the middle of an item.
+    Truncated,
+    /// A varint longer than 64 bits, or a value too large for its field.
+    Overflow { what: &'static str },
+    /// A tag that names no variant.
+    UnknownTag { what: &'static str, tag: u64 },
+    /// A node kind spelling the schema does not know.
+    UnknownNodeKind(String),
+    /// A count or length larger than the rest of the input could hold.
+    BadLength { what: &'static str, len: u64 },
+    /// A string that is not UTF-8.
+    InvalidUtf8,
+    /// A reference to a string not seen yet.
+    BadStringRef { index: u64 },
+    /// A symbol index past the file's symbols (or a derived name whose parent comes later).
+    BadSymbolIndex { index: u64 },
+    /// A call-result chain deeper than [`MAX_CALL_DEPTH`].
+    TooDeep { depth: u64 },
+    /// Bytes left over after the facts.
+    TrailingBytes { count: usize },
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot decode facts at byte {}: ", self.offset)?;
+        match &self.kind {
+            DecodeErrorKind::Version { found, expected } => {
+                write!(f, "format version {found}, expected {expected}")
+            }
+            DecodeErrorKind::Truncated => f.write_str("input ends too early"),
+            DecodeErrorKind::Overflow { what } => write!(f, "{what} is too large"),
+            DecodeErrorKind::UnknownTag { what, tag } => write!(f, "unknown {what} tag {tag}"),
+            DecodeErrorKind::UnknownNodeKind(name) => write!(f, "unknown node kind {name:?}"),
+            DecodeErrorKind::BadLength { what, len } => {
+                write!(f, "{what} length {len} exceeds the remaining input")
+            }
+            DecodeErrorKind::InvalidUtf8 => f.write_str("string is not valid UTF-8"),
+            DecodeErrorKind::BadStringRef { index } => {
+                write!(f, "reference to string #{index}, which was not defined yet")
+            }
+            DecodeErrorKind::BadSymbolIndex { index } => {
+                write!(f, "symbol index {index} is out of range")
+            }
+            DecodeErrorKind::TooDeep { depth } => {
+                write!(f, "call chain depth {depth} exceeds {MAX_CALL_DEPTH}")
+            }
+            DecodeErrorKind::TrailingBytes { count } => {
+                write!(f, "{count} trailing byte(s) after the facts")
+            }
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+// Symbol flags (low bits of the symbol header; the local kind index sits above them).
+const QN_IS_NAME: u64 = 0; // qualified_name == name
+const QN_PARENT: u64 = 1; // parent's qualified_name + "." + name
+const QN_PREFIX: u64 = 2; // <string> + "." + name
+const QN_EXPLICIT: u64 = 3; // <string>
+const SYM_EXPORTED: u64 = 1 << 2;
+const SYM_DOC: u64 = 1 << 3;
+const SYM_PARENT: u64 = 1 << 4;
+const SYM_SIG_NAME: u64 = 1 << 5; // the signature contains the name (written without it)
+const SYM_FLAG_BITS: u32 = 6;
+
+// Receiver base tags (3 bits; the call-result depth sits above them).
+const RECV_NONE: u64 = 0;
+const RECV_THIS: u64 = 1;
+const RECV_SUPER: u64 = 2;
+const RECV_OTHER: u64 = 3;
+/// A path whose length follows.
+const RECV_PATH: u64 = 4;
+/// A path of 1, 2 or 3 names is tagged `RECV_PATH + len` with no length (most receivers).
+const RECV_SHORT_PATH: u64 = 3;
+const RECV_TAG_BITS: u32 = 3;
+
+fn import_kind_tag(k: ImportKind) -> u8 {
+    match k {
+        ImportKind::EsImport => 0,
+        ImportKind::TypeOnly => 1,
+        ImportKind::ReExport => 2,
+        ImportKind::Require => 3,
+        ImportKind::Dynamic => 4,
+        ImportKind::Go => 5,
+    }
+}
+
+fn import_kind_of(tag: u64) -> Option<ImportKind> {
+    Some(match tag {
+        0 => ImportKind::EsImport,
+        1 => ImportKind::TypeOnly,
+        2 => ImportKind::ReExport,
+        3 => ImportKind::Require,
+        4 => ImportKind::Dynamic,
+        5 => ImportKind::Go,
+        _ => return None,
+    })
+}
+
+fn heritage_kind_tag(k: HeritageKind) -> u8 {
+    match k {
+        HeritageKind::Extends => 0,
+        HeritageKind::Implements => 1,
+        HeritageKind::Embeds => 2,
+    }
+}
+
+fn heritage_kind_of(tag: u64) -> Option<HeritageKind> {
+    Some(match tag {
+        0 => HeritageKind::Extends,
+        1 => HeritageKind::Implements,
+        2 => HeritageKind::Embeds,
+        _ => return None,
+    })
+}
+
+// Imported tags (2 bits; bit 2 says a local name follows).
+const IMP_DEFAULT: u64 = 0;
+const IMP_NAMESPACE: u64 = 1;
+const IMP_ALL: u64 = 2;
+const IMP_NAMED: u64 = 3;
+const IMP_LOCAL: u64 = 1 << 2;
+
+// HintSource tags.
+const HINT_ANNOTATION: u8 = 0;
+const HINT_CONSTRUCT: u8 = 1;
+const HINT_CALL_RESULT: u8 = 2;
+const HINT_RETURN: u8 = 3;
+const HINT_CALLBACK: u8 = 4;
+const HINT_PARAM_FN: u8 = 5;
+const HINT_VALUE: u8 = 6;
+
+/// An optional symbol index as one varint: 0 for `None`, index + 1 otherwise.
+fn opt_idx(i: Option<SymbolIdx>) -> u64 {
+    i.map_or(0, |i| u64::from(i) + 1)
+}
+
+fn zigzag(v: i64) -> u64 {
+    ((v << 1) ^ (v >> 63)) as u64
+}
+
+fn unzigzag(v: u64) -> i64 {
+    ((v >> 1) as i64) ^ -((v & 1) as i64)
+}
+
+fn delta(from: u32, to: u32) -> u64 {
+    zigzag(i64::from(to) - i64::from(from))
+}
+
+struct Writer<'f> {
+    out: Vec<u8>,
+    /// Strings written so far, by position.
+    strings: HashMap<&'f str, u64, BuildHasherDefault<FxHasher>>,
+}
+
+impl<'f> Writer<'f> {
+    fn u8(&mut self, b: u8) {
+        self.out.push(b);
+    }
+
+    fn varint(&mut self, mut v: u64) {
+        while v >= 0x80 {
+            self.out.push((v as u8) | 0x80);
+            v >>= 7;
+        }
+        self.out.push(v as u8);
+    }
+
+    fn count(&mut self, n: usize) {
+        self.varint(n as u64);
+    }
+
+    /// A new string as `len << 1` and its bytes; a repeated one as `index << 1 | 1`.
+    fn str(&mut self, s: &'f str) {
+        let next = self.strings.len() as u64;
+        match self.strings.entry(s) {
+            Entry::Occupied(e) => {
+                let v = (*e.get() << 1) | 1;
+                self.varint(v);
+            }
+            Entry::Vacant(e) => {
+                e.insert(next);
+                self.varint((s.len() as u64) << 1);
+                self.out.extend_from_slice(s.as_bytes());
+            }
+        }
+    }
+
+    /// A string outside the interning table (node kind spellings, signatures: they rarely
+    /// repeat within a file).
+    fn raw_str(&mut self, s: &str) {
+        self.count(s.len());
+        self.out.extend_from_slice(s.as_bytes());
+    }
+
+    fn file(&mut self, f: &'f FileFacts) {
+        self.u8(CODEC_VERSION);
+        match &f.package {
+            None => self.u8(0),
+            Some(p) => {
+                self.u8(1);
+                self.str(p);
+            }
+        }
+        self.varint(u64::from(f.syntax_errors));
+        self.symbols(&f.symbols);
+        self.imports(&f.imports);
+        self.sites(f);
+        self.type_hints(&f.type_hints);
+    }
+
+    /// The node-kind table, then per symbol: header (`kind << 6 | flags`), name, the qualified
+    /// name's prefix or whole text unless it is derived, parent, start line (delta from the
+    /// previous symbol's), end line (delta from the start), signature (without the name when
+    /// it contains it, preceded by the name's position), doc.
+    fn symbols(&mut self, symbols: &'f [Symbol]) {
+        // The kinds used, most frequent first so that most headers fit one byte.
+        let mut kinds: Vec<(NodeKind, usize)> = Vec::new();
+        for s in symbols {
+            match kinds.iter_mut().find(|(k, _)| *k == s.kind) {
+                Some((_, n)) => *n += 1,
+                None => kinds.push((s.kind, 1)),
+            }
+        }
+        kinds.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
+        self.count(kinds.len());
+        for (k, _) in &kinds {
+            self.raw_str(k.as_str());
+        }
+
+        self.count(symbols.len());
+        let mut line = 0;
+        for (i, s) in symbols.iter().enumerate() {
+            let kind = kinds.iter().position(|(k, _)| *k == s.kind).unwrap_or(0) as u64;
+            let parent_qn = s
+                .parent
+                .filter(|&p| (p as usize) < i)
+                .and_then(|p| symbols.get(p as usize))
+                .map(|p| p.qualified_name.as_str());
+            let prefix = s
+                .qualified_name
+                .strip_suffix(s.name.as_str())
+                .and_then(|q| q.strip_suffix('.'))
+                .filter(|_| !s.name.is_empty());
+            let qn = if s.qualified_name == s.name {
+                QN_IS_NAME
+            } else if prefix.is_some() && prefix == parent_qn {
+                QN_PARENT
+            } else if prefix.is_some() {
+                QN_PREFIX
+            } else {
+                QN_EXPLICIT
+            };
+            let mut flags = qn;
+            if s.exported {
+                flags |= SYM_EXPORTED;
+            }
+            if s.doc.is_some() {
+                flags |= SYM_DOC;
+            }
+            if s.parent.is_some() {
+                flags |= SYM_PARENT;
+            }
+            let name_at =
+                Some(&s.name).filter(|n| !n.is_empty()).and_then(|n| s.signature.find(n.as_str()));
+            if name_at.is_some() {
+                flags |= SYM_SIG_NAME;
+            }
+            self.varint((kind << SYM_FLAG_BITS) | flags);
+            self.str(&s.name);
+            match (qn, prefix) {
+                (QN_PREFIX, Some(p)) => self.str(p),
+                (QN_EXPLICIT, _) => self.str(&s.qualified_name),
+                _ => {}
+            }
+            if let Some(p) = s.parent {
+                self.varint(u64::from(p));
+            }
+            self.varint(delta(line, s.start_line));
+            line = s.start_line;
+            self.varint(delta(s.start_line, s.end_line));
+            match name_at {
+                Some(at) => {
+                    self.count(at);
+                    let end = at + s.name.len();
+                    self.count(s.signature.len() - s.name.len());
+                    self.out.extend_from_slice(&s.signature.as_bytes()[..at]);
+                    self.out.extend_from_slice(&s.signature.as_bytes()[end..]);
+                }
+                None => self.raw_str(&s.signature),
+            }
+            if let Some(d) = &s.doc {
+                // Interned: generated code repeats doc comments.
+                self.str(d);
+            }
+        }
+    }
+
+    /// Per import: source, kind, line delta, bindings (tag with a has-local bit, name, local).
+    fn imports(&mut self, imports: &'f [Import]) {
+        self.count(imports.len());
+        let mut line = 0;
+        for imp in imports {
+            self.str(&imp.source);
+            self.u8(import_kind_tag(imp.kind));
+            self.varint(delta(line, imp.line));
+            line = imp.line;
+            self.count(imp.bindings.len());
+            for b in &imp.bindings {
+                let tag = match &b.imported {
+                    Imported::Default => IMP_DEFAULT,
+                    Imported::Namespace => IMP_NAMESPACE,
+                    Imported::All => IMP_ALL,
+                    Imported::Named(_) => IMP_NAMED,
+                };
+                self.varint(tag | if b.local.is_some() { IMP_LOCAL } else { 0 });
+                if let Imported::Named(n) = &b.imported {
+                    self.str(n);
+                }
+                if let Some(l) = &b.local {
+                    self.str(l);
+                }
+            }
+        }
+    }
+
+    /// Calls (receiver with the kind bit, name, line delta, column, enclosing delta), field
+    /// accesses (receiver with the write bit, name, line delta, enclosing delta) and heritage
+    /// (symbol, kind, target).
+    fn sites(&mut self, f: &'f FileFacts) {
+        self.count(f.calls.len());
+        let (mut line, mut enclosing) = (0, 0);
+        for c in &f.calls {
+            let kind = match c.kind {
+                CallKind::Call => 0,
+                CallKind::New => 1,
+            };
+            self.receiver(&c.callee.receiver, kind, 1);
+            self.str(&c.callee.name);
+            self.varint(delta(line, c.line));
+            line = c.line;
+            self.varint(u64::from(c.col));
+            enclosing = self.idx_delta(enclosing, c.enclosing);
+        }
+
+        self.count(f.accesses.len());
+        let (mut line, mut enclosing) = (0, 0);
+        for a in &f.accesses {
+            self.receiver(&a.receiver, u64::from(a.write), 1);
+            self.str(&a.name);
+            self.varint(delta(line, a.line));
+            line = a.line;
+            enclosing = self.idx_delta(enclosing, a.enclosing);
+        }
+
+        self.count(f.heritage.len());
+        for h in &f.heritage {
+            self.varint(u64::from(h.symbol));
+            self.u8(heritage_kind_tag(h.kind));
+            self.str(&h.target);
+        }
+    }
+
+    /// Per hint: scope delta, name, line delta, source tag and payload.
+    fn type_hints(&mut self, hints: &'f [TypeHint]) {
+        self.count(hints.len());
+        let (mut line, mut scope) = (0, 0);
+        for h in hints {
+            scope = self.idx_delta(scope, h.scope);
+            self.str(&h.name);
+            self.varint(delta(line, h.line));
+            line = h.line;
+            match &h.source {
+                HintSource::Annotation(t) => {
+                    self.u8(HINT_ANNOTATION);
+                    self.str(t);
+                }
+                HintSource::Construct(t) => {
+                    self.u8(HINT_CONSTRUCT);
+                    self.str(t);
+                }
+                HintSource::CallResult(c) => {
+                    self.u8(HINT_CALL_RESULT);
+                    self.callee(c);
+                }
+                HintSource::Return(t) => {
+                    self.u8(HINT_RETURN);
+                    self.str(t);
+                }
+                HintSource::Callback { callee, arg, param } => {
+                    self.u8(HINT_CALLBACK);
+                    self.callee(callee);
+                    self.varint(u64::from(*arg));
+                    self.varint(u64::from(*param));
+                }
+                HintSource::ParamFn { index, param, ty } => {
+                    self.u8(HINT_PARAM_FN);
+                    self.varint(u64::from(*index));
+                    self.varint(u64::from(*param));
+                    self.str(ty);
+                }
+                HintSource::Value(r) => {
+                    self.u8(HINT_VALUE);
+                    self.receiver(r, 0, 0);
+                }
+            }
+        }
+    }
+
+    /// An optional symbol index (`0` for `None`, index + 1) as a zigzag delta from the previous
+    /// one of its section: consecutive sites mostly share their enclosing symbol.
+    fn idx_delta(&mut self, prev: u64, i: Option<SymbolIdx>) -> u64 {
+        let v = opt_idx(i);
+        self.varint(zigzag(v as i64 - prev as i64));
+        v
+    }
+
+    fn callee(&mut self, c: &'f Callee) {
+        self.receiver(&c.receiver, 0, 0);
+        self.str(&c.name);
+    }
+
+    /// A receiver as one header varint `(depth << 3 | base tag) << extra_bits | extra`, the base
+    /// receiver's payload, then the names of the `depth` call results from the innermost out.
+    /// `extra` carries a few bits of the enclosing item (call kind, access write flag).
+    fn receiver(&mut self, r: &'f Receiver, extra: u64, extra_bits: u32) {
+        let mut names: Vec<&'f str> = Vec::new();
+        let mut base = r;
+        while let Receiver::CallResult(c) = base {
+            names.push(&c.name);
+            base = &c.receiver;
+        }
+        let tag = match base {
+            Receiver::None => RECV_NONE,
+            Receiver::This => RECV_THIS,
+            Receiver::Super => RECV_SUPER,
+            Receiver::Path(p) if (1..=RECV_SHORT_PATH as usize).contains(&p.len()) => {
+                RECV_PATH + p.len() as u64
+            }
+            Receiver::Path(_) => RECV_PATH,
+            // The loop above consumed every call result.
+            Receiver::CallResult(_) | Receiver::Other => RECV_OTHER,
+        };
+        let header = ((names.len() as u64) << RECV_TAG_BITS | tag) << extra_bits | extra;
+        self.varint(header);
+        if let Receiver::Path(parts) = base {
+            if tag == RECV_PATH {
+                self.count(parts.len());
+            }
+            for p in parts {
+                self.str(p);
+            }
+        }
+        for n in names.iter().rev() {
+            self.str(n);
+        }
+    }
+}
+
+struct Reader<'b> {
+    buf: &'b [u8],
+    pos: usize,
+    /// Strings decoded so far, by position.
+    strings: Vec<&'b str>,
+    /// The number of symbols, once known: every symbol index must be below it.
+    symbols: usize,
+}
+
+type Res<T> = Result<T, DecodeError>;
+
+impl<'b> Reader<'b> {
+    fn err(&self, kind: DecodeErrorKind) -> DecodeError {
+        DecodeError { offset: self.pos, kind }
+    }
+
+    fn err_at(offset: usize, kind: DecodeErrorKind) -> DecodeError {
+        DecodeError { offset, kind }
+    }
+
+    fn remaining(&self) -> usize {
+        self.buf.len() - self.pos
+    }
+
+    fn u8(&mut self) -> Res<u8> {
+        let b = *self.buf.get(self.pos).ok_or_else(|| self.err(DecodeErrorKind::Truncated))?;
+        self.pos += 1;
+        Ok(b)
+    }
+
+    fn varint(&mut self) -> Res<u64> {
+        let start = self.pos;
+        let mut v = 0u64;
+        let mut shift = 0u32;
+        loop {
+            let b = self.u8()?;
+            if shift == 63 && b > 1 {
+                return Err(Self::err_at(start, DecodeErrorKind::Overflow { what: "varint" }));
+            }
+            v |= u64::from(b & 0x7f) << shift;
+            if b & 0x80 == 0 {
+                return Ok(v);
+            }
+            shift += 7;
+        }
+    }
+
+    fn u32(&mut self, what: &'static str) -> Res<u32> {
+        let start = self.pos;
+        let v = self.varint()?;
+        u32::try_from(v).map_err(|_| Self::err_at(start, DecodeErrorKind::Overflow { what }))
+    }
+
+    /// A count of items, each at least `min_size` bytes long: a count the rest of the input
+    /// cannot hold is an error, so no allocation outgrows the input.
+    fn count(&mut self, what: &'static str, min_size: usize) -> Res<usize> {
+        let start = self.pos;
+        let n = self.varint()?;
+        match usize::try_from(n) {
+            Ok(n) if n.saturating_mul(min_size) <= self.remaining() => Ok(n),
+            _ => Err(Self::err_at(start, DecodeErrorKind::BadLength { what, len: n })),
+        }
+    }
+
+    fn line(&mut self, prev: u32) -> Res<u32> {
+        let start = self.pos;
+        let d = unzigzag(self.varint()?);
+        i64::from(prev)
+            .checked_add(d)
+            .and_then(|l| u32::try_from(l).ok())
+            .ok_or_else(|| Self::err_at(start, DecodeErrorKind::Overflow { what: "line" }))
+    }
+
+    fn bytes(&mut self, len: u64, what: &'static str, start: usize) -> Res<&'b [u8]> {
+        let len = usize::try_from(len)
+            .ok()
+            .filter(|&l| l <= self.remaining())
+            .ok_or_else(|| Self::err_at(start, DecodeErrorKind::BadLength { what, len }))?;
+        let s = &self.buf[self.pos..self.pos + len];
+        self.pos += len;
+        Ok(s)
+    }
+
+    fn utf8(bytes: &'b [u8], start: usize) -> Res<&'b str> {
+        std::str::from_utf8(bytes).map_err(|_| Self::err_at(start, DecodeErrorKind::InvalidUtf8))
+    }
+
+    fn str_ref(&mut self) -> Res<&'b str> {
+        let start = self.pos;
+        let v = self.varint()?;
+        if v & 1 == 1 {
+            let index = v >> 1;
+            return usize::try_from(index)
+                .ok()
+                .and_then(|i| self.strings.get(i).copied())
+                .ok_or_else(|| Self::err_at(start, DecodeErrorKind::BadStringRef { index }));
+        }
+        let bytes = self.bytes(v >> 1, "string", start)?;
+        let s = Self::utf8(bytes, start)?;
+        self.strings.push(s);
+        Ok(s)
+    }
+
+    /// A string written with `Writer::raw_str`.
+    fn raw_str(&mut self) -> Res<&'b str> {
+        let start = self.pos;
+        let len = self.varint()?;
+        Self::utf8(self.bytes(len, "string", start)?, start)
+    }
+
+    fn string(&mut self) -> Res<String> {
+        self.str_ref().map(str::to_owned)
+    }
+
+    fn symbol_idx(&mut self) -> Res<SymbolIdx> {
+        let start = self.pos;
+        let v = self.varint()?;
+        self.check_idx(v, start)
+    }
+
+    fn check_idx(&self, v: u64, start: usize) -> Res<SymbolIdx> {
+        match u32::try_from(v) {
+            Ok(i) if (i as usize) < self.symbols => Ok(i),
+            _ => Err(Self::err_at(start, DecodeErrorKind::BadSymbolIndex { index: v })),
+        }
+    }
+
+    /// See `Writer::idx_delta`; `prev` is updated.
+    fn opt_idx(&mut self, prev: &mut u64) -> Res<Option<SymbolIdx>> {
+        let start = self.pos;
+        let d = unzigzag(self.varint()?);
+        let v = (*prev as i64).wrapping_add(d) as u64;
+        *prev = v;
+        match v {
+            0 => Ok(None),
+            v => self.check_idx(v - 1, start).map(Some),
+        }
+    }
+
+    fn unknown(start: usize, what: &'static str, tag: u64) -> DecodeError {
+        Self::err_at(start, DecodeErrorKind::UnknownTag { what, tag })
+    }
+
+    fn file(&mut self) -> Res<FileFacts> {
+        let start = self.pos;
+        let package = match self.u8()? {
+            0 => None,
+            1 => Some(self.string()?),
+            t => return Err(Self::unknown(start, "package", u64::from(t))),
+        };
+        let syntax_errors = self.u32("syntax error count")?;
+        let symbols = self.symbols()?;
+        let imports = self.imports()?;
+
+        let n = self.count("calls", 5)?;
+        let mut calls = Vec::with_capacity(n);
+        let (mut line, mut prev) = (0, 0);
+        for _ in 0..n {
+            let (receiver, kind) = self.receiver(1)?;
+            let kind = if kind == 0 { CallKind::Call } else { CallKind::New };
+            let name = self.string()?;
+            line = self.line(line)?;
+            let col = self.u32("column")?;
+            let enclosing = self.opt_idx(&mut prev)?;
+            calls.push(CallSite { callee: Callee { receiver, name }, kind, line, col, enclosing });
+        }
+
+        let n = self.count("accesses", 4)?;
+        let mut accesses = Vec::with_capacity(n);
+        let (mut line, mut prev) = (0, 0);
+        for _ in 0..n {
+            let (receiver, write) = self.receiver(1)?;
+            let name = self.string()?;
+            line = self.line(line)?;
+            let enclosing = self.opt_idx(&mut prev)?;
+            accesses.push(FieldAccess { receiver, name, line, enclosing, write: write != 0 });
+        }
+
+        let n = self.count("heritage", 3)?;
+        let mut heritage = Vec::with_capacity(n);
+        for _ in 0..n {
+            let symbol = self.symbol_idx()?;
+            let start = self.pos;
+            let tag = u64::from(self.u8()?);
+            let kind =
+                heritage_kind_of(tag).ok_or_else(|| Self::unknown(start, "heritage kind", tag))?;
+            let target = self.string()?;
+            heritage.push(Heritage { symbol, kind, target });
+        }
+
+        let type_hints = self.type_hints()?;
+        Ok(FileFacts {
+            symbols,
+            imports,
+            calls,
+            accesses,
+            heritage,
+            type_hints,
+            package,
+            syntax_errors,
+        })
+    }
+
+    fn symbols(&mut self) -> Res<Vec<Symbol>> {
+        let n = self.count("node kind table", 1)?;
+        let mut kinds = Vec::with_capacity(n);
+        for _ in 0..n {
+            let start = self.pos;
+            let name = self.raw_str()?;
+            let kind = NodeKind::parse(name).ok_or_else(|| {
+                Self::err_at(start, DecodeErrorKind::UnknownNodeKind(name.to_owned()))
+            })?;
+            kinds.push(kind);
+        }
+
+        let n = self.count("symbols", 5)?;
+        self.symbols = n;
+        let mut symbols: Vec<Symbol> = Vec::with_capacity(n);
+        let mut line = 0;
+        for i in 0..n {
+            let start = self.pos;
+            let header = self.varint()?;
+            let k = header >> SYM_FLAG_BITS;
+            let kind = usize::try_from(k)
+                .ok()
+                .and_then(|k| kinds.get(k).copied())
+                .ok_or_else(|| Self::unknown(start, "node kind index", k))?;
+            let name = self.str_ref()?;
+            let qn_mode = header & 3;
+            let mut qualified_name = match qn_mode {
+                QN_IS_NAME => name.to_owned(),
+                QN_PREFIX => [self.str_ref()?, ".", name].concat(),
+                QN_EXPLICIT => self.string()?,
+                // QN_PARENT: known once the parent is read.
+                _ => String::new(),
+            };
+            let parent_start = self.pos;
+            let parent = if header & SYM_PARENT != 0 { Some(self.symbol_idx()?) } else { None };
+            if qn_mode == QN_PARENT {
+                // The parent must come first for its name to be known.
+                let Some(p) = parent.filter(|&p| (p as usize) < i) else {
+                    let index = parent.map_or(i as u64, u64::from);
+                    return Err(Self::err_at(
+                        parent_start,
+                        DecodeErrorKind::BadSymbolIndex { index },
+                    ));
+                };
+                let parent_qn = symbols.get(p as usize).map_or("", |s| s.qualified_name.as_str());
+                qualified_name = [parent_qn, ".", name].concat();
+            }
+            let start_line = self.line(line)?;
+            line = start_line;
+            let end_line = self.line(start_line)?;
+            let signature = if header & SYM_SIG_NAME != 0 {
+                let start = self.pos;
+                let at = self.varint()?;
+                let rest = self.raw_str()?;
+                match usize::try_from(at).ok().filter(|&at| rest.is_char_boundary(at)) {
+                    Some(at) => [&rest[..at], name, &rest[at..]].concat(),
+                    None => {
+                        let (what, len) = ("signature name position", at);
+                        return Err(Self::err_at(start, DecodeErrorKind::BadLength { what, len }));
+                    }
+                }
+            } else {
+                self.raw_str()?.to_owned()
+            };
+            let doc = if header & SYM_DOC != 0 { Some(self.string()?) } else { None };
+            symbols.push(Symbol {
+                kind,
+                name: name.to_owned(),
+                qualified_name,
+                parent,
+                start_line,
+                end_line,
+                signature,
+                doc,
+                exported: header & SYM_EXPORTED != 0,
+            });
+        }
+        Ok(symbols)
+    }
+
+    fn imports(&mut self) -> Res<Vec<Import>> {
+        let n = self.count("imports", 4)?;
+        let mut imports = Vec::with_capacity(n);
+        let mut line = 0;
+        for _ in 0..n {
+            let source = self.string()?;
+            let start = self.pos;
+            let tag = u64::from(self.u8()?);
+            let kind =
+                import_kind_of(tag).ok_or_else(|| Self::unknown(start, "import kind", tag))?;
+            line = self.line(line)?;
+            let nb = self.count("import bindings", 1)?;
+            let mut bindings = Vec::with_capacity(nb);
+            for _ in 0..nb {
+                let start = self.pos;
+                let tag = self.varint()?;
+                let imported = match tag & !IMP_LOCAL {
+                    IMP_DEFAULT => Imported::Default,
+                    IMP_NAMESPACE => Imported::Namespace,
+                    IMP_ALL => Imported::All,
+                    IMP_NAMED => Imported::Named(self.string()?),
+                    _ => return Err(Self::unknown(start, "import binding", tag)),
+                };
+                let local = if tag & IMP_LOCAL != 0 { Some(self.string()?) } else { None };
+                bindings.push(ImportBinding { imported, local });
+            }
+            imports.push(Import { source, kind, bindings, line });
+        }
+        Ok(imports)
+    }
+
+    fn type_hints(&mut self) -> Res<Vec<TypeHint>> {
+        let n = self.count("type hints", 5)?;
+        let mut type_hints = Vec::with_capacity(n);
+        let (mut line, mut prev) = (0, 0);
+        for _ in 0..n {
+            let scope = self.opt_idx(&mut prev)?;
+            let name = self.string()?;
+            line = self.line(line)?;
+            let start = self.pos;
+            let source = match self.u8()? {
+                HINT_ANNOTATION => HintSource::Annotation(self.string()?),
+                HINT_CONSTRUCT => HintSource::Construct(self.string()?),
+                HINT_CALL_RESULT => HintSource::CallResult(self.callee()?),
+                HINT_RETURN => HintSource::Return(self.string()?),
+                HINT_CALLBACK => {
+                    let callee = self.callee()?;
+                    let arg = self.u32("callback argument")?;
+                    let param = self.u32("callback parameter")?;
+                    HintSource::Callback { callee, arg, param }
+                }
+                HINT_PARAM_FN => {
+                    let index = self.u32("parameter index")?;
+                    let param = self.u32("parameter")?;
+                    let ty = self.string()?;
+                    HintSource::ParamFn { index, param, ty }
+                }
+                HINT_VALUE => HintSource::Value(self.receiver(0)?.0),
+                t => return Err(Self::unknown(start, "hint source", u64::from(t))),
+            };
+            type_hints.push(TypeHint { scope, name, source, line });
+        }
+        Ok(type_hints)
+    }
+
+    fn callee(&mut self) -> Res<Callee> {
+        let (receiver, _) = self.receiver(0)?;
+        let name = self.string()?;
+        Ok(Callee { receiver, name })
+    }
+
+    /// See `Writer::receiver`; returns the receiver and the `extra` bits.
+    fn receiver(&mut self, extra_bits: u32) -> Res<(Receiver, u64)> {
+        let start = self.pos;
+        let header = self.varint()?;
+        let extra = header & ((1 << extra_bits) - 1);
+        let header = header >> extra_bits;
+        let depth = header >> RECV_TAG_BITS;
+        if depth > MAX_CALL_DEPTH {
+            return Err(Self::err_at(start, DecodeErrorKind::TooDeep { depth }));
+        }
+        let mut r = match header & ((1 << RECV_TAG_BITS) - 1) {
+            RECV_NONE => Receiver::None,
+            RECV_THIS => Receiver::This,
+            RECV_SUPER => Receiver::Super,
+            RECV_OTHER => Receiver::Other,
+            tag => {
+                let n = match tag - RECV_PATH {
+                    0 => self.count("receiver path", 1)?,
+                    short => short as usize,
+                };
+                let mut parts = Vec::with_capacity(n);
+                for _ in 0..n {
+                    parts.push(self.string()?);
+                }
+                Receiver::Path(parts)
+            }
+        };
+        for _ in 0..depth {
+            let name = self.string()?;
+            r = Receiver::CallResult(Box::new(Callee { receiver: r, name }));
+        }
+        Ok((r, extra))
+    }
+}
+
+/// The multiply-rotate hash of rustc (FxHash): the interning table hashes every string of a
+/// file, and SipHash's flooding resistance buys nothing for a file's own names.
+#[derive(Default, Clone, Copy)]
+struct FxHasher(u64);
+
+impl FxHasher {
+    const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(Self::SEED);
+    }
+}
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.add(u64::from_le_bytes(w));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut w = [0u8; 8];
+            w[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(w));
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}

@@ -1,0 +1,580 @@
+//! The facts codec against real provider output: every variant of every enum in the facts
+//! round-trips, and no damaged blob (truncated, flipped, foreign version, trailing bytes) makes
+//! decoding panic.
+
+use codegraph_parse::*;
+use codegraph_schema::NodeKind;
+use std::collections::BTreeSet;
+
+const GO: &str = r#"package server
+
+import (
+	"fmt"
+	str "strings"
+)
+
+// Base is embedded.
+type Base struct{ id int }
+
+// Server serves; its doc has ünïcode.
+type Server struct {
+	Base
+	name  string
+	next  *Server
+	items []Item
+}
+
+type Reader interface {
+	fmt.Stringer
+	Read() string
+}
+
+const Limit = 10
+
+var global = NewServer()
+
+func NewServer() *Server { return &Server{} }
+
+// Start starts.
+func (s *Server) Start(n int) error {
+	x := NewServer()
+	y := Server{}
+	z := s.name
+	var w Reader
+	fmt.Println(str.ToUpper(s.name), x, y, z, w)
+	s.next.Start(1)
+	NewServer().next.Start(2)
+	NewServer().Start(3)
+	s.items[0].Do()
+	for _, v := range s.items {
+		v.Do()
+	}
+	switch t := w.(type) {
+	case *Server:
+		t.Start(4)
+	}
+	return nil
+}
+"#;
+
+const GO_BROKEN: &str = "package broken\n\nfunc ok() { f(1) }\n\nfunc bad( {\n";
+
+const TS: &str = r#"import def, { named as alias, other } from './a';
+import * as ns from 'ns';
+import type { T } from './types';
+export { x as y, default } from './b';
+export * from './c';
+export * as grouped from './d';
+
+/** Base doc. */
+export class Base<T> implements Runner, Other {
+  count: number = 0;
+  constructor(private repo: Repo) {}
+  run(): void { this.helper(); }
+  helper() {}
+}
+
+interface Shape extends Sized {}
+
+export enum Color { Red, Green }
+
+type Alias = string;
+
+export class Service extends Base<string> {
+  constructor() { super(null); super.run(); }
+  go(init: (s: Subscriber<string>) => void): Result {
+    const b = new Base();
+    const r = make();
+    const v = this.count;
+    this.count = 2;
+    const c = this.repo.cache;
+    make().then(done);
+    a[0].run();
+    list.map((x) => x.id);
+    ns.util.deep();
+    const later = import('./lazy');
+    return r;
+  }
+}
+"#;
+
+const TSX: &str = r#"import React from 'react';
+export function App(props: Props) {
+  return <div onClick={() => handle()}>{render(props.items)}</div>;
+}
+"#;
+
+const JS: &str = r#"const fs = require('fs');
+const { join } = require('path');
+function build() { return new Widget(join('a', 'b')); }
+const api = { load() { fs.readFileSync('x'); } };
+api.extra = function () { build(); };
+module.exports = { build };
+"#;
+
+const MARKDOWN: &str = "# Title\n\nIntro.\n\n## Section ünïcode\n\ntext\n\n### Deeper\n";
+
+fn samples() -> Vec<(&'static str, FileFacts)> {
+    vec![
+        ("go", analyze(Language::Go, GO)),
+        ("go-broken", analyze(Language::Go, GO_BROKEN)),
+        ("ts", analyze(Language::TypeScript, TS)),
+        ("tsx", analyze(Language::Tsx, TSX)),
+        ("js", analyze(Language::JavaScript, JS)),
+        ("md", analyze(Language::Markdown, MARKDOWN)),
+    ]
+}
+
+/// One exhaustive `match` per enum, naming each variant; the expected list is built from the
+/// same arms. A new variant does not compile until it gets an arm here, and then the coverage
+/// test fails until a sample produces it.
+macro_rules! variants {
+    ($fn_name:ident, $all:ident, $ty:ty { $($pat:pat => $label:literal),+ $(,)? }) => {
+        fn $fn_name(v: &$ty) -> &'static str {
+            match v {
+                $($pat => $label),+
+            }
+        }
+        const $all: &[&str] = &[$($label),+];
+    };
+}
+
+variants!(import_kind, IMPORT_KINDS, ImportKind {
+    ImportKind::EsImport => "EsImport",
+    ImportKind::TypeOnly => "TypeOnly",
+    ImportKind::ReExport => "ReExport",
+    ImportKind::Require => "Require",
+    ImportKind::Dynamic => "Dynamic",
+    ImportKind::Go => "Go",
+});
+
+variants!(imported, IMPORTEDS, Imported {
+    Imported::Default => "Default",
+    Imported::Namespace => "Namespace",
+    Imported::All => "All",
+    Imported::Named(_) => "Named",
+});
+
+variants!(call_kind, CALL_KINDS, CallKind {
+    CallKind::Call => "Call",
+    CallKind::New => "New",
+});
+
+variants!(receiver, RECEIVERS, Receiver {
+    Receiver::None => "None",
+    Receiver::This => "This",
+    Receiver::Super => "Super",
+    Receiver::Path(_) => "Path",
+    Receiver::CallResult(_) => "CallResult",
+    Receiver::Other => "Other",
+});
+
+variants!(heritage_kind, HERITAGE_KINDS, HeritageKind {
+    HeritageKind::Extends => "Extends",
+    HeritageKind::Implements => "Implements",
+    HeritageKind::Embeds => "Embeds",
+});
+
+variants!(hint_source, HINT_SOURCES, HintSource {
+    HintSource::Annotation(_) => "Annotation",
+    HintSource::Construct(_) => "Construct",
+    HintSource::CallResult(_) => "CallResult",
+    HintSource::Return(_) => "Return",
+    HintSource::Callback { .. } => "Callback",
+    HintSource::ParamFn { .. } => "ParamFn",
+    HintSource::Value(_) => "Value",
+});
+
+#[derive(Default)]
+struct Seen(BTreeSet<(&'static str, &'static str)>);
+
+impl Seen {
+    fn receiver(&mut self, r: &Receiver) {
+        self.0.insert(("Receiver", receiver(r)));
+        if let Receiver::CallResult(c) = r {
+            self.callee(c);
+        }
+    }
+
+    fn callee(&mut self, c: &Callee) {
+        self.receiver(&c.receiver);
+    }
+
+    fn facts(&mut self, f: &FileFacts) {
+        for i in &f.imports {
+            self.0.insert(("ImportKind", import_kind(&i.kind)));
+            for b in &i.bindings {
+                self.0.insert(("Imported", imported(&b.imported)));
+            }
+        }
+        for c in &f.calls {
+            self.0.insert(("CallKind", call_kind(&c.kind)));
+            self.callee(&c.callee);
+        }
+        for a in &f.accesses {
+            self.receiver(&a.receiver);
+        }
+        for h in &f.heritage {
+            self.0.insert(("HeritageKind", heritage_kind(&h.kind)));
+        }
+        for h in &f.type_hints {
+            self.0.insert(("HintSource", hint_source(&h.source)));
+            match &h.source {
+                HintSource::CallResult(c) | HintSource::Callback { callee: c, .. } => {
+                    self.callee(c)
+                }
+                HintSource::Value(r) => self.receiver(r),
+                _ => {}
+            }
+        }
+    }
+}
+
+#[test]
+fn samples_cover_every_variant() {
+    let mut seen = Seen::default();
+    for (_, f) in samples() {
+        seen.facts(&f);
+    }
+    let mut missing = Vec::new();
+    for (ty, all) in [
+        ("ImportKind", IMPORT_KINDS),
+        ("Imported", IMPORTEDS),
+        ("CallKind", CALL_KINDS),
+        ("Receiver", RECEIVERS),
+        ("HeritageKind", HERITAGE_KINDS),
+        ("HintSource", HINT_SOURCES),
+    ] {
+        for v in all {
+            if !seen.0.contains(&(ty, *v)) {
+                missing.push(format!("{ty}::{v}"));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "no sample produces {missing:?}; add a snippet that does");
+}
+
+#[test]
+fn samples_exercise_the_optional_parts() {
+    let all = samples();
+    let facts: Vec<&FileFacts> = all.iter().map(|(_, f)| f).collect();
+    let syms = || facts.iter().flat_map(|f| &f.symbols);
+    assert!(syms().any(|s| s.doc.is_some()));
+    assert!(syms().any(|s| s.exported));
+    assert!(syms().any(|s| s.parent.is_some()));
+    assert!(syms().any(|s| !s.name.is_ascii()));
+    assert!(facts.iter().any(|f| f.package.is_some()));
+    assert!(facts.iter().any(|f| f.syntax_errors > 0));
+    assert!(facts.iter().flat_map(|f| &f.accesses).any(|a| a.write));
+    assert!(facts.iter().flat_map(|f| &f.accesses).any(|a| !a.write));
+    assert!(facts.iter().flat_map(|f| &f.calls).any(|c| c.enclosing.is_none()));
+}
+
+#[test]
+fn provider_facts_round_trip() {
+    for (name, f) in samples() {
+        let blob = encode_facts(&f);
+        assert_eq!(blob[0], CODEC_VERSION);
+        assert_eq!(decode_facts(&blob), Ok(f.clone()), "{name}");
+        assert_eq!(encode_facts(&f), blob, "{name}: encoding is deterministic");
+    }
+}
+
+fn sym(kind: NodeKind, name: &str, qn: &str, parent: Option<SymbolIdx>) -> Symbol {
+    Symbol {
+        kind,
+        name: name.to_string(),
+        qualified_name: qn.to_string(),
+        parent,
+        start_line: 1,
+        end_line: 1,
+        signature: String::new(),
+        doc: None,
+        exported: false,
+    }
+}
+
+fn chain(depth: usize) -> Callee {
+    let mut c = Callee { receiver: Receiver::Path(vec!["a".into()]), name: "f0".into() };
+    for i in 1..=depth {
+        c = Callee { receiver: Receiver::CallResult(Box::new(c)), name: format!("f{i}") };
+    }
+    c
+}
+
+/// Shapes no provider makes today but the types allow: every node kind, extreme numbers,
+/// empty and non-ASCII strings, every qualified-name form, a parent after its child.
+fn synthetic() -> FileFacts {
+    let mut symbols: Vec<Symbol> =
+        NodeKind::ALL.iter().map(|&k| sym(k, k.as_str(), k.as_str(), None)).collect();
+    let n = symbols.len() as SymbolIdx;
+    symbols.push(sym(NodeKind::Method, "m", "file.m", Some(0)));
+    symbols.push(sym(NodeKind::Method, "m", "Other.m", None));
+    symbols.push(sym(NodeKind::Method, "", "", Some(0)));
+    symbols.push(sym(NodeKind::Method, "", "x.", None));
+    symbols.push(sym(NodeKind::Property, "ü", "wholly different", Some(n + 5)));
+    symbols.push(Symbol {
+        signature: "fn ü(ü: ü) -> ü".into(),
+        doc: Some(String::new()),
+        exported: true,
+        start_line: u32::MAX,
+        end_line: 0,
+        ..sym(NodeKind::Function, "ü", "Parent.ü", Some(n + 4))
+    });
+    symbols.push(Symbol {
+        start_line: 0,
+        end_line: u32::MAX,
+        ..sym(NodeKind::Variable, "Parent", "Parent", None)
+    });
+    let callee = chain(MAX_CALL_DEPTH as usize);
+    FileFacts {
+        symbols,
+        imports: vec![Import {
+            source: String::new(),
+            kind: ImportKind::Go,
+            bindings: vec![],
+            line: u32::MAX,
+        }],
+        calls: vec![
+            CallSite {
+                callee: callee.clone(),
+                kind: CallKind::New,
+                line: u32::MAX,
+                col: u32::MAX,
+                enclosing: Some(n + 6),
+            },
+            CallSite {
+                callee: Callee { receiver: Receiver::Path(vec![]), name: String::new() },
+                kind: CallKind::Call,
+                line: 0,
+                col: 0,
+                enclosing: None,
+            },
+            CallSite {
+                callee: Callee {
+                    receiver: Receiver::Path((0..5).map(|i| format!("p{i}")).collect()),
+                    name: "p1".into(),
+                },
+                kind: CallKind::Call,
+                line: 7,
+                col: 1,
+                enclosing: Some(0),
+            },
+        ],
+        accesses: vec![FieldAccess {
+            receiver: Receiver::CallResult(Box::new(chain(2))),
+            name: "ü".into(),
+            line: 3,
+            enclosing: Some(n + 6),
+            write: true,
+        }],
+        heritage: vec![Heritage { symbol: n + 6, kind: HeritageKind::Embeds, target: "ü".into() }],
+        type_hints: vec![
+            TypeHint {
+                scope: Some(n + 6),
+                name: String::new(),
+                source: HintSource::Callback { callee, arg: u32::MAX, param: 0 },
+                line: u32::MAX,
+            },
+            TypeHint {
+                scope: None,
+                name: "x".into(),
+                source: HintSource::ParamFn { index: u32::MAX, param: u32::MAX, ty: "ü".into() },
+                line: 0,
+            },
+            TypeHint {
+                scope: Some(0),
+                name: "x".into(),
+                source: HintSource::Value(Receiver::Other),
+                line: 0,
+            },
+        ],
+        package: Some(String::new()),
+        syntax_errors: u32::MAX,
+    }
+}
+
+#[test]
+fn unusual_facts_round_trip() {
+    for f in [FileFacts::default(), synthetic()] {
+        assert_eq!(decode_facts(&encode_facts(&f)), Ok(f));
+    }
+}
+
+fn all_blobs() -> Vec<Vec<u8>> {
+    let mut blobs: Vec<Vec<u8>> = samples().iter().map(|(_, f)| encode_facts(f)).collect();
+    blobs.push(encode_facts(&synthetic()));
+    blobs.push(encode_facts(&FileFacts::default()));
+    blobs
+}
+
+#[test]
+fn every_truncation_is_an_error() {
+    for blob in all_blobs() {
+        for len in 0..blob.len() {
+            let err = decode_facts(&blob[..len]).expect_err("a truncated blob must not decode");
+            assert!(err.offset <= len, "{err}");
+        }
+    }
+    let err = decode_facts(&[]).expect_err("empty");
+    assert_eq!(err, DecodeError { offset: 0, kind: DecodeErrorKind::Truncated });
+}
+
+#[test]
+fn another_version_is_a_version_error() {
+    for version in [0, CODEC_VERSION.wrapping_add(1), 255] {
+        let mut blob = encode_facts(&samples()[0].1);
+        blob[0] = version;
+        let err = decode_facts(&blob).expect_err("foreign version");
+        assert_eq!(
+            err,
+            DecodeError {
+                offset: 0,
+                kind: DecodeErrorKind::Version { found: version, expected: CODEC_VERSION },
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "cannot decode facts at byte 0: format version {version}, expected {CODEC_VERSION}"
+            )
+        );
+    }
+}
+
+#[test]
+fn trailing_bytes_are_an_error() {
+    for blob in all_blobs() {
+        for extra in [&[0u8][..], &[CODEC_VERSION], &[1, 2, 3]] {
+            let mut long = blob.clone();
+            long.extend_from_slice(extra);
+            let err = decode_facts(&long).expect_err("trailing bytes");
+            let want = DecodeError {
+                offset: blob.len(),
+                kind: DecodeErrorKind::TrailingBytes { count: extra.len() },
+            };
+            assert_eq!(err, want);
+        }
+    }
+}
+
+#[test]
+fn out_of_range_references_are_errors() {
+    let mut f = FileFacts::default();
+    f.symbols.push(sym(NodeKind::Function, "f", "f", None));
+    f.calls.push(CallSite {
+        callee: chain(0),
+        kind: CallKind::Call,
+        line: 1,
+        col: 1,
+        enclosing: Some(1),
+    });
+    let err = decode_facts(&encode_facts(&f)).expect_err("enclosing past the symbols");
+    assert_eq!(err.kind, DecodeErrorKind::BadSymbolIndex { index: 1 });
+    assert!(err.to_string().contains("symbol index 1 is out of range"), "{err}");
+
+    f.calls[0].enclosing = Some(0);
+    f.calls[0].callee = chain(MAX_CALL_DEPTH as usize + 1);
+    let err = decode_facts(&encode_facts(&f)).expect_err("chain too deep");
+    assert_eq!(err.kind, DecodeErrorKind::TooDeep { depth: MAX_CALL_DEPTH + 1 });
+}
+
+#[test]
+fn malformed_items_are_specific_errors() {
+    let v = CODEC_VERSION;
+    let cases: Vec<(Vec<u8>, DecodeError)> = vec![
+        // Package tag 2.
+        (
+            vec![v, 2],
+            DecodeError {
+                offset: 1,
+                kind: DecodeErrorKind::UnknownTag { what: "package", tag: 2 },
+            },
+        ),
+        // A package string longer than the input.
+        (
+            vec![v, 1, 20, b'a'],
+            DecodeError { offset: 2, kind: DecodeErrorKind::BadLength { what: "string", len: 10 } },
+        ),
+        // A package string that is not UTF-8.
+        (vec![v, 1, 2, 0xff], DecodeError { offset: 2, kind: DecodeErrorKind::InvalidUtf8 }),
+        // A reference to a string never written.
+        (
+            vec![v, 1, 1],
+            DecodeError { offset: 2, kind: DecodeErrorKind::BadStringRef { index: 0 } },
+        ),
+        // A varint of eleven bytes.
+        (
+            vec![v, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f],
+            DecodeError { offset: 2, kind: DecodeErrorKind::Overflow { what: "varint" } },
+        ),
+        // A syntax error count above u32::MAX.
+        (
+            vec![v, 0, 0x80, 0x80, 0x80, 0x80, 0x10],
+            DecodeError {
+                offset: 2,
+                kind: DecodeErrorKind::Overflow { what: "syntax error count" },
+            },
+        ),
+        // A node kind spelling the schema does not know.
+        (
+            vec![v, 0, 0, 1, 3, b'f', b'o', b'o'],
+            DecodeError { offset: 4, kind: DecodeErrorKind::UnknownNodeKind("foo".into()) },
+        ),
+        // A billion symbols in a few bytes.
+        (
+            vec![v, 0, 0, 0, 0x80, 0x94, 0xeb, 0xdc, 0x03],
+            DecodeError {
+                offset: 4,
+                kind: DecodeErrorKind::BadLength { what: "symbols", len: 1_000_000_000 },
+            },
+        ),
+    ];
+    for (bytes, want) in cases {
+        assert_eq!(decode_facts(&bytes), Err(want), "{bytes:?}");
+    }
+}
+
+/// A small deterministic generator (xorshift64*), so failures reproduce.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+#[test]
+fn random_damage_never_panics() {
+    let blobs = all_blobs();
+    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+    let (mut decoded, mut rejected) = (0, 0);
+    for _ in 0..5000 {
+        let mut blob = blobs[rng.below(blobs.len())].clone();
+        // One to four damaged bytes, past the version byte (a foreign version stops at once).
+        for _ in 0..1 + rng.below(4) {
+            let at = 1 + rng.below(blob.len() - 1);
+            blob[at] ^= 1 + rng.below(255) as u8;
+        }
+        match decode_facts(&blob) {
+            Ok(f) => {
+                // Whatever decodes is well-formed enough to encode again.
+                let _ = encode_facts(&f);
+                decoded += 1;
+            }
+            Err(e) => {
+                assert!(e.offset <= blob.len(), "{e}");
+                assert!(!e.to_string().is_empty());
+                rejected += 1;
+            }
+        }
+    }
+    assert!(rejected > 1000, "decoded {decoded}, rejected {rejected}");
+}
