@@ -2,6 +2,7 @@
 //!
 //! usage:
 //!   codegraph-bench index DIR [--runs N] [--bin PATH]      cold index vs the parse floor
+//!   codegraph-bench incremental DIR [--edits N] [--rss-edits N]  re-index and watch latency
 //!   codegraph-bench accuracy [--corpora DIR] [--only NAME] CALLS edges vs compiler oracles
 //!   codegraph-bench accuracy --peers [--only NAME]        GitNexus's CALLS pairs vs the same
 //!                                                         oracles, next to ours (rxjs, openai)
@@ -10,6 +11,7 @@
 //! Build first: `cargo build --release -p codegraph-server -p codegraph-bench`.
 
 mod accuracy;
+mod incremental_bench;
 mod index_bench;
 mod peer_accuracy;
 mod peers;
@@ -26,10 +28,11 @@ fn main() -> Result<()> {
     let mut args = std::env::args().skip(1);
     match args.next().as_deref() {
         Some("index") => index_bench::run(args),
+        Some("incremental") => incremental_bench::run(args),
         Some("accuracy") => accuracy::run(args),
         Some("peers") => peers::run(args),
         _ => bail!(
-            "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | accuracy [--corpora DIR] [--only NAME] [--peers] | peers [--only NAME] [--runs N] [--smoke]"
+            "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | incremental DIR [--edits N] [--rss-edits N] [--keep] | accuracy [--corpora DIR] [--only NAME] [--peers] | peers [--only NAME] [--runs N] [--smoke]"
         ),
     }
 }

@@ -14,8 +14,10 @@ mod read;
 mod search;
 mod store;
 pub mod terms;
+mod update;
 
 pub use error::QueryError;
 pub use read::{DiagnosticRow, EdgeRow, NodeRow, OpenedNode, Reader, SnapshotRow, Status};
 pub use search::{Fallback, SearchHit, SearchRequest, SearchResult};
-pub use store::{Diagnostic, Publication, SnapshotInfo, Store};
+pub use store::{Diagnostic, Publication, SnapshotInfo, SourceRow, Store};
+pub use update::{PersistedState, UnitKind, UnitRows, Update};

@@ -1,6 +1,7 @@
 //! Reading one consistent snapshot: a [`Reader`] holds one read transaction for its lifetime.
 
 use crate::error::QueryError;
+use crate::store::SourceRow;
 use crate::store::Store;
 use rusqlite::{OptionalExtension, Row, Transaction, params};
 use std::path::PathBuf;
@@ -156,6 +157,39 @@ impl Reader<'_> {
     /// The revision this reader sees.
     pub fn revision(&self) -> i64 {
         self.revision
+    }
+
+    /// The scanner's size limit the current revision was built with.
+    pub fn max_file_size(&self) -> Result<Option<u64>, QueryError> {
+        let v: Option<String> = self
+            .tx
+            .query_row("SELECT value FROM meta WHERE key = 'max_file_size'", [], |r| r.get(0))
+            .optional()
+            .map_err(|source| QueryError::Sqlite { path: self.path.clone(), source })?;
+        Ok(v.and_then(|v| v.parse().ok()))
+    }
+
+    /// Path, size, mtime and hash of every indexed file (no facts).
+    pub fn source_stats(&self) -> Result<Vec<SourceRow>, QueryError> {
+        let err = |source| QueryError::Sqlite { path: self.path.clone(), source };
+        let mut stmt = self
+            .tx
+            .prepare("SELECT path, size, mtime_ns, hash, lossy_utf8, lines FROM source")
+            .map_err(err)?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok(SourceRow {
+                    path: r.get(0)?,
+                    size: r.get::<_, i64>(1)? as u64,
+                    mtime_ns: r.get(2)?,
+                    hash: r.get(3)?,
+                    lossy_utf8: r.get(4)?,
+                    lines: r.get(5)?,
+                    facts: None,
+                })
+            })
+            .map_err(err)?;
+        rows.collect::<Result<_, _>>().map_err(err)
     }
 
     pub fn snapshot(&self) -> Result<SnapshotRow, QueryError> {

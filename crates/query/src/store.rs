@@ -29,6 +29,8 @@ pub struct SnapshotInfo {
     pub indexer_version: String,
     pub created_at_ms: i64,
     pub duration_ms: i64,
+    /// The scanner's size limit for this revision (a freshness check must walk the same way).
+    pub max_file_size: u64,
 }
 
 /// A scanner skip or a note on an indexed file.
@@ -136,8 +138,18 @@ impl Store {
         let mut edges = edges.to_vec();
         edges.sort();
         let mut publication = self.begin_publish()?;
-        publication.insert_nodes(nodes)?;
-        publication.insert_edges(edges)?;
+        publication.insert_nodes(nodes.iter().copied())?;
+        // Without units, each edge belongs to the file of its source node (or the node itself).
+        let owner_of = |id: &str| -> String {
+            nodes
+                .iter()
+                .find(|n| n.id == id)
+                .and_then(|n| n.file.as_deref())
+                .map_or_else(|| id.to_string(), |f| format!("file:{f}"))
+        };
+        for e in edges {
+            publication.insert_edges(std::iter::once(e), &owner_of(&e.src))?;
+        }
         publication.insert_diagnostics(diagnostics)?;
         publication.commit(info)
     }
@@ -156,7 +168,7 @@ impl Store {
         tx.execute_batch(&ddl::drop_graph_indexes()).map_err(err)?;
         tx.execute_batch(
             "DELETE FROM node; DELETE FROM edge; DELETE FROM diagnostic; DELETE FROM node_fts; \
-             DELETE FROM unresolved;",
+             DELETE FROM unresolved; DELETE FROM unit; DELETE FROM source;",
         )
         .map_err(err)?;
         Ok(Publication {
@@ -185,7 +197,8 @@ pub struct Publication<'s> {
     edges: i64,
     skipped: i64,
     unresolved: i64,
-    pending: Vec<Edge>,
+    /// Edges with an endpoint or owner not inserted yet, with their owner's ID.
+    pending: Vec<(Edge, String)>,
 }
 
 impl Publication<'_> {
@@ -198,21 +211,8 @@ impl Publication<'_> {
         &mut self,
         nodes: impl IntoIterator<Item = &'n Node>,
     ) -> Result<(), QueryError> {
-        let mut ins = self
-            .tx
-            .prepare_cached(
-                "INSERT INTO node (nid, id, kind, name, qualified_name, file, language, start_line, \
-                 end_line, signature, doc, exported, parent, size, lines, hash) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
-            )
-            .map_err(self.err())?;
-        let mut fts = self
-            .tx
-            .prepare_cached(
-                "INSERT INTO node_fts (rowid, name, qualified_name, signature, doc, path, terms) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            )
-            .map_err(self.err())?;
+        let mut ins = self.tx.prepare_cached(UPSERT_NODE).map_err(self.err())?;
+        let mut fts = self.tx.prepare_cached(INSERT_FTS).map_err(self.err())?;
         let path = &self.path;
         let err = |source| QueryError::Sqlite { path: path.clone(), source };
         for n in nodes {
@@ -227,66 +227,57 @@ impl Publication<'_> {
                 NodeCategory::File => self.files += 1,
                 _ => {}
             }
-            ins.execute(params![
-                nid,
-                n.id,
-                n.kind.as_str(),
-                n.name,
-                n.qualified_name,
-                n.file,
-                n.language,
-                n.start_line,
-                n.end_line,
-                n.signature,
-                n.doc,
-                n.exported,
-                n.parent,
-                n.size.map(|s| s as i64),
-                n.lines,
-                n.hash,
-            ])
-            .map_err(err)?;
-            let mut terms = split_identifiers(&n.qualified_name);
-            if let Some(f) = &n.file {
-                terms.push(' ');
-                terms.push_str(&split_identifiers(f));
-            }
-            fts.execute(params![nid, n.name, n.qualified_name, n.signature, n.doc, n.file, terms])
-                .map_err(err)?;
+            write_node(&mut ins, &mut fts, nid, n).map_err(err)?;
         }
         Ok(())
     }
 
-    /// Inserts edges whose endpoints are known; the others wait for [`Self::commit`].
+    /// Inserts edges produced by the unit whose owner node is `owner` (a file or package node
+    /// ID); edges whose endpoints or owner are not inserted yet wait for [`Self::commit`].
     pub fn insert_edges<'e>(
         &mut self,
         edges: impl IntoIterator<Item = &'e Edge>,
+        owner: &str,
     ) -> Result<(), QueryError> {
-        let mut ins = self
-            .tx
-            .prepare_cached(
-                "INSERT OR IGNORE INTO edge (src, dst, kind, weight, reason, line) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )
-            .map_err(self.err())?;
+        let mut ins = self.tx.prepare_cached(INSERT_EDGE).map_err(self.err())?;
         let path = &self.path;
         let err = |source| QueryError::Sqlite { path: path.clone(), source };
+        let owner_nid = self.nids.get(owner).copied();
         for e in edges {
-            match (self.nids.get(&e.src), self.nids.get(&e.dst)) {
-                (Some(src), Some(dst)) => {
-                    self.edges += ins
-                        .execute(params![
-                            src,
-                            dst,
-                            e.kind.as_str(),
-                            e.weight(),
-                            e.reason.as_str(),
-                            e.line
-                        ])
-                        .map_err(err)? as i64;
+            match (self.nids.get(&e.src), self.nids.get(&e.dst), owner_nid) {
+                (Some(&src), Some(&dst), Some(owner)) => {
+                    self.edges += insert_edge(&mut ins, e, src, dst, owner).map_err(err)? as i64;
                 }
-                _ => self.pending.push(e.clone()),
+                _ => self.pending.push((e.clone(), owner.to_string())),
             }
+        }
+        Ok(())
+    }
+
+    /// Records the digest of each unit's rows (what the next incremental revision compares).
+    pub fn insert_units<'u>(
+        &mut self,
+        units: impl IntoIterator<Item = (&'u str, u64)>,
+    ) -> Result<(), QueryError> {
+        let mut ins = self.tx.prepare_cached(UPSERT_UNIT).map_err(self.err())?;
+        let path = &self.path;
+        for (id, digest) in units {
+            ins.execute(params![id, digest as i64])
+                .map_err(|source| QueryError::Sqlite { path: path.clone(), source })?;
+        }
+        Ok(())
+    }
+
+    /// Records what the scanner saw of each file, with its encoded facts.
+    pub fn insert_sources<'r>(
+        &mut self,
+        sources: impl IntoIterator<Item = &'r SourceRow>,
+    ) -> Result<(), QueryError> {
+        let mut ins = self.tx.prepare_cached(UPSERT_SOURCE).map_err(self.err())?;
+        let path = &self.path;
+        for s in sources {
+            upsert_source(&mut ins, s)
+                .map_err(|source| QueryError::Sqlite { path: path.clone(), source })?;
         }
         Ok(())
     }
@@ -337,7 +328,9 @@ impl Publication<'_> {
     pub fn commit(mut self, info: &SnapshotInfo) -> Result<i64, QueryError> {
         let pending = std::mem::take(&mut self.pending);
         let before = pending.len();
-        self.insert_edges(&pending)?;
+        for (edge, owner) in &pending {
+            self.insert_edges(std::iter::once(edge), owner)?;
+        }
         let dangling = self.pending.len();
         if dangling > 0 {
             tracing::warn!(dangling, of = before, "publish: edges to unknown nodes were dropped");
@@ -345,32 +338,124 @@ impl Publication<'_> {
         let Publication { tx, path, files, symbols, edges, skipped, unresolved, .. } = self;
         let err = |source| QueryError::Sqlite { path: path.clone(), source };
         tx.execute_batch(&ddl::create_graph_indexes()).map_err(err)?;
-        let revision: i64 = tx
-            .query_row("SELECT COALESCE(MAX(revision), 0) + 1 FROM snapshot", [], |r| r.get(0))
+        let revision = insert_snapshot(&tx, info, [files, symbols, edges, skipped, unresolved])
             .map_err(err)?;
-        tx.execute(
-            "INSERT INTO snapshot (revision, root, head_commit, dirty_fingerprint, dirty_files, \
-             indexer_version, schema_version, created_at_ms, duration_ms, files, symbols, edges, skipped, \
-             unresolved) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
-            params![
-                revision,
-                info.root,
-                info.head_commit,
-                info.dirty_fingerprint,
-                info.dirty_files as i64,
-                info.indexer_version,
-                SCHEMA_VERSION,
-                info.created_at_ms,
-                info.duration_ms,
-                files,
-                symbols,
-                edges,
-                skipped,
-                unresolved,
-            ],
-        )
-        .map_err(err)?;
         tx.commit().map_err(err)?;
         Ok(revision)
     }
+}
+
+/// What the scanner saw of one indexed file, and its encoded facts (NULL without a provider).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceRow {
+    pub path: String,
+    pub size: u64,
+    pub mtime_ns: i64,
+    pub hash: String,
+    pub lossy_utf8: bool,
+    pub lines: u32,
+    pub facts: Option<Vec<u8>>,
+}
+
+pub(crate) const INSERT_EDGE: &str = "INSERT OR IGNORE INTO edge (src, dst, kind, weight, reason, line, owner) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+pub(crate) const UPSERT_UNIT: &str = "INSERT OR REPLACE INTO unit (id, digest) VALUES (?1, ?2)";
+pub(crate) const UPSERT_SOURCE: &str = "INSERT OR REPLACE INTO source \
+     (path, size, mtime_ns, hash, lossy_utf8, lines, facts) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+
+pub(crate) fn insert_edge(
+    ins: &mut rusqlite::CachedStatement<'_>,
+    e: &Edge,
+    src: i64,
+    dst: i64,
+    owner: i64,
+) -> rusqlite::Result<usize> {
+    ins.execute(params![src, dst, e.kind.as_str(), e.weight(), e.reason.as_str(), e.line, owner])
+}
+
+pub(crate) fn upsert_source(
+    ins: &mut rusqlite::CachedStatement<'_>,
+    s: &SourceRow,
+) -> rusqlite::Result<usize> {
+    ins.execute(params![s.path, s.size as i64, s.mtime_ns, s.hash, s.lossy_utf8, s.lines, s.facts])
+}
+
+/// Inserts a node row with the given `nid`, replacing the row that has it (so an update keeps
+/// the row number other units' edges refer to).
+pub(crate) const UPSERT_NODE: &str = "INSERT OR REPLACE INTO node (nid, id, kind, name, qualified_name, file, \
+     language, start_line, end_line, signature, doc, exported, parent, size, lines, hash) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)";
+pub(crate) const INSERT_FTS: &str = "INSERT INTO node_fts \
+     (rowid, name, qualified_name, signature, doc, path, terms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+
+/// Writes a node row and its full-text row (the caller deletes an older FTS row first).
+pub(crate) fn write_node(
+    ins: &mut rusqlite::CachedStatement<'_>,
+    fts: &mut rusqlite::CachedStatement<'_>,
+    nid: i64,
+    n: &Node,
+) -> rusqlite::Result<()> {
+    ins.execute(params![
+        nid,
+        n.id,
+        n.kind.as_str(),
+        n.name,
+        n.qualified_name,
+        n.file,
+        n.language,
+        n.start_line,
+        n.end_line,
+        n.signature,
+        n.doc,
+        n.exported,
+        n.parent,
+        n.size.map(|s| s as i64),
+        n.lines,
+        n.hash,
+    ])?;
+    let mut terms = split_identifiers(&n.qualified_name);
+    if let Some(f) = &n.file {
+        terms.push(' ');
+        terms.push_str(&split_identifiers(f));
+    }
+    fts.execute(params![nid, n.name, n.qualified_name, n.signature, n.doc, n.file, terms])?;
+    Ok(())
+}
+
+/// Appends the snapshot row of a new revision; `counts` are files, symbols, edges, skipped,
+/// unresolved. Returns the revision.
+pub(crate) fn insert_snapshot(
+    tx: &rusqlite::Transaction<'_>,
+    info: &SnapshotInfo,
+    counts: [i64; 5],
+) -> rusqlite::Result<i64> {
+    let revision: i64 =
+        tx.query_row("SELECT COALESCE(MAX(revision), 0) + 1 FROM snapshot", [], |r| r.get(0))?;
+    let [files, symbols, edges, skipped, unresolved] = counts;
+    tx.execute(
+        "INSERT OR REPLACE INTO meta (key, value) VALUES ('max_file_size', ?1)",
+        [info.max_file_size.to_string()],
+    )?;
+    tx.execute(
+        "INSERT INTO snapshot (revision, root, head_commit, dirty_fingerprint, dirty_files, \
+         indexer_version, schema_version, created_at_ms, duration_ms, files, symbols, edges, skipped, \
+         unresolved) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+        params![
+            revision,
+            info.root,
+            info.head_commit,
+            info.dirty_fingerprint,
+            info.dirty_files as i64,
+            info.indexer_version,
+            SCHEMA_VERSION,
+            info.created_at_ms,
+            info.duration_ms,
+            files,
+            symbols,
+            edges,
+            skipped,
+            unresolved,
+        ],
+    )?;
+    Ok(revision)
 }

@@ -8,13 +8,14 @@ use crate::vocab::{DiagnosticCode, EdgeKind, NodeKind, Reason};
 
 /// Bumped whenever the generated DDL changes incompatibly; an index with another version is
 /// rebuilt from scratch.
-pub const SCHEMA_VERSION: u32 = 4;
+pub const SCHEMA_VERSION: u32 = 5;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ColumnType {
     Text,
     Integer,
     Real,
+    Blob,
 }
 
 impl ColumnType {
@@ -23,6 +24,7 @@ impl ColumnType {
             ColumnType::Text => "TEXT",
             ColumnType::Integer => "INTEGER",
             ColumnType::Real => "REAL",
+            ColumnType::Blob => "BLOB",
         }
     }
 }
@@ -101,7 +103,7 @@ const fn kind(name: &'static str, domain: Domain, doc: &'static str) -> Column {
     Column { name, ty: ColumnType::Text, nullable: false, domain, doc }
 }
 
-use ColumnType::{Integer, Real, Text};
+use ColumnType::{Blob, Integer, Real, Text};
 
 pub const META: Table = Table {
     name: "meta",
@@ -181,9 +183,17 @@ pub const EDGE: Table = Table {
         col("weight", Real, "confidence in [0, 1]"),
         kind("reason", Domain::Reason, "why the edge exists"),
         col("line", Integer, "call-site or reference line, 0 when not applicable"),
+        col(
+            "owner",
+            Integer,
+            "nid of the unit (file or package node) whose derivation produced the edge; an incremental revision replaces a unit's edges together",
+        ),
     ],
     primary_key: &["src", "kind", "dst", "line"],
-    indexes: &[Index { name: "edge_by_dst", columns: &["dst", "kind"], unique: false }],
+    indexes: &[
+        Index { name: "edge_by_dst", columns: &["dst", "kind"], unique: false },
+        Index { name: "edge_by_owner", columns: &["owner"], unique: false },
+    ],
     without_rowid: true,
 };
 
@@ -215,6 +225,40 @@ pub const UNRESOLVED: Table = Table {
     without_rowid: true,
 };
 
+pub const UNIT: Table = Table {
+    name: "unit",
+    doc: "What each unit (a file, a Go package) last published, as a digest of its rows: the next revision rewrites only units whose digest changed.",
+    columns: &[
+        col("id", Text, "node ID of the unit's owner (file:..., pkg:go:...)"),
+        col("digest", Integer, "hash of the unit's derived rows (nodes, edges, unresolved sites)"),
+    ],
+    primary_key: &["id"],
+    indexes: &[],
+    without_rowid: true,
+};
+
+pub const SOURCE: Table = Table {
+    name: "source",
+    doc: "Every indexed file as the scanner saw it, with its extracted facts, so a later index restores unchanged files without reading or parsing them.",
+    columns: &[
+        col("path", Text, "root-relative path"),
+        col("size", Integer, "bytes on disk"),
+        col("mtime_ns", Integer, "modification time (ns since the epoch, 0 when unknown)"),
+        col("hash", Text, "content hash of the bytes"),
+        col("lossy_utf8", Integer, "1 when the bytes were decoded lossily"),
+        col("lines", Integer, "line count"),
+        opt(
+            "facts",
+            Blob,
+            "encoded per-file facts (codegraph-parse codec), NULL without a provider",
+        ),
+    ],
+    primary_key: &["path"],
+    indexes: &[],
+    // Rows hold blobs of kilobytes: a rowid table keeps the primary-key B-tree small.
+    without_rowid: false,
+};
+
 pub const NODE_FTS: FtsTable = FtsTable {
     name: "node_fts",
     doc: "Full-text index over nodes (rowid = node.nid); `terms` holds identifiers split at case and underscores.",
@@ -223,7 +267,7 @@ pub const NODE_FTS: FtsTable = FtsTable {
 };
 
 /// All plain tables, in creation order.
-pub const TABLES: &[Table] = &[META, SNAPSHOT, NODE, EDGE, DIAGNOSTIC, UNRESOLVED];
+pub const TABLES: &[Table] = &[META, SNAPSHOT, NODE, EDGE, DIAGNOSTIC, UNRESOLVED, UNIT, SOURCE];
 
 /// All FTS tables.
 pub const FTS_TABLES: &[FtsTable] = &[NODE_FTS];

@@ -1,7 +1,9 @@
 //! Command definitions (clap) and their human / `--json` output.
 
+use crate::engine::Engine;
+use crate::fresh::freshness;
 use crate::git::git_state;
-use crate::index::{IndexOptions, IndexSummary, run_index};
+use crate::index::{IndexOptions, IndexSummary};
 use crate::paths::{canonical_root, db_path};
 use crate::scan::DEFAULT_MAX_FILE_SIZE;
 use anyhow::{Context, Result, bail};
@@ -38,6 +40,21 @@ enum Command {
         /// Files larger than this many bytes are skipped.
         #[arg(long, default_value_t = DEFAULT_MAX_FILE_SIZE)]
         max_file_size: u64,
+        /// Rebuild from scratch instead of updating the existing index.
+        #[arg(long)]
+        full: bool,
+    },
+    /// Index a code root, then keep the index fresh as files change (until SIGINT/SIGTERM).
+    Watch {
+        root: Option<PathBuf>,
+        #[arg(long, default_value_t = DEFAULT_MAX_FILE_SIZE)]
+        max_file_size: u64,
+        /// Quiet time after the last file event before a revision is published.
+        #[arg(long, default_value_t = 20)]
+        debounce_ms: u64,
+        /// Batches naming more paths than this are applied as a full rescan.
+        #[arg(long, default_value_t = 1000)]
+        max_batch_paths: usize,
     },
     /// Show the published revision, its counts and skips, and whether it is stale.
     Status {
@@ -83,12 +100,27 @@ pub fn run() -> Result<()> {
     let cli = Cli::parse();
     let json = cli.json;
     match cli.command {
-        Command::Index { root, max_file_size } => {
+        Command::Index { root, max_file_size, full } => {
             let root = canonical_root(&root.unwrap_or_else(|| PathBuf::from(".")))?;
             let db = db_path(&root, cli.db.as_deref())?;
             let progress = !json && std::io::stderr().is_terminal();
-            let summary = run_index(&root, &db, &IndexOptions { max_file_size, progress })?;
+            let (_, summary) =
+                Engine::open(&root, &db, &IndexOptions { max_file_size, progress, full })?;
             print_index(&summary, json)
+        }
+        Command::Watch { root, max_file_size, debounce_ms, max_batch_paths } => {
+            let root = canonical_root(&root.unwrap_or_else(|| PathBuf::from(".")))?;
+            let db = db_path(&root, cli.db.as_deref())?;
+            let progress = !json && std::io::stderr().is_terminal();
+            let index_opts = IndexOptions { max_file_size, progress, full: false };
+            let opts = crate::watch::WatchOptions {
+                debounce: std::time::Duration::from_millis(debounce_ms),
+                max_batch_paths,
+                json,
+            };
+            crate::watch::run_watch(&root, &db, &index_opts, &opts, |s| {
+                if json { Ok(()) } else { print_index(s, false) }
+            })
         }
         Command::Status { root, all } => status(root, cli.db.as_deref(), all, json),
         Command::Search { query, root, kind, limit } => {
@@ -98,9 +130,11 @@ pub fn run() -> Result<()> {
                 let kinds: Vec<&str> = NodeKind::ALL.iter().map(|k| k.as_str()).collect();
                 bail!("unknown kind `{k}`; one of: {}", kinds.join(", "));
             }
-            let (_, mut store) = open_store(root, cli.db.as_deref())?;
+            let (root, mut store) = open_store(root, cli.db.as_deref())?;
+            let db_path = store.path().to_path_buf();
             let reader = store.reader()?;
             let result = reader.search(&SearchRequest { query, kind, limit })?;
+            let stale = freshness(&root, &db_path, &reader)?.stale();
             if json {
                 let hits: Vec<Value> = result
                     .hits
@@ -113,6 +147,7 @@ pub fn run() -> Result<()> {
                     .collect();
                 print_json(&json!({
                     "revision": reader.revision(),
+                    "stale": stale,
                     "fallback": result.fallback.map(|f| f.as_str()),
                     "fts_query": result.fts_query,
                     "hits": hits,
@@ -120,12 +155,18 @@ pub fn run() -> Result<()> {
             } else {
                 let mut out = std::io::stdout().lock();
                 match result.fallback {
-                    None => writeln!(out, "no matches (revision {})", reader.revision())?,
+                    None => writeln!(
+                        out,
+                        "no matches (revision {}{})",
+                        reader.revision(),
+                        stale_note(stale)
+                    )?,
                     Some(f) => writeln!(
                         out,
-                        "{} hit(s), revision {}, answered by the {} form: {}",
+                        "{} hit(s), revision {}{}, answered by the {} form: {}",
                         result.hits.len(),
                         reader.revision(),
+                        stale_note(stale),
                         f.as_str(),
                         result.fts_query
                     )?,
@@ -141,13 +182,16 @@ pub fn run() -> Result<()> {
         }
         Command::Open { id, root } => {
             let (root, mut store) = open_store(root, cli.db.as_deref())?;
+            let db_path = store.path().to_path_buf();
             let reader = store.reader()?;
             let opened = reader.open(&id)?;
+            let stale = freshness(&root, &db_path, &reader)?.stale();
             let unresolved = reader.unresolved_of(&id)?;
             let source = source_lines(&root, &opened.node);
             if json {
                 let mut v = node_json(&opened.node);
                 v["revision"] = json!(reader.revision());
+                v["stale"] = json!(stale);
                 v["source"] = json!(
                     source
                         .as_ref()
@@ -165,7 +209,14 @@ pub fn run() -> Result<()> {
             } else {
                 let n = &opened.node;
                 let mut out = std::io::stdout().lock();
-                writeln!(out, "{}  ({}, revision {})", n.id, n.kind, reader.revision())?;
+                writeln!(
+                    out,
+                    "{}  ({}, revision {}{})",
+                    n.id,
+                    n.kind,
+                    reader.revision(),
+                    stale_note(stale)
+                )?;
                 writeln!(out, "  name: {}  qualified: {}", n.name, n.qualified_name)?;
                 writeln!(out, "  at: {}", location(n))?;
                 if let Some(sig) = &n.signature {
@@ -259,29 +310,36 @@ fn open_store(root: Option<PathBuf>, db: Option<&Path>) -> Result<(PathBuf, Stor
 
 fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Result<()> {
     let (root, mut store) = open_store(root, db)?;
-    let db_file = store.path().display().to_string();
+    let db_path = store.path().to_path_buf();
+    let db_file = db_path.display().to_string();
     let reader = store.reader()?;
     let st = reader.status()?;
-    let skips = reader.diagnostics(true, if all { usize::MAX >> 1 } else { 20 })?;
-    let git = git_state(&root);
+    let limit = if all { usize::MAX >> 1 } else { 20 };
+    let skips = reader.diagnostics(true, limit)?;
+    let fresh = freshness(&root, &db_path, &reader)?;
     let snap = &st.snapshot;
-    // Fresh when HEAD and the dirty-file fingerprint both match what was indexed.
-    let (stale, why) = match &git {
-        None => (None, "not a git repository: freshness is not tracked".to_string()),
-        Some(g) if g.head_commit != snap.head_commit => (
-            Some(true),
-            format!(
-                "HEAD moved from {} to {}",
-                snap.head_commit.as_deref().unwrap_or("none"),
-                g.head_commit.as_deref().unwrap_or("none")
-            ),
-        ),
-        Some(g) if g.dirty_fingerprint != snap.dirty_fingerprint => (
-            Some(true),
-            format!("{} file(s) differ from HEAD and changed since indexing", g.dirty.len()),
-        ),
-        Some(_) => (Some(false), "HEAD and working-tree changes match the index".to_string()),
+    let head_now = git_state(&root).and_then(|g| g.head_commit);
+    let stale = Some(fresh.stale());
+    let mut why = if fresh.stale() {
+        format!(
+            "{} file(s) changed since revision {} ({} added, {} modified, {} removed)",
+            fresh.changed(),
+            snap.revision,
+            fresh.added.len(),
+            fresh.modified.len(),
+            fresh.removed.len()
+        )
+    } else {
+        "every indexed file matches the tree".to_string()
     };
+    if head_now != snap.head_commit {
+        why.push_str(&format!(
+            "; HEAD is {} (indexed at {})",
+            head_now.as_deref().unwrap_or("none"),
+            snap.head_commit.as_deref().unwrap_or("none")
+        ));
+    }
+    let list = |v: &[String]| -> Vec<String> { v.iter().take(limit).cloned().collect() };
     if json {
         let counts = |v: &[(String, u64)]| -> Value {
             Value::Object(v.iter().map(|(k, n)| (k.clone(), json!(n))).collect())
@@ -292,6 +350,11 @@ fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Re
             "revision": snap.revision,
             "stale": stale,
             "freshness": why,
+            "changed": {
+                "added": list(&fresh.added),
+                "modified": list(&fresh.modified),
+                "removed": list(&fresh.removed),
+            },
             "head_commit": snap.head_commit,
             "dirty_files": snap.dirty_files,
             "indexer_version": snap.indexer_version,
@@ -323,6 +386,11 @@ fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Re
         None => "unknown",
     };
     writeln!(out, "freshness {label}: {why}")?;
+    for (tag, paths) in [("+", &fresh.added), ("~", &fresh.modified), ("-", &fresh.removed)] {
+        for p in paths.iter().take(limit) {
+            writeln!(out, "  {tag} {p}")?;
+        }
+    }
     writeln!(
         out,
         "files {}  symbols {}  edges {}  skipped {}",
@@ -359,6 +427,9 @@ fn print_index(s: &IndexSummary, json: bool) -> Result<()> {
             "root": s.root.display().to_string(),
             "db": s.db.display().to_string(),
             "revision": s.revision,
+            "mode": s.mode,
+            "changed_files": s.changed_files,
+            "units_rewritten": s.units_rewritten,
             "files": s.files,
             "parsed_files": s.parsed_files,
             "symbols": s.symbols,
@@ -371,12 +442,25 @@ fn print_index(s: &IndexSummary, json: bool) -> Result<()> {
             "files_with_syntax_errors": s.files_with_syntax_errors,
             "head_commit": s.head_commit,
             "dirty_files": s.dirty_files,
-            "timings_ms": {"scan": s.scan_ms, "parse": s.parse_ms, "resolve": s.resolve_ms, "publish": s.publish_ms, "total": s.total_ms},
+            "timings_ms": {"restore": s.restore_ms, "scan": s.scan_ms, "parse": s.parse_ms, "resolve": s.resolve_ms, "publish": s.publish_ms, "total": s.total_ms},
             "peak_rss_bytes": s.peak_rss_bytes,
         }));
     }
     let mut out = std::io::stdout().lock();
-    writeln!(out, "indexed {} -> revision {}", s.root.display(), s.revision)?;
+    match s.mode {
+        "unchanged" => {
+            writeln!(out, "{} unchanged since revision {}", s.root.display(), s.revision)?
+        }
+        "incremental" => writeln!(
+            out,
+            "updated {} -> revision {} ({} files changed, {} units rewritten)",
+            s.root.display(),
+            s.revision,
+            s.changed_files,
+            s.units_rewritten
+        )?,
+        _ => writeln!(out, "indexed {} -> revision {}", s.root.display(), s.revision)?,
+    }
     writeln!(out, "  db       {}", s.db.display())?;
     writeln!(
         out,
@@ -402,15 +486,27 @@ fn print_index(s: &IndexSummary, json: bool) -> Result<()> {
     if let Some(c) = &s.head_commit {
         writeln!(out, "  commit   {c} ({} dirty files)", s.dirty_files)?;
     }
-    writeln!(
-        out,
-        "  time     {} ms (scan {}, parse {}, resolve {}, publish {})",
-        s.total_ms, s.scan_ms, s.parse_ms, s.resolve_ms, s.publish_ms
-    )?;
+    if s.mode == "full" {
+        writeln!(
+            out,
+            "  time     {} ms (scan {}, parse {}, resolve {}, publish {})",
+            s.total_ms, s.scan_ms, s.parse_ms, s.resolve_ms, s.publish_ms
+        )?;
+    } else {
+        writeln!(
+            out,
+            "  time     {} ms (restore {}, scan {}, derive {}, publish {})",
+            s.total_ms, s.restore_ms, s.scan_ms, s.parse_ms, s.publish_ms
+        )?;
+    }
     if let Some(rss) = s.peak_rss_bytes {
         writeln!(out, "  memory   {} MiB peak RSS", rss / (1024 * 1024))?;
     }
     Ok(())
+}
+
+fn stale_note(stale: bool) -> &'static str {
+    if stale { ", stale: files changed since; run `codegraph index`" } else { "" }
 }
 
 fn print_json(v: &Value) -> Result<()> {

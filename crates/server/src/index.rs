@@ -1,24 +1,36 @@
-//! `codegraph index`: scan -> salsa inputs -> facts (all cores) -> graph -> one published
-//! revision.
+//! The full build behind `codegraph index` on a new root (or after a version change): scan ->
+//! salsa inputs -> facts (all cores) -> graph -> one revision that replaces everything, written
+//! by a bulk publication. Incremental revisions are the engine's ([`crate::engine`]).
 
 use crate::git::{GitState, git_state};
-use crate::scan::{ScanOptions, scan};
+use crate::scan::scan;
+use crate::units::{file_digest, package_units};
 use anyhow::{Context, Result};
-use codegraph_db::{Content, Database, PREFETCH_CHUNK, SourceFile, Workspace};
-use codegraph_query::{Diagnostic, SnapshotInfo, Store};
-use codegraph_resolve::{
-    Edge, Node, UnresolvedSite, file_graph, file_node, package_graph, resolve_file,
-};
+use codegraph_db::{Content, Database, PREFETCH_CHUNK, SourceFile, Workspace, file_facts};
+use codegraph_query::{Diagnostic, SnapshotInfo, SourceRow, Store};
+use codegraph_resolve::{Edge, Node, UnresolvedSite, file_graph, file_node, resolve_file};
 use codegraph_schema::{DiagnosticCode, NodeCategory};
-use std::collections::BTreeMap;
+use salsa::Durability;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-pub const INDEXER_VERSION: &str = env!("CARGO_PKG_VERSION");
+/// Identifies what wrote an index: the codegraph version and the version of the facts the
+/// providers extract (restored facts from another extraction would be wrong, so a different
+/// value forces a full rebuild).
+pub fn indexer_version() -> String {
+    format!("{}+facts{}", env!("CARGO_PKG_VERSION"), codegraph_parse::FACTS_VERSION)
+}
+
+/// A file modified this close to the moment it was read (or later) is recorded with an
+/// unknown modification time, so the next scan hashes it instead of trusting the stat.
+pub(crate) const RACY_WINDOW_NS: i64 = 2_000_000_000;
 
 pub struct IndexOptions {
     pub max_file_size: u64,
     pub progress: bool,
+    /// Rebuild from scratch even when the index could be updated incrementally.
+    pub full: bool,
 }
 
 /// What an index run did.
@@ -27,8 +39,14 @@ pub struct IndexSummary {
     pub root: PathBuf,
     pub db: PathBuf,
     pub revision: i64,
+    /// `full` (everything parsed), `incremental` (only changed files), `unchanged`.
+    pub mode: &'static str,
     pub files: usize,
     pub parsed_files: usize,
+    /// Files read and re-derived (all of them in a full build).
+    pub changed_files: usize,
+    /// Units (files, packages) whose rows were rewritten.
+    pub units_rewritten: usize,
     pub symbols: usize,
     pub edges: usize,
     pub unresolved: usize,
@@ -41,6 +59,8 @@ pub struct IndexSummary {
     pub head_commit: Option<String>,
     pub dirty_files: usize,
     pub scan_ms: u128,
+    /// Incremental runs: loading the stored facts of every file.
+    pub restore_ms: u128,
     pub parse_ms: u128,
     pub resolve_ms: u128,
     pub publish_ms: u128,
@@ -57,27 +77,46 @@ pub fn peak_rss_bytes() -> Option<u64> {
     Some(kb * 1024)
 }
 
-fn now_ms() -> i64 {
+pub(crate) fn now_ns() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
+}
+
+pub(crate) fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
-pub fn run_index(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<IndexSummary> {
+/// Everything a full build leaves behind for the engine that continues from it.
+pub struct FullBuild {
+    pub db: Database,
+    pub store: Store,
+    /// (path, input, modification time to record), sorted by path.
+    pub files: Vec<(String, SourceFile, i64)>,
+    pub workspace: Workspace,
+    /// Skip diagnostics of the scan.
+    pub skips: Vec<Diagnostic>,
+    /// Unit ID -> digest, as published.
+    pub published: HashMap<String, u64>,
+    pub git: Option<GitState>,
+    pub revision: i64,
+    pub summary: IndexSummary,
+}
+
+/// Scans, parses and resolves everything and publishes it as one new revision that replaces
+/// the previous one entirely.
+pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<FullBuild> {
     let start = Instant::now();
     let git_root = root.to_path_buf();
     let git = std::thread::spawn(move || git_state(&git_root));
 
-    let exclude = ["", "-wal", "-shm", "-journal"]
-        .iter()
-        .map(|suffix| {
-            let mut p = db_path.as_os_str().to_os_string();
-            p.push(suffix);
-            PathBuf::from(p)
-        })
-        .collect();
-    let scanned = scan(root, &ScanOptions { max_file_size: opts.max_file_size, exclude });
+    let scan_opts = crate::engine::scan_options(db_path, opts.max_file_size);
+    let scanned = scan(root, &scan_opts);
     let scan_ms = start.elapsed().as_millis();
+    // Racily clean files (modified just before the read) are recorded without an mtime.
+    let racy_after = now_ns() - RACY_WINDOW_NS;
 
     // The writer thread fills one publication while the workers parse the next chunk.
     if let Some(dir) = db_path.parent() {
@@ -94,20 +133,27 @@ pub fn run_index(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Ind
         .files
         .iter()
         .map(|f| {
-            SourceFile::new(
-                &db,
+            SourceFile::builder(
                 f.path.clone(),
                 f.language,
                 Content::Text(f.text.clone()),
                 f.meta.clone(),
             )
+            .durability(Durability::HIGH)
+            .new(&db)
         })
         .collect();
-    let workspace = Workspace::new(&db, files.clone());
+    let mtimes: Vec<i64> = scanned
+        .files
+        .iter()
+        .map(|f| if f.mtime_ns >= racy_after { 0 } else { f.mtime_ns })
+        .collect();
+    let workspace = Workspace::builder(files.clone()).durability(Durability::HIGH).new(&db);
     let bar = progress_bar(opts.progress, files.len());
     let mut diagnostics = scanned.diagnostics;
     let mut counts = Counts::default();
     let mut writer_gone = false;
+    let mut offset = 0;
     db.prefetch(
         &files,
         |db, file| {
@@ -116,13 +162,13 @@ pub fn run_index(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Ind
         },
         |db, chunk| {
             let mut batch = Batch::default();
-            for &file in chunk {
+            for (i, &file) in chunk.iter().enumerate() {
                 let node = file_node(db, file);
                 let g = file_graph(db, file);
                 counts.add(node, g);
                 batch.nodes.push(node.clone());
                 batch.nodes.extend(g.nodes.iter().cloned());
-                batch.edges.extend(g.edges.iter().cloned());
+                batch.edges.push((node.id.clone(), g.edges.clone()));
                 for (code, detail) in &g.diagnostics {
                     diagnostics.push(Diagnostic {
                         path: file.path(db).clone(),
@@ -130,7 +176,21 @@ pub fn run_index(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Ind
                         detail: detail.clone(),
                     });
                 }
+                let path = file.path(db);
+                let meta = file.meta(db);
+                batch.sources.push(SourceRow {
+                    path: path.clone(),
+                    size: meta.size,
+                    mtime_ns: mtimes[offset + i],
+                    hash: meta.hash.clone(),
+                    lossy_utf8: meta.lossy_utf8,
+                    lines: meta.lines,
+                    facts: file
+                        .language(db)
+                        .map(|_| codegraph_parse::encode_facts(file_facts(db, file))),
+                });
             }
+            offset += chunk.len();
             bar.inc(chunk.len() as u64);
             writer_gone = writer_gone || to_writer.send(WriterEvent::Batch(batch)).is_err();
         },
@@ -140,27 +200,39 @@ pub fn run_index(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Ind
 
     // Cross-file resolution needs every file's facts, so it runs after the parse pass.
     let resolve_start = Instant::now();
-    let parsed: Vec<SourceFile> =
-        files.iter().copied().filter(|f| f.language(&db).is_some()).collect();
-    db.par_each(&parsed, |db, file| {
-        resolve_file(db, workspace, file);
+    db.par_each(&files, |db, file| {
+        file_digest(db, workspace, file);
     });
-    for chunk in parsed.chunks(PREFETCH_CHUNK) {
+    let mut published: HashMap<String, u64> = HashMap::with_capacity(files.len());
+    for chunk in files.chunks(PREFETCH_CHUNK) {
         let mut batch = Batch::default();
         for &file in chunk {
+            let id = file_node(&db, file).id.clone();
             let r = resolve_file(&db, workspace, file);
             counts.edges += r.edges.len();
             counts.unresolved += r.unresolved.len();
-            batch.edges.extend(r.edges.iter().cloned());
+            if !r.edges.is_empty() {
+                batch.edges.push((id.clone(), r.edges.clone()));
+            }
             if !r.unresolved.is_empty() {
                 batch.unresolved.push((file.path(&db).clone(), r.unresolved.clone()));
             }
+            let digest = file_digest(&db, workspace, file);
+            batch.units.push((id.clone(), digest));
+            published.insert(id, digest);
         }
         writer_gone = writer_gone || to_writer.send(WriterEvent::Batch(batch)).is_err();
     }
     let resolve_ms = resolve_start.elapsed().as_millis();
-    let packages = package_graph(&db, workspace);
-    counts.add_nodes(&packages.nodes, packages.edges.len());
+    let packages = package_units(&db, workspace);
+    let mut batch = Batch::default();
+    for p in packages {
+        counts.add_nodes(&p.nodes, p.edges.len());
+        batch.nodes.extend(p.nodes);
+        batch.edges.push((p.id.clone(), p.edges));
+        batch.units.push((p.id.clone(), p.digest));
+        published.insert(p.id, p.digest);
+    }
     let mut skipped: BTreeMap<&'static str, usize> = BTreeMap::new();
     let mut lossy_files = 0;
     let mut files_with_syntax_errors = 0;
@@ -171,12 +243,8 @@ pub fn run_index(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Ind
             code => *skipped.entry(code.as_str()).or_default() += 1,
         }
     }
-    let batch = Batch {
-        nodes: packages.nodes.clone(),
-        edges: packages.edges.clone(),
-        diagnostics,
-        unresolved: Vec::new(),
-    };
+    let skips: Vec<Diagnostic> = diagnostics.iter().filter(|d| d.code.is_skip()).cloned().collect();
+    batch.diagnostics = diagnostics;
     let publish_start = Instant::now();
     let git: Option<GitState> = git.join().ok().flatten();
     let info = SnapshotInfo {
@@ -184,16 +252,17 @@ pub fn run_index(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Ind
         head_commit: git.as_ref().and_then(|g| g.head_commit.clone()),
         dirty_fingerprint: git.as_ref().and_then(|g| g.dirty_fingerprint.clone()),
         dirty_files: git.as_ref().map_or(0, |g| g.dirty.len() as u64),
-        indexer_version: INDEXER_VERSION.to_string(),
+        indexer_version: indexer_version(),
         created_at_ms: now_ms(),
         duration_ms: i64::try_from(start.elapsed().as_millis()).unwrap_or(i64::MAX),
+        max_file_size: opts.max_file_size,
     };
     if !writer_gone {
         let _ = to_writer.send(WriterEvent::Batch(batch));
         let _ = to_writer.send(WriterEvent::Commit(info.clone()));
     }
     drop(to_writer);
-    let revision = match writer.join() {
+    let (store, revision) = match writer.join() {
         Ok(result) => result?,
         Err(_) => {
             anyhow::bail!("the index writer thread panicked; the previous revision is intact")
@@ -201,12 +270,15 @@ pub fn run_index(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Ind
     };
     let publish_ms = publish_start.elapsed().as_millis();
 
-    Ok(IndexSummary {
+    let summary = IndexSummary {
         root: root.to_path_buf(),
         db: db_path.to_path_buf(),
         revision,
+        mode: "full",
         files: files.len(),
         parsed_files: counts.parsed_files,
+        changed_files: files.len(),
+        units_rewritten: published.len(),
         symbols: counts.symbols,
         edges: counts.edges,
         unresolved: counts.unresolved,
@@ -216,14 +288,18 @@ pub fn run_index(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Ind
         lossy_files,
         files_with_syntax_errors,
         head_commit: info.head_commit,
-        dirty_files: git.map_or(0, |g| g.dirty.len()),
+        dirty_files: git.as_ref().map_or(0, |g| g.dirty.len()),
         scan_ms,
+        restore_ms: 0,
         parse_ms,
         resolve_ms,
         publish_ms,
         total_ms: start.elapsed().as_millis(),
         peak_rss_bytes: peak_rss_bytes(),
-    })
+    };
+    let paths: Vec<String> = scanned.files.into_iter().map(|f| f.path).collect();
+    let files = paths.into_iter().zip(files).zip(mtimes).map(|((p, f), m)| (p, f, m)).collect();
+    Ok(FullBuild { db, store, files, workspace, skips, published, git, revision, summary })
 }
 
 /// What the main thread sends the writer thread: a closed set of events.
@@ -235,27 +311,43 @@ enum WriterEvent {
 #[derive(Default)]
 struct Batch {
     nodes: Vec<Node>,
-    edges: Vec<Edge>,
+    /// (owner unit ID, its edges).
+    edges: Vec<(String, Vec<Edge>)>,
     diagnostics: Vec<Diagnostic>,
     /// (file path, its unresolved call sites).
     unresolved: Vec<(String, Vec<UnresolvedSite>)>,
+    /// (unit ID, digest).
+    units: Vec<(String, u64)>,
+    sources: Vec<SourceRow>,
 }
 
 /// Writes batches into one publication and commits it when told to. If the channel closes
-/// without a `Commit`, the publication is dropped and the previous revision stays.
-fn write_revision(mut store: Store, events: std::sync::mpsc::Receiver<WriterEvent>) -> Result<i64> {
+/// without a `Commit`, the publication is dropped and the previous revision stays. Hands the
+/// store back for the engine.
+fn write_revision(
+    mut store: Store,
+    events: std::sync::mpsc::Receiver<WriterEvent>,
+) -> Result<(Store, i64)> {
     let mut publication = store.begin_publish()?;
     for event in events {
         match event {
             WriterEvent::Batch(b) => {
                 publication.insert_nodes(&b.nodes)?;
-                publication.insert_edges(&b.edges)?;
+                for (owner, edges) in &b.edges {
+                    publication.insert_edges(edges, owner)?;
+                }
                 publication.insert_diagnostics(&b.diagnostics)?;
                 for (file, sites) in &b.unresolved {
                     publication.insert_unresolved(file, sites)?;
                 }
+                publication.insert_units(b.units.iter().map(|(id, d)| (id.as_str(), *d)))?;
+                publication.insert_sources(&b.sources)?;
             }
-            WriterEvent::Commit(info) => return Ok(publication.commit(&info)?),
+            WriterEvent::Commit(info) => {
+                pause_point("full-commit");
+                let revision = publication.commit(&info)?;
+                return Ok((store, revision));
+            }
         }
     }
     anyhow::bail!(
@@ -297,4 +389,16 @@ fn progress_bar(enabled: bool, len: usize) -> indicatif::ProgressBar {
         bar.set_style(style);
     }
     bar
+}
+
+/// Crash-test hook: when `CODEGRAPH_PAUSE_AT` names this point, create the file named by
+/// `CODEGRAPH_PAUSE_FILE` and sleep, so a test can kill the process at exactly this moment
+/// (every row written, the transaction not committed). Inert otherwise.
+pub(crate) fn pause_point(name: &str) {
+    if std::env::var("CODEGRAPH_PAUSE_AT").is_ok_and(|p| p == name) {
+        if let Ok(marker) = std::env::var("CODEGRAPH_PAUSE_FILE") {
+            let _ = std::fs::write(marker, name);
+        }
+        std::thread::sleep(std::time::Duration::from_secs(60));
+    }
 }

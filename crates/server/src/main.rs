@@ -6,10 +6,14 @@
 //! terminal, later the watcher and MCP transports), and only this crate knows JSON.
 
 mod cli;
+mod engine;
+mod fresh;
 mod git;
 mod index;
 mod paths;
 mod scan;
+mod units;
+mod watch;
 
 use std::process::ExitCode;
 

@@ -39,6 +39,8 @@ pub struct ScannedFile {
     pub language: Option<Language>,
     pub text: Arc<str>,
     pub meta: FileMeta,
+    /// Modification time the walk saw (ns since the epoch, 0 when unknown).
+    pub mtime_ns: i64,
 }
 
 #[derive(Debug, Default)]
@@ -55,7 +57,7 @@ pub fn content_hash(bytes: &[u8]) -> String {
     hash.to_hex()[..32].to_string()
 }
 
-fn rel_path(root: &Path, path: &Path) -> String {
+pub(crate) fn rel_path(root: &Path, path: &Path) -> String {
     let rel = path.strip_prefix(root).unwrap_or(path);
     let s = rel.to_string_lossy();
     if std::path::MAIN_SEPARATOR == '/' {
@@ -65,14 +67,79 @@ fn rel_path(root: &Path, path: &Path) -> String {
     }
 }
 
+/// An eligible file found by [`walk`], not read yet.
+#[derive(Clone, Debug)]
+pub struct Candidate {
+    pub abs: PathBuf,
+    /// Root-relative, `/`-separated.
+    pub rel: String,
+    pub size: u64,
+    /// Modification time in nanoseconds since the epoch (0 when unknown).
+    pub mtime_ns: i64,
+}
+
+/// What a walk found: eligible files (sorted by path) and skipped paths.
+#[derive(Debug, Default)]
+pub struct Walk {
+    pub candidates: Vec<Candidate>,
+    pub skips: Vec<Diagnostic>,
+}
+
 /// Walks `root` (already canonical) and reads every eligible file, in parallel.
 pub fn scan(root: &Path, opts: &ScanOptions) -> ScanResult {
+    let walked = walk(root, opts, root, None);
+    let results: Vec<Result<ScannedFile, Diagnostic>> =
+        walked.candidates.into_par_iter().map(|c| read_file(&c)).collect();
+    let mut out = ScanResult::default();
+    let mut diagnostics = walked.skips;
+    for r in results {
+        match r {
+            Ok(f) => {
+                if let Some(d) = lossy_note(&f) {
+                    diagnostics.push(d);
+                }
+                out.files.push(f);
+            }
+            Err(d) => diagnostics.push(d),
+        }
+    }
+    out.files.sort_by(|a, b| a.path.cmp(&b.path));
+    out.files.dedup_by(|a, b| a.path == b.path);
+    diagnostics.sort();
+    diagnostics.dedup_by(|a, b| a.path == b.path && a.code == b.code);
+    out.diagnostics = diagnostics;
+    out
+}
+
+/// The note recorded for a file decoded lossily.
+pub fn lossy_note(f: &ScannedFile) -> Option<Diagnostic> {
+    f.meta.lossy_utf8.then(|| Diagnostic {
+        path: f.path.clone(),
+        code: DiagnosticCode::LossyUtf8,
+        detail: "not valid UTF-8; invalid bytes were replaced with U+FFFD".into(),
+    })
+}
+
+/// Modification time of `meta` in nanoseconds since the epoch, 0 when unknown.
+pub fn mtime_ns(meta: &std::fs::Metadata) -> i64 {
+    meta.modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
+}
+
+/// Lists the eligible files under `start` (the root or a directory inside it), applying the
+/// same rules as a full scan: ignore files of `start`'s parents included, so walking one
+/// directory of the root gives exactly the files a full walk gives there. Only stats files.
+/// `max_depth` 1 lists a directory's own files.
+pub fn walk(root: &Path, opts: &ScanOptions, start: &Path, max_depth: Option<usize>) -> Walk {
     let skips: Arc<Mutex<Vec<Diagnostic>>> = Arc::default();
-    let mut candidates: Vec<(PathBuf, String, u64)> = Vec::new();
+    let mut candidates: Vec<Candidate> = Vec::new();
     let filter_root = root.to_path_buf();
     let filter_skips = skips.clone();
     let exclude = opts.exclude.clone();
-    let walker = ignore::WalkBuilder::new(root)
+    let walker = ignore::WalkBuilder::new(start)
+        .max_depth(max_depth)
         .hidden(false)
         .follow_links(true)
         .require_git(false)
@@ -83,8 +150,8 @@ pub fn scan(root: &Path, opts: &ScanOptions) -> ScanResult {
         .parents(true)
         .filter_entry(move |entry| {
             let path = entry.path();
-            if entry.depth() > 0
-                && entry.file_type().is_some_and(|t| t.is_dir())
+            if entry.file_type().is_some_and(|t| t.is_dir())
+                && path != filter_root
                 && entry.file_name().to_str().is_some_and(|n| ALWAYS_SKIPPED_DIRS.contains(&n))
             {
                 return false;
@@ -117,8 +184,8 @@ pub fn scan(root: &Path, opts: &ScanOptions) -> ScanResult {
                     continue;
                 }
                 let rel = rel_path(root, entry.path());
-                let size = match entry.metadata() {
-                    Ok(m) => m.len(),
+                let (size, mtime_ns) = match entry.metadata() {
+                    Ok(m) => (m.len(), mtime_ns(&m)),
                     Err(e) => {
                         push(&skips, rel, DiagnosticCode::Unreadable, format!("cannot stat: {e}"));
                         continue;
@@ -133,37 +200,17 @@ pub fn scan(root: &Path, opts: &ScanOptions) -> ScanResult {
                     );
                     continue;
                 }
-                candidates.push((entry.into_path(), rel, size));
+                candidates.push(Candidate { abs: entry.into_path(), rel, size, mtime_ns });
             }
             Err(err) => record_walk_error(root, &skips, &err),
         }
     }
-
-    let results: Vec<Result<ScannedFile, Diagnostic>> =
-        candidates.into_par_iter().map(|(path, rel, size)| read_file(&path, rel, size)).collect();
-    let mut out = ScanResult::default();
-    let mut diagnostics = std::mem::take(&mut *skips.lock().unwrap_or_else(|e| e.into_inner()));
-    for r in results {
-        match r {
-            Ok(f) => {
-                if f.meta.lossy_utf8 {
-                    diagnostics.push(Diagnostic {
-                        path: f.path.clone(),
-                        code: DiagnosticCode::LossyUtf8,
-                        detail: "not valid UTF-8; invalid bytes were replaced with U+FFFD".into(),
-                    });
-                }
-                out.files.push(f);
-            }
-            Err(d) => diagnostics.push(d),
-        }
-    }
-    out.files.sort_by(|a, b| a.path.cmp(&b.path));
-    out.files.dedup_by(|a, b| a.path == b.path);
-    diagnostics.sort();
-    diagnostics.dedup_by(|a, b| a.path == b.path && a.code == b.code);
-    out.diagnostics = diagnostics;
-    out
+    candidates.sort_by(|a, b| a.rel.cmp(&b.rel));
+    candidates.dedup_by(|a, b| a.rel == b.rel);
+    let mut skips = std::mem::take(&mut *skips.lock().unwrap_or_else(|e| e.into_inner()));
+    skips.sort();
+    skips.dedup_by(|a, b| a.path == b.path && a.code == b.code);
+    Walk { candidates, skips }
 }
 
 fn push(skips: &Mutex<Vec<Diagnostic>>, path: String, code: DiagnosticCode, detail: String) {
@@ -206,7 +253,9 @@ fn record_walk_error(root: &Path, skips: &Mutex<Vec<Diagnostic>>, err: &ignore::
     push(skips, rel, code, cur.to_string());
 }
 
-fn read_file(path: &Path, rel: String, size: u64) -> Result<ScannedFile, Diagnostic> {
+/// Reads one eligible file: binary sniff, hash, lossy decode, line count.
+pub fn read_file(c: &Candidate) -> Result<ScannedFile, Diagnostic> {
+    let (path, rel) = (&c.abs, c.rel.clone());
     let bytes = std::fs::read(path).map_err(|e| Diagnostic {
         path: rel.clone(),
         code: DiagnosticCode::Unreadable,
@@ -220,6 +269,8 @@ fn read_file(path: &Path, rel: String, size: u64) -> Result<ScannedFile, Diagnos
         });
     }
     let hash = content_hash(&bytes);
+    // The bytes read, not the size the walk saw: the file may have changed in between.
+    let bytes_len = bytes.len() as u64;
     let (text, lossy_utf8): (Arc<str>, bool) = match String::from_utf8(bytes) {
         Ok(s) => (Arc::from(s), false),
         Err(e) => (Arc::from(String::from_utf8_lossy(e.as_bytes()).into_owned()), true),
@@ -229,7 +280,8 @@ fn read_file(path: &Path, rel: String, size: u64) -> Result<ScannedFile, Diagnos
         language: Language::from_path(&rel),
         path: rel,
         text,
-        meta: FileMeta { size, hash, lossy_utf8, lines },
+        meta: FileMeta { size: bytes_len, hash, lossy_utf8, lines },
+        mtime_ns: c.mtime_ns,
     })
 }
 

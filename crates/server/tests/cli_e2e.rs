@@ -188,16 +188,33 @@ fn index_status_search_open_export() {
         {"dst":"sym:ts:src/util.ts:log","kind":"CALLS","line":7,"reason":"import-resolved","src":"sym:ts:src/server.ts:Server.start","type":"edge","weight":0.95}
     "###]].assert_eq(&text);
 
-    // Determinism: re-indexing the same tree gives the same rows.
-    ok_json(&codegraph(&["index", root, "--db", &r.db, "--json"], &r.root));
+    // Determinism: rebuilding the same tree from scratch gives the same rows.
+    let full = ok_json(&codegraph(&["index", root, "--db", &r.db, "--json", "--full"], &r.root));
+    assert_eq!((full["mode"].as_str(), full["revision"].as_i64()), (Some("full"), Some(2)));
     let again = codegraph(&["export", root, "--db", &r.db], &r.root);
     assert_eq!(String::from_utf8(again.stdout).unwrap(), text);
+    // Nothing changed: an update publishes nothing.
+    let same = ok_json(&codegraph(&["index", root, "--db", &r.db, "--json"], &r.root));
+    assert_eq!((same["mode"].as_str(), same["revision"].as_i64()), (Some("unchanged"), Some(2)));
 
-    // An edit makes the index stale.
+    // An edit makes the index stale, and says what changed; every answer carries it.
     std::fs::write(r.root.join("src/util.ts"), "export function log() {}\n").unwrap();
+    std::fs::write(r.root.join("src/new.ts"), "export const n = 1;\n").unwrap();
     let st = ok_json(&codegraph(&["status", root, "--db", &r.db, "--json"], &r.root));
     assert_eq!(st["stale"], true, "{st}");
     assert_eq!(st["revision"], 2);
+    assert_eq!(st["changed"]["modified"], serde_json::json!(["src/util.ts"]), "{st}");
+    assert_eq!(st["changed"]["added"], serde_json::json!(["src/new.ts"]), "{st}");
+    let hits =
+        ok_json(&codegraph(&["search", "log", "--root", root, "--db", &r.db, "--json"], &r.root));
+    assert_eq!((hits["revision"].as_i64(), hits["stale"].as_bool()), (Some(2), Some(true)));
+    let upd = ok_json(&codegraph(&["index", root, "--db", &r.db, "--json"], &r.root));
+    assert_eq!(
+        (upd["mode"].as_str(), upd["changed_files"].as_u64()),
+        (Some("incremental"), Some(2))
+    );
+    let st = ok_json(&codegraph(&["status", root, "--db", &r.db, "--json"], &r.root));
+    assert_eq!((st["revision"].as_i64(), st["stale"].as_bool()), (Some(3), Some(false)), "{st}");
 }
 
 #[test]

@@ -1,0 +1,300 @@
+//! `codegraph-bench incremental DIR`: what an edit costs. On a private copy of the corpus:
+//! a cold index, a no-change `codegraph index`, a one-file-change `codegraph index`, then a
+//! `codegraph watch` daemon fed real edits (function-body edits and exported-signature
+//! renames), each timed from the write to the moment the new revision is published and
+//! queryable (the daemon prints its revision line after the commit). Also the daemon's RSS
+//! after the first edit and after many. Prints a table; figures go to docs/BENCHMARKS.md.
+
+use anyhow::{Context, Result, bail};
+use serde_json::Value;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant};
+
+struct Args {
+    dir: PathBuf,
+    edits: usize,
+    rss_edits: usize,
+    bin: PathBuf,
+    keep: bool,
+}
+
+fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args> {
+    let dir = PathBuf::from(it.next().context("missing DIR")?);
+    let mut a = Args { dir, edits: 60, rss_edits: 0, bin: crate::sibling_binary()?, keep: false };
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--edits" => a.edits = it.next().context("--edits N")?.parse()?,
+            "--rss-edits" => a.rss_edits = it.next().context("--rss-edits N")?.parse()?,
+            "--bin" => a.bin = PathBuf::from(it.next().context("--bin PATH")?),
+            "--keep" => a.keep = true,
+            other => bail!("unknown argument {other}"),
+        }
+    }
+    Ok(a)
+}
+
+/// A place to edit: a file and the 0-based line of a function header ending in `{`, and
+/// whether the function is exported (a rename changes what other files can see).
+#[derive(Clone, Debug)]
+struct Target {
+    rel: String,
+    line: usize,
+    name: String,
+    exported: bool,
+    go: bool,
+}
+
+fn find_targets(root: &Path) -> Vec<Target> {
+    let mut out = Vec::new();
+    let walker = ignore::WalkBuilder::new(root).hidden(false).require_git(false).build();
+    for entry in walker.flatten() {
+        let p = entry.path();
+        let rel = p.strip_prefix(root).unwrap_or(p).to_string_lossy().replace('\\', "/");
+        if rel.contains("testdata/") || rel.contains("node_modules/") || rel.ends_with("_test.go") {
+            continue;
+        }
+        let go = rel.ends_with(".go");
+        if !(go || rel.ends_with(".ts")) || rel.ends_with(".d.ts") {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(p) else { continue };
+        for (i, l) in text.lines().enumerate() {
+            let header =
+                if go { l.strip_prefix("func ") } else { l.strip_prefix("export function ") };
+            let Some(rest) = header else { continue };
+            if !l.ends_with('{') || rest.starts_with('(') {
+                continue;
+            }
+            let name: String =
+                rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            if name.is_empty() || !rest[name.len()..].starts_with('(') {
+                continue;
+            }
+            let exported = !go || name.chars().next().is_some_and(char::is_uppercase);
+            out.push(Target { rel: rel.clone(), line: i, name, exported, go });
+            break;
+        }
+    }
+    out.sort_by(|a, b| a.rel.cmp(&b.rel));
+    out
+}
+
+/// Deterministic pseudo-random picks.
+struct XorShift(u64);
+impl XorShift {
+    fn next(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+/// Inserts a statement at the top of the target's function body.
+fn body_edit(root: &Path, t: &Target, n: usize) -> Result<()> {
+    let p = root.join(&t.rel);
+    let text = std::fs::read_to_string(&p)?;
+    let mut lines: Vec<&str> = text.lines().collect();
+    let stmt = if t.go { format!("\t_ = {n}") } else { format!("  void {n};") };
+    lines.insert(t.line + 1, &stmt);
+    std::fs::write(&p, lines.join("\n") + "\n")?;
+    Ok(())
+}
+
+/// Renames the target function (or renames it back), changing what its package exports.
+fn signature_edit(root: &Path, t: &Target, renamed: bool) -> Result<()> {
+    let p = root.join(&t.rel);
+    let text = std::fs::read_to_string(&p)?;
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let (from, to) = if renamed {
+        (format!("{}Renamed(", t.name), format!("{}(", t.name))
+    } else {
+        (format!("{}(", t.name), format!("{}Renamed(", t.name))
+    };
+    let line = &mut lines[t.line];
+    if !line.contains(&from) {
+        bail!("{}:{} has no {from}", t.rel, t.line + 1);
+    }
+    *line = line.replacen(&from, &to, 1);
+    std::fs::write(&p, lines.join("\n") + "\n")?;
+    Ok(())
+}
+
+fn run_index(bin: &Path, root: &Path, db: &Path) -> Result<(f64, Value)> {
+    let start = Instant::now();
+    let out = Command::new(bin)
+        .args(["index", "--json", "--db"])
+        .arg(db)
+        .arg(root)
+        .output()
+        .context("run codegraph index")?;
+    let secs = start.elapsed().as_secs_f64();
+    if !out.status.success() {
+        bail!("codegraph index failed: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    Ok((secs, serde_json::from_slice(&out.stdout)?))
+}
+
+fn lines_of(child: &mut Child) -> Result<Receiver<Value>> {
+    let stdout = child.stdout.take().context("piped stdout")?;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if let Ok(v) = serde_json::from_str::<Value>(&line)
+                && tx.send(v).is_err()
+            {
+                break;
+            }
+        }
+    });
+    Ok(rx)
+}
+
+fn wait_event(rx: &Receiver<Value>, event: &str, timeout: Duration) -> Result<Value> {
+    let deadline = Instant::now() + timeout;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let v = rx.recv_timeout(left).with_context(|| format!("no `{event}` event"))?;
+        if v["event"] == event {
+            return Ok(v);
+        }
+    }
+}
+
+fn rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+fn summary(label: &str, mut ms: Vec<f64>) {
+    ms.sort_by(f64::total_cmp);
+    println!(
+        "{label:<34} n={:<4} p50 {:>8.1} ms  p95 {:>8.1} ms  max {:>8.1} ms",
+        ms.len(),
+        percentile(&ms, 0.5),
+        percentile(&ms, 0.95),
+        ms.last().copied().unwrap_or(f64::NAN)
+    );
+}
+
+pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
+    let a = parse_args(args)?;
+    let work = std::env::temp_dir().join(format!("codegraph-incr-{}", std::process::id()));
+    let root = work.join("root");
+    let db = work.join("index.db");
+    std::fs::create_dir_all(&work)?;
+    let status = Command::new("cp").arg("-r").arg(&a.dir).arg(&root).status()?;
+    if !status.success() {
+        bail!("cannot copy {}", a.dir.display());
+    }
+    let targets = find_targets(&root);
+    if targets.is_empty() {
+        bail!("no editable functions under {}", a.dir.display());
+    }
+    println!(
+        "corpus {} ({} editable files), copy at {}",
+        a.dir.display(),
+        targets.len(),
+        root.display()
+    );
+
+    let (cold, v) = run_index(&a.bin, &root, &db)?;
+    println!(
+        "cold index                         {cold:>8.2} s  ({} files, revision {})",
+        v["files"], v["revision"]
+    );
+    let mut nochange = Vec::new();
+    for _ in 0..3 {
+        let (secs, v) = run_index(&a.bin, &root, &db)?;
+        if v["mode"] != "unchanged" {
+            bail!("a no-change index published: {v}");
+        }
+        nochange.push(secs * 1000.0);
+    }
+    summary("no-change `codegraph index`", nochange);
+    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+    let mut one = Vec::new();
+    for i in 0..3 {
+        let t = &targets[rng.next(targets.len())];
+        body_edit(&root, t, 1_000_000 + i)?;
+        let (secs, v) = run_index(&a.bin, &root, &db)?;
+        if v["mode"] != "incremental" {
+            bail!("a one-file change did not publish: {v}");
+        }
+        one.push(secs * 1000.0);
+    }
+    summary("one-file-change `codegraph index`", one);
+
+    let mut child = Command::new(&a.bin)
+        .args(["watch", "--json", "--db"])
+        .arg(&db)
+        .arg(&root)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .context("spawn codegraph watch")?;
+    let rx = lines_of(&mut child)?;
+    let result = (|| -> Result<()> {
+        wait_event(&rx, "watching", Duration::from_secs(600))?;
+        let timeout = Duration::from_secs(30);
+        let mut body = Vec::new();
+        let mut rss_first = None;
+        for i in 0..a.edits {
+            let t = &targets[rng.next(targets.len())];
+            let start = Instant::now();
+            body_edit(&root, t, i)?;
+            wait_event(&rx, "revision", timeout)?;
+            body.push(start.elapsed().as_secs_f64() * 1000.0);
+            if i == 0 {
+                rss_first = rss_kib(child.id());
+            }
+        }
+        summary("watch: body edit -> published", body);
+        let exported: Vec<&Target> = targets.iter().filter(|t| t.exported).collect();
+        let mut sig = Vec::new();
+        for i in 0..a.edits.min(exported.len() * 2) {
+            let t = exported[(i / 2 * 7919) % exported.len()];
+            let start = Instant::now();
+            signature_edit(&root, t, i % 2 == 1)?;
+            wait_event(&rx, "revision", timeout)?;
+            sig.push(start.elapsed().as_secs_f64() * 1000.0);
+        }
+        summary("watch: exported signature -> published", sig);
+        if a.rss_edits > 0 {
+            for i in 0..a.rss_edits {
+                let t = &targets[rng.next(targets.len())];
+                body_edit(&root, t, 2_000_000 + i)?;
+                wait_event(&rx, "revision", timeout)?;
+            }
+            let after = rss_kib(child.id());
+            println!(
+                "watch RSS after 1st edit {} MiB, after {} more edits {} MiB",
+                rss_first.map_or("?".into(), |k| (k / 1024).to_string()),
+                a.rss_edits,
+                after.map_or("?".into(), |k| (k / 1024).to_string())
+            );
+        } else if let Some(k) = rss_first {
+            println!("watch RSS after the first edit      {} MiB", k / 1024);
+        }
+        Ok(())
+    })();
+    let _ = Command::new("kill").arg("-TERM").arg(child.id().to_string()).status();
+    let _ = child.wait();
+    if !a.keep {
+        let _ = std::fs::remove_dir_all(&work);
+    }
+    result
+}

@@ -1,0 +1,474 @@
+//! Incremental revisions: rewrite only the units (files, packages) whose rows changed, in one
+//! transaction, keeping every surviving node's row number.
+//!
+//! A unit owns its nodes (a file unit: every node whose `file` is its path; a package unit: its
+//! package node) and the edges it produced (`edge.owner`). Replacing a unit deletes its edges,
+//! upserts its nodes under their old `nid` (edges of other units keep pointing at them),
+//! deletes the nodes it no longer has, and inserts its new edges. Edges of unchanged units
+//! never point at a deleted node: a unit's rows are a function of what it can see, so a unit
+//! that referred to a vanished node has changed too and is replaced in the same revision.
+//!
+//! Readers (WAL) see the previous revision until [`Update::commit`]; dropping an update
+//! without committing leaves it untouched.
+
+use crate::error::QueryError;
+use crate::store::{
+    INSERT_EDGE, INSERT_FTS, SnapshotInfo, SourceRow, Store, UPSERT_NODE, UPSERT_SOURCE,
+    UPSERT_UNIT, insert_edge, upsert_source, write_node,
+};
+use crate::{Diagnostic, store};
+use codegraph_resolve::{Edge, Node, UnresolvedSite};
+use codegraph_schema::NodeCategory;
+use rusqlite::{OptionalExtension, params};
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+/// Which rows a unit owns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnitKind<'a> {
+    /// A file: its file node (`file:PATH`), every node whose `file` is `PATH`, its unresolved
+    /// call sites and its diagnostics.
+    File(&'a str),
+    /// A node without a file (a Go package): that node only.
+    Node,
+}
+
+/// The complete rows of one unit after a change.
+#[derive(Debug)]
+pub struct UnitRows<'a> {
+    /// The owner node's ID (`file:PATH`, `pkg:go:DIR`).
+    pub id: &'a str,
+    pub kind: UnitKind<'a>,
+    /// Every node of the unit, the owner among them.
+    pub nodes: Vec<&'a Node>,
+    pub edges: Vec<&'a Edge>,
+    /// File units: the call sites that resolved to nothing.
+    pub unresolved: &'a [UnresolvedSite],
+    /// File units: notes on the file (lossy UTF-8, syntax errors).
+    pub diagnostics: Vec<Diagnostic>,
+    pub digest: u64,
+}
+
+/// What the store remembers of the last revision, for the next incremental one.
+#[derive(Debug, Default)]
+pub struct PersistedState {
+    /// The current revision, if any.
+    pub revision: Option<i64>,
+    /// Indexer version that wrote the current revision.
+    pub indexer_version: Option<String>,
+    /// Unit ID -> digest of its rows.
+    pub units: HashMap<String, u64>,
+    /// Every indexed file with its encoded facts.
+    pub sources: Vec<SourceRow>,
+    /// Skipped paths with their reasons.
+    pub skips: Vec<Diagnostic>,
+}
+
+impl Store {
+    /// Reads what the next incremental revision needs: unit digests, sources with their facts,
+    /// skips, the current revision and the version that wrote it.
+    pub fn persisted_state(&self) -> Result<PersistedState, QueryError> {
+        let err = |source| QueryError::Sqlite { path: self.path.clone(), source };
+        let (revision, indexer_version) = self
+            .conn
+            .query_row(
+                "SELECT revision, indexer_version FROM snapshot ORDER BY revision DESC LIMIT 1",
+                [],
+                |r| Ok((Some(r.get::<_, i64>(0)?), Some(r.get::<_, String>(1)?))),
+            )
+            .optional()
+            .map_err(err)?
+            .unwrap_or((None, None));
+        let mut state = PersistedState { revision, indexer_version, ..Default::default() };
+        let mut stmt = self.conn.prepare("SELECT id, digest FROM unit").map_err(err)?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as u64)))
+            .map_err(err)?;
+        for row in rows {
+            let (id, digest) = row.map_err(err)?;
+            state.units.insert(id, digest);
+        }
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT path, size, mtime_ns, hash, lossy_utf8, lines, facts FROM source ORDER BY path",
+            )
+            .map_err(err)?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok(SourceRow {
+                    path: r.get(0)?,
+                    size: r.get::<_, i64>(1)? as u64,
+                    mtime_ns: r.get(2)?,
+                    hash: r.get(3)?,
+                    lossy_utf8: r.get(4)?,
+                    lines: r.get(5)?,
+                    facts: r.get(6)?,
+                })
+            })
+            .map_err(err)?;
+        for row in rows {
+            state.sources.push(row.map_err(err)?);
+        }
+        let mut stmt = self
+            .conn
+            .prepare("SELECT path, code, detail FROM diagnostic WHERE skipped = 1 ORDER BY path")
+            .map_err(err)?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?))
+            })
+            .map_err(err)?;
+        for row in rows {
+            let (path, code, detail) = row.map_err(err)?;
+            if let Some(code) = codegraph_schema::DiagnosticCode::parse(&code) {
+                state.skips.push(Diagnostic { path, code, detail });
+            }
+        }
+        Ok(state)
+    }
+
+    /// Records new modification times of files whose content did not change, without a new
+    /// revision (the graph is the same).
+    pub fn touch_sources(&mut self, touched: &[(String, i64)]) -> Result<(), QueryError> {
+        let err = |source| QueryError::Sqlite { path: self.path.clone(), source };
+        let tx = self.conn.transaction().map_err(err)?;
+        {
+            let mut stmt = tx
+                .prepare_cached("UPDATE source SET mtime_ns = ?2 WHERE path = ?1")
+                .map_err(err)?;
+            for (path, mtime) in touched {
+                stmt.execute(params![path, mtime]).map_err(err)?;
+            }
+        }
+        tx.commit().map_err(err)
+    }
+
+    /// Starts an incremental revision on top of the current one.
+    pub fn begin_update(&mut self) -> Result<Update<'_>, QueryError> {
+        let path = self.path.clone();
+        let err = |source| QueryError::Sqlite { path: path.clone(), source };
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(err)?;
+        let next_nid: i64 = tx
+            .query_row("SELECT COALESCE(MAX(nid), 0) + 1 FROM node", [], |r| r.get(0))
+            .map_err(err)?;
+        let counts = tx
+            .query_row(
+                "SELECT files, symbols, edges, skipped, unresolved FROM snapshot \
+                 ORDER BY revision DESC LIMIT 1",
+                [],
+                |r| Ok([r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?]),
+            )
+            .optional()
+            .map_err(err)?
+            .unwrap_or([0; 5]);
+        Ok(Update { tx, path, next_nid, counts, pending: Vec::new(), changed_units: 0 })
+    }
+}
+
+/// An incremental revision being written. See the module docs.
+pub struct Update<'s> {
+    tx: rusqlite::Transaction<'s>,
+    path: PathBuf,
+    next_nid: i64,
+    /// files, symbols, edges, skipped, unresolved: the previous revision's counts plus deltas.
+    counts: [i64; 5],
+    /// Edges whose endpoint is a node inserted later in this update, with their owner's nid.
+    pending: Vec<(Edge, i64)>,
+    changed_units: usize,
+}
+
+const FILES: usize = 0;
+const SYMBOLS: usize = 1;
+const EDGES: usize = 2;
+const SKIPPED: usize = 3;
+const UNRESOLVED: usize = 4;
+
+impl Update<'_> {
+    fn err(&self) -> impl Fn(rusqlite::Error) -> QueryError + '_ {
+        |source| QueryError::Sqlite { path: self.path.clone(), source }
+    }
+
+    /// Units replaced or removed so far.
+    pub fn changed_units(&self) -> usize {
+        self.changed_units
+    }
+
+    fn count_node(&mut self, kind: &str, delta: i64) {
+        if let Some(k) = codegraph_schema::NodeKind::parse(kind) {
+            match k.category() {
+                NodeCategory::Symbol => self.counts[SYMBOLS] += delta,
+                NodeCategory::File => self.counts[FILES] += delta,
+                _ => {}
+            }
+        }
+    }
+
+    /// The unit's current nodes: ID -> (nid, kind).
+    fn unit_nodes(
+        &self,
+        id: &str,
+        kind: UnitKind<'_>,
+    ) -> Result<HashMap<String, (i64, String)>, QueryError> {
+        let (sql, key) = match kind {
+            UnitKind::File(path) => ("SELECT id, nid, kind FROM node WHERE file = ?1", path),
+            UnitKind::Node => ("SELECT id, nid, kind FROM node WHERE id = ?1", id),
+        };
+        let mut stmt = self.tx.prepare_cached(sql).map_err(self.err())?;
+        let rows = stmt
+            .query_map([key], |r| Ok((r.get::<_, String>(0)?, (r.get(1)?, r.get(2)?))))
+            .map_err(self.err())?;
+        rows.collect::<Result<_, _>>().map_err(self.err())
+    }
+
+    /// Deletes the edges the unit owns, its unresolved sites and diagnostics.
+    fn clear_owned(
+        &mut self,
+        owner_nid: Option<i64>,
+        kind: UnitKind<'_>,
+    ) -> Result<(), QueryError> {
+        if let Some(owner) = owner_nid {
+            let n = self
+                .tx
+                .prepare_cached("DELETE FROM edge WHERE owner = ?1")
+                .and_then(|mut s| s.execute([owner]))
+                .map_err(self.err())?;
+            self.counts[EDGES] -= n as i64;
+        }
+        if let UnitKind::File(path) = kind {
+            let n = self
+                .tx
+                .prepare_cached("DELETE FROM unresolved WHERE file = ?1")
+                .and_then(|mut s| s.execute([path]))
+                .map_err(self.err())?;
+            self.counts[UNRESOLVED] -= n as i64;
+            self.replace_diagnostics(path, &[])?;
+        }
+        Ok(())
+    }
+
+    fn delete_node(&mut self, nid: i64, kind: &str) -> Result<(), QueryError> {
+        self.tx
+            .prepare_cached("DELETE FROM node WHERE nid = ?1")
+            .and_then(|mut s| s.execute([nid]))
+            .and_then(|_| self.tx.prepare_cached("DELETE FROM node_fts WHERE rowid = ?1"))
+            .and_then(|mut s| s.execute([nid]))
+            .map_err(self.err())?;
+        self.count_node(kind, -1);
+        Ok(())
+    }
+
+    /// Replaces every row of a unit with `rows`, keeping the `nid` of nodes that stay.
+    pub fn replace_unit(&mut self, rows: &UnitRows<'_>) -> Result<(), QueryError> {
+        self.changed_units += 1;
+        let mut old = self.unit_nodes(rows.id, rows.kind)?;
+        let owner_nid = old.get(rows.id).map(|(nid, _)| *nid);
+        self.clear_owned(owner_nid, rows.kind)?;
+        // Upsert the new nodes, reusing row numbers.
+        let mut nids: HashMap<&str, i64> = HashMap::with_capacity(rows.nodes.len());
+        let mut added: Vec<&str> = Vec::new();
+        {
+            let mut ins = self.tx.prepare_cached(UPSERT_NODE).map_err(self.err())?;
+            let mut fts = self.tx.prepare_cached(INSERT_FTS).map_err(self.err())?;
+            let mut fts_del = self
+                .tx
+                .prepare_cached("DELETE FROM node_fts WHERE rowid = ?1")
+                .map_err(self.err())?;
+            let path = &self.path;
+            let err = |source| QueryError::Sqlite { path: path.clone(), source };
+            for n in &rows.nodes {
+                if nids.contains_key(n.id.as_str()) {
+                    tracing::warn!(id = %n.id, "update: duplicate node ID ignored");
+                    continue;
+                }
+                let nid = match old.remove(&n.id) {
+                    Some((nid, _)) => {
+                        fts_del.execute([nid]).map_err(err)?;
+                        nid
+                    }
+                    None => {
+                        self.next_nid += 1;
+                        added.push(n.kind.as_str());
+                        self.next_nid - 1
+                    }
+                };
+                write_node(&mut ins, &mut fts, nid, n).map_err(err)?;
+                nids.insert(n.id.as_str(), nid);
+            }
+        }
+        for kind in added {
+            self.count_node(kind, 1);
+        }
+        // Nodes the unit no longer has.
+        for (_, (nid, kind)) in old {
+            self.delete_node(nid, &kind)?;
+        }
+        let owner = nids.get(rows.id).copied().or(owner_nid);
+        let Some(owner) = owner else {
+            tracing::warn!(unit = rows.id, "update: unit without its owner node; edges dropped");
+            return Ok(());
+        };
+        self.insert_edges(&rows.edges, owner, &nids)?;
+        if let UnitKind::File(path) = rows.kind {
+            let mut ins = self
+                .tx
+                .prepare_cached(
+                    "INSERT OR IGNORE INTO unresolved (file, line, caller, callee) VALUES (?1, ?2, ?3, ?4)",
+                )
+                .map_err(self.err())?;
+            let mut added = 0;
+            for u in rows.unresolved {
+                added += ins
+                    .execute(params![path, u.line, u.caller, u.callee])
+                    .map_err(|source| QueryError::Sqlite { path: self.path.clone(), source })?;
+            }
+            drop(ins);
+            self.counts[UNRESOLVED] += added as i64;
+            self.replace_diagnostics(path, &rows.diagnostics)?;
+        }
+        self.tx
+            .prepare_cached(UPSERT_UNIT)
+            .and_then(|mut s| s.execute(params![rows.id, rows.digest as i64]))
+            .map_err(self.err())?;
+        Ok(())
+    }
+
+    fn nid_of(&self, id: &str) -> Result<Option<i64>, QueryError> {
+        self.tx
+            .prepare_cached("SELECT nid FROM node WHERE id = ?1")
+            .and_then(|mut s| s.query_row([id], |r| r.get(0)).optional())
+            .map_err(self.err())
+    }
+
+    fn insert_edges(
+        &mut self,
+        edges: &[&Edge],
+        owner: i64,
+        local: &HashMap<&str, i64>,
+    ) -> Result<(), QueryError> {
+        for e in edges {
+            let src = match local.get(e.src.as_str()) {
+                Some(&n) => Some(n),
+                None => self.nid_of(&e.src)?,
+            };
+            let dst = match local.get(e.dst.as_str()) {
+                Some(&n) => Some(n),
+                None => self.nid_of(&e.dst)?,
+            };
+            match (src, dst) {
+                (Some(src), Some(dst)) => {
+                    let mut ins = self.tx.prepare_cached(INSERT_EDGE).map_err(self.err())?;
+                    let n = insert_edge(&mut ins, e, src, dst, owner)
+                        .map_err(|source| QueryError::Sqlite { path: self.path.clone(), source })?;
+                    drop(ins);
+                    self.counts[EDGES] += n as i64;
+                }
+                _ => self.pending.push(((*e).clone(), owner)),
+            }
+        }
+        Ok(())
+    }
+
+    /// Removes a unit that no longer exists (a deleted file, an emptied package).
+    pub fn remove_unit(&mut self, id: &str, kind: UnitKind<'_>) -> Result<(), QueryError> {
+        self.changed_units += 1;
+        let old = self.unit_nodes(id, kind)?;
+        let owner_nid = old.get(id).map(|(nid, _)| *nid);
+        self.clear_owned(owner_nid, kind)?;
+        for (_, (nid, kind)) in old {
+            self.delete_node(nid, &kind)?;
+        }
+        self.tx
+            .prepare_cached("DELETE FROM unit WHERE id = ?1")
+            .and_then(|mut s| s.execute([id]))
+            .map_err(self.err())?;
+        Ok(())
+    }
+
+    /// Replaces the diagnostics of one path (skips or notes).
+    pub fn replace_diagnostics(
+        &mut self,
+        path: &str,
+        diagnostics: &[Diagnostic],
+    ) -> Result<(), QueryError> {
+        let removed: i64 = self
+            .tx
+            .prepare_cached("SELECT COUNT(*) FROM diagnostic WHERE path = ?1 AND skipped = 1")
+            .and_then(|mut s| s.query_row([path], |r| r.get(0)))
+            .map_err(self.err())?;
+        self.tx
+            .prepare_cached("DELETE FROM diagnostic WHERE path = ?1")
+            .and_then(|mut s| s.execute([path]))
+            .map_err(self.err())?;
+        self.counts[SKIPPED] -= removed;
+        let mut ins = self
+            .tx
+            .prepare_cached(
+                "INSERT OR REPLACE INTO diagnostic (path, code, detail, skipped) VALUES (?1, ?2, ?3, ?4)",
+            )
+            .map_err(self.err())?;
+        let mut added = 0;
+        for d in diagnostics {
+            ins.execute(params![d.path, d.code.as_str(), d.detail, d.code.is_skip()])
+                .map_err(|source| QueryError::Sqlite { path: self.path.clone(), source })?;
+            added += i64::from(d.code.is_skip());
+        }
+        drop(ins);
+        self.counts[SKIPPED] += added;
+        Ok(())
+    }
+
+    /// Records (or replaces) what the scanner saw of a file.
+    pub fn upsert_source(&mut self, source: &SourceRow) -> Result<(), QueryError> {
+        let mut ins = self.tx.prepare_cached(UPSERT_SOURCE).map_err(self.err())?;
+        upsert_source(&mut ins, source)
+            .map_err(|source| QueryError::Sqlite { path: self.path.clone(), source })?;
+        Ok(())
+    }
+
+    /// Records a new modification time for a file whose content did not change.
+    pub fn touch_source(&mut self, path: &str, mtime_ns: i64) -> Result<(), QueryError> {
+        self.tx
+            .prepare_cached("UPDATE source SET mtime_ns = ?2 WHERE path = ?1")
+            .and_then(|mut s| s.execute(params![path, mtime_ns]))
+            .map_err(self.err())?;
+        Ok(())
+    }
+
+    pub fn remove_source(&mut self, path: &str) -> Result<(), QueryError> {
+        self.tx
+            .prepare_cached("DELETE FROM source WHERE path = ?1")
+            .and_then(|mut s| s.execute([path]))
+            .map_err(self.err())?;
+        Ok(())
+    }
+
+    /// Inserts the pending edges, records the snapshot row and commits. Returns the revision.
+    pub fn commit(mut self, info: &SnapshotInfo) -> Result<i64, QueryError> {
+        let pending = std::mem::take(&mut self.pending);
+        let mut dangling = 0;
+        for (e, owner) in &pending {
+            match (self.nid_of(&e.src)?, self.nid_of(&e.dst)?) {
+                (Some(src), Some(dst)) => {
+                    let mut ins = self.tx.prepare_cached(INSERT_EDGE).map_err(self.err())?;
+                    let n = insert_edge(&mut ins, e, src, dst, *owner)
+                        .map_err(|source| QueryError::Sqlite { path: self.path.clone(), source })?;
+                    drop(ins);
+                    self.counts[EDGES] += n as i64;
+                }
+                _ => dangling += 1,
+            }
+        }
+        if dangling > 0 {
+            tracing::warn!(dangling, "update: edges to unknown nodes were dropped");
+        }
+        let Update { tx, path, counts, .. } = self;
+        let err = |source| QueryError::Sqlite { path: path.clone(), source };
+        let revision = store::insert_snapshot(&tx, info, counts).map_err(err)?;
+        tx.commit().map_err(err)?;
+        Ok(revision)
+    }
+}

@@ -1,0 +1,710 @@
+//! The incremental engine: one long-lived salsa database for a code root, kept in step with
+//! the files on disk, publishing each consistent state as a revision that rewrites only the
+//! units (files, Go packages) whose rows changed.
+//!
+//! The same engine serves `codegraph index` on an existing index (restore every file's facts
+//! from the `source` table, stat the tree, read and re-derive only files whose size or
+//! modification time changed and whose content hash differs) and `codegraph watch` (apply the
+//! paths a file watcher reports, or rescan when the watcher cannot say). A cold start or an
+//! index written by another codegraph version is a full build ([`crate::index`]).
+
+use crate::git::{GitState, git_state};
+use crate::index::{
+    FullBuild, IndexOptions, IndexSummary, RACY_WINDOW_NS, full_build, indexer_version, now_ms,
+};
+use crate::scan::{Candidate, ScanOptions, ScannedFile, read_file, walk};
+use crate::units::{file_digest, package_units};
+use anyhow::{Context, Result};
+use codegraph_db::{Content, Database, FileMeta, SourceFile, Workspace, file_facts};
+use codegraph_parse::FileFacts;
+use codegraph_query::{Diagnostic, SnapshotInfo, SourceRow, Store, UnitKind, UnitRows};
+use codegraph_resolve::{file_graph, file_node, resolve_file};
+use codegraph_schema::DiagnosticCode;
+use rayon::prelude::*;
+use salsa::{Durability, Setter};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Files the resolvers read as text (project configuration); they are always loaded as text.
+fn resolution_reads_text(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name == "go.mod"
+        || name == "package.json"
+        || name == "jsconfig.json"
+        || (name.starts_with("tsconfig") && name.ends_with(".json"))
+}
+
+/// What the engine knows of one indexed file.
+struct Entry {
+    input: SourceFile,
+    size: u64,
+    /// 0 = unknown: always hash.
+    mtime_ns: i64,
+    hash: String,
+}
+
+/// The engine of one code root.
+pub struct Engine {
+    root: PathBuf,
+    opts: ScanOptions,
+    db: Database,
+    store: Store,
+    files: BTreeMap<String, Entry>,
+    workspace: Workspace,
+    /// Skipped paths -> their diagnostics.
+    skips: BTreeMap<String, Vec<Diagnostic>>,
+    /// Unit ID -> digest of the rows the current revision holds for it.
+    published: HashMap<String, u64>,
+    git: Option<GitState>,
+    revision: i64,
+}
+
+/// How the tree differs from what the engine holds.
+#[derive(Debug, Default)]
+pub struct Delta {
+    /// New files and files whose content changed, with the mtime to record.
+    pub upserts: Vec<(ScannedFile, i64)>,
+    /// Files whose stat changed but whose content did not: path, new mtime.
+    pub touched: Vec<(String, i64)>,
+    pub removed: Vec<String>,
+    /// New skip diagnostics per path; a path with an empty list is no longer skipped.
+    pub skips: BTreeMap<String, Vec<Diagnostic>>,
+}
+
+
+/// What one published (or skipped) revision did.
+#[derive(Debug, Clone, Default)]
+pub struct Applied {
+    /// The new revision, `None` when nothing changed (the current revision stays).
+    pub revision: Option<i64>,
+    pub changed_files: usize,
+    pub removed_files: usize,
+    pub units_rewritten: usize,
+    /// Walking, stating and reading changed files.
+    pub scan_ms: f64,
+    /// Setting inputs, re-deriving, comparing unit digests.
+    pub derive_ms: f64,
+    /// Writing and committing the revision.
+    pub publish_ms: f64,
+}
+
+impl Engine {
+    /// Opens the engine of `root`: restores from the index at `db_path` when it was written
+    /// by this version, else builds it from scratch. Either way the index then describes the
+    /// tree as it is now.
+    pub fn open(
+        root: &Path,
+        db_path: &Path,
+        opts: &IndexOptions,
+    ) -> Result<(Engine, IndexSummary)> {
+        if let Some(dir) = db_path.parent() {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create the index directory {}", dir.display()))?;
+        }
+        let scan_opts = scan_options(db_path, opts.max_file_size);
+        if !opts.full {
+            let store = Store::open(db_path)?;
+            let state = store.persisted_state()?;
+            if state.revision.is_some()
+                && state.indexer_version == Some(indexer_version())
+                && !state.sources.is_empty()
+            {
+                let start = Instant::now();
+                let mut engine = Engine::restore(root, scan_opts, store, state)?;
+                let restore_ms = start.elapsed().as_millis();
+                let applied = engine.sync_full(true)?;
+                let summary = engine.summary(db_path, &applied, restore_ms, start)?;
+                return Ok((engine, summary));
+            }
+        }
+        let FullBuild { db, store, files, workspace, skips, published, git, revision, summary } =
+            full_build(root, db_path, opts)?;
+        let files = files
+            .into_iter()
+            .map(|(path, input, mtime_ns)| {
+                let meta = input.meta(&db);
+                let entry = Entry { input, size: meta.size, mtime_ns, hash: meta.hash.clone() };
+                (path, entry)
+            })
+            .collect();
+        let engine = Engine {
+            root: root.to_path_buf(),
+            opts: scan_opts,
+            db,
+            store,
+            files,
+            workspace,
+            skips: group_skips(skips),
+            published,
+            git,
+            revision,
+        };
+        Ok((engine, summary))
+    }
+
+    /// The index summary of an incremental open.
+    fn summary(
+        &mut self,
+        db_path: &Path,
+        applied: &Applied,
+        restore_ms: u128,
+        start: Instant,
+    ) -> Result<IndexSummary> {
+        let reader = self.store.reader()?;
+        let snap = reader.snapshot()?;
+        let mut skipped: BTreeMap<&'static str, usize> = BTreeMap::new();
+        for d in self.skips.values().flatten() {
+            *skipped.entry(d.code.as_str()).or_default() += 1;
+        }
+        let mut lines = 0u64;
+        let mut parsed_files = 0;
+        for e in self.files.values() {
+            lines += u64::from(e.input.meta(&self.db).lines);
+            parsed_files += usize::from(e.input.language(&self.db).is_some());
+        }
+        Ok(IndexSummary {
+            root: self.root.clone(),
+            db: db_path.to_path_buf(),
+            revision: self.revision,
+            mode: if applied.revision.is_some() { "incremental" } else { "unchanged" },
+            files: self.files.len(),
+            parsed_files,
+            changed_files: applied.changed_files + applied.removed_files,
+            units_rewritten: applied.units_rewritten,
+            symbols: snap.symbols as usize,
+            edges: snap.edges as usize,
+            unresolved: snap.unresolved as usize,
+            lines,
+            bytes: self.files.values().map(|e| e.size).sum(),
+            skipped,
+            lossy_files: 0,
+            files_with_syntax_errors: 0,
+            head_commit: snap.head_commit.clone(),
+            dirty_files: snap.dirty_files as usize,
+            scan_ms: applied.scan_ms as u128,
+            parse_ms: applied.derive_ms as u128,
+            resolve_ms: 0,
+            restore_ms,
+            publish_ms: applied.publish_ms as u128,
+            total_ms: start.elapsed().as_millis(),
+            peak_rss_bytes: crate::index::peak_rss_bytes(),
+        })
+    }
+
+    fn restore(
+        root: &Path,
+        opts: ScanOptions,
+        store: Store,
+        state: codegraph_query::PersistedState,
+    ) -> Result<Engine> {
+        let db = Database::default();
+        // Decode in parallel; a blob this build cannot read makes the file look changed.
+        let decoded: Vec<(SourceRow, Option<Content>)> = state
+            .sources
+            .into_par_iter()
+            .map(|row| {
+                let content = if resolution_reads_text(&row.path) {
+                    std::fs::read(root.join(&row.path))
+                        .ok()
+                        .map(|b| Content::Text(Arc::from(String::from_utf8_lossy(&b).as_ref())))
+                } else {
+                    match &row.facts {
+                        None => Some(Content::Stored(Arc::new(FileFacts::default()))),
+                        Some(bytes) => codegraph_parse::decode_facts(bytes)
+                            .ok()
+                            .map(|f| Content::Stored(Arc::new(f))),
+                    }
+                };
+                (row, content)
+            })
+            .collect();
+        let mut files = BTreeMap::new();
+        for (row, content) in decoded {
+            let known = content.is_some();
+            let content =
+                content.unwrap_or_else(|| Content::Stored(Arc::new(FileFacts::default())));
+            let meta = FileMeta {
+                size: row.size,
+                hash: row.hash.clone(),
+                lossy_utf8: row.lossy_utf8,
+                lines: row.lines,
+            };
+            let language = codegraph_parse::Language::from_path(&row.path);
+            let input = SourceFile::builder(row.path.clone(), language, content, meta)
+                .durability(Durability::HIGH)
+                .new(&db);
+            // An unreadable blob: forget the hash so the next scan re-reads the file.
+            let (mtime_ns, hash) =
+                if known { (row.mtime_ns, row.hash) } else { (0, String::new()) };
+            files.insert(row.path, Entry { input, size: row.size, mtime_ns, hash });
+        }
+        let inputs: Vec<SourceFile> = files.values().map(|e| e.input).collect();
+        let workspace = Workspace::builder(inputs).durability(Durability::HIGH).new(&db);
+        Ok(Engine {
+            root: root.to_path_buf(),
+            opts,
+            db,
+            store,
+            files,
+            workspace,
+            skips: group_skips(state.skips),
+            published: state.units,
+            git: None,
+            revision: state.revision.unwrap_or(0),
+        })
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn revision(&self) -> i64 {
+        self.revision
+    }
+
+    pub fn file_count(&self) -> usize {
+        self.files.len()
+    }
+
+    /// Is `abs` a path the engine must never index (the index's own files, `.git/`,
+    /// `.mission/`), or outside the root?
+    pub fn is_irrelevant(&self, abs: &Path) -> bool {
+        let Ok(rel) = abs.strip_prefix(&self.root) else {
+            return true;
+        };
+        if self.opts.exclude.iter().any(|e| e == abs) {
+            return true;
+        }
+        rel.components().any(|c| matches!(c.as_os_str().to_str(), Some(".git" | ".mission")))
+    }
+
+    /// Rescans the whole tree (stat only; reads files whose stat changed) and publishes.
+    /// `refresh_git` re-reads HEAD and the dirty files for the snapshot row.
+    pub fn sync_full(&mut self, refresh_git: bool) -> Result<Applied> {
+        let start = Instant::now();
+        let walked = walk(&self.root, &self.opts, &self.root, None);
+        let seen: HashSet<&str> = walked.candidates.iter().map(|c| c.rel.as_str()).collect();
+        let removed: Vec<String> =
+            self.files.keys().filter(|p| !seen.contains(p.as_str())).cloned().collect();
+        let mut delta = self.read_candidates(walked.candidates, start);
+        delta.removed.extend(removed);
+        // Every skip of this scan: the walk's, and the files that failed to read.
+        let mut new_skips = group_skips(walked.skips);
+        for (path, diags) in std::mem::take(&mut delta.skips) {
+            if !diags.is_empty() {
+                new_skips.insert(path, diags);
+            }
+        }
+        for (path, diags) in &new_skips {
+            if self.skips.get(path) != Some(diags) {
+                delta.skips.insert(path.clone(), diags.clone());
+            }
+        }
+        for path in self.skips.keys() {
+            if !new_skips.contains_key(path) {
+                delta.skips.insert(path.clone(), Vec::new());
+            }
+        }
+        // Read failures of candidates are skips too (already in delta.skips).
+        if refresh_git || self.git.is_none() {
+            self.git = git_state(&self.root);
+        }
+        let scan_ms = start.elapsed().as_secs_f64() * 1000.0;
+        let mut applied = self.apply(delta)?;
+        applied.scan_ms = scan_ms;
+        Ok(applied)
+    }
+
+    /// Applies the paths a watcher reported (files or directories, created, changed or
+    /// removed) and publishes.
+    pub fn sync_paths(&mut self, paths: &[PathBuf]) -> Result<Applied> {
+        let start = Instant::now();
+        let mut candidates: BTreeMap<String, Candidate> = BTreeMap::new();
+        let mut removed: HashSet<String> = HashSet::new();
+        let mut skips: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
+        for abs in paths {
+            if self.is_irrelevant(abs) {
+                continue;
+            }
+            let rel = crate::scan::rel_path(&self.root, abs);
+            match std::fs::symlink_metadata(abs) {
+                Err(_) => {
+                    // Gone: the file itself, or everything under a removed directory.
+                    let prefix = format!("{rel}/");
+                    removed.extend(
+                        self.files.keys().filter(|p| **p == rel || p.starts_with(&prefix)).cloned(),
+                    );
+                    if self.skips.contains_key(&rel) {
+                        skips.insert(rel.clone(), Vec::new());
+                    }
+                }
+                Ok(meta) if meta.is_dir() => {
+                    let w = walk(&self.root, &self.opts, abs, None);
+                    let prefix = format!("{rel}/");
+                    let found: HashSet<&str> =
+                        w.candidates.iter().map(|c| c.rel.as_str()).collect();
+                    removed.extend(
+                        self.files
+                            .keys()
+                            .filter(|p| p.starts_with(&prefix) && !found.contains(p.as_str()))
+                            .cloned(),
+                    );
+                    for c in w.candidates {
+                        candidates.insert(c.rel.clone(), c);
+                    }
+                    for (p, d) in group_skips(w.skips) {
+                        skips.insert(p, d);
+                    }
+                }
+                Ok(_) => {
+                    // A file: list its directory with the full rules (ignore files, size,
+                    // symlinks) and take its entry, if it is eligible at all.
+                    let Some(dir) = abs.parent() else { continue };
+                    let w = walk(&self.root, &self.opts, dir, Some(1));
+                    let mut found = false;
+                    for c in w.candidates {
+                        if c.rel == rel {
+                            found = true;
+                            candidates.insert(c.rel.clone(), c);
+                        }
+                    }
+                    let mut skip: Vec<Diagnostic> =
+                        w.skips.into_iter().filter(|d| d.path == rel).collect();
+                    skip.sort();
+                    if !found && self.files.contains_key(&rel) {
+                        removed.insert(rel.clone());
+                    }
+                    if self.skips.get(&rel).map_or(!skip.is_empty(), |s| *s != skip) {
+                        skips.insert(rel.clone(), skip);
+                    }
+                }
+            }
+        }
+        for rel in candidates.keys() {
+            removed.remove(rel);
+        }
+        let mut delta = self.read_candidates(candidates.into_values().collect(), start);
+        let mut removed: Vec<String> = removed.into_iter().collect();
+        removed.sort();
+        delta.removed.extend(removed);
+        for (p, d) in skips {
+            delta.skips.entry(p).or_insert(d);
+        }
+        let scan_ms = start.elapsed().as_secs_f64() * 1000.0;
+        let mut applied = self.apply(delta)?;
+        applied.scan_ms = scan_ms;
+        Ok(applied)
+    }
+
+    /// Reads candidates whose stat differs from what the engine holds; keeps the ones whose
+    /// content hash differs.
+    fn read_candidates(&self, candidates: Vec<Candidate>, scan_start: Instant) -> Delta {
+        let now_ns = i64::try_from(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos()),
+        )
+        .unwrap_or(i64::MAX)
+            - i64::try_from(scan_start.elapsed().as_nanos()).unwrap_or(0);
+        let to_read: Vec<Candidate> = candidates
+            .into_iter()
+            .filter(|c| match self.files.get(&c.rel) {
+                Some(e) => e.mtime_ns == 0 || e.mtime_ns != c.mtime_ns || e.size != c.size,
+                None => true,
+            })
+            .collect();
+        let results: Vec<(Candidate, Result<ScannedFile, Diagnostic>)> = to_read
+            .into_par_iter()
+            .map(|c| {
+                let r = read_file(&c);
+                (c, r)
+            })
+            .collect();
+        let mut delta = Delta::default();
+        for (c, r) in results {
+            // Racily clean: modified within the window before the read; trust only the hash.
+            let mtime = if c.mtime_ns >= now_ns - RACY_WINDOW_NS { 0 } else { c.mtime_ns };
+            match r {
+                Ok(f) => {
+                    let note: Vec<Diagnostic> = Vec::new();
+                    match self.files.get(&f.path) {
+                        Some(e) if e.hash == f.meta.hash => {
+                            if e.mtime_ns != mtime {
+                                delta.touched.push((f.path.clone(), mtime));
+                            }
+                        }
+                        _ => delta.upserts.push((f, mtime)),
+                    }
+                    if self.skips.contains_key(&c.rel) {
+                        delta.skips.insert(c.rel.clone(), note);
+                    }
+                }
+                Err(d) => {
+                    if self.files.contains_key(&c.rel) {
+                        delta.removed.push(c.rel.clone());
+                    }
+                    delta.skips.insert(c.rel.clone(), vec![d]);
+                }
+            }
+        }
+        delta
+    }
+
+    /// Sets the inputs the delta changes, re-derives, and publishes the units whose rows
+    /// changed in one transaction. No change, no revision.
+    pub fn apply(&mut self, delta: Delta) -> Result<Applied> {
+        let start = Instant::now();
+        let mut delta = delta;
+        let current = &self.skips;
+        delta.skips.retain(|path, diags| match current.get(path) {
+            Some(now) => now != diags,
+            None => !diags.is_empty(),
+        });
+        if delta.upserts.is_empty() && delta.removed.is_empty() && delta.skips.is_empty() {
+            // Only modification times moved: remember them, publish nothing.
+            if !delta.touched.is_empty() {
+                self.store.touch_sources(&delta.touched)?;
+                for (path, mtime_ns) in delta.touched {
+                    if let Some(e) = self.files.get_mut(&path) {
+                        e.mtime_ns = mtime_ns;
+                    }
+                }
+            }
+            return Ok(Applied::default());
+        }
+        let mut applied = Applied {
+            changed_files: delta.upserts.len(),
+            removed_files: delta.removed.len(),
+            ..Default::default()
+        };
+        let mut list_changed = false;
+        let mut upserted: Vec<String> = Vec::with_capacity(delta.upserts.len());
+        for (f, mtime_ns) in delta.upserts {
+            let content = Content::Text(f.text.clone());
+            upserted.push(f.path.clone());
+            match self.files.get_mut(&f.path) {
+                Some(e) => {
+                    e.input.set_content(&mut self.db).with_durability(Durability::LOW).to(content);
+                    if e.input.meta(&self.db) != &f.meta {
+                        e.input
+                            .set_meta(&mut self.db)
+                            .with_durability(Durability::LOW)
+                            .to(f.meta.clone());
+                    }
+                    e.size = f.meta.size;
+                    e.mtime_ns = mtime_ns;
+                    e.hash = f.meta.hash.clone();
+                }
+                None => {
+                    let input =
+                        SourceFile::builder(f.path.clone(), f.language, content, f.meta.clone())
+                            .durability(Durability::LOW)
+                            .new(&self.db);
+                    let entry =
+                        Entry { input, size: f.meta.size, mtime_ns, hash: f.meta.hash.clone() };
+                    self.files.insert(f.path.clone(), entry);
+                    list_changed = true;
+                }
+            }
+        }
+        let mut touched = Vec::new();
+        for (path, mtime_ns) in delta.touched {
+            if let Some(e) = self.files.get_mut(&path) {
+                e.mtime_ns = mtime_ns;
+                touched.push((path, mtime_ns));
+            }
+        }
+        for path in &delta.removed {
+            list_changed |= self.files.remove(path).is_some();
+        }
+        if list_changed {
+            let inputs: Vec<SourceFile> = self.files.values().map(|e| e.input).collect();
+            self.workspace.set_files(&mut self.db).with_durability(Durability::LOW).to(inputs);
+        }
+
+        // Re-derive every unit's digest: unchanged ones are validated, not recomputed.
+        let ws = self.workspace;
+        let inputs: Vec<SourceFile> = self.files.values().map(|e| e.input).collect();
+        self.db.par_each(&inputs, |db, f| {
+            file_digest(db, ws, f);
+        });
+        let db = &self.db;
+        let mut changed_files: Vec<(&String, SourceFile, u64)> = Vec::new();
+        let mut live: HashSet<String> = HashSet::with_capacity(inputs.len());
+        for (path, e) in &self.files {
+            let id = codegraph_resolve::ids::file_id(path);
+            let digest = file_digest(db, ws, e.input);
+            if self.published.get(&id) != Some(&digest) {
+                changed_files.push((path, e.input, digest));
+            }
+            live.insert(id);
+        }
+        let packages = package_units(db, ws);
+        let changed_packages: Vec<&crate::units::PackageRows> =
+            packages.iter().filter(|p| self.published.get(&p.id) != Some(&p.digest)).collect();
+        live.extend(packages.iter().map(|p| p.id.clone()));
+        let mut gone: Vec<String> =
+            self.published.keys().filter(|id| !live.contains(*id)).cloned().collect();
+        gone.sort();
+        // Sources to record: the facts of files whose content changed.
+        let sources: Vec<SourceRow> = upserted
+            .iter()
+            .filter_map(|p| self.files.get(p).map(|e| (p, e)))
+            .map(|(p, e)| source_row(db, p, e.input, e.mtime_ns))
+            .collect();
+        applied.derive_ms = start.elapsed().as_secs_f64() * 1000.0;
+
+        let publish_start = Instant::now();
+        let info = self.snapshot_info(start);
+        let mut update = self.store.begin_update()?;
+        for id in &gone {
+            match id.strip_prefix("file:") {
+                Some(path) => {
+                    update.remove_unit(id, UnitKind::File(path))?;
+                    update.remove_source(path)?;
+                }
+                None => update.remove_unit(id, UnitKind::Node)?,
+            }
+        }
+        for (path, diags) in &delta.skips {
+            update.replace_diagnostics(path, diags)?;
+        }
+        for &(path, file, digest) in &changed_files {
+            let id = codegraph_resolve::ids::file_id(path);
+            let node = file_node(db, file);
+            let graph = file_graph(db, file);
+            let resolved = resolve_file(db, ws, file);
+            let mut diagnostics: Vec<Diagnostic> = Vec::new();
+            if file.meta(db).lossy_utf8 {
+                diagnostics.push(Diagnostic {
+                    path: path.clone(),
+                    code: DiagnosticCode::LossyUtf8,
+                    detail: "not valid UTF-8; invalid bytes were replaced with U+FFFD".into(),
+                });
+            }
+            for (code, detail) in &graph.diagnostics {
+                diagnostics.push(Diagnostic {
+                    path: path.clone(),
+                    code: *code,
+                    detail: detail.clone(),
+                });
+            }
+            let mut nodes = vec![node];
+            nodes.extend(graph.nodes.iter());
+            let mut edges: Vec<&codegraph_resolve::Edge> = graph.edges.iter().collect();
+            edges.extend(resolved.edges.iter());
+            update.replace_unit(&UnitRows {
+                id: &id,
+                kind: UnitKind::File(path),
+                nodes,
+                edges,
+                unresolved: &resolved.unresolved,
+                diagnostics,
+                digest,
+            })?;
+        }
+        for p in &changed_packages {
+            update.replace_unit(&UnitRows {
+                id: &p.id,
+                kind: UnitKind::Node,
+                nodes: p.nodes.iter().collect(),
+                edges: p.edges.iter().collect(),
+                unresolved: &[],
+                diagnostics: Vec::new(),
+                digest: p.digest,
+            })?;
+        }
+        for s in &sources {
+            update.upsert_source(s)?;
+        }
+        for (path, mtime_ns) in &touched {
+            update.touch_source(path, *mtime_ns)?;
+        }
+        applied.units_rewritten = update.changed_units();
+        crate::index::pause_point("update-commit");
+        let revision = update.commit(&info)?;
+        applied.publish_ms = publish_start.elapsed().as_secs_f64() * 1000.0;
+        applied.revision = Some(revision);
+
+        // The store now holds these digests.
+        for id in gone {
+            self.published.remove(&id);
+        }
+        for (path, _, digest) in changed_files {
+            self.published.insert(codegraph_resolve::ids::file_id(path), digest);
+        }
+        for p in changed_packages {
+            self.published.insert(p.id.clone(), p.digest);
+        }
+        for (path, diags) in delta.skips {
+            if diags.is_empty() {
+                self.skips.remove(&path);
+            } else {
+                self.skips.insert(path, diags);
+            }
+        }
+        self.revision = revision;
+        Ok(applied)
+    }
+
+    fn snapshot_info(&self, start: Instant) -> SnapshotInfo {
+        SnapshotInfo {
+            root: self.root.to_string_lossy().into_owned(),
+            head_commit: self.git.as_ref().and_then(|g| g.head_commit.clone()),
+            dirty_fingerprint: self.git.as_ref().and_then(|g| g.dirty_fingerprint.clone()),
+            dirty_files: self.git.as_ref().map_or(0, |g| g.dirty.len() as u64),
+            indexer_version: indexer_version(),
+            created_at_ms: now_ms(),
+            duration_ms: i64::try_from(start.elapsed().as_millis()).unwrap_or(i64::MAX),
+            max_file_size: self.opts.max_file_size,
+        }
+    }
+
+    /// Re-reads HEAD and the dirty files (after a commit or checkout).
+    pub fn refresh_git(&mut self) {
+        self.git = git_state(&self.root);
+    }
+}
+
+/// The `source` row of a file: what the scanner saw and its encoded facts.
+fn source_row(db: &dyn salsa::Database, path: &str, input: SourceFile, mtime_ns: i64) -> SourceRow {
+    let meta = input.meta(db);
+    let facts = input.language(db).map(|_| codegraph_parse::encode_facts(file_facts(db, input)));
+    SourceRow {
+        path: path.to_string(),
+        size: meta.size,
+        mtime_ns,
+        hash: meta.hash.clone(),
+        lossy_utf8: meta.lossy_utf8,
+        lines: meta.lines,
+        facts,
+    }
+}
+
+/// Scan options for a root whose index lives at `db_path` (the index's files are excluded).
+pub fn scan_options(db_path: &Path, max_file_size: u64) -> ScanOptions {
+    let exclude = ["", "-wal", "-shm", "-journal"]
+        .iter()
+        .map(|suffix| {
+            let mut p = db_path.as_os_str().to_os_string();
+            p.push(suffix);
+            PathBuf::from(p)
+        })
+        .collect();
+    ScanOptions { max_file_size, exclude }
+}
+
+fn group_skips(skips: Vec<Diagnostic>) -> BTreeMap<String, Vec<Diagnostic>> {
+    let mut out: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
+    for d in skips {
+        if d.code.is_skip() {
+            out.entry(d.path.clone()).or_default().push(d);
+        }
+    }
+    for v in out.values_mut() {
+        v.sort();
+    }
+    out
+}
