@@ -1,6 +1,5 @@
 //! Command definitions (clap) and their human / `--json` output.
 
-use crate::engine::Engine;
 use crate::fresh::freshness;
 use crate::git::git_state;
 use crate::index::{IndexOptions, IndexSummary};
@@ -104,8 +103,8 @@ pub fn run() -> Result<()> {
             let root = canonical_root(&root.unwrap_or_else(|| PathBuf::from(".")))?;
             let db = db_path(&root, cli.db.as_deref())?;
             let progress = !json && std::io::stderr().is_terminal();
-            let (_, summary) =
-                Engine::open(&root, &db, &IndexOptions { max_file_size, progress, full })?;
+            let summary =
+                crate::engine::index(&root, &db, &IndexOptions { max_file_size, progress, full })?;
             print_index(&summary, json)
         }
         Command::Watch { root, max_file_size, debounce_ms, max_batch_paths } => {

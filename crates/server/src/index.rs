@@ -262,13 +262,15 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
         let _ = to_writer.send(WriterEvent::Commit(info.clone()));
     }
     drop(to_writer);
-    let (store, revision) = match writer.join() {
+    let (mut store, revision) = match writer.join() {
         Ok(result) => result?,
         Err(_) => {
             anyhow::bail!("the index writer thread panicked; the previous revision is intact")
         }
     };
     let publish_ms = publish_start.elapsed().as_millis();
+    // What the revision holds (duplicate rows were merged on insert).
+    let snap = store.reader()?.snapshot()?;
 
     let summary = IndexSummary {
         root: root.to_path_buf(),
@@ -279,9 +281,9 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
         parsed_files: counts.parsed_files,
         changed_files: files.len(),
         units_rewritten: published.len(),
-        symbols: counts.symbols,
-        edges: counts.edges,
-        unresolved: counts.unresolved,
+        symbols: snap.symbols as usize,
+        edges: snap.edges as usize,
+        unresolved: snap.unresolved as usize,
         lines: counts.lines,
         bytes: scanned.files.iter().map(|f| f.meta.size).sum(),
         skipped,
