@@ -220,6 +220,13 @@ fn index_updates_in_place_and_equals_a_full_rebuild() {
     std::fs::remove_dir_all(f.root.join("store")).expect("rm -r");
     index(&f, &f.db, &[]);
     assert_same_as_full(&f, "package removed");
+
+    // An index written by another codegraph version is rebuilt, not updated.
+    let conn = rusqlite::Connection::open(&f.db).expect("open db");
+    conn.execute("UPDATE snapshot SET indexer_version = '0.0.0+facts0'", []).expect("tamper");
+    drop(conn);
+    assert_eq!(index(&f, &f.db, &[])["mode"], "full");
+    assert_same_as_full(&f, "version change");
 }
 
 /// Reads a child's stdout lines (JSON) on a thread.
@@ -252,6 +259,11 @@ fn next_event(rx: &Receiver<Value>, event: &str) -> Value {
     }
 }
 
+/// Waits until the watcher has been quiet for a while (late events of earlier edits).
+fn drain(rx: &Receiver<Value>) {
+    while rx.recv_timeout(Duration::from_millis(800)).is_ok() {}
+}
+
 /// Waits until the index holds `needle` (a revision may cover several of our edits).
 fn wait_for_export(f: &Fixture, rx: &Receiver<Value>, needle: &str, present: bool) {
     let deadline = Instant::now() + Duration::from_secs(30);
@@ -271,13 +283,14 @@ fn watch_follows_edits_and_stops_on_sigterm() {
     let f = fixture();
     let db = f.db.to_string_lossy().into_owned();
     let mut child = Command::new(env!("CARGO_BIN_EXE_codegraph"))
-        .args(["watch", "--json", "--db", &db, "--debounce-ms", "10"])
+        .args(["watch", "--json", "--db", &db, "--debounce-ms", "150", "--max-batch-paths", "20"])
         .current_dir(&f.root)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
         .expect("spawn watch");
     let rx = lines_of(&mut child);
+    let mut child = KillOnDrop(child);
     let watching = next_event(&rx, "watching");
     assert_eq!(watching["files"], 7, "{watching}");
 
@@ -300,17 +313,48 @@ fn watch_follows_edits_and_stops_on_sigterm() {
     std::fs::remove_file(f.root.join("web/util.ts")).expect("rm");
     wait_for_export(&f, &rx, "file:web/util.ts", false);
 
+    // A new directory full of files arrives as one directory event: listed, not rescanned.
+    for i in 0..40 {
+        write(&f, &format!("gen/g{i}.go"), &format!("package gen\n\nfunc G{i}() {{}}\n"));
+    }
+    wait_for_export(&f, &rx, "sym:go:gen/g39.go:G39", true);
+    drain(&rx);
+    // A branch switch: many files of existing directories at once: one rescan.
+    for i in 0..40 {
+        write(&f, &format!("gen/g{i}.go"), &format!("package gen\n\nfunc H{i}() {{}}\n"));
+    }
+    let rev = next_event(&rx, "revision");
+    assert_eq!(rev["rescan"], "large-batch", "{rev}");
+    wait_for_export(&f, &rx, "sym:go:gen/g39.go:H39", true);
+    drain(&rx);
+
+    // An ignore rule hides a directory: a rescan drops it.
+    write(&f, ".gitignore", "gen/\n");
+    let rev = next_event(&rx, "revision");
+    assert_eq!(rev["rescan"], "ignore-rules", "{rev}");
+    wait_for_export(&f, &rx, "file:gen/g0.go", false);
+
     // The watched index equals a full rebuild of the final tree.
     assert_same_as_full(&f, "after watch");
 
     // SIGTERM stops it cleanly.
-    let pid = child.id().to_string();
+    let pid = child.0.id().to_string();
     let status = Command::new("kill").args(["-TERM", &pid]).status().expect("kill");
     assert!(status.success());
     let stopped = next_event(&rx, "stopped");
     assert!(stopped["revision"].as_i64().is_some());
-    let exit = child.wait().expect("wait");
+    let exit = child.0.wait().expect("wait");
     assert!(exit.success(), "{exit:?}");
+}
+
+/// Kills a child process when a failing test unwinds past it.
+struct KillOnDrop(Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
 
 /// Killing `codegraph index` at any point of its work leaves the previous revision readable
