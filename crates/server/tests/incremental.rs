@@ -319,13 +319,30 @@ fn watch_follows_edits_and_stops_on_sigterm() {
     }
     wait_for_export(&f, &rx, "sym:go:gen/g39.go:G39", true);
     drain(&rx);
-    // A branch switch: many files of existing directories at once: one rescan.
+    // A branch switch: many files of existing directories replaced at once (staged outside
+    // the root, then renamed in, as git does): applied as a rescan.
+    let stage = f.root.parent().expect("base").join("stage");
+    std::fs::create_dir_all(&stage).expect("mkdir stage");
     for i in 0..40 {
-        write(&f, &format!("gen/g{i}.go"), &format!("package gen\n\nfunc H{i}() {{}}\n"));
+        std::fs::write(
+            stage.join(format!("g{i}.go")),
+            format!("package gen\n\nfunc H{i}() {{}}\n"),
+        )
+        .expect("stage");
     }
-    let rev = next_event(&rx, "revision");
-    assert_eq!(rev["rescan"], "large-batch", "{rev}");
-    wait_for_export(&f, &rx, "sym:go:gen/g39.go:H39", true);
+    for i in 0..40 {
+        std::fs::rename(stage.join(format!("g{i}.go")), f.root.join(format!("gen/g{i}.go")))
+            .expect("rename in");
+    }
+    let mut rescans = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !export(&f, &f.db).contains("sym:go:gen/g39.go:H39") {
+        assert!(Instant::now() < deadline, "branch switch never published");
+        if let Ok(v) = rx.recv_timeout(Duration::from_millis(200)) {
+            rescans.push(v["rescan"].clone());
+        }
+    }
+    assert!(rescans.iter().any(|r| r == "large-batch"), "{rescans:?}");
     drain(&rx);
 
     // An ignore rule hides a directory: a rescan drops it.
