@@ -1,13 +1,18 @@
-//! Nodes and structural edges of one file, and the Go package layer across files.
+//! Nodes and structural edges of one file: the rows a file unit publishes besides its
+//! resolution.
+//!
+//! Why it exists: the file's own rows must depend on nothing but that file, so that an edit
+//! elsewhere never rewrites them; [`file_node`] depends on metadata only, [`file_graph`] on
+//! the path and the facts only.
 
 use crate::ids::{file_id, go_package_id, parent_dir, symbol_id};
-use codegraph_db::{SourceFile, Workspace, file_facts};
+use codegraph_db::{SourceFile, file_facts};
 use codegraph_parse::Language;
 use codegraph_schema::{DiagnosticCode, EdgeKind, NodeKind, Reason};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 /// A node of the graph, ready to be stored.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Node {
     pub id: String,
     pub kind: NodeKind,
@@ -53,7 +58,7 @@ impl Edge {
 }
 
 /// What one file's symbols contribute to the graph (the file node is [`file_node`]).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct FileGraph {
     /// Symbols in source order.
     pub nodes: Vec<Node>,
@@ -169,96 +174,4 @@ pub fn file_graph(db: &dyn salsa::Database, file: SourceFile) -> FileGraph {
         });
     }
     graph
-}
-
-/// The Go package layer: one package node per directory of Go files, CONTAINS package -> file,
-/// and HAS_METHOD from a type to its methods declared in any file of the same directory.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PackageGraph {
-    pub nodes: Vec<Node>,
-    pub edges: Vec<Edge>,
-}
-
-#[salsa::tracked(returns(ref))]
-pub fn package_graph(db: &dyn salsa::Database, workspace: Workspace) -> PackageGraph {
-    // dir -> Go files in it (workspace files are sorted, so this is deterministic).
-    let mut dirs: BTreeMap<&str, Vec<SourceFile>> = BTreeMap::new();
-    for &file in workspace.files(db) {
-        if file.language(db) == Some(Language::Go) {
-            dirs.entry(parent_dir(file.path(db))).or_default().push(file);
-        }
-    }
-    let mut out = PackageGraph::default();
-    for (dir, files) in dirs {
-        let pid = go_package_id(dir);
-        let mut name: Option<&str> = None;
-        // Type name -> (symbol ID, file) for the top-level types of the package.
-        let mut types: HashMap<&str, (&str, SourceFile)> = HashMap::new();
-        for &file in &files {
-            let facts = file_facts(db, file);
-            // Prefer the package's own name over an external `_test` package in the same dir.
-            if let Some(p) = facts.package.as_deref()
-                && name.is_none_or(|n| n.ends_with("_test") && !p.ends_with("_test"))
-            {
-                name = Some(p);
-            }
-            let ids = symbol_ids(db, file);
-            for (i, s) in facts.symbols.iter().enumerate() {
-                let is_type =
-                    matches!(s.kind, NodeKind::Struct | NodeKind::Interface | NodeKind::TypeAlias);
-                if is_type && s.parent.is_none() {
-                    types.entry(s.name.as_str()).or_insert((ids[i].as_str(), file));
-                }
-            }
-            out.edges.push(Edge::new(
-                pid.clone(),
-                file_id(file.path(db)),
-                EdgeKind::Contains,
-                Reason::Structural,
-                0,
-            ));
-        }
-        for &file in &files {
-            let facts = file_facts(db, file);
-            let ids = symbol_ids(db, file);
-            for (i, s) in facts.symbols.iter().enumerate() {
-                if s.kind != NodeKind::Method || s.parent.is_some() {
-                    continue;
-                }
-                let Some((recv, _)) = s.qualified_name.split_once('.') else {
-                    continue;
-                };
-                if let Some(&(type_id, type_file)) = types.get(recv) {
-                    let reason =
-                        if type_file == file { Reason::Structural } else { Reason::SamePackage };
-                    out.edges.push(Edge::new(
-                        type_id.to_string(),
-                        ids[i].clone(),
-                        EdgeKind::HasMethod,
-                        reason,
-                        0,
-                    ));
-                }
-            }
-        }
-        let short = dir.rsplit('/').next().unwrap_or(dir);
-        out.nodes.push(Node {
-            id: pid,
-            kind: NodeKind::Package,
-            name: name.unwrap_or(if short.is_empty() { "." } else { short }).to_string(),
-            qualified_name: if dir.is_empty() { ".".to_string() } else { dir.to_string() },
-            file: None,
-            language: Some(Language::Go.as_str()),
-            start_line: None,
-            end_line: None,
-            signature: None,
-            doc: None,
-            exported: true,
-            parent: None,
-            size: None,
-            lines: None,
-            hash: None,
-        });
-    }
-    out
 }

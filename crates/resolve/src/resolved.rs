@@ -4,11 +4,12 @@
 
 use crate::graph::{Edge, symbol_ids};
 use crate::ids::file_id;
+use crate::keys::FileKey;
 use codegraph_db::SourceFile;
-use codegraph_parse::SymbolIdx;
+use codegraph_parse::{Language, SymbolIdx};
 
 /// The resolution result of one file.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Resolved {
     /// Edges whose source is in this file (a call site, an import, a declaration).
     pub edges: Vec<Edge>,
@@ -17,7 +18,7 @@ pub struct Resolved {
 }
 
 /// A call site with no target.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct UnresolvedSite {
     /// 1-based line of the call.
     pub line: u32,
@@ -37,4 +38,18 @@ pub fn caller_id(
     enclosing
         .and_then(|i| symbol_ids(db, file).get(i as usize).cloned())
         .unwrap_or_else(|| file_id(file.path(db)))
+}
+
+/// The resolution of one file of a workspace, by language (`crate::resolve_file` is the
+/// public entry).
+#[salsa::tracked(returns(ref))]
+pub(crate) fn resolve_file<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Resolved {
+    let (workspace, file) = (key.workspace(db), key.file(db));
+    match file.language(db) {
+        Some(Language::Go) => crate::go::resolve_file(db, workspace, file),
+        Some(Language::TypeScript | Language::Tsx | Language::JavaScript) => {
+            crate::ts::resolve_file(db, workspace, file)
+        }
+        Some(Language::Markdown) | None => Resolved::default(),
+    }
 }

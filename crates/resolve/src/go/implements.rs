@@ -2,16 +2,20 @@
 //! set (pointer receivers and promoted methods included) covers the interface's method names.
 //!
 //! Why it exists: Go satisfaction is implicit, so no file says "T implements I"; it has to be
-//! computed across packages. Two layers keep it incremental and bounded: [`interface_index`]
-//! (every non-empty interface of the workspace with a complete method set, indexed by its first
-//! method name) changes only when some interface's method set does, and [`package_implements`]
-//! checks the types of one package against that index, looking only at interfaces whose key
-//! method the type has, so the work is proportional to methods, not types x interfaces.
+//! computed across packages. Three layers keep it incremental and bounded:
+//! [`package_interfaces`] (one package's non-empty interfaces with complete method sets) is
+//! re-derived when that package's table changes and usually compares equal (a signature edit
+//! rarely touches an interface); [`interface_index`] (all of them, indexed by first method name)
+//! only merges those lists, so it re-runs only when some interface's method set changed; and
+//! [`package_implements`] checks the types of one package against that index, looking only at
+//! interfaces whose key method the type has, so the work is proportional to methods, not
+//! types x interfaces.
 
-use super::layout::{GoDir, go_layout};
+use super::layout::go_layout;
 use super::lookup::Tables;
 use super::table::{SymRef, TypeRef, package_table};
 use crate::graph::{Edge, symbol_ids};
+use crate::keys::DirKey;
 use codegraph_db::{SourceFile, Workspace};
 use codegraph_schema::{EdgeKind, Reason};
 use std::collections::HashMap;
@@ -25,32 +29,47 @@ pub(crate) struct InterfaceIndex {
     pub by_key: HashMap<String, Vec<usize>>,
 }
 
+/// The interfaces declared in `dir` with complete, non-empty method sets: `(interface, its
+/// method names sorted)`, by package clause then type name.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn package_interfaces<'db>(
+    db: &'db dyn salsa::Database,
+    dir: DirKey<'db>,
+) -> Vec<(SymRef, Vec<String>)> {
+    let tables = Tables { db, workspace: dir.workspace(db) };
+    let table = package_table(db, dir);
+    let mut out = Vec::new();
+    for (pkg, scope) in &table.scopes {
+        let mut names: Vec<&String> = scope.types.keys().collect();
+        names.sort();
+        for name in names {
+            let Some(info) = scope.types.get(name) else { continue };
+            let Some(sym) = info.sym else { continue };
+            if !info.is_interface || info.alias_of.is_some() {
+                continue;
+            }
+            let t = TypeRef { dir: dir.dir(db).clone(), pkg: pkg.clone(), name: name.clone() };
+            let (set, complete) = tables.method_names(&t);
+            if !complete || set.is_empty() {
+                continue;
+            }
+            let mut methods: Vec<String> = set.into_iter().map(str::to_string).collect();
+            methods.sort();
+            out.push((sym, methods));
+        }
+    }
+    out
+}
+
 #[salsa::tracked(returns(ref))]
 pub(crate) fn interface_index(db: &dyn salsa::Database, workspace: Workspace) -> InterfaceIndex {
-    let tables = Tables { db, workspace };
     let mut index = InterfaceIndex::default();
-    for dir in go_layout(db, workspace).dirs.keys() {
-        let table = package_table(db, workspace, GoDir::new(db, dir.clone()));
-        for (pkg, scope) in &table.scopes {
-            let mut names: Vec<&String> = scope.types.keys().collect();
-            names.sort();
-            for name in names {
-                let Some(info) = scope.types.get(name) else { continue };
-                let Some(sym) = info.sym else { continue };
-                if !info.is_interface || info.alias_of.is_some() {
-                    continue;
-                }
-                let t = TypeRef { dir: dir.clone(), pkg: pkg.clone(), name: name.clone() };
-                let (set, complete) = tables.method_names(&t);
-                if !complete || set.is_empty() {
-                    continue;
-                }
-                let mut methods: Vec<String> = set.into_iter().map(str::to_string).collect();
-                methods.sort();
-                let i = index.entries.len();
-                index.by_key.entry(methods[0].clone()).or_default().push(i);
-                index.entries.push((sym, methods));
-            }
+    for dir in &go_layout(db, workspace).dirs {
+        for (sym, methods) in package_interfaces(db, DirKey::new(db, workspace, dir.as_str())) {
+            let Some(first) = methods.first() else { continue };
+            let i = index.entries.len();
+            index.by_key.entry(first.clone()).or_default().push(i);
+            index.entries.push((*sym, methods.clone()));
         }
     }
     index
@@ -60,12 +79,12 @@ pub(crate) fn interface_index(db: &dyn salsa::Database, workspace: Workspace) ->
 #[salsa::tracked(returns(ref))]
 pub(crate) fn package_implements<'db>(
     db: &'db dyn salsa::Database,
-    workspace: Workspace,
-    dir: GoDir<'db>,
+    dir: DirKey<'db>,
 ) -> Vec<(SourceFile, Edge)> {
+    let workspace = dir.workspace(db);
     let tables = Tables { db, workspace };
     let index = interface_index(db, workspace);
-    let table = package_table(db, workspace, dir);
+    let table = package_table(db, dir);
     let mut out = Vec::new();
     for (pkg, scope) in &table.scopes {
         let mut names: Vec<&String> = scope.types.keys().collect();

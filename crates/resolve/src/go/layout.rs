@@ -1,55 +1,120 @@
-//! Where Go packages live: the directories holding Go files, the `go.mod` module paths, and the
-//! mapping from an import path to a package directory.
+//! Where Go packages live: the directories holding Go files, the `go.mod` module paths, the
+//! mapping from an import path to a package directory, and the per-file and per-package
+//! summaries that the package layer reads.
 //!
-//! Why it exists: every other Go query needs "which directory does `net/http` name?". The
-//! answer depends only on the list of files and the text of `go.mod` files, never on the content
-//! of Go files, so [`go_layout`] is a firewall: editing a function body never re-runs it, and a
-//! change that leaves the layout equal stops there. [`file_imports`] is the per-file layer on
-//! top (import name -> package), and [`package_name`] gives a package's clause name from its
-//! files' facts only.
+//! Why it exists: every other Go query needs "which directory does `net/http` name?" and "which
+//! files make up this package?". The answers depend only on the list of files and the text of
+//! `go.mod` files, never on the content of Go files, and they are split so that each reader
+//! depends on as little as possible:
+//! - [`go_files`] groups the workspace's Go files by directory (paths and languages only). It
+//!   re-runs whenever a file is added or removed.
+//! - [`go_layout`] is the import-resolution view: the set of package directories and the
+//!   modules. Adding a file to an existing package leaves it equal, so no import re-resolves.
+//! - [`go_dir_files`] is one package's file list: adding a file to package P changes only P's.
+//! - [`go_file_summary`] is one file's package clause, top-level type names and method
+//!   receivers: a function-body edit leaves it equal. [`package_name`] and the package graph
+//!   read it instead of the facts.
+//! - [`file_imports`] is the per-file layer on top (import name -> package).
 
+use crate::graph::symbol_ids;
 use crate::ids::parent_dir;
+use crate::keys::{DirKey, FileKey};
 use codegraph_db::{SourceFile, Workspace, file_facts};
 use codegraph_parse::{Imported, Language};
-use std::collections::{BTreeMap, HashMap};
+use codegraph_schema::NodeKind;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-/// An interned package directory (root-relative, `""` for the root), the key of per-package
-/// queries.
-#[salsa::interned(debug)]
-pub(crate) struct GoDir<'db> {
-    #[returns(ref)]
-    pub dir: String,
-}
-
-/// The Go directories and modules of a workspace.
+/// The Go files of a workspace by directory, and its `go.mod` files.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct GoLayout {
+pub(crate) struct GoFiles {
     /// Package directory -> its Go files, sorted by path.
     pub dirs: BTreeMap<String, Vec<SourceFile>>,
+    /// Every `go.mod` file with its directory.
+    pub go_mods: Vec<(String, SourceFile)>,
+}
+
+/// Groups Go files by directory. Reads paths and languages only (workspace files are sorted,
+/// so each directory's list is too).
+#[salsa::tracked(returns(ref))]
+pub(crate) fn go_files(db: &dyn salsa::Database, workspace: Workspace) -> GoFiles {
+    let mut out = GoFiles::default();
+    for &file in workspace.files(db) {
+        let path = file.path(db);
+        if file.language(db) == Some(Language::Go) {
+            out.dirs.entry(parent_dir(path).to_string()).or_default().push(file);
+        } else if path == "go.mod" || path.ends_with("/go.mod") {
+            out.go_mods.push((parent_dir(path).to_string(), file));
+        }
+    }
+    out
+}
+
+/// The Go files of one directory (empty when it holds none).
+#[salsa::tracked(returns(ref))]
+pub(crate) fn go_dir_files<'db>(db: &'db dyn salsa::Database, dir: DirKey<'db>) -> Vec<SourceFile> {
+    go_files(db, dir.workspace(db)).dirs.get(dir.dir(db)).cloned().unwrap_or_default()
+}
+
+/// The package directories and modules of a workspace: what import resolution needs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct GoLayout {
+    /// Directories holding Go files.
+    pub dirs: BTreeSet<String>,
     /// `(module path, module dir)` from every `go.mod`, longest module path first.
     pub modules: Vec<(String, String)>,
     /// Whether any package directory lies under a `vendor/` directory.
     pub has_vendor: bool,
 }
 
-/// The package directories and modules. Reads file paths, languages and `go.mod` texts only.
+/// The package directories and modules. Reads [`go_files`] and `go.mod` texts only.
 #[salsa::tracked(returns(ref))]
 pub(crate) fn go_layout(db: &dyn salsa::Database, workspace: Workspace) -> GoLayout {
-    let mut layout = GoLayout::default();
-    for &file in workspace.files(db) {
-        let path = file.path(db);
-        if file.language(db) == Some(Language::Go) {
-            layout.dirs.entry(parent_dir(path).to_string()).or_default().push(file);
-        } else if (path == "go.mod" || path.ends_with("/go.mod"))
-            && let Some(module) = module_path(codegraph_db::text(db, file))
-        {
-            layout.modules.push((module, parent_dir(path).to_string()));
+    let files = go_files(db, workspace);
+    let mut layout = GoLayout { dirs: files.dirs.keys().cloned().collect(), ..GoLayout::default() };
+    for (dir, file) in &files.go_mods {
+        if let Some(module) = module_path(codegraph_db::text(db, *file)) {
+            layout.modules.push((module, dir.clone()));
         }
     }
     layout.has_vendor =
-        layout.dirs.keys().any(|d| d.starts_with("vendor/") || d.contains("/vendor/"));
+        layout.dirs.iter().any(|d| d.starts_with("vendor/") || d.contains("/vendor/"));
     layout.modules.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.cmp(b)));
     layout
+}
+
+/// What the package layer needs from one Go file: a function-body edit leaves it equal.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct GoFileSummary {
+    /// The package clause name.
+    pub package: Option<String>,
+    /// Top-level named types (struct, interface, other): `(name, symbol ID)`, in source order.
+    pub types: Vec<(String, String)>,
+    /// Top-level methods: `(receiver type name, symbol ID)`, in source order.
+    pub methods: Vec<(String, String)>,
+}
+
+#[salsa::tracked(returns(ref))]
+pub(crate) fn go_file_summary(db: &dyn salsa::Database, file: SourceFile) -> GoFileSummary {
+    let facts = file_facts(db, file);
+    let ids = symbol_ids(db, file);
+    let mut out = GoFileSummary { package: facts.package.clone(), ..GoFileSummary::default() };
+    for (s, id) in facts.symbols.iter().zip(ids) {
+        if s.parent.is_some() {
+            continue;
+        }
+        match s.kind {
+            NodeKind::Struct | NodeKind::Interface | NodeKind::TypeAlias => {
+                out.types.push((s.name.clone(), id.clone()));
+            }
+            NodeKind::Method => {
+                if let Some((recv, _)) = s.qualified_name.split_once('.') {
+                    out.methods.push((recv.to_string(), id.clone()));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The `module` directive of a `go.mod` text.
@@ -73,7 +138,7 @@ impl GoLayout {
     /// copy (nearest `vendor/` first), a `go.mod` module path prefix, or a GOPATH-style path
     /// (the import path is a directory relative to the root, or under `src/`).
     pub fn resolve_import(&self, importer_dir: &str, path: &str) -> Option<&str> {
-        let found = |d: &str| self.dirs.get_key_value(d).map(|(k, _)| k.as_str());
+        let found = |d: &str| self.dirs.get(d).map(String::as_str);
         if self.has_vendor {
             let mut dir = importer_dir;
             loop {
@@ -106,14 +171,9 @@ impl GoLayout {
 /// The package clause name of the package in `dir`: the most common name among its files,
 /// not counting external test packages (`p_test`); ties go to the first file.
 #[salsa::tracked(returns(ref))]
-pub(crate) fn package_name<'db>(
-    db: &'db dyn salsa::Database,
-    workspace: Workspace,
-    dir: GoDir<'db>,
-) -> Option<String> {
-    let layout = go_layout(db, workspace);
-    let files = layout.dirs.get(dir.dir(db))?;
-    main_name(files.iter().filter_map(|&f| file_facts(db, f).package.as_deref()))
+pub(crate) fn package_name<'db>(db: &'db dyn salsa::Database, dir: DirKey<'db>) -> Option<String> {
+    let files = go_dir_files(db, dir);
+    main_name(files.iter().filter_map(|&f| go_file_summary(db, f).package.as_deref()))
 }
 
 /// The most common non-`_test` name (first seen on ties); a `_test` name if that is all.
@@ -160,11 +220,8 @@ pub(crate) struct FileImports {
 /// The imports of one Go file, resolved to packages. Depends on the file's facts, the layout,
 /// and the names of the imported packages only.
 #[salsa::tracked(returns(ref))]
-pub(crate) fn file_imports(
-    db: &dyn salsa::Database,
-    workspace: Workspace,
-    file: SourceFile,
-) -> FileImports {
+pub(crate) fn file_imports<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> FileImports {
+    let (workspace, file) = (key.workspace(db), key.file(db));
     let layout = go_layout(db, workspace);
     let facts = file_facts(db, file);
     let importer_dir = parent_dir(file.path(db));
@@ -172,7 +229,7 @@ pub(crate) fn file_imports(
     for import in &facts.imports {
         let dir = layout.resolve_import(importer_dir, &import.source);
         let pkg = dir.and_then(|d| {
-            let name = package_name(db, workspace, GoDir::new(db, d.to_string())).clone()?;
+            let name = package_name(db, DirKey::new(db, workspace, d)).clone()?;
             Some(PkgRef { dir: d.to_string(), name })
         });
         if let Some(p) = &pkg {

@@ -5,8 +5,8 @@
 //! ("which `M` does `x.M` mean for a value of type `T`?"), and both must read only package
 //! tables (never raw facts of other files), so the firewalls of [`package_table`] hold.
 
-use super::layout::GoDir;
 use super::table::{Func, Scope, TypeInfo, TypeRef, package_table};
+use crate::keys::DirKey;
 use codegraph_db::Workspace;
 use std::collections::HashSet;
 
@@ -31,7 +31,7 @@ pub(crate) enum Field {
 
 impl<'db> Tables<'db> {
     pub fn scope(&self, dir: &str, pkg: &str) -> Option<&'db Scope> {
-        let table = package_table(self.db, self.workspace, GoDir::new(self.db, dir.to_string()));
+        let table = package_table(self.db, DirKey::new(self.db, self.workspace, dir));
         table.scopes.get(pkg)
     }
 

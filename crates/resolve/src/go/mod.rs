@@ -6,13 +6,18 @@
 //!
 //! The queries, each a firewall (its result is compared, so an unchanged result stops
 //! propagation):
-//! - [`layout::go_layout`]: package directories and `go.mod` modules (file list and `go.mod`
-//!   texts only); [`layout::package_name`], [`layout::file_imports`] on top of it.
-//! - [`table::package_table`]: one directory's declarations (facts of its files only).
-//! - [`implements::interface_index`] and [`implements::package_implements`]: structural
-//!   IMPLEMENTS.
-//! - [`resolve_file`] (called from the tracked `crate::resolve_file`): this file's facts plus
-//!   the tables it looks names up in.
+//! - [`layout::go_files`] (Go files by directory; re-runs when files come and go), then
+//!   [`layout::go_layout`] (package directories and `go.mod` modules: what import resolution
+//!   needs) and [`layout::go_dir_files`] (one package's files), so adding a file to a package
+//!   changes only that package's list.
+//! - [`layout::go_file_summary`] (package clause, top-level types and method receivers of one
+//!   file), [`layout::package_name`] on top of it, and [`layout::file_imports`].
+//! - [`table::file_decls`] (one file's declarations) merged into [`table::package_table`] (one
+//!   directory's declarations): a function-body edit stops at the first.
+//! - [`implements::package_interfaces`], [`implements::interface_index`] and
+//!   [`implements::package_implements`]: structural IMPLEMENTS.
+//! - [`resolve_file`] (called from the tracked `crate::resolved::resolve_file`): this file's
+//!   facts plus the tables it looks names up in.
 //!
 //! Edge conventions: CALLS `caller -> callee` with reason `same-package` / `import-resolved`
 //! for functions, `typed-receiver` for methods found through a known receiver type (method
@@ -24,18 +29,19 @@
 //! they are skipped, not counted as unresolved. Nothing is guessed by name alone.
 
 mod implements;
-mod layout;
+pub(crate) mod layout;
 mod lookup;
 mod table;
 
 use crate::graph::{Edge, symbol_ids};
 use crate::ids::{file_id, go_package_id, parent_dir};
+use crate::keys::{DirKey, FileKey};
 use crate::resolved::{Resolved, UnresolvedSite, caller_id};
 use codegraph_db::{SourceFile, Workspace, file_facts};
 use codegraph_parse::{Callee, FileFacts, HeritageKind, HintSource, Receiver, SymbolIdx};
 use codegraph_schema::{EdgeKind, NodeKind, Reason};
 use implements::package_implements;
-use layout::{FileImports, GoDir, PkgRef, file_imports};
+use layout::{FileImports, PkgRef, file_imports};
 use lookup::{Field, Tables};
 use std::collections::HashMap;
 use table::{Func, Scope, TypeRef, VarType, is_builtin_func, is_predeclared_type};
@@ -82,7 +88,7 @@ pub(crate) fn resolve_file(
     let path = file.path(db);
     let dir = parent_dir(path).to_string();
     let tables = Tables { db, workspace };
-    let imports = file_imports(db, workspace, file);
+    let imports = file_imports(db, FileKey::new(db, workspace, file));
     let r = Resolver {
         tables,
         imports,
@@ -145,7 +151,7 @@ pub(crate) fn resolve_file(
         let reason = if t.dir == dir { Reason::SamePackage } else { Reason::ImportResolved };
         out.edges.push(Edge::new(src.clone(), dst.clone(), EdgeKind::Extends, reason, 0));
     }
-    for (f, e) in package_implements(db, workspace, GoDir::new(db, dir)) {
+    for (f, e) in package_implements(db, DirKey::new(db, workspace, dir.as_str())) {
         if *f == file {
             out.edges.push(e.clone());
         }
@@ -421,8 +427,10 @@ impl<'db> Resolver<'db> {
 mod tests {
     use super::*;
 
-    /// An edit inside a function body of package `b` re-resolves `b`'s file only: `b`'s table is
-    /// rebuilt but compares equal, so the importer in package `a` is not re-resolved.
+    /// An edit inside a function body of package `b` re-resolves `b`'s file only: that file's
+    /// declarations are re-derived but compare equal, so `b`'s table is not rebuilt and the
+    /// importer in package `a` is not re-resolved (tests/tests/incremental.rs has the exact
+    /// sets).
     #[test]
     fn body_edit_reresolves_only_its_file() {
         use codegraph_db::{Content, Database, FileMeta};
@@ -464,7 +472,8 @@ mod tests {
         let ran = log.lock().map(|l| l.clone()).unwrap_or_default();
         let count = |q: &str| ran.iter().filter(|k| k.starts_with(q)).count();
         assert_eq!(count("resolve_file"), 1, "{ran:#?}");
-        assert_eq!(count("package_table"), 1, "{ran:#?}");
+        assert_eq!(count("file_decls"), 1, "{ran:#?}");
+        assert_eq!(count("package_table"), 0, "{ran:#?}");
         assert_eq!(count("interface_index"), 0, "{ran:#?}");
     }
 }

@@ -2,15 +2,20 @@
 //! named types with their methods (by receiver), fields, embedded types and interface method
 //! sets, and package-level variables with what is known of their types.
 //!
-//! Why it exists: resolving a call needs to look names up in other packages. [`package_table`]
-//! is built from the facts of that package's files only (plus the import resolution of those
-//! files), and its result is compared, so an edit that does not change a package's declarations
-//! (a function body, a comment) stops here and no importer re-resolves. Type references are
-//! stored resolved to `(dir, package, name)` so that lookups never need the declaring file's
-//! imports again, and so that no table reads another table (no cycles, even on broken code).
+//! Why it exists: resolving a call needs to look names up in other packages. Two layers keep
+//! that incremental: [`file_decls`] is one file's contribution to its package's table, built
+//! from that file's facts and imports only, so an edit that does not change a file's
+//! declarations (a function body, a comment, a line shift) stops there and the package table
+//! is not even rebuilt; [`package_table`] merges the contributions of a package's files, and
+//! its result is compared, so a change that leaves the package's declarations equal stops
+//! before any importer. Type references are stored resolved to `(dir, package, name)` so that
+//! lookups never need the declaring file's imports again, and so that no table reads another
+//! table (no cycles, even on broken code).
 
-use super::layout::{FileImports, GoDir, PkgRef, file_imports, go_layout, main_name};
-use codegraph_db::{SourceFile, Workspace, file_facts};
+use super::layout::{FileImports, PkgRef, file_imports, go_dir_files, package_name};
+use crate::ids::parent_dir;
+use crate::keys::{DirKey, FileKey};
+use codegraph_db::{SourceFile, file_facts};
 use codegraph_parse::{
     Callee, FileFacts, Heritage, HeritageKind, HintSource, Receiver, SymbolIdx, TypeHint,
 };
@@ -87,7 +92,7 @@ pub(crate) struct Scope {
 /// The packages of one directory, by package clause name.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct PackageTable {
-    /// The package importers see (see [`main_name`]).
+    /// The package importers see (see [`package_name`]).
     pub main: Option<String>,
     pub scopes: BTreeMap<String, Scope>,
 }
@@ -286,41 +291,85 @@ fn named_underlying(signature: &str, name: &str) -> Option<(bool, String)> {
     valid.then(|| (alias, ty.to_string()))
 }
 
-/// The table of the packages in `dir`, from their files' facts.
+/// One file's contribution to its package's table, in source order; [`package_table`]
+/// replays the contributions of a package's files in path order, so the first declaration of
+/// a name wins among files of equal [`file_rank`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct FileDecls {
+    /// The package clause; a file without one contributes nothing.
+    pub package: Option<String>,
+    /// Top-level functions.
+    pub funcs: Vec<(String, Func)>,
+    /// Top-level named types with the members declared inside them.
+    pub types: Vec<(String, TypeInfo)>,
+    /// Methods declared with a receiver: `(receiver type name, method name, method)`.
+    pub methods: Vec<(String, String, Func)>,
+    /// Package-level variables whose type is known.
+    pub vars: Vec<(String, VarType)>,
+}
+
+/// The declarations of one Go file, from its facts and imports only.
 #[salsa::tracked(returns(ref))]
-pub(crate) fn package_table<'db>(
-    db: &'db dyn salsa::Database,
-    workspace: Workspace,
-    dir: GoDir<'db>,
-) -> PackageTable {
-    let layout = go_layout(db, workspace);
-    let dir_s = dir.dir(db);
-    let Some(files) = layout.dirs.get(dir_s) else {
-        return PackageTable::default();
+pub(crate) fn file_decls<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> FileDecls {
+    let file = key.file(db);
+    let facts = file_facts(db, file);
+    let Some(pkg_name) = facts.package.as_deref() else {
+        return FileDecls::default();
     };
-    let mut table = PackageTable {
-        main: main_name(files.iter().filter_map(|&f| file_facts(db, f).package.as_deref())),
-        scopes: BTreeMap::new(),
+    let path = file.path(db);
+    let cx = FileCx {
+        facts,
+        file,
+        rank: file_rank(path),
+        imports: file_imports(db, key),
+        own: PkgRef { dir: parent_dir(path).to_string(), name: pkg_name.to_string() },
+        index: FileIndex::new(facts),
     };
+    let mut out = FileDecls { package: Some(pkg_name.to_string()), ..FileDecls::default() };
+    add_decls(&mut out, &cx);
+    add_members(&mut out, &cx);
+    out
+}
+
+/// The table of the packages in `dir`, merged from its files' [`file_decls`].
+#[salsa::tracked(returns(ref))]
+pub(crate) fn package_table<'db>(db: &'db dyn salsa::Database, dir: DirKey<'db>) -> PackageTable {
+    let workspace = dir.workspace(db);
+    let decls: Vec<&FileDecls> = go_dir_files(db, dir)
+        .iter()
+        .map(|&f| file_decls(db, FileKey::new(db, workspace, f)))
+        .collect();
+    let mut table = PackageTable { main: package_name(db, dir).clone(), scopes: BTreeMap::new() };
     // Pass 1: types and functions; pass 2: methods and vars (methods attach to types).
-    for pass in 0..2 {
-        for &file in files {
-            let facts = file_facts(db, file);
-            let Some(pkg_name) = facts.package.as_deref() else { continue };
-            let cx = FileCx {
-                facts,
-                file,
-                rank: file_rank(file.path(db)),
-                imports: file_imports(db, workspace, file),
-                own: PkgRef { dir: dir_s.clone(), name: pkg_name.to_string() },
-                index: FileIndex::new(facts),
-            };
-            let scope = table.scopes.entry(pkg_name.to_string()).or_default();
-            if pass == 0 {
-                add_decls(scope, &cx);
-            } else {
-                add_members(scope, &cx);
+    for d in &decls {
+        let Some(pkg) = &d.package else { continue };
+        let scope = table.scopes.entry(pkg.clone()).or_default();
+        for (name, f) in &d.funcs {
+            if better(scope.funcs.get(name).map(|f| f.rank), f.rank) {
+                scope.funcs.insert(name.clone(), f.clone());
             }
+        }
+        for (name, info) in &d.types {
+            let existing = scope.types.get(name);
+            if existing.is_some_and(|t| t.sym.is_some())
+                && !better(existing.map(|t| t.rank), info.rank)
+            {
+                continue;
+            }
+            scope.types.insert(name.clone(), info.clone());
+        }
+    }
+    for d in &decls {
+        let Some(pkg) = &d.package else { continue };
+        let scope = table.scopes.entry(pkg.clone()).or_default();
+        for (recv, name, f) in &d.methods {
+            let info = scope.types.entry(recv.clone()).or_default();
+            if better(info.methods.get(name).map(|f| f.rank), f.rank) {
+                info.methods.insert(name.clone(), f.clone());
+            }
+        }
+        for (name, v) in &d.vars {
+            scope.vars.entry(name.clone()).or_insert_with(|| v.clone());
         }
     }
     table
@@ -388,7 +437,7 @@ impl<'a> FileIndex<'a> {
     }
 }
 
-fn add_decls(scope: &mut Scope, cx: &FileCx<'_>) {
+fn add_decls(out: &mut FileDecls, cx: &FileCx<'_>) {
     let (facts, file, rank, imports, own) = (cx.facts, cx.file, cx.rank, cx.imports, &cx.own);
     for (i, s) in facts.symbols.iter().enumerate() {
         if s.parent.is_some() {
@@ -397,16 +446,10 @@ fn add_decls(scope: &mut Scope, cx: &FileCx<'_>) {
         let idx = i as SymbolIdx;
         let sym = SymRef { file, idx };
         match s.kind {
-            NodeKind::Function if better(scope.funcs.get(&s.name).map(|f| f.rank), rank) => {
-                scope.funcs.insert(s.name.clone(), Func { sym, ret: cx.ret_of(idx), rank });
+            NodeKind::Function => {
+                out.funcs.push((s.name.clone(), Func { sym, ret: cx.ret_of(idx), rank }));
             }
             NodeKind::Struct | NodeKind::Interface | NodeKind::TypeAlias => {
-                let existing = scope.types.get(&s.name);
-                if existing.is_some_and(|t| t.sym.is_some())
-                    && !better(existing.map(|t| t.rank), rank)
-                {
-                    continue;
-                }
                 let mut info = TypeInfo {
                     sym: Some(sym),
                     rank,
@@ -454,14 +497,14 @@ fn add_decls(scope: &mut Scope, cx: &FileCx<'_>) {
                         None => info.incomplete = true,
                     }
                 }
-                scope.types.insert(s.name.clone(), info);
+                out.types.push((s.name.clone(), info));
             }
             _ => {}
         }
     }
 }
 
-fn add_members(scope: &mut Scope, cx: &FileCx<'_>) {
+fn add_members(out: &mut FileDecls, cx: &FileCx<'_>) {
     let (facts, file, rank, imports, own) = (cx.facts, cx.file, cx.rank, cx.imports, &cx.own);
     for (i, s) in facts.symbols.iter().enumerate() {
         if s.parent.is_some() || s.kind != NodeKind::Method {
@@ -469,13 +512,8 @@ fn add_members(scope: &mut Scope, cx: &FileCx<'_>) {
         }
         let Some((recv, _)) = s.qualified_name.split_once('.') else { continue };
         let idx = i as SymbolIdx;
-        let info = scope.types.entry(recv.to_string()).or_default();
-        if better(info.methods.get(&s.name).map(|f| f.rank), rank) {
-            info.methods.insert(
-                s.name.clone(),
-                Func { sym: SymRef { file, idx }, ret: cx.ret_of(idx), rank },
-            );
-        }
+        let f = Func { sym: SymRef { file, idx }, ret: cx.ret_of(idx), rank };
+        out.methods.push((recv.to_string(), s.name.clone(), f));
     }
     for h in facts.type_hints.iter().filter(|h| h.scope.is_none()) {
         let var = match &h.source {
@@ -490,7 +528,7 @@ fn add_members(scope: &mut Scope, cx: &FileCx<'_>) {
             | HintSource::ParamFn { .. } => None,
         };
         if let Some(v) = var {
-            scope.vars.entry(h.name.clone()).or_insert(v);
+            out.vars.push((h.name.clone(), v));
         }
     }
 }

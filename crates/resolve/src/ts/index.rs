@@ -4,7 +4,10 @@
 //!
 //! [`file_index`] is tracked and reads nothing but [`file_facts`] of its own file, so it is the
 //! per-file firewall: other files' edits never re-run it, and an edit that leaves it equal stops
-//! propagation to the resolution of the files that import this one.
+//! propagation to the resolution of the files that import this one. To make "equal" the usual
+//! outcome of an edit inside a function body, it holds no line numbers, signatures or call
+//! sites (its symbols are [`SymInfo`]s), and the hints of function and method scopes (locals
+//! and parameters, which other files never look at) live apart in [`file_local_hints`].
 
 use codegraph_db::{SourceFile, file_facts};
 use codegraph_parse::{HeritageKind, HintSource, ImportKind, Imported, SymbolIdx};
@@ -20,8 +23,24 @@ pub(crate) enum Export {
     Reexport { import: u32, imported: Imported },
 }
 
+/// What other files need of a symbol: no lines, signature or doc.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct SymInfo {
+    pub kind: NodeKind,
+    pub name: String,
+    pub qualified_name: String,
+    pub parent: Option<SymbolIdx>,
+    pub exported: bool,
+}
+
+/// Type hints by (scope, name), in source order: the first that names a class or interface
+/// wins (a declared union alias, then an `instanceof` narrowing).
+pub(crate) type Hints = HashMap<(Option<SymbolIdx>, String), Vec<HintSource>>;
+
 #[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct FileIndex {
+    /// The file's symbols, index-aligned with its facts.
+    pub syms: Vec<SymInfo>,
     /// Top-level symbols by name; values win over types when a name is declared twice.
     pub top: HashMap<String, SymbolIdx>,
     /// Every symbol by qualified name (first declaration).
@@ -32,9 +51,9 @@ pub(crate) struct FileIndex {
     pub stars: Vec<u32>,
     /// Local names bound by imports: name -> (import index, what it imports).
     pub bindings: HashMap<String, (u32, Imported)>,
-    /// Type hints by (scope, name), in source order: the first that names a class or interface
-    /// wins (a declared union alias, then an `instanceof` narrowing).
-    pub hints: HashMap<(Option<SymbolIdx>, String), Vec<HintSource>>,
+    /// Hints of module, class, interface and object-literal scopes (see [`file_local_hints`]
+    /// for function scopes).
+    pub hints: Hints,
     /// Function-typed parameters: (function, parameter position, its parameter) -> type.
     pub param_fns: HashMap<(SymbolIdx, u32, u32), String>,
     /// Declared return type of functions and methods.
@@ -47,11 +66,45 @@ fn is_value(kind: NodeKind) -> bool {
     !matches!(kind, NodeKind::Interface | NodeKind::TypeAlias)
 }
 
+/// Whether a hint's scope is a function or method (its locals and parameters).
+pub(crate) fn is_local_scope(facts: &codegraph_parse::FileFacts, scope: Option<SymbolIdx>) -> bool {
+    scope.and_then(|s| facts.symbols.get(s as usize)).is_some_and(|s| is_function(s.kind))
+}
+
+/// Function-like symbol kinds: their scopes hold locals and parameters.
+pub(crate) fn is_function(kind: NodeKind) -> bool {
+    matches!(kind, NodeKind::Function | NodeKind::Method)
+}
+
+/// The hints of function and method scopes (locals and parameters): only the file's own
+/// resolution reads them, so an edit that changes them does not reach importers.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn file_local_hints(db: &dyn salsa::Database, file: SourceFile) -> Hints {
+    let facts = file_facts(db, file);
+    let mut hints = Hints::new();
+    for h in &facts.type_hints {
+        if matches!(h.source, HintSource::Return(_) | HintSource::ParamFn { .. })
+            || !is_local_scope(facts, h.scope)
+        {
+            continue;
+        }
+        hints.entry((h.scope, h.name.clone())).or_default().push(h.source.clone());
+    }
+    hints
+}
+
 #[salsa::tracked(returns(ref))]
 pub(crate) fn file_index(db: &dyn salsa::Database, file: SourceFile) -> FileIndex {
     let facts = file_facts(db, file);
     let mut ix = FileIndex::default();
     for (i, s) in facts.symbols.iter().enumerate() {
+        ix.syms.push(SymInfo {
+            kind: s.kind,
+            name: s.name.clone(),
+            qualified_name: s.qualified_name.clone(),
+            parent: s.parent,
+            exported: s.exported,
+        });
         let i = u32::try_from(i).unwrap_or(u32::MAX);
         ix.by_qname.entry(s.qualified_name.clone()).or_insert(i);
         if s.parent.is_none() {
@@ -114,7 +167,9 @@ pub(crate) fn file_index(db: &dyn salsa::Database, file: SourceFile) -> FileInde
             ix.param_fns.entry((s, *index, *param)).or_insert_with(|| ty.clone());
             continue;
         }
-        ix.hints.entry((h.scope, h.name.clone())).or_default().push(h.source.clone());
+        if !is_local_scope(facts, h.scope) {
+            ix.hints.entry((h.scope, h.name.clone())).or_default().push(h.source.clone());
+        }
     }
     for h in &facts.heritage {
         ix.heritage.entry(h.symbol).or_default().push((h.kind, h.target.clone()));

@@ -1,11 +1,14 @@
 //! TypeScript / JavaScript resolution: modules, import bindings, calls, heritage.
 //!
 //! Layers, each a salsa query whose `Eq` result is a firewall for the next:
-//! 1. [`project::ts_paths`]: the set of workspace paths (only paths are read).
+//! 1. [`project::ts_files`]: the module files of the workspace by directory (only paths are
+//!    read), split into per-directory listings [`project::ts_dir`] and the list of config files
+//!    [`project::ts_config_files`].
 //! 2. [`project::ts_project`]: tsconfig `baseUrl` / `paths` (following `extends`) and workspace
 //!    packages by `package.json` name / `exports` / `main` / `types` (only JSON files are read).
-//! 3. [`index::file_index`]: one file's symbols, exports, import bindings and type hints, from
-//!    its own facts only.
+//! 3. [`index::file_index`]: one file's symbols (without lines), exports, import bindings and
+//!    type hints outside function scopes, from its own facts only; [`index::file_local_hints`]
+//!    holds the hints of function scopes, which only the file itself reads.
 //! 4. [`project::file_modules`]: where each import specifier of one file leads.
 //! 5. [`resolve_file`] (called by the tracked `crate::resolve_file`): IMPORTS, CALLS, EXTENDS,
 //!    IMPLEMENTS and ACCESSES edges of one file and its unresolved call sites, through
@@ -18,6 +21,7 @@ mod resolver;
 
 use crate::graph::{Edge, symbol_ids};
 use crate::ids::file_id;
+use crate::keys::FileKey;
 use crate::resolved::{Resolved, UnresolvedSite, caller_id};
 use codegraph_db::{SourceFile, Workspace, file_facts};
 use codegraph_parse::{
@@ -40,7 +44,7 @@ pub(crate) fn resolve_file(
 ) -> Resolved {
     let r = Resolver { db, workspace };
     let facts = file_facts(db, file);
-    let modules = file_modules(db, workspace, file);
+    let modules = file_modules(db, FileKey::new(db, workspace, file));
     let fid = file_id(file.path(db));
     let ids = symbol_ids(db, file);
     let mut out = Resolved::default();

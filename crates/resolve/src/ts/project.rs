@@ -1,28 +1,92 @@
 //! The workspace-wide module layer: which paths exist, what tsconfig.json files and workspace
 //! packages say, and where each import specifier of a file leads.
 //!
-//! Three tracked queries, each a firewall for the next:
-//! - [`ts_paths`] reads only the workspace's paths: editing a file's text never re-runs it.
-//! - [`ts_project`] reads only the text of `tsconfig*.json` / `package.json` files (plus the
-//!   path index for `extends`), so source edits stop before it.
-//! - [`file_modules`] maps one file's import specifiers to files; it re-runs when that file's
-//!   facts or the two layers above change, and its `Eq` result stops propagation otherwise.
+//! Each query is a firewall for the next:
+//! - [`ts_files`] reads only the workspace's paths (the files module resolution can return or
+//!   read: TS/JS sources and JSON), grouped by directory; it re-runs when files come and go.
+//! - [`ts_dir`] is one directory's listing and [`ts_config_files`] the list of `tsconfig.json` /
+//!   `package.json` files: adding a file changes one listing and, unless it is a config, no
+//!   config list.
+//! - [`ts_project`] reads only the config files' texts (plus the listings `extends` probes), so
+//!   source edits and source files coming and going stop before it.
+//! - [`file_modules`] maps one file's import specifiers to files. It reads the listings of the
+//!   directories its probes looked in, so a new file re-runs only the module resolution of the
+//!   files that probed its directory, and its `Eq` result stops propagation otherwise.
 
 use super::jsonc;
+use crate::keys::{DirKey, FileKey};
 use codegraph_db::{SourceFile, Workspace, file_facts};
 use serde_json::Value;
 use std::collections::HashMap;
 
-/// Every workspace file by root-relative path.
+/// The files module resolution can see, by directory.
 #[derive(Debug, Default, PartialEq, Eq)]
-pub(crate) struct PathIndex {
-    pub files: HashMap<String, SourceFile>,
+pub(crate) struct TsFiles {
+    /// Directory -> `(file name, file)` sorted by name.
+    pub dirs: HashMap<String, Vec<(String, SourceFile)>>,
+    /// `tsconfig.json` and `package.json` files outside `node_modules`, by path.
+    pub configs: Vec<(String, SourceFile)>,
+}
+
+/// Whether module resolution can return or read a file of this path.
+fn is_module_path(path: &str) -> bool {
+    path.ends_with(".json") || EXTS.iter().any(|e| path.ends_with(e))
 }
 
 #[salsa::tracked(returns(ref))]
-pub(crate) fn ts_paths(db: &dyn salsa::Database, workspace: Workspace) -> PathIndex {
-    let files = workspace.files(db).iter().map(|&f| (f.path(db).clone(), f)).collect();
-    PathIndex { files }
+pub(crate) fn ts_files(db: &dyn salsa::Database, workspace: Workspace) -> TsFiles {
+    let mut out = TsFiles::default();
+    for &f in workspace.files(db) {
+        let path = f.path(db);
+        if !is_module_path(path) {
+            continue;
+        }
+        let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+        out.dirs.entry(dir.to_string()).or_default().push((name.to_string(), f));
+        if (name == "tsconfig.json" || name == "package.json")
+            && !path.split('/').any(|s| s == "node_modules")
+        {
+            out.configs.push((path.clone(), f));
+        }
+    }
+    for files in out.dirs.values_mut() {
+        files.sort_by(|a, b| a.0.cmp(&b.0));
+    }
+    out
+}
+
+/// One directory's module files, sorted by name (empty for a directory without any).
+#[salsa::tracked(returns(ref))]
+pub(crate) fn ts_dir<'db>(
+    db: &'db dyn salsa::Database,
+    dir: DirKey<'db>,
+) -> Vec<(String, SourceFile)> {
+    ts_files(db, dir.workspace(db)).dirs.get(dir.dir(db)).cloned().unwrap_or_default()
+}
+
+/// The `tsconfig.json` and `package.json` files, in workspace order.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn ts_config_files(
+    db: &dyn salsa::Database,
+    workspace: Workspace,
+) -> Vec<(String, SourceFile)> {
+    ts_files(db, workspace).configs.clone()
+}
+
+/// Path lookups through the per-directory listings, so each lookup depends on one directory.
+#[derive(Clone, Copy)]
+pub(crate) struct Paths<'db> {
+    pub db: &'db dyn salsa::Database,
+    pub workspace: Workspace,
+}
+
+impl Paths<'_> {
+    /// The module file at a root-relative path.
+    pub fn get(&self, path: &str) -> Option<SourceFile> {
+        let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+        let listing = ts_dir(self.db, DirKey::new(self.db, self.workspace, dir));
+        listing.binary_search_by(|(n, _)| n.as_str().cmp(name)).ok().map(|i| listing[i].1)
+    }
 }
 
 /// The module-resolution settings of one `tsconfig.json` after following `extends`.
@@ -74,20 +138,15 @@ pub(crate) fn join(dir: &str, rel: &str) -> Option<String> {
 
 #[salsa::tracked(returns(ref))]
 pub(crate) fn ts_project(db: &dyn salsa::Database, workspace: Workspace) -> Project {
-    let paths = ts_paths(db, workspace);
+    let paths = Paths { db, workspace };
     let mut project = Project::default();
-    for &f in workspace.files(db) {
-        let path = f.path(db);
+    for (path, f) in ts_config_files(db, workspace) {
         let name = path.rsplit('/').next().unwrap_or(path);
-        if path.split('/').any(|s| s == "node_modules") {
-            continue;
-        }
         if name == "tsconfig.json" {
             if let Some(cfg) = load_tsconfig(db, paths, path, 0) {
                 project.tsconfigs.insert(dir_of(path).to_string(), cfg);
             }
-        } else if name == "package.json"
-            && let Some(v) = jsonc::parse(codegraph_db::text(db, f))
+        } else if let Some(v) = jsonc::parse(codegraph_db::text(db, *f))
             && let Some((pname, pkg)) = package(&v, dir_of(path))
         {
             project.packages.entry(pname).or_insert(pkg);
@@ -99,12 +158,12 @@ pub(crate) fn ts_project(db: &dyn salsa::Database, workspace: Workspace) -> Proj
 /// Reads a tsconfig and the chain it `extends` (relative paths only; at most 8 deep).
 fn load_tsconfig(
     db: &dyn salsa::Database,
-    paths: &PathIndex,
+    paths: Paths<'_>,
     path: &str,
     depth: u32,
 ) -> Option<TsConfig> {
-    let file = paths.files.get(path)?;
-    let v = jsonc::parse(codegraph_db::text(db, *file))?;
+    let file = paths.get(path)?;
+    let v = jsonc::parse(codegraph_db::text(db, file))?;
     let dir = dir_of(path);
     let mut cfg = TsConfig::default();
     if depth < 8
@@ -120,7 +179,7 @@ fn load_tsconfig(
                 continue;
             }
             let Some(mut p) = join(dir, e) else { continue };
-            if !paths.files.contains_key(&p) && !p.ends_with(".json") {
+            if paths.get(&p).is_none() && !p.ends_with(".json") {
                 p.push_str(".json");
             }
             if let Some(base) = load_tsconfig(db, paths, &p, depth + 1) {
@@ -219,8 +278,8 @@ const EXTS: &[&str] = &[".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", "
 
 /// The workspace file a root-relative path names, with TypeScript's probing: the path itself,
 /// `.js` written for `.ts`, extension probing, then `index` files.
-fn probe(paths: &PathIndex, p: &str) -> Option<SourceFile> {
-    let get = |s: &str| paths.files.get(s).copied();
+fn probe(paths: Paths<'_>, p: &str) -> Option<SourceFile> {
+    let get = |s: &str| paths.get(s);
     let has_source_ext = EXTS.iter().any(|e| p.ends_with(e));
     for (js, tss) in [
         (".js", &[".ts", ".tsx", ".d.ts"][..]),
@@ -265,7 +324,7 @@ fn match_pattern<'a>(pattern: &str, spec: &'a str) -> Option<&'a str> {
 }
 
 /// A package entry path as written (often `dist/x.js`), or its source twin (`src/x`).
-fn probe_entry(paths: &PathIndex, pkg_dir: &str, entry: &str) -> Option<SourceFile> {
+fn probe_entry(paths: Paths<'_>, pkg_dir: &str, entry: &str) -> Option<SourceFile> {
     if let Some(f) = probe(paths, entry) {
         return Some(f);
     }
@@ -293,7 +352,7 @@ fn probe_entry(paths: &PathIndex, pkg_dir: &str, entry: &str) -> Option<SourceFi
 
 /// Resolves `spec` written in the file at `from`.
 pub(crate) fn resolve_module(
-    paths: &PathIndex,
+    paths: Paths<'_>,
     project: &Project,
     from: &str,
     spec: &str,
@@ -377,12 +436,9 @@ pub(crate) fn resolve_module(
 
 /// Where each import of a file leads, index-aligned with its facts' imports.
 #[salsa::tracked(returns(ref))]
-pub(crate) fn file_modules(
-    db: &dyn salsa::Database,
-    workspace: Workspace,
-    file: SourceFile,
-) -> Vec<ModTarget> {
-    let paths = ts_paths(db, workspace);
+pub(crate) fn file_modules<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Vec<ModTarget> {
+    let (workspace, file) = (key.workspace(db), key.file(db));
+    let paths = Paths { db, workspace };
     let project = ts_project(db, workspace);
     let from = file.path(db);
     file_facts(db, file)

@@ -3,13 +3,16 @@
 //! after following re-export chains (cycle-safe), which class or interface a type name denotes,
 //! and which member a class or interface has (through EXTENDS, following imported bases).
 //!
-//! Everything here reads only memoized per-file tables ([`file_index`], [`file_modules`],
-//! [`file_facts`]); recursion is bounded by [`MAX_DEPTH`] and visited sets.
+//! Everything here reads only memoized per-file tables ([`file_index`], [`file_local_hints`],
+//! [`file_modules`]), never another file's facts, so an edit that leaves a file's tables equal
+//! does not re-run the resolution of the files that import it; recursion is bounded by
+//! [`MAX_DEPTH`] and visited sets.
 
-use super::index::{Export, FileIndex, file_index};
+use super::index::{Export, FileIndex, SymInfo, file_index, file_local_hints, is_function};
 use super::project::{ModTarget, file_modules};
-use codegraph_db::{SourceFile, Workspace, file_facts};
-use codegraph_parse::{Callee, HintSource, Imported, Receiver, Symbol, SymbolIdx};
+use crate::keys::FileKey;
+use codegraph_db::{SourceFile, Workspace};
+use codegraph_parse::{Callee, HintSource, Imported, Receiver, SymbolIdx};
 use codegraph_schema::{NodeKind, Reason};
 use std::collections::HashSet;
 
@@ -140,8 +143,20 @@ impl<'db> Resolver<'db> {
         file_index(self.db, f)
     }
 
-    pub(crate) fn symbol(&self, f: SourceFile, i: SymbolIdx) -> Option<&'db Symbol> {
-        file_facts(self.db, f).symbols.get(i as usize)
+    pub(crate) fn symbol(&self, f: SourceFile, i: SymbolIdx) -> Option<&'db SymInfo> {
+        self.index(f).syms.get(i as usize)
+    }
+
+    /// The hints of `name` in `scope` of `f` (function scopes from [`file_local_hints`]).
+    fn hints(
+        &self,
+        f: SourceFile,
+        scope: Option<SymbolIdx>,
+        name: &str,
+    ) -> Option<&'db Vec<HintSource>> {
+        let local = scope.is_some_and(|s| self.kind(f, s).is_some_and(is_function));
+        let hints = if local { file_local_hints(self.db, f) } else { &self.index(f).hints };
+        hints.get(&(scope, name.to_string()))
     }
 
     fn kind(&self, f: SourceFile, i: SymbolIdx) -> Option<NodeKind> {
@@ -149,7 +164,9 @@ impl<'db> Resolver<'db> {
     }
 
     fn module(&self, f: SourceFile, import: u32) -> Option<ModTarget> {
-        file_modules(self.db, self.workspace, f).get(import as usize).copied()
+        file_modules(self.db, FileKey::new(self.db, self.workspace, f))
+            .get(import as usize)
+            .copied()
     }
 
     /// The enclosing scopes of `scope`, innermost first.
@@ -422,12 +439,11 @@ impl<'db> Resolver<'db> {
         name: &str,
         depth: u32,
     ) -> Option<Option<Target>> {
-        let ix = self.index(f);
         for s in self.chain(f, scope) {
             if matches!(self.kind(f, s), Some(NodeKind::Class | NodeKind::Interface)) {
                 continue;
             }
-            if let Some(h) = ix.hints.get(&(Some(s), name.to_string())) {
+            if let Some(h) = self.hints(f, Some(s), name) {
                 return Some(self.hints_type(f, Some(s), h, depth + 1));
             }
         }
@@ -512,7 +528,7 @@ impl<'db> Resolver<'db> {
                     Some(NodeKind::Variable | NodeKind::Constant | NodeKind::Property)
                 );
                 if is_var && let Some(sym) = self.symbol(g, i) {
-                    let h = self.index(g).hints.get(&(sym.parent, sym.name.clone()));
+                    let h = self.hints(g, sym.parent, &sym.name);
                     if let Some(t) = h.and_then(|h| self.hints_type(g, sym.parent, h, 1)) {
                         return Val::Inst(t.0, t.1);
                     }
@@ -562,7 +578,7 @@ impl<'db> Resolver<'db> {
                 Val::Inst(g, i) => {
                     let (h, j) = self.member((g, i), seg, depth + 1)?;
                     let sym = self.symbol(h, j)?;
-                    let hint = self.index(h).hints.get(&(sym.parent, seg.clone()))?;
+                    let hint = self.hints(h, sym.parent, seg)?;
                     let t = self.hints_type(h, sym.parent, hint, depth + 1)?;
                     Val::Inst(t.0, t.1)
                 }

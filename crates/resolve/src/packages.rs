@@ -1,0 +1,132 @@
+//! The Go package layer of the graph: one publication unit per package directory, with the
+//! package node, CONTAINS package -> file, and HAS_METHOD from a type to the methods declared
+//! in other files of its package.
+//!
+//! Why it exists: these rows span several files, so they cannot belong to a file unit, and a
+//! single whole-workspace query would re-run on every Go edit. [`package_units`] lists the
+//! packages from paths and languages only (a content edit never re-runs it), and
+//! `package_unit_graph` reads one package's file list and each file's
+//! `go_file_summary` (package clause, top-level type names, method receivers), an `Eq`
+//! firewall, so an edit inside a function body stops before it.
+
+use crate::go::layout::{go_dir_files, go_file_summary, go_files};
+use crate::graph::{Edge, Node};
+use crate::ids::{file_id, go_package_id};
+use crate::keys::DirKey;
+use codegraph_db::{SourceFile, Workspace};
+use codegraph_parse::Language;
+use codegraph_schema::{EdgeKind, NodeKind, Reason};
+use std::collections::HashMap;
+
+/// A Go package as a publication unit: a directory holding Go files. Get them from
+/// [`package_units`].
+#[salsa::interned(debug)]
+pub struct PackageUnit<'db> {
+    /// Root-relative directory, `""` for the root.
+    #[returns(ref)]
+    pub dir: String,
+    /// The package node ID, `pkg:go:<dir>` (`pkg:go:.` for the root).
+    #[returns(ref)]
+    pub id: String,
+}
+
+/// The node and edges of Go packages (one package, or all of them for [`package_graph`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PackageGraph {
+    pub nodes: Vec<Node>,
+    pub edges: Vec<Edge>,
+}
+
+/// The Go packages of the workspace, sorted by directory. Reads paths and languages only.
+#[salsa::tracked(returns(ref))]
+pub fn package_units(db: &dyn salsa::Database, workspace: Workspace) -> Vec<PackageUnit<'_>> {
+    go_files(db, workspace)
+        .dirs
+        .keys()
+        .map(|dir| PackageUnit::new(db, dir.as_str(), go_package_id(dir)))
+        .collect()
+}
+
+/// Every package's rows, in [`package_units`] order (tests and the one-shot index).
+#[salsa::tracked(returns(ref))]
+pub fn package_graph(db: &dyn salsa::Database, workspace: Workspace) -> PackageGraph {
+    let mut out = PackageGraph::default();
+    for &unit in package_units(db, workspace) {
+        let g = crate::package_unit_graph(db, workspace, unit);
+        out.nodes.extend(g.nodes.iter().cloned());
+        out.edges.extend(g.edges.iter().cloned());
+    }
+    out
+}
+
+/// One package's rows (`crate::package_unit_graph` is the public entry); empty for a
+/// directory without Go files.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn package_unit_graph<'db>(
+    db: &'db dyn salsa::Database,
+    dir: DirKey<'db>,
+) -> PackageGraph {
+    let files = go_dir_files(db, dir);
+    let mut out = PackageGraph::default();
+    if files.is_empty() {
+        return out;
+    }
+    let dir = dir.dir(db).as_str();
+    let pid = go_package_id(dir);
+    let mut name: Option<&str> = None;
+    // Type name -> (symbol ID, file) for the top-level types of the package.
+    let mut types: HashMap<&str, (&str, SourceFile)> = HashMap::new();
+    for &file in files {
+        let summary = go_file_summary(db, file);
+        // Prefer the package's own name over an external `_test` package in the same dir.
+        if let Some(p) = summary.package.as_deref()
+            && name.is_none_or(|n| n.ends_with("_test") && !p.ends_with("_test"))
+        {
+            name = Some(p);
+        }
+        for (type_name, id) in &summary.types {
+            types.entry(type_name.as_str()).or_insert((id.as_str(), file));
+        }
+        out.edges.push(Edge::new(
+            pid.clone(),
+            file_id(file.path(db)),
+            EdgeKind::Contains,
+            Reason::Structural,
+            0,
+        ));
+    }
+    for &file in files {
+        for (recv, method_id) in &go_file_summary(db, file).methods {
+            if let Some(&(type_id, type_file)) = types.get(recv.as_str()) {
+                let reason =
+                    if type_file == file { Reason::Structural } else { Reason::SamePackage };
+                out.edges.push(Edge::new(
+                    type_id.to_string(),
+                    method_id.clone(),
+                    EdgeKind::HasMethod,
+                    reason,
+                    0,
+                ));
+            }
+        }
+    }
+    let short = dir.rsplit('/').next().unwrap_or(dir);
+    out.nodes.push(Node {
+        id: pid,
+        kind: NodeKind::Package,
+        name: name.unwrap_or(if short.is_empty() { "." } else { short }).to_string(),
+        qualified_name: if dir.is_empty() { ".".to_string() } else { dir.to_string() },
+        file: None,
+        language: Some(Language::Go.as_str()),
+        start_line: None,
+        end_line: None,
+        signature: None,
+        doc: None,
+        exported: true,
+        parent: None,
+        size: None,
+        lines: None,
+        hash: None,
+    });
+    out
+}

@@ -1,0 +1,633 @@
+//! Firewall tests: after one kind of edit, the exact set of salsa queries that re-execute while
+//! the daemon recomputes every unit's digest, and the exact set of units whose digest changed.
+//!
+//! Why it exists: incrementality is the product's headline, and it is easy to lose silently (a
+//! query that reads another file's facts, a table that holds line numbers, a hot query that
+//! reads the whole file list). Each test builds a small workspace, computes every unit digest
+//! once (what the daemon does at start), applies one edit the way the daemon would (new text
+//! and new metadata; a new file list on add, delete or rename), recomputes every digest, and
+//! compares the executed queries, rendered `query(path)` / `query(dir/)` / `query()` by
+//! `codegraph_resolve::describe_key`, with the list the test spells out and justifies. A query
+//! missing from the list is work the test says must not happen; a list entry that did not run
+//! is a firewall the test expected to be crossed.
+
+use codegraph_db::{Content, Database, FileMeta, SourceFile, Workspace};
+use codegraph_parse::Language;
+use codegraph_resolve::{describe_key, file_unit_digest, package_unit_digest, package_units};
+use codegraph_tests::parse_fixture;
+use salsa::Setter;
+use std::collections::BTreeMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::{Arc, Mutex};
+
+/// Metadata as the scanner computes it: any byte change changes the hash.
+fn meta(text: &str) -> FileMeta {
+    let mut h = DefaultHasher::new();
+    text.hash(&mut h);
+    FileMeta { hash: format!("{:016x}", h.finish()), ..FileMeta::for_text(text) }
+}
+
+fn new_file(db: &Database, path: &str, text: &str) -> SourceFile {
+    SourceFile::new(
+        db,
+        path.to_string(),
+        Language::from_path(path),
+        Content::Text(Arc::from(text)),
+        meta(text),
+    )
+}
+
+/// A database driven the way the daemon drives it, with a log of executed queries.
+struct Session {
+    db: Database,
+    workspace: Workspace,
+    files: BTreeMap<String, SourceFile>,
+    log: Arc<Mutex<Vec<salsa::DatabaseKeyIndex>>>,
+    /// The digest last published per unit (file path or package ID).
+    published: BTreeMap<String, u64>,
+}
+
+impl Session {
+    fn new(fixture: &str) -> Session {
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let sink = log.clone();
+        let db = Database::with_event_callback(Box::new(move |e| {
+            if let salsa::EventKind::WillExecute { database_key } = e.kind {
+                sink.lock().expect("log").push(database_key);
+            }
+        }));
+        let files: BTreeMap<String, SourceFile> = parse_fixture(fixture)
+            .into_iter()
+            .map(|f| (f.path.clone(), new_file(&db, &f.path, &f.text)))
+            .collect();
+        let workspace = Workspace::new(&db, files.values().copied().collect());
+        let mut session = Session { db, workspace, files, log, published: BTreeMap::new() };
+        session.published = session.digests();
+        session.log.lock().expect("log").clear();
+        session
+    }
+
+    /// What the daemon computes after every change: the digest of every unit.
+    fn digests(&self) -> BTreeMap<String, u64> {
+        let mut out = BTreeMap::new();
+        for (path, &file) in &self.files {
+            out.insert(path.clone(), file_unit_digest(&self.db, self.workspace, file));
+        }
+        for &unit in package_units(&self.db, self.workspace) {
+            let digest = package_unit_digest(&self.db, self.workspace, unit);
+            out.insert(unit.id(&self.db).clone(), digest);
+        }
+        out
+    }
+
+    /// Replaces `from` (which must occur once) with `to` in a file's text.
+    fn edit(&mut self, path: &str, from: &str, to: &str) {
+        let file = self.files[path];
+        let old = codegraph_db::text(&self.db, file).to_string();
+        assert_eq!(old.matches(from).count(), 1, "{from:?} must occur once in {path}");
+        let text = old.replacen(from, to, 1);
+        file.set_content(&mut self.db).to(Content::Text(Arc::from(text.as_str())));
+        file.set_meta(&mut self.db).to(meta(&text));
+    }
+
+    fn add(&mut self, path: &str, text: &str) {
+        let file = new_file(&self.db, path, text);
+        self.files.insert(path.to_string(), file);
+        self.sync_file_list();
+    }
+
+    fn delete(&mut self, path: &str) {
+        self.files.remove(path);
+        self.sync_file_list();
+    }
+
+    fn rename(&mut self, from: &str, to: &str) {
+        let text = codegraph_db::text(&self.db, self.files[from]).to_string();
+        self.files.remove(from);
+        self.add(to, &text);
+    }
+
+    fn sync_file_list(&mut self) {
+        let files: Vec<SourceFile> = self.files.values().copied().collect();
+        self.workspace.set_files(&mut self.db).to(files);
+    }
+
+    /// Recomputes every digest: the queries that executed (sorted) and the units to rewrite
+    /// (digest changed, new, or `-unit` for a unit that is gone).
+    fn recompute(&mut self) -> (Vec<String>, Vec<String>) {
+        let digests = self.digests();
+        let keys = std::mem::take(&mut *self.log.lock().expect("log"));
+        let mut ran: Vec<String> = keys.into_iter().map(|k| describe_key(&self.db, k)).collect();
+        ran.sort();
+        let mut rewrite: Vec<String> = digests
+            .iter()
+            .filter(|(unit, d)| self.published.get(*unit) != Some(d))
+            .map(|(unit, _)| unit.clone())
+            .collect();
+        rewrite.extend(
+            self.published.keys().filter(|u| !digests.contains_key(*u)).map(|u| format!("-{u}")),
+        );
+        rewrite.sort();
+        self.published = digests;
+        (ran, rewrite)
+    }
+}
+
+fn sorted(list: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = list.iter().map(|s| s.to_string()).collect();
+    v.sort();
+    v
+}
+
+/// Asserts what re-ran and what must be rewritten.
+#[track_caller]
+fn check(session: &mut Session, ran: &[&str], rewrite: &[&str]) {
+    let (got_ran, got_rewrite) = session.recompute();
+    assert_eq!(got_ran, sorted(ran), "executed queries");
+    assert_eq!(got_rewrite, sorted(rewrite), "units to rewrite");
+}
+
+/// Three packages: `a` imports `b`; `c` is unrelated. `b` declares an interface `I`, a type
+/// `T` whose method lives in another file (so `T` implements `I` across files), and
+/// functions with bodies to edit.
+const GO: &str = r#"
+//- /go.mod
+module m
+
+//- /a/a.go
+package a
+
+import "m/b"
+
+// A calls into b.
+func A() int {
+	return b.B()
+}
+//- /a/a2.go
+package a
+
+func Helper() {}
+//- /b/b.go
+package b
+
+// I is implemented by T.
+type I interface {
+	M()
+}
+
+// T is a type.
+type T struct{}
+
+func B() int {
+	// call the helper
+	return helper()
+}
+
+func helper() int { return 1 }
+
+func other() int { return 2 }
+//- /b/methods.go
+package b
+
+func (t T) M() {}
+//- /c/c.go
+package c
+
+func C() {}
+"#;
+
+/// Four modules: `app` imports `base` (a class it extends) and `util` (a function it calls);
+/// `standalone` is unrelated.
+const TS: &str = r#"
+//- /src/base.ts
+export class Base {
+  greet(): string {
+    return "hi";
+  }
+}
+//- /src/util.ts
+export function helper(): number {
+  // the answer
+  return other();
+}
+
+export function other(): number {
+  return 2;
+}
+//- /src/app.ts
+import { Base } from "./base";
+import { helper } from "./util";
+
+export class App extends Base {
+  run(): number {
+    this.greet();
+    return helper();
+  }
+}
+//- /src/standalone.ts
+export function alone(): void {}
+"#;
+
+/// The harness itself: with no change, nothing executes and nothing is rewritten.
+#[test]
+fn no_change_runs_nothing() {
+    for fixture in [GO, TS] {
+        let mut s = Session::new(fixture);
+        check(&mut s, &[], &[]);
+    }
+}
+
+/// Digests depend on rows only: a second database (other IDs, other interning order, and a
+/// fresh `RandomState` if one were used anywhere) gives the same digests, and reverting an edit
+/// gives the original digest back.
+#[test]
+fn digests_depend_on_rows_only() {
+    for fixture in [GO, TS] {
+        let mut first = Session::new(fixture);
+        let second = Session::new(fixture);
+        assert_eq!(first.published, second.published);
+        let original = first.published.clone();
+        let (path, from, to) = if fixture == GO {
+            ("b/b.go", "return helper()", "return other()")
+        } else {
+            ("src/util.ts", "return other();", "return 3;")
+        };
+        first.edit(path, from, to);
+        first.recompute();
+        assert_ne!(first.published, original);
+        first.edit(path, to, from);
+        first.recompute();
+        assert_eq!(first.published, original);
+    }
+}
+
+/// A function-body edit (a call to another function) re-runs the edited file's own per-file
+/// queries and nothing else. Each of them reads the facts, so each re-executes, and only the
+/// file node (new size and hash) and the resolution (a new CALLS target) change; the file's
+/// declarations (`file_decls`) and summary compare equal, so `b`'s package table, its package
+/// unit, and the importer `a/a.go` are not touched.
+#[test]
+fn go_function_body_edit_reruns_only_its_file() {
+    let mut s = Session::new(GO);
+    s.edit("b/b.go", "return helper()", "return other()");
+    check(
+        &mut s,
+        &[
+            "parse(b/b.go)",
+            "file_facts(b/b.go)",
+            "file_node(b/b.go)",
+            "symbol_ids(b/b.go)",
+            "file_graph(b/b.go)",
+            "go_file_summary(b/b.go)",
+            "file_imports(b/b.go)",
+            "file_decls(b/b.go)",
+            "resolve_file(b/b.go)",
+            "file_unit_digest(b/b.go)",
+        ],
+        &["b/b.go"],
+    );
+}
+
+/// Whitespace and comment edits that keep every line in place leave the facts equal: only the
+/// parse and the facts re-run, plus the file node, whose size and hash columns did change (so
+/// the file unit is rewritten, with only that row different).
+#[test]
+fn go_comment_and_whitespace_edit_stops_at_the_facts() {
+    let mut s = Session::new(GO);
+    s.edit("b/b.go", "\t// call the helper\n", "\t// calls   the helper  \n");
+    check(
+        &mut s,
+        &["parse(b/b.go)", "file_facts(b/b.go)", "file_node(b/b.go)", "file_unit_digest(b/b.go)"],
+        &["b/b.go"],
+    );
+}
+
+/// A comment that adds a line moves everything below it: the facts change (symbol and call
+/// lines), so the file's per-file queries re-run, and its graph (symbol lines) and resolution
+/// (call-site lines) change. Nothing outside the file holds its line numbers: its summary,
+/// declarations and IDs compare equal, so no other file and no package re-runs.
+#[test]
+fn go_line_shifting_comment_reruns_only_its_file() {
+    let mut s = Session::new(GO);
+    s.edit("b/b.go", "\t// call the helper\n", "\t// call the helper\n\t// (it is cheap)\n");
+    check(
+        &mut s,
+        &[
+            "parse(b/b.go)",
+            "file_facts(b/b.go)",
+            "file_node(b/b.go)",
+            "symbol_ids(b/b.go)",
+            "file_graph(b/b.go)",
+            "go_file_summary(b/b.go)",
+            "file_imports(b/b.go)",
+            "file_decls(b/b.go)",
+            "resolve_file(b/b.go)",
+            "file_unit_digest(b/b.go)",
+        ],
+        &["b/b.go"],
+    );
+}
+
+/// An exported signature edit that resolution can see (`B`'s result type becomes the named
+/// type `T`; resolution does not type-check bodies) changes `b/b.go`'s declarations and so
+/// `b`'s package table. Everything that read that table re-executes: the files of `b` (their
+/// own package scope), the importer `a/a.go` (it looked up `b.B`), and `b`'s interface list and
+/// IMPLEMENTS check. All of them compare equal, so `interface_index` does not re-run, and the
+/// only digest that re-runs is `b/b.go`'s (its graph holds the new signature). `a/a2.go` (same
+/// package as the importer, no use of `b`) and `c/c.go` are not touched.
+#[test]
+fn go_exported_signature_edit_reruns_the_packages_readers() {
+    let mut s = Session::new(GO);
+    s.edit("b/b.go", "func B() int {", "func B() T {");
+    check(
+        &mut s,
+        &[
+            "parse(b/b.go)",
+            "file_facts(b/b.go)",
+            "file_node(b/b.go)",
+            "symbol_ids(b/b.go)",
+            "file_graph(b/b.go)",
+            "go_file_summary(b/b.go)",
+            "file_imports(b/b.go)",
+            "file_decls(b/b.go)",
+            "package_table(b/)",
+            "package_interfaces(b/)",
+            "package_implements(b/)",
+            "resolve_file(a/a.go)",
+            "resolve_file(b/b.go)",
+            "resolve_file(b/methods.go)",
+            "file_unit_digest(b/b.go)",
+        ],
+        &["b/b.go"],
+    );
+}
+
+/// A new file in package `b`. The file list changed, so the queries that read it re-run:
+/// `go_files`, then the import layout and the package list (both equal: no new directory) and
+/// every package's file list (only `b/` changed). `b`'s name, table and unit graph re-run
+/// because its file list did; the table changed (a new function), so its readers re-execute
+/// and compare equal. The new file's own queries run for the first time. Packages `a` and `c`
+/// re-run nothing but their file lists.
+#[test]
+fn go_new_file_reruns_its_package_only() {
+    let mut s = Session::new(GO);
+    s.add("b/extra.go", "package b\n\nfunc Extra() {}\n");
+    check(
+        &mut s,
+        &[
+            "go_files()",
+            "go_layout()",
+            "package_units()",
+            "go_dir_files(a/)",
+            "go_dir_files(b/)",
+            "go_dir_files(c/)",
+            "package_name(b/)",
+            "package_table(b/)",
+            "package_unit_graph(b/)",
+            "package_unit_digest(b/)",
+            "package_interfaces(b/)",
+            "package_implements(b/)",
+            "resolve_file(a/a.go)",
+            "resolve_file(b/b.go)",
+            "resolve_file(b/methods.go)",
+            "parse(b/extra.go)",
+            "file_facts(b/extra.go)",
+            "file_node(b/extra.go)",
+            "symbol_ids(b/extra.go)",
+            "file_graph(b/extra.go)",
+            "go_file_summary(b/extra.go)",
+            "file_imports(b/extra.go)",
+            "file_decls(b/extra.go)",
+            "resolve_file(b/extra.go)",
+            "file_unit_digest(b/extra.go)",
+        ],
+        &["b/extra.go", "pkg:go:b"],
+    );
+}
+
+/// Deleting `b/methods.go` takes `T.M` away: `b`'s table changes, so `T` no longer implements
+/// `I` and the IMPLEMENTS edge leaves `b/b.go`'s rows (that file declares `T`). `I`'s method
+/// set is unchanged, so the interface index is not rebuilt. The package unit loses a CONTAINS
+/// and a HAS_METHOD edge.
+#[test]
+fn go_deleted_file_reruns_its_package_only() {
+    let mut s = Session::new(GO);
+    s.delete("b/methods.go");
+    check(
+        &mut s,
+        &[
+            "go_files()",
+            "go_layout()",
+            "package_units()",
+            "go_dir_files(a/)",
+            "go_dir_files(b/)",
+            "go_dir_files(c/)",
+            "package_name(b/)",
+            "package_table(b/)",
+            "package_unit_graph(b/)",
+            "package_unit_digest(b/)",
+            "package_interfaces(b/)",
+            "package_implements(b/)",
+            "resolve_file(a/a.go)",
+            "resolve_file(b/b.go)",
+            "file_unit_digest(b/b.go)",
+        ],
+        &["-b/methods.go", "b/b.go", "pkg:go:b"],
+    );
+}
+
+/// A rename is a delete plus an add under another path: the new file's queries run, package
+/// `c`'s table changes (its function now lives in another file) and so does its unit (the
+/// CONTAINS edge). Nothing reads `c`'s table besides its own IMPLEMENTS layers, and packages
+/// `a` and `b` re-run only their file lists.
+#[test]
+fn go_renamed_file_reruns_its_package_only() {
+    let mut s = Session::new(GO);
+    s.rename("c/c.go", "c/cc.go");
+    check(
+        &mut s,
+        &[
+            "go_files()",
+            "go_layout()",
+            "package_units()",
+            "go_dir_files(a/)",
+            "go_dir_files(b/)",
+            "go_dir_files(c/)",
+            "package_name(c/)",
+            "package_table(c/)",
+            "package_unit_graph(c/)",
+            "package_unit_digest(c/)",
+            "package_interfaces(c/)",
+            "package_implements(c/)",
+            "parse(c/cc.go)",
+            "file_facts(c/cc.go)",
+            "file_node(c/cc.go)",
+            "symbol_ids(c/cc.go)",
+            "file_graph(c/cc.go)",
+            "go_file_summary(c/cc.go)",
+            "file_imports(c/cc.go)",
+            "file_decls(c/cc.go)",
+            "resolve_file(c/cc.go)",
+            "file_unit_digest(c/cc.go)",
+        ],
+        &["-c/c.go", "c/cc.go", "pkg:go:c"],
+    );
+}
+
+/// A function-body edit in `util.ts` (a new call) re-runs that file's per-file queries only.
+/// `app.ts` imports `util.ts` but reads it through `file_index` (exports, symbols without
+/// lines, module-level hints) and `symbol_ids`, which compare equal; the hints of function
+/// scopes that did get re-derived (`file_local_hints`) are read by `util.ts` alone.
+#[test]
+fn ts_function_body_edit_reruns_only_its_file() {
+    let mut s = Session::new(TS);
+    s.edit("src/util.ts", "return 2;", "return helper();");
+    check(
+        &mut s,
+        &[
+            "parse(src/util.ts)",
+            "file_facts(src/util.ts)",
+            "file_node(src/util.ts)",
+            "symbol_ids(src/util.ts)",
+            "file_graph(src/util.ts)",
+            "file_index(src/util.ts)",
+            "file_local_hints(src/util.ts)",
+            "file_modules(src/util.ts)",
+            "resolve_file(src/util.ts)",
+            "file_unit_digest(src/util.ts)",
+        ],
+        &["src/util.ts"],
+    );
+}
+
+/// A comment line added inside `helper` shifts `helper`'s end and everything below: the file's
+/// graph and its call-site lines change. No cross-file table holds lines, so the importer
+/// `app.ts` does not re-run.
+#[test]
+fn ts_line_shifting_comment_reruns_only_its_file() {
+    let mut s = Session::new(TS);
+    s.edit("src/util.ts", "  // the answer\n", "  // the answer\n  // (for now)\n");
+    check(
+        &mut s,
+        &[
+            "parse(src/util.ts)",
+            "file_facts(src/util.ts)",
+            "file_node(src/util.ts)",
+            "symbol_ids(src/util.ts)",
+            "file_graph(src/util.ts)",
+            "file_index(src/util.ts)",
+            "file_local_hints(src/util.ts)",
+            "file_modules(src/util.ts)",
+            "resolve_file(src/util.ts)",
+            "file_unit_digest(src/util.ts)",
+        ],
+        &["src/util.ts"],
+    );
+}
+
+/// Renaming the export `helper` that `app.ts` imports changes `util.ts`'s symbols, IDs and
+/// exports: `app.ts` re-resolves (its import binding and its call no longer resolve, so its rows
+/// change), while `base.ts` and `standalone.ts`, which do not import `util.ts`, do not re-run.
+#[test]
+fn ts_exported_signature_edit_reruns_its_importers_only() {
+    let mut s = Session::new(TS);
+    s.edit("src/util.ts", "export function helper()", "export function assist()");
+    check(
+        &mut s,
+        &[
+            "parse(src/util.ts)",
+            "file_facts(src/util.ts)",
+            "file_node(src/util.ts)",
+            "symbol_ids(src/util.ts)",
+            "file_graph(src/util.ts)",
+            "file_index(src/util.ts)",
+            "file_local_hints(src/util.ts)",
+            "file_modules(src/util.ts)",
+            "resolve_file(src/util.ts)",
+            "resolve_file(src/app.ts)",
+            "file_unit_digest(src/util.ts)",
+            "file_unit_digest(src/app.ts)",
+        ],
+        &["src/app.ts", "src/util.ts"],
+    );
+}
+
+/// A new module in `src/`: the file list changed, so the path layer re-runs (`ts_files`; the
+/// Go file grouping, equal, so the package list does not re-run; the config list, equal, so
+/// the tsconfig layer does not re-run), and so does the listing of `src/`. `app.ts` probed
+/// `src/` to resolve its imports, so its module resolution re-runs and compares equal; files
+/// without imports probed nothing. The new file's queries run for the first time.
+#[test]
+fn ts_new_file_reruns_module_resolution_of_its_directory_only() {
+    let mut s = Session::new(TS);
+    s.add("src/extra.ts", "export const extra = 1;\n");
+    check(
+        &mut s,
+        &[
+            "go_files()",
+            "ts_files()",
+            "ts_config_files()",
+            "ts_dir(src/)",
+            "file_modules(src/app.ts)",
+            "parse(src/extra.ts)",
+            "file_facts(src/extra.ts)",
+            "file_node(src/extra.ts)",
+            "symbol_ids(src/extra.ts)",
+            "file_graph(src/extra.ts)",
+            "file_modules(src/extra.ts)",
+            "resolve_file(src/extra.ts)",
+            "file_unit_digest(src/extra.ts)",
+        ],
+        &["src/extra.ts"],
+    );
+}
+
+/// Deleting `util.ts`: `app.ts`'s import of `./util` now leads nowhere, so its module
+/// resolution and its rows change. Not finding `src/util.ts` any more, the probe goes on to
+/// `src/util/index.ts`, so the listing of `src/util/` is computed for the first time.
+#[test]
+fn ts_deleted_file_reruns_its_importers() {
+    let mut s = Session::new(TS);
+    s.delete("src/util.ts");
+    check(
+        &mut s,
+        &[
+            "go_files()",
+            "ts_files()",
+            "ts_config_files()",
+            "ts_dir(src/)",
+            "ts_dir(src/util/)",
+            "file_modules(src/app.ts)",
+            "resolve_file(src/app.ts)",
+            "file_unit_digest(src/app.ts)",
+        ],
+        &["-src/util.ts", "src/app.ts"],
+    );
+}
+
+/// Renaming a module nobody imports: the path layer and the listing of `src/` re-run, `app.ts`
+/// re-checks its imports (equal), and the new path's queries run.
+#[test]
+fn ts_renamed_file_reruns_only_the_path_layer() {
+    let mut s = Session::new(TS);
+    s.rename("src/standalone.ts", "src/alone.ts");
+    check(
+        &mut s,
+        &[
+            "go_files()",
+            "ts_files()",
+            "ts_config_files()",
+            "ts_dir(src/)",
+            "file_modules(src/app.ts)",
+            "parse(src/alone.ts)",
+            "file_facts(src/alone.ts)",
+            "file_node(src/alone.ts)",
+            "symbol_ids(src/alone.ts)",
+            "file_graph(src/alone.ts)",
+            "file_modules(src/alone.ts)",
+            "resolve_file(src/alone.ts)",
+            "file_unit_digest(src/alone.ts)",
+        ],
+        &["-src/standalone.ts", "src/alone.ts"],
+    );
+}
