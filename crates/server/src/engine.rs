@@ -13,12 +13,14 @@ use crate::index::{
     FullBuild, IndexOptions, IndexSummary, RACY_WINDOW_NS, full_build, indexer_version, now_ms,
 };
 use crate::scan::{Candidate, ScanOptions, ScannedFile, read_file, walk};
-use crate::units::{file_digest, package_units};
 use anyhow::{Context, Result};
 use codegraph_db::{Content, Database, FileMeta, SourceFile, Workspace, file_facts};
 use codegraph_parse::FileFacts;
 use codegraph_query::{Diagnostic, SnapshotInfo, SourceRow, Store, UnitKind, UnitRows};
-use codegraph_resolve::{file_graph, file_node, resolve_file};
+use codegraph_resolve::{
+    file_graph, file_node, file_unit_digest, package_unit_digest, package_unit_graph,
+    package_units, resolve_file,
+};
 use codegraph_schema::DiagnosticCode;
 use rayon::prelude::*;
 use salsa::{Durability, Setter};
@@ -596,23 +598,28 @@ impl Engine {
         let ws = self.workspace;
         let inputs: Vec<SourceFile> = self.files.values().map(|e| e.input).collect();
         self.db.par_each(&inputs, |db, f| {
-            file_digest(db, ws, f);
+            file_unit_digest(db, ws, f);
         });
         let db = &self.db;
         let mut changed_files: Vec<(&String, SourceFile, u64)> = Vec::new();
         let mut live: HashSet<String> = HashSet::with_capacity(inputs.len());
         for (path, e) in &self.files {
             let id = codegraph_resolve::ids::file_id(path);
-            let digest = file_digest(db, ws, e.input);
+            let digest = file_unit_digest(db, ws, e.input);
             if self.published.get(&id) != Some(&digest) {
                 changed_files.push((path, e.input, digest));
             }
             live.insert(id);
         }
-        let packages = package_units(db, ws);
-        let changed_packages: Vec<&crate::units::PackageRows> =
-            packages.iter().filter(|p| self.published.get(&p.id) != Some(&p.digest)).collect();
-        live.extend(packages.iter().map(|p| p.id.clone()));
+        let mut changed_packages = Vec::new();
+        for &unit in package_units(db, ws) {
+            let id = unit.id(db);
+            let digest = package_unit_digest(db, ws, unit);
+            if self.published.get(id) != Some(&digest) {
+                changed_packages.push((id.clone(), unit, digest));
+            }
+            live.insert(id.clone());
+        }
         let mut gone: Vec<String> =
             self.published.keys().filter(|id| !live.contains(*id)).cloned().collect();
         gone.sort();
@@ -673,15 +680,16 @@ impl Engine {
                 digest,
             })?;
         }
-        for p in &changed_packages {
+        for (id, unit, digest) in &changed_packages {
+            let g = package_unit_graph(db, ws, *unit);
             update.replace_unit(&UnitRows {
-                id: &p.id,
+                id,
                 kind: UnitKind::Node,
-                nodes: p.nodes.iter().collect(),
-                edges: p.edges.iter().collect(),
+                nodes: g.nodes.iter().collect(),
+                edges: g.edges.iter().collect(),
                 unresolved: &[],
                 diagnostics: Vec::new(),
-                digest: p.digest,
+                digest: *digest,
             })?;
         }
         for s in &sources {
@@ -703,8 +711,8 @@ impl Engine {
         for (path, _, digest) in changed_files {
             self.published.insert(codegraph_resolve::ids::file_id(path), digest);
         }
-        for p in changed_packages {
-            self.published.insert(p.id.clone(), p.digest);
+        for (id, _, digest) in changed_packages {
+            self.published.insert(id, digest);
         }
         for (path, diags) in delta.skips {
             if diags.is_empty() {

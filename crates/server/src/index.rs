@@ -4,11 +4,13 @@
 
 use crate::git::{GitState, git_state};
 use crate::scan::scan;
-use crate::units::{file_digest, package_units};
 use anyhow::{Context, Result};
 use codegraph_db::{Content, Database, PREFETCH_CHUNK, SourceFile, Workspace, file_facts};
 use codegraph_query::{Diagnostic, SnapshotInfo, SourceRow, Store};
-use codegraph_resolve::{Edge, Node, UnresolvedSite, file_graph, file_node, resolve_file};
+use codegraph_resolve::{
+    Edge, Node, UnresolvedSite, file_graph, file_node, file_unit_digest, package_unit_digest,
+    package_unit_graph, package_units, resolve_file,
+};
 use codegraph_schema::{DiagnosticCode, NodeCategory};
 use salsa::Durability;
 use std::collections::{BTreeMap, HashMap};
@@ -201,7 +203,7 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
     // Cross-file resolution needs every file's facts, so it runs after the parse pass.
     let resolve_start = Instant::now();
     db.par_each(&files, |db, file| {
-        file_digest(db, workspace, file);
+        file_unit_digest(db, workspace, file);
     });
     let mut published: HashMap<String, u64> = HashMap::with_capacity(files.len());
     for chunk in files.chunks(PREFETCH_CHUNK) {
@@ -217,21 +219,23 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
             if !r.unresolved.is_empty() {
                 batch.unresolved.push((file.path(&db).clone(), r.unresolved.clone()));
             }
-            let digest = file_digest(&db, workspace, file);
+            let digest = file_unit_digest(&db, workspace, file);
             batch.units.push((id.clone(), digest));
             published.insert(id, digest);
         }
         writer_gone = writer_gone || to_writer.send(WriterEvent::Batch(batch)).is_err();
     }
     let resolve_ms = resolve_start.elapsed().as_millis();
-    let packages = package_units(&db, workspace);
     let mut batch = Batch::default();
-    for p in packages {
-        counts.add_nodes(&p.nodes, p.edges.len());
-        batch.nodes.extend(p.nodes);
-        batch.edges.push((p.id.clone(), p.edges));
-        batch.units.push((p.id.clone(), p.digest));
-        published.insert(p.id, p.digest);
+    for &unit in package_units(&db, workspace) {
+        let g = package_unit_graph(&db, workspace, unit);
+        let id = unit.id(&db).clone();
+        let digest = package_unit_digest(&db, workspace, unit);
+        counts.add_nodes(&g.nodes, g.edges.len());
+        batch.nodes.extend(g.nodes.iter().cloned());
+        batch.edges.push((id.clone(), g.edges.clone()));
+        batch.units.push((id.clone(), digest));
+        published.insert(id, digest);
     }
     let mut skipped: BTreeMap<&'static str, usize> = BTreeMap::new();
     let mut lossy_files = 0;

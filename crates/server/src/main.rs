@@ -12,7 +12,6 @@ mod git;
 mod index;
 mod paths;
 mod scan;
-mod units;
 mod watch;
 
 use std::process::ExitCode;
