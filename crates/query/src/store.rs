@@ -395,6 +395,16 @@ pub(crate) fn write_node(
     nid: i64,
     n: &Node,
 ) -> rusqlite::Result<()> {
+    write_node_row(ins, nid, n)?;
+    write_fts(fts, nid, n)
+}
+
+/// Writes a node row only.
+pub(crate) fn write_node_row(
+    ins: &mut rusqlite::CachedStatement<'_>,
+    nid: i64,
+    n: &Node,
+) -> rusqlite::Result<()> {
     ins.execute(params![
         nid,
         n.id,
@@ -413,6 +423,15 @@ pub(crate) fn write_node(
         n.lines,
         n.hash,
     ])?;
+    Ok(())
+}
+
+/// Writes a node's full-text row.
+pub(crate) fn write_fts(
+    fts: &mut rusqlite::CachedStatement<'_>,
+    nid: i64,
+    n: &Node,
+) -> rusqlite::Result<()> {
     let mut terms = split_identifiers(&n.qualified_name);
     if let Some(f) = &n.file {
         terms.push(' ');

@@ -12,9 +12,10 @@
 //! without committing leaves it untouched.
 
 use crate::error::QueryError;
+use crate::read::{NODE_COLUMNS, NodeRow, node_from_row};
 use crate::store::{
     INSERT_EDGE, INSERT_FTS, SnapshotInfo, SourceRow, Store, UPSERT_NODE, UPSERT_SOURCE,
-    UPSERT_UNIT, insert_edge, upsert_source, write_node,
+    UPSERT_UNIT, insert_edge, upsert_source, write_node, write_node_row,
 };
 use crate::{Diagnostic, store};
 use codegraph_resolve::{Edge, Node, UnresolvedSite};
@@ -207,19 +208,23 @@ impl Update<'_> {
         }
     }
 
-    /// The unit's current nodes: ID -> (nid, kind).
+    /// The unit's current nodes: ID -> (nid, row).
     fn unit_nodes(
         &self,
         id: &str,
         kind: UnitKind<'_>,
-    ) -> Result<HashMap<String, (i64, String)>, QueryError> {
-        let (sql, key) = match kind {
-            UnitKind::File(path) => ("SELECT id, nid, kind FROM node WHERE file = ?1", path),
-            UnitKind::Node => ("SELECT id, nid, kind FROM node WHERE id = ?1", id),
+    ) -> Result<HashMap<String, (i64, NodeRow)>, QueryError> {
+        let (filter, key) = match kind {
+            UnitKind::File(path) => ("file", path),
+            UnitKind::Node => ("id", id),
         };
-        let mut stmt = self.tx.prepare_cached(sql).map_err(self.err())?;
+        let sql = format!("SELECT {NODE_COLUMNS}, nid FROM node WHERE {filter} = ?1");
+        let mut stmt = self.tx.prepare_cached(&sql).map_err(self.err())?;
         let rows = stmt
-            .query_map([key], |r| Ok((r.get::<_, String>(0)?, (r.get(1)?, r.get(2)?))))
+            .query_map([key], |r| {
+                let row = node_from_row(r)?;
+                Ok((row.id.clone(), (r.get(15)?, row)))
+            })
             .map_err(self.err())?;
         rows.collect::<Result<_, _>>().map_err(self.err())
     }
@@ -264,6 +269,7 @@ impl Update<'_> {
     /// Replaces every row of a unit with `rows`, keeping the `nid` of nodes that stay.
     pub fn replace_unit(&mut self, rows: &UnitRows<'_>) -> Result<(), QueryError> {
         self.changed_units += 1;
+        let t0 = std::time::Instant::now();
         let mut old = self.unit_nodes(rows.id, rows.kind)?;
         let owner_nid = old.get(rows.id).map(|(nid, _)| *nid);
         self.clear_owned(owner_nid, rows.kind)?;
@@ -285,26 +291,35 @@ impl Update<'_> {
                     continue;
                 }
                 let nid = match old.remove(&n.id) {
-                    Some((nid, _)) => {
-                        fts_del.execute([nid]).map_err(err)?;
+                    // Most nodes of an edited file only move (lines) or stay as they are:
+                    // rewrite the row only when it changed, the full-text row only when its
+                    // text did.
+                    Some((nid, row)) => {
+                        if !same_text(&row, n) {
+                            fts_del.execute([nid]).map_err(err)?;
+                            write_node(&mut ins, &mut fts, nid, n).map_err(err)?;
+                        } else if !same_row(&row, n) {
+                            write_node_row(&mut ins, nid, n).map_err(err)?;
+                        }
                         nid
                     }
                     None => {
                         self.next_nid += 1;
                         added.push(n.kind.as_str());
+                        write_node(&mut ins, &mut fts, self.next_nid - 1, n).map_err(err)?;
                         self.next_nid - 1
                     }
                 };
-                write_node(&mut ins, &mut fts, nid, n).map_err(err)?;
                 nids.insert(n.id.as_str(), nid);
             }
         }
         for kind in added {
             self.count_node(kind, 1);
         }
+        let t_nodes = t0.elapsed();
         // Nodes the unit no longer has.
-        for (_, (nid, kind)) in old {
-            self.delete_node(nid, &kind)?;
+        for (_, (nid, row)) in old {
+            self.delete_node(nid, &row.kind)?;
         }
         let owner = nids.get(rows.id).copied().or(owner_nid);
         let Some(owner) = owner else {
@@ -312,6 +327,7 @@ impl Update<'_> {
             return Ok(());
         };
         self.insert_edges(&rows.edges, owner, &nids)?;
+        let t_edges = t0.elapsed();
         if let UnitKind::File(path) = rows.kind {
             let mut ins = self
                 .tx
@@ -333,6 +349,15 @@ impl Update<'_> {
             .prepare_cached(UPSERT_UNIT)
             .and_then(|mut s| s.execute(params![rows.id, rows.digest as i64]))
             .map_err(self.err())?;
+        tracing::debug!(
+            unit = rows.id,
+            nodes = rows.nodes.len(),
+            edges = rows.edges.len(),
+            nodes_done = ?t_nodes,
+            edges_done = ?t_edges,
+            total = ?t0.elapsed(),
+            "replace_unit"
+        );
         Ok(())
     }
 
@@ -378,8 +403,8 @@ impl Update<'_> {
         let old = self.unit_nodes(id, kind)?;
         let owner_nid = old.get(id).map(|(nid, _)| *nid);
         self.clear_owned(owner_nid, kind)?;
-        for (_, (nid, kind)) in old {
-            self.delete_node(nid, &kind)?;
+        for (_, (nid, row)) in old {
+            self.delete_node(nid, &row.kind)?;
         }
         self.tx
             .prepare_cached("DELETE FROM unit WHERE id = ?1")
@@ -471,4 +496,28 @@ impl Update<'_> {
         tx.commit().map_err(err)?;
         Ok(revision)
     }
+}
+
+/// Do the stored row and the new node have the same full-text columns?
+fn same_text(row: &NodeRow, n: &Node) -> bool {
+    row.name == n.name
+        && row.qualified_name == n.qualified_name
+        && row.signature == n.signature
+        && row.doc == n.doc
+        && row.file == n.file
+}
+
+/// Is the stored row exactly the new node?
+fn same_row(row: &NodeRow, n: &Node) -> bool {
+    same_text(row, n)
+        && row.id == n.id
+        && row.kind == n.kind.as_str()
+        && row.language.as_deref() == n.language
+        && row.start_line == n.start_line
+        && row.end_line == n.end_line
+        && row.exported == n.exported
+        && row.parent == n.parent
+        && row.size == n.size
+        && row.lines == n.lines
+        && row.hash == n.hash
 }

@@ -40,6 +40,8 @@ fn resolution_reads_text(path: &str) -> bool {
 
 /// What the engine knows of one indexed file.
 struct Entry {
+    /// The file node ID (`file:PATH`), the unit's ID.
+    id: String,
     input: SourceFile,
     size: u64,
     /// 0 = unknown: always hash.
@@ -195,7 +197,8 @@ impl Engine {
             .into_iter()
             .map(|(path, input, mtime_ns)| {
                 let meta = input.meta(&db);
-                let entry = Entry { input, size: meta.size, mtime_ns, hash: meta.hash.clone() };
+                let id = codegraph_resolve::ids::file_id(&path);
+                let entry = Entry { id, input, size: meta.size, mtime_ns, hash: meta.hash.clone() };
                 (path, entry)
             })
             .collect();
@@ -308,7 +311,8 @@ impl Engine {
             // An unreadable blob: forget the hash so the next scan re-reads the file.
             let (mtime_ns, hash) =
                 if known { (row.mtime_ns, row.hash) } else { (0, String::new()) };
-            files.insert(row.path, Entry { input, size: row.size, mtime_ns, hash });
+            let id = codegraph_resolve::ids::file_id(&row.path);
+            files.insert(row.path, Entry { id, input, size: row.size, mtime_ns, hash });
         }
         let inputs: Vec<SourceFile> = files.values().map(|e| e.input).collect();
         let workspace = Workspace::builder(inputs).durability(Durability::HIGH).new(&db);
@@ -572,8 +576,13 @@ impl Engine {
                         SourceFile::builder(f.path.clone(), f.language, content, f.meta.clone())
                             .durability(Durability::LOW)
                             .new(&self.db);
-                    let entry =
-                        Entry { input, size: f.meta.size, mtime_ns, hash: f.meta.hash.clone() };
+                    let entry = Entry {
+                        id: codegraph_resolve::ids::file_id(&f.path),
+                        input,
+                        size: f.meta.size,
+                        mtime_ns,
+                        hash: f.meta.hash.clone(),
+                    };
                     self.files.insert(f.path.clone(), entry);
                     list_changed = true;
                 }
@@ -596,21 +605,17 @@ impl Engine {
 
         // Re-derive every unit's digest: unchanged ones are validated, not recomputed.
         let ws = self.workspace;
-        let inputs: Vec<SourceFile> = self.files.values().map(|e| e.input).collect();
-        self.db.par_each(&inputs, |db, f| {
-            file_unit_digest(db, ws, f);
-        });
+        let t_inputs = start.elapsed();
+        let digests = self.file_digests()?;
+        let t_par = start.elapsed();
         let db = &self.db;
         let mut changed_files: Vec<(&String, SourceFile, u64)> = Vec::new();
-        let mut live: HashSet<String> = HashSet::with_capacity(inputs.len());
-        for (path, e) in &self.files {
-            let id = codegraph_resolve::ids::file_id(path);
-            let digest = file_unit_digest(db, ws, e.input);
-            if self.published.get(&id) != Some(&digest) {
+        for ((path, e), digest) in self.files.iter().zip(digests) {
+            if self.published.get(&e.id) != Some(&digest) {
                 changed_files.push((path, e.input, digest));
             }
-            live.insert(id);
         }
+        let t_loop = start.elapsed();
         let mut changed_packages = Vec::new();
         for &unit in package_units(db, ws) {
             let id = unit.id(db);
@@ -618,11 +623,17 @@ impl Engine {
             if self.published.get(id) != Some(&digest) {
                 changed_packages.push((id.clone(), unit, digest));
             }
-            live.insert(id.clone());
         }
-        let mut gone: Vec<String> =
-            self.published.keys().filter(|id| !live.contains(*id)).cloned().collect();
-        gone.sort();
+        // Units that no longer exist (only when the file list changed).
+        let mut gone: Vec<String> = Vec::new();
+        if list_changed {
+            let mut live: HashSet<&str> = self.files.values().map(|e| e.id.as_str()).collect();
+            let units = package_units(db, ws);
+            live.extend(units.iter().map(|u| u.id(db).as_str()));
+            gone =
+                self.published.keys().filter(|id| !live.contains(id.as_str())).cloned().collect();
+            gone.sort();
+        }
         // Sources to record: the facts of files whose content changed.
         let sources: Vec<SourceRow> = upserted
             .iter()
@@ -630,10 +641,12 @@ impl Engine {
             .map(|(p, e)| source_row(db, p, e.input, e.mtime_ns))
             .collect();
         applied.derive_ms = start.elapsed().as_secs_f64() * 1000.0;
+        tracing::debug!(inputs = ?t_inputs, par = ?t_par, files = ?t_loop, total = ?start.elapsed(), "derive phases");
 
         let publish_start = Instant::now();
         let info = self.snapshot_info(start);
         let mut update = self.store.begin_update()?;
+        let t_begin = publish_start.elapsed();
         for id in &gone {
             match id.strip_prefix("file:") {
                 Some(path) => {
@@ -692,6 +705,7 @@ impl Engine {
                 digest: *digest,
             })?;
         }
+        let t_units = publish_start.elapsed();
         for s in &sources {
             update.upsert_source(s)?;
         }
@@ -700,8 +714,16 @@ impl Engine {
         }
         applied.units_rewritten = update.changed_units();
         crate::index::pause_point("update-commit");
+        let t_sources = publish_start.elapsed();
         let revision = update.commit(&info)?;
         applied.publish_ms = publish_start.elapsed().as_secs_f64() * 1000.0;
+        tracing::debug!(
+            begin = ?t_begin,
+            units = ?t_units,
+            sources = ?t_sources,
+            total = ?publish_start.elapsed(),
+            "publish phases"
+        );
         applied.revision = Some(revision);
 
         // The store now holds these digests.
@@ -723,6 +745,44 @@ impl Engine {
         }
         self.revision = revision;
         Ok(applied)
+    }
+
+    /// Every file unit's digest, in path order, computed on all cores. Units an edit cannot
+    /// have changed are only validated by salsa, not recomputed.
+    fn file_digests(&self) -> Result<Vec<u64>> {
+        let ws = self.workspace;
+        let inputs: Vec<SourceFile> = self.files.values().map(|e| e.input).collect();
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let per = inputs.len().div_ceil(threads).max(1);
+        let db = &self.db;
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = inputs
+                .chunks(per)
+                .map(|chunk| {
+                    let db = db.clone();
+                    scope.spawn(move || {
+                        chunk.iter().map(|&f| file_unit_digest(&db, ws, f)).collect::<Vec<u64>>()
+                    })
+                })
+                .collect();
+            let mut out = Vec::with_capacity(inputs.len());
+            for h in handles {
+                match h.join() {
+                    Ok(chunk) => out.extend(chunk),
+                    Err(_) => anyhow::bail!("deriving the graph panicked; nothing was published"),
+                }
+            }
+            Ok(out)
+        })
+    }
+
+    /// Derives every unit once (after a restore, so the first edit pays only for itself).
+    pub fn warm(&self) -> Result<()> {
+        self.file_digests()?;
+        for &unit in package_units(&self.db, self.workspace) {
+            package_unit_digest(&self.db, self.workspace, unit);
+        }
+        Ok(())
     }
 
     fn snapshot_info(&self, start: Instant) -> SnapshotInfo {

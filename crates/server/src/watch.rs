@@ -130,6 +130,7 @@ pub fn run_watch(
         .watch(root, notify::RecursiveMode::Recursive)
         .with_context(|| format!("cannot watch {}", root.display()))?;
     let (mut engine, summary) = Engine::open(root, db_path, index_opts)?;
+    engine.warm()?;
     on_open(&summary)?;
     log_line(
         opts.json,
