@@ -19,7 +19,8 @@
 //!   `--durability`: `low` (every input LOW, the default), `high` (every input HIGH), `files`
 //!   (source files HIGH, the file list LOW); an edited file's fields are always set LOW.
 //!   `--parallel` recomputes the file digests on all cores. `BENCH_VERBOSE=1` prints, per
-//!   edit, how many queries of each kind executed.
+//!   edit, how many queries of each kind executed; `BENCH_ONLY=typing` (or another kind) runs
+//!   one kind of edit only; `BENCH_TYPING_FILE=io/io.go` chooses the file `typing` edits.
 //! - `... -- dump ROOT OUT`: writes the file node, file graph and resolution of every file, then
 //!   the package graph, in `Debug` form.
 
@@ -229,7 +230,7 @@ fn bench(root: &Path, durability: Durabilities, edits: usize) {
     let mut noop = Vec::new();
     for _ in 0..edits {
         salsa::Database::synthetic_write(&mut db, Durability::LOW);
-        let t = Instant::now();
+        let t = Clock::start();
         all_digests(&db, workspace, &files);
         noop.push(t.elapsed());
         if verbose() {
@@ -252,9 +253,16 @@ fn bench(root: &Path, durability: Durabilities, edits: usize) {
     let step = (sources.len() / (edits * 3).max(1)).max(1);
     let spread: Vec<SourceFile> = sources.iter().copied().step_by(step).collect();
     for kind in ["literal", "new-line", "typing"] {
+        if std::env::var("BENCH_ONLY").is_ok_and(|only| only != kind) {
+            continue;
+        }
         let mut times = Vec::new();
         let mut targets = spread.iter().copied();
-        let mut typed: Option<SourceFile> = None;
+        // `BENCH_TYPING_FILE=path` chooses the file `typing` edits.
+        let mut typed: Option<SourceFile> = std::env::var("BENCH_TYPING_FILE")
+            .ok()
+            .and_then(|p| files.iter().copied().find(|f| *f.path(&db) == p))
+            .filter(|_| kind == "typing");
         while times.len() < edits {
             let file = match (kind, typed) {
                 ("typing", Some(f)) => f,
@@ -268,7 +276,7 @@ fn bench(root: &Path, durability: Durabilities, edits: usize) {
             if kind == "typing" {
                 typed = Some(file);
             }
-            let t = Instant::now();
+            let t = Clock::start();
             let m = meta(&text);
             file.set_content(&mut db)
                 .with_durability(Durability::LOW)
@@ -277,7 +285,12 @@ fn bench(root: &Path, durability: Durabilities, edits: usize) {
             all_digests(&db, workspace, &files);
             times.push(t.elapsed());
             if verbose() {
-                eprintln!("{kind} {} {:?}: {}", file.path(&db), t.elapsed(), executed_counts(&db));
+                eprintln!(
+                    "{kind} {} {:?}: {}",
+                    file.path(&db),
+                    t.elapsed().wall,
+                    executed_counts(&db)
+                );
             }
         }
         let what = match (kind, typed) {
@@ -288,21 +301,56 @@ fn bench(root: &Path, durability: Durabilities, edits: usize) {
     }
 }
 
-fn report(what: &str, times: &mut [Duration]) {
-    times.sort();
+/// CPU time of the calling thread (Linux `schedstat`), so that figures hold on a busy machine.
+fn thread_cpu() -> Option<Duration> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    s.split_whitespace().next()?.parse().ok().map(Duration::from_nanos)
+}
+
+/// Wall-clock and thread CPU time since it started.
+struct Clock {
+    wall: Instant,
+    cpu: Option<Duration>,
+}
+
+impl Clock {
+    fn start() -> Clock {
+        Clock { wall: Instant::now(), cpu: thread_cpu() }
+    }
+
+    fn elapsed(&self) -> Sample {
+        let cpu = self.cpu.zip(thread_cpu()).map(|(a, b)| b.saturating_sub(a));
+        Sample { wall: self.wall.elapsed(), cpu }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Sample {
+    wall: Duration,
+    /// The thread's CPU time (without `--parallel`, all the work is on this thread).
+    cpu: Option<Duration>,
+}
+
+fn report(what: &str, samples: &mut [Sample]) {
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-    let (Some(min), Some(max)) = (times.first(), times.last()) else {
+    let stats = |mut v: Vec<Duration>| {
+        v.sort();
+        let (Some(min), Some(max)) = (v.first(), v.last()) else { return String::new() };
+        format!(
+            "median {:.1} ms, min {:.1} ms, max {:.1} ms",
+            ms(v[v.len() / 2]),
+            ms(*min),
+            ms(*max)
+        )
+    };
+    if samples.is_empty() {
         println!("{what}: no sample");
         return;
-    };
-    let median = times[times.len() / 2];
-    println!(
-        "{what}: median {:.1} ms, min {:.1} ms, max {:.1} ms ({} samples)",
-        ms(median),
-        ms(*min),
-        ms(*max),
-        times.len()
-    );
+    }
+    let wall = stats(samples.iter().map(|s| s.wall).collect());
+    let cpu: Option<Vec<Duration>> = samples.iter().map(|s| s.cpu).collect();
+    let cpu = cpu.map(|c| format!("; thread CPU {}", stats(c))).unwrap_or_default();
+    println!("{what} ({} samples): wall {wall}{cpu}", samples.len());
 }
 
 fn dump(root: &Path, out: &Path) -> std::io::Result<()> {
