@@ -15,7 +15,7 @@ use codegraph_db::{Content, Database, FileMeta, SourceFile, Workspace};
 use codegraph_parse::Language;
 use codegraph_resolve::{describe_key, file_unit_digest, package_unit_digest, package_units};
 use codegraph_tests::parse_fixture;
-use salsa::Setter;
+use salsa::{Durability, Setter};
 use std::collections::BTreeMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::{Arc, Mutex};
@@ -27,19 +27,22 @@ fn meta(text: &str) -> FileMeta {
     FileMeta { hash: format!("{:016x}", h.finish()), ..FileMeta::for_text(text) }
 }
 
-fn new_file(db: &Database, path: &str, text: &str) -> SourceFile {
-    SourceFile::new(
-        db,
+fn new_file(db: &Database, path: &str, text: &str, durability: Durability) -> SourceFile {
+    SourceFile::builder(
         path.to_string(),
         Language::from_path(path),
         Content::Text(Arc::from(text)),
         meta(text),
     )
+    .durability(durability)
+    .new(db)
 }
 
 /// A database driven the way the daemon drives it, with a log of executed queries.
 struct Session {
     db: Database,
+    /// The durability of files as loaded (an edited file is always set LOW).
+    durability: Durability,
     workspace: Workspace,
     files: BTreeMap<String, SourceFile>,
     log: Arc<Mutex<Vec<salsa::DatabaseKeyIndex>>>,
@@ -49,6 +52,11 @@ struct Session {
 
 impl Session {
     fn new(fixture: &str) -> Session {
+        Session::with_durability(fixture, Durability::LOW)
+    }
+
+    /// Inputs created with `durability` (files and file list), as a daemon may load them.
+    fn with_durability(fixture: &str, durability: Durability) -> Session {
         let log = Arc::new(Mutex::new(Vec::new()));
         let sink = log.clone();
         let db = Database::with_event_callback(Box::new(move |e| {
@@ -58,10 +66,12 @@ impl Session {
         }));
         let files: BTreeMap<String, SourceFile> = parse_fixture(fixture)
             .into_iter()
-            .map(|f| (f.path.clone(), new_file(&db, &f.path, &f.text)))
+            .map(|f| (f.path.clone(), new_file(&db, &f.path, &f.text, durability)))
             .collect();
-        let workspace = Workspace::new(&db, files.values().copied().collect());
-        let mut session = Session { db, workspace, files, log, published: BTreeMap::new() };
+        let workspace =
+            Workspace::builder(files.values().copied().collect()).durability(durability).new(&db);
+        let mut session =
+            Session { db, durability, workspace, files, log, published: BTreeMap::new() };
         session.published = session.digests();
         session.log.lock().expect("log").clear();
         session
@@ -86,12 +96,14 @@ impl Session {
         let old = codegraph_db::text(&self.db, file).to_string();
         assert_eq!(old.matches(from).count(), 1, "{from:?} must occur once in {path}");
         let text = old.replacen(from, to, 1);
-        file.set_content(&mut self.db).to(Content::Text(Arc::from(text.as_str())));
-        file.set_meta(&mut self.db).to(meta(&text));
+        file.set_content(&mut self.db)
+            .with_durability(Durability::LOW)
+            .to(Content::Text(Arc::from(text.as_str())));
+        file.set_meta(&mut self.db).with_durability(Durability::LOW).to(meta(&text));
     }
 
     fn add(&mut self, path: &str, text: &str) {
-        let file = new_file(&self.db, path, text);
+        let file = new_file(&self.db, path, text, self.durability);
         self.files.insert(path.to_string(), file);
         self.sync_file_list();
     }
@@ -150,6 +162,13 @@ fn check(session: &mut Session, ran: &[&str], rewrite: &[&str]) {
 /// Three packages: `a` imports `b`; `c` is unrelated. `b` declares an interface `I`, a type
 /// `T` whose method lives in another file (so `T` implements `I` across files), and
 /// functions with bodies to edit.
+///
+/// In every Go test, `interface_index()` runs once per revision by design: it is pinned to LOW
+/// durability (see its docs in `go::implements`) and re-executes on every new revision; its
+/// result compares equal unless an interface changed, so it never makes anything else re-run
+/// here. A Go file's resolution is memoized as `resolve_core` (IMPORTS, CALLS, EXTENDS,
+/// unresolved sites) and `file_implements` (IMPLEMENTS, which depends on every package's
+/// interfaces; a file that declares no type skips that dependency); the digest reads both.
 const GO: &str = r#"
 //- /go.mod
 module m
@@ -265,7 +284,8 @@ fn digests_depend_on_rows_only() {
 /// queries and nothing else. Each of them reads the facts, so each re-executes, and only the
 /// file node (new size and hash) and the resolution (a new CALLS target) change; the file's
 /// declarations (`file_decls`) and summary compare equal, so `b`'s package table, its package
-/// unit, and the importer `a/a.go` are not touched.
+/// unit, and the importer `a/a.go` are not touched. `file_implements(b/b.go)` does not re-run:
+/// it reads the file's summary and its package's IMPLEMENTS, both equal.
 #[test]
 fn go_function_body_edit_reruns_only_its_file() {
     let mut s = Session::new(GO);
@@ -273,6 +293,7 @@ fn go_function_body_edit_reruns_only_its_file() {
     check(
         &mut s,
         &[
+            "interface_index()",
             "parse(b/b.go)",
             "file_facts(b/b.go)",
             "file_node(b/b.go)",
@@ -281,7 +302,7 @@ fn go_function_body_edit_reruns_only_its_file() {
             "go_file_summary(b/b.go)",
             "file_imports(b/b.go)",
             "file_decls(b/b.go)",
-            "resolve_file(b/b.go)",
+            "resolve_core(b/b.go)",
             "file_unit_digest(b/b.go)",
         ],
         &["b/b.go"],
@@ -289,15 +310,21 @@ fn go_function_body_edit_reruns_only_its_file() {
 }
 
 /// Whitespace and comment edits that keep every line in place leave the facts equal: only the
-/// parse and the facts re-run, plus the file node, whose size and hash columns did change (so
-/// the file unit is rewritten, with only that row different).
+/// parse and the facts re-run (and the pinned interface index), plus the file node, whose size
+/// and hash columns did change (so the file unit is rewritten, with only that row different).
 #[test]
 fn go_comment_and_whitespace_edit_stops_at_the_facts() {
     let mut s = Session::new(GO);
     s.edit("b/b.go", "\t// call the helper\n", "\t// calls   the helper  \n");
     check(
         &mut s,
-        &["parse(b/b.go)", "file_facts(b/b.go)", "file_node(b/b.go)", "file_unit_digest(b/b.go)"],
+        &[
+            "interface_index()",
+            "parse(b/b.go)",
+            "file_facts(b/b.go)",
+            "file_node(b/b.go)",
+            "file_unit_digest(b/b.go)",
+        ],
         &["b/b.go"],
     );
 }
@@ -313,6 +340,7 @@ fn go_line_shifting_comment_reruns_only_its_file() {
     check(
         &mut s,
         &[
+            "interface_index()",
             "parse(b/b.go)",
             "file_facts(b/b.go)",
             "file_node(b/b.go)",
@@ -321,7 +349,7 @@ fn go_line_shifting_comment_reruns_only_its_file() {
             "go_file_summary(b/b.go)",
             "file_imports(b/b.go)",
             "file_decls(b/b.go)",
-            "resolve_file(b/b.go)",
+            "resolve_core(b/b.go)",
             "file_unit_digest(b/b.go)",
         ],
         &["b/b.go"],
@@ -332,9 +360,10 @@ fn go_line_shifting_comment_reruns_only_its_file() {
 /// type `T`; resolution does not type-check bodies) changes `b/b.go`'s declarations and so
 /// `b`'s package table. Everything that read that table re-executes: the files of `b` (their
 /// own package scope), the importer `a/a.go` (it looked up `b.B`), and `b`'s interface list and
-/// IMPLEMENTS check. All of them compare equal, so `interface_index` does not re-run, and the
-/// only digest that re-runs is `b/b.go`'s (its graph holds the new signature). `a/a2.go` (same
-/// package as the importer, no use of `b`) and `c/c.go` are not touched.
+/// IMPLEMENTS check. All of them compare equal (so does the interface index), no file's
+/// IMPLEMENTS edges re-run, and the only digest that re-runs is `b/b.go`'s (its graph holds the
+/// new signature). `a/a2.go` (same package as the importer, no use of `b`) and `c/c.go` are
+/// not touched.
 #[test]
 fn go_exported_signature_edit_reruns_the_packages_readers() {
     let mut s = Session::new(GO);
@@ -342,6 +371,7 @@ fn go_exported_signature_edit_reruns_the_packages_readers() {
     check(
         &mut s,
         &[
+            "interface_index()",
             "parse(b/b.go)",
             "file_facts(b/b.go)",
             "file_node(b/b.go)",
@@ -353,9 +383,9 @@ fn go_exported_signature_edit_reruns_the_packages_readers() {
             "package_table(b/)",
             "package_interfaces(b/)",
             "package_implements(b/)",
-            "resolve_file(a/a.go)",
-            "resolve_file(b/b.go)",
-            "resolve_file(b/methods.go)",
+            "resolve_core(a/a.go)",
+            "resolve_core(b/b.go)",
+            "resolve_core(b/methods.go)",
             "file_unit_digest(b/b.go)",
         ],
         &["b/b.go"],
@@ -366,8 +396,9 @@ fn go_exported_signature_edit_reruns_the_packages_readers() {
 /// `go_files`, then the import layout and the package list (both equal: no new directory) and
 /// every package's file list (only `b/` changed). `b`'s name, table and unit graph re-run
 /// because its file list did; the table changed (a new function), so its readers re-execute
-/// and compare equal. The new file's own queries run for the first time. Packages `a` and `c`
-/// re-run nothing but their file lists.
+/// and compare equal. The new file's own queries run for the first time (it declares no type,
+/// so its `file_implements` does not read `b`'s IMPLEMENTS). Packages `a` and `c` re-run
+/// nothing but their file lists.
 #[test]
 fn go_new_file_reruns_its_package_only() {
     let mut s = Session::new(GO);
@@ -375,6 +406,7 @@ fn go_new_file_reruns_its_package_only() {
     check(
         &mut s,
         &[
+            "interface_index()",
             "go_files()",
             "go_layout()",
             "package_units()",
@@ -387,9 +419,9 @@ fn go_new_file_reruns_its_package_only() {
             "package_unit_digest(b/)",
             "package_interfaces(b/)",
             "package_implements(b/)",
-            "resolve_file(a/a.go)",
-            "resolve_file(b/b.go)",
-            "resolve_file(b/methods.go)",
+            "resolve_core(a/a.go)",
+            "resolve_core(b/b.go)",
+            "resolve_core(b/methods.go)",
             "parse(b/extra.go)",
             "file_facts(b/extra.go)",
             "file_node(b/extra.go)",
@@ -398,7 +430,8 @@ fn go_new_file_reruns_its_package_only() {
             "go_file_summary(b/extra.go)",
             "file_imports(b/extra.go)",
             "file_decls(b/extra.go)",
-            "resolve_file(b/extra.go)",
+            "resolve_core(b/extra.go)",
+            "file_implements(b/extra.go)",
             "file_unit_digest(b/extra.go)",
         ],
         &["b/extra.go", "pkg:go:b"],
@@ -406,9 +439,10 @@ fn go_new_file_reruns_its_package_only() {
 }
 
 /// Deleting `b/methods.go` takes `T.M` away: `b`'s table changes, so `T` no longer implements
-/// `I` and the IMPLEMENTS edge leaves `b/b.go`'s rows (that file declares `T`). `I`'s method
-/// set is unchanged, so the interface index is not rebuilt. The package unit loses a CONTAINS
-/// and a HAS_METHOD edge.
+/// `I` and the IMPLEMENTS edge leaves `b/b.go`'s rows (that file declares `T`:
+/// `file_implements(b/b.go)` changes). `I`'s method set is unchanged, so the interface index
+/// compares equal and no other package's IMPLEMENTS check re-runs. The package unit loses a
+/// CONTAINS and a HAS_METHOD edge.
 #[test]
 fn go_deleted_file_reruns_its_package_only() {
     let mut s = Session::new(GO);
@@ -416,6 +450,7 @@ fn go_deleted_file_reruns_its_package_only() {
     check(
         &mut s,
         &[
+            "interface_index()",
             "go_files()",
             "go_layout()",
             "package_units()",
@@ -428,8 +463,9 @@ fn go_deleted_file_reruns_its_package_only() {
             "package_unit_digest(b/)",
             "package_interfaces(b/)",
             "package_implements(b/)",
-            "resolve_file(a/a.go)",
-            "resolve_file(b/b.go)",
+            "resolve_core(a/a.go)",
+            "resolve_core(b/b.go)",
+            "file_implements(b/b.go)",
             "file_unit_digest(b/b.go)",
         ],
         &["-b/methods.go", "b/b.go", "pkg:go:b"],
@@ -438,8 +474,9 @@ fn go_deleted_file_reruns_its_package_only() {
 
 /// A rename is a delete plus an add under another path: the new file's queries run, package
 /// `c`'s table changes (its function now lives in another file) and so does its unit (the
-/// CONTAINS edge). Nothing reads `c`'s table besides its own IMPLEMENTS layers, and packages
-/// `a` and `b` re-run only their file lists.
+/// CONTAINS edge). Nothing reads `c`'s table besides its interface list (`c` declares no
+/// type, so no file of `c` ever asked for its IMPLEMENTS check), and packages `a` and `b`
+/// re-run only their file lists.
 #[test]
 fn go_renamed_file_reruns_its_package_only() {
     let mut s = Session::new(GO);
@@ -447,6 +484,7 @@ fn go_renamed_file_reruns_its_package_only() {
     check(
         &mut s,
         &[
+            "interface_index()",
             "go_files()",
             "go_layout()",
             "package_units()",
@@ -458,7 +496,6 @@ fn go_renamed_file_reruns_its_package_only() {
             "package_unit_graph(c/)",
             "package_unit_digest(c/)",
             "package_interfaces(c/)",
-            "package_implements(c/)",
             "parse(c/cc.go)",
             "file_facts(c/cc.go)",
             "file_node(c/cc.go)",
@@ -467,7 +504,8 @@ fn go_renamed_file_reruns_its_package_only() {
             "go_file_summary(c/cc.go)",
             "file_imports(c/cc.go)",
             "file_decls(c/cc.go)",
-            "resolve_file(c/cc.go)",
+            "resolve_core(c/cc.go)",
+            "file_implements(c/cc.go)",
             "file_unit_digest(c/cc.go)",
         ],
         &["-c/c.go", "c/cc.go", "pkg:go:c"],
@@ -629,5 +667,78 @@ fn ts_renamed_file_reruns_only_the_path_layer() {
             "file_unit_digest(src/alone.ts)",
         ],
         &["-src/standalone.ts", "src/alone.ts"],
+    );
+}
+
+/// With durable inputs (files and file list HIGH, an edited file set LOW, as a daemon that
+/// wants cheap re-validation loads them), the first edit of a file lowers the durability of
+/// everything derived from it, and salsa does not backdate a value whose durability dropped
+/// (its readers relied on it being durable). So the first body edit of `b/b.go` re-runs, once,
+/// the readers of its IDs, summary and declarations: `b`'s package queries, the files of `b`,
+/// and the importer `a/a.go` with its package `a` (which reads `b`'s package name through its
+/// imports). Package `c` does not depend on `b/b.go` and is not touched, and no digest but
+/// `b/b.go`'s changes. Without the pin on `interface_index` (LOW from the start), every
+/// package's IMPLEMENTS check and every file's IMPLEMENTS edges would re-run too. The second
+/// edit of the same file costs what an edit costs with LOW inputs.
+#[test]
+fn durable_inputs_first_edit_reruns_the_files_dependents_once() {
+    let mut s = Session::with_durability(GO, Durability::HIGH);
+    s.edit("b/b.go", "return helper()", "return other()");
+    check(
+        &mut s,
+        &[
+            "interface_index()",
+            // The edited file: its chain re-runs as for any body edit.
+            "parse(b/b.go)",
+            "file_facts(b/b.go)",
+            "file_node(b/b.go)",
+            "symbol_ids(b/b.go)",
+            "file_graph(b/b.go)",
+            "go_file_summary(b/b.go)",
+            "file_imports(b/b.go)",
+            "file_decls(b/b.go)",
+            "resolve_core(b/b.go)",
+            "file_implements(b/b.go)",
+            "file_unit_digest(b/b.go)",
+            // Package `b`: its name, table, unit and IMPLEMENTS layers read the file's summary
+            // and declarations; the other file of `b` reads the table.
+            "package_name(b/)",
+            "package_table(b/)",
+            "package_interfaces(b/)",
+            "package_implements(b/)",
+            "package_unit_graph(b/)",
+            "package_unit_digest(b/)",
+            "resolve_core(b/methods.go)",
+            "file_unit_digest(b/methods.go)",
+            // The importer reads `b`'s name (its imports), `b`'s table and `B`'s ID; through
+            // its declarations, package `a`'s table and the other file of `a` follow.
+            "file_imports(a/a.go)",
+            "file_decls(a/a.go)",
+            "resolve_core(a/a.go)",
+            "file_unit_digest(a/a.go)",
+            "package_table(a/)",
+            "package_interfaces(a/)",
+            "resolve_core(a/a2.go)",
+            "file_unit_digest(a/a2.go)",
+        ],
+        &["b/b.go"],
+    );
+    s.edit("b/b.go", "return other()", "return helper()");
+    check(
+        &mut s,
+        &[
+            "interface_index()",
+            "parse(b/b.go)",
+            "file_facts(b/b.go)",
+            "file_node(b/b.go)",
+            "symbol_ids(b/b.go)",
+            "file_graph(b/b.go)",
+            "go_file_summary(b/b.go)",
+            "file_imports(b/b.go)",
+            "file_decls(b/b.go)",
+            "resolve_core(b/b.go)",
+            "file_unit_digest(b/b.go)",
+        ],
+        &["b/b.go"],
     );
 }

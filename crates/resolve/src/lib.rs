@@ -36,7 +36,15 @@ use keys::{DirKey, FileKey};
 /// Cross-file edges (CALLS, IMPORTS, EXTENDS, IMPLEMENTS, ACCESSES) and unresolved call sites
 /// of one file, by language. Memoized per (workspace, file).
 pub fn resolve_file(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile) -> &Resolved {
-    resolved::resolve_file(db, FileKey::new(db, workspace, file))
+    let key = FileKey::new(db, workspace, file);
+    // A Go file's resolution is memoized in two parts (see `go::resolve_core`); most files have
+    // no IMPLEMENTS edge, and then the first part is the whole answer (no second copy).
+    if file.language(db) == Some(codegraph_parse::Language::Go)
+        && go::file_implements(db, key).is_empty()
+    {
+        return go::resolve_core(db, key);
+    }
+    resolved::resolve_file(db, key)
 }
 
 /// The node and edges of one Go package (see [`PackageGraph`]): exactly the rows

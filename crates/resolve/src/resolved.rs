@@ -41,12 +41,16 @@ pub fn caller_id(
 }
 
 /// The resolution of one file of a workspace, by language (`crate::resolve_file` is the
-/// public entry).
+/// public entry). For Go, the concatenation of the two memoized parts.
 #[salsa::tracked(returns(ref))]
 pub(crate) fn resolve_file<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Resolved {
     let (workspace, file) = (key.workspace(db), key.file(db));
     match file.language(db) {
-        Some(Language::Go) => crate::go::resolve_file(db, workspace, file),
+        Some(Language::Go) => {
+            let mut out = crate::go::resolve_core(db, key).clone();
+            out.edges.extend(crate::go::file_implements(db, key).iter().cloned());
+            out
+        }
         Some(Language::TypeScript | Language::Tsx | Language::JavaScript) => {
             crate::ts::resolve_file(db, workspace, file)
         }

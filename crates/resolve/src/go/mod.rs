@@ -16,8 +16,9 @@
 //!   directory's declarations): a function-body edit stops at the first.
 //! - [`implements::package_interfaces`], [`implements::interface_index`] and
 //!   [`implements::package_implements`]: structural IMPLEMENTS.
-//! - [`resolve_file`] (called from the tracked `crate::resolved::resolve_file`): this file's
-//!   facts plus the tables it looks names up in.
+//! - [`resolve_core`]: one file's IMPORTS, CALLS and EXTENDS edges and unresolved sites, from
+//!   its facts plus the tables it looks names up in; [`file_implements`]: its IMPLEMENTS edges.
+//!   `crate::resolve_file` is their concatenation; unit digests read them apart.
 //!
 //! Edge conventions: CALLS `caller -> callee` with reason `same-package` / `import-resolved`
 //! for functions, `typed-receiver` for methods found through a known receiver type (method
@@ -37,7 +38,7 @@ use crate::graph::{Edge, symbol_ids};
 use crate::ids::{file_id, go_package_id, parent_dir};
 use crate::keys::{DirKey, FileKey};
 use crate::resolved::{Resolved, UnresolvedSite, caller_id};
-use codegraph_db::{SourceFile, Workspace, file_facts};
+use codegraph_db::file_facts;
 use codegraph_parse::{Callee, FileFacts, HeritageKind, HintSource, Receiver, SymbolIdx};
 use codegraph_schema::{EdgeKind, NodeKind, Reason};
 use implements::package_implements;
@@ -75,12 +76,13 @@ struct Resolver<'db> {
     locals: HashMap<(SymbolIdx, &'db str), Vec<(u32, &'db HintSource)>>,
 }
 
-/// Resolves the imports, calls and type relations of one Go file.
-pub(crate) fn resolve_file(
-    db: &dyn salsa::Database,
-    workspace: Workspace,
-    file: SourceFile,
-) -> Resolved {
+/// The imports, calls and EXTENDS edges of one Go file and its unresolved call sites: all of
+/// its resolution but IMPLEMENTS ([`file_implements`]). Kept apart because IMPLEMENTS depends
+/// on the interfaces of every package: this part depends only on the packages the file looks
+/// into, so salsa can skip its verification when none of them changed durably.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn resolve_core<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Resolved {
+    let (workspace, file) = (key.workspace(db), key.file(db));
     let facts = file_facts(db, file);
     let Some(pkg) = facts.package.clone() else {
         return Resolved::default();
@@ -88,7 +90,7 @@ pub(crate) fn resolve_file(
     let path = file.path(db);
     let dir = parent_dir(path).to_string();
     let tables = Tables { db, workspace };
-    let imports = file_imports(db, FileKey::new(db, workspace, file));
+    let imports = file_imports(db, key);
     let r = Resolver {
         tables,
         imports,
@@ -151,12 +153,23 @@ pub(crate) fn resolve_file(
         let reason = if t.dir == dir { Reason::SamePackage } else { Reason::ImportResolved };
         out.edges.push(Edge::new(src.clone(), dst.clone(), EdgeKind::Extends, reason, 0));
     }
-    for (f, e) in package_implements(db, DirKey::new(db, workspace, dir.as_str())) {
-        if *f == file {
-            out.edges.push(e.clone());
-        }
-    }
     out
+}
+
+/// The IMPLEMENTS edges from the types this file declares, in their package's order. A file
+/// that declares no type has none, and does not depend on the interfaces of the workspace.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn file_implements<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Vec<Edge> {
+    let (workspace, file) = (key.workspace(db), key.file(db));
+    if layout::go_file_summary(db, file).types.is_empty() {
+        return Vec::new();
+    }
+    let dir = parent_dir(file.path(db));
+    package_implements(db, DirKey::new(db, workspace, dir))
+        .iter()
+        .filter(|(f, _)| *f == file)
+        .map(|(_, e)| e.clone())
+        .collect()
 }
 
 /// Hints of locals, parameters and receivers, by function and name.
@@ -425,15 +438,13 @@ impl<'db> Resolver<'db> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     /// An edit inside a function body of package `b` re-resolves `b`'s file only: that file's
     /// declarations are re-derived but compare equal, so `b`'s table is not rebuilt and the
     /// importer in package `a` is not re-resolved (tests/tests/incremental.rs has the exact
     /// sets).
     #[test]
     fn body_edit_reresolves_only_its_file() {
-        use codegraph_db::{Content, Database, FileMeta};
+        use codegraph_db::{Content, Database, FileMeta, SourceFile, Workspace};
         use codegraph_parse::Language;
         use salsa::Setter;
         use std::sync::{Arc, Mutex};
@@ -471,7 +482,7 @@ mod tests {
         assert_eq!(crate::resolve_file(&db, ws, b).edges.len(), 1);
         let ran = log.lock().map(|l| l.clone()).unwrap_or_default();
         let count = |q: &str| ran.iter().filter(|k| k.starts_with(q)).count();
-        assert_eq!(count("resolve_file"), 1, "{ran:#?}");
+        assert_eq!(count("resolve_core"), 1, "{ran:#?}");
         assert_eq!(count("file_decls"), 1, "{ran:#?}");
         assert_eq!(count("package_table"), 0, "{ran:#?}");
         assert_eq!(count("interface_index"), 0, "{ran:#?}");
