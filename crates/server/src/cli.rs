@@ -49,7 +49,7 @@ enum Command {
         #[arg(long, default_value_t = DEFAULT_MAX_FILE_SIZE)]
         max_file_size: u64,
         /// Quiet time after the last file event before a revision is published.
-        #[arg(long, default_value_t = 20)]
+        #[arg(long, default_value_t = 10)]
         debounce_ms: u64,
         /// Batches naming more paths than this are applied as a full rescan.
         #[arg(long, default_value_t = 1000)]

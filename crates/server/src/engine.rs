@@ -29,6 +29,15 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
+/// The durability of every input, at load and on every edit. One level for all: salsa cannot
+/// backdate a value whose durability drops, so loading inputs HIGH and lowering an edited
+/// file to LOW makes the *first* edit of each file re-run everything that reads anything
+/// derived from it (0.1-1.5 s on the Go standard library), while repeated edits of the same
+/// file get cheaper. Agents touch new files all the time, so a uniform level (every edit
+/// re-validates the graph, ~50 ms there, and re-runs only what really changed) gives the
+/// steadier latency. `codegraph-bench incremental` reports both kinds of edits.
+pub(crate) const INPUT_DURABILITY: Durability = Durability::LOW;
+
 /// Files the resolvers read as text (project configuration); they are always loaded as text.
 fn resolution_reads_text(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
@@ -306,7 +315,7 @@ impl Engine {
             };
             let language = codegraph_parse::Language::from_path(&row.path);
             let input = SourceFile::builder(row.path.clone(), language, content, meta)
-                .durability(Durability::HIGH)
+                .durability(INPUT_DURABILITY)
                 .new(&db);
             // An unreadable blob: forget the hash so the next scan re-reads the file.
             let (mtime_ns, hash) =
@@ -315,7 +324,7 @@ impl Engine {
             files.insert(row.path, Entry { id, input, size: row.size, mtime_ns, hash });
         }
         let inputs: Vec<SourceFile> = files.values().map(|e| e.input).collect();
-        let workspace = Workspace::builder(inputs).durability(Durability::HIGH).new(&db);
+        let workspace = Workspace::builder(inputs).durability(INPUT_DURABILITY).new(&db);
         Ok(Engine {
             root: root.to_path_buf(),
             opts,
@@ -560,11 +569,11 @@ impl Engine {
             upserted.push(f.path.clone());
             match self.files.get_mut(&f.path) {
                 Some(e) => {
-                    e.input.set_content(&mut self.db).with_durability(Durability::LOW).to(content);
+                    e.input.set_content(&mut self.db).with_durability(INPUT_DURABILITY).to(content);
                     if e.input.meta(&self.db) != &f.meta {
                         e.input
                             .set_meta(&mut self.db)
-                            .with_durability(Durability::LOW)
+                            .with_durability(INPUT_DURABILITY)
                             .to(f.meta.clone());
                     }
                     e.size = f.meta.size;
@@ -574,7 +583,7 @@ impl Engine {
                 None => {
                     let input =
                         SourceFile::builder(f.path.clone(), f.language, content, f.meta.clone())
-                            .durability(Durability::LOW)
+                            .durability(INPUT_DURABILITY)
                             .new(&self.db);
                     let entry = Entry {
                         id: codegraph_resolve::ids::file_id(&f.path),
@@ -600,7 +609,7 @@ impl Engine {
         }
         if list_changed {
             let inputs: Vec<SourceFile> = self.files.values().map(|e| e.input).collect();
-            self.workspace.set_files(&mut self.db).with_durability(Durability::LOW).to(inputs);
+            self.workspace.set_files(&mut self.db).with_durability(INPUT_DURABILITY).to(inputs);
         }
 
         // Re-derive every unit's digest: unchanged ones are validated, not recomputed.

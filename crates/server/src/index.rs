@@ -12,7 +12,6 @@ use codegraph_resolve::{
     package_unit_graph, package_units, resolve_file,
 };
 use codegraph_schema::{DiagnosticCode, NodeCategory};
-use salsa::Durability;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -141,7 +140,7 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
                 Content::Text(f.text.clone()),
                 f.meta.clone(),
             )
-            .durability(Durability::HIGH)
+            .durability(crate::engine::INPUT_DURABILITY)
             .new(&db)
         })
         .collect();
@@ -150,7 +149,8 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
         .iter()
         .map(|f| if f.mtime_ns >= racy_after { 0 } else { f.mtime_ns })
         .collect();
-    let workspace = Workspace::builder(files.clone()).durability(Durability::HIGH).new(&db);
+    let workspace =
+        Workspace::builder(files.clone()).durability(crate::engine::INPUT_DURABILITY).new(&db);
     let bar = progress_bar(opts.progress, files.len());
     let mut diagnostics = scanned.diagnostics;
     let mut counts = Counts::default();
