@@ -112,7 +112,9 @@ pub fn index(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<IndexSu
     {
         return Ok(summary);
     }
-    Ok(Engine::open(root, db_path, opts)?.1)
+    let (engine, summary) = Engine::open(root, db_path, opts)?;
+    engine.release_for_exit();
+    Ok(summary)
 }
 
 fn unchanged(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Option<IndexSummary>> {
@@ -337,6 +339,15 @@ impl Engine {
             git: None,
             revision: state.revision.unwrap_or(0),
         })
+    }
+
+    /// For a process about to exit: closes the store (committed data is already durable) and
+    /// leaks the salsa database instead of freeing a gigabyte of memos one by one (over a
+    /// second on the Go standard library); the OS reclaims it at exit.
+    pub fn release_for_exit(self) {
+        let Engine { db, store, .. } = self;
+        drop(store);
+        std::mem::forget(db);
     }
 
     pub fn root(&self) -> &Path {
