@@ -117,7 +117,7 @@ pub fn impact(i: &Impact) -> String {
         out,
         "{} impact of {} ({})",
         i.direction.as_str(),
-        targets.join(", "),
+        if targets.is_empty() { "nothing".to_string() } else { targets.join(", ") },
         revision(i.revision, i.stale)
     );
     let _ = writeln!(
