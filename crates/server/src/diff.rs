@@ -44,11 +44,8 @@ pub fn changes(root: &Path, base: &DiffBase) -> Result<Vec<FileChange>> {
     };
 
     let base_tree = match base {
-        DiffBase::Worktree | DiffBase::Staged => match repo.head_tree() {
-            Ok(tree) => Some(tree),
-            // An unborn HEAD: everything is added.
-            Err(_) => None,
-        },
+        // An unborn HEAD has no tree: everything is added.
+        DiffBase::Worktree | DiffBase::Staged => repo.head_tree().ok(),
         DiffBase::Ref(spec) => {
             let id = resolve_rev(&repo, spec).with_context(|| {
                 format!(

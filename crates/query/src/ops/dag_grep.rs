@@ -576,7 +576,7 @@ pub fn render_tree(r: &DagGrep) -> String {
         Direction::In => format!("<-{}-", e.kind),
     };
     let mut printed: HashSet<&str> = HashSet::new();
-    #[allow(clippy::too_many_arguments)]
+    #[expect(clippy::too_many_arguments)]
     fn walk<'a>(
         out: &mut String,
         id: &'a str,
