@@ -7,6 +7,7 @@
 //!   codegraph-bench accuracy --peers [--only NAME]        GitNexus's CALLS pairs vs the same
 //!                                                         oracles, next to ours (rxjs, openai)
 //!   codegraph-bench peers [--only NAME] [--runs N] [--smoke]  side by side with GitNexus, ctags
+//!   codegraph-bench queries --db PATH [--calls N]         p50/p95 of the graph operations
 //!
 //! Build first: `cargo build --release -p codegraph-server -p codegraph-bench`.
 
@@ -15,6 +16,7 @@ mod incremental_bench;
 mod index_bench;
 mod peer_accuracy;
 mod peers;
+mod query_bench;
 
 use anyhow::{Result, bail};
 use std::path::PathBuf;
@@ -31,8 +33,9 @@ fn main() -> Result<()> {
         Some("incremental") => incremental_bench::run(args),
         Some("accuracy") => accuracy::run(args),
         Some("peers") => peers::run(args),
+        Some("queries") => query_bench::run(args),
         _ => bail!(
-            "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | incremental DIR [--edits N] [--rss-edits N] [--keep] | accuracy [--corpora DIR] [--only NAME] [--peers] | peers [--only NAME] [--runs N] [--smoke]"
+            "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | incremental DIR [--edits N] [--rss-edits N] [--keep] | accuracy [--corpora DIR] [--only NAME] [--peers] | peers [--only NAME] [--runs N] [--smoke] | queries --db PATH [--calls N]"
         ),
     }
 }

@@ -17,12 +17,38 @@ pub enum QueryError {
     UnknownId { id: String, suggestions: Vec<String> },
     #[error("empty search query")]
     EmptyQuery,
+    /// A name that matches several nodes: the candidates, best first (never a guess).
+    #[error("`{query}` is ambiguous: {}", list_candidates(.candidates))]
+    Ambiguous { query: String, candidates: Vec<crate::ops::lookup::Candidate> },
+    /// A name that matches no node, with near matches.
+    #[error("no symbol named `{query}`{}", suggest(.suggestions))]
+    NotFound { query: String, suggestions: Vec<String> },
+    #[error("unknown edge kind `{kind}`; one of: {}", edge_kinds())]
+    UnknownEdgeKind { kind: String },
+    #[error("unknown edge set `{set}`; known: structural")]
+    UnknownEdgeSet { set: String },
+    #[error("unknown node kind `{kind}`")]
+    UnknownNodeKind { kind: String },
     #[error("SQLite error on {path}: {source}")]
     Sqlite {
         path: PathBuf,
         #[source]
         source: rusqlite::Error,
     },
+}
+
+fn list_candidates(c: &[crate::ops::lookup::Candidate]) -> String {
+    let list: Vec<String> = c.iter().map(|c| c.describe()).collect();
+    format!(
+        "{} candidates: {}; pass one of these IDs, or narrow with --file / --kind",
+        c.len(),
+        list.join(", ")
+    )
+}
+
+fn edge_kinds() -> String {
+    let kinds: Vec<&str> = codegraph_schema::EdgeKind::ALL.iter().map(|k| k.as_str()).collect();
+    kinds.join(", ")
 }
 
 fn suggest(s: &[String]) -> String {

@@ -1,5 +1,6 @@
 //! The SQLite read model: publishing a revision of the graph, and the operations that read one
-//! consistent snapshot of it (search, open, status, export).
+//! consistent snapshot of it (search, open, status, export, and the graph operations of
+//! [`ops`]: symbol context, impact, changed-code impact, trace, expand, DAG grep).
 //!
 //! Every read operation runs inside one read transaction ([`Reader`]), so an answer never mixes
 //! two revisions even while a writer publishes (WAL). Writes go through [`Store::publish`], one
@@ -10,6 +11,7 @@
 //! are plain structs; serialization belongs to the server.
 
 mod error;
+pub mod ops;
 mod read;
 mod search;
 mod store;

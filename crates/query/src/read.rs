@@ -222,7 +222,7 @@ impl Reader<'_> {
     }
 
     /// Streams the rows of `sql`, mapped by `map`, to `f` (nothing is collected).
-    fn each_row<T>(
+    pub(crate) fn each_row<T>(
         &self,
         sql: &str,
         params: impl rusqlite::Params,
@@ -238,7 +238,7 @@ impl Reader<'_> {
     }
 
     /// The rows of `sql`, mapped by `map`.
-    fn rows<T>(
+    pub(crate) fn rows<T>(
         &self,
         sql: &str,
         params: impl rusqlite::Params,

@@ -44,6 +44,9 @@ pub struct SearchHit {
     pub node: crate::read::NodeRow,
     /// BM25 relevance normalized to (0, 1]; the best hit has 1.0.
     pub score: f64,
+    /// The raw relevance: `-bm25()` (SQLite's bm25 is negative, lower is better) times the
+    /// exact-name boost; not comparable across queries.
+    pub relevance: f64,
 }
 
 #[derive(Clone, Debug)]
@@ -128,7 +131,7 @@ impl Reader<'_> {
             .map(|row| {
                 row.map(|(node, bm25)| {
                     let score = -bm25 * name_boost(&node, query);
-                    SearchHit { node, score }
+                    SearchHit { node, score, relevance: score }
                 })
             })
             .collect::<Result<_, _>>()?;

@@ -88,6 +88,18 @@ enum Command {
         #[arg(long, short)]
         output: Option<PathBuf>,
     },
+    /// A symbol's container, members, callers, callees, heritage, imports and related files.
+    Context(crate::ops_cli::ContextArgs),
+    /// What depends on a symbol (upstream) or what it depends on (downstream), by depth.
+    Impact(crate::ops_cli::ImpactArgs),
+    /// The symbols the git diff touches and their upstream impact.
+    DiffImpact(crate::ops_cli::DiffImpactArgs),
+    /// Shortest paths from one symbol to another over CALLS and HAS_METHOD.
+    Trace(crate::ops_cli::TraceArgs),
+    /// The typed neighbourhood of a node: direction, depth, budget.
+    Expand(crate::ops_cli::ExpandArgs),
+    /// An explanation subgraph for a text query: seeds, weighted expansion, DAG layers.
+    DagGrep(crate::ops_cli::DagGrepArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -269,6 +281,12 @@ pub fn run() -> Result<()> {
             sink.flush().context("writing the export")?;
             Ok(())
         }
+        Command::Context(a) => crate::ops_cli::context(a, cli.db.as_deref(), json),
+        Command::Impact(a) => crate::ops_cli::impact(a, cli.db.as_deref(), json),
+        Command::DiffImpact(a) => crate::ops_cli::diff_impact(a, cli.db.as_deref(), json),
+        Command::Trace(a) => crate::ops_cli::trace(a, cli.db.as_deref(), json),
+        Command::Expand(a) => crate::ops_cli::expand(a, cli.db.as_deref(), json),
+        Command::DagGrep(a) => crate::ops_cli::dag_grep(a, cli.db.as_deref(), json),
     }
 }
 

@@ -6,10 +6,12 @@
 //! terminal, later the watcher and MCP transports), and only this crate knows JSON.
 
 mod cli;
+mod diff;
 mod engine;
 mod fresh;
 mod git;
 mod index;
+mod ops_cli;
 mod paths;
 mod scan;
 mod watch;

@@ -1,0 +1,222 @@
+//! The graph operations that answer questions about code (symbol context, impact, changed-code
+//! impact, trace, expand, DAG grep), shared by the CLI and, later, the MCP server.
+//!
+//! Each operation is a method on [`Reader`], so it reads one revision inside one read
+//! transaction, and each result carries that `revision`, a `stale` slot that the caller (who can
+//! see the file system) fills, and `notes`: honest statements of what the answer may be missing
+//! (unresolved call sites, budget cuts, kinds of nodes codegraph does not detect yet).
+//!
+//! Traversals work on node row numbers (`nid`) and fetch neighbours with one indexed query per
+//! expanded node (`edge` is keyed by `src`, `edge_by_dst` serves the other direction); node rows
+//! are read once per request and cached in [`Graph`].
+
+pub mod changed;
+pub mod context;
+pub mod dag_grep;
+pub mod expand;
+pub mod impact;
+pub mod lookup;
+pub mod render;
+pub mod trace;
+
+use crate::error::QueryError;
+use crate::read::{EdgeRow, NODE_COLUMNS, NodeRow, Reader, node_from_row};
+use codegraph_schema::EdgeKind;
+use rusqlite::OptionalExtension;
+use std::collections::HashMap;
+
+/// Which way edges are followed from a node: along their stored direction (`Out`: the node is
+/// the source) or against it (`In`: the node is the target). Stored edges never change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    Out,
+    In,
+}
+
+impl Direction {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Direction::Out => "out",
+            Direction::In => "in",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Direction> {
+        match text {
+            "out" => Some(Direction::Out),
+            "in" => Some(Direction::In),
+            _ => None,
+        }
+    }
+}
+
+/// One edge as followed from a node: the stored edge and the row number of the node at the
+/// other end.
+#[derive(Clone, Debug)]
+pub(crate) struct Hop {
+    pub other: i64,
+    pub edge: EdgeRow,
+}
+
+/// Whether a path looks like test code: Go `_test.go`, JS/TS `*.test.*` / `*.spec.*`, and
+/// anything under a `test/`, `tests/`, `__tests__/` or `testdata/` directory.
+pub fn is_test_path(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    if name.ends_with("_test.go") || name.contains(".test.") || name.contains(".spec.") {
+        return true;
+    }
+    path.split('/')
+        .rev()
+        .skip(1)
+        .any(|dir| matches!(dir, "test" | "tests" | "__tests__" | "testdata"))
+}
+
+/// The directory part of a root-relative path (`""` for the root).
+pub fn dir_of(path: &str) -> &str {
+    path.rfind('/').map_or("", |i| &path[..i])
+}
+
+/// `kind IN ('A', 'B')` for edge kinds (their spellings are fixed identifiers, never input).
+fn kind_filter(kinds: &[EdgeKind]) -> String {
+    if kinds.is_empty() {
+        return "1".to_string();
+    }
+    let list: Vec<String> = kinds.iter().map(|k| format!("'{}'", k.as_str())).collect();
+    format!("e.kind IN ({})", list.join(", "))
+}
+
+/// A per-request view of the snapshot: node rows cached by row number, neighbour queries.
+pub(crate) struct Graph<'a, 'r> {
+    pub reader: &'a Reader<'r>,
+    nodes: HashMap<i64, NodeRow>,
+}
+
+impl<'a, 'r> Graph<'a, 'r> {
+    pub fn new(reader: &'a Reader<'r>) -> Self {
+        Graph { reader, nodes: HashMap::new() }
+    }
+
+    /// The row number of a node ID.
+    pub fn nid(&self, id: &str) -> Result<Option<i64>, QueryError> {
+        self.reader
+            .tx
+            .prepare_cached("SELECT nid FROM node WHERE id = ?1")
+            .and_then(|mut s| s.query_row([id], |r| r.get(0)).optional())
+            .map_err(self.reader.err())
+    }
+
+    /// The node row of a row number (cached).
+    pub fn node(&mut self, nid: i64) -> Result<&NodeRow, QueryError> {
+        if !self.nodes.contains_key(&nid) {
+            let row = self
+                .reader
+                .tx
+                .prepare_cached(&format!("SELECT {NODE_COLUMNS} FROM node WHERE nid = ?1"))
+                .and_then(|mut s| s.query_row([nid], node_from_row))
+                .map_err(self.reader.err())?;
+            self.nodes.insert(nid, row);
+        }
+        Ok(&self.nodes[&nid])
+    }
+
+    /// Edges of `kinds` (all kinds when empty) at `nid` in `dir`, strongest first, then by the
+    /// other end's ID, kind and line; at most `cap`.
+    pub fn hops(
+        &self,
+        nid: i64,
+        dir: Direction,
+        kinds: &[EdgeKind],
+        cap: usize,
+    ) -> Result<Vec<Hop>, QueryError> {
+        let (this, other, other_alias) = match dir {
+            Direction::Out => ("e.src", "e.dst", "d"),
+            Direction::In => ("e.dst", "e.src", "s"),
+        };
+        let sql = format!(
+            "SELECT s.id, d.id, e.kind, e.weight, e.reason, e.line, {other} FROM edge e \
+             JOIN node s ON s.nid = e.src JOIN node d ON d.nid = e.dst \
+             WHERE {this} = ?1 AND {filter} \
+             ORDER BY e.weight DESC, {other_alias}.id, e.kind, e.line LIMIT ?2",
+            filter = kind_filter(kinds)
+        );
+        let cap = i64::try_from(cap).unwrap_or(i64::MAX);
+        let mut stmt = self.reader.tx.prepare_cached(&sql).map_err(self.reader.err())?;
+        let rows = stmt
+            .query_map(rusqlite::params![nid, cap], |r| {
+                Ok(Hop {
+                    edge: EdgeRow {
+                        src: r.get(0)?,
+                        dst: r.get(1)?,
+                        kind: r.get(2)?,
+                        weight: r.get(3)?,
+                        reason: r.get(4)?,
+                        line: r.get(5)?,
+                    },
+                    other: r.get(6)?,
+                })
+            })
+            .map_err(self.reader.err())?;
+        rows.collect::<Result<_, _>>().map_err(self.reader.err())
+    }
+
+    /// Unresolved call sites that name `name` as their callee (`name` or `x.name`): calls that
+    /// may reach a symbol of that name but that resolution could not tie to it.
+    pub fn unresolved_naming(&self, name: &str) -> Result<u64, QueryError> {
+        if name.is_empty() {
+            return Ok(0);
+        }
+        self.reader
+            .tx
+            .prepare_cached(
+                "SELECT COUNT(*) FROM unresolved \
+                 WHERE callee = ?1 OR substr(callee, -length(?1) - 1) = '.' || ?1",
+            )
+            .and_then(|mut s| s.query_row([name], |r| r.get::<_, i64>(0)))
+            .map(|n| n.max(0) as u64)
+            .map_err(self.reader.err())
+    }
+
+    /// Unresolved call sites inside `caller` (a symbol or file ID).
+    pub fn unresolved_inside(&self, caller: &str) -> Result<u64, QueryError> {
+        self.reader
+            .tx
+            .prepare_cached("SELECT COUNT(*) FROM unresolved WHERE caller = ?1")
+            .and_then(|mut s| s.query_row([caller], |r| r.get::<_, i64>(0)))
+            .map(|n| n.max(0) as u64)
+            .map_err(self.reader.err())
+    }
+}
+
+/// Parses edge kind spellings; an unknown one is [`QueryError::UnknownEdgeKind`].
+pub fn parse_edge_kinds(names: &[String]) -> Result<Vec<EdgeKind>, QueryError> {
+    names
+        .iter()
+        .map(|n| {
+            EdgeKind::parse(&n.to_ascii_uppercase())
+                .ok_or_else(|| QueryError::UnknownEdgeKind { kind: n.clone() })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_paths() {
+        for p in [
+            "net/http/server_test.go",
+            "src/a.test.ts",
+            "src/a.spec.tsx",
+            "src/__tests__/a.ts",
+            "test/a.ts",
+            "pkg/tests/x.go",
+            "x/testdata/y.go",
+        ] {
+            assert!(is_test_path(p), "{p}");
+        }
+        for p in ["src/testing.ts", "src/test.ts", "latest/a.ts", "src/contest/a.go"] {
+            assert!(!is_test_path(p), "{p}");
+        }
+    }
+}

@@ -1,0 +1,254 @@
+//! Plain-text renderings of the operation results: what the CLI prints without `--json`, and
+//! what the golden tests compare, so both see the same text. (JSON belongs to the server.)
+
+use super::changed::ChangedImpact;
+use super::context::{CallLink, Link, SymbolContext};
+use super::expand::Expansion;
+use super::impact::Impact;
+use super::trace::Trace;
+use super::{Direction, dag_grep};
+use crate::read::{EdgeRow, NodeRow};
+use std::fmt::Write as _;
+
+fn revision(rev: i64, stale: Option<bool>) -> String {
+    match stale {
+        Some(true) => format!("revision {rev}, stale: files changed since; run `codegraph index`"),
+        _ => format!("revision {rev}"),
+    }
+}
+
+/// `file:start-end`, `file`, or `-`.
+pub fn location(n: &NodeRow) -> String {
+    match (&n.file, n.start_line, n.end_line) {
+        (Some(f), Some(s), Some(e)) if n.kind != "file" => format!("{f}:{s}-{e}"),
+        (Some(f), _, _) => f.clone(),
+        _ => "-".to_string(),
+    }
+}
+
+/// ` (line 7) [import-resolved 0.95]`: call-site line and, for non-structural edges, reason
+/// and confidence.
+pub fn edge_suffix(e: &EdgeRow) -> String {
+    let mut s = String::new();
+    if e.line > 0 {
+        let _ = write!(s, " (line {})", e.line);
+    }
+    if e.reason != "structural" {
+        let _ = write!(s, " [{} {:.2}]", e.reason, e.weight);
+    }
+    s
+}
+
+fn links(out: &mut String, title: &str, links: &[Link]) {
+    if links.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "{title}:");
+    for l in links {
+        let arrow = match l.dir {
+            Direction::Out => "->",
+            Direction::In => "<-",
+        };
+        let _ = writeln!(
+            out,
+            "  {arrow} {:<12} {} ({}){}",
+            l.edge.kind,
+            l.node.id,
+            l.node.kind,
+            edge_suffix(&l.edge)
+        );
+    }
+}
+
+fn calls(out: &mut String, title: &str, calls: &[CallLink]) {
+    if calls.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "{title}:");
+    for c in calls {
+        let lines: Vec<String> = c.lines.iter().map(u32::to_string).collect();
+        let _ = writeln!(
+            out,
+            "  {} ({}) line {} [{} {:.2}]",
+            c.node.id,
+            c.node.kind,
+            lines.join(", "),
+            c.reason,
+            c.weight
+        );
+    }
+}
+
+pub fn context(c: &SymbolContext) -> String {
+    let mut out = String::new();
+    let s = &c.symbol;
+    let _ = writeln!(out, "{} ({}, {})", s.id, s.kind, revision(c.revision, c.stale));
+    let _ = writeln!(out, "  at: {}", location(s));
+    if let Some(sig) = &s.signature {
+        let _ = writeln!(out, "  signature: {sig}");
+    }
+    links(&mut out, "container", &c.containers);
+    links(&mut out, "members", &c.members);
+    calls(&mut out, "callers", &c.callers);
+    calls(&mut out, "callees", &c.callees);
+    links(&mut out, "heritage", &c.heritage);
+    links(&mut out, "references", &c.references);
+    links(&mut out, "imported by", &c.imported_by);
+    links(&mut out, "file imports", &c.file_imports);
+    links(&mut out, "file imported by", &c.file_importers);
+    if !c.related_files.is_empty() {
+        let files: Vec<String> =
+            c.related_files.iter().map(|(f, n)| format!("{f} ({n})")).collect();
+        let _ = writeln!(out, "related files: {}", files.join(", "));
+    }
+    for (line, callee) in &c.unresolved_calls {
+        let _ = writeln!(out, "unresolved call {callee} (line {line})");
+    }
+    for n in &c.notes {
+        let _ = writeln!(out, "note: {n}");
+    }
+    out
+}
+
+pub fn impact(i: &Impact) -> String {
+    let mut out = String::new();
+    let targets: Vec<&str> = i.targets.iter().map(|t| t.id.as_str()).collect();
+    let _ = writeln!(
+        out,
+        "{} impact of {} ({})",
+        i.direction.as_str(),
+        if targets.is_empty() { "nothing".to_string() } else { targets.join(", ") },
+        revision(i.revision, i.stale)
+    );
+    let _ = writeln!(
+        out,
+        "risk {}: {} direct, {} node(s) reached, {} other file(s), {} other module(s)",
+        i.risk.as_str(),
+        i.direct,
+        i.reached(),
+        i.files,
+        i.modules
+    );
+    for (d, level) in i.levels.iter().enumerate() {
+        let _ = writeln!(out, "depth {}:", d + 1);
+        for n in level {
+            let via = &n.via;
+            let other = if n.node.id == via.src { &via.dst } else { &via.src };
+            let _ = writeln!(
+                out,
+                "  {} ({}) {:.3} via {} {} {}{}",
+                n.node.id,
+                n.node.kind,
+                n.confidence,
+                via.kind,
+                if n.node.id == via.src { "->" } else { "<-" },
+                other,
+                edge_suffix(via)
+            );
+        }
+    }
+    if !i.affected_files.is_empty() {
+        let files: Vec<String> =
+            i.affected_files.iter().map(|(f, n)| format!("{f} ({n})")).collect();
+        let _ = writeln!(out, "files: {}", files.join(", "));
+        let modules: Vec<String> = i
+            .affected_modules
+            .iter()
+            .map(|(m, n)| format!("{} ({n})", if m.is_empty() { "." } else { m }))
+            .collect();
+        let _ = writeln!(out, "modules: {}", modules.join(", "));
+    }
+    for n in &i.notes {
+        let _ = writeln!(out, "note: {n}");
+    }
+    out
+}
+
+pub fn expand(e: &Expansion) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "expand {} ({}): {} node(s), {} edge(s)",
+        e.seed.id,
+        revision(e.revision, e.stale),
+        e.nodes.len(),
+        e.edges.len()
+    );
+    for (n, d) in &e.nodes {
+        let _ = writeln!(out, "  [{d}] {} ({})", n.id, n.kind);
+    }
+    for edge in &e.edges {
+        let _ = writeln!(out, "  {} -{}-> {}{}", edge.src, edge.kind, edge.dst, edge_suffix(edge));
+    }
+    for n in &e.notes {
+        let _ = writeln!(out, "note: {n}");
+    }
+    out
+}
+
+pub fn trace(t: &Trace) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "trace {} -> {} ({}): {} path(s)",
+        t.from.id,
+        t.to.id,
+        revision(t.revision, t.stale),
+        t.paths.len()
+    );
+    for (i, p) in t.paths.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "path {} ({} hop(s), confidence {:.3}):",
+            i + 1,
+            p.hops.len(),
+            p.confidence
+        );
+        if let Some(first) = p.hops.first() {
+            let _ = writeln!(out, "  {}", first.src);
+        }
+        for h in &p.hops {
+            let _ = writeln!(out, "  -{}-> {}{}", h.kind, h.dst, edge_suffix(h));
+        }
+    }
+    for n in &t.notes {
+        let _ = writeln!(out, "note: {n}");
+    }
+    out
+}
+
+pub fn changed(c: &ChangedImpact) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} changed file(s), {} changed symbol(s) ({})",
+        c.files.len(),
+        c.symbols.len(),
+        revision(c.revision, c.stale)
+    );
+    for f in &c.files {
+        let _ = writeln!(
+            out,
+            "  {} {} ({} hunk(s){})",
+            f.kind.as_str(),
+            f.path,
+            f.hunks,
+            if f.indexed { "" } else { ", not indexed" }
+        );
+        for s in &f.symbols {
+            let _ = writeln!(out, "    {s}");
+        }
+    }
+    for n in &c.notes {
+        let _ = writeln!(out, "note: {n}");
+    }
+    out.push_str(&impact(&c.impact));
+    out
+}
+
+/// The DAG-grep rendering chosen by the request, or the tree.
+pub fn dag(d: &dag_grep::DagGrep) -> String {
+    let mut out = format!("{}\n", revision(d.revision, d.stale));
+    out.push_str(d.rendered.as_deref().unwrap_or(&dag_grep::render_tree(d)));
+    out
+}

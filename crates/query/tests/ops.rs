@@ -1,0 +1,685 @@
+//! The graph operations (lookup, symbol context, impact, expand, trace, DAG grep, changed-code
+//! impact) on one hand-built graph with exact expected answers: a call cycle, a class
+//! hierarchy, a test file, a Go package, unresolved call sites and a name two symbols share.
+
+use codegraph_query::ops::changed::{ChangeKind, FileChange, Hunk};
+use codegraph_query::ops::dag_grep::{DagGrepRequest, Mode, Render};
+use codegraph_query::ops::expand::ExpandRequest;
+use codegraph_query::ops::impact::{ImpactDirection, ImpactRequest, Risk};
+use codegraph_query::ops::lookup::Target;
+use codegraph_query::ops::trace::TraceRequest;
+use codegraph_query::ops::{Direction, render};
+use codegraph_query::{QueryError, SnapshotInfo, Store};
+use codegraph_resolve::{Edge, Node, UnresolvedSite};
+use codegraph_schema::{EdgeKind, NodeKind, Reason};
+use expect_test::{Expect, expect};
+
+fn file(path: &str, parent: Option<&str>) -> Node {
+    Node {
+        id: format!("file:{path}"),
+        kind: NodeKind::File,
+        name: path.rsplit('/').next().unwrap_or(path).into(),
+        qualified_name: path.into(),
+        file: Some(path.into()),
+        language: Some(if path.ends_with(".go") { "go" } else { "typescript" }),
+        start_line: Some(1),
+        end_line: Some(30),
+        signature: None,
+        doc: None,
+        exported: false,
+        parent: parent.map(str::to_string),
+        size: Some(100),
+        lines: Some(30),
+        hash: Some("h".into()),
+    }
+}
+
+fn sym(path: &str, qn: &str, kind: NodeKind, lines: (u32, u32)) -> Node {
+    let lang = if path.ends_with(".go") { "go" } else { "ts" };
+    let parent = match qn.rsplit_once('.') {
+        Some((owner, _)) => format!("sym:{lang}:{path}:{owner}"),
+        None => format!("file:{path}"),
+    };
+    Node {
+        id: format!("sym:{lang}:{path}:{qn}"),
+        kind,
+        name: qn.rsplit('.').next().unwrap_or(qn).into(),
+        qualified_name: qn.into(),
+        file: Some(path.into()),
+        language: Some(if lang == "go" { "go" } else { "typescript" }),
+        start_line: Some(lines.0),
+        end_line: Some(lines.1),
+        signature: Some(format!("{qn}()")),
+        doc: None,
+        exported: true,
+        parent: Some(parent),
+        size: None,
+        lines: None,
+        hash: None,
+    }
+}
+
+fn e(src: &str, dst: &str, kind: EdgeKind, reason: Reason, line: u32) -> Edge {
+    Edge::new(src.into(), dst.into(), kind, reason, line)
+}
+
+const UTIL: &str = "src/util.ts";
+const SERVER: &str = "src/server.ts";
+const APP: &str = "src/app.ts";
+const CYCLE: &str = "src/cycle.ts";
+const TEST: &str = "src/server.test.ts";
+const GO: &str = "pkg/store/store.go";
+
+fn s(path: &str, qn: &str) -> String {
+    let lang = if path.ends_with(".go") { "go" } else { "ts" };
+    format!("sym:{lang}:{path}:{qn}")
+}
+
+fn f(path: &str) -> String {
+    format!("file:{path}")
+}
+
+/// The graph, published with its unresolved call sites, in a temporary store.
+fn store() -> (tempfile::TempDir, Store) {
+    use EdgeKind::*;
+    use NodeKind::*;
+    let mut nodes = vec![
+        file(UTIL, None),
+        file(SERVER, None),
+        file(APP, None),
+        file(CYCLE, None),
+        file(TEST, None),
+        file(GO, Some("pkg:go:pkg/store")),
+        sym(UTIL, "log", Function, (1, 3)),
+        sym(UTIL, "Logger", Class, (5, 12)),
+        sym(UTIL, "Logger.write", Method, (6, 8)),
+        sym(UTIL, "Logger.level", Property, (9, 9)),
+        sym(UTIL, "FileLogger", Class, (14, 18)),
+        sym(SERVER, "Server", Class, (3, 20)),
+        sym(SERVER, "Server.start", Method, (4, 10)),
+        sym(SERVER, "Server.stop", Method, (11, 15)),
+        sym(SERVER, "main", Function, (22, 25)),
+        sym(APP, "run", Function, (1, 5)),
+        sym(APP, "start", Function, (6, 9)),
+        sym(CYCLE, "ping", Function, (1, 4)),
+        sym(CYCLE, "pong", Function, (5, 8)),
+        sym(TEST, "testStart", Function, (1, 5)),
+        sym(GO, "Store", Struct, (3, 5)),
+        sym(GO, "Store.Add", Method, (7, 9)),
+    ];
+    let mut pkg = file("pkg/store", None);
+    pkg.id = "pkg:go:pkg/store".into();
+    pkg.kind = NodeKind::Package;
+    pkg.name = "store".into();
+    pkg.file = None;
+    nodes.push(pkg);
+    let st = Reason::Structural;
+    let mut edges = Vec::new();
+    for n in &nodes {
+        if n.kind.category() == codegraph_schema::NodeCategory::Symbol {
+            let file_id = f(n.file.as_deref().unwrap_or_default());
+            edges.push(e(&file_id, &n.id, Defines, st, 0));
+            if n.parent.as_deref() == Some(file_id.as_str()) {
+                edges.push(e(&file_id, &n.id, Contains, st, 0));
+            }
+        }
+    }
+    edges.extend([
+        e("pkg:go:pkg/store", &f(GO), Contains, st, 0),
+        e(&s(UTIL, "Logger"), &s(UTIL, "Logger.write"), HasMethod, st, 0),
+        e(&s(UTIL, "Logger"), &s(UTIL, "Logger.level"), HasProperty, st, 0),
+        e(&s(UTIL, "FileLogger"), &s(UTIL, "Logger"), Extends, Reason::SameFile, 0),
+        e(&s(SERVER, "Server"), &s(SERVER, "Server.start"), HasMethod, st, 0),
+        e(&s(SERVER, "Server"), &s(SERVER, "Server.stop"), HasMethod, st, 0),
+        e(&s(GO, "Store"), &s(GO, "Store.Add"), HasMethod, Reason::SamePackage, 0),
+        e(&s(SERVER, "Server.start"), &s(UTIL, "log"), Calls, Reason::ImportResolved, 5),
+        e(&s(SERVER, "Server.start"), &s(UTIL, "log"), Calls, Reason::ImportResolved, 9),
+        e(&s(SERVER, "Server.start"), &s(UTIL, "Logger.write"), Calls, Reason::TypedReceiver, 7),
+        e(&s(SERVER, "Server.start"), &s(SERVER, "Server.stop"), Calls, Reason::ThisDispatch, 8),
+        e(&s(SERVER, "Server.stop"), &s(UTIL, "log"), Calls, Reason::ImportResolved, 12),
+        e(&s(SERVER, "main"), &s(SERVER, "Server.start"), Calls, Reason::TypedReceiver, 23),
+        e(&s(APP, "run"), &s(SERVER, "main"), Calls, Reason::ImportResolved, 2),
+        e(&s(APP, "run"), &s(APP, "start"), Calls, Reason::SameFile, 3),
+        e(&s(APP, "start"), &s(CYCLE, "ping"), Calls, Reason::ImportResolved, 7),
+        e(&s(CYCLE, "ping"), &s(CYCLE, "pong"), Calls, Reason::SameFile, 2),
+        e(&s(CYCLE, "pong"), &s(CYCLE, "ping"), Calls, Reason::SameFile, 6),
+        e(&s(TEST, "testStart"), &s(SERVER, "Server.start"), Calls, Reason::TypedReceiver, 3),
+        e(&f(SERVER), &f(UTIL), Imports, Reason::ImportResolved, 1),
+        e(&f(SERVER), &s(UTIL, "log"), Imports, Reason::ImportResolved, 1),
+        e(&f(SERVER), &s(UTIL, "Logger"), Imports, Reason::ImportResolved, 1),
+        e(&f(APP), &f(SERVER), Imports, Reason::ImportResolved, 1),
+        e(&f(APP), &s(SERVER, "main"), Imports, Reason::ImportResolved, 1),
+        e(&f(APP), &f(CYCLE), Imports, Reason::ImportResolved, 1),
+        e(&f(APP), &s(CYCLE, "ping"), Imports, Reason::ImportResolved, 1),
+        e(&f(TEST), &f(SERVER), Imports, Reason::ImportResolved, 1),
+        e(&f(TEST), &s(SERVER, "Server"), Imports, Reason::ImportResolved, 1),
+    ]);
+    let unresolved = [
+        (
+            SERVER,
+            UnresolvedSite {
+                line: 13,
+                caller: s(SERVER, "Server.stop"),
+                callee: "this.flush".into(),
+            },
+        ),
+        (APP, UnresolvedSite { line: 4, caller: s(APP, "run"), callee: "x.log".into() }),
+        (APP, UnresolvedSite { line: 8, caller: s(APP, "start"), callee: "log".into() }),
+    ];
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut store = Store::open(&dir.path().join("ops.db")).expect("open store");
+    nodes.sort_by(|a, b| a.id.cmp(&b.id));
+    edges.sort();
+    let mut p = store.begin_publish().expect("begin");
+    p.insert_nodes(nodes.iter()).expect("nodes");
+    p.insert_edges(edges.iter(), "file:src/util.ts").expect("edges");
+    for (path, site) in &unresolved {
+        p.insert_unresolved(path, std::iter::once(site)).expect("unresolved");
+    }
+    let info =
+        SnapshotInfo { root: "/r".into(), indexer_version: "t".into(), ..Default::default() };
+    assert_eq!(p.commit(&info).expect("commit"), 1);
+    (dir, store)
+}
+
+fn err_text(r: Result<impl std::fmt::Debug, QueryError>) -> String {
+    match r {
+        Ok(v) => panic!("expected an error, got {v:?}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn lookup_ids_names_hints_ambiguity_and_unknowns() {
+    let (_d, mut st) = store();
+    let r = st.reader().unwrap();
+    let id = |t: Target| r.lookup(&t).map(|n| n.id);
+    assert_eq!(id(Target::new(s(UTIL, "log"))).unwrap(), s(UTIL, "log"));
+    assert_eq!(id(Target::new("log")).unwrap(), s(UTIL, "log"));
+    assert_eq!(id(Target::new("Server.start")).unwrap(), s(SERVER, "Server.start"));
+    assert_eq!(id(Target::new("src/app.ts")).unwrap(), f(APP));
+    let amb = r.lookup(&Target::new("start"));
+    let Err(QueryError::Ambiguous { candidates, .. }) = &amb else { panic!("{amb:?}") };
+    assert_eq!(
+        candidates.iter().map(|c| (c.node.id.as_str(), c.matched_by.as_str())).collect::<Vec<_>>(),
+        vec![
+            (s(APP, "start").as_str(), "qualified name"),
+            (s(SERVER, "Server.start").as_str(), "name")
+        ]
+    );
+    expect![[r#"`start` is ambiguous: 2 candidates: sym:ts:src/app.ts:start (function, src/app.ts:6), sym:ts:src/server.ts:Server.start (method, src/server.ts:4); pass one of these IDs, or narrow with --file / --kind"#]]
+        .assert_eq(&err_text(amb));
+    let hinted = |kind: Option<&str>, file: Option<&str>| {
+        id(Target {
+            query: "start".into(),
+            kind: kind.map(str::to_string),
+            file: file.map(str::to_string),
+        })
+    };
+    assert_eq!(hinted(Some("method"), None).unwrap(), s(SERVER, "Server.start"));
+    assert_eq!(hinted(None, Some("app.ts")).unwrap(), s(APP, "start"));
+    expect!["no symbol named `start`; did you mean: sym:ts:src/app.ts:start, sym:ts:src/server.ts:Server.start, sym:ts:src/server.test.ts:testStart"]
+        .assert_eq(&err_text(hinted(None, Some("cycle.ts"))));
+    expect![[r#"no symbol named `Stopp`"#]].assert_eq(&err_text(id(Target::new("Stopp"))));
+    expect!["unknown ID `sym:ts:src/server.ts:Server.halt`; did you mean: sym:ts:src/server.ts:Server, sym:ts:src/server.ts:Server.stop, sym:ts:src/server.ts:Server.start"]
+        .assert_eq(&err_text(id(Target::new("sym:ts:src/server.ts:Server.halt"))));
+    expect![[r#"unknown node kind `widget`"#]].assert_eq(&err_text(id(Target {
+        query: "log".into(),
+        kind: Some("widget".into()),
+        file: None,
+    })));
+}
+
+fn check(actual: String, expect: Expect) {
+    expect.assert_eq(&actual);
+}
+
+#[test]
+fn symbol_context_of_a_method_and_a_class() {
+    let (_d, mut st) = store();
+    let r = st.reader().unwrap();
+    check(
+        render::context(&r.symbol_context(&s(SERVER, "Server.start")).unwrap()),
+        expect![[r#"
+        sym:ts:src/server.ts:Server.start (method, revision 1)
+          at: src/server.ts:4-10
+          signature: Server.start()
+        container:
+          <- HAS_METHOD   sym:ts:src/server.ts:Server (class)
+        callers:
+          sym:ts:src/server.test.ts:testStart (function) line 3 [typed-receiver 0.85]
+          sym:ts:src/server.ts:main (function) line 23 [typed-receiver 0.85]
+        callees:
+          sym:ts:src/server.ts:Server.stop (method) line 8 [this-dispatch 0.90]
+          sym:ts:src/util.ts:Logger.write (method) line 7 [typed-receiver 0.85]
+          sym:ts:src/util.ts:log (function) line 5, 9 [import-resolved 0.95]
+        file imports:
+          -> IMPORTS      file:src/util.ts (file) (line 1) [import-resolved 0.95]
+        file imported by:
+          <- IMPORTS      file:src/app.ts (file) (line 1) [import-resolved 0.95]
+          <- IMPORTS      file:src/server.test.ts (file) (line 1) [import-resolved 0.95]
+        related files: src/util.ts (3), src/server.test.ts (2), src/app.ts (1)
+        note: routes, tools and processes are not detected yet: none are listed
+    "#]],
+    );
+    check(
+        render::context(&r.symbol_context(&s(UTIL, "Logger")).unwrap()),
+        expect![[r#"
+        sym:ts:src/util.ts:Logger (class, revision 1)
+          at: src/util.ts:5-12
+          signature: Logger()
+        container:
+          <- CONTAINS     file:src/util.ts (file)
+        members:
+          -> HAS_METHOD   sym:ts:src/util.ts:Logger.write (method)
+          -> HAS_PROPERTY sym:ts:src/util.ts:Logger.level (property)
+        heritage:
+          <- EXTENDS      sym:ts:src/util.ts:FileLogger (class) [same-file 0.95]
+        imported by:
+          <- IMPORTS      file:src/server.ts (file) (line 1) [import-resolved 0.95]
+        file imported by:
+          <- IMPORTS      file:src/server.ts (file) (line 1) [import-resolved 0.95]
+        related files: src/server.ts (2)
+        note: routes, tools and processes are not detected yet: none are listed
+    "#]],
+    );
+    check(
+        render::context(&r.symbol_context(&s(UTIL, "log")).unwrap()),
+        expect![[r#"
+        sym:ts:src/util.ts:log (function, revision 1)
+          at: src/util.ts:1-3
+          signature: log()
+        container:
+          <- CONTAINS     file:src/util.ts (file)
+        callers:
+          sym:ts:src/server.ts:Server.start (method) line 5, 9 [import-resolved 0.95]
+          sym:ts:src/server.ts:Server.stop (method) line 12 [import-resolved 0.95]
+        imported by:
+          <- IMPORTS      file:src/server.ts (file) (line 1) [import-resolved 0.95]
+        file imported by:
+          <- IMPORTS      file:src/server.ts (file) (line 1) [import-resolved 0.95]
+        related files: src/server.ts (4)
+        note: 2 unresolved call site(s) elsewhere call something named `log`: callers may be incomplete
+        note: routes, tools and processes are not detected yet: none are listed
+    "#]],
+    );
+}
+
+#[test]
+fn impact_upstream_downstream_tests_floor_and_risk() {
+    let (_d, mut st) = store();
+    let r = st.reader().unwrap();
+    let up = r.impact(&[s(UTIL, "log")], &ImpactRequest::default()).unwrap();
+    assert_eq!(up.risk, Risk::Medium);
+    check(
+        render::impact(&up),
+        expect![[r#"
+        upstream impact of sym:ts:src/util.ts:log (revision 1)
+        risk medium: 3 direct, 7 node(s) reached, 2 other file(s), 0 other module(s)
+        depth 1:
+          file:src/server.ts (file) 0.950 via IMPORTS -> sym:ts:src/util.ts:log (line 1) [import-resolved 0.95]
+          sym:ts:src/server.ts:Server.start (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 5) [import-resolved 0.95]
+          sym:ts:src/server.ts:Server.stop (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 12) [import-resolved 0.95]
+        depth 2:
+          sym:ts:src/server.ts:Server (class) 0.950 via HAS_METHOD -> sym:ts:src/server.ts:Server.start
+          file:src/app.ts (file) 0.902 via IMPORTS -> file:src/server.ts (line 1) [import-resolved 0.95]
+          sym:ts:src/server.ts:main (function) 0.807 via CALLS -> sym:ts:src/server.ts:Server.start (line 23) [typed-receiver 0.85]
+        depth 3:
+          sym:ts:src/app.ts:run (function) 0.767 via CALLS -> sym:ts:src/server.ts:main (line 2) [import-resolved 0.95]
+        files: src/server.ts (5), src/app.ts (2)
+        modules: src (7)
+        note: 2 unresolved call site(s) call something named `log`: upstream may be incomplete
+        note: 2 test node(s) left out (include them with --include-tests)
+    "#]],
+    );
+    let with_tests = ImpactRequest { include_tests: true, max_depth: 1, ..Default::default() };
+    check(
+        render::impact(&r.impact(&[s(SERVER, "Server.start")], &with_tests).unwrap()),
+        expect![[r#"
+        upstream impact of sym:ts:src/server.ts:Server.start (revision 1)
+        risk medium: 3 direct, 3 node(s) reached, 1 other file(s), 0 other module(s)
+        depth 1:
+          sym:ts:src/server.ts:Server (class) 1.000 via HAS_METHOD -> sym:ts:src/server.ts:Server.start
+          sym:ts:src/server.test.ts:testStart (function) 0.850 via CALLS -> sym:ts:src/server.ts:Server.start (line 3) [typed-receiver 0.85]
+          sym:ts:src/server.ts:main (function) 0.850 via CALLS -> sym:ts:src/server.ts:Server.start (line 23) [typed-receiver 0.85]
+        files: src/server.ts (2), src/server.test.ts (1)
+        modules: src (3)
+        note: depth limit 1 reached: more nodes lie beyond (raise --depth)
+    "#]],
+    );
+    let floor = ImpactRequest { min_confidence: 0.9, ..Default::default() };
+    check(
+        render::impact(&r.impact(&[s(UTIL, "Logger.write")], &floor).unwrap()),
+        expect![[r#"
+        upstream impact of sym:ts:src/util.ts:Logger.write (revision 1)
+        risk low: 1 direct, 4 node(s) reached, 2 other file(s), 0 other module(s)
+        depth 1:
+          sym:ts:src/util.ts:Logger (class) 1.000 via HAS_METHOD -> sym:ts:src/util.ts:Logger.write
+        depth 2:
+          file:src/server.ts (file) 0.950 via IMPORTS -> sym:ts:src/util.ts:Logger (line 1) [import-resolved 0.95]
+          sym:ts:src/util.ts:FileLogger (class) 0.950 via EXTENDS -> sym:ts:src/util.ts:Logger [same-file 0.95]
+        depth 3:
+          file:src/app.ts (file) 0.902 via IMPORTS -> file:src/server.ts (line 1) [import-resolved 0.95]
+        files: src/util.ts (2), src/app.ts (1), src/server.ts (1)
+        modules: src (4)
+        note: 1 test node(s) left out (include them with --include-tests)
+        note: 1 edge(s) below confidence 0.9 not followed
+    "#]],
+    );
+    let down = ImpactRequest {
+        direction: ImpactDirection::Downstream,
+        max_depth: 2,
+        ..Default::default()
+    };
+    check(
+        render::impact(&r.impact(&[s(APP, "run")], &down).unwrap()),
+        expect![[r#"
+        downstream impact of sym:ts:src/app.ts:run (revision 1)
+        risk low: 2 direct, 4 node(s) reached, 2 other file(s), 0 other module(s)
+        depth 1:
+          sym:ts:src/app.ts:start (function) 0.950 via CALLS <- sym:ts:src/app.ts:run (line 3) [same-file 0.95]
+          sym:ts:src/server.ts:main (function) 0.950 via CALLS <- sym:ts:src/app.ts:run (line 2) [import-resolved 0.95]
+        depth 2:
+          sym:ts:src/cycle.ts:ping (function) 0.902 via CALLS <- sym:ts:src/app.ts:start (line 7) [import-resolved 0.95]
+          sym:ts:src/server.ts:Server.start (method) 0.807 via CALLS <- sym:ts:src/server.ts:main (line 23) [typed-receiver 0.85]
+        files: src/server.ts (2), src/app.ts (1), src/cycle.ts (1)
+        modules: src (4)
+        note: 2 call site(s) inside the reached symbols did not resolve: downstream may be incomplete
+        note: depth limit 2 reached: more nodes lie beyond (raise --depth)
+    "#]],
+    );
+    let calls_only = ImpactRequest {
+        direction: ImpactDirection::Downstream,
+        kinds: vec![EdgeKind::Calls],
+        max_depth: 10,
+        ..Default::default()
+    };
+    // The cycle ping <-> pong ends the walk instead of looping.
+    check(
+        render::impact(&r.impact(&[s(CYCLE, "ping")], &calls_only).unwrap()),
+        expect![[r#"
+        downstream impact of sym:ts:src/cycle.ts:ping (revision 1)
+        risk low: 1 direct, 1 node(s) reached, 0 other file(s), 0 other module(s)
+        depth 1:
+          sym:ts:src/cycle.ts:pong (function) 0.950 via CALLS <- sym:ts:src/cycle.ts:ping (line 2) [same-file 0.95]
+        files: src/cycle.ts (1)
+        modules: src (1)
+    "#]],
+    );
+}
+
+#[test]
+fn expand_depth_budget_and_direction() {
+    let (_d, mut st) = store();
+    let r = st.reader().unwrap();
+    let calls = ExpandRequest { kinds: vec![EdgeKind::Calls], ..Default::default() };
+    check(
+        render::expand(&r.expand(&s(APP, "run"), &calls).unwrap()),
+        expect![[r#"
+        expand sym:ts:src/app.ts:run (revision 1): 5 node(s), 4 edge(s)
+          [0] sym:ts:src/app.ts:run (function)
+          [1] sym:ts:src/app.ts:start (function)
+          [1] sym:ts:src/server.ts:main (function)
+          [2] sym:ts:src/cycle.ts:ping (function)
+          [2] sym:ts:src/server.ts:Server.start (method)
+          sym:ts:src/app.ts:run -CALLS-> sym:ts:src/app.ts:start (line 3) [same-file 0.95]
+          sym:ts:src/app.ts:run -CALLS-> sym:ts:src/server.ts:main (line 2) [import-resolved 0.95]
+          sym:ts:src/app.ts:start -CALLS-> sym:ts:src/cycle.ts:ping (line 7) [import-resolved 0.95]
+          sym:ts:src/server.ts:main -CALLS-> sym:ts:src/server.ts:Server.start (line 23) [typed-receiver 0.85]
+        note: depth limit 2 reached: more nodes lie beyond
+    "#]],
+    );
+    let tight = ExpandRequest { budget: 3, ..calls.clone() };
+    check(
+        render::expand(&r.expand(&s(APP, "run"), &tight).unwrap()),
+        expect![[r#"
+        expand sym:ts:src/app.ts:run (revision 1): 3 node(s), 2 edge(s)
+          [0] sym:ts:src/app.ts:run (function)
+          [1] sym:ts:src/app.ts:start (function)
+          [1] sym:ts:src/server.ts:main (function)
+          sym:ts:src/app.ts:run -CALLS-> sym:ts:src/app.ts:start (line 3) [same-file 0.95]
+          sym:ts:src/app.ts:run -CALLS-> sym:ts:src/server.ts:main (line 2) [import-resolved 0.95]
+        note: budget of 3 nodes reached: 2 more neighbour(s) left out
+    "#]],
+    );
+    let incoming = ExpandRequest { direction: Direction::In, depth: 3, ..calls };
+    check(
+        render::expand(&r.expand(&s(UTIL, "log"), &incoming).unwrap()),
+        expect![[r#"
+        expand sym:ts:src/util.ts:log (revision 1): 6 node(s), 7 edge(s)
+          [0] sym:ts:src/util.ts:log (function)
+          [1] sym:ts:src/server.ts:Server.start (method)
+          [1] sym:ts:src/server.ts:Server.stop (method)
+          [2] sym:ts:src/server.test.ts:testStart (function)
+          [2] sym:ts:src/server.ts:main (function)
+          [3] sym:ts:src/app.ts:run (function)
+          sym:ts:src/server.ts:Server.start -CALLS-> sym:ts:src/util.ts:log (line 5) [import-resolved 0.95]
+          sym:ts:src/server.ts:Server.start -CALLS-> sym:ts:src/util.ts:log (line 9) [import-resolved 0.95]
+          sym:ts:src/server.ts:Server.stop -CALLS-> sym:ts:src/util.ts:log (line 12) [import-resolved 0.95]
+          sym:ts:src/server.test.ts:testStart -CALLS-> sym:ts:src/server.ts:Server.start (line 3) [typed-receiver 0.85]
+          sym:ts:src/server.ts:main -CALLS-> sym:ts:src/server.ts:Server.start (line 23) [typed-receiver 0.85]
+          sym:ts:src/server.ts:Server.start -CALLS-> sym:ts:src/server.ts:Server.stop (line 8) [this-dispatch 0.90]
+          sym:ts:src/app.ts:run -CALLS-> sym:ts:src/server.ts:main (line 2) [import-resolved 0.95]
+    "#]],
+    );
+    expect!["unknown ID `sym:ts:src/nope.ts:x`; did you mean: sym:ts:src/app.ts:run, sym:ts:src/util.ts:log, sym:ts:src/app.ts:start, sym:ts:src/cycle.ts:ping, sym:ts:src/cycle.ts:pong"].assert_eq(&err_text(r.expand("sym:ts:src/nope.ts:x", &ExpandRequest::default())));
+}
+
+#[test]
+fn trace_paths_reverse_and_none() {
+    let (_d, mut st) = store();
+    let r = st.reader().unwrap();
+    let req = TraceRequest::default();
+    check(
+        render::trace(&r.trace(&s(APP, "run"), &s(UTIL, "log"), &req).unwrap()),
+        expect![[r#"
+        trace sym:ts:src/app.ts:run -> sym:ts:src/util.ts:log (revision 1): 1 path(s)
+        path 1 (3 hop(s), confidence 0.767):
+          sym:ts:src/app.ts:run
+          -CALLS-> sym:ts:src/server.ts:main (line 2) [import-resolved 0.95]
+          -CALLS-> sym:ts:src/server.ts:Server.start (line 23) [typed-receiver 0.85]
+          -CALLS-> sym:ts:src/util.ts:log (line 5) [import-resolved 0.95]
+    "#]],
+    );
+    check(
+        render::trace(&r.trace(&s(UTIL, "log"), &s(SERVER, "main"), &req).unwrap()),
+        expect![[r#"
+        trace sym:ts:src/util.ts:log -> sym:ts:src/server.ts:main (revision 1): 1 path(s)
+        path 1 (2 hop(s), confidence 0.807):
+          sym:ts:src/server.ts:main
+          -CALLS-> sym:ts:src/server.ts:Server.start (line 23) [typed-receiver 0.85]
+          -CALLS-> sym:ts:src/util.ts:log (line 5) [import-resolved 0.95]
+        note: no path from sym:ts:src/util.ts:log to sym:ts:src/server.ts:main; these lead from sym:ts:src/server.ts:main to sym:ts:src/util.ts:log
+    "#]],
+    );
+    check(
+        render::trace(&r.trace(&s(SERVER, "Server"), &s(UTIL, "Logger.write"), &req).unwrap()),
+        expect![[r#"
+        trace sym:ts:src/server.ts:Server -> sym:ts:src/util.ts:Logger.write (revision 1): 1 path(s)
+        path 1 (2 hop(s), confidence 0.850):
+          sym:ts:src/server.ts:Server
+          -HAS_METHOD-> sym:ts:src/server.ts:Server.start
+          -CALLS-> sym:ts:src/util.ts:Logger.write (line 7) [typed-receiver 0.85]
+    "#]],
+    );
+    check(
+        render::trace(&r.trace(&s(CYCLE, "pong"), &s(GO, "Store.Add"), &req).unwrap()),
+        expect![[r#"
+        trace sym:ts:src/cycle.ts:pong -> sym:go:pkg/store/store.go:Store.Add (revision 1): 0 path(s)
+        note: no path within 8 hops over CALLS, HAS_METHOD in either direction
+    "#]],
+    );
+}
+
+#[test]
+fn dag_grep_tree_mermaid_cycles_budget_and_direction_in() {
+    let (_d, mut st) = store();
+    let r = st.reader().unwrap();
+    let base = DagGrepRequest {
+        query: "ping".into(),
+        k: 1,
+        edge_types: vec![EdgeKind::Calls],
+        render: Some(Render::Tree),
+        ..Default::default()
+    };
+    let cycle = r.dag_grep(&base).unwrap();
+    assert_eq!(cycle.layers, vec![vec![s(CYCLE, "ping")], vec![s(CYCLE, "pong")]]);
+    assert_eq!(cycle.back_edges.len(), 1);
+    check(
+        render::dag(&cycle),
+        expect![[r#"
+        revision 1
+        dag_grep `ping` (out): 1 seed(s), 3 node(s), 4 edge(s): 1 forward, 1 back, 1 anchor node(s)
+        sym:ts:src/cycle.ts:ping [function] 0.920 (seed)
+        `-- -CALLS-> sym:ts:src/cycle.ts:pong [function] 0.743
+            `-- back-edge -CALLS-> sym:ts:src/cycle.ts:ping
+        anchor file:src/cycle.ts contains sym:ts:src/cycle.ts:ping, sym:ts:src/cycle.ts:pong
+        warning: mode `hybrid` falls back to fts: there is no semantic index
+    "#]],
+    );
+    let mermaid =
+        r.dag_grep(&DagGrepRequest { render: Some(Render::Mermaid), ..base.clone() }).unwrap();
+    check(
+        mermaid.rendered.unwrap_or_default(),
+        expect![[r#"
+        flowchart LR
+          n0["ping<br/>function · src/cycle.ts"]
+          n1["pong<br/>function · src/cycle.ts"]
+          n2["cycle.ts<br/>file · src/cycle.ts"]
+          n0 -->|CALLS| n1
+          n1 -.->|CALLS| n0
+          n2 -.- n0
+          n2 -.- n1
+          classDef seed stroke-width:3px
+          class n0 seed
+    "#]],
+    );
+
+    let start = DagGrepRequest {
+        query: "start".into(),
+        k: 2,
+        mode: Mode::Fts,
+        edge_sets: vec!["structural".into()],
+        ..base.clone()
+    };
+    check(
+        render::dag(&r.dag_grep(&start).unwrap()),
+        expect![[r#"
+        revision 1
+        dag_grep `start` (out): 2 seed(s), 11 node(s), 14 edge(s): 6 forward, 1 back, 4 anchor node(s)
+        sym:ts:src/app.ts:start [function] 0.882 (seed)
+        `-- -CALLS-> sym:ts:src/cycle.ts:ping [function] 0.712
+            `-- -CALLS-> sym:ts:src/cycle.ts:pong [function] 0.489
+        sym:ts:src/server.ts:Server.start [method] 0.881 (seed)
+        +-- -CALLS-> sym:ts:src/util.ts:log [function] 0.712
+        +-- -CALLS-> sym:ts:src/server.ts:Server.stop [method] 0.674
+        |   `-- back-edge -CALLS-> sym:ts:src/util.ts:log
+        `-- -CALLS-> sym:ts:src/util.ts:Logger.write [method] 0.637
+        anchor file:src/app.ts contains sym:ts:src/app.ts:start
+        anchor file:src/cycle.ts contains sym:ts:src/cycle.ts:ping, sym:ts:src/cycle.ts:pong
+        anchor file:src/server.ts contains sym:ts:src/server.ts:Server.start, sym:ts:src/server.ts:Server.stop
+        anchor file:src/util.ts contains sym:ts:src/util.ts:Logger.write, sym:ts:src/util.ts:log
+    "#]],
+    );
+    let tight = DagGrepRequest { budget: 4, per_node_cap: 2, ..start.clone() };
+    let cut = r.dag_grep(&tight).unwrap();
+    assert_eq!(cut.stats.nodes - cut.stats.anchors, 4);
+    check(
+        render::dag(&cut),
+        expect![[r#"
+        revision 1
+        dag_grep `start` (out): 2 seed(s), 8 node(s), 7 edge(s): 3 forward, 0 back, 4 anchor node(s)
+        sym:ts:src/app.ts:start [function] 0.882 (seed)
+        `-- -CALLS-> sym:ts:src/cycle.ts:ping [function] 0.712
+        sym:ts:src/server.ts:Server.start [method] 0.881 (seed)
+        `-- -CALLS-> sym:ts:src/util.ts:log [function] 0.712
+        anchor file:src/app.ts contains sym:ts:src/app.ts:start
+        anchor file:src/cycle.ts contains sym:ts:src/cycle.ts:ping
+        anchor file:src/server.ts contains sym:ts:src/server.ts:Server.start
+        anchor file:src/util.ts contains sym:ts:src/util.ts:log
+        warning: budget of 4 nodes reached: 1 more node(s) not added
+        warning: per_node_cap 2 reached at 1 node(s): their further edges were not fetched
+    "#]],
+    );
+    let incoming = DagGrepRequest {
+        query: "log".into(),
+        k: 1,
+        direction: Direction::In,
+        depth: 3,
+        include_anchors: false,
+        ..base
+    };
+    check(
+        render::dag(&r.dag_grep(&incoming).unwrap()),
+        expect![[r#"
+        revision 1
+        dag_grep `log` (in): 1 seed(s), 6 node(s), 7 edge(s): 6 forward, 1 back, 0 anchor node(s)
+        sym:ts:src/util.ts:log [function] 0.920 (seed)
+        +-- <-CALLS- sym:ts:src/server.ts:Server.start [method] 0.743
+        |   +-- <-CALLS- sym:ts:src/server.test.ts:testStart [function] 0.456
+        |   `-- <-CALLS- sym:ts:src/server.ts:main [function] 0.456
+        |       `-- <-CALLS- sym:ts:src/app.ts:run [function] 0.266
+        `-- <-CALLS- sym:ts:src/server.ts:Server.stop [method] 0.743
+            `-- back-edge <-CALLS- sym:ts:src/server.ts:Server.start
+        warning: mode `hybrid` falls back to fts: there is no semantic index
+    "#]],
+    );
+    expect!["unknown edge set `semantic`; known: structural"].assert_eq(&err_text(r.dag_grep(
+        &DagGrepRequest {
+            query: "x".into(),
+            edge_sets: vec!["semantic".into()],
+            ..Default::default()
+        },
+    )));
+}
+
+#[test]
+fn changed_code_maps_hunks_to_innermost_symbols() {
+    let (_d, mut st) = store();
+    let r = st.reader().unwrap();
+    let hunk =
+        |new_start, new_lines| Hunk { old_start: new_start, old_lines: 1, new_start, new_lines };
+    let changes = vec![
+        // Inside Server.start only: the class is not reported.
+        FileChange { path: SERVER.into(), kind: ChangeKind::Modified, hunks: vec![hunk(6, 2)] },
+        // Spans Logger's header and Logger.write: both.
+        FileChange {
+            path: UTIL.into(),
+            kind: ChangeKind::Modified,
+            hunks: vec![hunk(5, 3), hunk(13, 0)],
+        },
+        FileChange { path: CYCLE.into(), kind: ChangeKind::Deleted, hunks: vec![] },
+        FileChange { path: "src/new.ts".into(), kind: ChangeKind::Added, hunks: vec![hunk(1, 4)] },
+    ];
+    let c = r.changed_code_impact(&changes, &ImpactRequest::default()).unwrap();
+    check(
+        render::changed(&c),
+        expect![[r#"
+        4 changed file(s), 5 changed symbol(s) (revision 1)
+          deleted src/cycle.ts (0 hunk(s))
+            sym:ts:src/cycle.ts:ping
+            sym:ts:src/cycle.ts:pong
+          added src/new.ts (1 hunk(s), not indexed)
+          modified src/server.ts (1 hunk(s))
+            sym:ts:src/server.ts:Server.start
+          modified src/util.ts (2 hunk(s))
+            sym:ts:src/util.ts:Logger
+            sym:ts:src/util.ts:Logger.write
+        note: src/new.ts is not in the index (not indexable, or added after the index was built: run `codegraph index`)
+        upstream impact of sym:ts:src/cycle.ts:ping, sym:ts:src/cycle.ts:pong, sym:ts:src/server.ts:Server.start, sym:ts:src/util.ts:Logger, sym:ts:src/util.ts:Logger.write (revision 1)
+        risk medium: 6 direct, 7 node(s) reached, 1 other file(s), 0 other module(s)
+        depth 1:
+          sym:ts:src/server.ts:Server (class) 1.000 via HAS_METHOD -> sym:ts:src/server.ts:Server.start
+          file:src/app.ts (file) 0.950 via IMPORTS -> sym:ts:src/cycle.ts:ping (line 1) [import-resolved 0.95]
+          file:src/server.ts (file) 0.950 via IMPORTS -> sym:ts:src/util.ts:Logger (line 1) [import-resolved 0.95]
+          sym:ts:src/app.ts:start (function) 0.950 via CALLS -> sym:ts:src/cycle.ts:ping (line 7) [import-resolved 0.95]
+          sym:ts:src/util.ts:FileLogger (class) 0.950 via EXTENDS -> sym:ts:src/util.ts:Logger [same-file 0.95]
+          sym:ts:src/server.ts:main (function) 0.850 via CALLS -> sym:ts:src/server.ts:Server.start (line 23) [typed-receiver 0.85]
+        depth 2:
+          sym:ts:src/app.ts:run (function) 0.902 via CALLS -> sym:ts:src/app.ts:start (line 3) [same-file 0.95]
+        files: src/app.ts (3), src/server.ts (3), src/util.ts (1)
+        modules: src (7)
+        note: 2 test node(s) left out (include them with --include-tests)
+    "#]],
+    );
+}

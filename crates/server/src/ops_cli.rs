@@ -1,0 +1,582 @@
+//! The graph-operation subcommands (`context`, `impact`, `diff-impact`, `trace`, `expand`,
+//! `dag-grep`): their clap arguments, and their output: the query crate's text rendering, or
+//! compact JSON in which every answer carries `revision` and `stale`.
+//!
+//! Each command opens one reader (one snapshot), resolves names with `lookup` (an ambiguous
+//! name lists candidates; `--json` prints them as an answer), runs the operation, and checks
+//! freshness against the tree on the same reader.
+
+use crate::diff::{DiffBase, changes};
+use crate::fresh::freshness;
+use crate::paths::{canonical_root, db_path};
+use anyhow::{Result, bail};
+use clap::{Args, ValueEnum};
+use codegraph_query::ops::changed::ChangedImpact;
+use codegraph_query::ops::context::{CallLink, Link, SymbolContext};
+use codegraph_query::ops::dag_grep::{DagGrep, DagGrepRequest, Mode, Render};
+use codegraph_query::ops::expand::{ExpandRequest, Expansion};
+use codegraph_query::ops::impact::{Impact, ImpactDirection, ImpactRequest};
+use codegraph_query::ops::lookup::Target;
+use codegraph_query::ops::trace::{Trace, TraceRequest};
+use codegraph_query::ops::{Direction, parse_edge_kinds, render};
+use codegraph_query::{EdgeRow, NodeRow, QueryError, Reader, Store};
+use serde_json::{Value, json};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// What names a node: an ID, or a name / qualified name / path with optional hints.
+#[derive(Args, Debug)]
+pub struct TargetArgs {
+    /// Node ID (`sym:ts:src/a.ts:Server.start`) or name (`Server.start`, `start`, `src/a.ts`).
+    pub target: String,
+    /// Only candidates whose file path contains this text.
+    #[arg(long)]
+    pub file: Option<String>,
+    /// Only candidates of this node kind.
+    #[arg(long)]
+    pub kind: Option<String>,
+}
+
+impl TargetArgs {
+    fn target(&self) -> Target {
+        Target { query: self.target.clone(), file: self.file.clone(), kind: self.kind.clone() }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct ContextArgs {
+    #[command(flatten)]
+    pub target: TargetArgs,
+    #[arg(long)]
+    pub root: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum ImpactDir {
+    Upstream,
+    Downstream,
+}
+
+/// Options shared by `impact` and `diff-impact`.
+#[derive(Args, Debug)]
+pub struct ImpactOpts {
+    /// Edge kinds to follow (repeatable); default CALLS, IMPORTS, EXTENDS, IMPLEMENTS,
+    /// HAS_METHOD, HAS_PROPERTY, ACCESSES.
+    #[arg(long = "edge", value_name = "KIND")]
+    pub edges: Vec<String>,
+    #[arg(long, default_value_t = 3)]
+    pub depth: u32,
+    /// Do not follow edges whose confidence is below this.
+    #[arg(long, default_value_t = 0.0)]
+    pub min_confidence: f64,
+    /// Follow into test code (`_test.go`, `*.test.ts`, `__tests__/`, `test/`...).
+    #[arg(long)]
+    pub include_tests: bool,
+    #[arg(long, default_value_t = 1000)]
+    pub max_nodes: usize,
+}
+
+impl ImpactOpts {
+    fn request(&self, direction: ImpactDirection) -> Result<ImpactRequest> {
+        Ok(ImpactRequest {
+            direction,
+            kinds: parse_edge_kinds(&self.edges)?,
+            max_depth: self.depth,
+            min_confidence: self.min_confidence,
+            include_tests: self.include_tests,
+            max_nodes: self.max_nodes,
+        })
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct ImpactArgs {
+    #[command(flatten)]
+    pub target: TargetArgs,
+    #[arg(long, value_enum, default_value_t = ImpactDir::Upstream)]
+    pub direction: ImpactDir,
+    #[command(flatten)]
+    pub opts: ImpactOpts,
+    #[arg(long)]
+    pub root: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct DiffImpactArgs {
+    /// Compare HEAD with the git index instead of the files on disk.
+    #[arg(long, conflicts_with = "base")]
+    pub staged: bool,
+    /// Compare this revision (branch, tag, commit) with the files on disk.
+    #[arg(long, value_name = "REF")]
+    pub base: Option<String>,
+    #[command(flatten)]
+    pub opts: ImpactOpts,
+    #[arg(long)]
+    pub root: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct TraceArgs {
+    /// Where the path starts (ID or name).
+    pub from: String,
+    /// Where the path ends (ID or name).
+    pub to: String,
+    /// Edge kinds to follow (repeatable); default CALLS and HAS_METHOD.
+    #[arg(long = "edge", value_name = "KIND")]
+    pub edges: Vec<String>,
+    #[arg(long, default_value_t = 8)]
+    pub depth: u32,
+    /// Show at most this many shortest paths.
+    #[arg(long, default_value_t = 3)]
+    pub paths: usize,
+    #[arg(long)]
+    pub root: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Dir {
+    Out,
+    In,
+}
+
+impl Dir {
+    fn direction(self) -> Direction {
+        match self {
+            Dir::Out => Direction::Out,
+            Dir::In => Direction::In,
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct ExpandArgs {
+    #[command(flatten)]
+    pub target: TargetArgs,
+    /// Edge kinds to follow (repeatable); default: every kind.
+    #[arg(long = "edge", value_name = "KIND")]
+    pub edges: Vec<String>,
+    #[arg(long, value_enum, default_value_t = Dir::Out)]
+    pub direction: Dir,
+    #[arg(long, default_value_t = 2)]
+    pub depth: u32,
+    /// Maximum distinct nodes, the seed included.
+    #[arg(long, default_value_t = 50)]
+    pub budget: usize,
+    #[arg(long)]
+    pub root: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum ModeArg {
+    Fts,
+    Semantic,
+    Hybrid,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum RenderArg {
+    Tree,
+    Mermaid,
+}
+
+#[derive(Args, Debug)]
+pub struct DagGrepArgs {
+    /// Text query for seed selection (full-text search).
+    pub query: String,
+    #[arg(long, value_enum, default_value_t = ModeArg::Hybrid)]
+    pub mode: ModeArg,
+    /// Number of seeds kept.
+    #[arg(long, default_value_t = 10)]
+    pub k: usize,
+    /// Only seeds of this node kind (repeatable).
+    #[arg(long = "node-kind", value_name = "KIND")]
+    pub node_kinds: Vec<String>,
+    /// Named edge set (repeatable): structural.
+    #[arg(long = "edge-set", value_name = "SET")]
+    pub edge_sets: Vec<String>,
+    /// Explicit edge kind (repeatable).
+    #[arg(long = "edge", value_name = "KIND")]
+    pub edges: Vec<String>,
+    #[arg(long, value_enum, default_value_t = Dir::Out)]
+    pub direction: Dir,
+    #[arg(long, default_value_t = 2)]
+    pub depth: u32,
+    #[arg(long, default_value_t = 80)]
+    pub budget: usize,
+    #[arg(long, default_value_t = 20)]
+    pub per_node_cap: usize,
+    /// Do not add the files and packages of the symbols found.
+    #[arg(long)]
+    pub no_anchors: bool,
+    /// Rendering (human output; in JSON it is the `rendered` field). Default: tree.
+    #[arg(long, value_enum)]
+    pub render: Option<RenderArg>,
+    #[arg(long)]
+    pub root: Option<PathBuf>,
+}
+
+/// Opens the index of a root read-only (the same rules as the other read commands).
+fn open(root: Option<PathBuf>, db: Option<&Path>) -> Result<(PathBuf, PathBuf, Store)> {
+    let root = canonical_root(&root.unwrap_or_else(|| PathBuf::from(".")))?;
+    let path = db_path(&root, db)?;
+    match Store::open_read_only(&path) {
+        Ok(store) => Ok((root, path, store)),
+        Err(QueryError::NoIndex { .. }) => bail!(
+            "no index for {} yet (looked for {}): run `codegraph index {}` first",
+            root.display(),
+            path.display(),
+            root.display()
+        ),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Resolves a target; in JSON mode an ambiguous or unknown name is printed as an answer
+/// (`error`, `candidates` / `suggestions`) before the command fails.
+fn lookup(
+    reader: &Reader<'_>,
+    target: Target,
+    json: bool,
+    stale: &dyn Fn() -> Result<bool>,
+) -> Result<NodeRow> {
+    match reader.lookup(&target) {
+        Ok(n) => Ok(n),
+        Err(e) => {
+            if json {
+                let mut v = json!({
+                    "revision": reader.revision(),
+                    "stale": stale()?,
+                    "query": target.query,
+                    "message": e.to_string(),
+                });
+                match &e {
+                    QueryError::Ambiguous { candidates, .. } => {
+                        v["error"] = json!("ambiguous");
+                        v["candidates"] = Value::Array(
+                            candidates
+                                .iter()
+                                .map(|c| {
+                                    let mut n = node_brief(&c.node);
+                                    n["matched_by"] = json!(c.matched_by.as_str());
+                                    n
+                                })
+                                .collect(),
+                        );
+                    }
+                    QueryError::NotFound { suggestions, .. }
+                    | QueryError::UnknownId { suggestions, .. } => {
+                        v["error"] = json!("not_found");
+                        v["suggestions"] = json!(suggestions);
+                    }
+                    _ => {}
+                }
+                print(&v)?;
+            }
+            Err(e.into())
+        }
+    }
+}
+
+pub fn context(a: ContextArgs, db: Option<&Path>, json: bool) -> Result<()> {
+    let (root, db_path, mut store) = open(a.root, db)?;
+    let reader = store.reader()?;
+    let stale = || Ok(freshness(&root, &db_path, &reader)?.stale());
+    let node = lookup(&reader, a.target.target(), json, &stale)?;
+    let mut c = reader.symbol_context(&node.id)?;
+    c.stale = Some(stale()?);
+    if json { print(&context_json(&c)) } else { text(&render::context(&c)) }
+}
+
+pub fn impact(a: ImpactArgs, db: Option<&Path>, json: bool) -> Result<()> {
+    let (root, db_path, mut store) = open(a.root, db)?;
+    let reader = store.reader()?;
+    let stale = || Ok(freshness(&root, &db_path, &reader)?.stale());
+    let node = lookup(&reader, a.target.target(), json, &stale)?;
+    let direction = match a.direction {
+        ImpactDir::Upstream => ImpactDirection::Upstream,
+        ImpactDir::Downstream => ImpactDirection::Downstream,
+    };
+    let mut i = reader.impact(&[node.id], &a.opts.request(direction)?)?;
+    i.stale = Some(stale()?);
+    if json { print(&impact_json(&i)) } else { text(&render::impact(&i)) }
+}
+
+pub fn diff_impact(a: DiffImpactArgs, db: Option<&Path>, json: bool) -> Result<()> {
+    let (root, db_path, mut store) = open(a.root, db)?;
+    let base = match (a.staged, a.base) {
+        (true, _) => DiffBase::Staged,
+        (false, Some(r)) => DiffBase::Ref(r),
+        (false, None) => DiffBase::Worktree,
+    };
+    let files = changes(&root, &base)?;
+    let reader = store.reader()?;
+    let mut c = reader.changed_code_impact(&files, &a.opts.request(ImpactDirection::Upstream)?)?;
+    let fresh = freshness(&root, &db_path, &reader)?;
+    c.stale = Some(fresh.stale());
+    c.impact.stale = c.stale;
+    if fresh.stale() {
+        c.notes.push(format!(
+            "the index is stale ({} file(s) changed since revision {}): line ranges may not match the diff; run `codegraph index`",
+            fresh.changed(),
+            reader.revision()
+        ));
+    }
+    if base == DiffBase::Staged && !c.files.is_empty() {
+        c.notes.push(
+            "--staged: hunks are the git index's, symbol lines are the indexed worktree's"
+                .to_string(),
+        );
+    }
+    if json { print(&changed_json(&c)) } else { text(&render::changed(&c)) }
+}
+
+pub fn trace(a: TraceArgs, db: Option<&Path>, json: bool) -> Result<()> {
+    let (root, db_path, mut store) = open(a.root, db)?;
+    let reader = store.reader()?;
+    let stale = || Ok(freshness(&root, &db_path, &reader)?.stale());
+    let from = lookup(&reader, Target::new(a.from), json, &stale)?;
+    let to = lookup(&reader, Target::new(a.to), json, &stale)?;
+    let req =
+        TraceRequest { kinds: parse_edge_kinds(&a.edges)?, max_depth: a.depth, max_paths: a.paths };
+    let mut t = reader.trace(&from.id, &to.id, &req)?;
+    t.stale = Some(stale()?);
+    if json { print(&trace_json(&t)) } else { text(&render::trace(&t)) }
+}
+
+pub fn expand(a: ExpandArgs, db: Option<&Path>, json: bool) -> Result<()> {
+    let (root, db_path, mut store) = open(a.root, db)?;
+    let reader = store.reader()?;
+    let stale = || Ok(freshness(&root, &db_path, &reader)?.stale());
+    let node = lookup(&reader, a.target.target(), json, &stale)?;
+    let req = ExpandRequest {
+        kinds: parse_edge_kinds(&a.edges)?,
+        direction: a.direction.direction(),
+        depth: a.depth,
+        budget: a.budget,
+    };
+    let mut e = reader.expand(&node.id, &req)?;
+    e.stale = Some(stale()?);
+    if json { print(&expand_json(&e)) } else { text(&render::expand(&e)) }
+}
+
+pub fn dag_grep(a: DagGrepArgs, db: Option<&Path>, json: bool) -> Result<()> {
+    let (root, db_path, mut store) = open(a.root, db)?;
+    let reader = store.reader()?;
+    let req = DagGrepRequest {
+        query: a.query,
+        mode: match a.mode {
+            ModeArg::Fts => Mode::Fts,
+            ModeArg::Semantic => Mode::Semantic,
+            ModeArg::Hybrid => Mode::Hybrid,
+        },
+        k: a.k,
+        node_kinds: a.node_kinds,
+        edge_sets: a.edge_sets,
+        edge_types: parse_edge_kinds(&a.edges)?,
+        direction: a.direction.direction(),
+        depth: a.depth,
+        budget: a.budget,
+        per_node_cap: a.per_node_cap,
+        include_anchors: !a.no_anchors,
+        render: a.render.map(|r| match r {
+            RenderArg::Tree => Render::Tree,
+            RenderArg::Mermaid => Render::Mermaid,
+        }),
+    };
+    let mut d = reader.dag_grep(&req)?;
+    d.stale = Some(freshness(&root, &db_path, &reader)?.stale());
+    if json { print(&dag_json(&d)) } else { text(&render::dag(&d)) }
+}
+
+fn text(s: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(s.as_bytes())?;
+    Ok(())
+}
+
+fn print(v: &Value) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    serde_json::to_writer(&mut out, v)?;
+    writeln!(out)?;
+    Ok(())
+}
+
+fn round(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// A node in compact form.
+fn node_brief(n: &NodeRow) -> Value {
+    json!({
+        "id": n.id,
+        "kind": n.kind,
+        "name": n.name,
+        "file": n.file,
+        "start_line": n.start_line,
+        "end_line": n.end_line,
+    })
+}
+
+fn edge_brief(e: &EdgeRow) -> Value {
+    json!({
+        "src": e.src,
+        "dst": e.dst,
+        "kind": e.kind,
+        "weight": e.weight,
+        "reason": e.reason,
+        "line": (e.line > 0).then_some(e.line),
+    })
+}
+
+fn link_json(l: &Link) -> Value {
+    json!({"dir": l.dir.as_str(), "node": node_brief(&l.node), "edge": edge_brief(&l.edge)})
+}
+
+fn call_json(c: &CallLink) -> Value {
+    json!({"node": node_brief(&c.node), "lines": c.lines, "weight": c.weight, "reason": c.reason})
+}
+
+fn context_json(c: &SymbolContext) -> Value {
+    let links = |v: &[Link]| Value::Array(v.iter().map(link_json).collect());
+    json!({
+        "revision": c.revision,
+        "stale": c.stale,
+        "symbol": {
+            "signature": c.symbol.signature,
+            "doc": c.symbol.doc,
+            "exported": c.symbol.exported,
+            "node": node_brief(&c.symbol),
+        },
+        "containers": links(&c.containers),
+        "members": links(&c.members),
+        "callers": c.callers.iter().map(call_json).collect::<Vec<_>>(),
+        "callees": c.callees.iter().map(call_json).collect::<Vec<_>>(),
+        "heritage": links(&c.heritage),
+        "references": links(&c.references),
+        "imported_by": links(&c.imported_by),
+        "file_imports": links(&c.file_imports),
+        "file_importers": links(&c.file_importers),
+        "related_files": c.related_files.iter().map(|(f, n)| json!({"file": f, "links": n})).collect::<Vec<_>>(),
+        "unresolved_calls": c.unresolved_calls.iter().map(|(l, callee)| json!({"line": l, "callee": callee})).collect::<Vec<_>>(),
+        "routes": [],
+        "tools": [],
+        "processes": [],
+        "notes": c.notes,
+    })
+}
+
+fn impact_json(i: &Impact) -> Value {
+    let counts = |v: &[(String, u32)], key: &str| -> Vec<Value> {
+        v.iter().map(|(k, n)| json!({ key: k, "nodes": n })).collect()
+    };
+    json!({
+        "revision": i.revision,
+        "stale": i.stale,
+        "direction": i.direction.as_str(),
+        "targets": i.targets.iter().map(node_brief).collect::<Vec<_>>(),
+        "risk": i.risk.as_str(),
+        "summary": {"direct": i.direct, "reached": i.reached(), "files": i.files, "modules": i.modules},
+        "levels": i.levels.iter().enumerate().map(|(d, level)| json!({
+            "depth": d + 1,
+            "nodes": level.iter().map(|n| json!({
+                "node": node_brief(&n.node),
+                "confidence": round(n.confidence),
+                "via": edge_brief(&n.via),
+            })).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "affected_files": counts(&i.affected_files, "file"),
+        "affected_modules": counts(&i.affected_modules, "module"),
+        "notes": i.notes,
+    })
+}
+
+fn changed_json(c: &ChangedImpact) -> Value {
+    json!({
+        "revision": c.revision,
+        "stale": c.stale,
+        "files": c.files.iter().map(|f| json!({
+            "path": f.path,
+            "change": f.kind.as_str(),
+            "hunks": f.hunks,
+            "indexed": f.indexed,
+            "symbols": f.symbols,
+        })).collect::<Vec<_>>(),
+        "symbols": c.symbols.iter().map(node_brief).collect::<Vec<_>>(),
+        "impact": impact_json(&c.impact),
+        "notes": c.notes,
+    })
+}
+
+fn trace_json(t: &Trace) -> Value {
+    json!({
+        "revision": t.revision,
+        "stale": t.stale,
+        "from": node_brief(&t.from),
+        "to": node_brief(&t.to),
+        "reversed": t.reversed,
+        "paths": t.paths.iter().map(|p| json!({
+            "confidence": round(p.confidence),
+            "hops": p.hops.iter().map(edge_brief).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "notes": t.notes,
+    })
+}
+
+fn expand_json(e: &Expansion) -> Value {
+    json!({
+        "revision": e.revision,
+        "stale": e.stale,
+        "seed": e.seed.id,
+        "nodes": e.nodes.iter().map(|(n, d)| {
+            let mut v = node_brief(n);
+            v["depth"] = json!(d);
+            v
+        }).collect::<Vec<_>>(),
+        "edges": e.edges.iter().map(edge_brief).collect::<Vec<_>>(),
+        "notes": e.notes,
+    })
+}
+
+fn dag_json(d: &DagGrep) -> Value {
+    json!({
+        "revision": d.revision,
+        "stale": d.stale,
+        "query": d.query,
+        "direction": d.direction.as_str(),
+        "seeds": d.seeds.iter().map(|(id, s)| json!({"id": id, "score": round(*s)})).collect::<Vec<_>>(),
+        "graph": {
+            "nodes": d.nodes.iter().map(|n| {
+                let mut v = node_brief(&n.node);
+                v["role"] = json!(n.role.as_str());
+                v["score"] = json!(round(n.score));
+                v["layer"] = json!(n.layer);
+                v
+            }).collect::<Vec<_>>(),
+            "edges": d.edges.iter().map(|e| {
+                let mut v = edge_brief(&e.edge);
+                if e.anchor {
+                    v["anchor"] = json!(true);
+                }
+                v
+            }).collect::<Vec<_>>(),
+        },
+        "dag": {
+            "layers": d.layers,
+            "edges": d.forward.iter().map(edge_brief).collect::<Vec<_>>(),
+            "back_edges": d.back_edges.iter().map(edge_brief).collect::<Vec<_>>(),
+        },
+        "stats": {
+            "seeds": d.stats.seeds,
+            "nodes": d.stats.nodes,
+            "edges": d.stats.edges,
+            "forward_edges": d.stats.forward_edges,
+            "back_edges": d.stats.back_edges,
+            "anchors": d.stats.anchors,
+            "expanded": d.stats.expanded,
+            "budget_dropped": d.stats.budget_dropped,
+            "capped": d.stats.capped,
+        },
+        "warnings": d.warnings,
+        "rendered": d.rendered,
+    })
+}

@@ -1,0 +1,367 @@
+//! End-to-end runs of the graph-operation commands (`context`, `impact`, `trace`, `expand`,
+//! `dag-grep`, `diff-impact`) on a small git repository: exact human output, the JSON fields
+//! every answer carries, ambiguous and unknown names, and a diff with modified, added and
+//! deleted files before and after re-indexing.
+
+use expect_test::expect;
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Output};
+
+const FIXTURE: &str = r#"
+//- /src/util.ts
+export function log(msg: string) {
+  console.log(msg);
+}
+
+export function unused() {
+  return 1;
+}
+//- /src/server.ts
+import { log } from "./util";
+
+export class Server {
+  start(): void {
+    log("start");
+    this.stop();
+  }
+  stop(): void {
+    log("stop");
+  }
+}
+//- /src/app.ts
+import { Server } from "./server";
+
+export function main() {
+  const s = new Server();
+  s.start();
+}
+//- /src/cli.ts
+import { main } from "./app";
+
+export function start() {
+  main();
+}
+//- /src/old.ts
+import { log } from "./util";
+
+export function legacy() {
+  log("legacy");
+}
+"#;
+
+fn codegraph(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_codegraph"))
+        .args(args)
+        .current_dir(cwd)
+        .env("CODEGRAPH_CACHE_DIR", cwd.join(".cache-not-used"))
+        .output()
+        .expect("run codegraph")
+}
+
+fn git(root: &Path, args: &[&str]) {
+    let status = Command::new("git")
+        .args(args)
+        .current_dir(root)
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@example.invalid")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@example.invalid")
+        .status()
+        .expect("run git");
+    assert!(status.success(), "git {args:?}");
+}
+
+struct Repo {
+    _dir: tempfile::TempDir,
+    root: std::path::PathBuf,
+    db: String,
+}
+
+impl Repo {
+    fn new() -> Repo {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = std::fs::canonicalize(dir.path()).expect("canonical temp dir").join("repo");
+        std::fs::create_dir_all(&root).expect("create repo dir");
+        codegraph_tests::write_fixture(&root, FIXTURE);
+        git(&root, &["init", "-q", "-b", "main"]);
+        git(&root, &["add", "-A"]);
+        git(&root, &["commit", "-q", "-m", "init"]);
+        let db = dir.path().join("index.db").to_string_lossy().into_owned();
+        let r = Repo { _dir: dir, root, db };
+        r.ok(&["index"]);
+        r
+    }
+
+    /// Runs `codegraph CMD ARGS --root ROOT --db DB` (or `CMD ROOT --db DB` for `index`).
+    fn run(&self, args: &[&str]) -> Output {
+        let root = self.root.to_str().expect("utf-8 root");
+        let mut all: Vec<&str> = args.to_vec();
+        if args[0] == "index" {
+            all.push(root);
+        } else {
+            all.extend(["--root", root]);
+        }
+        all.extend(["--db", &self.db]);
+        codegraph(&all, &self.root)
+    }
+
+    fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert!(
+            out.status.success(),
+            "{args:?}: exit {:?}\nstdout: {}\nstderr: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("utf-8 output")
+    }
+
+    fn json(&self, args: &[&str]) -> Value {
+        let mut all = args.to_vec();
+        all.push("--json");
+        serde_json::from_str(&self.ok(&all)).expect("JSON output")
+    }
+}
+
+#[test]
+fn context_impact_trace_expand_dag_grep() {
+    let r = Repo::new();
+    expect![[r#"
+        sym:ts:src/server.ts:Server.start (method, revision 1)
+          at: src/server.ts:4-7
+          signature: start(): void
+        container:
+          <- HAS_METHOD   sym:ts:src/server.ts:Server (class)
+        callers:
+          sym:ts:src/app.ts:main (function) line 5 [typed-receiver 0.85]
+        callees:
+          sym:ts:src/server.ts:Server.stop (method) line 6 [this-dispatch 0.90]
+          sym:ts:src/util.ts:log (function) line 5 [import-resolved 0.95]
+        file imports:
+          -> IMPORTS      file:src/util.ts (file) (line 1) [import-resolved 0.95]
+        file imported by:
+          <- IMPORTS      file:src/app.ts (file) (line 1) [import-resolved 0.95]
+        related files: src/app.ts (2), src/util.ts (2)
+        note: routes, tools and processes are not detected yet: none are listed
+    "#]]
+    .assert_eq(&r.ok(&["context", "Server.start"]));
+    expect![[r#"
+        upstream impact of sym:ts:src/util.ts:log (revision 1)
+        risk medium: 5 direct, 10 node(s) reached, 4 other file(s), 0 other module(s)
+        depth 1:
+          file:src/old.ts (file) 0.950 via IMPORTS -> sym:ts:src/util.ts:log (line 1) [import-resolved 0.95]
+          file:src/server.ts (file) 0.950 via IMPORTS -> sym:ts:src/util.ts:log (line 1) [import-resolved 0.95]
+          sym:ts:src/old.ts:legacy (function) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 4) [import-resolved 0.95]
+          sym:ts:src/server.ts:Server.start (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 5) [import-resolved 0.95]
+          sym:ts:src/server.ts:Server.stop (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 9) [import-resolved 0.95]
+        depth 2:
+          sym:ts:src/server.ts:Server (class) 0.950 via HAS_METHOD -> sym:ts:src/server.ts:Server.start
+          file:src/app.ts (file) 0.902 via IMPORTS -> file:src/server.ts (line 1) [import-resolved 0.95]
+          sym:ts:src/app.ts:main (function) 0.807 via CALLS -> sym:ts:src/server.ts:Server.start (line 5) [typed-receiver 0.85]
+        depth 3:
+          file:src/cli.ts (file) 0.857 via IMPORTS -> file:src/app.ts (line 1) [import-resolved 0.95]
+          sym:ts:src/cli.ts:start (function) 0.767 via CALLS -> sym:ts:src/app.ts:main (line 4) [import-resolved 0.95]
+        files: src/server.ts (4), src/app.ts (2), src/cli.ts (2), src/old.ts (2)
+        modules: src (10)
+    "#]].assert_eq(&r.ok(&["impact", "log", "--depth", "4"]));
+    expect![[r#"
+        trace sym:ts:src/cli.ts:start -> sym:ts:src/util.ts:log (revision 1): 1 path(s)
+        path 1 (3 hop(s), confidence 0.767):
+          sym:ts:src/cli.ts:start
+          -CALLS-> sym:ts:src/app.ts:main (line 4) [import-resolved 0.95]
+          -CALLS-> sym:ts:src/server.ts:Server.start (line 5) [typed-receiver 0.85]
+          -CALLS-> sym:ts:src/util.ts:log (line 5) [import-resolved 0.95]
+    "#]]
+    .assert_eq(&r.ok(&["trace", "sym:ts:src/cli.ts:start", "log"]));
+    expect![[r#"
+        expand sym:ts:src/app.ts:main (revision 1): 5 node(s), 5 edge(s)
+          [0] sym:ts:src/app.ts:main (function)
+          [1] sym:ts:src/server.ts:Server (class)
+          [1] sym:ts:src/server.ts:Server.start (method)
+          [2] sym:ts:src/util.ts:log (function)
+          [2] sym:ts:src/server.ts:Server.stop (method)
+          sym:ts:src/app.ts:main -CALLS-> sym:ts:src/server.ts:Server (line 4) [import-resolved 0.95]
+          sym:ts:src/app.ts:main -CALLS-> sym:ts:src/server.ts:Server.start (line 5) [typed-receiver 0.85]
+          sym:ts:src/server.ts:Server.start -CALLS-> sym:ts:src/util.ts:log (line 5) [import-resolved 0.95]
+          sym:ts:src/server.ts:Server.start -CALLS-> sym:ts:src/server.ts:Server.stop (line 6) [this-dispatch 0.90]
+          sym:ts:src/server.ts:Server.stop -CALLS-> sym:ts:src/util.ts:log (line 9) [import-resolved 0.95]
+    "#]].assert_eq(&r.ok(&["expand", "main", "--edge", "CALLS", "--depth", "3"]));
+    expect![[r#"
+        revision 1
+        dag_grep `stop` (in): 1 seed(s), 5 node(s), 5 edge(s): 2 forward, 0 back, 2 anchor node(s)
+        sym:ts:src/server.ts:Server.stop [method] 0.899 (seed)
+        `-- <-CALLS- sym:ts:src/server.ts:Server.start [method] 0.688
+            `-- <-CALLS- sym:ts:src/app.ts:main [function] 0.422
+        anchor file:src/app.ts contains sym:ts:src/app.ts:main
+        anchor file:src/server.ts contains sym:ts:src/server.ts:Server.start, sym:ts:src/server.ts:Server.stop
+    "#]].assert_eq(&r.ok(&[
+        "dag-grep",
+        "stop",
+        "--k",
+        "1",
+        "--direction",
+        "in",
+        "--mode",
+        "fts",
+    ]));
+    expect![[r#"
+        revision 1
+        flowchart LR
+          n0["legacy<br/>function · src/old.ts"]
+          n1["log<br/>function · src/util.ts"]
+          n2["old.ts<br/>file · src/old.ts"]
+          n3["util.ts<br/>file · src/util.ts"]
+          n0 -->|CALLS| n1
+          n2 -.- n0
+          n3 -.- n1
+          classDef seed stroke-width:3px
+          class n0 seed
+    "#]]
+    .assert_eq(&r.ok(&["dag-grep", "legacy", "--k", "1", "--render", "mermaid"]));
+
+    for cmd in [
+        vec!["context", "log"],
+        vec!["impact", "log"],
+        vec!["trace", "main", "log"],
+        vec!["expand", "main"],
+        vec!["dag-grep", "log"],
+        vec!["diff-impact"],
+    ] {
+        let v = r.json(&cmd);
+        assert_eq!(
+            (v["revision"].as_i64(), v["stale"].as_bool()),
+            (Some(1), Some(false)),
+            "{cmd:?}: {v}"
+        );
+    }
+    let c = r.json(&["context", "log"]);
+    assert_eq!(c["callers"][0]["node"]["id"], "sym:ts:src/old.ts:legacy");
+    assert_eq!(c["callers"][0]["lines"], serde_json::json!([4]));
+    let i = r.json(&["impact", "Server", "--direction", "downstream", "--depth", "1"]);
+    assert_eq!(i["direction"], "downstream");
+    assert_eq!(i["levels"][0]["depth"], 1);
+
+    // An ambiguous name lists its candidates; in JSON too.
+    let out = r.run(&["context", "start"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("`start` is ambiguous: 2 candidates: sym:ts:src/cli.ts:start (function, src/cli.ts:3), sym:ts:src/server.ts:Server.start (method, src/server.ts:4)"),
+        "{err}"
+    );
+    let out = r.run(&["impact", "start", "--json"]);
+    assert!(!out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON answer");
+    assert_eq!(v["error"], "ambiguous");
+    assert_eq!(v["candidates"][1]["id"], "sym:ts:src/server.ts:Server.start");
+    assert_eq!(v["candidates"][1]["matched_by"], "name");
+    assert_eq!(
+        r.ok(&["context", "start", "--kind", "method"]).lines().next(),
+        Some("sym:ts:src/server.ts:Server.start (method, revision 1)")
+    );
+
+    // Unknown names and IDs suggest near matches.
+    let out = r.run(&["expand", "sym:ts:src/server.ts:Server.halt"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown ID `sym:ts:src/server.ts:Server.halt`; did you mean: sym:ts:src/server.ts:Server"), "{err}");
+    let out = r.run(&["trace", "main", "logg", "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON answer");
+    assert_eq!(
+        (v["error"].as_str(), v["query"].as_str()),
+        (Some("not_found"), Some("logg")),
+        "{v}"
+    );
+    let out = r.run(&["impact", "log", "--edge", "CALLZ"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown edge kind `CALLZ`"));
+}
+
+#[test]
+fn diff_impact_of_modified_added_and_deleted_files() {
+    let r = Repo::new();
+    expect![[r#"
+        0 changed file(s), 0 changed symbol(s) (revision 1)
+        upstream impact of nothing (revision 1)
+        risk low: 0 direct, 0 node(s) reached, 0 other file(s), 0 other module(s)
+    "#]]
+    .assert_eq(&r.ok(&["diff-impact"]));
+    // Change log's body (same line count), delete old.ts, add extra.ts; the index still
+    // describes the commit, so old.ts's symbols come from it and extra.ts is not indexed.
+    std::fs::write(r.root.join("src/util.ts"), "export function log(msg: string) {\n  console.error(msg);\n}\n\nexport function unused() {\n  return 1;\n}\n").unwrap();
+    std::fs::remove_file(r.root.join("src/old.ts")).unwrap();
+    std::fs::write(
+        r.root.join("src/extra.ts"),
+        "import { log } from \"./util\";\n\nexport function extra() {\n  log(\"x\");\n}\n",
+    )
+    .unwrap();
+    expect![[r#"
+        3 changed file(s), 2 changed symbol(s) (revision 1, stale: files changed since; run `codegraph index`)
+          added src/extra.ts (1 hunk(s), not indexed)
+          deleted src/old.ts (1 hunk(s))
+            sym:ts:src/old.ts:legacy
+          modified src/util.ts (1 hunk(s))
+            sym:ts:src/util.ts:log
+        note: src/extra.ts is not in the index (not indexable, or added after the index was built: run `codegraph index`)
+        note: the index is stale (3 file(s) changed since revision 1): line ranges may not match the diff; run `codegraph index`
+        upstream impact of sym:ts:src/old.ts:legacy, sym:ts:src/util.ts:log (revision 1, stale: files changed since; run `codegraph index`)
+        risk medium: 4 direct, 9 node(s) reached, 3 other file(s), 0 other module(s)
+        depth 1:
+          file:src/old.ts (file) 0.950 via IMPORTS -> sym:ts:src/util.ts:log (line 1) [import-resolved 0.95]
+          file:src/server.ts (file) 0.950 via IMPORTS -> sym:ts:src/util.ts:log (line 1) [import-resolved 0.95]
+          sym:ts:src/server.ts:Server.start (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 5) [import-resolved 0.95]
+          sym:ts:src/server.ts:Server.stop (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 9) [import-resolved 0.95]
+        depth 2:
+          sym:ts:src/server.ts:Server (class) 0.950 via HAS_METHOD -> sym:ts:src/server.ts:Server.start
+          file:src/app.ts (file) 0.902 via IMPORTS -> file:src/server.ts (line 1) [import-resolved 0.95]
+          sym:ts:src/app.ts:main (function) 0.807 via CALLS -> sym:ts:src/server.ts:Server.start (line 5) [typed-receiver 0.85]
+        depth 3:
+          file:src/cli.ts (file) 0.857 via IMPORTS -> file:src/app.ts (line 1) [import-resolved 0.95]
+          sym:ts:src/cli.ts:start (function) 0.767 via CALLS -> sym:ts:src/app.ts:main (line 4) [import-resolved 0.95]
+        files: src/server.ts (4), src/app.ts (2), src/cli.ts (2), src/old.ts (1)
+        modules: src (9)
+    "#]].assert_eq(&r.ok(&["diff-impact"]));
+    // Re-indexed: extra.ts is known, old.ts is gone from the index too.
+    r.ok(&["index"]);
+    expect![[r#"
+        3 changed file(s), 2 changed symbol(s) (revision 2)
+          added src/extra.ts (1 hunk(s))
+            sym:ts:src/extra.ts:extra
+          deleted src/old.ts (1 hunk(s), not indexed)
+          modified src/util.ts (1 hunk(s))
+            sym:ts:src/util.ts:log
+        note: src/old.ts was deleted and is not in the index either: nothing to trace
+        upstream impact of sym:ts:src/extra.ts:extra, sym:ts:src/util.ts:log (revision 2)
+        risk medium: 4 direct, 9 node(s) reached, 3 other file(s), 0 other module(s)
+        depth 1:
+          file:src/extra.ts (file) 0.950 via IMPORTS -> sym:ts:src/util.ts:log (line 1) [import-resolved 0.95]
+          file:src/server.ts (file) 0.950 via IMPORTS -> sym:ts:src/util.ts:log (line 1) [import-resolved 0.95]
+          sym:ts:src/server.ts:Server.start (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 5) [import-resolved 0.95]
+          sym:ts:src/server.ts:Server.stop (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 9) [import-resolved 0.95]
+        depth 2:
+          sym:ts:src/server.ts:Server (class) 0.950 via HAS_METHOD -> sym:ts:src/server.ts:Server.start
+          file:src/app.ts (file) 0.902 via IMPORTS -> file:src/server.ts (line 1) [import-resolved 0.95]
+          sym:ts:src/app.ts:main (function) 0.807 via CALLS -> sym:ts:src/server.ts:Server.start (line 5) [typed-receiver 0.85]
+        depth 3:
+          file:src/cli.ts (file) 0.857 via IMPORTS -> file:src/app.ts (line 1) [import-resolved 0.95]
+          sym:ts:src/cli.ts:start (function) 0.767 via CALLS -> sym:ts:src/app.ts:main (line 4) [import-resolved 0.95]
+        files: src/server.ts (4), src/app.ts (2), src/cli.ts (2), src/extra.ts (1)
+        modules: src (9)
+    "#]].assert_eq(&r.ok(&["diff-impact"]));
+    // Staged: only what is in the git index differs from HEAD.
+    git(&r.root, &["add", "src/extra.ts"]);
+    let v = r.json(&["diff-impact", "--staged"]);
+    assert_eq!(
+        v["files"],
+        serde_json::json!([{"path": "src/extra.ts", "change": "added", "hunks": 1, "indexed": true, "symbols": ["sym:ts:src/extra.ts:extra"]}]),
+        "{v}"
+    );
+    // Against a base revision: the first commit vs the files on disk.
+    git(&r.root, &["commit", "-q", "-am", "second"]);
+    let v = r.json(&["diff-impact", "--base", "HEAD~1"]);
+    let paths: Vec<&str> =
+        v["files"].as_array().unwrap().iter().filter_map(|f| f["path"].as_str()).collect();
+    assert_eq!(paths, vec!["src/extra.ts", "src/old.ts", "src/util.ts"], "{v}");
+    let out = r.run(&["diff-impact", "--base", "no-such-ref"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown revision `no-such-ref`"));
+}
