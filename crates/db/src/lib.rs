@@ -164,6 +164,12 @@ impl Database {
 }
 
 impl Database {
+    /// How many syntax trees [`parse`] keeps across revisions (256 unless changed); a
+    /// long-lived database that edits a few files at a time needs far fewer.
+    pub fn set_parse_lru(&mut self, capacity: usize) {
+        parse::set_lru_capacity(self, capacity);
+    }
+
     /// Runs `compute` for every file on all cores without starting new revisions (for queries
     /// that do not hold syntax trees, such as cross-file resolution).
     pub fn par_each(&self, files: &[SourceFile], compute: impl Fn(&Database, SourceFile) + Sync) {

@@ -38,6 +38,9 @@ use std::time::Instant;
 /// steadier latency. `codegraph-bench incremental` reports both kinds of edits.
 pub(crate) const INPUT_DURABILITY: Durability = Durability::LOW;
 
+/// Syntax trees a watch daemon keeps (the full build keeps 256 while it streams the tree).
+pub const DAEMON_PARSE_LRU: usize = 32;
+
 /// Files the resolvers read as text (project configuration); they are always loaded as text.
 fn resolution_reads_text(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
@@ -796,8 +799,12 @@ impl Engine {
         })
     }
 
-    /// Derives every unit once (after a restore, so the first edit pays only for itself).
-    pub fn warm(&self) -> Result<()> {
+    /// Prepares a long-lived engine: keeps at most [`DAEMON_PARSE_LRU`] syntax trees (a daemon
+    /// edits a few files at a time; facts are memoized apart from trees, so an evicted tree is
+    /// only re-parsed when its file changes again), then derives every unit once (after a
+    /// restore, so the first edit pays only for itself).
+    pub fn warm(&mut self) -> Result<()> {
+        self.db.set_parse_lru(DAEMON_PARSE_LRU);
         self.file_digests()?;
         for &unit in package_units(&self.db, self.workspace) {
             package_unit_digest(&self.db, self.workspace, unit);
