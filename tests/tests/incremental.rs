@@ -85,7 +85,7 @@ impl Session {
         }
         for &unit in package_units(&self.db, self.workspace) {
             let digest = package_unit_digest(&self.db, self.workspace, unit);
-            out.insert(unit.id(&self.db).clone(), digest);
+            out.insert(unit.id(&self.db).to_string(), digest);
         }
         out
     }
