@@ -68,3 +68,48 @@ fn equal_facts_stop_propagation() {
     assert_eq!(ran, vec!["file_facts", "parse"], "{ran:?}");
     assert_eq!(file_facts(&db, file).symbols[0].name, "F");
 }
+
+/// Package units: one per directory with Go files, sorted by directory, each with its package
+/// node ID; their graphs are the package rows, and `package_graph` is their concatenation.
+#[test]
+fn package_units_partition_the_package_rows() {
+    use codegraph_resolve::{PackageGraph, package_graph, package_unit_graph, package_units};
+    let (db, _, ws) = codegraph_tests::fixture_db(
+        r#"
+        //- /main.go
+        package main
+        //- /b/b.go
+        package b
+        type T struct{}
+        //- /b/m.go
+        package b
+        func (T) M() {}
+        //- /a/a.go
+        package a
+        //- /docs/x.md
+        # X
+        "#,
+    );
+    let units = package_units(&db, ws);
+    let ids: Vec<(&str, &str)> = units.iter().map(|u| (u.dir(&db), u.id(&db))).collect();
+    assert_eq!(ids, vec![("", "pkg:go:."), ("a", "pkg:go:a"), ("b", "pkg:go:b")]);
+    let mut all = PackageGraph::default();
+    for &u in units {
+        let g = package_unit_graph(&db, ws, u);
+        assert_eq!(g.nodes.iter().map(|n| n.id.as_str()).collect::<Vec<_>>(), vec![u.id(&db)]);
+        all.nodes.extend(g.nodes.iter().cloned());
+        all.edges.extend(g.edges.iter().cloned());
+    }
+    assert_eq!(&all, package_graph(&db, ws));
+    let b = package_unit_graph(&db, ws, units[2]);
+    let edges: Vec<String> =
+        b.edges.iter().map(|e| format!("{} {} -> {} {}", e.kind, e.src, e.dst, e.reason)).collect();
+    assert_eq!(
+        edges,
+        vec![
+            "CONTAINS pkg:go:b -> file:b/b.go structural",
+            "CONTAINS pkg:go:b -> file:b/m.go structural",
+            "HAS_METHOD sym:go:b/b.go:T -> sym:go:b/m.go:T.M same-package",
+        ]
+    );
+}

@@ -53,7 +53,7 @@ pub fn describe_key(db: &dyn salsa::Database, key: salsa::DatabaseKeyIndex) -> S
     } else if let Some(k) = DirKey::cast(id, ty) {
         dir_label(k.dir(db))
     } else if let Some(u) = PackageUnit::cast(id, ty) {
-        u.id(db).clone()
+        u.id(db).to_string()
     } else {
         format!("{id:?}")
     };

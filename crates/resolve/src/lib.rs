@@ -56,7 +56,7 @@ pub fn package_unit_graph<'db>(
     workspace: Workspace,
     unit: PackageUnit<'db>,
 ) -> &'db PackageGraph {
-    packages::package_unit_graph(db, DirKey::new(db, workspace, unit.dir(db).as_str()))
+    packages::package_unit_graph(db, DirKey::new(db, workspace, unit.dir(db)))
 }
 
 /// A digest of everything one file publishes: its [`file_node`], [`file_graph`] and
@@ -71,5 +71,5 @@ pub fn package_unit_digest<'db>(
     workspace: Workspace,
     unit: PackageUnit<'db>,
 ) -> u64 {
-    digest::package_unit_digest(db, DirKey::new(db, workspace, unit.dir(db).as_str()))
+    digest::package_unit_digest(db, DirKey::new(db, workspace, unit.dir(db)))
 }

@@ -23,10 +23,10 @@ use std::collections::HashMap;
 #[salsa::interned(debug)]
 pub struct PackageUnit<'db> {
     /// Root-relative directory, `""` for the root.
-    #[returns(ref)]
+    #[returns(deref)]
     pub dir: String,
     /// The package node ID, `pkg:go:<dir>` (`pkg:go:.` for the root).
-    #[returns(ref)]
+    #[returns(deref)]
     pub id: String,
 }
 

@@ -62,18 +62,25 @@ pub(crate) fn package_interfaces<'db>(
     out
 }
 
+/// Nothing; it reports an untracked read, so it re-executes on every revision (and, its value
+/// being `()`, is backdated at once). Reading it pins a query to LOW durability without making
+/// that query re-execute.
+#[salsa::tracked]
+fn low_durability_pin(db: &dyn salsa::Database, _workspace: Workspace) {
+    db.report_untracked_read();
+}
+
 /// Every package's [`package_interfaces`], indexed by first method name.
 ///
 /// It depends on every Go file, so with inputs of high durability (a daemon that loads files
 /// HIGH and sets edited ones LOW) the first edit of any file would lower its durability, and
 /// a query whose durability drops cannot be backdated: every package's IMPLEMENTS check and
 /// every file's IMPLEMENTS edges would re-execute once (1.3 s on the Go standard library).
-/// So it reports an untracked read, which pins it to LOW durability from the start and
-/// re-executes it on every revision (a merge of per-package lists that are themselves
-/// memoized; its result is backdated when equal, so nothing downstream re-runs).
+/// Reading [`low_durability_pin`] gives it LOW durability from the start instead; it is still
+/// re-executed only when a package's interface list changed.
 #[salsa::tracked(returns(ref))]
 pub(crate) fn interface_index(db: &dyn salsa::Database, workspace: Workspace) -> InterfaceIndex {
-    db.report_untracked_read();
+    low_durability_pin(db, workspace);
     let mut index = InterfaceIndex::default();
     for dir in &go_layout(db, workspace).dirs {
         for (sym, methods) in package_interfaces(db, DirKey::new(db, workspace, dir.as_str())) {
