@@ -124,6 +124,14 @@ impl Store {
         &self.path
     }
 
+    /// Sets the page cache of this connection (KiB). The bulk load wants a large one; a
+    /// long-lived daemon writing a few rows per revision does well with a small one.
+    pub fn set_cache_kib(&self, kib: i64) -> Result<(), QueryError> {
+        self.conn
+            .pragma_update(None, "cache_size", -kib)
+            .map_err(|source| QueryError::Sqlite { path: self.path.clone(), source })
+    }
+
     /// Replaces the graph with `nodes`/`edges`/`diagnostics` and records a new revision, all in
     /// one transaction, with nodes and edges in ID order. Returns the revision.
     pub fn publish(

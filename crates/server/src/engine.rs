@@ -41,6 +41,9 @@ pub(crate) const INPUT_DURABILITY: Durability = Durability::LOW;
 /// Syntax trees a watch daemon keeps (the full build keeps 256 while it streams the tree).
 pub const DAEMON_PARSE_LRU: usize = 32;
 
+/// SQLite page cache of a watch daemon's connection (the full build uses 64 MiB).
+pub const DAEMON_SQLITE_CACHE_KIB: i64 = 8 * 1024;
+
 /// Files the resolvers read as text (project configuration); they are always loaded as text.
 fn resolution_reads_text(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
@@ -644,7 +647,7 @@ impl Engine {
             let id = unit.id(db);
             let digest = package_unit_digest(db, ws, unit);
             if self.published.get(id) != Some(&digest) {
-                changed_packages.push((id.clone(), unit, digest));
+                changed_packages.push((id.to_string(), unit, digest));
             }
         }
         // Units that no longer exist (only when the file list changed).
@@ -652,7 +655,7 @@ impl Engine {
         if list_changed {
             let mut live: HashSet<&str> = self.files.values().map(|e| e.id.as_str()).collect();
             let units = package_units(db, ws);
-            live.extend(units.iter().map(|u| u.id(db).as_str()));
+            live.extend(units.iter().map(|u| u.id(db)));
             gone =
                 self.published.keys().filter(|id| !live.contains(id.as_str())).cloned().collect();
             gone.sort();
@@ -805,6 +808,7 @@ impl Engine {
     /// restore, so the first edit pays only for itself).
     pub fn warm(&mut self) -> Result<()> {
         self.db.set_parse_lru(DAEMON_PARSE_LRU);
+        self.store.set_cache_kib(DAEMON_SQLITE_CACHE_KIB)?;
         self.file_digests()?;
         for &unit in package_units(&self.db, self.workspace) {
             package_unit_digest(&self.db, self.workspace, unit);

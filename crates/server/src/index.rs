@@ -229,7 +229,7 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
     let mut batch = Batch::default();
     for &unit in package_units(&db, workspace) {
         let g = package_unit_graph(&db, workspace, unit);
-        let id = unit.id(&db).clone();
+        let id = unit.id(&db).to_string();
         let digest = package_unit_digest(&db, workspace, unit);
         counts.add_nodes(&g.nodes, g.edges.len());
         batch.nodes.extend(g.nodes.iter().cloned());

@@ -18,6 +18,11 @@ mod watch;
 
 use std::process::ExitCode;
 
+/// mimalloc returns freed memory to the OS and fragments less than the system allocator, which
+/// keeps a long-running watch daemon's RSS flat while edits replace texts, trees and memos.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let filter = tracing_subscriber::EnvFilter::try_from_env("CODEGRAPH_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
