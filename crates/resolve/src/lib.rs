@@ -31,6 +31,13 @@ pub use packages::{PackageGraph, PackageUnit, package_graph, package_units};
 pub use resolved::{Resolved, UnresolvedSite, caller_id};
 
 use codegraph_db::{SourceFile, Workspace};
+
+/// Does resolution read this file's text (not facts)? `go.mod`, and every JSON file (tsconfig,
+/// package.json, and whatever a tsconfig `extends`). Such files must be loaded as
+/// [`codegraph_db::Content::Text`]; facts restored from an index would hide their text.
+pub fn reads_as_text(path: &str) -> bool {
+    path == "go.mod" || path.ends_with("/go.mod") || path.ends_with(".json")
+}
 use keys::{DirKey, FileKey};
 
 /// Cross-file edges (CALLS, IMPORTS, EXTENDS, IMPLEMENTS, ACCESSES) and unresolved call sites

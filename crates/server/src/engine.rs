@@ -9,9 +9,7 @@
 //! index written by another codegraph version is a full build ([`crate::index`]).
 
 use crate::git::{GitState, git_state};
-use crate::index::{
-    FullBuild, IndexOptions, IndexSummary, RACY_WINDOW_NS, full_build, indexer_version, now_ms,
-};
+use crate::index::{FullBuild, IndexOptions, IndexSummary, full_build, indexer_version, now_ms};
 use crate::scan::{Candidate, ScanOptions, ScannedFile, read_file, walk};
 use anyhow::{Context, Result};
 use codegraph_db::{Content, Database, FileMeta, SourceFile, Workspace, file_facts};
@@ -43,15 +41,6 @@ pub const DAEMON_PARSE_LRU: usize = 32;
 
 /// SQLite page cache of a watch daemon's connection (the full build uses 64 MiB).
 pub const DAEMON_SQLITE_CACHE_KIB: i64 = 8 * 1024;
-
-/// Files the resolvers read as text (project configuration); they are always loaded as text.
-fn resolution_reads_text(path: &str) -> bool {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    name == "go.mod"
-        || name == "package.json"
-        || name == "jsconfig.json"
-        || (name.starts_with("tsconfig") && name.ends_with(".json"))
-}
 
 /// What the engine knows of one indexed file.
 struct Entry {
@@ -295,7 +284,7 @@ impl Engine {
             .sources
             .into_par_iter()
             .map(|row| {
-                let content = if resolution_reads_text(&row.path) {
+                let content = if codegraph_resolve::reads_as_text(&row.path) {
                     std::fs::read(root.join(&row.path))
                         .ok()
                         .map(|b| Content::Text(Arc::from(String::from_utf8_lossy(&b).as_ref())))
@@ -377,7 +366,9 @@ impl Engine {
         if self.opts.exclude.iter().any(|e| e == abs) {
             return true;
         }
-        rel.components().any(|c| matches!(c.as_os_str().to_str(), Some(".git" | ".mission")))
+        rel.components().any(|c| {
+            c.as_os_str().to_str().is_some_and(|n| crate::scan::ALWAYS_SKIPPED_DIRS.contains(&n))
+        })
     }
 
     /// Rescans the whole tree (stat only; reads files whose stat changed) and publishes.
@@ -525,7 +516,7 @@ impl Engine {
         let mut delta = Delta::default();
         for (c, r) in results {
             // Racily clean: modified within the window before the read; trust only the hash.
-            let mtime = if c.mtime_ns >= now_ns - RACY_WINDOW_NS { 0 } else { c.mtime_ns };
+            let mtime = crate::scan::recorded_mtime(c.mtime_ns, now_ns);
             match r {
                 Ok(f) => {
                     let note: Vec<Diagnostic> = Vec::new();
@@ -692,11 +683,7 @@ impl Engine {
             let resolved = resolve_file(db, ws, file);
             let mut diagnostics: Vec<Diagnostic> = Vec::new();
             if file.meta(db).lossy_utf8 {
-                diagnostics.push(Diagnostic {
-                    path: path.clone(),
-                    code: DiagnosticCode::LossyUtf8,
-                    detail: "not valid UTF-8; invalid bytes were replaced with U+FFFD".into(),
-                });
+                diagnostics.push(crate::scan::lossy_diagnostic(path));
             }
             for (code, detail) in &graph.diagnostics {
                 diagnostics.push(Diagnostic {
@@ -836,7 +823,12 @@ impl Engine {
 }
 
 /// The `source` row of a file: what the scanner saw and its encoded facts.
-fn source_row(db: &dyn salsa::Database, path: &str, input: SourceFile, mtime_ns: i64) -> SourceRow {
+pub(crate) fn source_row(
+    db: &dyn salsa::Database,
+    path: &str,
+    input: SourceFile,
+    mtime_ns: i64,
+) -> SourceRow {
     let meta = input.meta(db);
     let facts = input.language(db).map(|_| codegraph_parse::encode_facts(file_facts(db, input)));
     SourceRow {

@@ -5,13 +5,13 @@
 use crate::git::{GitState, git_state};
 use crate::scan::scan;
 use anyhow::{Context, Result};
-use codegraph_db::{Content, Database, PREFETCH_CHUNK, SourceFile, Workspace, file_facts};
+use codegraph_db::{Content, Database, PREFETCH_CHUNK, SourceFile, Workspace};
 use codegraph_query::{Diagnostic, SnapshotInfo, SourceRow, Store};
 use codegraph_resolve::{
     Edge, Node, UnresolvedSite, file_graph, file_node, file_unit_digest, package_unit_digest,
     package_unit_graph, package_units, resolve_file,
 };
-use codegraph_schema::{DiagnosticCode, NodeCategory};
+use codegraph_schema::DiagnosticCode;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -22,10 +22,6 @@ use std::time::Instant;
 pub fn indexer_version() -> String {
     format!("{}+facts{}", env!("CARGO_PKG_VERSION"), codegraph_parse::FACTS_VERSION)
 }
-
-/// A file modified this close to the moment it was read (or later) is recorded with an
-/// unknown modification time, so the next scan hashes it instead of trusting the stat.
-pub(crate) const RACY_WINDOW_NS: i64 = 2_000_000_000;
 
 pub struct IndexOptions {
     pub max_file_size: u64,
@@ -116,8 +112,8 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
     let scan_opts = crate::engine::scan_options(db_path, opts.max_file_size);
     let scanned = scan(root, &scan_opts);
     let scan_ms = start.elapsed().as_millis();
-    // Racily clean files (modified just before the read) are recorded without an mtime.
-    let racy_after = now_ns() - RACY_WINDOW_NS;
+    // Taken after the reads: later than any of them, so the racy window errs on the safe side.
+    let read_ns = now_ns();
 
     // The writer thread fills one publication while the workers parse the next chunk.
     if let Some(dir) = db_path.parent() {
@@ -144,11 +140,8 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
             .new(&db)
         })
         .collect();
-    let mtimes: Vec<i64> = scanned
-        .files
-        .iter()
-        .map(|f| if f.mtime_ns >= racy_after { 0 } else { f.mtime_ns })
-        .collect();
+    let mtimes: Vec<i64> =
+        scanned.files.iter().map(|f| crate::scan::recorded_mtime(f.mtime_ns, read_ns)).collect();
     let workspace =
         Workspace::builder(files.clone()).durability(crate::engine::INPUT_DURABILITY).new(&db);
     let bar = progress_bar(opts.progress, files.len());
@@ -167,7 +160,7 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
             for (i, &file) in chunk.iter().enumerate() {
                 let node = file_node(db, file);
                 let g = file_graph(db, file);
-                counts.add(node, g);
+                counts.add(node);
                 batch.nodes.push(node.clone());
                 batch.nodes.extend(g.nodes.iter().cloned());
                 batch.edges.push((node.id.clone(), g.edges.clone()));
@@ -178,19 +171,12 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
                         detail: detail.clone(),
                     });
                 }
-                let path = file.path(db);
-                let meta = file.meta(db);
-                batch.sources.push(SourceRow {
-                    path: path.clone(),
-                    size: meta.size,
-                    mtime_ns: mtimes[offset + i],
-                    hash: meta.hash.clone(),
-                    lossy_utf8: meta.lossy_utf8,
-                    lines: meta.lines,
-                    facts: file
-                        .language(db)
-                        .map(|_| codegraph_parse::encode_facts(file_facts(db, file))),
-                });
+                batch.sources.push(crate::engine::source_row(
+                    db,
+                    file.path(db),
+                    file,
+                    mtimes[offset + i],
+                ));
             }
             offset += chunk.len();
             bar.inc(chunk.len() as u64);
@@ -211,8 +197,6 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
         for &file in chunk {
             let id = file_node(&db, file).id.clone();
             let r = resolve_file(&db, workspace, file);
-            counts.edges += r.edges.len();
-            counts.unresolved += r.unresolved.len();
             if !r.edges.is_empty() {
                 batch.edges.push((id.clone(), r.edges.clone()));
             }
@@ -231,7 +215,6 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
         let g = package_unit_graph(&db, workspace, unit);
         let id = unit.id(&db).to_string();
         let digest = package_unit_digest(&db, workspace, unit);
-        counts.add_nodes(&g.nodes, g.edges.len());
         batch.nodes.extend(g.nodes.iter().cloned());
         batch.edges.push((id.clone(), g.edges.clone()));
         batch.units.push((id.clone(), digest));
@@ -365,22 +348,13 @@ fn write_revision(
 #[derive(Default)]
 struct Counts {
     parsed_files: usize,
-    symbols: usize,
-    edges: usize,
-    unresolved: usize,
     lines: u64,
 }
 
 impl Counts {
-    fn add(&mut self, file: &Node, g: &codegraph_resolve::FileGraph) {
+    fn add(&mut self, file: &Node) {
         self.parsed_files += usize::from(file.language.is_some());
         self.lines += file.lines.map_or(0, u64::from);
-        self.add_nodes(&g.nodes, g.edges.len());
-    }
-
-    fn add_nodes(&mut self, nodes: &[Node], edges: usize) {
-        self.symbols += nodes.iter().filter(|n| n.kind.category() == NodeCategory::Symbol).count();
-        self.edges += edges;
     }
 }
 

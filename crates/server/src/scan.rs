@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 1024 * 1024;
 
 /// Directory names never descended into.
-const ALWAYS_SKIPPED_DIRS: &[&str] = &[".git", ".mission"];
+pub const ALWAYS_SKIPPED_DIRS: &[&str] = &[".git", ".mission"];
 
 /// How many leading bytes are checked for NUL.
 const BINARY_SNIFF: usize = 8 * 1024;
@@ -113,12 +113,27 @@ pub fn scan(root: &Path, opts: &ScanOptions) -> ScanResult {
 
 /// The note recorded for a file decoded lossily.
 pub fn lossy_note(f: &ScannedFile) -> Option<Diagnostic> {
-    f.meta.lossy_utf8.then(|| Diagnostic {
-        path: f.path.clone(),
+    f.meta.lossy_utf8.then(|| lossy_diagnostic(&f.path))
+}
+
+/// The diagnostic of a file whose bytes were not valid UTF-8.
+pub fn lossy_diagnostic(path: &str) -> Diagnostic {
+    Diagnostic {
+        path: path.to_string(),
         code: DiagnosticCode::LossyUtf8,
         detail: "not valid UTF-8; invalid bytes were replaced with U+FFFD".into(),
-    })
+    }
 }
+
+/// The modification time to record for a file read at `read_start_ns`: 0 (unknown, so the
+/// next scan hashes it) when it was modified within [`RACY_WINDOW_NS`] of the read or later,
+/// since an edit within the same timestamp tick would otherwise go unnoticed.
+pub fn recorded_mtime(mtime_ns: i64, read_start_ns: i64) -> i64 {
+    if mtime_ns >= read_start_ns - RACY_WINDOW_NS { 0 } else { mtime_ns }
+}
+
+/// See [`recorded_mtime`].
+pub const RACY_WINDOW_NS: i64 = 2_000_000_000;
 
 /// Modification time of `meta` in nanoseconds since the epoch, 0 when unknown.
 pub fn mtime_ns(meta: &std::fs::Metadata) -> i64 {
