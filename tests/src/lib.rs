@@ -201,3 +201,45 @@ mod tests {
         );
     }
 }
+
+/// Running the `codegraph` binary and `git` from end-to-end tests (the binary's path comes
+/// from the calling test crate's `env!("CARGO_BIN_EXE_codegraph")`).
+pub mod cli {
+    use std::path::Path;
+    use std::process::{Command, Output};
+
+    /// Runs `bin args` in `cwd`, with the default index cache pointed inside `cwd`.
+    pub fn run(bin: &str, args: &[&str], cwd: &Path) -> Output {
+        Command::new(bin)
+            .args(args)
+            .current_dir(cwd)
+            .env("CODEGRAPH_CACHE_DIR", cwd.join(".cache-not-used"))
+            .output()
+            .expect("run codegraph")
+    }
+
+    /// Panics with both streams unless the command succeeded.
+    pub fn assert_ok(out: &Output) {
+        assert!(
+            out.status.success(),
+            "exit {:?}\nstdout: {}\nstderr: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// Runs git in `root` with a fixed identity; panics when it fails.
+    pub fn git(root: &Path, args: &[&str]) {
+        let status = Command::new("git")
+            .args(args)
+            .current_dir(root)
+            .env("GIT_AUTHOR_NAME", "t")
+            .env("GIT_AUTHOR_EMAIL", "t@example.invalid")
+            .env("GIT_COMMITTER_NAME", "t")
+            .env("GIT_COMMITTER_EMAIL", "t@example.invalid")
+            .status()
+            .expect("run git");
+        assert!(status.success(), "git {args:?}");
+    }
+}

@@ -4,7 +4,7 @@
 use expect_test::expect;
 use serde_json::Value;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 const FIXTURE: &str = r#"
 //- /.gitignore
@@ -51,37 +51,15 @@ plain text
 "#;
 
 fn codegraph(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_codegraph"))
-        .args(args)
-        .current_dir(cwd)
-        .env("CODEGRAPH_CACHE_DIR", cwd.join(".cache-not-used"))
-        .output()
-        .expect("run codegraph")
+    codegraph_tests::cli::run(env!("CARGO_BIN_EXE_codegraph"), args, cwd)
 }
 
 fn ok_json(out: &Output) -> Value {
-    assert!(
-        out.status.success(),
-        "exit {:?}\nstdout: {}\nstderr: {}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    codegraph_tests::cli::assert_ok(out);
     serde_json::from_slice(&out.stdout).expect("JSON output")
 }
 
-fn git(root: &Path, args: &[&str]) {
-    let status = Command::new("git")
-        .args(args)
-        .current_dir(root)
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@example.invalid")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@example.invalid")
-        .status()
-        .expect("run git");
-    assert!(status.success(), "git {args:?}");
-}
+use codegraph_tests::cli::git;
 
 struct Repo {
     _dir: tempfile::TempDir,

@@ -82,22 +82,11 @@ fn fixture() -> Fixture {
 }
 
 fn codegraph(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_codegraph"))
-        .args(args)
-        .current_dir(cwd)
-        .env("CODEGRAPH_CACHE_DIR", cwd.join(".cache-not-used"))
-        .output()
-        .expect("run codegraph")
+    codegraph_tests::cli::run(env!("CARGO_BIN_EXE_codegraph"), args, cwd)
 }
 
 fn ok(out: Output) -> Output {
-    assert!(
-        out.status.success(),
-        "exit {:?}\nstdout: {}\nstderr: {}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    codegraph_tests::cli::assert_ok(&out);
     out
 }
 

@@ -6,7 +6,7 @@
 use expect_test::expect;
 use serde_json::Value;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 const FIXTURE: &str = r#"
 //- /src/util.ts
@@ -51,26 +51,10 @@ export function legacy() {
 "#;
 
 fn codegraph(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_codegraph"))
-        .args(args)
-        .current_dir(cwd)
-        .env("CODEGRAPH_CACHE_DIR", cwd.join(".cache-not-used"))
-        .output()
-        .expect("run codegraph")
+    codegraph_tests::cli::run(env!("CARGO_BIN_EXE_codegraph"), args, cwd)
 }
 
-fn git(root: &Path, args: &[&str]) {
-    let status = Command::new("git")
-        .args(args)
-        .current_dir(root)
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@example.invalid")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@example.invalid")
-        .status()
-        .expect("run git");
-    assert!(status.success(), "git {args:?}");
-}
+use codegraph_tests::cli::git;
 
 struct Repo {
     _dir: tempfile::TempDir,
