@@ -148,12 +148,10 @@ impl Store {
         let mut publication = self.begin_publish()?;
         publication.insert_nodes(nodes.iter().copied())?;
         // Without units, each edge belongs to the file of its source node (or the node itself).
+        let files: HashMap<&str, &str> =
+            nodes.iter().filter_map(|n| Some((n.id.as_str(), n.file.as_deref()?))).collect();
         let owner_of = |id: &str| -> String {
-            nodes
-                .iter()
-                .find(|n| n.id == id)
-                .and_then(|n| n.file.as_deref())
-                .map_or_else(|| id.to_string(), |f| format!("file:{f}"))
+            files.get(id).map_or_else(|| id.to_string(), |f| format!("file:{f}"))
         };
         for e in edges {
             publication.insert_edges(std::iter::once(e), &owner_of(&e.src))?;

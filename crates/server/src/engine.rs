@@ -502,7 +502,7 @@ impl Engine {
         let to_read: Vec<Candidate> = candidates
             .into_iter()
             .filter(|c| match self.files.get(&c.rel) {
-                Some(e) => e.mtime_ns == 0 || e.mtime_ns != c.mtime_ns || e.size != c.size,
+                Some(e) => !c.stat_matches(e.size, e.mtime_ns),
                 None => true,
             })
             .collect();
@@ -519,7 +519,6 @@ impl Engine {
             let mtime = crate::scan::recorded_mtime(c.mtime_ns, now_ns);
             match r {
                 Ok(f) => {
-                    let note: Vec<Diagnostic> = Vec::new();
                     match self.files.get(&f.path) {
                         Some(e) if e.hash == f.meta.hash => {
                             if e.mtime_ns != mtime {
@@ -528,8 +527,9 @@ impl Engine {
                         }
                         _ => delta.upserts.push((f, mtime)),
                     }
+                    // A path skipped before and readable now is no longer skipped.
                     if self.skips.contains_key(&c.rel) {
-                        delta.skips.insert(c.rel.clone(), note);
+                        delta.skips.insert(c.rel.clone(), Vec::new());
                     }
                 }
                 Err(d) => {

@@ -51,7 +51,7 @@ pub fn freshness(root: &Path, db_path: &Path, reader: &Reader<'_>) -> Result<Fre
         match known.get(&c.rel) {
             None if skipped.contains(&c.rel) => {}
             None => out.added.push(c.rel.clone()),
-            Some((size, mtime, _)) if *mtime != 0 && *mtime == c.mtime_ns && *size == c.size => {}
+            Some((size, mtime, _)) if c.stat_matches(*size, *mtime) => {}
             Some(_) => candidates.push(c),
         }
     }

@@ -78,6 +78,14 @@ pub struct Candidate {
     pub mtime_ns: i64,
 }
 
+impl Candidate {
+    /// Does the walk's stat equal a recorded one? A recorded mtime of 0 (unknown, or racily
+    /// clean) never matches: the file must be hashed.
+    pub fn stat_matches(&self, size: u64, mtime_ns: i64) -> bool {
+        mtime_ns != 0 && mtime_ns == self.mtime_ns && size == self.size
+    }
+}
+
 /// What a walk found: eligible files (sorted by path) and skipped paths.
 #[derive(Debug, Default)]
 pub struct Walk {
