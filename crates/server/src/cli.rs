@@ -1,5 +1,6 @@
 //! Command definitions (clap) and their human / `--json` output.
 
+use crate::answer::{edge_json, node_json, source_lines};
 use crate::fresh::freshness;
 use crate::git::git_state;
 use crate::index::{IndexOptions, IndexSummary};
@@ -54,6 +55,25 @@ enum Command {
         /// Batches naming more paths than this are applied as a full rescan.
         #[arg(long, default_value_t = 1000)]
         max_batch_paths: usize,
+    },
+    /// Serve roots to coding agents over MCP (stdio, or streamable HTTP with --http).
+    Mcp {
+        /// Code roots to serve (repositories, worktrees); default: the current directory.
+        roots: Vec<PathBuf>,
+        /// Serve streamable HTTP on this address (e.g. 127.0.0.1:7300; port 0 picks one)
+        /// instead of stdio.
+        #[arg(long, value_name = "ADDR")]
+        http: Option<std::net::SocketAddr>,
+        /// Allow a non-loopback --http address; needs CODEGRAPH_MCP_TOKEN.
+        #[arg(long)]
+        allow_remote: bool,
+        #[arg(long, default_value_t = DEFAULT_MAX_FILE_SIZE)]
+        max_file_size: u64,
+        #[arg(long, default_value_t = 10)]
+        debounce_ms: u64,
+        /// Seconds a call waits for a root's first index before answering "building".
+        #[arg(long, default_value_t = 30)]
+        build_wait_secs: u64,
     },
     /// Show the published revision, its counts and skips, and whether it is stale.
     Status {
@@ -132,6 +152,17 @@ pub fn run() -> Result<()> {
             crate::watch::run_watch(&root, &db, &index_opts, &opts, |s| {
                 if json { Ok(()) } else { print_index(s, false) }
             })
+        }
+        Command::Mcp { roots, http, allow_remote, max_file_size, debounce_ms, build_wait_secs } => {
+            let root_opts = crate::mcp::roots::RootOptions {
+                max_file_size,
+                debounce: std::time::Duration::from_millis(debounce_ms),
+                build_wait: std::time::Duration::from_secs(build_wait_secs),
+                ..Default::default()
+            };
+            let set = crate::mcp::root_set(&roots, cli.db.as_deref(), &root_opts)?;
+            let token = std::env::var("CODEGRAPH_MCP_TOKEN").ok().filter(|t| !t.is_empty());
+            crate::mcp::run(set, crate::mcp::McpOptions { http, allow_remote, token })
         }
         Command::Status { root, all } => status(root, cli.db.as_deref(), all, json),
         Command::Search { query, root, kind, limit } => {
@@ -550,54 +581,4 @@ fn edge_suffix(e: &EdgeRow) -> String {
         s.push_str(&format!(" [{} {:.2}]", e.reason, e.weight));
     }
     s
-}
-
-/// The lines of a node's source (at most 200), read from the root; `None` when unavailable.
-fn source_lines(root: &Path, n: &NodeRow) -> Option<(u32, Vec<String>)> {
-    const MAX: usize = 200;
-    let file = n.file.as_ref()?;
-    if n.kind == "file" || n.kind == "package" {
-        return None;
-    }
-    let (start, end) = (n.start_line?, n.end_line?);
-    let bytes = std::fs::read(root.join(file)).ok()?;
-    let text = String::from_utf8_lossy(&bytes);
-    let lines: Vec<String> = text
-        .lines()
-        .skip(start.saturating_sub(1) as usize)
-        .take((end.saturating_sub(start) as usize + 1).min(MAX))
-        .map(str::to_string)
-        .collect();
-    Some((start, lines))
-}
-
-fn node_json(n: &NodeRow) -> Value {
-    json!({
-        "id": n.id,
-        "kind": n.kind,
-        "name": n.name,
-        "qualified_name": n.qualified_name,
-        "file": n.file,
-        "language": n.language,
-        "start_line": n.start_line,
-        "end_line": n.end_line,
-        "signature": n.signature,
-        "doc": n.doc,
-        "exported": n.exported,
-        "parent": n.parent,
-        "size": n.size,
-        "lines": n.lines,
-        "hash": n.hash,
-    })
-}
-
-fn edge_json(e: &EdgeRow) -> Value {
-    json!({
-        "kind": e.kind,
-        "src": e.src,
-        "dst": e.dst,
-        "weight": e.weight,
-        "reason": e.reason,
-        "line": (e.line > 0).then_some(e.line),
-    })
 }

@@ -3,14 +3,16 @@
 //! modules here (scanning, git, indexing).
 //!
 //! Architecture invariant: only this crate does process-level IO (file system walks, git, the
-//! terminal, later the watcher and MCP transports), and only this crate knows JSON.
+//! terminal, the watcher, the MCP transports), and only this crate knows JSON.
 
+mod answer;
 mod cli;
 mod diff;
 mod engine;
 mod fresh;
 mod git;
 mod index;
+mod mcp;
 mod ops_cli;
 mod paths;
 mod scan;

@@ -6,20 +6,21 @@
 //! name lists candidates; `--json` prints them as an answer), runs the operation, and checks
 //! freshness against the tree on the same reader.
 
+use crate::answer::{
+    changed_json, context_json, dag_json, expand_json, impact_json, node_brief, trace_json,
+};
 use crate::diff::{DiffBase, changes};
 use crate::fresh::freshness;
 use crate::paths::{canonical_root, db_path};
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
-use codegraph_query::ops::changed::ChangedImpact;
-use codegraph_query::ops::context::{CallLink, Link, SymbolContext};
-use codegraph_query::ops::dag_grep::{DagGrep, DagGrepRequest, Mode, Render};
-use codegraph_query::ops::expand::{ExpandRequest, Expansion};
-use codegraph_query::ops::impact::{Impact, ImpactDirection, ImpactRequest};
+use codegraph_query::ops::dag_grep::{DagGrepRequest, Mode, Render};
+use codegraph_query::ops::expand::ExpandRequest;
+use codegraph_query::ops::impact::{ImpactDirection, ImpactRequest};
 use codegraph_query::ops::lookup::Target;
-use codegraph_query::ops::trace::{Trace, TraceRequest};
+use codegraph_query::ops::trace::TraceRequest;
 use codegraph_query::ops::{Direction, parse_edge_kinds, render};
-use codegraph_query::{EdgeRow, NodeRow, QueryError, Reader, Store};
+use codegraph_query::{NodeRow, QueryError, Reader, Store};
 use serde_json::{Value, json};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -399,184 +400,4 @@ fn print(v: &Value) -> Result<()> {
     serde_json::to_writer(&mut out, v)?;
     writeln!(out)?;
     Ok(())
-}
-
-fn round(x: f64) -> f64 {
-    (x * 1000.0).round() / 1000.0
-}
-
-/// A node in compact form.
-fn node_brief(n: &NodeRow) -> Value {
-    json!({
-        "id": n.id,
-        "kind": n.kind,
-        "name": n.name,
-        "file": n.file,
-        "start_line": n.start_line,
-        "end_line": n.end_line,
-    })
-}
-
-fn edge_brief(e: &EdgeRow) -> Value {
-    json!({
-        "src": e.src,
-        "dst": e.dst,
-        "kind": e.kind,
-        "weight": e.weight,
-        "reason": e.reason,
-        "line": (e.line > 0).then_some(e.line),
-    })
-}
-
-fn link_json(l: &Link) -> Value {
-    json!({"dir": l.dir.as_str(), "node": node_brief(&l.node), "edge": edge_brief(&l.edge)})
-}
-
-fn call_json(c: &CallLink) -> Value {
-    json!({"node": node_brief(&c.node), "lines": c.lines, "weight": c.weight, "reason": c.reason})
-}
-
-fn context_json(c: &SymbolContext) -> Value {
-    let links = |v: &[Link]| Value::Array(v.iter().map(link_json).collect());
-    json!({
-        "revision": c.revision,
-        "stale": c.stale,
-        "symbol": {
-            "signature": c.symbol.signature,
-            "doc": c.symbol.doc,
-            "exported": c.symbol.exported,
-            "node": node_brief(&c.symbol),
-        },
-        "containers": links(&c.containers),
-        "members": links(&c.members),
-        "callers": c.callers.iter().map(call_json).collect::<Vec<_>>(),
-        "callees": c.callees.iter().map(call_json).collect::<Vec<_>>(),
-        "heritage": links(&c.heritage),
-        "references": links(&c.references),
-        "imported_by": links(&c.imported_by),
-        "file_imports": links(&c.file_imports),
-        "file_importers": links(&c.file_importers),
-        "related_files": c.related_files.iter().map(|(f, n)| json!({"file": f, "links": n})).collect::<Vec<_>>(),
-        "unresolved_calls": c.unresolved_calls.iter().map(|(l, callee)| json!({"line": l, "callee": callee})).collect::<Vec<_>>(),
-        "routes": [],
-        "tools": [],
-        "processes": [],
-        "notes": c.notes,
-    })
-}
-
-fn impact_json(i: &Impact) -> Value {
-    let counts = |v: &[(String, u32)], key: &str| -> Vec<Value> {
-        v.iter().map(|(k, n)| json!({ key: k, "nodes": n })).collect()
-    };
-    json!({
-        "revision": i.revision,
-        "stale": i.stale,
-        "direction": i.direction.as_str(),
-        "targets": i.targets.iter().map(node_brief).collect::<Vec<_>>(),
-        "risk": i.risk.as_str(),
-        "summary": {"direct": i.direct, "reached": i.reached(), "files": i.files, "modules": i.modules},
-        "levels": i.levels.iter().enumerate().map(|(d, level)| json!({
-            "depth": d + 1,
-            "nodes": level.iter().map(|n| json!({
-                "node": node_brief(&n.node),
-                "confidence": round(n.confidence),
-                "via": edge_brief(&n.via),
-            })).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>(),
-        "affected_files": counts(&i.affected_files, "file"),
-        "affected_modules": counts(&i.affected_modules, "module"),
-        "notes": i.notes,
-    })
-}
-
-fn changed_json(c: &ChangedImpact) -> Value {
-    json!({
-        "revision": c.revision,
-        "stale": c.stale,
-        "files": c.files.iter().map(|f| json!({
-            "path": f.path,
-            "change": f.kind.as_str(),
-            "hunks": f.hunks,
-            "indexed": f.indexed,
-            "symbols": f.symbols,
-        })).collect::<Vec<_>>(),
-        "symbols": c.symbols.iter().map(node_brief).collect::<Vec<_>>(),
-        "impact": impact_json(&c.impact),
-        "notes": c.notes,
-    })
-}
-
-fn trace_json(t: &Trace) -> Value {
-    json!({
-        "revision": t.revision,
-        "stale": t.stale,
-        "from": node_brief(&t.from),
-        "to": node_brief(&t.to),
-        "reversed": t.reversed,
-        "paths": t.paths.iter().map(|p| json!({
-            "confidence": round(p.confidence),
-            "hops": p.hops.iter().map(edge_brief).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>(),
-        "notes": t.notes,
-    })
-}
-
-fn expand_json(e: &Expansion) -> Value {
-    json!({
-        "revision": e.revision,
-        "stale": e.stale,
-        "seed": e.seed.id,
-        "nodes": e.nodes.iter().map(|(n, d)| {
-            let mut v = node_brief(n);
-            v["depth"] = json!(d);
-            v
-        }).collect::<Vec<_>>(),
-        "edges": e.edges.iter().map(edge_brief).collect::<Vec<_>>(),
-        "notes": e.notes,
-    })
-}
-
-fn dag_json(d: &DagGrep) -> Value {
-    json!({
-        "revision": d.revision,
-        "stale": d.stale,
-        "query": d.query,
-        "direction": d.direction.as_str(),
-        "seeds": d.seeds.iter().map(|(id, s)| json!({"id": id, "score": round(*s)})).collect::<Vec<_>>(),
-        "graph": {
-            "nodes": d.nodes.iter().map(|n| {
-                let mut v = node_brief(&n.node);
-                v["role"] = json!(n.role.as_str());
-                v["score"] = json!(round(n.score));
-                v["layer"] = json!(n.layer);
-                v
-            }).collect::<Vec<_>>(),
-            "edges": d.edges.iter().map(|e| {
-                let mut v = edge_brief(&e.edge);
-                if e.anchor {
-                    v["anchor"] = json!(true);
-                }
-                v
-            }).collect::<Vec<_>>(),
-        },
-        "dag": {
-            "layers": d.layers,
-            "edges": d.forward.iter().map(edge_brief).collect::<Vec<_>>(),
-            "back_edges": d.back_edges.iter().map(edge_brief).collect::<Vec<_>>(),
-        },
-        "stats": {
-            "seeds": d.stats.seeds,
-            "nodes": d.stats.nodes,
-            "edges": d.stats.edges,
-            "forward_edges": d.stats.forward_edges,
-            "back_edges": d.stats.back_edges,
-            "anchors": d.stats.anchors,
-            "expanded": d.stats.expanded,
-            "budget_dropped": d.stats.budget_dropped,
-            "capped": d.stats.capped,
-        },
-        "warnings": d.warnings,
-        "rendered": d.rendered,
-    })
 }

@@ -33,7 +33,7 @@ pub struct WatchOptions {
 
 /// Why a batch is applied as a full rescan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Rescan {
+pub(crate) enum Rescan {
     No,
     /// The watcher lost events or reported an error.
     WatcherLost,
@@ -45,12 +45,19 @@ enum Rescan {
 
 /// A batch of events reduced to what the engine needs.
 #[derive(Debug)]
-struct Batch {
-    paths: Vec<PathBuf>,
-    git_changed: bool,
-    rescan: Rescan,
+pub(crate) struct Batch {
+    pub paths: Vec<PathBuf>,
+    pub git_changed: bool,
+    pub rescan: Rescan,
     /// When the earliest event of the batch happened (edit-to-publish latency starts here).
-    first_event: Option<Instant>,
+    pub first_event: Option<Instant>,
+}
+
+impl Batch {
+    /// Whether the batch may change the published graph (a `.git`-only batch does not).
+    pub fn touches_tree(&self) -> bool {
+        self.rescan != Rescan::No || !self.paths.is_empty()
+    }
 }
 
 fn is_ignore_file(path: &Path) -> bool {
@@ -60,7 +67,12 @@ fn is_ignore_file(path: &Path) -> bool {
         || (name == "exclude" && path.parent().is_some_and(|p| p.ends_with(".git/info")))
 }
 
-fn reduce(engine: &Engine, results: Vec<DebounceEventResult>, max_paths: usize) -> Batch {
+/// Reduces the watcher's results to the paths to re-list, or to a rescan.
+pub(crate) fn reduce(
+    engine: &Engine,
+    results: Vec<DebounceEventResult>,
+    max_paths: usize,
+) -> Batch {
     let mut batch =
         Batch { paths: Vec::new(), git_changed: false, rescan: Rescan::No, first_event: None };
     for result in results {
@@ -159,14 +171,7 @@ pub fn run_watch(
         let mut results = vec![first];
         results.extend(rx.try_iter());
         let batch = reduce(&engine, results, opts.max_batch_paths);
-        if batch.git_changed {
-            engine.refresh_git();
-        }
-        let applied = match batch.rescan {
-            Rescan::No if batch.paths.is_empty() => continue,
-            Rescan::No => engine.sync_paths(&batch.paths),
-            _ => engine.sync_full(batch.git_changed),
-        };
+        let Some(applied) = apply(&mut engine, &batch) else { continue };
         match applied {
             Ok(a) => report(&engine, &batch, &a, opts.json),
             // A failed revision leaves the previous one published; the next batch retries
@@ -183,15 +188,32 @@ pub fn run_watch(
     Ok(())
 }
 
-fn report(engine: &Engine, batch: &Batch, a: &Applied, json_out: bool) {
-    let Some(revision) = a.revision else { return };
-    let latency_ms = batch.first_event.map(|t| t.elapsed().as_secs_f64() * 1000.0);
-    let rescan = match batch.rescan {
+/// Applies a batch: refreshes HEAD when `.git` changed, then re-lists the batch's paths or
+/// rescans. `None` when the batch names nothing in the tree.
+pub(crate) fn apply(engine: &mut Engine, batch: &Batch) -> Option<Result<Applied>> {
+    if batch.git_changed {
+        engine.refresh_git();
+    }
+    match batch.rescan {
+        Rescan::No if batch.paths.is_empty() => None,
+        Rescan::No => Some(engine.sync_paths(&batch.paths)),
+        _ => Some(engine.sync_full(batch.git_changed)),
+    }
+}
+
+pub(crate) fn rescan_reason(rescan: Rescan) -> Option<&'static str> {
+    match rescan {
         Rescan::No => None,
         Rescan::WatcherLost => Some("watcher"),
         Rescan::IgnoreRules => Some("ignore-rules"),
         Rescan::LargeBatch => Some("large-batch"),
-    };
+    }
+}
+
+fn report(engine: &Engine, batch: &Batch, a: &Applied, json_out: bool) {
+    let Some(revision) = a.revision else { return };
+    let latency_ms = batch.first_event.map(|t| t.elapsed().as_secs_f64() * 1000.0);
+    let rescan = rescan_reason(batch.rescan);
     log_line(
         json_out,
         &json!({

@@ -1,0 +1,243 @@
+//! The JSON shape of every answer, shared by the CLI's `--json` output and the MCP server's
+//! tool results, so that an agent and a script read the same fields. Every answer carries the
+//! `revision` it was read from and `stale`; node and edge objects have one compact form.
+
+use codegraph_query::ops::changed::ChangedImpact;
+use codegraph_query::ops::context::{CallLink, Link, SymbolContext};
+use codegraph_query::ops::dag_grep::DagGrep;
+use codegraph_query::ops::expand::Expansion;
+use codegraph_query::ops::impact::Impact;
+use codegraph_query::ops::trace::Trace;
+use codegraph_query::{EdgeRow, NodeRow};
+use serde_json::{Value, json};
+use std::path::Path;
+
+pub(crate) fn round(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// A node in compact form.
+pub(crate) fn node_brief(n: &NodeRow) -> Value {
+    json!({
+        "id": n.id,
+        "kind": n.kind,
+        "name": n.name,
+        "file": n.file,
+        "start_line": n.start_line,
+        "end_line": n.end_line,
+    })
+}
+
+pub(crate) fn edge_brief(e: &EdgeRow) -> Value {
+    json!({
+        "src": e.src,
+        "dst": e.dst,
+        "kind": e.kind,
+        "weight": e.weight,
+        "reason": e.reason,
+        "line": (e.line > 0).then_some(e.line),
+    })
+}
+
+pub(crate) fn link_json(l: &Link) -> Value {
+    json!({"dir": l.dir.as_str(), "node": node_brief(&l.node), "edge": edge_brief(&l.edge)})
+}
+
+pub(crate) fn call_json(c: &CallLink) -> Value {
+    json!({"node": node_brief(&c.node), "lines": c.lines, "weight": c.weight, "reason": c.reason})
+}
+
+pub(crate) fn context_json(c: &SymbolContext) -> Value {
+    let links = |v: &[Link]| Value::Array(v.iter().map(link_json).collect());
+    json!({
+        "revision": c.revision,
+        "stale": c.stale,
+        "symbol": {
+            "signature": c.symbol.signature,
+            "doc": c.symbol.doc,
+            "exported": c.symbol.exported,
+            "node": node_brief(&c.symbol),
+        },
+        "containers": links(&c.containers),
+        "members": links(&c.members),
+        "callers": c.callers.iter().map(call_json).collect::<Vec<_>>(),
+        "callees": c.callees.iter().map(call_json).collect::<Vec<_>>(),
+        "heritage": links(&c.heritage),
+        "references": links(&c.references),
+        "imported_by": links(&c.imported_by),
+        "file_imports": links(&c.file_imports),
+        "file_importers": links(&c.file_importers),
+        "related_files": c.related_files.iter().map(|(f, n)| json!({"file": f, "links": n})).collect::<Vec<_>>(),
+        "unresolved_calls": c.unresolved_calls.iter().map(|(l, callee)| json!({"line": l, "callee": callee})).collect::<Vec<_>>(),
+        "routes": [],
+        "tools": [],
+        "processes": [],
+        "notes": c.notes,
+    })
+}
+
+pub(crate) fn impact_json(i: &Impact) -> Value {
+    let counts = |v: &[(String, u32)], key: &str| -> Vec<Value> {
+        v.iter().map(|(k, n)| json!({ key: k, "nodes": n })).collect()
+    };
+    json!({
+        "revision": i.revision,
+        "stale": i.stale,
+        "direction": i.direction.as_str(),
+        "targets": i.targets.iter().map(node_brief).collect::<Vec<_>>(),
+        "risk": i.risk.as_str(),
+        "summary": {"direct": i.direct, "reached": i.reached(), "files": i.files, "modules": i.modules},
+        "levels": i.levels.iter().enumerate().map(|(d, level)| json!({
+            "depth": d + 1,
+            "nodes": level.iter().map(|n| json!({
+                "node": node_brief(&n.node),
+                "confidence": round(n.confidence),
+                "via": edge_brief(&n.via),
+            })).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "affected_files": counts(&i.affected_files, "file"),
+        "affected_modules": counts(&i.affected_modules, "module"),
+        "notes": i.notes,
+    })
+}
+
+pub(crate) fn changed_json(c: &ChangedImpact) -> Value {
+    json!({
+        "revision": c.revision,
+        "stale": c.stale,
+        "files": c.files.iter().map(|f| json!({
+            "path": f.path,
+            "change": f.kind.as_str(),
+            "hunks": f.hunks,
+            "indexed": f.indexed,
+            "symbols": f.symbols,
+        })).collect::<Vec<_>>(),
+        "symbols": c.symbols.iter().map(node_brief).collect::<Vec<_>>(),
+        "impact": impact_json(&c.impact),
+        "notes": c.notes,
+    })
+}
+
+pub(crate) fn trace_json(t: &Trace) -> Value {
+    json!({
+        "revision": t.revision,
+        "stale": t.stale,
+        "from": node_brief(&t.from),
+        "to": node_brief(&t.to),
+        "reversed": t.reversed,
+        "paths": t.paths.iter().map(|p| json!({
+            "confidence": round(p.confidence),
+            "hops": p.hops.iter().map(edge_brief).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "notes": t.notes,
+    })
+}
+
+pub(crate) fn expand_json(e: &Expansion) -> Value {
+    json!({
+        "revision": e.revision,
+        "stale": e.stale,
+        "seed": e.seed.id,
+        "nodes": e.nodes.iter().map(|(n, d)| {
+            let mut v = node_brief(n);
+            v["depth"] = json!(d);
+            v
+        }).collect::<Vec<_>>(),
+        "edges": e.edges.iter().map(edge_brief).collect::<Vec<_>>(),
+        "notes": e.notes,
+    })
+}
+
+pub(crate) fn dag_json(d: &DagGrep) -> Value {
+    json!({
+        "revision": d.revision,
+        "stale": d.stale,
+        "query": d.query,
+        "direction": d.direction.as_str(),
+        "seeds": d.seeds.iter().map(|(id, s)| json!({"id": id, "score": round(*s)})).collect::<Vec<_>>(),
+        "graph": {
+            "nodes": d.nodes.iter().map(|n| {
+                let mut v = node_brief(&n.node);
+                v["role"] = json!(n.role.as_str());
+                v["score"] = json!(round(n.score));
+                v["layer"] = json!(n.layer);
+                v
+            }).collect::<Vec<_>>(),
+            "edges": d.edges.iter().map(|e| {
+                let mut v = edge_brief(&e.edge);
+                if e.anchor {
+                    v["anchor"] = json!(true);
+                }
+                v
+            }).collect::<Vec<_>>(),
+        },
+        "dag": {
+            "layers": d.layers,
+            "edges": d.forward.iter().map(edge_brief).collect::<Vec<_>>(),
+            "back_edges": d.back_edges.iter().map(edge_brief).collect::<Vec<_>>(),
+        },
+        "stats": {
+            "seeds": d.stats.seeds,
+            "nodes": d.stats.nodes,
+            "edges": d.stats.edges,
+            "forward_edges": d.stats.forward_edges,
+            "back_edges": d.stats.back_edges,
+            "anchors": d.stats.anchors,
+            "expanded": d.stats.expanded,
+            "budget_dropped": d.stats.budget_dropped,
+            "capped": d.stats.capped,
+        },
+        "warnings": d.warnings,
+        "rendered": d.rendered,
+    })
+}
+
+/// The lines of a node's source (at most 200), read from the root; `None` when unavailable.
+pub(crate) fn source_lines(root: &Path, n: &NodeRow) -> Option<(u32, Vec<String>)> {
+    const MAX: usize = 200;
+    let file = n.file.as_ref()?;
+    if n.kind == "file" || n.kind == "package" {
+        return None;
+    }
+    let (start, end) = (n.start_line?, n.end_line?);
+    let bytes = std::fs::read(root.join(file)).ok()?;
+    let text = String::from_utf8_lossy(&bytes);
+    let lines: Vec<String> = text
+        .lines()
+        .skip(start.saturating_sub(1) as usize)
+        .take((end.saturating_sub(start) as usize + 1).min(MAX))
+        .map(str::to_string)
+        .collect();
+    Some((start, lines))
+}
+
+pub(crate) fn node_json(n: &NodeRow) -> Value {
+    json!({
+        "id": n.id,
+        "kind": n.kind,
+        "name": n.name,
+        "qualified_name": n.qualified_name,
+        "file": n.file,
+        "language": n.language,
+        "start_line": n.start_line,
+        "end_line": n.end_line,
+        "signature": n.signature,
+        "doc": n.doc,
+        "exported": n.exported,
+        "parent": n.parent,
+        "size": n.size,
+        "lines": n.lines,
+        "hash": n.hash,
+    })
+}
+
+pub(crate) fn edge_json(e: &EdgeRow) -> Value {
+    json!({
+        "kind": e.kind,
+        "src": e.src,
+        "dst": e.dst,
+        "weight": e.weight,
+        "reason": e.reason,
+        "line": (e.line > 0).then_some(e.line),
+    })
+}

@@ -1,0 +1,200 @@
+//! `codegraph mcp`: the agent-facing surface. Serves one or more code roots over the Model
+//! Context Protocol, on stdio (default) or streamable HTTP, and owns the index lifecycle of
+//! each root (built or refreshed on first use, then kept fresh by a file watcher).
+//!
+//! stdout carries the protocol and nothing else; logs go to stderr. The HTTP transport binds
+//! loopback unless told otherwise, and a non-loopback address needs `--allow-remote` and a
+//! bearer token (`CODEGRAPH_MCP_TOKEN`), which every request must then present.
+
+pub mod roots;
+pub mod tools;
+
+#[cfg(test)]
+mod tests;
+
+use anyhow::{Context, Result, bail};
+use rmcp::ServiceExt;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use roots::{RootHandle, RootOptions, RootSet};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use tools::CodegraphMcp;
+
+/// How `codegraph mcp` was asked to run.
+pub struct McpOptions {
+    /// Serve streamable HTTP on this address instead of stdio.
+    pub http: Option<SocketAddr>,
+    /// Allow a non-loopback HTTP address (requires a token).
+    pub allow_remote: bool,
+    /// The bearer token HTTP requests must present (`CODEGRAPH_MCP_TOKEN`).
+    pub token: Option<String>,
+}
+
+/// Builds the root set: each root canonical, with its index path (`--db` only for one root).
+pub fn root_set(
+    roots: &[PathBuf],
+    db: Option<&std::path::Path>,
+    opts: &RootOptions,
+) -> Result<Arc<RootSet>> {
+    let roots: Vec<PathBuf> =
+        if roots.is_empty() { vec![PathBuf::from(".")] } else { roots.to_vec() };
+    if db.is_some() && roots.len() > 1 {
+        bail!("--db names one index file; it cannot serve {} roots (drop --db)", roots.len());
+    }
+    let mut handles: Vec<Arc<RootHandle>> = Vec::new();
+    for r in &roots {
+        let root = crate::paths::canonical_root(r)?;
+        if handles.iter().any(|h| h.root == root) {
+            continue;
+        }
+        let db = crate::paths::db_path(&root, db)?;
+        handles.push(RootHandle::new(root, db, opts.clone()));
+    }
+    let cwd = std::env::current_dir().ok().and_then(|c| std::fs::canonicalize(c).ok());
+    Ok(Arc::new(RootSet::new(handles, cwd.as_deref())))
+}
+
+/// Runs the server until the client disconnects (stdio) or SIGINT/SIGTERM.
+pub fn run(roots: Arc<RootSet>, opts: McpOptions) -> Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .thread_name("codegraph-mcp")
+        .build()
+        .context("cannot start the async runtime")?;
+    let result = runtime.block_on(async {
+        match opts.http {
+            None => serve_stdio(roots.clone()).await,
+            Some(addr) => serve_http(roots.clone(), addr, &opts).await,
+        }
+    });
+    roots.stop_all();
+    // Workers finish the batch they are publishing (a commit is atomic either way).
+    runtime.shutdown_timeout(std::time::Duration::from_millis(500));
+    result
+}
+
+async fn serve_stdio(roots: Arc<RootSet>) -> Result<()> {
+    let server = CodegraphMcp::new(roots)
+        .serve(rmcp::transport::stdio())
+        .await
+        .context("the MCP client did not complete the handshake on stdin/stdout")?;
+    tokio::select! {
+        r = server.waiting() => { r.context("the MCP session failed")?; }
+        _ = shutdown_signal() => {}
+    }
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(s) => s,
+                Err(_) => {
+                    let _ = ctrl_c.await;
+                    return;
+                }
+            };
+        tokio::select! {
+            _ = ctrl_c => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = ctrl_c.await;
+    }
+}
+
+async fn serve_http(roots: Arc<RootSet>, addr: SocketAddr, opts: &McpOptions) -> Result<()> {
+    let loopback = addr.ip().is_loopback();
+    if !loopback && !opts.allow_remote {
+        bail!(
+            "{addr} is not a loopback address: serving the code graph beyond this machine needs --allow-remote and a bearer token in CODEGRAPH_MCP_TOKEN"
+        );
+    }
+    if !loopback && opts.token.as_deref().is_none_or(str::is_empty) {
+        bail!("--allow-remote needs a bearer token: set CODEGRAPH_MCP_TOKEN");
+    }
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .with_context(|| format!("cannot listen on {addr}"))?;
+    let local = listener.local_addr().context("cannot read the bound address")?;
+    // The one line a launcher may parse; always printed, whatever the log level.
+    eprintln!("codegraph mcp: listening on http://{local}/mcp");
+    let stop = tokio_util::sync::CancellationToken::new();
+    let on_signal = {
+        let stop = stop.clone();
+        async move {
+            shutdown_signal().await;
+            stop.cancel();
+        }
+    };
+    tokio::spawn(on_signal);
+    serve_http_on(roots, listener, opts.token.clone(), !loopback, stop).await
+}
+
+/// Serves MCP over streamable HTTP at `/mcp` on a bound listener until `stop` is cancelled.
+/// With a token, every request must carry `Authorization: Bearer TOKEN`.
+pub async fn serve_http_on(
+    roots: Arc<RootSet>,
+    listener: tokio::net::TcpListener,
+    token: Option<String>,
+    any_host: bool,
+    stop: tokio_util::sync::CancellationToken,
+) -> Result<()> {
+    let mut config = StreamableHttpServerConfig::default();
+    config.cancellation_token = stop.child_token();
+    if any_host {
+        // Remote clients use whatever host name reaches this machine; the token guards it.
+        config = config.disable_allowed_hosts();
+    }
+    let service: StreamableHttpService<CodegraphMcp, LocalSessionManager> =
+        StreamableHttpService::new(
+            move || Ok(CodegraphMcp::new(roots.clone())),
+            Default::default(),
+            config,
+        );
+    let mut router = axum::Router::new().nest_service("/mcp", service);
+    if let Some(token) = token.filter(|t| !t.is_empty()) {
+        let expected: Arc<str> = format!("Bearer {token}").into();
+        router = router.layer(axum::middleware::from_fn(
+            move |req: axum::extract::Request, next: axum::middleware::Next| {
+                let expected = expected.clone();
+                async move {
+                    let ok = req
+                        .headers()
+                        .get(axum::http::header::AUTHORIZATION)
+                        .and_then(|v| v.to_str().ok())
+                        .is_some_and(|v| constant_time_eq(v.as_bytes(), expected.as_bytes()));
+                    if ok {
+                        next.run(req).await
+                    } else {
+                        axum::response::IntoResponse::into_response((
+                            axum::http::StatusCode::UNAUTHORIZED,
+                            "missing or wrong bearer token\n",
+                        ))
+                    }
+                }
+            },
+        ));
+    }
+    axum::serve(listener, router)
+        .with_graceful_shutdown(async move { stop.cancelled().await })
+        .await
+        .context("the HTTP server failed")?;
+    Ok(())
+}
+
+/// Compares two secrets in time independent of where they differ.
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}

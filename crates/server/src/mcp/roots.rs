@@ -1,0 +1,482 @@
+//! The roots an MCP server serves, and the index lifecycle of each: on the first call for a
+//! root a worker thread opens (or builds) its index and then keeps it fresh with the file
+//! watcher, publishing one revision per batch of edits. Queries never run on the worker: they
+//! read the published SQLite snapshot through their own read-only connections, so a query on
+//! one root never waits behind a build of another, and a query on a root whose worker is busy
+//! answers from the last published revision and says it is stale.
+//!
+//! Staleness comes from the watcher, not from a walk per query: a root is stale while the
+//! worker holds a batch of events it has not published yet, while it is (re)opening the index,
+//! or after a publish failed. When the watcher cannot run (for example the inotify limit is
+//! reached) the worker polls the tree with stat-based rescans instead and each answer checks
+//! freshness with the same stat walk `codegraph status` uses.
+
+use crate::engine::Engine;
+use crate::index::IndexOptions;
+use crate::watch::{apply, reduce, rescan_reason};
+use anyhow::{Result, anyhow};
+use codegraph_query::{QueryError, Store};
+use notify_debouncer_full::{DebounceEventResult, new_debouncer};
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// How the server runs the workers of its roots.
+#[derive(Debug, Clone)]
+pub struct RootOptions {
+    pub max_file_size: u64,
+    /// Quiet time after the last file event before a batch is applied.
+    pub debounce: Duration,
+    /// How long a query waits for the first index of a root before answering "building".
+    pub build_wait: Duration,
+    /// How long an impact query waits for pending edits to be published.
+    pub refresh_wait: Duration,
+    /// Polling interval when the file watcher is unavailable.
+    pub poll_interval: Duration,
+}
+
+impl Default for RootOptions {
+    fn default() -> Self {
+        RootOptions {
+            max_file_size: crate::scan::DEFAULT_MAX_FILE_SIZE,
+            debounce: Duration::from_millis(10),
+            build_wait: Duration::from_secs(30),
+            refresh_wait: Duration::from_secs(2),
+            poll_interval: Duration::from_secs(2),
+        }
+    }
+}
+
+/// Where a root's worker is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Phase {
+    /// No call has named the root yet.
+    Idle,
+    /// Opening the index: restoring and re-checking an existing one, or building it.
+    Opening { had_index: bool },
+    /// The worker follows the tree.
+    Ready,
+    /// Opening failed; the next call retries.
+    Failed(String),
+}
+
+impl Phase {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Phase::Idle => "idle",
+            Phase::Opening { had_index: true } => "syncing",
+            Phase::Opening { had_index: false } => "building",
+            Phase::Ready => "ready",
+            Phase::Failed(_) => "failed",
+        }
+    }
+}
+
+/// The shared state of one root's worker.
+#[derive(Debug, Clone)]
+pub struct RootState {
+    pub phase: Phase,
+    /// The newest revision the worker published (or found when it opened the index).
+    pub revision: Option<i64>,
+    /// The worker holds file events it has not published yet.
+    pub pending: bool,
+    /// The last publish failed: the tree may differ from the index until the next succeeds.
+    pub failed_publish: Option<String>,
+    /// Whether the file watcher runs (else the worker polls).
+    pub watching: bool,
+    pub watch_error: Option<String>,
+    pub started: Option<Instant>,
+    pub last_publish: Option<Instant>,
+    /// Revisions published since the server started.
+    pub published: u64,
+}
+
+/// One served root.
+pub struct RootHandle {
+    pub root: PathBuf,
+    pub db: PathBuf,
+    opts: RootOptions,
+    state: Mutex<RootState>,
+    changed: Condvar,
+    stop: Arc<AtomicBool>,
+    /// Idle read-only connections to the index.
+    readers: Mutex<Vec<Store>>,
+}
+
+/// Why a root cannot answer yet.
+#[derive(Debug, thiserror::Error)]
+pub enum RootError {
+    #[error(
+        "codegraph is building the index of {root} (started {secs} s ago); retry in a few seconds (index_status shows progress)"
+    )]
+    Building { root: String, secs: u64 },
+    #[error("indexing {root} failed: {error}")]
+    Failed { root: String, error: String },
+    #[error(transparent)]
+    Query(#[from] QueryError),
+}
+
+impl RootHandle {
+    pub fn new(root: PathBuf, db: PathBuf, opts: RootOptions) -> Arc<RootHandle> {
+        Arc::new(RootHandle {
+            root,
+            db,
+            opts,
+            state: Mutex::new(RootState {
+                phase: Phase::Idle,
+                revision: None,
+                pending: false,
+                failed_publish: None,
+                watching: false,
+                watch_error: None,
+                started: None,
+                last_publish: None,
+                published: 0,
+            }),
+            changed: Condvar::new(),
+            stop: Arc::new(AtomicBool::new(false)),
+            readers: Mutex::new(Vec::new()),
+        })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, RootState> {
+        // A worker that panicked while holding the lock left consistent plain data behind.
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub fn state(&self) -> RootState {
+        self.lock().clone()
+    }
+
+    fn update(&self, f: impl FnOnce(&mut RootState)) {
+        let mut st = self.lock();
+        f(&mut st);
+        drop(st);
+        self.changed.notify_all();
+    }
+
+    /// Starts the worker unless it runs (or retries one that failed).
+    pub fn ensure_started(self: &Arc<Self>) {
+        let mut st = self.lock();
+        if !matches!(st.phase, Phase::Idle | Phase::Failed(_)) {
+            return;
+        }
+        st.phase = Phase::Opening { had_index: self.db.exists() };
+        st.started = Some(Instant::now());
+        drop(st);
+        let me = self.clone();
+        let spawned = std::thread::Builder::new()
+            .name(format!("codegraph-root-{}", self.root.display()))
+            .spawn(move || me.run_worker());
+        if let Err(e) = spawned {
+            self.update(|st| st.phase = Phase::Failed(format!("cannot start a worker: {e}")));
+        }
+    }
+
+    /// Asks the worker to stop after its current batch.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// A read-only connection to the index, waiting up to `build_wait` for a first index.
+    /// Give it back with [`RootHandle::give_back`].
+    pub fn store(self: &Arc<Self>) -> Result<Store, RootError> {
+        self.ensure_started();
+        if let Some(s) = self.readers.lock().unwrap_or_else(|p| p.into_inner()).pop() {
+            return Ok(s);
+        }
+        let deadline = Instant::now() + self.opts.build_wait;
+        loop {
+            match Store::open_read_only(&self.db) {
+                Ok(mut store) => {
+                    // An index without a published revision is one being built.
+                    if store.reader().is_ok() {
+                        return Ok(store);
+                    }
+                }
+                Err(QueryError::NoIndex { .. }) => {}
+                Err(e) => return Err(e.into()),
+            }
+            let st = self.lock();
+            match &st.phase {
+                Phase::Failed(error) => {
+                    return Err(RootError::Failed {
+                        root: self.root.display().to_string(),
+                        error: error.clone(),
+                    });
+                }
+                Phase::Ready => {} // published in between: retry at once
+                _ => {
+                    let now = Instant::now();
+                    if now >= deadline {
+                        let secs = st.started.map_or(0, |s| s.elapsed().as_secs());
+                        return Err(RootError::Building {
+                            root: self.root.display().to_string(),
+                            secs,
+                        });
+                    }
+                    let wait = (deadline - now).min(Duration::from_millis(200));
+                    drop(self.changed.wait_timeout(st, wait));
+                }
+            }
+        }
+    }
+
+    pub fn give_back(&self, store: Store) {
+        let mut pool = self.readers.lock().unwrap_or_else(|p| p.into_inner());
+        if pool.len() < 8 {
+            pool.push(store);
+        }
+    }
+
+    /// Whether an answer read at `revision` may not match the tree.
+    pub fn stale(&self, revision: i64, reader: &codegraph_query::Reader<'_>) -> Result<bool> {
+        let st = self.state();
+        let behind = st.revision.is_some_and(|r| r > revision);
+        match st.phase {
+            Phase::Ready if st.watching => Ok(st.pending || st.failed_publish.is_some() || behind),
+            // Polling: the tree is the judge.
+            Phase::Ready => Ok(crate::fresh::freshness(&self.root, &self.db, reader)?.stale()),
+            _ => Ok(true),
+        }
+    }
+
+    /// Waits (up to `refresh_wait`) until the worker has published the edits it holds. Used
+    /// by impact operations, whose answer is worth a short wait; returns whether it caught up.
+    pub fn wait_fresh(&self) -> bool {
+        let deadline = Instant::now() + self.opts.refresh_wait;
+        let mut st = self.lock();
+        loop {
+            let busy = st.pending || matches!(st.phase, Phase::Opening { had_index: true });
+            if !busy {
+                return true;
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return false;
+            }
+            st = self
+                .changed
+                .wait_timeout(st, deadline - now)
+                .map_or_else(|p| p.into_inner().0, |r| r.0);
+        }
+    }
+
+    fn run_worker(self: Arc<Self>) {
+        if let Err(e) = self.worker() {
+            let error = format!("{e:#}");
+            tracing::error!(root = %self.root.display(), error = %error, "root worker stopped");
+            self.update(|st| st.phase = Phase::Failed(error));
+        }
+    }
+
+    fn worker(&self) -> Result<()> {
+        let (tx, rx) = std::sync::mpsc::channel::<DebounceEventResult>();
+        // Watch before opening, so that no edit falls between the two.
+        let watcher = new_debouncer(self.opts.debounce, None, tx).and_then(|mut d| {
+            d.watch(&self.root, notify::RecursiveMode::Recursive)?;
+            Ok(d)
+        });
+        let (watcher, watch_error) = match watcher {
+            Ok(d) => (Some(d), None),
+            Err(e) => {
+                let error = format!(
+                    "the file watcher is unavailable ({e}); polling every {:?}",
+                    self.opts.poll_interval
+                );
+                tracing::warn!(root = %self.root.display(), "{error}");
+                (None, Some(error))
+            }
+        };
+        let index_opts =
+            IndexOptions { max_file_size: self.opts.max_file_size, progress: false, full: false };
+        let (mut engine, summary) = Engine::open(&self.root, &self.db, &index_opts)?;
+        engine.warm()?;
+        tracing::info!(root = %self.root.display(), revision = summary.revision, mode = summary.mode, "index ready");
+        self.update(|st| {
+            st.phase = Phase::Ready;
+            st.revision = Some(engine.revision());
+            st.watching = watcher.is_some();
+            st.watch_error = watch_error;
+        });
+        let mut last_poll = Instant::now();
+        while !self.stop.load(Ordering::SeqCst) {
+            if watcher.is_none() {
+                std::thread::sleep(Duration::from_millis(100));
+                if last_poll.elapsed() >= self.opts.poll_interval {
+                    last_poll = Instant::now();
+                    let applied = engine.sync_full(true);
+                    self.published(&engine, applied.map(|a| a.revision));
+                }
+                continue;
+            }
+            let first = match rx.recv_timeout(Duration::from_millis(100)) {
+                Ok(r) => r,
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(anyhow!("the file watcher stopped unexpectedly"));
+                }
+            };
+            let mut results = vec![first];
+            results.extend(rx.try_iter());
+            let batch = reduce(&engine, results, 1000);
+            if batch.touches_tree() {
+                self.update(|st| st.pending = true);
+            }
+            let Some(applied) = apply(&mut engine, &batch) else { continue };
+            if let Ok(a) = &applied
+                && a.revision.is_some()
+            {
+                tracing::info!(
+                    root = %self.root.display(),
+                    revision = a.revision,
+                    changed = a.changed_files,
+                    rescan = rescan_reason(batch.rescan),
+                    latency_ms = batch.first_event.map(|t| t.elapsed().as_secs_f64() * 1000.0),
+                    "published"
+                );
+            }
+            self.published(&engine, applied.map(|a| a.revision));
+        }
+        drop(watcher);
+        engine.release_for_exit();
+        Ok(())
+    }
+
+    /// Records the outcome of one sync.
+    fn published(&self, engine: &Engine, outcome: Result<Option<i64>>) {
+        match outcome {
+            Ok(revision) => self.update(|st| {
+                st.pending = false;
+                st.failed_publish = None;
+                st.revision = Some(engine.revision());
+                if revision.is_some() {
+                    st.last_publish = Some(Instant::now());
+                    st.published += 1;
+                }
+            }),
+            Err(e) => {
+                // The previous revision stays published; the next batch retries from the tree.
+                let error = format!("{e:#}");
+                tracing::error!(root = %self.root.display(), error = %error, "publishing a revision failed");
+                self.update(|st| {
+                    st.pending = false;
+                    st.failed_publish = Some(error);
+                });
+            }
+        }
+    }
+}
+
+/// The roots one server serves.
+pub struct RootSet {
+    roots: Vec<Arc<RootHandle>>,
+    /// The root a call without `root` means, when there is one.
+    default: Option<usize>,
+}
+
+impl RootSet {
+    /// `cwd`, when inside one of the roots, picks the default among several.
+    pub fn new(roots: Vec<Arc<RootHandle>>, cwd: Option<&Path>) -> RootSet {
+        let default = if roots.len() == 1 {
+            Some(0)
+        } else {
+            cwd.and_then(|c| {
+                // The deepest root containing the working directory.
+                roots
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, r)| c.starts_with(&r.root))
+                    .max_by_key(|(_, r)| r.root.components().count())
+                    .map(|(i, _)| i)
+            })
+        };
+        RootSet { roots, default }
+    }
+
+    pub fn all(&self) -> &[Arc<RootHandle>] {
+        &self.roots
+    }
+
+    fn names(&self) -> String {
+        self.roots.iter().map(|r| r.root.display().to_string()).collect::<Vec<_>>().join(", ")
+    }
+
+    /// The served root a call names (or the default one).
+    pub fn pick(&self, root: Option<&str>) -> Result<Arc<RootHandle>, String> {
+        let Some(given) = root.filter(|r| !r.trim().is_empty()) else {
+            return match self.default {
+                Some(i) => Ok(self.roots[i].clone()),
+                None => {
+                    Err(format!("several roots are served; pass `root`, one of: {}", self.names()))
+                }
+            };
+        };
+        let path = Path::new(given);
+        let canonical = std::fs::canonicalize(path).ok();
+        self.roots
+            .iter()
+            .find(|r| r.root == path || canonical.as_deref() == Some(r.root.as_path()))
+            .cloned()
+            .ok_or_else(|| format!("`{given}` is not a served root; served: {}", self.names()))
+    }
+
+    pub fn stop_all(&self) {
+        for r in &self.roots {
+            r.stop();
+        }
+    }
+}
+
+/// A path an argument names, as a path relative to `root`: a relative path is taken as
+/// relative to the root, an absolute one must lie inside it. `..` may not leave the root.
+pub fn relative_to_root(root: &Path, given: &str) -> Result<String, String> {
+    let path = Path::new(given);
+    let rel: PathBuf = if path.is_absolute() {
+        // Compare canonical forms when the path exists (symlinked roots such as /tmp).
+        let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        match canonical.strip_prefix(root).or_else(|_| path.strip_prefix(root)) {
+            Ok(r) => r.to_path_buf(),
+            Err(_) => {
+                return Err(format!(
+                    "path `{given}` is outside the root {}; give a path inside it (relative paths are relative to the root)",
+                    root.display()
+                ));
+            }
+        }
+    } else {
+        path.to_path_buf()
+    };
+    let mut parts: Vec<String> = Vec::new();
+    for c in rel.components() {
+        match c {
+            Component::Normal(p) => parts.push(p.to_string_lossy().into_owned()),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if parts.pop().is_none() {
+                    return Err(format!("path `{given}` is outside the root {}", root.display()));
+                }
+            }
+            Component::RootDir | Component::Prefix(_) => {}
+        }
+    }
+    Ok(parts.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_inside_and_outside_the_root() {
+        let root = Path::new("/srv/repo");
+        assert_eq!(relative_to_root(root, "src/a.ts").as_deref(), Ok("src/a.ts"));
+        assert_eq!(relative_to_root(root, "./src/../lib/b.go").as_deref(), Ok("lib/b.go"));
+        assert_eq!(relative_to_root(root, "/srv/repo/src/a.ts").as_deref(), Ok("src/a.ts"));
+        for bad in ["/etc/passwd", "../other/a.ts", "src/../../x", "/srv/repository/a.ts"] {
+            let err = relative_to_root(root, bad).expect_err(bad);
+            assert!(err.contains("outside the root"), "{bad}: {err}");
+        }
+    }
+}

@@ -1,0 +1,683 @@
+//! The MCP tools: small argument lists, short descriptions, compact JSON answers that each
+//! carry `root`, `revision` and `stale`. Every tool runs on tokio's blocking pool with its own
+//! read-only snapshot of one served root; failures (bad arguments, unknown IDs, ambiguous
+//! names, a root that is not served, a path outside the root) come back as tool errors
+//! (`isError: true`) whose text says what to do.
+
+use super::roots::{Phase, RootError, RootHandle, RootSet, relative_to_root};
+use crate::answer::{
+    changed_json, context_json, dag_json, edge_brief, expand_json, impact_json, node_brief, round,
+    source_lines, trace_json,
+};
+use crate::diff::{DiffBase, changes};
+use codegraph_query::ops::dag_grep::{DagGrepRequest, Mode, Render};
+use codegraph_query::ops::expand::ExpandRequest;
+use codegraph_query::ops::impact::{ImpactDirection, ImpactRequest};
+use codegraph_query::ops::lookup::Target;
+use codegraph_query::ops::trace::TraceRequest;
+use codegraph_query::ops::{Direction, parse_edge_kinds};
+use codegraph_query::{NodeRow, QueryError, Reader, SearchRequest};
+use codegraph_schema::NodeKind;
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
+use rmcp::{ServerHandler, tool, tool_handler, tool_router};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+/// Most edges `open_node` lists per direction.
+const OPEN_EDGE_CAP: usize = 40;
+
+/// What a failed tool call says.
+enum ToolError {
+    /// A plain actionable message.
+    Message(String),
+    /// A structured answer (ambiguous name with candidates, unknown name with suggestions).
+    Answer(Value),
+}
+
+impl From<String> for ToolError {
+    fn from(s: String) -> Self {
+        ToolError::Message(s)
+    }
+}
+
+impl From<QueryError> for ToolError {
+    fn from(e: QueryError) -> Self {
+        ToolError::Message(e.to_string())
+    }
+}
+
+impl From<RootError> for ToolError {
+    fn from(e: RootError) -> Self {
+        ToolError::Message(e.to_string())
+    }
+}
+
+impl From<anyhow::Error> for ToolError {
+    fn from(e: anyhow::Error) -> Self {
+        ToolError::Message(format!("{e:#}"))
+    }
+}
+
+type ToolResult = Result<Value, ToolError>;
+
+/// How a tool wants its root prepared before it reads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Freshen {
+    /// Answer from the published revision at once.
+    No,
+    /// Wait briefly for edits the worker holds to be published (impact operations).
+    Briefly,
+}
+
+/// The MCP server of a set of roots.
+#[derive(Clone)]
+pub struct CodegraphMcp {
+    roots: Arc<RootSet>,
+    tool_router: ToolRouter<Self>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SearchArgs {
+    /// Words, identifiers or an FTS5 query.
+    pub query: String,
+    /// Only this node kind (function, method, class, interface, struct, file, ...).
+    pub kind: Option<String>,
+    /// Max hits (default 10, at most 100).
+    pub limit: Option<usize>,
+    /// Served root (default: the only or current one).
+    pub root: Option<String>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OpenArgs {
+    /// Node ID, e.g. `sym:ts:src/a.ts:Server.start` or `file:src/a.ts`.
+    pub id: String,
+    pub root: Option<String>,
+}
+
+/// A symbol named by ID or name.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TargetArgs {
+    /// Node ID, or a name / qualified name (`Server.start`) / file path.
+    pub target: String,
+    /// Narrow a name to files whose path contains this.
+    pub file: Option<String>,
+    /// Narrow a name to this node kind.
+    pub kind: Option<String>,
+    pub root: Option<String>,
+}
+
+#[derive(Deserialize, JsonSchema, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+pub enum ImpactDir {
+    /// What depends on the target (callers, importers, subtypes).
+    Upstream,
+    /// What the target depends on.
+    Downstream,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ImpactArgs {
+    /// Node ID or name.
+    pub target: String,
+    pub file: Option<String>,
+    pub kind: Option<String>,
+    /// Default upstream.
+    pub direction: Option<ImpactDir>,
+    /// Default 3.
+    pub depth: Option<u32>,
+    /// Edge kinds to follow (default CALLS, IMPORTS, EXTENDS, IMPLEMENTS, HAS_METHOD, HAS_PROPERTY, ACCESSES).
+    pub edges: Option<Vec<String>>,
+    /// Skip edges below this confidence (0-1).
+    pub min_confidence: Option<f64>,
+    /// Follow into test code (default false).
+    pub include_tests: Option<bool>,
+    pub root: Option<String>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChangedArgs {
+    /// Compare this git ref (branch, tag, commit, `HEAD~N`) with the files on disk; default HEAD.
+    pub base: Option<String>,
+    /// Compare HEAD with the staged changes instead.
+    pub staged: Option<bool>,
+    /// Impact depth (default 3).
+    pub depth: Option<u32>,
+    pub include_tests: Option<bool>,
+    pub root: Option<String>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TraceArgs {
+    /// Start: node ID or name.
+    pub from: String,
+    /// End: node ID or name.
+    pub to: String,
+    /// Max hops (default 8).
+    pub depth: Option<u32>,
+    pub root: Option<String>,
+}
+
+#[derive(Deserialize, JsonSchema, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+pub enum Dir {
+    Out,
+    In,
+}
+
+impl Dir {
+    fn direction(self) -> Direction {
+        match self {
+            Dir::Out => Direction::Out,
+            Dir::In => Direction::In,
+        }
+    }
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExpandArgs {
+    /// Node ID or name.
+    pub target: String,
+    /// Default out.
+    pub direction: Option<Dir>,
+    /// Default 2.
+    pub depth: Option<u32>,
+    /// Max nodes (default 50).
+    pub budget: Option<usize>,
+    /// Edge kinds (default all).
+    pub edges: Option<Vec<String>>,
+    pub root: Option<String>,
+}
+
+#[derive(Deserialize, JsonSchema, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+pub enum RenderArg {
+    Tree,
+    Mermaid,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DagGrepArgs {
+    /// Text query that picks the seeds.
+    pub query: String,
+    /// Seeds kept (default 10).
+    pub k: Option<usize>,
+    /// Default 2.
+    pub depth: Option<u32>,
+    /// Max nodes (default 80).
+    pub budget: Option<usize>,
+    /// Default out.
+    pub direction: Option<Dir>,
+    /// Only seeds of these node kinds.
+    pub node_kinds: Option<Vec<String>>,
+    /// Add a rendered tree or mermaid diagram.
+    pub render: Option<RenderArg>,
+    pub root: Option<String>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RouteArgs {
+    /// Route, e.g. `GET /users/:id`.
+    pub route: String,
+    pub root: Option<String>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ToolArgs {
+    /// Tool name.
+    pub tool: String,
+    pub root: Option<String>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StatusArgs {
+    /// Default: every served root.
+    pub root: Option<String>,
+}
+
+impl CodegraphMcp {
+    pub fn new(roots: Arc<RootSet>) -> Self {
+        CodegraphMcp { roots, tool_router: Self::tool_router() }
+    }
+
+    /// Runs `f` on the blocking pool with one snapshot of the chosen root, then adds `root`,
+    /// `revision` and `stale` to its answer.
+    async fn with_reader<F>(&self, root: Option<String>, freshen: Freshen, f: F) -> CallToolResult
+    where
+        F: FnOnce(&RootHandle, &Reader<'_>) -> ToolResult + Send + 'static,
+    {
+        let roots = self.roots.clone();
+        let job = move || -> ToolResult {
+            let handle = roots.pick(root.as_deref())?;
+            let mut store = handle.store()?;
+            if freshen == Freshen::Briefly {
+                handle.wait_fresh();
+            }
+            let result = {
+                let reader = store.reader()?;
+                let mut v = f(&handle, &reader)?;
+                let stale = handle.stale(reader.revision(), &reader)?;
+                if let Value::Object(map) = &mut v {
+                    map.insert("root".into(), json!(handle.root.display().to_string()));
+                    map.insert("revision".into(), json!(reader.revision()));
+                    map.insert("stale".into(), json!(stale));
+                }
+                v
+            };
+            handle.give_back(store);
+            Ok(result)
+        };
+        finish(tokio::task::spawn_blocking(job).await)
+    }
+}
+
+fn finish(joined: Result<ToolResult, tokio::task::JoinError>) -> CallToolResult {
+    match joined {
+        Ok(Ok(v)) => CallToolResult::success(vec![ContentBlock::text(v.to_string())]),
+        Ok(Err(ToolError::Message(m))) => CallToolResult::error(vec![ContentBlock::text(m)]),
+        Ok(Err(ToolError::Answer(v))) => {
+            CallToolResult::error(vec![ContentBlock::text(v.to_string())])
+        }
+        Err(e) => CallToolResult::error(vec![ContentBlock::text(format!(
+            "internal error while answering: {e}; the index is unaffected"
+        ))]),
+    }
+}
+
+/// Resolves a target, turning an ambiguous or unknown name into an answer that lists the
+/// candidates or near matches.
+fn lookup(handle: &RootHandle, reader: &Reader<'_>, t: &TargetArgs) -> Result<NodeRow, ToolError> {
+    let file = t.file.as_deref().map(|f| relative_to_root(&handle.root, f)).transpose()?;
+    if let Some(k) = &t.kind {
+        check_kind(k)?;
+    }
+    let target = Target { query: t.target.clone(), file, kind: t.kind.clone() };
+    reader.lookup(&target).map_err(|e| lookup_error(&t.target, e))
+}
+
+fn lookup_error(query: &str, e: QueryError) -> ToolError {
+    let mut v = json!({"query": query, "message": e.to_string()});
+    match &e {
+        QueryError::Ambiguous { candidates, .. } => {
+            v["error"] = json!("ambiguous");
+            v["message"] = json!(format!(
+                "`{query}` names {} nodes: pass one of these IDs as the target, or narrow with `file` / `kind`",
+                candidates.len()
+            ));
+            v["candidates"] = Value::Array(
+                candidates
+                    .iter()
+                    .map(|c| {
+                        let mut n = node_brief(&c.node);
+                        n["matched_by"] = json!(c.matched_by.as_str());
+                        n
+                    })
+                    .collect(),
+            );
+        }
+        QueryError::NotFound { suggestions, .. } | QueryError::UnknownId { suggestions, .. } => {
+            v["error"] = json!("not_found");
+            v["suggestions"] = json!(suggestions);
+        }
+        _ => return ToolError::Message(e.to_string()),
+    }
+    ToolError::Answer(v)
+}
+
+fn check_kind(kind: &str) -> Result<(), ToolError> {
+    if NodeKind::parse(kind).is_some() {
+        return Ok(());
+    }
+    let kinds: Vec<&str> = NodeKind::ALL.iter().map(|k| k.as_str()).collect();
+    Err(ToolError::Message(format!("unknown kind `{kind}`; one of: {}", kinds.join(", "))))
+}
+
+fn edges(list: &Option<Vec<String>>) -> Result<Vec<codegraph_schema::EdgeKind>, ToolError> {
+    Ok(parse_edge_kinds(list.as_deref().unwrap_or(&[]))?)
+}
+
+fn target_of(
+    target: String,
+    file: Option<String>,
+    kind: Option<String>,
+    root: &Option<String>,
+) -> TargetArgs {
+    TargetArgs { target, file, kind, root: root.clone() }
+}
+
+fn not_detected(what: &str, asked: &str) -> Value {
+    json!({
+        "query": asked,
+        "detected": false,
+        "matches": [],
+        "note": format!("codegraph does not detect {what} yet, so this root has none on record; use code_search or symbol_context on the handler's name instead"),
+    })
+}
+
+const INSTRUCTIONS: &str = "codegraph: a code graph of each served root (files, symbols, imports, calls, heritage), kept fresh while files change. Start with code_search or symbol_context; use impact_analysis before changing a symbol and changed_code_impact before committing. IDs look like `sym:ts:src/a.ts:Server.start` or `file:src/a.ts`; names work too. Every answer has `revision` and `stale`.";
+
+#[tool_router(router = tool_router)]
+impl CodegraphMcp {
+    #[tool(
+        description = "Find symbols and files by name, signature, doc or path (BM25). Returns IDs for the other tools."
+    )]
+    async fn code_search(&self, Parameters(a): Parameters<SearchArgs>) -> CallToolResult {
+        let root = a.root.clone();
+        self.with_reader(root, Freshen::No, move |_, reader| {
+            if let Some(k) = &a.kind {
+                check_kind(k)?;
+            }
+            let limit = a.limit.unwrap_or(10).clamp(1, 100);
+            let r = reader.search(&SearchRequest { query: a.query, kind: a.kind, limit })?;
+            Ok(json!({
+                "fallback": r.fallback.map(|f| f.as_str()),
+                "hits": r.hits.iter().map(|h| {
+                    let mut v = node_brief(&h.node);
+                    if let Some(s) = &h.node.signature {
+                        v["signature"] = json!(s);
+                    }
+                    v["score"] = json!(round(h.score));
+                    v
+                }).collect::<Vec<_>>(),
+            }))
+        })
+        .await
+    }
+
+    #[tool(description = "A node by ID: fields, source lines, edges in and out, unresolved calls.")]
+    async fn open_node(&self, Parameters(a): Parameters<OpenArgs>) -> CallToolResult {
+        self.with_reader(a.root.clone(), Freshen::No, move |handle, reader| {
+            let opened = reader.open(&a.id).map_err(|e| lookup_error(&a.id, e))?;
+            let n = &opened.node;
+            let mut v = node_brief(n);
+            v["qualified_name"] = json!(n.qualified_name);
+            v["signature"] = json!(n.signature);
+            v["doc"] = json!(n.doc);
+            v["exported"] = json!(n.exported);
+            v["source"] = json!(
+                source_lines(&handle.root, n)
+                    .map(|(first, lines)| json!({"first_line": first, "lines": lines}))
+            );
+            let cap = |list: &[codegraph_query::EdgeRow]| -> Value {
+                Value::Array(list.iter().take(OPEN_EDGE_CAP).map(edge_brief).collect())
+            };
+            v["outgoing"] = cap(&opened.outgoing);
+            v["incoming"] = cap(&opened.incoming);
+            let mut notes = Vec::new();
+            for (dir, list) in [("outgoing", &opened.outgoing), ("incoming", &opened.incoming)] {
+                if list.len() > OPEN_EDGE_CAP {
+                    notes.push(format!(
+                        "{} of {} {dir} edges shown; use expand for more",
+                        OPEN_EDGE_CAP,
+                        list.len()
+                    ));
+                }
+            }
+            v["unresolved_calls"] = Value::Array(
+                reader
+                    .unresolved_of(&a.id)?
+                    .iter()
+                    .map(|(l, c)| json!({"line": l, "callee": c}))
+                    .collect(),
+            );
+            v["notes"] = json!(notes);
+            Ok(v)
+        })
+        .await
+    }
+
+    #[tool(
+        description = "A symbol's container, members, callers, callees (with lines and confidence), heritage, importers and related files."
+    )]
+    async fn symbol_context(&self, Parameters(a): Parameters<TargetArgs>) -> CallToolResult {
+        self.with_reader(a.root.clone(), Freshen::No, move |handle, reader| {
+            let node = lookup(handle, reader, &a)?;
+            Ok(context_json(&reader.symbol_context(&node.id)?))
+        })
+        .await
+    }
+
+    #[tool(
+        description = "What breaks if the target changes (upstream) or what it needs (downstream): nodes by depth with the edge and confidence, affected files, risk."
+    )]
+    async fn impact_analysis(&self, Parameters(a): Parameters<ImpactArgs>) -> CallToolResult {
+        self.with_reader(a.root.clone(), Freshen::Briefly, move |handle, reader| {
+            let node = lookup(
+                handle,
+                reader,
+                &target_of(a.target.clone(), a.file.clone(), a.kind.clone(), &a.root),
+            )?;
+            let req = ImpactRequest {
+                direction: match a.direction.unwrap_or(ImpactDir::Upstream) {
+                    ImpactDir::Upstream => ImpactDirection::Upstream,
+                    ImpactDir::Downstream => ImpactDirection::Downstream,
+                },
+                kinds: edges(&a.edges)?,
+                max_depth: a.depth.unwrap_or(3).clamp(1, 10),
+                min_confidence: a.min_confidence.unwrap_or(0.0).clamp(0.0, 1.0),
+                include_tests: a.include_tests.unwrap_or(false),
+                max_nodes: 200,
+            };
+            Ok(impact_json(&reader.impact(&[node.id], &req)?))
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Symbols touched by the uncommitted git diff (or vs `base`, or staged) and their upstream impact."
+    )]
+    async fn changed_code_impact(&self, Parameters(a): Parameters<ChangedArgs>) -> CallToolResult {
+        self.with_reader(a.root.clone(), Freshen::Briefly, move |handle, reader| {
+            let base = match (a.staged.unwrap_or(false), a.base) {
+                (true, Some(_)) => {
+                    return Err("pass either `staged` or `base`, not both".to_string().into());
+                }
+                (true, None) => DiffBase::Staged,
+                (false, Some(r)) => DiffBase::Ref(r),
+                (false, None) => DiffBase::Worktree,
+            };
+            let files = changes(&handle.root, &base)?;
+            let req = ImpactRequest {
+                max_depth: a.depth.unwrap_or(3).clamp(1, 10),
+                include_tests: a.include_tests.unwrap_or(false),
+                max_nodes: 200,
+                ..ImpactRequest::default()
+            };
+            let mut c = reader.changed_code_impact(&files, &req)?;
+            if base == DiffBase::Staged && !c.files.is_empty() {
+                c.notes.push(
+                    "staged: hunks are the git index's, symbol lines are the indexed worktree's"
+                        .to_string(),
+                );
+            }
+            Ok(changed_json(&c))
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Shortest call paths from one symbol to another, with per-hop confidence."
+    )]
+    async fn trace(&self, Parameters(a): Parameters<TraceArgs>) -> CallToolResult {
+        self.with_reader(a.root.clone(), Freshen::No, move |handle, reader| {
+            let from = lookup(handle, reader, &target_of(a.from.clone(), None, None, &a.root))?;
+            let to = lookup(handle, reader, &target_of(a.to.clone(), None, None, &a.root))?;
+            let req = TraceRequest {
+                kinds: Vec::new(),
+                max_depth: a.depth.unwrap_or(8).clamp(1, 20),
+                max_paths: 3,
+            };
+            Ok(trace_json(&reader.trace(&from.id, &to.id, &req)?))
+        })
+        .await
+    }
+
+    #[tool(
+        description = "The typed neighbourhood of a node, breadth-first, strongest edges first, within a budget."
+    )]
+    async fn expand(&self, Parameters(a): Parameters<ExpandArgs>) -> CallToolResult {
+        self.with_reader(a.root.clone(), Freshen::No, move |handle, reader| {
+            let node = lookup(handle, reader, &target_of(a.target.clone(), None, None, &a.root))?;
+            let req = ExpandRequest {
+                kinds: edges(&a.edges)?,
+                direction: a.direction.unwrap_or(Dir::Out).direction(),
+                depth: a.depth.unwrap_or(2).clamp(1, 6),
+                budget: a.budget.unwrap_or(50).clamp(1, 500),
+            };
+            Ok(expand_json(&reader.expand(&node.id, &req)?))
+        })
+        .await
+    }
+
+    #[tool(
+        description = "Explain a concept: search seeds, expand along weighted edges, return a layered DAG (cycles as back-edges)."
+    )]
+    async fn dag_grep(&self, Parameters(a): Parameters<DagGrepArgs>) -> CallToolResult {
+        self.with_reader(a.root.clone(), Freshen::No, move |_, reader| {
+            let req = DagGrepRequest {
+                query: a.query,
+                mode: Mode::Hybrid,
+                k: a.k.unwrap_or(10).clamp(1, 50),
+                node_kinds: a.node_kinds.unwrap_or_default(),
+                direction: a.direction.unwrap_or(Dir::Out).direction(),
+                depth: a.depth.unwrap_or(2).clamp(1, 6),
+                budget: a.budget.unwrap_or(80).clamp(1, 500),
+                render: a.render.map(|r| match r {
+                    RenderArg::Tree => Render::Tree,
+                    RenderArg::Mermaid => Render::Mermaid,
+                }),
+                ..DagGrepRequest::default()
+            };
+            let mut v = dag_json(&reader.dag_grep(&req)?);
+            if req.render.is_none()
+                && let Value::Object(m) = &mut v
+            {
+                m.remove("rendered");
+            }
+            Ok(v)
+        })
+        .await
+    }
+
+    #[tool(
+        description = "An HTTP route's handler, consumers, middleware and flows (route detection is not built yet: says so)."
+    )]
+    async fn route_impact(&self, Parameters(a): Parameters<RouteArgs>) -> CallToolResult {
+        self.with_reader(a.root.clone(), Freshen::No, move |_, _| {
+            Ok(not_detected("HTTP routes", &a.route))
+        })
+        .await
+    }
+
+    #[tool(
+        description = "An MCP/RPC tool's definition, handler and callers (tool detection is not built yet: says so)."
+    )]
+    async fn tool_context(&self, Parameters(a): Parameters<ToolArgs>) -> CallToolResult {
+        self.with_reader(a.root.clone(), Freshen::No, move |_, _| {
+            Ok(not_detected("MCP/RPC tools", &a.tool))
+        })
+        .await
+    }
+
+    #[tool(description = "Served roots: index phase, revision, staleness, counts, HEAD.")]
+    async fn index_status(&self, Parameters(a): Parameters<StatusArgs>) -> CallToolResult {
+        let roots = self.roots.clone();
+        let job = move || -> ToolResult {
+            let handles = match &a.root {
+                Some(r) => vec![roots.pick(Some(r))?],
+                None => roots.all().to_vec(),
+            };
+            let mut out = Vec::new();
+            for h in &handles {
+                out.push(root_status(h));
+            }
+            Ok(if out.len() == 1 { out.remove(0) } else { json!({"roots": out}) })
+        };
+        finish(tokio::task::spawn_blocking(job).await)
+    }
+}
+
+/// The status of one root: its worker's state and the published snapshot (waiting for a first
+/// index like every other tool).
+fn root_status(h: &Arc<RootHandle>) -> Value {
+    let store = h.store();
+    let st = h.state();
+    let mut v = json!({
+        "root": h.root.display().to_string(),
+        "phase": st.phase.as_str(),
+        "watching": st.watching,
+        "pending_edits": st.pending,
+        "revisions_published": st.published,
+    });
+    if let Phase::Failed(e) = &st.phase {
+        v["error"] = json!(e);
+    }
+    if let Some(e) = &st.failed_publish {
+        v["last_publish_error"] = json!(e);
+    }
+    if let Some(e) = &st.watch_error {
+        v["watch_error"] = json!(e);
+    }
+    if let Some(t) = st.last_publish {
+        v["last_publish_ms_ago"] = json!(t.elapsed().as_millis() as u64);
+    }
+    match store {
+        Ok(mut store) => {
+            let answer = store.reader().map_err(ToolError::from).and_then(|reader| {
+                let snap = reader.snapshot()?;
+                let stale = h.stale(reader.revision(), &reader)?;
+                Ok(json!({
+                    "revision": snap.revision,
+                    "stale": stale,
+                    "head_commit": snap.head_commit,
+                    "dirty_files": snap.dirty_files,
+                    "files": snap.files,
+                    "symbols": snap.symbols,
+                    "edges": snap.edges,
+                    "skipped": snap.skipped,
+                    "unresolved_calls": snap.unresolved,
+                    "indexed_at_ms": snap.created_at_ms,
+                }))
+            });
+            match answer {
+                Ok(Value::Object(m)) => {
+                    v.as_object_mut().into_iter().for_each(|o| o.extend(m.clone()))
+                }
+                Ok(_) => {}
+                Err(ToolError::Message(m)) => v["error"] = json!(m),
+                Err(ToolError::Answer(a)) => v["error"] = a,
+            }
+            h.give_back(store);
+        }
+        Err(e) => {
+            v["revision"] = Value::Null;
+            v["stale"] = json!(true);
+            v["error"] = json!(e.to_string());
+        }
+    }
+    v
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for CodegraphMcp {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("codegraph", env!("CARGO_PKG_VERSION")))
+            .with_instructions(INSTRUCTIONS)
+    }
+}
