@@ -102,6 +102,12 @@ pub(crate) fn impact_json(i: &Impact) -> Value {
 }
 
 pub(crate) fn changed_json(c: &ChangedImpact) -> Value {
+    // The outer answer carries `revision` and `stale` once.
+    let mut impact = impact_json(&c.impact);
+    if let Value::Object(m) = &mut impact {
+        m.remove("revision");
+        m.remove("stale");
+    }
     json!({
         "revision": c.revision,
         "stale": c.stale,
@@ -113,7 +119,7 @@ pub(crate) fn changed_json(c: &ChangedImpact) -> Value {
             "symbols": f.symbols,
         })).collect::<Vec<_>>(),
         "symbols": c.symbols.iter().map(node_brief).collect::<Vec<_>>(),
-        "impact": impact_json(&c.impact),
+        "impact": impact,
         "notes": c.notes,
     })
 }

@@ -1,1 +1,493 @@
+//! In-process tests of the MCP server: an rmcp client talks to [`CodegraphMcp`] over an
+//! in-memory duplex (and once over real HTTP), on fixture repositories written to temp dirs.
+//! They pin every tool's answer on a fixture, the tool errors for bad input, several roots,
+//! and that concurrent clients never see a torn revision while files are edited.
 
+use super::roots::{RootHandle, RootOptions, RootSet};
+use super::tools::CodegraphMcp;
+use rmcp::model::{CallToolRequestParams, ClientConfig as ClientInfo};
+use rmcp::service::RunningService;
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const FIXTURE: &str = r#"
+//- /src/greet.ts
+/** Says hello. */
+export function greet(name: string): string {
+  return "hi " + name;
+}
+export function helper() { return 1; }
+//- /src/server.ts
+export class Server {
+  start() { return helper(); }
+}
+function helper() { return 2; }
+//- /src/main.ts
+import { greet } from "./greet";
+import { Server } from "./server";
+export function main() {
+  const s = new Server();
+  s.start();
+  return greet("a");
+}
+"#;
+
+const TOOLS: [&str; 11] = [
+    "changed_code_impact",
+    "code_search",
+    "dag_grep",
+    "expand",
+    "impact_analysis",
+    "index_status",
+    "open_node",
+    "route_impact",
+    "symbol_context",
+    "tool_context",
+    "trace",
+];
+
+struct Fixture {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+}
+
+fn fixture(files: &str) -> Fixture {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = std::fs::canonicalize(dir.path()).expect("canonical").join("repo");
+    std::fs::create_dir_all(&root).expect("mkdir");
+    codegraph_tests::write_fixture(&root, files);
+    codegraph_tests::cli::git(&root, &["init", "-q"]);
+    codegraph_tests::cli::git(&root, &["add", "."]);
+    codegraph_tests::cli::git(&root, &["commit", "-qm", "init"]);
+    Fixture { _dir: dir, root }
+}
+
+fn handle(root: &Path) -> Arc<RootHandle> {
+    let db = root
+        .parent()
+        .expect("parent")
+        .join(format!("{}.db", root.file_name().expect("name").to_string_lossy()));
+    let opts = RootOptions { build_wait: Duration::from_secs(60), ..RootOptions::default() };
+    RootHandle::new(root.to_path_buf(), db, opts)
+}
+
+type Client = RunningService<RoleClient, ClientInfo>;
+
+async fn connect(roots: Arc<RootSet>) -> Client {
+    let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    tokio::spawn(async move {
+        if let Ok(server) = CodegraphMcp::new(roots).serve(server_io).await {
+            let _ = server.waiting().await;
+        }
+    });
+    ClientInfo::default().serve(client_io).await.expect("client handshake")
+}
+
+/// Calls a tool: (is_error, the answer as JSON, or as a string when it is not JSON).
+async fn call(client: &Client, tool: &str, args: Value) -> (bool, Value) {
+    let Value::Object(map) = args else { panic!("arguments must be an object") };
+    let result = client
+        .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(map))
+        .await
+        .unwrap_or_else(|e| panic!("{tool}: protocol error {e}"));
+    let text = result
+        .content
+        .first()
+        .and_then(|c| c.as_text())
+        .map(|t| t.text.clone())
+        .unwrap_or_default();
+    let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
+    (result.is_error == Some(true), value)
+}
+
+async fn ok(client: &Client, tool: &str, args: Value) -> Value {
+    let (is_error, v) = call(client, tool, args.clone()).await;
+    assert!(!is_error, "{tool} {args}: {v}");
+    assert!(v["revision"].as_i64().is_some_and(|r| r >= 1), "{tool}: revision in {v}");
+    assert!(v["stale"].is_boolean(), "{tool}: stale in {v}");
+    v
+}
+
+async fn err(client: &Client, tool: &str, args: Value) -> String {
+    let (is_error, v) = call(client, tool, args.clone()).await;
+    assert!(is_error, "{tool} {args} should fail: {v}");
+    match v {
+        Value::String(s) => s,
+        other => other.to_string(),
+    }
+}
+
+fn ids(list: &Value, pointer: &str) -> Vec<String> {
+    list.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.pointer(pointer).and_then(Value::as_str))
+                .map(String::from)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Waits until index_status reports a revision above `after` and no pending edits.
+async fn wait_revision(client: &Client, after: i64) -> i64 {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let v = ok(client, "index_status", json!({})).await;
+        let r = v["revision"].as_i64().expect("revision");
+        if r > after && v["stale"] == json!(false) {
+            return r;
+        }
+        assert!(Instant::now() < deadline, "no revision after {after}: {v}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_tool_answers_on_a_fixture() {
+    let fx = fixture(FIXTURE);
+    let roots = Arc::new(RootSet::new(vec![handle(&fx.root)], None));
+    let client = connect(roots.clone()).await;
+
+    let tools = client.list_all_tools().await.expect("tools/list");
+    let mut names: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
+    names.sort();
+    assert_eq!(names, TOOLS);
+    // The whole tools/list answer stays well under 5k tokens (~4 characters per token).
+    let listed = serde_json::to_string(&tools).expect("json").len();
+    assert!(listed < 16_000, "tools/list is {listed} characters");
+
+    // The first call builds the index.
+    let status = ok(&client, "index_status", json!({})).await;
+    assert_eq!(status["phase"], "ready");
+    assert_eq!(status["files"], 3);
+    assert_eq!(status["root"], fx.root.display().to_string());
+
+    let s = ok(&client, "code_search", json!({"query": "greet", "limit": 3})).await;
+    assert_eq!(s["hits"][0]["id"], "sym:ts:src/greet.ts:greet");
+    assert_eq!(s["hits"][0]["signature"], "function greet(name: string): string");
+    let s = ok(&client, "code_search", json!({"query": "Server", "kind": "class"})).await;
+    assert_eq!(ids(&s["hits"], "/id"), ["sym:ts:src/server.ts:Server"]);
+
+    let o = ok(&client, "open_node", json!({"id": "sym:ts:src/greet.ts:greet"})).await;
+    assert_eq!(o["source"]["first_line"], 2);
+    assert_eq!(o["source"]["lines"][1], "  return \"hi \" + name;");
+    assert_eq!(o["doc"], "Says hello.");
+    assert!(ids(&o["incoming"], "/src").contains(&"sym:ts:src/main.ts:main".to_string()), "{o}");
+
+    let c = ok(&client, "symbol_context", json!({"target": "greet"})).await;
+    assert_eq!(ids(&c["callers"], "/node/id"), ["sym:ts:src/main.ts:main"]);
+    assert_eq!(c["callers"][0]["lines"], json!([6]));
+    let c =
+        ok(&client, "symbol_context", json!({"target": "helper", "file": "src/server.ts"})).await;
+    assert_eq!(ids(&c["callers"], "/node/id"), ["sym:ts:src/server.ts:Server.start"]);
+
+    let i = ok(&client, "impact_analysis", json!({"target": "sym:ts:src/server.ts:helper"})).await;
+    let reached: Vec<String> = i["levels"]
+        .as_array()
+        .expect("levels")
+        .iter()
+        .flat_map(|l| ids(&l["nodes"], "/node/id"))
+        .collect();
+    assert_eq!(
+        reached,
+        [
+            "sym:ts:src/server.ts:Server.start",
+            "sym:ts:src/server.ts:Server",
+            "sym:ts:src/main.ts:main",
+            "file:src/main.ts",
+        ],
+        "{i}"
+    );
+    let d = ok(
+        &client,
+        "impact_analysis",
+        json!({"target": "main", "direction": "downstream", "depth": 1}),
+    )
+    .await;
+    let first: Vec<String> = ids(&d["levels"][0]["nodes"], "/node/id");
+    assert!(first.contains(&"sym:ts:src/greet.ts:greet".to_string()), "{d}");
+
+    let t =
+        ok(&client, "trace", json!({"from": "main", "to": "sym:ts:src/server.ts:helper"})).await;
+    let hops: Vec<String> = ids(&t["paths"][0]["hops"], "/dst");
+    assert_eq!(hops, ["sym:ts:src/server.ts:Server.start", "sym:ts:src/server.ts:helper"], "{t}");
+
+    let e =
+        ok(&client, "expand", json!({"target": "sym:ts:src/server.ts:Server", "depth": 1})).await;
+    assert!(
+        ids(&e["nodes"], "/id").contains(&"sym:ts:src/server.ts:Server.start".to_string()),
+        "{e}"
+    );
+
+    let g = ok(&client, "dag_grep", json!({"query": "greet", "k": 2, "render": "tree"})).await;
+    assert!(g["seeds"].as_array().is_some_and(|s| !s.is_empty()), "{g}");
+    assert!(g["rendered"].as_str().is_some_and(|r| r.contains("greet")), "{g}");
+    let g = ok(&client, "dag_grep", json!({"query": "greet"})).await;
+    assert!(g.get("rendered").is_none(), "no rendering unless asked: {g}");
+
+    for (tool, args) in [
+        ("route_impact", json!({"route": "GET /users/:id"})),
+        ("tool_context", json!({"tool": "search"})),
+    ] {
+        let v = ok(&client, tool, args).await;
+        assert_eq!(v["detected"], false, "{tool}: {v}");
+        assert_eq!(v["matches"], json!([]));
+    }
+
+    // Nothing changed since the commit.
+    let ch = ok(&client, "changed_code_impact", json!({})).await;
+    assert_eq!(ch["files"], json!([]), "{ch}");
+
+    // An edit is published by the watcher and seen by the next answers.
+    let before = status["revision"].as_i64().expect("revision");
+    std::fs::write(
+        fx.root.join("src/greet.ts"),
+        "/** Says hello. */\nexport function greet(name: string): string {\n  return \"hello \" + name;\n}\nexport function helper() { return 1; }\nexport function fresh() { return greet(\"x\"); }\n",
+    )
+    .expect("write");
+    let after = wait_revision(&client, before).await;
+    let s = ok(&client, "code_search", json!({"query": "fresh"})).await;
+    assert_eq!(s["revision"], after);
+    assert_eq!(s["hits"][0]["id"], "sym:ts:src/greet.ts:fresh");
+    let ch = ok(&client, "changed_code_impact", json!({})).await;
+    assert_eq!(ids(&ch["files"], "/path"), ["src/greet.ts"], "{ch}");
+    let touched: Vec<String> = ids(&ch["symbols"], "/id");
+    assert_eq!(touched, ["sym:ts:src/greet.ts:fresh", "sym:ts:src/greet.ts:greet"], "{ch}");
+    let ch = ok(&client, "changed_code_impact", json!({"staged": true})).await;
+    assert_eq!(ch["files"], json!([]), "nothing staged: {ch}");
+
+    client.cancel().await.expect("cancel");
+    roots.stop_all();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_arguments_are_actionable_tool_errors() {
+    let fx = fixture(FIXTURE);
+    let roots = Arc::new(RootSet::new(vec![handle(&fx.root)], None));
+    let client = connect(roots.clone()).await;
+
+    let m = err(&client, "code_search", json!({})).await;
+    assert!(m.contains("missing field `query`"), "{m}");
+    let m = err(&client, "code_search", json!({"query": 5})).await;
+    assert!(m.contains("invalid type"), "{m}");
+    let m = err(&client, "code_search", json!({"query": "x", "limt": 3})).await;
+    assert!(m.contains("unknown field `limt`"), "{m}");
+    let m = err(&client, "code_search", json!({"query": "x", "kind": "widget"})).await;
+    assert!(m.contains("unknown kind `widget`; one of:"), "{m}");
+    let m = err(&client, "code_search", json!({"query": "   "})).await;
+    assert!(m.contains("empty search query"), "{m}");
+    let m =
+        err(&client, "impact_analysis", json!({"target": "greet", "direction": "sideways"})).await;
+    assert!(m.contains("unknown variant `sideways`"), "{m}");
+    let m = err(&client, "impact_analysis", json!({"target": "greet", "edges": ["CALLZ"]})).await;
+    assert!(m.contains("unknown edge kind `CALLZ`"), "{m}");
+
+    let m = err(&client, "open_node", json!({"id": "sym:ts:src/greet.ts:gret"})).await;
+    let v: Value = serde_json::from_str(&m).expect("json");
+    assert_eq!(v["error"], "not_found");
+    assert!(v["message"].as_str().is_some_and(|s| s.contains("unknown ID")), "{v}");
+    assert_eq!(v["suggestions"][0], "sym:ts:src/greet.ts:greet");
+
+    let m = err(&client, "symbol_context", json!({"target": "helper"})).await;
+    let v: Value = serde_json::from_str(&m).expect("json");
+    assert_eq!(v["error"], "ambiguous");
+    let mut c = ids(&v["candidates"], "/id");
+    c.sort();
+    assert_eq!(c, ["sym:ts:src/greet.ts:helper", "sym:ts:src/server.ts:helper"]);
+
+    let m = err(&client, "code_search", json!({"query": "x", "root": "/nonexistent-root"})).await;
+    assert!(m.contains("is not a served root; served: "), "{m}");
+    let other = tempfile::tempdir().expect("tempdir");
+    let m = err(
+        &client,
+        "code_search",
+        json!({"query": "x", "root": other.path().display().to_string()}),
+    )
+    .await;
+    assert!(m.contains("is not a served root"), "{m}");
+
+    for file in ["/etc/passwd", "../outside.ts", "src/../../x.ts"] {
+        let m = err(&client, "symbol_context", json!({"target": "greet", "file": file})).await;
+        assert!(m.contains("is outside the root"), "{file}: {m}");
+    }
+    let inside = fx.root.join("src/greet.ts").display().to_string();
+    let c = ok(&client, "symbol_context", json!({"target": "helper", "file": inside})).await;
+    assert_eq!(c["symbol"]["node"]["id"], "sym:ts:src/greet.ts:helper");
+
+    let m = err(&client, "changed_code_impact", json!({"base": "no-such-branch"})).await;
+    assert!(m.contains("no-such-branch"), "{m}");
+    let m = err(&client, "changed_code_impact", json!({"base": "HEAD", "staged": true})).await;
+    assert!(m.contains("either `staged` or `base`"), "{m}");
+
+    // The server still answers after all of that.
+    ok(&client, "code_search", json!({"query": "greet"})).await;
+    client.cancel().await.expect("cancel");
+    roots.stop_all();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn several_roots_in_one_server() {
+    let a = fixture(FIXTURE);
+    let b = fixture("//- /lib/util.go\npackage util\n\nfunc Twice(x int) int { return x * 2 }\n");
+    let roots = Arc::new(RootSet::new(vec![handle(&a.root), handle(&b.root)], None));
+    let client = connect(roots.clone()).await;
+
+    // Without a working directory inside one of them, a call must say which root.
+    let m = err(&client, "code_search", json!({"query": "greet"})).await;
+    assert!(m.contains("several roots are served; pass `root`"), "{m}");
+
+    let ra = a.root.display().to_string();
+    let rb = b.root.display().to_string();
+    let s = ok(&client, "code_search", json!({"query": "Twice", "root": rb})).await;
+    assert_eq!(s["hits"][0]["id"], "sym:go:lib/util.go:Twice");
+    assert_eq!(s["root"], rb);
+    let s = ok(&client, "code_search", json!({"query": "Twice", "root": ra})).await;
+    assert_eq!(s["hits"], json!([]));
+
+    // index_status without a root lists every served root.
+    let all = call(&client, "index_status", json!({})).await.1;
+    let listed = ids(&all["roots"], "/root");
+    assert_eq!(listed, [ra.clone(), rb.clone()]);
+
+    // The working directory picks the default among several roots.
+    let cwd_set = RootSet::new(vec![handle(&a.root), handle(&b.root)], Some(&b.root.join("lib")));
+    assert_eq!(cwd_set.pick(None).expect("default").root, b.root);
+
+    client.cancel().await.expect("cancel");
+    roots.stop_all();
+}
+
+/// Eight clients make 100 calls each while files are edited and re-indexed: every call
+/// answers, every client sees revisions in order, and two answers to the same question at the
+/// same revision are identical (no answer mixes two revisions).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_clients_never_see_a_torn_revision() {
+    let fx = fixture(FIXTURE);
+    let roots = Arc::new(RootSet::new(vec![handle(&fx.root)], None));
+    let first = connect(roots.clone()).await;
+    let start_rev = ok(&first, "index_status", json!({})).await["revision"].as_i64().expect("rev");
+
+    let editing = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let editor = {
+        let root = fx.root.clone();
+        let editing = editing.clone();
+        std::thread::spawn(move || {
+            let mut n = 0u32;
+            while editing.load(std::sync::atomic::Ordering::SeqCst) {
+                n += 1;
+                let body: String = (0..(n % 5))
+                    .map(|i| format!("export function extra{i}() {{ return greet(\"{i}\"); }}\n"))
+                    .collect();
+                let text = format!(
+                    "import {{ greet }} from \"./greet\";\n{body}export function edited{n}() {{ return {n}; }}\n"
+                );
+                std::fs::write(root.join("src/edit.ts"), text).expect("write");
+                std::thread::sleep(Duration::from_millis(40));
+            }
+        })
+    };
+
+    let questions = [
+        ("code_search", json!({"query": "extra0 OR extra1 OR greet", "limit": 20})),
+        ("symbol_context", json!({"target": "sym:ts:src/greet.ts:greet"})),
+        ("impact_analysis", json!({"target": "sym:ts:src/greet.ts:greet"})),
+        ("index_status", json!({})),
+    ];
+    let mut tasks = Vec::new();
+    for c in 0..8 {
+        let roots = roots.clone();
+        let questions = questions.clone();
+        tasks.push(tokio::spawn(async move {
+            let client = connect(roots).await;
+            let mut seen: Vec<(usize, i64, Value)> = Vec::new();
+            let mut last = 0;
+            for i in 0..100 {
+                let q = (c + i) % questions.len();
+                let (tool, args) = &questions[q];
+                let (is_error, mut v) = call(&client, tool, args.clone()).await;
+                assert!(!is_error, "client {c} call {i} {tool}: {v}");
+                let rev = v["revision"].as_i64().expect("revision");
+                assert!(rev >= last, "client {c}: revision went back from {last} to {rev}");
+                last = rev;
+                if let Value::Object(m) = &mut v {
+                    for volatile in [
+                        "stale",
+                        "pending_edits",
+                        "revisions_published",
+                        "last_publish_ms_ago",
+                        "phase",
+                    ] {
+                        m.remove(volatile);
+                    }
+                }
+                seen.push((q, rev, v));
+            }
+            client.cancel().await.expect("cancel");
+            seen
+        }));
+    }
+    let mut answers: HashMap<(usize, i64), Value> = HashMap::new();
+    let mut calls = 0;
+    for t in tasks {
+        for (q, rev, v) in t.await.expect("client task") {
+            calls += 1;
+            match answers.get(&(q, rev)) {
+                Some(prev) => {
+                    assert_eq!(prev, &v, "two answers to question {q} at revision {rev} differ")
+                }
+                None => {
+                    answers.insert((q, rev), v);
+                }
+            }
+        }
+    }
+    editing.store(false, std::sync::atomic::Ordering::SeqCst);
+    editor.join().expect("editor");
+    assert_eq!(calls, 800);
+    let revisions: std::collections::BTreeSet<i64> = answers.keys().map(|(_, r)| *r).collect();
+    assert!(revisions.len() >= 2, "the edits were published during the run: {revisions:?}");
+    assert!(revisions.iter().all(|r| *r >= start_rev));
+    first.cancel().await.expect("cancel");
+    roots.stop_all();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn streamable_http_with_a_bearer_token() {
+    let fx = fixture(FIXTURE);
+    let roots = Arc::new(RootSet::new(vec![handle(&fx.root)], None));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let stop = tokio_util::sync::CancellationToken::new();
+    let server = tokio::spawn(super::serve_http_on(
+        roots.clone(),
+        listener,
+        Some("s3cret".to_string()),
+        false,
+        stop.clone(),
+    ));
+    let url = format!("http://{addr}/mcp");
+
+    use rmcp::transport::StreamableHttpClientTransport;
+    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+    let transport = StreamableHttpClientTransport::from_config(
+        StreamableHttpClientTransportConfig::with_uri(url.clone()).auth_header("s3cret"),
+    );
+    let client = ClientInfo::default().serve(transport).await.expect("handshake over HTTP");
+    let s = ok(&client, "code_search", json!({"query": "greet"})).await;
+    assert_eq!(s["hits"][0]["id"], "sym:ts:src/greet.ts:greet");
+    client.cancel().await.expect("cancel");
+
+    // Without the token the server refuses before MCP starts.
+    let wrong = StreamableHttpClientTransport::from_config(
+        StreamableHttpClientTransportConfig::with_uri(url).auth_header("wrong"),
+    );
+    assert!(ClientInfo::default().serve(wrong).await.is_err(), "a wrong token must be refused");
+
+    stop.cancel();
+    server.await.expect("server task").expect("server");
+    roots.stop_all();
+}
