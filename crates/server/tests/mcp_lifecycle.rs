@@ -1,0 +1,216 @@
+//! The MCP server's index lifecycle, driven through the real binary over stdio with plain
+//! JSON-RPC lines: a root without an index is built on first use, a call that would wait too
+//! long for that build answers "building" instead, and a query on another served root is
+//! answered meanwhile (a build of one root never blocks another). The build is held just
+//! before its commit with the crash-test hook, so the timing is deterministic.
+
+use codegraph_tests::cli::{assert_ok, git, run};
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_codegraph");
+
+struct Server {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    next_id: u64,
+}
+
+impl Server {
+    fn start(args: &[&str], cwd: &Path, envs: &[(&str, &str)]) -> Server {
+        let mut cmd = Command::new(BIN);
+        cmd.args(args)
+            .current_dir(cwd)
+            .env("CODEGRAPH_CACHE_DIR", cwd.join("cache"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        for (k, v) in envs {
+            cmd.env(k, v);
+        }
+        let mut child = cmd.spawn().expect("spawn codegraph mcp");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut s = Server { child, stdin, lines, next_id: 0 };
+        let init = s.request(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "lifecycle-test", "version": "1"}}),
+        );
+        assert_eq!(init["result"]["serverInfo"]["name"], "codegraph", "{init}");
+        s.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        s
+    }
+
+    fn send(&mut self, v: &Value) {
+        writeln!(self.stdin, "{v}").expect("write to the server");
+        self.stdin.flush().expect("flush");
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self.lines.recv_timeout(left).expect("no answer from the server");
+            let v: Value = serde_json::from_str(&line).expect("stdout carries only JSON-RPC");
+            if v["id"] == json!(id) {
+                return v;
+            }
+        }
+    }
+
+    /// (is_error, text of the first content block).
+    fn call(&mut self, tool: &str, args: Value) -> (bool, String) {
+        let v = self.request("tools/call", json!({"name": tool, "arguments": args}));
+        let r = &v["result"];
+        let text = r["content"][0]["text"].as_str().unwrap_or_default().to_string();
+        (r["isError"] == json!(true), text)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn repo(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
+    let root = dir.join(name);
+    std::fs::create_dir_all(root.join("src")).expect("mkdir");
+    std::fs::write(root.join("src/a.ts"), text).expect("write");
+    git(&root, &["init", "-q"]);
+    git(&root, &["add", "."]);
+    git(&root, &["commit", "-qm", "init"]);
+    root
+}
+
+#[test]
+fn a_build_answers_building_and_never_blocks_another_root() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = std::fs::canonicalize(tmp.path()).expect("canonical");
+    let ready = repo(&dir, "ready", "export function alpha() { return 1; }\n");
+    let slow = repo(&dir, "slow", "export function beta() { return 2; }\n");
+    // `ready` has an index already; `slow` has none.
+    let out = Command::new(BIN)
+        .args(["index", ready.to_str().expect("utf8")])
+        .env("CODEGRAPH_CACHE_DIR", dir.join("cache"))
+        .output()
+        .expect("index");
+    assert_ok(&out);
+
+    let marker = dir.join("paused");
+    let marker_s = marker.display().to_string();
+    let mut server = Server::start(
+        &[
+            "mcp",
+            "--build-wait-secs",
+            "1",
+            ready.to_str().expect("utf8"),
+            slow.to_str().expect("utf8"),
+        ],
+        &dir,
+        &[("CODEGRAPH_PAUSE_AT", "full-commit"), ("CODEGRAPH_PAUSE_FILE", &marker_s)],
+    );
+    let slow_s = slow.display().to_string();
+    let ready_s = ready.display().to_string();
+
+    // The first call on `slow` starts its build, waits its second, and says so.
+    let t = Instant::now();
+    let (is_error, text) = server.call("code_search", json!({"query": "beta", "root": slow_s}));
+    assert!(is_error, "{text}");
+    assert!(text.contains("codegraph is building the index of"), "{text}");
+    assert!(t.elapsed() < Duration::from_secs(20), "waited {:?}", t.elapsed());
+    assert!(marker.exists(), "the build reached its commit point");
+
+    // Meanwhile the other root answers at once.
+    let t = Instant::now();
+    let (is_error, text) = server.call("code_search", json!({"query": "alpha", "root": ready_s}));
+    assert!(!is_error, "{text}");
+    let v: Value = serde_json::from_str(&text).expect("json");
+    assert_eq!(v["hits"][0]["id"], "sym:ts:src/a.ts:alpha");
+    assert!(t.elapsed() < Duration::from_secs(5), "blocked for {:?}", t.elapsed());
+
+    // index_status shows both: one ready (once its worker has re-checked the tree; the answer
+    // above came from its existing index), one building without a revision.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let (v, phases) = loop {
+        let (is_error, text) = server.call("index_status", json!({}));
+        assert!(!is_error, "{text}");
+        let v: Value = serde_json::from_str(&text).expect("json");
+        let phases: Vec<(String, String)> = v["roots"]
+            .as_array()
+            .expect("roots")
+            .iter()
+            .map(|r| {
+                let s = |k: &str| r[k].as_str().unwrap_or("").to_string();
+                (s("root"), s("phase"))
+            })
+            .collect();
+        if phases[0].1 == "ready" || Instant::now() > deadline {
+            break (v, phases);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(
+        phases,
+        [(ready_s.clone(), "ready".to_string()), (slow_s.clone(), "building".to_string())],
+        "{v}"
+    );
+    assert_eq!(v["roots"][1]["revision"], Value::Null);
+    assert_eq!(v["roots"][1]["stale"], true);
+    assert_eq!(v["roots"][0]["stale"], false);
+    assert_eq!(v["roots"][0]["watching"], true);
+}
+
+#[test]
+fn a_missing_index_is_built_on_first_use_and_stdout_is_only_protocol() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = std::fs::canonicalize(tmp.path()).expect("canonical");
+    let root = repo(&dir, "r", "export function gamma() { return 3; }\n");
+    let mut server = Server::start(&["mcp", root.to_str().expect("utf8")], &dir, &[]);
+    let (is_error, text) = server.call("code_search", json!({"query": "gamma"}));
+    assert!(!is_error, "{text}");
+    let v: Value = serde_json::from_str(&text).expect("json");
+    assert_eq!(v["hits"][0]["id"], "sym:ts:src/a.ts:gamma");
+    assert_eq!(v["revision"], 1);
+    assert_eq!(v["stale"], false);
+    drop(server);
+    // The index the server built is the one the CLI reads.
+    let out = Command::new(BIN)
+        .args(["search", "gamma", "--root", root.to_str().expect("utf8"), "--json"])
+        .env("CODEGRAPH_CACHE_DIR", dir.join("cache"))
+        .output()
+        .expect("search");
+    assert_ok(&out);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["hits"][0]["id"], "sym:ts:src/a.ts:gamma");
+}
+
+#[test]
+fn http_refuses_a_public_address_without_a_token() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = run(BIN, &["mcp", ".", "--http", "0.0.0.0:0"], tmp.path());
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("is not a loopback address") && err.contains("--allow-remote"), "{err}");
+    let out = run(BIN, &["mcp", ".", "--http", "0.0.0.0:0", "--allow-remote"], tmp.path());
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("needs a bearer token"), "{err}");
+}
