@@ -88,7 +88,7 @@ pub struct RootState {
     pub watch_error: Option<String>,
     pub started: Option<Instant>,
     pub last_publish: Option<Instant>,
-    /// Revisions published since the server started.
+    /// Revisions this server published (the opening build or update included).
     pub published: u64,
 }
 
@@ -264,7 +264,18 @@ impl RootHandle {
     }
 
     fn run_worker(self: Arc<Self>) {
-        if let Err(e) = self.worker() {
+        // A panic in the engine must not leave the root looking ready: it becomes a failure
+        // that the next call retries.
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.worker()))
+            .unwrap_or_else(|panic| {
+                let what = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".to_string());
+                Err(anyhow!("the indexing worker panicked: {what}"))
+            });
+        if let Err(e) = outcome {
             let error = format!("{e:#}");
             tracing::error!(root = %self.root.display(), error = %error, "root worker stopped");
             self.update(|st| st.phase = Phase::Failed(error));
@@ -297,6 +308,10 @@ impl RootHandle {
         self.update(|st| {
             st.phase = Phase::Ready;
             st.revision = Some(engine.revision());
+            if summary.mode != "unchanged" {
+                st.published += 1;
+                st.last_publish = Some(Instant::now());
+            }
             st.watching = watcher.is_some();
             st.watch_error = watch_error;
         });
