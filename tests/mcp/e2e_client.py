@@ -233,10 +233,13 @@ async def check_tools(c: Client) -> None:
     d = await c.ok("dag_grep", {"query": "greet", "k": 5, "depth": 2, "budget": 20})
     check(GREET in json.dumps(d), f"dag_grep greet: {GREET} not in {short(d)}")
 
+    # The fixture declares no routes or tools: the answers say so instead of looking complete.
     d = await c.ok("route_impact", {"route": "GET /users"})
-    check(d.get("detected") is False, f"route_impact: detected is {d.get('detected')!r}, want false")
+    check(d.get("matches") == [], f"route_impact: matches {short(d)}, want []")
+    check(any("no routes are detected" in n for n in d.get("notes", [])), f"route_impact notes: {short(d)}")
     d = await c.ok("tool_context", {"tool": "search"})
-    check(d.get("detected") is False, f"tool_context: detected is {d.get('detected')!r}, want false")
+    check(d.get("matches") == [], f"tool_context: matches {short(d)}, want []")
+    check(any("no MCP/RPC tools are detected" in n for n in d.get("notes", [])), f"tool_context notes: {short(d)}")
 
     d = await c.ok("index_status", {})
     check(d.get("phase") == "ready", f"index_status: phase {d.get('phase')!r}, want 'ready'")

@@ -740,6 +740,8 @@ impl<'b> Reader<'b> {
             accesses,
             heritage,
             type_hints,
+            // Placeholder until the endpoint codec lands (helper-13): decoded facts drop them.
+            endpoints: Vec::new(),
             package,
             syntax_errors,
         })

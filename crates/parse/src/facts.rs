@@ -23,6 +23,10 @@ pub struct FileFacts {
     pub accesses: Vec<FieldAccess>,
     pub heritage: Vec<Heritage>,
     pub type_hints: Vec<TypeHint>,
+    /// HTTP routes and MCP/RPC tools the file declares in code (call- and decorator-shaped
+    /// registrations). File-path conventions (Next.js `app/**/route.ts`, `pages/api`) are
+    /// derived from paths by resolution, not here.
+    pub endpoints: Vec<Endpoint>,
     /// Go: the `package` clause name. Other languages: `None`.
     pub package: Option<String>,
     /// Number of ERROR / MISSING nodes in the syntax tree (0 for a clean parse).
@@ -221,4 +225,60 @@ pub enum HintSource {
     /// stripped as any hint type is, so `[]T` and `T` read the same). `Path` receivers, or
     /// `Other` for "no longer known" (a type-switch variable after its switch).
     Value(Receiver),
+}
+
+/// An HTTP route or an MCP/RPC tool registered in code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Endpoint {
+    pub kind: EndpointKind,
+    /// The API that declared it: `express` (also Hono, Koa router and any `x.get('/p', h)`
+    /// router of that shape), `fastify`, `nestjs`, `loopback`, `net/http`, `gorilla/mux`,
+    /// `gin`, `echo`, `chi`, `mcp-sdk`, `fastmcp`, `mcp-go`.
+    pub framework: String,
+    /// Route: the upper-case HTTP method, or `ANY`. Tool: empty.
+    pub method: String,
+    /// Route: the path as this file declares it, normalized: leading `/`, parameters as
+    /// `:name` (Go `{id}` and `{id:[0-9]+}` become `:id`), prefixes of groups / controllers /
+    /// sub-routers declared in the same file applied. Tool: the tool name.
+    pub name: String,
+    /// Tool: its description literal.
+    pub description: Option<String>,
+    /// Tool: the names of its input fields, in source order.
+    pub fields: Vec<String>,
+    /// Route: top-level keys of literal JSON responses in an inline or same-file handler
+    /// (`res.json({a, b})`, `c.JSON(200, gin.H{"a": ...})`), sorted, deduplicated.
+    pub response_keys: Vec<String>,
+    /// Route: literal status codes the handler sends, sorted, deduplicated.
+    pub status_codes: Vec<u16>,
+    /// Middleware as written (`auth`, `rateLimit(10)` -> `rateLimit`), in order.
+    pub middleware: Vec<String>,
+    pub handler: Handler,
+    /// The receiver the route is registered on (`app`, `router`, `r`), as a path; empty for
+    /// decorators and tools. Resolution uses it to apply cross-file mount prefixes.
+    pub receiver: Vec<String>,
+    /// 1-based line of the registration (the call, or the method decorator).
+    pub line: u32,
+    /// Nearest enclosing named symbol; `None` at module level.
+    pub enclosing: Option<SymbolIdx>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EndpointKind {
+    Route,
+    Tool,
+}
+
+/// What handles an endpoint.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Handler {
+    /// A function or method named by reference (`getUser`, `users.get`, `h.ServeHTTP`),
+    /// resolved like the callee of a call at the registration.
+    Reference(Callee),
+    /// A symbol this file declares (a decorated controller method; a named function
+    /// expression passed in place).
+    Symbol(SymbolIdx),
+    /// An anonymous function written in place: the calls it makes belong to `enclosing`.
+    Inline,
+    /// No handler argument was recognised.
+    Unknown,
 }

@@ -241,67 +241,67 @@ fn symbol_context_of_a_method_and_a_class() {
     check(
         render::context(&r.symbol_context(&s(SERVER, "Server.start")).unwrap()),
         expect![[r#"
-        sym:ts:src/server.ts:Server.start (method, revision 1)
-          at: src/server.ts:4-10
-          signature: Server.start()
-        container:
-          <- HAS_METHOD   sym:ts:src/server.ts:Server (class)
-        callers:
-          sym:ts:src/server.test.ts:testStart (function) line 3 [typed-receiver 0.85]
-          sym:ts:src/server.ts:main (function) line 23 [typed-receiver 0.85]
-        callees:
-          sym:ts:src/server.ts:Server.stop (method) line 8 [this-dispatch 0.90]
-          sym:ts:src/util.ts:Logger.write (method) line 7 [typed-receiver 0.85]
-          sym:ts:src/util.ts:log (function) line 5, 9 [import-resolved 0.95]
-        file imports:
-          -> IMPORTS      file:src/util.ts (file) (line 1) [import-resolved 0.95]
-        file imported by:
-          <- IMPORTS      file:src/app.ts (file) (line 1) [import-resolved 0.95]
-          <- IMPORTS      file:src/server.test.ts (file) (line 1) [import-resolved 0.95]
-        related files: src/util.ts (3), src/server.test.ts (2), src/app.ts (1)
-        note: routes, tools and processes are not detected yet: none are listed
-    "#]],
+            sym:ts:src/server.ts:Server.start (method, revision 1)
+              at: src/server.ts:4-10
+              signature: Server.start()
+            container:
+              <- HAS_METHOD   sym:ts:src/server.ts:Server (class)
+            callers:
+              sym:ts:src/server.test.ts:testStart (function) line 3 [typed-receiver 0.85]
+              sym:ts:src/server.ts:main (function) line 23 [typed-receiver 0.85]
+            callees:
+              sym:ts:src/server.ts:Server.stop (method) line 8 [this-dispatch 0.90]
+              sym:ts:src/util.ts:Logger.write (method) line 7 [typed-receiver 0.85]
+              sym:ts:src/util.ts:log (function) line 5, 9 [import-resolved 0.95]
+            file imports:
+              -> IMPORTS      file:src/util.ts (file) (line 1) [import-resolved 0.95]
+            file imported by:
+              <- IMPORTS      file:src/app.ts (file) (line 1) [import-resolved 0.95]
+              <- IMPORTS      file:src/server.test.ts (file) (line 1) [import-resolved 0.95]
+            related files: src/util.ts (3), src/server.test.ts (2), src/app.ts (1)
+            note: execution flows (processes) are not derived yet: none are listed
+        "#]],
     );
     check(
         render::context(&r.symbol_context(&s(UTIL, "Logger")).unwrap()),
         expect![[r#"
-        sym:ts:src/util.ts:Logger (class, revision 1)
-          at: src/util.ts:5-12
-          signature: Logger()
-        container:
-          <- CONTAINS     file:src/util.ts (file)
-        members:
-          -> HAS_METHOD   sym:ts:src/util.ts:Logger.write (method)
-          -> HAS_PROPERTY sym:ts:src/util.ts:Logger.level (property)
-        heritage:
-          <- EXTENDS      sym:ts:src/util.ts:FileLogger (class) [same-file 0.95]
-        imported by:
-          <- IMPORTS      file:src/server.ts (file) (line 1) [import-resolved 0.95]
-        file imported by:
-          <- IMPORTS      file:src/server.ts (file) (line 1) [import-resolved 0.95]
-        related files: src/server.ts (2)
-        note: routes, tools and processes are not detected yet: none are listed
-    "#]],
+            sym:ts:src/util.ts:Logger (class, revision 1)
+              at: src/util.ts:5-12
+              signature: Logger()
+            container:
+              <- CONTAINS     file:src/util.ts (file)
+            members:
+              -> HAS_METHOD   sym:ts:src/util.ts:Logger.write (method)
+              -> HAS_PROPERTY sym:ts:src/util.ts:Logger.level (property)
+            heritage:
+              <- EXTENDS      sym:ts:src/util.ts:FileLogger (class) [same-file 0.95]
+            imported by:
+              <- IMPORTS      file:src/server.ts (file) (line 1) [import-resolved 0.95]
+            file imported by:
+              <- IMPORTS      file:src/server.ts (file) (line 1) [import-resolved 0.95]
+            related files: src/server.ts (2)
+            note: execution flows (processes) are not derived yet: none are listed
+        "#]],
     );
     check(
         render::context(&r.symbol_context(&s(UTIL, "log")).unwrap()),
         expect![[r#"
-        sym:ts:src/util.ts:log (function, revision 1)
-          at: src/util.ts:1-3
-          signature: log()
-        container:
-          <- CONTAINS     file:src/util.ts (file)
-        callers:
-          sym:ts:src/server.ts:Server.start (method) line 5, 9 [import-resolved 0.95]
-          sym:ts:src/server.ts:Server.stop (method) line 12 [import-resolved 0.95]
-        imported by:
-          <- IMPORTS      file:src/server.ts (file) (line 1) [import-resolved 0.95]
-        file imported by:
-          <- IMPORTS      file:src/server.ts (file) (line 1) [import-resolved 0.95]
-        related files: src/server.ts (4)
-        note: 2 unresolved call site(s) elsewhere call something named `log`: callers may be incomplete
-        note: routes, tools and processes are not detected yet: none are listed
-    "#]],
+            sym:ts:src/util.ts:log (function, revision 1)
+              at: src/util.ts:1-3
+              signature: log()
+            container:
+              <- CONTAINS     file:src/util.ts (file)
+            callers:
+              sym:ts:src/server.ts:Server.start (method) line 5, 9 [import-resolved 0.95]
+              sym:ts:src/server.ts:Server.stop (method) line 12 [import-resolved 0.95]
+            imported by:
+              <- IMPORTS      file:src/server.ts (file) (line 1) [import-resolved 0.95]
+            file imported by:
+              <- IMPORTS      file:src/server.ts (file) (line 1) [import-resolved 0.95]
+            related files: src/server.ts (4)
+            note: 2 unresolved call site(s) elsewhere call something named `log`: callers may be incomplete
+            note: execution flows (processes) are not derived yet: none are listed
+        "#]],
     );
 }
 

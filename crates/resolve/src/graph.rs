@@ -115,7 +115,7 @@ pub fn file_node(db: &dyn salsa::Database, file: SourceFile) -> Node {
     }
 }
 
-/// Symbol nodes, structural edges and syntax notes of one file: a function of the path and
+/// Symbol and endpoint nodes, structural edges and syntax notes of one file: a function of the path and
 /// the facts only (never of the text), so equal facts stop an edit here.
 #[salsa::tracked(returns(ref))]
 pub fn file_graph(db: &dyn salsa::Database, file: SourceFile) -> FileGraph {
@@ -173,5 +173,6 @@ pub fn file_graph(db: &dyn salsa::Database, file: SourceFile) -> FileGraph {
             hash: None,
         });
     }
+    crate::endpoints::endpoint_rows(db, file, language, &mut graph.nodes, &mut graph.edges);
     graph
 }

@@ -17,6 +17,7 @@
 //! is someone else's job.
 
 mod digest;
+pub mod endpoints;
 mod go;
 mod graph;
 pub mod ids;

@@ -5,6 +5,7 @@
 use codegraph_query::ops::changed::ChangedImpact;
 use codegraph_query::ops::context::{CallLink, Link, SymbolContext};
 use codegraph_query::ops::dag_grep::DagGrep;
+use codegraph_query::ops::endpoints::EndpointAnswer;
 use codegraph_query::ops::expand::Expansion;
 use codegraph_query::ops::impact::Impact;
 use codegraph_query::ops::trace::Trace;
@@ -69,8 +70,8 @@ pub(crate) fn context_json(c: &SymbolContext) -> Value {
         "file_importers": links(&c.file_importers),
         "related_files": c.related_files.iter().map(|(f, n)| json!({"file": f, "links": n})).collect::<Vec<_>>(),
         "unresolved_calls": c.unresolved_calls.iter().map(|(l, callee)| json!({"line": l, "callee": callee})).collect::<Vec<_>>(),
-        "routes": [],
-        "tools": [],
+        "routes": links(&endpoint_links(c, "route", "HANDLES_ROUTE")),
+        "tools": links(&endpoint_links(c, "tool", "HANDLES_TOOL")),
         "processes": [],
         "notes": c.notes,
     })
@@ -245,5 +246,34 @@ pub(crate) fn edge_json(e: &EdgeRow) -> Value {
         "weight": e.weight,
         "reason": e.reason,
         "line": (e.line > 0).then_some(e.line),
+    })
+}
+
+/// The routes (or tools) of a context: endpoints the symbol handles, or an endpoint's handler.
+fn endpoint_links(c: &SymbolContext, kind: &str, edge: &str) -> Vec<Link> {
+    c.endpoints.iter().filter(|l| l.node.kind == kind || l.edge.kind == edge).cloned().collect()
+}
+
+/// The answer of `route_impact` / `tool_context`.
+pub(crate) fn endpoints_json(a: &EndpointAnswer) -> Value {
+    json!({
+        "revision": a.revision,
+        "stale": a.stale,
+        "query": a.query,
+        "matches": a.matches.iter().map(|m| {
+            let mut n = node_brief(&m.node);
+            n["signature"] = json!(m.node.signature);
+            if let Some(d) = &m.node.doc {
+                n["description"] = json!(d);
+            }
+            json!({
+                "endpoint": n,
+                "matched_by": m.matched_by,
+                "handlers": m.handlers.iter().map(|l| json!({"node": node_brief(&l.node), "edge": edge_brief(&l.edge)})).collect::<Vec<_>>(),
+                "handler_callers": m.handler_callers.iter().map(call_json).collect::<Vec<_>>(),
+                "handler_callees": m.handler_callees.iter().map(call_json).collect::<Vec<_>>(),
+            })
+        }).collect::<Vec<_>>(),
+        "notes": a.notes,
     })
 }

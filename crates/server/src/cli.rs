@@ -120,6 +120,10 @@ enum Command {
     Expand(crate::ops_cli::ExpandArgs),
     /// An explanation subgraph for a text query: seeds, weighted expansion, DAG layers.
     DagGrep(crate::ops_cli::DagGrepArgs),
+    /// An HTTP route's declaration, middleware, response keys, handler and its callers/callees.
+    RouteImpact(crate::ops_cli::EndpointArgs),
+    /// An MCP/RPC tool's description, input fields, handler and its callers/callees.
+    ToolContext(crate::ops_cli::EndpointArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -318,6 +322,8 @@ pub fn run() -> Result<()> {
         Command::Trace(a) => crate::ops_cli::trace(a, cli.db.as_deref(), json),
         Command::Expand(a) => crate::ops_cli::expand(a, cli.db.as_deref(), json),
         Command::DagGrep(a) => crate::ops_cli::dag_grep(a, cli.db.as_deref(), json),
+        Command::RouteImpact(a) => crate::ops_cli::endpoint(a, false, cli.db.as_deref(), json),
+        Command::ToolContext(a) => crate::ops_cli::endpoint(a, true, cli.db.as_deref(), json),
     }
 }
 

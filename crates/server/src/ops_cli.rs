@@ -7,7 +7,8 @@
 //! freshness against the tree on the same reader.
 
 use crate::answer::{
-    changed_json, context_json, dag_json, expand_json, impact_json, node_brief, trace_json,
+    changed_json, context_json, dag_json, endpoints_json, expand_json, impact_json, node_brief,
+    trace_json,
 };
 use crate::diff::{DiffBase, changes};
 use crate::fresh::freshness;
@@ -62,7 +63,7 @@ pub enum ImpactDir {
 #[derive(Args, Debug)]
 pub struct ImpactOpts {
     /// Edge kinds to follow (repeatable); default CALLS, IMPORTS, EXTENDS, IMPLEMENTS,
-    /// HAS_METHOD, HAS_PROPERTY, ACCESSES.
+    /// HAS_METHOD, HAS_PROPERTY, ACCESSES, HANDLES_ROUTE, HANDLES_TOOL.
     #[arg(long = "edge", value_name = "KIND")]
     pub edges: Vec<String>,
     #[arg(long, default_value_t = 3)]
@@ -130,6 +131,14 @@ pub struct TraceArgs {
     /// Show at most this many shortest paths.
     #[arg(long, default_value_t = 3)]
     pub paths: usize,
+    #[arg(long)]
+    pub root: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct EndpointArgs {
+    /// A route (`GET /users/:id`, `/users/42`, a route ID) or a tool (name or ID).
+    pub query: String,
     #[arg(long)]
     pub root: Option<PathBuf>,
 }
@@ -387,6 +396,16 @@ pub fn dag_grep(a: DagGrepArgs, db: Option<&Path>, json: bool) -> Result<()> {
     let mut d = reader.dag_grep(&req)?;
     d.stale = Some(freshness(&root, &db_path, &reader)?.stale());
     if json { print(&dag_json(&d)) } else { text(&render::dag(&d)) }
+}
+
+/// `route-impact` (`tool == false`) and `tool-context`.
+pub fn endpoint(a: EndpointArgs, tool: bool, db: Option<&Path>, json: bool) -> Result<()> {
+    let (root, db_path, mut store) = open(a.root, db)?;
+    let reader = store.reader()?;
+    let mut e =
+        if tool { reader.tool_context(&a.query)? } else { reader.route_impact(&a.query)? };
+    e.stale = Some(freshness(&root, &db_path, &reader)?.stale());
+    if json { print(&endpoints_json(&e)) } else { text(&render::endpoints(&e)) }
 }
 
 fn text(s: &str) -> Result<()> {

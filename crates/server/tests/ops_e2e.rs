@@ -128,7 +128,7 @@ fn context_impact_trace_expand_dag_grep() {
         file imported by:
           <- IMPORTS      file:src/app.ts (file) (line 1) [import-resolved 0.95]
         related files: src/app.ts (2), src/util.ts (2)
-        note: routes, tools and processes are not detected yet: none are listed
+        note: execution flows (processes) are not derived yet: none are listed
     "#]]
     .assert_eq(&r.ok(&["context", "Server.start"]));
     expect![[r#"

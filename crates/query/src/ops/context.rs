@@ -5,7 +5,7 @@
 //!
 //! Completeness is stated, not implied: call sites inside the symbol that resolved to nothing,
 //! unresolved call sites elsewhere that name it (possible missing callers), and the kinds of
-//! context codegraph does not detect yet (routes, tools, processes).
+//! context codegraph does not derive yet (processes).
 
 use super::{Direction, Graph, Hop};
 use crate::error::QueryError;
@@ -48,6 +48,9 @@ pub struct SymbolContext {
     pub heritage: Vec<Link>,
     /// ACCESSES / REFERS_TO in both directions.
     pub references: Vec<Link>,
+    /// Routes and tools this symbol handles (incoming HANDLES_ROUTE / HANDLES_TOOL), or, for a
+    /// route or tool, its handler (outgoing).
+    pub endpoints: Vec<Link>,
     /// Files whose IMPORTS edge names this symbol.
     pub imported_by: Vec<Link>,
     /// IMPORTS from the symbol's file to other files.
@@ -66,7 +69,7 @@ const HERITAGE_KINDS: &[EdgeKind] = &[EdgeKind::Extends, EdgeKind::Implements];
 const REFERENCE_KINDS: &[EdgeKind] = &[EdgeKind::Accesses, EdgeKind::RefersTo];
 
 /// The note every context carries about what is not modelled yet.
-pub const NOT_DETECTED: &str = "routes, tools and processes are not detected yet: none are listed";
+pub const NOT_DETECTED: &str = "execution flows (processes) are not derived yet: none are listed";
 
 impl Reader<'_> {
     /// The context of the node with ID `id` (resolve names first with [`Reader::lookup`]).
@@ -91,6 +94,9 @@ impl Reader<'_> {
         heritage.extend(links(&mut g, nid, Direction::In, HERITAGE_KINDS)?);
         let mut references = links(&mut g, nid, Direction::Out, REFERENCE_KINDS)?;
         references.extend(links(&mut g, nid, Direction::In, REFERENCE_KINDS)?);
+        const HANDLES: &[EdgeKind] = &[EdgeKind::HandlesRoute, EdgeKind::HandlesTool];
+        let mut endpoints = links(&mut g, nid, Direction::In, HANDLES)?;
+        endpoints.extend(links(&mut g, nid, Direction::Out, HANDLES)?);
         let mut imported_by = links(&mut g, nid, Direction::In, &[EdgeKind::Imports])?;
         let (mut file_imports, mut file_importers) = (Vec::new(), Vec::new());
         let file_id = symbol.file.as_ref().map(|f| format!("file:{f}"));
@@ -103,7 +109,8 @@ impl Reader<'_> {
                 imported_by.clear();
             }
         }
-        for list in [&mut containers, &mut members, &mut heritage, &mut references] {
+        for list in [&mut containers, &mut members, &mut heritage, &mut references, &mut endpoints]
+        {
             list.sort_by(|a, b| (&a.edge.kind, &a.node.id).cmp(&(&b.edge.kind, &b.node.id)));
         }
         for list in [&mut imported_by, &mut file_imports, &mut file_importers] {
@@ -163,6 +170,7 @@ impl Reader<'_> {
             callees,
             heritage,
             references,
+            endpoints,
             imported_by,
             file_imports,
             file_importers,
@@ -184,7 +192,11 @@ fn to_links(
 }
 
 /// CALLS edges at `nid` grouped by the node at the other end, sorted by its ID.
-fn calls(g: &mut Graph<'_, '_>, nid: i64, dir: Direction) -> Result<Vec<CallLink>, QueryError> {
+pub(super) fn calls(
+    g: &mut Graph<'_, '_>,
+    nid: i64,
+    dir: Direction,
+) -> Result<Vec<CallLink>, QueryError> {
     let mut by_node: BTreeMap<i64, (Vec<u32>, f64, String)> = BTreeMap::new();
     for h in g.hops(nid, dir, &[EdgeKind::Calls], usize::MAX)? {
         let entry = by_node.entry(h.other).or_insert_with(|| (Vec::new(), -1.0, String::new()));

@@ -37,6 +37,8 @@ pub const DEFAULT_IMPACT_KINDS: &[EdgeKind] = &[
     EdgeKind::HasMethod,
     EdgeKind::HasProperty,
     EdgeKind::Accesses,
+    EdgeKind::HandlesRoute,
+    EdgeKind::HandlesTool,
 ];
 
 /// Upstream: who depends on the targets (edges followed against their direction);

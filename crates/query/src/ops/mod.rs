@@ -13,6 +13,7 @@
 pub mod changed;
 pub mod context;
 pub mod dag_grep;
+pub mod endpoints;
 pub mod expand;
 pub mod impact;
 pub mod lookup;

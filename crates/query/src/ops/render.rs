@@ -3,6 +3,7 @@
 
 use super::changed::ChangedImpact;
 use super::context::{CallLink, Link, SymbolContext};
+use super::endpoints::EndpointAnswer;
 use super::expand::Expansion;
 use super::impact::Impact;
 use super::trace::Trace;
@@ -93,6 +94,7 @@ pub fn context(c: &SymbolContext) -> String {
     calls(&mut out, "callees", &c.callees);
     links(&mut out, "heritage", &c.heritage);
     links(&mut out, "references", &c.references);
+    links(&mut out, "routes and tools", &c.endpoints);
     links(&mut out, "imported by", &c.imported_by);
     links(&mut out, "file imports", &c.file_imports);
     links(&mut out, "file imported by", &c.file_importers);
@@ -250,5 +252,34 @@ pub fn changed(c: &ChangedImpact) -> String {
 pub fn dag(d: &dag_grep::DagGrep) -> String {
     let mut out = format!("{}\n", revision(d.revision, d.stale));
     out.push_str(d.rendered.as_deref().unwrap_or(&dag_grep::render_tree(d)));
+    out
+}
+
+/// `route_impact` / `tool_context`.
+pub fn endpoints(a: &EndpointAnswer) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} match(es) for `{}` ({})",
+        a.matches.len(),
+        a.query,
+        revision(a.revision, a.stale)
+    );
+    for m in &a.matches {
+        let _ = writeln!(out, "{} ({}, matched by {})", m.node.id, m.node.kind, m.matched_by);
+        let _ = writeln!(out, "  at: {}", location(&m.node));
+        if let Some(sig) = &m.node.signature {
+            let _ = writeln!(out, "  declared: {sig}");
+        }
+        if let Some(doc) = &m.node.doc {
+            let _ = writeln!(out, "  description: {doc}");
+        }
+        links(&mut out, "handler", &m.handlers);
+        calls(&mut out, "handler callers", &m.handler_callers);
+        calls(&mut out, "handler callees", &m.handler_callees);
+    }
+    for n in &a.notes {
+        let _ = writeln!(out, "note: {n}");
+    }
     out
 }

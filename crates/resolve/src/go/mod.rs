@@ -138,6 +138,28 @@ pub(crate) fn resolve_core<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>)
             }),
         }
     }
+    // HANDLES_ROUTE / HANDLES_TOOL for handlers named by reference (`h`, `pkg.H`, `s.handle`),
+    // resolved like a callee at the registration.
+    for fe in crate::endpoints::file_endpoints(db, file) {
+        let codegraph_parse::Handler::Reference(callee) = &fe.endpoint.handler else { continue };
+        let fn_scope = fe.endpoint.enclosing.filter(|&i| {
+            facts
+                .symbols
+                .get(i as usize)
+                .is_some_and(|s| matches!(s.kind, NodeKind::Function | NodeKind::Method))
+        });
+        if let Outcome::Found(f, reason) = r.call(callee, fn_scope, fe.endpoint.line, 0)
+            && let Some(dst) = symbol_ids(db, f.sym.file).get(f.sym.idx as usize)
+        {
+            out.edges.push(Edge::new(
+                fe.id.clone(),
+                dst.clone(),
+                crate::endpoints::handles(fe.endpoint.kind),
+                reason,
+                fe.endpoint.line,
+            ));
+        }
+    }
     let ids = symbol_ids(db, file);
     for h in &facts.heritage {
         if !matches!(h.kind, HeritageKind::Extends | HeritageKind::Embeds) {

@@ -25,7 +25,7 @@ use crate::keys::FileKey;
 use crate::resolved::{Resolved, UnresolvedSite, caller_id};
 use codegraph_db::{SourceFile, Workspace, file_facts};
 use codegraph_parse::{
-    CallKind, Callee, HeritageKind, ImportKind, Imported, render::render_callee,
+    CallKind, Callee, Handler, HeritageKind, ImportKind, Imported, render::render_callee,
 };
 use codegraph_schema::{EdgeKind, NodeKind, Reason};
 use project::{ModTarget, file_modules};
@@ -153,6 +153,23 @@ pub(crate) fn resolve_file(
                 EdgeKind::Accesses,
                 reason,
                 a.line,
+            ));
+        }
+    }
+    // HANDLES_ROUTE / HANDLES_TOOL for handlers named by reference, resolved like a call's
+    // callee at the registration.
+    for fe in crate::endpoints::file_endpoints(db, file) {
+        let Handler::Reference(callee) = &fe.endpoint.handler else { continue };
+        let Outcome::Found(t, reason) = r.callee(file, fe.endpoint.enclosing, callee, 0) else {
+            continue;
+        };
+        if let Some(dst) = sym_id(db, t) {
+            out.edges.push(Edge::new(
+                fe.id.clone(),
+                dst,
+                crate::endpoints::handles(fe.endpoint.kind),
+                reason,
+                fe.endpoint.line,
             ));
         }
     }

@@ -229,13 +229,14 @@ async fn every_tool_answers_on_a_fixture() {
     let g = ok(&client, "dag_grep", json!({"query": "greet"})).await;
     assert!(g.get("rendered").is_none(), "no rendering unless asked: {g}");
 
-    for (tool, args) in [
-        ("route_impact", json!({"route": "GET /users/:id"})),
-        ("tool_context", json!({"tool": "search"})),
+    // No routes or tools here: the answers say so rather than look complete.
+    for (tool, args, note) in [
+        ("route_impact", json!({"route": "GET /users/:id"}), "no routes are detected in this root"),
+        ("tool_context", json!({"tool": "search"}), "no MCP/RPC tools are detected in this root"),
     ] {
         let v = ok(&client, tool, args).await;
-        assert_eq!(v["detected"], false, "{tool}: {v}");
-        assert_eq!(v["matches"], json!([]));
+        assert_eq!(v["matches"], json!([]), "{tool}: {v}");
+        assert_eq!(v["notes"][0], note, "{tool}: {v}");
     }
 
     // Nothing changed since the commit.

@@ -6,8 +6,8 @@
 
 use super::roots::{Phase, RootError, RootHandle, RootSet, relative_to_root};
 use crate::answer::{
-    changed_json, context_json, dag_json, edge_brief, expand_json, impact_json, node_brief, round,
-    source_lines, trace_json,
+    changed_json, context_json, dag_json, edge_brief, endpoints_json, expand_json, impact_json,
+    node_brief, round, source_lines, trace_json,
 };
 use crate::diff::{DiffBase, changes};
 use codegraph_query::ops::dag_grep::{DagGrepRequest, Mode, Render};
@@ -360,16 +360,7 @@ fn target_of(
     TargetArgs { target, file, kind, root: root.clone() }
 }
 
-fn not_detected(what: &str, asked: &str) -> Value {
-    json!({
-        "query": asked,
-        "detected": false,
-        "matches": [],
-        "note": format!("codegraph does not detect {what} yet, so this root has none on record; use code_search or symbol_context on the handler's name instead"),
-    })
-}
-
-const INSTRUCTIONS: &str = "codegraph: a code graph of each served root (files, symbols, imports, calls, heritage), kept fresh while files change. Start with code_search or symbol_context; use impact_analysis before changing a symbol and changed_code_impact before committing. IDs look like `sym:ts:src/a.ts:Server.start` or `file:src/a.ts`; names work too. Every answer has `revision` and `stale`.";
+const INSTRUCTIONS: &str = "codegraph: a code graph of each served root (files, symbols, imports, calls, heritage, HTTP routes, MCP tools), kept fresh while files change. Start with code_search or symbol_context; use impact_analysis before changing a symbol and changed_code_impact before committing. IDs look like `sym:ts:src/a.ts:Server.start` or `file:src/a.ts`; names work too. Every answer has `revision` and `stale`.";
 
 #[tool_router(router = tool_router)]
 impl CodegraphMcp {
@@ -575,21 +566,21 @@ impl CodegraphMcp {
     }
 
     #[tool(
-        description = "An HTTP route's handler, consumers, middleware and flows (route detection is not built yet: says so)."
+        description = "An HTTP route (`GET /users/:id`, `/users/42` or ID): declaration, middleware, response keys, handler, its callers and callees."
     )]
     async fn route_impact(&self, Parameters(a): Parameters<RouteArgs>) -> CallToolResult {
-        self.with_reader(a.root.clone(), Freshen::No, move |_, _| {
-            Ok(not_detected("HTTP routes", &a.route))
+        self.with_reader(a.root.clone(), Freshen::Briefly, move |_, reader| {
+            Ok(endpoints_json(&reader.route_impact(&a.route)?))
         })
         .await
     }
 
     #[tool(
-        description = "An MCP/RPC tool's definition, handler and callers (tool detection is not built yet: says so)."
+        description = "An MCP/RPC tool (name or ID): description, input fields, handler, its callers and callees."
     )]
     async fn tool_context(&self, Parameters(a): Parameters<ToolArgs>) -> CallToolResult {
-        self.with_reader(a.root.clone(), Freshen::No, move |_, _| {
-            Ok(not_detected("MCP/RPC tools", &a.tool))
+        self.with_reader(a.root.clone(), Freshen::No, move |_, reader| {
+            Ok(endpoints_json(&reader.tool_context(&a.tool)?))
         })
         .await
     }

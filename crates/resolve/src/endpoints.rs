@@ -1,0 +1,290 @@
+//! HTTP routes and MCP/RPC tools as graph nodes: the endpoints a file registers in code (from
+//! its facts) and those its path implies (Next.js `app/**/route.ts` method exports and
+//! `pages/api/**` default handlers), with stable IDs and the structural edges a file can draw
+//! alone. Handlers named by reference are resolved with the file's other references, by
+//! [`crate::resolve_file`].
+//!
+//! Why it exists: routes and tools are what agents ask about first ("what serves GET
+//! /users/:id", "which function implements this tool"), and both depend only on one file's
+//! path and facts, so they live in the file's unit like its symbols.
+//!
+//! Edge direction: `route -HANDLES_ROUTE-> handler` and `tool -HANDLES_TOOL-> handler`, like
+//! `caller -CALLS-> callee`: the endpoint depends on its handler, so the upstream impact of a
+//! handler reaches its routes and tools.
+
+use crate::graph::{Edge, Node, symbol_ids};
+use crate::ids::file_id;
+use codegraph_db::{SourceFile, file_facts};
+use codegraph_parse::{Endpoint, EndpointKind, Handler, Language, SymbolIdx};
+use codegraph_schema::{EdgeKind, NodeCategory, NodeKind, Reason};
+use std::collections::HashMap;
+
+/// One endpoint of a file, with its node ID.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileEndpoint {
+    pub id: String,
+    pub endpoint: Endpoint,
+}
+
+/// `route:{path}:{METHOD} {route}` / `tool:{path}:{name}`, plus `#n` for the n-th duplicate.
+pub fn endpoint_id(file: &str, e: &Endpoint, occurrence: u32) -> String {
+    let (prefix, label) = match e.kind {
+        EndpointKind::Route => (NodeCategory::Route.id_prefix(), label(e)),
+        EndpointKind::Tool => (NodeCategory::Tool.id_prefix(), e.name.clone()),
+    };
+    if occurrence <= 1 {
+        format!("{prefix}:{file}:{label}")
+    } else {
+        format!("{prefix}:{file}:{label}#{occurrence}")
+    }
+}
+
+/// The edge kind from an endpoint to its handler.
+pub fn handles(kind: EndpointKind) -> EdgeKind {
+    match kind {
+        EndpointKind::Route => EdgeKind::HandlesRoute,
+        EndpointKind::Tool => EdgeKind::HandlesTool,
+    }
+}
+
+/// `GET /users/:id` for a route, the name for a tool.
+pub fn label(e: &Endpoint) -> String {
+    match e.kind {
+        EndpointKind::Route => format!("{} {}", e.method, e.name),
+        EndpointKind::Tool => e.name.clone(),
+    }
+}
+
+const METHODS: [&str; 7] = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
+
+/// The route path a Next.js file path implies: `app/users/[id]/route.ts` -> `/users/:id`,
+/// `pages/api/users/[id].ts` -> `/api/users/:id`. Route groups `(x)` vanish, `[...a]` and
+/// `[[...a]]` are `:a*`. `None` when the path follows neither convention.
+fn next_route(path: &str) -> Option<(String, bool)> {
+    let (stem, ext) = path.rsplit_once('.')?;
+    if !matches!(ext, "ts" | "tsx" | "js" | "jsx" | "mjs") {
+        return None;
+    }
+    let segments: Vec<&str> = stem.split('/').collect();
+    // The last `app` or `pages` directory starts the route (`src/app/...` works too).
+    let app = segments.iter().rposition(|s| *s == "app");
+    let pages = segments.iter().rposition(|s| *s == "pages");
+    let (start, app_router) = match (app, pages) {
+        (Some(a), Some(p)) if p > a => (p, false),
+        (Some(a), _) => (a, true),
+        (None, Some(p)) => (p, false),
+        (None, None) => return None,
+    };
+    let rest = &segments[start + 1..];
+    let parts: Vec<&str> = if app_router {
+        // Only `route.*` files are handlers in the app router.
+        let (last, dirs) = rest.split_last()?;
+        if *last != "route" {
+            return None;
+        }
+        dirs.to_vec()
+    } else {
+        if rest.first() != Some(&"api") {
+            return None;
+        }
+        let mut p = rest.to_vec();
+        if p.last() == Some(&"index") {
+            p.pop();
+        }
+        p
+    };
+    let mut route = String::new();
+    for seg in parts {
+        if seg.starts_with('(') && seg.ends_with(')') || seg.starts_with('@') {
+            continue;
+        }
+        route.push('/');
+        let inner = seg.trim_start_matches('[').trim_end_matches(']');
+        if seg.starts_with('[') {
+            match inner.strip_prefix("...") {
+                Some(rest) => {
+                    route.push(':');
+                    route.push_str(rest);
+                    route.push('*');
+                }
+                None => {
+                    route.push(':');
+                    route.push_str(inner);
+                }
+            }
+        } else {
+            route.push_str(seg);
+        }
+    }
+    if route.is_empty() {
+        route.push('/');
+    }
+    Some((route, app_router))
+}
+
+/// Endpoints implied by a Next.js path: one per exported top-level method function in an app
+/// router `route.*` file, one `ANY` per `pages/api` file (its exported handler, or the file).
+fn path_endpoints(path: &str, facts: &codegraph_parse::FileFacts) -> Vec<Endpoint> {
+    let Some((route, app_router)) = next_route(path) else { return Vec::new() };
+    let top = |s: &codegraph_parse::Symbol| s.parent.is_none() && s.exported;
+    let mk = |method: &str, handler: Handler, line: u32| Endpoint {
+        kind: EndpointKind::Route,
+        framework: "nextjs".to_string(),
+        method: method.to_string(),
+        name: route.clone(),
+        description: None,
+        fields: Vec::new(),
+        response_keys: Vec::new(),
+        status_codes: Vec::new(),
+        middleware: Vec::new(),
+        handler,
+        receiver: Vec::new(),
+        line,
+        enclosing: None,
+    };
+    if app_router {
+        facts
+            .symbols
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| top(s) && METHODS.contains(&s.name.as_str()))
+            .map(|(i, s)| mk(&s.name, Handler::Symbol(i as SymbolIdx), s.start_line))
+            .collect()
+    } else {
+        let functions: Vec<(usize, &codegraph_parse::Symbol)> = facts
+            .symbols
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| top(s) && s.kind == NodeKind::Function)
+            .collect();
+        let pick = functions
+            .iter()
+            .find(|(_, s)| s.name == "handler")
+            .or_else(|| (functions.len() == 1).then(|| &functions[0]));
+        vec![match pick {
+            Some((i, s)) => mk("ANY", Handler::Symbol(*i as SymbolIdx), s.start_line),
+            None => mk("ANY", Handler::Inline, 1),
+        }]
+    }
+}
+
+/// Every endpoint of a file: registered in code, then implied by its path, with IDs.
+#[salsa::tracked(returns(ref))]
+pub fn file_endpoints(db: &dyn salsa::Database, file: SourceFile) -> Vec<FileEndpoint> {
+    let Some(language) = file.language(db) else { return Vec::new() };
+    if language == Language::Markdown {
+        return Vec::new();
+    }
+    let path = file.path(db);
+    let facts = file_facts(db, file);
+    let mut all: Vec<Endpoint> = facts.endpoints.clone();
+    if matches!(language, Language::TypeScript | Language::Tsx | Language::JavaScript) {
+        all.extend(path_endpoints(path, facts));
+    }
+    let mut seen: HashMap<String, u32> = HashMap::new();
+    all.into_iter()
+        .map(|endpoint| {
+            let n = seen.entry(endpoint_id(path, &endpoint, 1)).or_insert(0);
+            *n += 1;
+            FileEndpoint { id: endpoint_id(path, &endpoint, *n), endpoint }
+        })
+        .collect()
+}
+
+/// The signature line of an endpoint node: what it is, who declared it, its middleware,
+/// response keys and status codes, or a tool's input fields.
+fn signature(e: &Endpoint) -> String {
+    let mut s = match e.kind {
+        EndpointKind::Route => format!("{} {} [{}]", e.method, e.name, e.framework),
+        EndpointKind::Tool => format!("tool {}({}) [{}]", e.name, e.fields.join(", "), e.framework),
+    };
+    if !e.middleware.is_empty() {
+        s.push_str(&format!(" middleware: {}", e.middleware.join(", ")));
+    }
+    if !e.response_keys.is_empty() {
+        s.push_str(&format!(" responds: {{{}}}", e.response_keys.join(", ")));
+    }
+    if !e.status_codes.is_empty() {
+        let codes: Vec<String> = e.status_codes.iter().map(u16::to_string).collect();
+        s.push_str(&format!(" status: {}", codes.join(", ")));
+    }
+    s
+}
+
+/// The nodes and same-file edges of a file's endpoints: the file CONTAINS each; a handler that
+/// is a symbol of the file, or written in place (its code belongs to the enclosing symbol, or
+/// to the file at module level), is tied here.
+pub(crate) fn endpoint_rows(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+    language: Language,
+    nodes: &mut Vec<Node>,
+    edges: &mut Vec<Edge>,
+) {
+    let path = file.path(db);
+    let fid = file_id(path);
+    let ids = symbol_ids(db, file);
+    let owner = |i: Option<SymbolIdx>| -> String {
+        i.and_then(|i| ids.get(i as usize).cloned()).unwrap_or_else(|| fid.clone())
+    };
+    for fe in file_endpoints(db, file) {
+        let e = &fe.endpoint;
+        let kind = match e.kind {
+            EndpointKind::Route => NodeKind::Route,
+            EndpointKind::Tool => NodeKind::Tool,
+        };
+        let name = label(e);
+        nodes.push(Node {
+            id: fe.id.clone(),
+            kind,
+            name: name.clone(),
+            qualified_name: name,
+            file: Some(path.clone()),
+            language: Some(language.as_str()),
+            start_line: Some(e.line),
+            end_line: Some(e.line),
+            signature: Some(signature(e)),
+            doc: e.description.clone(),
+            exported: false,
+            parent: Some(fid.clone()),
+            size: None,
+            lines: None,
+            hash: None,
+        });
+        edges.push(Edge::new(
+            fid.clone(),
+            fe.id.clone(),
+            EdgeKind::Contains,
+            Reason::Structural,
+            0,
+        ));
+        let handler = match &e.handler {
+            Handler::Symbol(i) => ids.get(*i as usize).cloned(),
+            Handler::Inline => Some(owner(e.enclosing)),
+            Handler::Reference(_) | Handler::Unknown => None,
+        };
+        if let Some(h) = handler {
+            edges.push(Edge::new(fe.id.clone(), h, handles(e.kind), Reason::SameFile, e.line));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn next_paths() {
+        let r = |p: &str| next_route(p);
+        assert_eq!(r("app/users/[id]/route.ts"), Some(("/users/:id".into(), true)));
+        assert_eq!(r("src/app/(shop)/cart/route.js"), Some(("/cart".into(), true)));
+        assert_eq!(r("app/route.ts"), Some(("/".into(), true)));
+        assert_eq!(r("app/docs/[...slug]/route.ts"), Some(("/docs/:slug*".into(), true)));
+        assert_eq!(r("app/docs/[[...slug]]/route.ts"), Some(("/docs/:slug*".into(), true)));
+        assert_eq!(r("app/users/page.tsx"), None);
+        assert_eq!(r("pages/api/users/[id].ts"), Some(("/api/users/:id".into(), false)));
+        assert_eq!(r("pages/api/index.ts"), Some(("/api".into(), false)));
+        assert_eq!(r("pages/about.tsx"), None);
+        assert_eq!(r("src/lib/app.ts"), None);
+    }
+}

@@ -1,0 +1,61 @@
+//! Routes and tools as graph nodes: the exact route/tool nodes, their CONTAINS edges and the
+//! HANDLES_ROUTE / HANDLES_TOOL edges to handlers (same-file ones from the file graph,
+//! by-reference ones from resolution), including the routes Next.js file paths imply.
+
+use codegraph_tests::{render_fixture_graph, render_fixture_resolution};
+use expect_test::{Expect, expect};
+
+/// The endpoint lines of the file graph and the HANDLES edges of resolution.
+fn check(fixture: &str, expected: Expect) {
+    let graph = render_fixture_graph(fixture);
+    let resolved = render_fixture_resolution(fixture);
+    let mut out = String::new();
+    for line in graph.lines().chain(resolved.lines()) {
+        if line.contains("route:") || line.contains("tool:") {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    expected.assert_eq(&out);
+}
+
+#[test]
+fn nextjs_app_router_and_pages_api_routes_come_from_paths() {
+    check(
+        r#"
+        //- /app/users/[id]/route.ts
+        import { load } from "../../../lib/db";
+        export async function GET(req: Request) { return load(); }
+        export async function POST(req: Request) { return load(); }
+        export function helper() {}
+        //- /src/app/(shop)/cart/route.js
+        export const dynamic = "force-dynamic";
+        export function DELETE() {}
+        //- /app/users/page.tsx
+        export function GET() {}
+        //- /pages/api/health.ts
+        export default function handler(req, res) { res.status(200).json({ ok: true }); }
+        //- /pages/api/[...slug].ts
+        export default async function (req, res) {}
+        //- /lib/db.ts
+        export function load() {}
+        "#,
+        expect![[r#"
+            node route route:app/users/[id]/route.ts:GET /users/:id L2-2 parent=file:app/users/[id]/route.ts
+            node route route:app/users/[id]/route.ts:POST /users/:id L3-3 parent=file:app/users/[id]/route.ts
+            node route route:pages/api/[...slug].ts:ANY /api/:slug* L1-1 parent=file:pages/api/[...slug].ts
+            node route route:pages/api/health.ts:ANY /api/health L1-1 parent=file:pages/api/health.ts
+            node route route:src/app/(shop)/cart/route.js:DELETE /cart L2-2 parent=file:src/app/(shop)/cart/route.js
+            edge CONTAINS file:app/users/[id]/route.ts -> route:app/users/[id]/route.ts:GET /users/:id structural 1.00
+            edge CONTAINS file:app/users/[id]/route.ts -> route:app/users/[id]/route.ts:POST /users/:id structural 1.00
+            edge CONTAINS file:pages/api/[...slug].ts -> route:pages/api/[...slug].ts:ANY /api/:slug* structural 1.00
+            edge CONTAINS file:pages/api/health.ts -> route:pages/api/health.ts:ANY /api/health structural 1.00
+            edge CONTAINS file:src/app/(shop)/cart/route.js -> route:src/app/(shop)/cart/route.js:DELETE /cart structural 1.00
+            edge HANDLES_ROUTE route:app/users/[id]/route.ts:GET /users/:id -> sym:ts:app/users/[id]/route.ts:GET L2 same-file 0.95
+            edge HANDLES_ROUTE route:app/users/[id]/route.ts:POST /users/:id -> sym:ts:app/users/[id]/route.ts:POST L3 same-file 0.95
+            edge HANDLES_ROUTE route:pages/api/[...slug].ts:ANY /api/:slug* -> sym:ts:pages/api/[...slug].ts:default L1 same-file 0.95
+            edge HANDLES_ROUTE route:pages/api/health.ts:ANY /api/health -> sym:ts:pages/api/health.ts:handler L1 same-file 0.95
+            edge HANDLES_ROUTE route:src/app/(shop)/cart/route.js:DELETE /cart -> sym:js:src/app/(shop)/cart/route.js:DELETE L2 same-file 0.95
+        "#]],
+    );
+}
