@@ -53,10 +53,23 @@ pub struct ContextArgs {
     pub root: Option<PathBuf>,
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
+/// Shared by the CLI (clap) and the MCP tools (serde + JSON schema).
+#[derive(Clone, Copy, Debug, ValueEnum, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum ImpactDir {
+    /// What depends on the target (callers, importers, subtypes).
     Upstream,
+    /// What the target depends on.
     Downstream,
+}
+
+impl ImpactDir {
+    pub fn direction(self) -> ImpactDirection {
+        match self {
+            ImpactDir::Upstream => ImpactDirection::Upstream,
+            ImpactDir::Downstream => ImpactDirection::Downstream,
+        }
+    }
 }
 
 /// Options shared by `impact` and `diff-impact`.
@@ -143,14 +156,15 @@ pub struct EndpointArgs {
     pub root: Option<PathBuf>,
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
+#[derive(Clone, Copy, Debug, ValueEnum, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum Dir {
     Out,
     In,
 }
 
 impl Dir {
-    fn direction(self) -> Direction {
+    pub fn direction(self) -> Direction {
         match self {
             Dir::Out => Direction::Out,
             Dir::In => Direction::In,
@@ -183,10 +197,20 @@ pub enum ModeArg {
     Hybrid,
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
+#[derive(Clone, Copy, Debug, ValueEnum, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum RenderArg {
     Tree,
     Mermaid,
+}
+
+impl RenderArg {
+    pub fn render(self) -> Render {
+        match self {
+            RenderArg::Tree => Render::Tree,
+            RenderArg::Mermaid => Render::Mermaid,
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -302,11 +326,7 @@ pub fn impact(a: ImpactArgs, db: Option<&Path>, json: bool) -> Result<()> {
     let reader = store.reader()?;
     let stale = || Ok(freshness(&root, &db_path, &reader)?.stale());
     let node = lookup(&reader, a.target.target(), json, &stale)?;
-    let direction = match a.direction {
-        ImpactDir::Upstream => ImpactDirection::Upstream,
-        ImpactDir::Downstream => ImpactDirection::Downstream,
-    };
-    let mut i = reader.impact(&[node.id], &a.opts.request(direction)?)?;
+    let mut i = reader.impact(&[node.id], &a.opts.request(a.direction.direction())?)?;
     i.stale = Some(stale()?);
     if json { print(&impact_json(&i)) } else { text(&render::impact(&i)) }
 }
@@ -388,10 +408,7 @@ pub fn dag_grep(a: DagGrepArgs, db: Option<&Path>, json: bool) -> Result<()> {
         budget: a.budget,
         per_node_cap: a.per_node_cap,
         include_anchors: !a.no_anchors,
-        render: a.render.map(|r| match r {
-            RenderArg::Tree => Render::Tree,
-            RenderArg::Mermaid => Render::Mermaid,
-        }),
+        render: a.render.map(RenderArg::render),
     };
     let mut d = reader.dag_grep(&req)?;
     d.stale = Some(freshness(&root, &db_path, &reader)?.stale());

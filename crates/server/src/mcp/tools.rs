@@ -10,12 +10,13 @@ use crate::answer::{
     node_brief, round, source_lines, trace_json,
 };
 use crate::diff::{DiffBase, changes};
-use codegraph_query::ops::dag_grep::{DagGrepRequest, Mode, Render};
+use crate::ops_cli::{Dir, ImpactDir, RenderArg};
+use codegraph_query::ops::dag_grep::{DagGrepRequest, Mode};
 use codegraph_query::ops::expand::ExpandRequest;
-use codegraph_query::ops::impact::{ImpactDirection, ImpactRequest};
+use codegraph_query::ops::impact::ImpactRequest;
 use codegraph_query::ops::lookup::Target;
+use codegraph_query::ops::parse_edge_kinds;
 use codegraph_query::ops::trace::TraceRequest;
-use codegraph_query::ops::{Direction, parse_edge_kinds};
 use codegraph_query::{NodeRow, QueryError, Reader, SearchRequest};
 use codegraph_schema::NodeKind;
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -114,15 +115,6 @@ pub struct TargetArgs {
     pub root: Option<String>,
 }
 
-#[derive(Deserialize, JsonSchema, Clone, Copy)]
-#[serde(rename_all = "lowercase")]
-pub enum ImpactDir {
-    /// What depends on the target (callers, importers, subtypes).
-    Upstream,
-    /// What the target depends on.
-    Downstream,
-}
-
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ImpactArgs {
@@ -168,22 +160,6 @@ pub struct TraceArgs {
     pub root: Option<String>,
 }
 
-#[derive(Deserialize, JsonSchema, Clone, Copy)]
-#[serde(rename_all = "lowercase")]
-pub enum Dir {
-    Out,
-    In,
-}
-
-impl Dir {
-    fn direction(self) -> Direction {
-        match self {
-            Dir::Out => Direction::Out,
-            Dir::In => Direction::In,
-        }
-    }
-}
-
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ExpandArgs {
@@ -198,13 +174,6 @@ pub struct ExpandArgs {
     /// Edge kinds (default all).
     pub edges: Option<Vec<String>>,
     pub root: Option<String>,
-}
-
-#[derive(Deserialize, JsonSchema, Clone, Copy)]
-#[serde(rename_all = "lowercase")]
-pub enum RenderArg {
-    Tree,
-    Mermaid,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -454,10 +423,7 @@ impl CodegraphMcp {
                 &target_of(a.target.clone(), a.file.clone(), a.kind.clone(), &a.root),
             )?;
             let req = ImpactRequest {
-                direction: match a.direction.unwrap_or(ImpactDir::Upstream) {
-                    ImpactDir::Upstream => ImpactDirection::Upstream,
-                    ImpactDir::Downstream => ImpactDirection::Downstream,
-                },
+                direction: a.direction.unwrap_or(ImpactDir::Upstream).direction(),
                 kinds: edges(&a.edges)?,
                 max_depth: a.depth.unwrap_or(3).clamp(1, 10),
                 min_confidence: a.min_confidence.unwrap_or(0.0).clamp(0.0, 1.0),
@@ -548,10 +514,7 @@ impl CodegraphMcp {
                 direction: a.direction.unwrap_or(Dir::Out).direction(),
                 depth: a.depth.unwrap_or(2).clamp(1, 6),
                 budget: a.budget.unwrap_or(80).clamp(1, 500),
-                render: a.render.map(|r| match r {
-                    RenderArg::Tree => Render::Tree,
-                    RenderArg::Mermaid => Render::Mermaid,
-                }),
+                render: a.render.map(RenderArg::render),
                 ..DagGrepRequest::default()
             };
             let mut v = dag_json(&reader.dag_grep(&req)?);
