@@ -1,0 +1,44 @@
+//! The plain input of every derivation: nodes and edges as the caller already holds them.
+//!
+//! Kinds are the schema vocabulary's spellings (`NodeKind::as_str`, `EdgeKind::as_str`), so a
+//! caller can fill these straight from stored rows; edges refer to nodes by index.
+
+/// One graph node.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NodeIn {
+    /// The stable node ID (`sym:go:net/http/server.go:Server.Serve`); expected unique. The
+    /// derivations order nodes by it, and derived IDs are built from it.
+    pub id: String,
+    /// A `NodeKind` spelling (`function`, `method`, `class`, `file`, `route`, `tool`, ...).
+    /// A spelling outside the vocabulary makes the node inert (never clustered or walked).
+    pub kind: String,
+    /// The display name (a symbol's name, `GET /users/:id` for a route, a tool's name).
+    pub name: String,
+    /// The file the node is declared in, relative to the root (`net/http/server.go`).
+    pub file: Option<String>,
+    pub exported: bool,
+    /// Whether the node is test code (declared in a test file, or a test function).
+    pub is_test: bool,
+    /// 1-based first line.
+    pub start_line: u32,
+    /// 1-based last line.
+    pub end_line: u32,
+}
+
+/// One graph edge, `src -> dst` by index into [`GraphInput::nodes`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EdgeIn {
+    pub src: usize,
+    pub dst: usize,
+    /// An `EdgeKind` spelling (`CALLS`, `IMPORTS`, `EXTENDS`, `IMPLEMENTS`, `HANDLES_ROUTE`, ...).
+    pub kind: String,
+    /// Confidence in `[0, 1]`.
+    pub weight: f64,
+}
+
+/// A whole graph.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GraphInput {
+    pub nodes: Vec<NodeIn>,
+    pub edges: Vec<EdgeIn>,
+}
