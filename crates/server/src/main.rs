@@ -7,6 +7,7 @@
 
 mod answer;
 mod cli;
+mod derived;
 mod diff;
 mod engine;
 mod fresh;

@@ -126,9 +126,9 @@ impl Reader<'_> {
             ));
         }
         notes.push(
-            "consumers (client fetch/axios calls) and execution flows are not derived yet: none are listed"
-                .to_string(),
+            "consumers (client fetch/axios calls) are not derived yet: none are listed".to_string(),
         );
+        notes.push(super::context::NOT_DETECTED.to_string());
         self.answer(query, found, notes)
     }
 

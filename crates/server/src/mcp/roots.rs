@@ -11,6 +11,7 @@
 //! reached) the worker polls the tree with stat-based rescans instead and each answer checks
 //! freshness with the same stat walk `codegraph status` uses.
 
+use crate::derived::Derived;
 use crate::engine::Engine;
 use crate::index::IndexOptions;
 use crate::watch::{apply, reduce, rescan_reason};
@@ -21,6 +22,11 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
+
+/// Quiet time after the last publish before flows and clusters are recomputed.
+pub const DERIVE_QUIET: Duration = Duration::from_millis(750);
+/// Least time between two computations of flows and clusters of one root.
+pub const DERIVE_MIN_INTERVAL: Duration = Duration::from_secs(5);
 
 /// How the server runs the workers of its roots.
 #[derive(Debug, Clone)]
@@ -102,6 +108,8 @@ pub struct RootHandle {
     stop: Arc<AtomicBool>,
     /// Idle read-only connections to the index.
     readers: Mutex<Vec<Store>>,
+    /// The newest flows and clusters, and the revision they were computed at.
+    derived: Mutex<Option<Arc<Derived>>>,
 }
 
 /// Why a root cannot answer yet.
@@ -137,6 +145,7 @@ impl RootHandle {
             changed: Condvar::new(),
             stop: Arc::new(AtomicBool::new(false)),
             readers: Mutex::new(Vec::new()),
+            derived: Mutex::new(None),
         })
     }
 
@@ -282,7 +291,7 @@ impl RootHandle {
         }
     }
 
-    fn worker(&self) -> Result<()> {
+    fn worker(self: &Arc<Self>) -> Result<()> {
         let (tx, rx) = std::sync::mpsc::channel::<DebounceEventResult>();
         // Watch before opening, so that no edit falls between the two.
         let watcher = new_debouncer(self.opts.debounce, None, tx).and_then(|mut d| {
@@ -315,6 +324,7 @@ impl RootHandle {
             st.watching = watcher.is_some();
             st.watch_error = watch_error;
         });
+        self.start_deriver();
         let mut last_poll = Instant::now();
         while !self.stop.load(Ordering::SeqCst) {
             if watcher.is_none() {
@@ -357,6 +367,59 @@ impl RootHandle {
         drop(watcher);
         engine.release_for_exit();
         Ok(())
+    }
+
+    /// The newest flows and clusters, if any were computed yet.
+    pub fn derived(&self) -> Option<Arc<Derived>> {
+        self.derived.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Starts the thread that recomputes flows and clusters once the root has been quiet for
+    /// [`DERIVE_QUIET`] after a new revision, at most once per [`DERIVE_MIN_INTERVAL`]: whole-
+    /// graph work never runs on the edit path, and an edit never waits for it.
+    fn start_deriver(self: &Arc<Self>) {
+        let me = self.clone();
+        let spawned = std::thread::Builder::new()
+            .name("codegraph-derive".to_string())
+            .spawn(move || me.run_deriver());
+        if let Err(e) = spawned {
+            tracing::warn!(error = %e, "cannot start the flow/cluster thread; flows stay empty");
+        }
+    }
+
+    fn run_deriver(&self) {
+        let mut last_run: Option<Instant> = None;
+        while !self.stop.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(100));
+            let st = self.state();
+            let have = self.derived().map(|d| d.revision);
+            let quiet = st.last_publish.is_none_or(|t| t.elapsed() >= DERIVE_QUIET);
+            let spaced = last_run.is_none_or(|t| t.elapsed() >= DERIVE_MIN_INTERVAL);
+            let behind = match (st.revision, have) {
+                (Some(r), Some(h)) => r > h,
+                (Some(_), None) => true,
+                (None, _) => false,
+            };
+            if st.phase != Phase::Ready || st.pending || !behind || !quiet || !spaced {
+                continue;
+            }
+            last_run = Some(Instant::now());
+            let computed = Store::open_read_only(&self.db).map_err(anyhow::Error::from).and_then(
+                |mut store| {
+                    let reader = store.reader()?;
+                    Derived::compute(&reader)
+                },
+            );
+            match computed {
+                Ok(d) => {
+                    tracing::info!(root = %self.root.display(), revision = d.revision, flows = d.flows.len(), clusters = d.clusters.len(), ms = d.compute_ms, "flows and clusters computed");
+                    *self.derived.lock().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(d));
+                }
+                Err(e) => {
+                    tracing::warn!(root = %self.root.display(), error = %format!("{e:#}"), "computing flows and clusters failed")
+                }
+            }
+        }
     }
 
     /// Records the outcome of one sync.

@@ -492,3 +492,95 @@ async fn streamable_http_with_a_bearer_token() {
     server.await.expect("server task").expect("server");
     roots.stop_all();
 }
+
+const GO_FLOW: &str = r#"
+//- /go.mod
+module example.com/app
+
+go 1.21
+//- /main.go
+package main
+
+import "example.com/app/store"
+
+func main() {
+	run()
+}
+
+func run() {
+	v := compute()
+	store.Save(v)
+}
+
+func compute() int {
+	total := 0
+	for i := 0; i < 10; i++ {
+		total += i
+	}
+	return total
+}
+//- /store/store.go
+package store
+
+// Save persists a value and records it.
+func Save(v int) {
+	persist(v)
+	audit(v)
+}
+
+func persist(v int) {
+	if v > 0 {
+		println(v)
+	}
+	println("saved")
+}
+
+func audit(v int) {
+	if v < 0 {
+		println("negative")
+	}
+	println("audited")
+}
+"#;
+
+/// Flows and clusters are computed off the edit path once the root is quiet, stamped with
+/// their revision, and appear in symbol_context and index_status.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn flows_and_clusters_are_derived_in_the_background() {
+    let fx = fixture(GO_FLOW);
+    let roots = Arc::new(RootSet::new(vec![handle(&fx.root)], None));
+    let client = connect(roots.clone()).await;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        let v = ok(&client, "index_status", json!({})).await;
+        if v["flows_at"]["computed_at_revision"] == v["revision"] {
+            break v;
+        }
+        assert!(Instant::now() < deadline, "no flows computed: {v}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(status["flows_at"]["flows"], 1, "{status}");
+
+    let c = ok(&client, "symbol_context", json!({"target": "Save"})).await;
+    assert_eq!(c["flows_at"]["current"], true, "{c}");
+    assert_eq!(
+        c["processes"],
+        json!([{
+            "id": "proc:sym:go:main.go:main",
+            "label": "main",
+            // main, run, compute (same package, weight 1.0), Save (0.95), persist, audit.
+            "score": 2.06,
+            "step": 4,
+            "steps": 6,
+            "entry": "sym:go:main.go:main",
+        }]),
+        "{c}"
+    );
+    assert_eq!(c["cluster"]["id"], "cluster:store-Save-audit", "{c}");
+    assert_eq!(c["cluster"]["size"], 3, "{c}");
+    let notes = c["notes"].to_string();
+    assert!(!notes.contains("not derived yet"), "{notes}");
+
+    client.cancel().await.expect("cancel");
+    roots.stop_all();
+}

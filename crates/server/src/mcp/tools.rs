@@ -407,7 +407,14 @@ impl CodegraphMcp {
     async fn symbol_context(&self, Parameters(a): Parameters<TargetArgs>) -> CallToolResult {
         self.with_reader(a.root.clone(), Freshen::No, move |handle, reader| {
             let node = lookup(handle, reader, &a)?;
-            Ok(context_json(&reader.symbol_context(&node.id)?))
+            let mut v = context_json(&reader.symbol_context(&node.id)?);
+            add_flows(
+                handle,
+                reader.revision(),
+                &mut v,
+                |d| json!({"processes": d.flows_of(&node.id), "cluster": d.cluster_of(&node.id)}),
+            );
+            Ok(v)
         })
         .await
     }
@@ -532,8 +539,9 @@ impl CodegraphMcp {
         description = "An HTTP route (`GET /users/:id`, `/users/42` or ID): declaration, middleware, response keys, handler, its callers and callees."
     )]
     async fn route_impact(&self, Parameters(a): Parameters<RouteArgs>) -> CallToolResult {
-        self.with_reader(a.root.clone(), Freshen::Briefly, move |_, reader| {
-            Ok(endpoints_json(&reader.route_impact(&a.route)?))
+        self.with_reader(a.root.clone(), Freshen::Briefly, move |handle, reader| {
+            let answer = reader.route_impact(&a.route)?;
+            Ok(endpoints_with_flows(handle, reader.revision(), &answer))
         })
         .await
     }
@@ -542,8 +550,9 @@ impl CodegraphMcp {
         description = "An MCP/RPC tool (name or ID): description, input fields, handler, its callers and callees."
     )]
     async fn tool_context(&self, Parameters(a): Parameters<ToolArgs>) -> CallToolResult {
-        self.with_reader(a.root.clone(), Freshen::No, move |_, reader| {
-            Ok(endpoints_json(&reader.tool_context(&a.tool)?))
+        self.with_reader(a.root.clone(), Freshen::No, move |handle, reader| {
+            let answer = reader.tool_context(&a.tool)?;
+            Ok(endpoints_with_flows(handle, reader.revision(), &answer))
         })
         .await
     }
@@ -564,6 +573,53 @@ impl CodegraphMcp {
         };
         finish(tokio::task::spawn_blocking(job).await)
     }
+}
+
+/// Adds what the newest flows and clusters say (`fields` of them) to an answer read at
+/// `revision`, with `flows_at` saying how current they are; without any yet, says so.
+fn add_flows(
+    handle: &RootHandle,
+    revision: i64,
+    v: &mut Value,
+    fields: impl FnOnce(&crate::derived::Derived) -> Value,
+) {
+    let Value::Object(map) = v else { return };
+    let note = codegraph_query::ops::context::NOT_DETECTED;
+    if let Some(Value::Array(notes)) = map.get_mut("notes") {
+        notes.retain(|n| n.as_str() != Some(note));
+    }
+    match handle.derived() {
+        Some(d) => {
+            if let Value::Object(extra) = fields(&d) {
+                map.extend(extra);
+            }
+            map.insert("flows_at".into(), d.stamp(revision));
+        }
+        None => {
+            if let Some(Value::Array(notes)) = map.get_mut("notes") {
+                notes.push(json!("flows and clusters are being computed for this root; ask again in a few seconds"));
+            }
+        }
+    }
+}
+
+/// `route_impact` / `tool_context` with the flows that start at each handler.
+fn endpoints_with_flows(
+    handle: &RootHandle,
+    revision: i64,
+    answer: &codegraph_query::ops::endpoints::EndpointAnswer,
+) -> Value {
+    let mut v = endpoints_json(answer);
+    let derived = handle.derived();
+    if let (Some(d), Some(Value::Array(matches))) = (&derived, v.get_mut("matches")) {
+        for (m, view) in matches.iter_mut().zip(&answer.matches) {
+            let flows: Vec<Value> =
+                view.handlers.iter().flat_map(|h| d.flows_from(&h.node.id)).collect();
+            m["flows"] = Value::Array(flows);
+        }
+    }
+    add_flows(handle, revision, &mut v, |_| json!({}));
+    v
 }
 
 /// The status of one root: its worker's state and the published snapshot (waiting for a first
@@ -589,6 +645,14 @@ fn root_status(h: &Arc<RootHandle>) -> Value {
     }
     if let Some(t) = st.last_publish {
         v["last_publish_ms_ago"] = json!(t.elapsed().as_millis() as u64);
+    }
+    if let Some(d) = h.derived() {
+        v["flows_at"] = json!({
+            "computed_at_revision": d.revision,
+            "flows": d.flows.len(),
+            "clusters": d.clusters.len(),
+            "compute_ms": d.compute_ms,
+        });
     }
     match store {
         Ok(mut store) => {
