@@ -59,3 +59,77 @@ fn nextjs_app_router_and_pages_api_routes_come_from_paths() {
         "#]],
     );
 }
+
+#[test]
+fn express_routes_tie_to_imported_and_inline_handlers() {
+    check(
+        r#"
+        //- /src/users.ts
+        export function getUser(req, res) { res.json({ id: 1, name: "a" }); }
+        export function auth(req, res, next) { next(); }
+        //- /src/app.ts
+        import express from "express";
+        import { getUser, auth } from "./users";
+        const app = express();
+        app.get("/users/:id", auth, getUser);
+        app.post("/users", (req, res) => { res.status(201).json({ ok: true }); });
+        export function start() {
+          app.delete("/users/:id", auth, (req, res) => res.sendStatus(204));
+        }
+        "#,
+        expect![[r#"
+            node route route:src/app.ts:DELETE /users/:id L7-7 parent=file:src/app.ts
+            node route route:src/app.ts:GET /users/:id L4-4 parent=file:src/app.ts
+            node route route:src/app.ts:POST /users L5-5 parent=file:src/app.ts
+            edge CONTAINS file:src/app.ts -> route:src/app.ts:DELETE /users/:id structural 1.00
+            edge CONTAINS file:src/app.ts -> route:src/app.ts:GET /users/:id structural 1.00
+            edge CONTAINS file:src/app.ts -> route:src/app.ts:POST /users structural 1.00
+            edge HANDLES_ROUTE route:src/app.ts:DELETE /users/:id -> sym:ts:src/app.ts:start L7 same-file 0.95
+            edge HANDLES_ROUTE route:src/app.ts:POST /users -> file:src/app.ts L5 same-file 0.95
+            edge HANDLES_ROUTE route:src/app.ts:GET /users/:id -> sym:ts:src/users.ts:getUser L4 import-resolved 0.95
+        "#]],
+    );
+}
+
+#[test]
+fn go_handlers_and_mcp_tools_tie_to_their_functions() {
+    check(
+        r#"
+        //- /go.mod
+        module example.com/svc
+
+        go 1.22
+        //- /main.go
+        package main
+
+        import (
+        	"net/http"
+
+        	"github.com/mark3labs/mcp-go/mcp"
+        	"github.com/mark3labs/mcp-go/server"
+        )
+
+        func main() {
+        	http.HandleFunc("GET /items/{id}", getItem)
+        	s := server.NewMCPServer("svc", "1.0")
+        	s.AddTool(mcp.NewTool("lookup", mcp.WithDescription("Looks an item up"), mcp.WithString("id")), lookupTool)
+        }
+
+        func getItem(w http.ResponseWriter, r *http.Request) {
+        	w.WriteHeader(http.StatusOK)
+        }
+        //- /tools.go
+        package main
+
+        func lookupTool() {}
+        "#,
+        expect![[r#"
+            node route route:main.go:GET /items/:id L11-11 parent=file:main.go
+            node tool tool:main.go:lookup L13-13 parent=file:main.go
+            edge CONTAINS file:main.go -> route:main.go:GET /items/:id structural 1.00
+            edge CONTAINS file:main.go -> tool:main.go:lookup structural 1.00
+            edge HANDLES_ROUTE route:main.go:GET /items/:id -> sym:go:main.go:getItem L11 same-package 1.00
+            edge HANDLES_TOOL tool:main.go:lookup -> sym:go:tools.go:lookupTool L13 same-package 1.00
+        "#]],
+    );
+}

@@ -22,8 +22,9 @@
 //! recursively, and decoding refuses depths above [`MAX_CALL_DEPTH`] (providers stop at 8).
 //!
 //! Layout after the version byte, in order: package (`0` | `1` string), syntax error count,
-//! the node-kind table (count, spellings), then symbols, imports, calls, accesses, heritage and
-//! type hints, each a count followed by its items (the `Writer` methods say which fields).
+//! the node-kind table (count, spellings), then symbols, imports, calls, accesses, heritage,
+//! type hints and endpoints, each a count followed by its items (the `Writer` methods say which
+//! fields).
 
 use crate::facts::*;
 use codegraph_schema::NodeKind;
@@ -33,7 +34,7 @@ use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// The layout version written as the first byte. Bump it on any change to the encoding.
-pub const CODEC_VERSION: u8 = 1;
+pub const CODEC_VERSION: u8 = 2;
 
 /// Deepest chain of call results (`Receiver::CallResult` nesting) that decoding accepts; the
 /// providers cap their chains at 8, and a bound keeps a corrupt blob from building a chain
@@ -215,6 +216,16 @@ const HINT_CALLBACK: u8 = 4;
 const HINT_PARAM_FN: u8 = 5;
 const HINT_VALUE: u8 = 6;
 
+// Endpoint header: bit 0 the kind, bits 1-2 the handler, bit 3 "a description follows".
+const EP_TOOL: u64 = 1;
+const EP_HANDLER_SHIFT: u32 = 1;
+const EP_HANDLER_REFERENCE: u64 = 0;
+const EP_HANDLER_SYMBOL: u64 = 1;
+const EP_HANDLER_INLINE: u64 = 2;
+const EP_HANDLER_UNKNOWN: u64 = 3;
+const EP_DESCRIPTION: u64 = 1 << 3;
+const EP_HEADER_MAX: u64 = (1 << 4) - 1;
+
 /// An optional symbol index as one varint: 0 for `None`, index + 1 otherwise.
 fn opt_idx(i: Option<SymbolIdx>) -> u64 {
     i.map_or(0, |i| u64::from(i) + 1)
@@ -292,6 +303,7 @@ impl<'f> Writer<'f> {
         self.imports(&f.imports);
         self.sites(f);
         self.type_hints(&f.type_hints);
+        self.endpoints(&f.endpoints);
     }
 
     /// The node-kind table, then per symbol: header (`kind << 6 | flags`), name, the qualified
@@ -489,6 +501,60 @@ impl<'f> Writer<'f> {
                     self.receiver(r, 0, 0);
                 }
             }
+        }
+    }
+
+    /// Per endpoint: header (kind, handler tag, description flag), framework, method, name,
+    /// description, fields, response keys, status codes, middleware, the handler's callee or
+    /// symbol, receiver path, line delta, enclosing delta.
+    fn endpoints(&mut self, endpoints: &'f [Endpoint]) {
+        self.count(endpoints.len());
+        let (mut line, mut enclosing) = (0, 0);
+        for e in endpoints {
+            let handler = match e.handler {
+                Handler::Reference(_) => EP_HANDLER_REFERENCE,
+                Handler::Symbol(_) => EP_HANDLER_SYMBOL,
+                Handler::Inline => EP_HANDLER_INLINE,
+                Handler::Unknown => EP_HANDLER_UNKNOWN,
+            };
+            let mut header = handler << EP_HANDLER_SHIFT;
+            if e.kind == EndpointKind::Tool {
+                header |= EP_TOOL;
+            }
+            if e.description.is_some() {
+                header |= EP_DESCRIPTION;
+            }
+            self.varint(header);
+            self.str(&e.framework);
+            self.str(&e.method);
+            self.str(&e.name);
+            if let Some(d) = &e.description {
+                self.str(d);
+            }
+            self.strs(&e.fields);
+            self.strs(&e.response_keys);
+            self.count(e.status_codes.len());
+            for c in &e.status_codes {
+                self.varint(u64::from(*c));
+            }
+            self.strs(&e.middleware);
+            match &e.handler {
+                Handler::Reference(c) => self.callee(c),
+                Handler::Symbol(i) => self.varint(u64::from(*i)),
+                Handler::Inline | Handler::Unknown => {}
+            }
+            self.strs(&e.receiver);
+            self.varint(delta(line, e.line));
+            line = e.line;
+            enclosing = self.idx_delta(enclosing, e.enclosing);
+        }
+    }
+
+    /// A count and that many interned strings.
+    fn strs(&mut self, items: &'f [String]) {
+        self.count(items.len());
+        for s in items {
+            self.str(s);
         }
     }
 
@@ -733,6 +799,7 @@ impl<'b> Reader<'b> {
         }
 
         let type_hints = self.type_hints()?;
+        let endpoints = self.endpoints()?;
         Ok(FileFacts {
             symbols,
             imports,
@@ -740,8 +807,7 @@ impl<'b> Reader<'b> {
             accesses,
             heritage,
             type_hints,
-            // Placeholder until the endpoint codec lands (helper-13): decoded facts drop them.
-            endpoints: Vec::new(),
+            endpoints,
             package,
             syntax_errors,
         })
@@ -890,6 +956,73 @@ impl<'b> Reader<'b> {
             type_hints.push(TypeHint { scope, name, source, line });
         }
         Ok(type_hints)
+    }
+
+    fn endpoints(&mut self) -> Res<Vec<Endpoint>> {
+        let n = self.count("endpoints", 11)?;
+        let mut endpoints = Vec::with_capacity(n);
+        let (mut line, mut prev) = (0, 0);
+        for _ in 0..n {
+            let start = self.pos;
+            let header = self.varint()?;
+            if header > EP_HEADER_MAX {
+                return Err(Self::unknown(start, "endpoint header", header));
+            }
+            let kind = if header & EP_TOOL != 0 { EndpointKind::Tool } else { EndpointKind::Route };
+            let framework = self.string()?;
+            let method = self.string()?;
+            let name = self.string()?;
+            let description =
+                if header & EP_DESCRIPTION != 0 { Some(self.string()?) } else { None };
+            let fields = self.strings("endpoint fields")?;
+            let response_keys = self.strings("response keys")?;
+            let nc = self.count("status codes", 1)?;
+            let mut status_codes = Vec::with_capacity(nc);
+            for _ in 0..nc {
+                let start = self.pos;
+                let v = self.varint()?;
+                let c = u16::try_from(v).map_err(|_| {
+                    Self::err_at(start, DecodeErrorKind::Overflow { what: "status code" })
+                })?;
+                status_codes.push(c);
+            }
+            let middleware = self.strings("middleware")?;
+            let handler = match (header >> EP_HANDLER_SHIFT) & 3 {
+                EP_HANDLER_REFERENCE => Handler::Reference(self.callee()?),
+                EP_HANDLER_SYMBOL => Handler::Symbol(self.symbol_idx()?),
+                EP_HANDLER_INLINE => Handler::Inline,
+                _ => Handler::Unknown,
+            };
+            let receiver = self.strings("endpoint receiver")?;
+            line = self.line(line)?;
+            let enclosing = self.opt_idx(&mut prev)?;
+            endpoints.push(Endpoint {
+                kind,
+                framework,
+                method,
+                name,
+                description,
+                fields,
+                response_keys,
+                status_codes,
+                middleware,
+                handler,
+                receiver,
+                line,
+                enclosing,
+            });
+        }
+        Ok(endpoints)
+    }
+
+    /// See `Writer::strs`.
+    fn strings(&mut self, what: &'static str) -> Res<Vec<String>> {
+        let n = self.count(what, 1)?;
+        let mut out = Vec::with_capacity(n);
+        for _ in 0..n {
+            out.push(self.string()?);
+        }
+        Ok(out)
     }
 
     fn callee(&mut self) -> Res<Callee> {

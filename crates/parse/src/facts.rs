@@ -231,9 +231,11 @@ pub enum HintSource {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Endpoint {
     pub kind: EndpointKind,
-    /// The API that declared it: `express` (also Hono, Koa router and any `x.get('/p', h)`
-    /// router of that shape), `fastify`, `nestjs`, `loopback`, `net/http`, `gorilla/mux`,
-    /// `gin`, `echo`, `chi`, `mcp-sdk`, `fastmcp`, `mcp-go`.
+    /// The API that declared it: `express` (also any `x.get('/p', h)` router of that shape
+    /// whose file imports none of the others), `hono` / `koa` / `fastify` (that shape in a file
+    /// importing `hono`, `@koa/router` or `koa-router`, `fastify`), `nestjs`, `loopback`,
+    /// `net/http`, `gorilla/mux`, `gin`, `echo`, `chi`, `mcp-sdk` (the official TS SDK, and the
+    /// official Go SDK), `fastmcp`, `mcp-go`.
     pub framework: String,
     /// Route: the upper-case HTTP method, or `ANY`. Tool: empty.
     pub method: String,

@@ -49,6 +49,7 @@ impl Provider for GoProvider {
         ex.top_level(tree.root_node());
         let mut facts = ex.facts;
         facts.syntax_errors = count_errors(tree);
+        crate::endpoints::go(text, tree, &mut facts);
         facts
     }
 }

@@ -91,6 +91,43 @@ pub fn render_facts(f: &FileFacts) -> String {
         };
         let _ = writeln!(out, "hint L{} {} {} {what}", h.line, qn(h.scope), h.name);
     }
+    for e in &f.endpoints {
+        match e.kind {
+            EndpointKind::Route => {
+                let _ = write!(out, "route L{} {} {} {}", e.line, e.framework, e.method, e.name);
+            }
+            EndpointKind::Tool => {
+                let _ = write!(out, "tool L{} {} {}", e.line, e.framework, e.name);
+                if let Some(d) = &e.description {
+                    let _ = write!(out, " desc={d:?}");
+                }
+                if !e.fields.is_empty() {
+                    let _ = write!(out, " fields=[{}]", e.fields.join(","));
+                }
+            }
+        }
+        let handler = match &e.handler {
+            Handler::Reference(c) => render_callee(c),
+            Handler::Symbol(i) => format!("sym:{}", qn(Some(*i))),
+            Handler::Inline => "inline".to_string(),
+            Handler::Unknown => "?".to_string(),
+        };
+        let _ = write!(out, " handler={handler}");
+        if !e.middleware.is_empty() {
+            let _ = write!(out, " mw=[{}]", e.middleware.join(","));
+        }
+        if !e.response_keys.is_empty() {
+            let _ = write!(out, " keys=[{}]", e.response_keys.join(","));
+        }
+        if !e.status_codes.is_empty() {
+            let codes: Vec<String> = e.status_codes.iter().map(u16::to_string).collect();
+            let _ = write!(out, " status=[{}]", codes.join(","));
+        }
+        if !e.receiver.is_empty() {
+            let _ = write!(out, " recv={}", e.receiver.join("."));
+        }
+        let _ = writeln!(out, " in={}", qn(e.enclosing));
+    }
     if f.syntax_errors > 0 {
         let _ = writeln!(out, "syntax_errors {}", f.syntax_errors);
     }

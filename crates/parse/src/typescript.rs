@@ -4,7 +4,8 @@
 //! mostly agree and the few differences (`field_definition` vs `public_field_definition`, the
 //! TS-only declarations) are handled side by side. Extraction is one iterative cursor walk
 //! ([`walk`]); the small pure helpers that read callee shapes, type names and property names
-//! live in [`shapes`].
+//! live in [`shapes`] (shared with the endpoint readers, `crate::endpoints`, which run after the
+//! walk).
 //!
 //! Symbol names follow the compiler-backed oracle (`shared/eval/ts_oracle.js`) exactly, because
 //! CALLS edges are scored against it: a qualified name is the chain of enclosing *named*
@@ -12,7 +13,7 @@
 //! (module-level object-literal properties and variables name the calls inside them, `this.x =
 //! function` inside a constructor is `C.constructor.x`) are reproduced on purpose.
 
-mod shapes;
+pub(crate) mod shapes;
 mod walk;
 
 use crate::Provider;
@@ -46,7 +47,11 @@ impl Provider for TsProvider {
 
     fn extract(&self, text: &str, tree: Option<&tree_sitter::Tree>) -> FileFacts {
         match tree {
-            Some(tree) => walk::extract(text, tree),
+            Some(tree) => {
+                let mut facts = walk::extract(text, tree);
+                crate::endpoints::typescript(text, tree, &mut facts);
+                facts
+            }
             None => FileFacts::default(),
         }
     }

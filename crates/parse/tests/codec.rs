@@ -1,6 +1,6 @@
 //! The facts codec against real provider output: every variant of every enum in the facts
-//! round-trips, and no damaged blob (truncated, flipped, foreign version, trailing bytes) makes
-//! decoding panic.
+//! (endpoints included) round-trips, and no damaged blob (truncated, flipped, foreign version,
+//! trailing bytes) makes decoding panic.
 
 use codegraph_parse::*;
 use codegraph_schema::NodeKind;
@@ -112,6 +112,31 @@ api.extra = function () { build(); };
 module.exports = { build };
 "#;
 
+const ROUTES_TS: &str = r#"import express from 'express';
+import { Controller, Get, UseGuards } from '@nestjs/common';
+const app = express();
+app.get('/users/:id', auth, getUser);
+app.post('/users', async (req, res) => { res.status(201).json({ id: 1, name }); });
+fastify.route({ method: ['GET', 'HEAD'], url: '/gone' });
+server.tool('add', 'Adds ünïcode', { a: z.number(), b: z.number() }, async () => ({}));
+@Controller('items')
+export class Items {
+  @Get(':id') @UseGuards(Guard) one() { return { id: 1 }; }
+}
+function getUser(req, res) { res.json({ id: 1 }); }
+"#;
+
+const ROUTES_GO: &str = r#"package api
+
+import "github.com/gin-gonic/gin"
+
+func Routes(r *gin.Engine) {
+	v1 := r.Group("/v1", auth)
+	v1.GET("/users/:id", func(c *gin.Context) { c.JSON(404, gin.H{"error": "none"}) })
+	s.AddTool(mcp.NewTool("hello", mcp.WithString("name")), h.Hello)
+}
+"#;
+
 const MARKDOWN: &str = "# Title\n\nIntro.\n\n## Section ünïcode\n\ntext\n\n### Deeper\n";
 
 fn samples() -> Vec<(&'static str, FileFacts)> {
@@ -121,6 +146,8 @@ fn samples() -> Vec<(&'static str, FileFacts)> {
         ("ts", analyze(Language::TypeScript, TS)),
         ("tsx", analyze(Language::Tsx, TSX)),
         ("js", analyze(Language::JavaScript, JS)),
+        ("routes-ts", analyze(Language::TypeScript, ROUTES_TS)),
+        ("routes-go", analyze(Language::Go, ROUTES_GO)),
         ("md", analyze(Language::Markdown, MARKDOWN)),
     ]
 }
@@ -185,6 +212,18 @@ variants!(hint_source, HINT_SOURCES, HintSource {
     HintSource::Value(_) => "Value",
 });
 
+variants!(endpoint_kind, ENDPOINT_KINDS, EndpointKind {
+    EndpointKind::Route => "Route",
+    EndpointKind::Tool => "Tool",
+});
+
+variants!(handler, HANDLERS, Handler {
+    Handler::Reference(_) => "Reference",
+    Handler::Symbol(_) => "Symbol",
+    Handler::Inline => "Inline",
+    Handler::Unknown => "Unknown",
+});
+
 #[derive(Default)]
 struct Seen(BTreeSet<(&'static str, &'static str)>);
 
@@ -227,6 +266,13 @@ impl Seen {
                 _ => {}
             }
         }
+        for e in &f.endpoints {
+            self.0.insert(("EndpointKind", endpoint_kind(&e.kind)));
+            self.0.insert(("Handler", handler(&e.handler)));
+            if let Handler::Reference(c) = &e.handler {
+                self.callee(c);
+            }
+        }
     }
 }
 
@@ -244,6 +290,8 @@ fn samples_cover_every_variant() {
         ("Receiver", RECEIVERS),
         ("HeritageKind", HERITAGE_KINDS),
         ("HintSource", HINT_SOURCES),
+        ("EndpointKind", ENDPOINT_KINDS),
+        ("Handler", HANDLERS),
     ] {
         for v in all {
             if !seen.0.contains(&(ty, *v)) {
@@ -268,6 +316,16 @@ fn samples_exercise_the_optional_parts() {
     assert!(facts.iter().flat_map(|f| &f.accesses).any(|a| a.write));
     assert!(facts.iter().flat_map(|f| &f.accesses).any(|a| !a.write));
     assert!(facts.iter().flat_map(|f| &f.calls).any(|c| c.enclosing.is_none()));
+    let eps = || facts.iter().flat_map(|f| &f.endpoints);
+    assert!(eps().any(|e| e.description.is_some()));
+    assert!(eps().any(|e| e.description.is_none()));
+    assert!(eps().any(|e| !e.fields.is_empty()));
+    assert!(eps().any(|e| !e.response_keys.is_empty()));
+    assert!(eps().any(|e| !e.status_codes.is_empty()));
+    assert!(eps().any(|e| !e.middleware.is_empty()));
+    assert!(eps().any(|e| !e.receiver.is_empty()));
+    assert!(eps().any(|e| e.enclosing.is_some()));
+    assert!(eps().any(|e| e.enclosing.is_none()));
 }
 
 #[test]
@@ -389,6 +447,53 @@ fn synthetic() -> FileFacts {
                 line: 0,
             },
         ],
+        endpoints: vec![
+            Endpoint {
+                kind: EndpointKind::Tool,
+                framework: String::new(),
+                method: String::new(),
+                name: "ü".into(),
+                description: Some(String::new()),
+                fields: vec![String::new(), "ü".into()],
+                response_keys: vec![],
+                status_codes: vec![0, u16::MAX],
+                middleware: vec!["ü".into(); 3],
+                handler: Handler::Reference(chain(MAX_CALL_DEPTH as usize)),
+                receiver: (0..40).map(|i| format!("r{i}")).collect(),
+                line: u32::MAX,
+                enclosing: Some(n + 6),
+            },
+            Endpoint {
+                kind: EndpointKind::Route,
+                framework: "express".into(),
+                method: "ANY".into(),
+                name: "/".into(),
+                description: None,
+                fields: vec![],
+                response_keys: vec!["a".into(), "a".into()],
+                status_codes: vec![],
+                middleware: vec![],
+                handler: Handler::Symbol(n + 6),
+                receiver: vec![],
+                line: 0,
+                enclosing: None,
+            },
+            Endpoint {
+                kind: EndpointKind::Route,
+                framework: "express".into(),
+                method: "GET".into(),
+                name: "/".into(),
+                description: None,
+                fields: vec![],
+                response_keys: vec![],
+                status_codes: vec![],
+                middleware: vec![],
+                handler: Handler::Unknown,
+                receiver: vec![],
+                line: 1,
+                enclosing: Some(0),
+            },
+        ],
         package: Some(String::new()),
         syntax_errors: u32::MAX,
     }
@@ -477,6 +582,32 @@ fn out_of_range_references_are_errors() {
     f.calls[0].callee = chain(MAX_CALL_DEPTH as usize + 1);
     let err = decode_facts(&encode_facts(&f)).expect_err("chain too deep");
     assert_eq!(err.kind, DecodeErrorKind::TooDeep { depth: MAX_CALL_DEPTH + 1 });
+
+    // An endpoint handled by, or enclosed in, a symbol past the symbols.
+    f.calls.clear();
+    let mut e = Endpoint {
+        kind: EndpointKind::Route,
+        framework: "express".into(),
+        method: "GET".into(),
+        name: "/".into(),
+        description: None,
+        fields: vec![],
+        response_keys: vec![],
+        status_codes: vec![],
+        middleware: vec![],
+        handler: Handler::Symbol(1),
+        receiver: vec![],
+        line: 1,
+        enclosing: None,
+    };
+    f.endpoints.push(e.clone());
+    let err = decode_facts(&encode_facts(&f)).expect_err("handler past the symbols");
+    assert_eq!(err.kind, DecodeErrorKind::BadSymbolIndex { index: 1 });
+    e.handler = Handler::Inline;
+    e.enclosing = Some(7);
+    f.endpoints = vec![e];
+    let err = decode_facts(&encode_facts(&f)).expect_err("enclosing past the symbols");
+    assert_eq!(err.kind, DecodeErrorKind::BadSymbolIndex { index: 7 });
 }
 
 #[test]
@@ -530,6 +661,39 @@ fn malformed_items_are_specific_errors() {
             },
         ),
     ];
+    // Empty sections up to the endpoints: package, syntax errors, kinds, symbols, imports,
+    // calls, accesses, heritage, hints.
+    let empty = vec![v, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    let mut cases = cases;
+    // An endpoint header with a bit no layout defines.
+    let mut bad_header = empty.clone();
+    bad_header.extend([1, 16]);
+    bad_header.extend([0; 10]);
+    cases.push((
+        bad_header,
+        DecodeError {
+            offset: 11,
+            kind: DecodeErrorKind::UnknownTag { what: "endpoint header", tag: 16 },
+        },
+    ));
+    // A status code above u16::MAX: header (route, reference handler), framework "", method
+    // and name repeating it, no fields, no keys, one status 70000.
+    let mut big_status = empty.clone();
+    big_status.extend([1, 0, 0, 1, 1, 0, 0, 1, 0xf0, 0xa2, 0x04, 0, 0, 0]);
+    cases.push((
+        big_status,
+        DecodeError { offset: 18, kind: DecodeErrorKind::Overflow { what: "status code" } },
+    ));
+    // A billion endpoints in a few bytes.
+    let mut many = empty;
+    many.extend([0x80, 0x94, 0xeb, 0xdc, 0x03]);
+    cases.push((
+        many,
+        DecodeError {
+            offset: 10,
+            kind: DecodeErrorKind::BadLength { what: "endpoints", len: 1_000_000_000 },
+        },
+    ));
     for (bytes, want) in cases {
         assert_eq!(decode_facts(&bytes), Err(want), "{bytes:?}");
     }

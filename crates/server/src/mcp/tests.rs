@@ -584,3 +584,70 @@ async fn flows_and_clusters_are_derived_in_the_background() {
     client.cancel().await.expect("cancel");
     roots.stop_all();
 }
+
+const ROUTES: &str = r#"
+//- /src/users.ts
+export function loadUser(id: string) { return { id }; }
+export function getUser(req, res) {
+  const user = loadUser(req.params.id);
+  res.status(200).json({ id: user.id, name: "a" });
+}
+//- /src/app.ts
+import express from "express";
+import { getUser } from "./users";
+const app = express();
+app.get("/users/:id", auth, getUser);
+function auth(req, res, next) { next(); }
+//- /src/tools.ts
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import { loadUser } from "./users";
+const server = new McpServer({ name: "x", version: "1" });
+server.tool("find_user", "Finds a user by ID", { id: z.string() }, async ({ id }) => {
+  return { content: [{ type: "text", text: JSON.stringify(loadUser(id)) }] };
+});
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn route_impact_and_tool_context_name_handlers() {
+    let fx = fixture(ROUTES);
+    let roots = Arc::new(RootSet::new(vec![handle(&fx.root)], None));
+    let client = connect(roots.clone()).await;
+
+    // A concrete path finds the parameterised route.
+    let r = ok(&client, "route_impact", json!({"route": "GET /users/42"})).await;
+    let m = &r["matches"][0];
+    assert_eq!(m["endpoint"]["id"], "route:src/app.ts:GET /users/:id", "{r}");
+    assert_eq!(m["matched_by"], "params");
+    assert_eq!(m["endpoint"]["signature"], "GET /users/:id [express] middleware: auth", "{r}");
+    assert_eq!(m["handlers"][0]["node"]["id"], "sym:ts:src/users.ts:getUser", "{r}");
+    assert_eq!(ids(&m["handler_callees"], "/node/id"), ["sym:ts:src/users.ts:loadUser"]);
+    assert_eq!(r["matches"].as_array().map(Vec::len), Some(1));
+
+    let t = ok(&client, "tool_context", json!({"tool": "find_user"})).await;
+    let m = &t["matches"][0];
+    assert_eq!(m["endpoint"]["id"], "tool:src/tools.ts:find_user", "{t}");
+    assert_eq!(m["endpoint"]["description"], "Finds a user by ID");
+    assert_eq!(m["endpoint"]["signature"], "tool find_user(id) [mcp-sdk]");
+    // The inline handler's calls belong to the module, which the tool names as its handler.
+    assert_eq!(m["handlers"][0]["node"]["id"], "file:src/tools.ts", "{t}");
+
+    // The handler's context lists the route it serves; its upstream impact reaches it.
+    let c = ok(&client, "symbol_context", json!({"target": "getUser"})).await;
+    assert_eq!(ids(&c["routes"], "/node/id"), ["route:src/app.ts:GET /users/:id"], "{c}");
+    let i = ok(&client, "impact_analysis", json!({"target": "loadUser", "depth": 2})).await;
+    let reached: Vec<String> = i["levels"]
+        .as_array()
+        .expect("levels")
+        .iter()
+        .flat_map(|l| ids(&l["nodes"], "/node/id"))
+        .collect();
+    assert!(reached.contains(&"route:src/app.ts:GET /users/:id".to_string()), "{i}");
+
+    let none = ok(&client, "route_impact", json!({"route": "DELETE /users/:id"})).await;
+    assert_eq!(none["matches"], json!([]));
+    assert!(none["notes"][0].as_str().is_some_and(|n| n.starts_with("no route matches")), "{none}");
+
+    client.cancel().await.expect("cancel");
+    roots.stop_all();
+}

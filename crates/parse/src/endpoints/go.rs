@@ -1,0 +1,1049 @@
+//! Go endpoint readers: net/http (`HandleFunc` / `Handle`, Go 1.22 `"GET /items/{id}"`
+//! patterns), gorilla/mux (`.Methods(...)`, `PathPrefix(...).Subrouter()`), gin and echo
+//! (`r.GET`, `r.Group`), chi (`r.Get`, `r.Route("/p", func(r chi.Router) {...})`, `r.With(mw)`),
+//! and MCP tools (mcp-go `s.AddTool(mcp.NewTool(...), h)`, the official SDK's
+//! `mcp.AddTool(s, &mcp.Tool{...}, h)`).
+//!
+//! One cursor walk keeps a stack of function scopes holding the router variables assigned in
+//! them (`v1 := r.Group("/v1")`, `s := r.PathPrefix("/api").Subrouter()`, `tool :=
+//! mcp.NewTool(...)`), so prefixes declared in the same function apply to the routes below
+//! them; a chi `Route` / `Group` callback's router parameter is seeded with its prefix.
+
+use super::{
+    Enclosing, Found, join_path, normalize_path, route, status_by_name, status_literal, tidy, tool,
+};
+use crate::facts::{Callee, Endpoint, FileFacts, Handler, Receiver};
+use crate::util::{start_col, start_line, text};
+use std::collections::{HashMap, HashSet};
+use tree_sitter::Node;
+
+/// gin / echo route methods (upper case), and the method each registers.
+const UPPER_VERBS: &[(&str, &str)] = &[
+    ("GET", "GET"),
+    ("POST", "POST"),
+    ("PUT", "PUT"),
+    ("DELETE", "DELETE"),
+    ("PATCH", "PATCH"),
+    ("OPTIONS", "OPTIONS"),
+    ("HEAD", "HEAD"),
+    ("CONNECT", "CONNECT"),
+    ("TRACE", "TRACE"),
+    ("Any", "ANY"),
+];
+
+/// chi route methods.
+const CHI_VERBS: &[(&str, &str)] = &[
+    ("Get", "GET"),
+    ("Post", "POST"),
+    ("Put", "PUT"),
+    ("Delete", "DELETE"),
+    ("Patch", "PATCH"),
+    ("Options", "OPTIONS"),
+    ("Head", "HEAD"),
+    ("Connect", "CONNECT"),
+    ("Trace", "TRACE"),
+];
+
+/// gorilla/mux route modifiers that may follow `HandleFunc(...)` in a chain.
+const GORILLA_MODIFIERS: &[&str] = &[
+    "Methods",
+    "Name",
+    "Schemes",
+    "Headers",
+    "HeadersRegexp",
+    "Queries",
+    "Host",
+    "MatcherFunc",
+    "BuildOnly",
+    "BuildVarsFunc",
+];
+
+/// mcp-go options that declare an input field (`mcp.WithString("a", ...)`).
+const MCP_GO_FIELDS: &[&str] = &[
+    "WithString",
+    "WithNumber",
+    "WithInteger",
+    "WithBoolean",
+    "WithArray",
+    "WithObject",
+    "WithAny",
+];
+
+/// Longest receiver chain (`r.With(a).With(b).Group(...)...`) followed.
+const MAX_CHAIN: usize = 32;
+
+/// Most nodes a response scan visits in one handler.
+const MAX_SCAN: usize = 20_000;
+
+/// Reads the endpoints of the top-level declarations `regions` of the tree rooted at `root`.
+pub(super) fn extract<'t>(
+    src: &str,
+    root: Node<'t>,
+    regions: &[Node<'t>],
+    facts: &FileFacts,
+) -> Vec<Found> {
+    let imports = Imports::of(facts);
+    let mut cx = Cx {
+        src,
+        ids: Ids::of(root.language()),
+        root,
+        imports,
+        enclosing: Enclosing::new(facts),
+        scopes: vec![Scope { owner: root.id(), vars: Vec::new() }],
+        seeds: HashMap::new(),
+        done: HashSet::new(),
+        out: Vec::new(),
+        decls: None,
+    };
+    for region in regions {
+        // A cursor made at a node never climbs above it.
+        let mut cursor = region.walk();
+        'walk: loop {
+            let node = cursor.node();
+            cx.enter(node);
+            if cursor.goto_first_child() {
+                continue;
+            }
+            cx.leave(node);
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    break 'walk;
+                }
+                cx.leave(cursor.node());
+            }
+        }
+    }
+    cx.out
+}
+
+/// The router and MCP packages the file imports.
+#[derive(Default)]
+struct Imports {
+    gorilla: bool,
+    gin: bool,
+    echo: bool,
+    chi: bool,
+    go_sdk: bool,
+}
+
+impl Imports {
+    fn of(facts: &FileFacts) -> Self {
+        let mut m = Imports::default();
+        for i in &facts.imports {
+            let s = i.source.as_str();
+            m.gorilla |= s == "github.com/gorilla/mux";
+            m.gin |= s == "github.com/gin-gonic/gin";
+            m.echo |= s.starts_with("github.com/labstack/echo");
+            m.chi |= s.starts_with("github.com/go-chi/chi");
+            m.go_sdk |= s.starts_with("github.com/modelcontextprotocol/go-sdk");
+        }
+        m
+    }
+}
+
+/// A router value's prefix and middleware, and the variable it derives from.
+#[derive(Clone, Default)]
+struct Group {
+    /// The path prefix, not yet normalized (`/api/v1`).
+    prefix: String,
+    middleware: Vec<String>,
+    /// The root receiver path (`r` for `v1 := r.Group("/v1")`).
+    base: Vec<String>,
+}
+
+#[derive(Clone)]
+enum Binding<'t> {
+    Group(Group),
+    /// `tool := mcp.NewTool(...)`: the `NewTool` call.
+    Tool(Node<'t>),
+}
+
+struct Scope<'t> {
+    /// The function node that owns the scope (the root for package level).
+    owner: usize,
+    vars: Vec<(String, Binding<'t>)>,
+}
+
+/// What a receiver chain says: the root receiver and its group, plus gorilla route parts.
+#[derive(Default)]
+struct Chain {
+    group: Group,
+    methods: Vec<String>,
+    path: Option<String>,
+}
+
+/// Node-kind and field ids of the Go grammar, so the walk compares integers and reads fields
+/// without name lookups.
+struct Ids {
+    function_declaration: u16,
+    method_declaration: u16,
+    func_literal: u16,
+    short_var_declaration: u16,
+    assignment_statement: u16,
+    call: u16,
+    selector: u16,
+    f_function: u16,
+    f_field: u16,
+    f_operand: u16,
+}
+
+impl Ids {
+    fn of(lang: tree_sitter::LanguageRef<'_>) -> Self {
+        let kind = |k: &str| lang.id_for_node_kind(k, true);
+        let field = |f: &str| lang.field_id_for_name(f).map_or(0, |f| f.get());
+        Ids {
+            function_declaration: kind("function_declaration"),
+            method_declaration: kind("method_declaration"),
+            func_literal: kind("func_literal"),
+            short_var_declaration: kind("short_var_declaration"),
+            assignment_statement: kind("assignment_statement"),
+            call: kind("call_expression"),
+            selector: kind("selector_expression"),
+            f_function: field("function"),
+            f_field: field("field"),
+            f_operand: field("operand"),
+        }
+    }
+}
+
+struct Cx<'s, 'f, 't> {
+    src: &'s str,
+    ids: Ids,
+    root: Node<'t>,
+    imports: Imports,
+    enclosing: Enclosing<'f>,
+    scopes: Vec<Scope<'t>>,
+    /// chi `Route` / `Group` callbacks: func literal id -> (router parameter, its group).
+    seeds: HashMap<usize, Group>,
+    /// Calls already read as part of an outer gorilla chain.
+    done: HashSet<usize>,
+    out: Vec<Found>,
+    /// Top-level functions by name, and methods by method name, built on first use.
+    decls: Option<HashMap<&'s str, Node<'t>>>,
+}
+
+fn named_children(n: Node<'_>) -> Vec<Node<'_>> {
+    let mut cursor = n.walk();
+    n.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect()
+}
+
+fn call_args(call: Node<'_>) -> Vec<Node<'_>> {
+    call.child_by_field_name("arguments").map_or_else(Vec::new, named_children)
+}
+
+/// A string literal's content (interpreted or raw), quotes removed, escapes as written.
+fn literal<'s>(n: Node<'_>, src: &'s str) -> Option<&'s str> {
+    match n.kind() {
+        "interpreted_string_literal" | "raw_string_literal" => {
+            let t = text(n, src);
+            t.get(1..t.len().saturating_sub(1).max(1))
+        }
+        _ => None,
+    }
+}
+
+fn is_handler_like(kind: &str) -> bool {
+    matches!(kind, "identifier" | "selector_expression" | "func_literal" | "call_expression")
+}
+
+fn is_function(kind: &str) -> bool {
+    matches!(kind, "function_declaration" | "method_declaration" | "func_literal")
+}
+
+/// Whether a literal route argument looks like a path (or a Go 1.22 pattern with a method).
+fn is_route_path(p: &str) -> bool {
+    p.is_empty() || p.starts_with('/') || p == "*"
+}
+
+/// `a.b.c` as names, when every link is a plain identifier.
+fn path_of(n: Node<'_>, src: &str) -> Option<Vec<String>> {
+    let mut rev = Vec::new();
+    let mut cur = n;
+    for _ in 0..MAX_CHAIN {
+        match cur.kind() {
+            "identifier" | "package_identifier" => {
+                rev.push(text(cur, src).to_string());
+                rev.reverse();
+                return Some(rev);
+            }
+            "selector_expression" => {
+                rev.push(text(cur.child_by_field_name("field")?, src).to_string());
+                cur = cur.child_by_field_name("operand")?;
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The callee shape of a function expression (`f`, `pkg.F`, `s.h`), as call sites spell it.
+fn callee_of(f: Node<'_>, src: &str) -> Option<Callee> {
+    match f.kind() {
+        "identifier" => Some(Callee { receiver: Receiver::None, name: text(f, src).to_string() }),
+        "selector_expression" => {
+            let name = text(f.child_by_field_name("field")?, src).to_string();
+            let receiver = f
+                .child_by_field_name("operand")
+                .and_then(|o| path_of(o, src))
+                .map_or(Receiver::Other, Receiver::Path);
+            Some(Callee { receiver, name })
+        }
+        _ => None,
+    }
+}
+
+fn dotted(s: &str) -> String {
+    s.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// How a middleware argument is named: as written, a call by its callee, a func literal as
+/// `<inline>`.
+fn middleware_name(n: Node<'_>, src: &str) -> Option<String> {
+    match n.kind() {
+        "identifier" | "selector_expression" => Some(dotted(text(n, src))),
+        "call_expression" => {
+            let f = n.child_by_field_name("function")?;
+            match f.kind() {
+                "identifier" | "selector_expression" => Some(dotted(text(f, src))),
+                _ => None,
+            }
+        }
+        "func_literal" => Some("<inline>".to_string()),
+        _ => None,
+    }
+}
+
+/// A status code: an int literal, or a `http.StatusXxx` constant.
+fn status_of(n: Node<'_>, src: &str) -> Option<u16> {
+    match n.kind() {
+        "int_literal" => status_literal(text(n, src)),
+        "selector_expression" | "identifier" => {
+            let t = dotted(text(n, src));
+            let last = t.rsplit('.').next().unwrap_or("");
+            last.starts_with("Status").then(|| status_by_name(last)).flatten()
+        }
+        _ => None,
+    }
+}
+
+/// The string keys of a map literal (`gin.H{"a": 1}`, `map[string]any{...}`, `&T{...}` is
+/// skipped: struct field names are not JSON keys).
+fn map_keys(n: Node<'_>, src: &str) -> Vec<String> {
+    let mut n = n;
+    if n.kind() == "unary_expression" {
+        match n.child_by_field_name("operand") {
+            Some(o) => n = o,
+            None => return Vec::new(),
+        }
+    }
+    if n.kind() != "composite_literal" {
+        return Vec::new();
+    }
+    let Some(body) = n.child_by_field_name("body") else { return Vec::new() };
+    let mut out = Vec::new();
+    for el in named_children(body) {
+        if el.kind() != "keyed_element" {
+            continue;
+        }
+        let key = el.child_by_field_name("key").or_else(|| el.named_child(0));
+        let key = key
+            .and_then(|k| if k.kind() == "literal_element" { k.named_child(0) } else { Some(k) });
+        if let Some(k) = key.and_then(|k| literal(k, src)) {
+            out.push(k.to_string());
+        }
+    }
+    out
+}
+
+/// A keyed field of a struct literal (`Name: "x"` in `&mcp.Tool{Name: "x"}`).
+fn keyed_literal<'s>(lit: Node<'_>, field: &str, src: &'s str) -> Option<&'s str> {
+    let body = lit.child_by_field_name("body")?;
+    for el in named_children(body) {
+        if el.kind() != "keyed_element" {
+            continue;
+        }
+        let kids = named_children(el);
+        let (Some(k), Some(v)) = (kids.first(), kids.get(1)) else { continue };
+        let k = if k.kind() == "literal_element" { k.named_child(0).unwrap_or(*k) } else { *k };
+        if text(k, src) == field {
+            let v = if v.kind() == "literal_element" { v.named_child(0).unwrap_or(*v) } else { *v };
+            return literal(v, src);
+        }
+    }
+    None
+}
+
+impl<'s, 'f, 't> Cx<'s, 'f, 't> {
+    fn text(&self, n: Node<'_>) -> &'s str {
+        text(n, self.src)
+    }
+
+    fn enter(&mut self, node: Node<'t>) {
+        let kind = node.kind_id();
+        let ids = &self.ids;
+        if kind == ids.call {
+            self.call(node);
+        } else if kind == ids.function_declaration
+            || kind == ids.method_declaration
+            || kind == ids.func_literal
+        {
+            let mut vars = Vec::new();
+            if let Some(g) = self.seeds.remove(&node.id())
+                && let Some(p) = self.first_param(node)
+            {
+                vars.push((p.to_string(), Binding::Group(g)));
+            }
+            self.scopes.push(Scope { owner: node.id(), vars });
+        } else if kind == ids.short_var_declaration || kind == ids.assignment_statement {
+            self.assignment(node);
+        }
+    }
+
+    fn leave(&mut self, node: Node<'t>) {
+        if self.scopes.len() > 1 && self.scopes.last().is_some_and(|s| s.owner == node.id()) {
+            self.scopes.pop();
+        }
+    }
+
+    fn first_param(&self, f: Node<'t>) -> Option<&'s str> {
+        let list = f.child_by_field_name("parameters")?;
+        let decl = named_children(list).into_iter().next()?;
+        decl.child_by_field_name("name").map(|n| self.text(n))
+    }
+
+    fn lookup(&self, name: &str) -> Option<&Binding<'t>> {
+        self.scopes
+            .iter()
+            .rev()
+            .flat_map(|s| s.vars.iter().rev())
+            .find(|(n, _)| n == name)
+            .map(|(_, b)| b)
+    }
+
+    fn bind(&mut self, name: String, b: Binding<'t>) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.vars.push((name, b));
+        }
+    }
+
+    /// `v1 := r.Group("/v1")`, `s := r.PathPrefix("/api").Subrouter()`, `r2 := r.With(mw)`,
+    /// `tool := mcp.NewTool(...)`.
+    fn assignment(&mut self, node: Node<'t>) {
+        let (Some(l), Some(r)) =
+            (node.child_by_field_name("left"), node.child_by_field_name("right"))
+        else {
+            return;
+        };
+        let (ls, rs) = (named_children(l), named_children(r));
+        let ([lhs], [rhs]) = (ls.as_slice(), rs.as_slice()) else { return };
+        if lhs.kind() != "identifier" || rhs.kind() != "call_expression" {
+            return;
+        }
+        let name = self.text(*lhs).to_string();
+        let Some(f) = rhs.child_by_field_name("function") else { return };
+        let field = match f.kind() {
+            "selector_expression" => f.child_by_field_name("field").map_or("", |x| self.text(x)),
+            "identifier" => self.text(f),
+            _ => "",
+        };
+        match field {
+            "NewTool" => self.bind(name, Binding::Tool(*rhs)),
+            "Group" | "PathPrefix" | "Subrouter" | "With" => {
+                let chain = self.chain(*rhs);
+                self.bind(name, Binding::Group(chain.group));
+            }
+            _ => {
+                if self.lookup(&name).is_some() {
+                    // Rebound to something else: forget its prefix.
+                    self.bind(name, Binding::Group(Group::default()));
+                }
+            }
+        }
+    }
+
+    /// Follows a receiver expression down to its root: groups, prefixes, `With` middleware and
+    /// gorilla `Path` / `Methods` on the way, the root's own binding at the end.
+    fn chain(&self, x: Node<'t>) -> Chain {
+        let mut segs: Vec<&'s str> = Vec::new();
+        let mut mws: Vec<Vec<String>> = Vec::new();
+        let mut c = Chain::default();
+        let mut cur = x;
+        let mut base = Group::default();
+        for _ in 0..MAX_CHAIN {
+            match cur.kind() {
+                "identifier" | "selector_expression" if path_of(cur, self.src).is_some() => {
+                    let p = path_of(cur, self.src).unwrap_or_default();
+                    base = match self.lookup(&p.join(".")) {
+                        Some(Binding::Group(g)) if !g.base.is_empty() => g.clone(),
+                        _ => Group { base: p, ..Group::default() },
+                    };
+                    break;
+                }
+                "call_expression" => {
+                    let Some(f) = cur
+                        .child_by_field_name("function")
+                        .filter(|f| f.kind() == "selector_expression")
+                    else {
+                        break;
+                    };
+                    let (Some(field), Some(op)) =
+                        (f.child_by_field_name("field"), f.child_by_field_name("operand"))
+                    else {
+                        break;
+                    };
+                    let a = call_args(cur);
+                    match self.text(field) {
+                        "Group" => {
+                            if let Some(p) = a.first().and_then(|p| literal(*p, self.src)) {
+                                segs.push(p);
+                                mws.push(
+                                    a.iter()
+                                        .skip(1)
+                                        .filter_map(|m| middleware_name(*m, self.src))
+                                        .collect(),
+                                );
+                            }
+                        }
+                        "PathPrefix" => segs.extend(a.first().and_then(|p| literal(*p, self.src))),
+                        "Path" => {
+                            c.path =
+                                a.first().and_then(|p| literal(*p, self.src)).map(str::to_string)
+                        }
+                        "Methods" => c.methods.extend(
+                            a.iter()
+                                .filter_map(|m| literal(*m, self.src))
+                                .map(str::to_ascii_uppercase),
+                        ),
+                        "With" => mws
+                            .push(a.iter().filter_map(|m| middleware_name(*m, self.src)).collect()),
+                        f if f == "Subrouter" || GORILLA_MODIFIERS.contains(&f) => {}
+                        _ => break,
+                    }
+                    cur = op;
+                }
+                _ => break,
+            }
+        }
+        let mut prefix = base.prefix.clone();
+        for s in segs.iter().rev() {
+            prefix.push('/');
+            prefix.push_str(s);
+        }
+        let mut middleware = base.middleware.clone();
+        for m in mws.into_iter().rev() {
+            middleware.extend(m);
+        }
+        c.group = Group { prefix, middleware, base: base.base };
+        c
+    }
+
+    /// Top-level functions and methods of this file by name (the first of a name wins).
+    fn decl(&mut self, name: &str) -> Option<Node<'t>> {
+        if self.decls.is_none() {
+            let mut map = HashMap::new();
+            for top in named_children(self.root) {
+                if matches!(top.kind(), "function_declaration" | "method_declaration")
+                    && let Some(n) = top.child_by_field_name("name")
+                {
+                    map.entry(text(n, self.src)).or_insert(top);
+                }
+            }
+            self.decls = Some(map);
+        }
+        self.decls.as_ref().and_then(|m| m.get(name).copied())
+    }
+
+    /// The handler `n` names, the function to read its responses from, and the wrappers around
+    /// it (`auth(h)` -> middleware `auth`).
+    fn handler_of(
+        &mut self,
+        n: Node<'t>,
+        mw: &mut Vec<String>,
+        depth: usize,
+    ) -> (Handler, Option<Node<'t>>) {
+        match n.kind() {
+            "func_literal" => (Handler::Inline, Some(n)),
+            "parenthesized_expression" if depth < MAX_CHAIN => match n.named_child(0) {
+                Some(inner) => self.handler_of(inner, mw, depth + 1),
+                None => (Handler::Unknown, None),
+            },
+            "identifier" | "selector_expression" => match callee_of(n, self.src) {
+                Some(c) => {
+                    let body = self.decl(&c.name);
+                    (Handler::Reference(c), body)
+                }
+                None => (Handler::Unknown, None),
+            },
+            "call_expression" if depth < MAX_CHAIN => {
+                let Some(f) = n.child_by_field_name("function") else {
+                    return (Handler::Unknown, None);
+                };
+                let a = call_args(n);
+                let callee = callee_of(f, self.src);
+                // `http.HandlerFunc(h)`: a conversion, not a wrapper.
+                if callee.as_ref().is_some_and(|c| c.name == "HandlerFunc")
+                    && let [only] = a.as_slice()
+                {
+                    return self.handler_of(*only, mw, depth + 1);
+                }
+                // `auth(h)`, `auth(func(w, r) {...})`, `auth(s.handleX())`,
+                // `http.StripPrefix("/s/", fs)`: a wrapper around its last argument.
+                if let [lead @ .., last] = a.as_slice()
+                    && lead
+                        .iter()
+                        .all(|x| literal(*x, self.src).is_some() || x.kind() == "int_literal")
+                {
+                    let wraps = match last.kind() {
+                        "func_literal" => true,
+                        // A handler factory (`s.handleX()`) or another wrapper; not a value
+                        // made from literals (`http.Dir(".")`).
+                        "call_expression" => {
+                            let inner = call_args(*last);
+                            inner.is_empty() || inner.iter().any(|x| is_handler_like(x.kind()))
+                        }
+                        "identifier" | "selector_expression" => {
+                            callee_of(*last, self.src).is_some_and(|c| self.decl(&c.name).is_some())
+                        }
+                        _ => false,
+                    };
+                    if wraps && let Some(name) = middleware_name(n, self.src) {
+                        mw.push(name);
+                        return self.handler_of(*last, mw, depth + 1);
+                    }
+                }
+                // A factory (`s.handleX()`, `makeHandler(db)`): its code makes the handler.
+                match callee {
+                    Some(c) => {
+                        let body = self.decl(&c.name);
+                        (Handler::Reference(c), body)
+                    }
+                    None => (Handler::Unknown, None),
+                }
+            }
+            _ => (Handler::Unknown, None),
+        }
+    }
+
+    fn push(&mut self, mut ep: Endpoint, at: Node<'_>) {
+        let (line, col) = (start_line(at), start_col(at));
+        ep.line = line;
+        ep.enclosing = self.enclosing.of(line, col);
+        tidy(&mut ep);
+        self.out.push(Found { col, ep });
+    }
+
+    fn call(&mut self, call: Node<'t>) {
+        let Some(f) = call.child_by_field_id(self.ids.f_function) else { return };
+        if f.kind_id() != self.ids.selector {
+            return;
+        }
+        let (Some(field), Some(op)) =
+            (f.child_by_field_id(self.ids.f_field), f.child_by_field_id(self.ids.f_operand))
+        else {
+            return;
+        };
+        let name = self.text(field);
+        let interesting = matches!(
+            name,
+            "HandleFunc"
+                | "Handle"
+                | "HandlerFunc"
+                | "Handler"
+                | "Route"
+                | "Group"
+                | "Method"
+                | "MethodFunc"
+                | "AddTool"
+        ) || GORILLA_MODIFIERS.contains(&name)
+            || UPPER_VERBS.iter().any(|(v, _)| *v == name)
+            || CHI_VERBS.iter().any(|(v, _)| *v == name);
+        if !interesting || self.done.contains(&call.id()) {
+            return;
+        }
+        let a = call_args(call);
+        match name {
+            "HandleFunc" | "Handle" => self.handle(op, field, &a, Vec::new()),
+            "HandlerFunc" | "Handler" => self.gorilla_route(op, field, &a),
+            m if GORILLA_MODIFIERS.contains(&m) => self.gorilla_head(call),
+            "Route" if self.imports.chi => self.chi_route(op, &a),
+            "Group" if self.imports.chi => {
+                if let Some(fl) = a.iter().find(|x| x.kind() == "func_literal") {
+                    let g = self.chain(op).group;
+                    self.seeds.insert(fl.id(), g);
+                }
+            }
+            "Method" | "MethodFunc" if self.imports.chi => {
+                if let (Some(m), Some(p)) = (
+                    a.first().and_then(|x| literal(*x, self.src)),
+                    a.get(1).and_then(|x| literal(*x, self.src)),
+                ) {
+                    let m = m.to_ascii_uppercase();
+                    self.verb(op, field, "chi", &m, p, a.get(2..).unwrap_or(&[]), false);
+                }
+            }
+            "AddTool" => self.add_tool(field, &a),
+            _ => {
+                if let Some((_, m)) = UPPER_VERBS.iter().find(|(v, _)| *v == name) {
+                    let echo = self.imports.echo && !self.imports.gin;
+                    let framework = if echo { "echo" } else { "gin" };
+                    if let Some(p) = a.first().and_then(|x| literal(*x, self.src)) {
+                        self.verb(op, field, framework, m, p, &a[1..], echo);
+                    }
+                } else if self.imports.chi
+                    && let Some((_, m)) = CHI_VERBS.iter().find(|(v, _)| *v == name)
+                    && let Some(p) = a.first().and_then(|x| literal(*x, self.src))
+                {
+                    self.verb(op, field, "chi", m, p, &a[1..], false);
+                }
+            }
+        }
+    }
+
+    /// A route `op.<verb>(path, handlers...)`. gin and chi take the handler last (middleware
+    /// before it); echo takes it first (route middleware after it).
+    #[allow(clippy::too_many_arguments)]
+    fn verb(
+        &mut self,
+        op: Node<'t>,
+        at: Node<'t>,
+        framework: &str,
+        method: &str,
+        path: &str,
+        rest: &[Node<'t>],
+        handler_first: bool,
+    ) {
+        if !is_route_path(path) {
+            return;
+        }
+        let mut hs: Vec<Node<'t>> =
+            rest.iter().copied().filter(|x| is_handler_like(x.kind())).collect();
+        if hs.is_empty() {
+            return;
+        }
+        let h = if handler_first { Some(hs.remove(0)) } else { hs.pop() };
+        let Some(h) = h else { return };
+        let chain = self.chain(op);
+        let mut mw = chain.group.middleware.clone();
+        mw.extend(hs.iter().filter_map(|x| middleware_name(*x, self.src)));
+        let (handler, body) = self.handler_of(h, &mut mw, 0);
+        let mut ep = route(framework, method, join_path(&chain.group.prefix, path), handler);
+        ep.middleware = mw;
+        ep.receiver = chain.group.base;
+        self.responses(body, &mut ep);
+        self.push(ep, at);
+    }
+
+    /// `x.HandleFunc(pattern, h)` / `x.Handle(pattern, h)`: net/http (Go 1.22 patterns),
+    /// gorilla/mux (with `methods` from a `.Methods(...)` chain), chi; gin's
+    /// `Handle("GET", "/p", h...)`.
+    fn handle(&mut self, op: Node<'t>, at: Node<'t>, a: &[Node<'t>], methods: Vec<String>) {
+        let Some(first) = a.first().and_then(|x| literal(*x, self.src)) else { return };
+        // gin: Handle(method, path, handlers...)
+        if let Some(p) = a.get(1).and_then(|x| literal(*x, self.src)) {
+            if !first.is_empty() && first.chars().all(|c| c.is_ascii_uppercase()) {
+                self.verb(op, at, "gin", first, p, &a[2..], false);
+            }
+            return;
+        }
+        let chain = self.chain(op);
+        let root_is_http = chain.group.base.len() == 1 && chain.group.base[0] == "http";
+        let framework = if root_is_http {
+            "net/http"
+        } else if self.imports.gorilla {
+            "gorilla/mux"
+        } else if self.imports.chi {
+            "chi"
+        } else {
+            "net/http"
+        };
+        let (mut method, mut path) = ("ANY".to_string(), first);
+        if framework == "net/http" {
+            // Go 1.22: "[METHOD ][HOST]/[PATH]".
+            if let Some((m, rest)) = first.split_once(' ')
+                && !m.is_empty()
+                && m.chars().all(|c| c.is_ascii_uppercase())
+            {
+                method = m.to_string();
+                path = rest.trim_start();
+            }
+            if !path.starts_with('/')
+                && let Some(slash) = path.find('/')
+            {
+                path = &path[slash..];
+            }
+        }
+        if !is_route_path(path) {
+            return;
+        }
+        let Some(h) = a.get(1..).and_then(|r| r.iter().rev().find(|x| is_handler_like(x.kind())))
+        else {
+            return;
+        };
+        let mut mw = chain.group.middleware.clone();
+        let (handler, body) = self.handler_of(*h, &mut mw, 0);
+        let full = join_path(&chain.group.prefix, path);
+        let methods = if methods.is_empty() { vec![method] } else { methods };
+        for m in methods {
+            let mut ep = route(framework, &m, full.clone(), handler.clone());
+            ep.middleware = mw.clone();
+            ep.receiver = chain.group.base.clone();
+            self.responses(body, &mut ep);
+            self.push(ep, at);
+        }
+    }
+
+    /// The outermost call of `r.HandleFunc("/p", h).Methods("GET").Name("x")`: reads the
+    /// methods and records the inner registration once per method.
+    fn gorilla_head(&mut self, call: Node<'t>) {
+        let mut methods: Vec<String> = Vec::new();
+        let mut cur = call;
+        for _ in 0..MAX_CHAIN {
+            let Some(f) =
+                cur.child_by_field_name("function").filter(|f| f.kind() == "selector_expression")
+            else {
+                return;
+            };
+            let (Some(field), Some(op)) =
+                (f.child_by_field_name("field"), f.child_by_field_name("operand"))
+            else {
+                return;
+            };
+            let name = self.text(field);
+            self.done.insert(cur.id());
+            if name == "Methods" {
+                let a = call_args(cur);
+                let mut ms: Vec<String> = a
+                    .iter()
+                    .filter_map(|m| literal(*m, self.src))
+                    .map(str::to_ascii_uppercase)
+                    .collect();
+                ms.append(&mut methods);
+                methods = ms;
+            } else if name == "HandleFunc" || name == "Handle" {
+                let a = call_args(cur);
+                self.handle(op, field, &a, methods);
+                return;
+            } else if !GORILLA_MODIFIERS.contains(&name) {
+                return;
+            }
+            if op.kind() != "call_expression" {
+                return;
+            }
+            cur = op;
+        }
+    }
+
+    /// gorilla's builder form: `r.Path("/p").Methods("GET").HandlerFunc(h)`,
+    /// `r.PathPrefix("/static/").Handler(fs)`.
+    fn gorilla_route(&mut self, op: Node<'t>, at: Node<'t>, a: &[Node<'t>]) {
+        let [h] = a else { return };
+        if !is_handler_like(h.kind()) || op.kind() != "call_expression" {
+            return;
+        }
+        let chain = self.chain(op);
+        let path = match &chain.path {
+            Some(p) => join_path(&chain.group.prefix, p),
+            // A prefix route (`PathPrefix("/static/").Handler(...)`) matches the prefix.
+            None if !chain.group.prefix.is_empty() => normalize_path(&chain.group.prefix),
+            None => return,
+        };
+        let mut mw = chain.group.middleware.clone();
+        let (handler, body) = self.handler_of(*h, &mut mw, 0);
+        let methods =
+            if chain.methods.is_empty() { vec!["ANY".to_string()] } else { chain.methods };
+        for m in methods {
+            let mut ep = route("gorilla/mux", &m, path.clone(), handler.clone());
+            ep.middleware = mw.clone();
+            ep.receiver = chain.group.base.clone();
+            self.responses(body, &mut ep);
+            self.push(ep, at);
+        }
+    }
+
+    /// chi `r.Route("/users", func(r chi.Router) {...})`: the callback's router gets the prefix.
+    fn chi_route(&mut self, op: Node<'t>, a: &[Node<'t>]) {
+        let (Some(p), Some(fl)) = (
+            a.first().and_then(|x| literal(*x, self.src)),
+            a.get(1).filter(|x| x.kind() == "func_literal"),
+        ) else {
+            return;
+        };
+        let mut g = self.chain(op).group;
+        g.prefix = format!("{}/{p}", g.prefix);
+        self.seeds.insert(fl.id(), g);
+    }
+
+    /// mcp-go `s.AddTool(mcp.NewTool("name", opts...), h)` (or a `tool` variable bound to a
+    /// `NewTool` call in scope); the official SDK's `mcp.AddTool(s, &mcp.Tool{Name, ...}, h)`
+    /// and `s.AddTool(&mcp.Tool{...}, h)`.
+    fn add_tool(&mut self, at: Node<'t>, a: &[Node<'t>]) {
+        // The official SDK: a `Tool` struct literal argument.
+        for (i, x) in a.iter().enumerate() {
+            let lit = if x.kind() == "unary_expression" {
+                x.child_by_field_name("operand")
+            } else {
+                Some(*x)
+            };
+            let Some(lit) = lit.filter(|l| l.kind() == "composite_literal") else { continue };
+            let ty = lit.child_by_field_name("type").map_or("", |t| self.text(t));
+            if !ty.ends_with("Tool") {
+                continue;
+            }
+            let Some(name) = keyed_literal(lit, "Name", self.src) else { return };
+            let description = keyed_literal(lit, "Description", self.src).map(str::to_string);
+            let mut mw = Vec::new();
+            let handler = match a.get(i + 1) {
+                Some(h) => self.handler_of(*h, &mut mw, 0).0,
+                None => Handler::Unknown,
+            };
+            let framework = if self.imports.go_sdk { "mcp-sdk" } else { "mcp-go" };
+            let mut ep = tool(framework, name.to_string(), handler);
+            ep.description = description;
+            self.push(ep, at);
+            return;
+        }
+        let [t, h] = a else { return };
+        let new_tool = match t.kind() {
+            "call_expression" => Some(*t),
+            "identifier" => match self.lookup(self.text(*t)) {
+                Some(Binding::Tool(n)) => Some(*n),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(new_tool) = new_tool else { return };
+        let is_new_tool = new_tool
+            .child_by_field_name("function")
+            .and_then(|f| callee_of(f, self.src))
+            .is_some_and(|c| c.name == "NewTool");
+        if !is_new_tool {
+            return;
+        }
+        let opts = call_args(new_tool);
+        let Some(name) = opts.first().and_then(|x| literal(*x, self.src)) else { return };
+        let mut description = None;
+        let mut fields = Vec::new();
+        for o in opts.iter().skip(1) {
+            if o.kind() != "call_expression" {
+                continue;
+            }
+            let Some(c) = o.child_by_field_name("function").and_then(|f| callee_of(f, self.src))
+            else {
+                continue;
+            };
+            let first = call_args(*o).first().and_then(|x| literal(*x, self.src));
+            if c.name == "WithDescription" {
+                description = first.map(str::to_string);
+            } else if MCP_GO_FIELDS.contains(&c.name.as_str()) {
+                fields.extend(first.map(str::to_string));
+            }
+        }
+        let mut mw = Vec::new();
+        let (handler, _) = self.handler_of(*h, &mut mw, 0);
+        let mut ep = tool("mcp-go", name.to_string(), handler);
+        ep.description = description;
+        ep.fields = fields;
+        self.push(ep, at);
+    }
+
+    // ----- responses -----
+
+    /// Response keys and status codes a handler sends: gin / echo `c.JSON(code, gin.H{...})`,
+    /// `c.String(code, ...)`, `c.AbortWithStatus(code)`, `c.NoContent(code)`; net/http
+    /// `w.WriteHeader(code)`, `http.Error(w, msg, code)`, `http.NotFound(w, r)`,
+    /// `json.NewEncoder(w).Encode(map...)`; chi `render.JSON(w, r, map...)`,
+    /// `render.Status(r, code)`. A method on any parameter of the handler (or of a closure
+    /// inside it) counts.
+    fn responses(&self, f: Option<Node<'t>>, ep: &mut Endpoint) {
+        let Some(f) = f else { return };
+        let mut params: Vec<&'s str> = Vec::new();
+        let mut stack = vec![f];
+        let mut visited = 0usize;
+        while let Some(n) = stack.pop() {
+            visited += 1;
+            if visited > MAX_SCAN {
+                break;
+            }
+            if is_function(n.kind())
+                && let Some(list) = n.child_by_field_name("parameters")
+            {
+                for d in named_children(list) {
+                    let mut c = d.walk();
+                    for name in d.children_by_field_name("name", &mut c) {
+                        params.push(self.text(name));
+                    }
+                }
+            }
+            if n.kind() == "call_expression" {
+                self.response_call(n, &params, ep);
+            }
+            stack.extend(named_children(n).into_iter().rev());
+        }
+    }
+
+    fn response_call(&self, call: Node<'t>, params: &[&'s str], ep: &mut Endpoint) {
+        let Some(f) =
+            call.child_by_field_name("function").filter(|f| f.kind() == "selector_expression")
+        else {
+            return;
+        };
+        let (Some(field), Some(op)) =
+            (f.child_by_field_name("field"), f.child_by_field_name("operand"))
+        else {
+            return;
+        };
+        let m = self.text(field);
+        let a = call_args(call);
+        let status = |i: usize| a.get(i).and_then(|x| status_of(*x, self.src));
+        let keys = |i: usize| a.get(i).map_or_else(Vec::new, |x| map_keys(*x, self.src));
+        let on = if op.kind() == "identifier" { self.text(op) } else { "" };
+        if params.contains(&on) {
+            match m {
+                "JSON"
+                | "IndentedJSON"
+                | "PureJSON"
+                | "SecureJSON"
+                | "AsciiJSON"
+                | "JSONP"
+                | "JSONPretty"
+                | "XML"
+                | "XMLPretty"
+                | "YAML"
+                | "TOML"
+                | "AbortWithStatusJSON" => {
+                    ep.status_codes.extend(status(0));
+                    ep.response_keys.extend(keys(1));
+                }
+                "String" | "HTML" | "Blob" | "Data" | "Redirect" | "Status" | "AbortWithStatus"
+                | "WriteHeader" | "NoContent" | "Stream" | "File" | "Attachment" => {
+                    ep.status_codes.extend(status(0));
+                }
+                _ => {}
+            }
+            return;
+        }
+        match (on, m) {
+            ("http", "Error") => ep.status_codes.extend(status(2)),
+            ("http", "NotFound") => ep.status_codes.push(404),
+            ("http", "Redirect") => ep.status_codes.extend(status(3)),
+            ("render", "JSON") => ep.response_keys.extend(keys(2)),
+            ("render", "Status") => ep.status_codes.extend(status(1)),
+            _ => {}
+        }
+        // json.NewEncoder(w).Encode(v)
+        if m == "Encode"
+            && op.kind() == "call_expression"
+            && let Some(inner) =
+                op.child_by_field_name("function").and_then(|f| callee_of(f, self.src))
+            && inner.name == "NewEncoder"
+            && call_args(op)
+                .first()
+                .is_some_and(|w| w.kind() == "identifier" && params.contains(&self.text(*w)))
+        {
+            ep.response_keys.extend(keys(0));
+        }
+    }
+}
