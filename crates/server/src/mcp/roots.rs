@@ -197,16 +197,22 @@ impl RootHandle {
         }
         let deadline = Instant::now() + self.opts.build_wait;
         loop {
-            match Store::open_read_only(&self.db) {
+            // Not built yet, or being (re)built: wait for the worker below.
+            let not_yet = match Store::open_read_only(&self.db) {
                 Ok(mut store) => {
-                    // An index without a published revision is one being built.
-                    if store.reader().is_ok() {
-                        return Ok(store);
+                    let readable = store.reader().map(|_| ());
+                    match readable {
+                        Ok(()) => return Ok(store),
+                        Err(e) => e,
                     }
                 }
-                Err(QueryError::NoIndex { .. }) => {}
+                Err(
+                    e @ (QueryError::NoIndex { .. }
+                    | QueryError::NoRevision { .. }
+                    | QueryError::SchemaMismatch { .. }),
+                ) => e,
                 Err(e) => return Err(e.into()),
-            }
+            };
             let st = self.lock();
             match &st.phase {
                 Phase::Failed(error) => {
@@ -215,7 +221,13 @@ impl RootHandle {
                         error: error.clone(),
                     });
                 }
-                Phase::Ready => {} // published in between: retry at once
+                // Published in between: retry at once, unless the worker is ready and the
+                // index still cannot be read (then say why).
+                Phase::Ready if Instant::now() >= deadline => return Err(not_yet.into()),
+                Phase::Ready => {
+                    drop(st);
+                    std::thread::sleep(Duration::from_millis(20));
+                }
                 _ => {
                     let now = Instant::now();
                     if now >= deadline {
