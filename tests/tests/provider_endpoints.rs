@@ -1,22 +1,34 @@
 //! Golden endpoint facts (HTTP routes and MCP tools registered in code), one test per framework
-//! and tool style, plus the look-alikes that must not count (`map.get('k')`, HTTP clients).
+//! and tool style, plus the look-alikes that must not count (`map.get('k')`, HTTP clients), and
+//! router mounts (`app.use('/api', router)`, `r.Mount("/api", sub)`) per framework.
 //!
-//! Only the `route` / `tool` lines of the rendered facts are compared (and the file headers);
-//! the other facts of these fixtures are covered by the provider goldens.
+//! Only the `route` / `tool` lines (or the `mount` lines) of the rendered facts are compared (and
+//! the file headers); the other facts of these fixtures are covered by the provider goldens.
 
 use codegraph_tests::render_fixture_facts;
 use expect_test::expect;
 
-/// The rendered facts of a fixture, keeping only file headers and endpoint lines.
-fn endpoints(fixture: &str) -> String {
+/// The rendered facts of a fixture, keeping only file headers and the lines starting with one
+/// of `kinds`.
+fn lines_of(fixture: &str, kinds: &[&str]) -> String {
     let mut out = String::new();
     for line in render_fixture_facts(fixture).lines() {
-        if line.starts_with("//- ") || line.starts_with("route ") || line.starts_with("tool ") {
+        if line.starts_with("//- ") || kinds.iter().any(|k| line.starts_with(k)) {
             out.push_str(line);
             out.push('\n');
         }
     }
     out
+}
+
+/// File headers and endpoint lines.
+fn endpoints(fixture: &str) -> String {
+    lines_of(fixture, &["route ", "tool "])
+}
+
+/// File headers and mount lines.
+fn mounts(fixture: &str) -> String {
+    lines_of(fixture, &["mount "])
 }
 
 #[test]
@@ -708,6 +720,143 @@ fn go_mcp_tools() {
         tool L16 mcp-go calc desc="Calculate" fields=[exact] handler=inline in=main
         //- q/sdk.go
         tool L7 mcp-sdk greet desc="say hi" handler=SayHi in=main
+    "#]]
+    .assert_eq(&out);
+}
+
+#[test]
+fn ts_mounts() {
+    let out = mounts(
+        r#"
+        //- /src/app.js
+        const express = require('express');
+        const usersRouter = require('./users');
+        const app = express();
+        const api = express.Router();
+        app.use('/api', api);
+        app.use('/api/v1/', auth, rateLimit(10), usersRouter);
+        api.use('/items/{id}', routes.items);
+        app.use('/admin', makeAdminRouter(db));
+        app.use('/legacy', require('./legacy'));
+        function mountAll(app) {
+          app.use('/docs', docs.router);
+        }
+        app.use(usersRouter);
+        app.use('/static', express.static('public'));
+        app.use('/public', serveStatic('public', { maxAge: 1 }));
+        app.use('/hook', (req, res, next) => next());
+        app.use('/only-mw');
+        //- /src/hono.ts
+        import { Hono } from 'hono';
+        const app = new Hono();
+        app.route('/books', books);
+        app.route('/authors', createAuthors());
+        app.use('/api/*', logger());
+        //- /src/koa.js
+        const Router = require('@koa/router');
+        const router = new Router();
+        router.use('/users', users.routes(), users.allowedMethods());
+        router.use('/posts', auth, posts.routes());
+        app.use(router.routes());
+        //- /src/fastify.ts
+        import Fastify from 'fastify';
+        const fastify = Fastify();
+        fastify.register(usersPlugin, { prefix: '/users' });
+        fastify.register(require('./admin'), { prefix: '/admin', preHandler: [auth] });
+        fastify.register(cors, { origin: true });
+        fastify.register(import('./lazy'), { prefix: '/lazy' });
+        fastify.use('/x', mw);
+        "#,
+    );
+    expect![[r#"
+        //- src/app.js
+        mount L5 express /api -> api recv=app in=<module>
+        mount L6 express /api/v1/ -> usersRouter mw=[auth,rateLimit] recv=app in=<module>
+        mount L7 express /items/:id -> routes.items recv=api in=<module>
+        mount L8 express /admin -> makeAdminRouter() recv=app in=<module>
+        mount L9 express /legacy -> require() recv=app in=<module>
+        mount L11 express /docs -> docs.router recv=app in=mountAll
+        //- src/hono.ts
+        mount L3 hono /books -> books recv=app in=<module>
+        mount L4 hono /authors -> createAuthors() recv=app in=<module>
+        //- src/koa.js
+        mount L3 koa /users -> users recv=router in=<module>
+        mount L4 koa /posts -> posts mw=[auth] recv=router in=<module>
+        //- src/fastify.ts
+        mount L3 fastify /users -> usersPlugin recv=fastify in=<module>
+        mount L4 fastify /admin -> require() mw=[auth] recv=fastify in=<module>
+    "#]]
+    .assert_eq(&out);
+}
+
+#[test]
+fn go_mounts() {
+    let out = mounts(
+        r#"
+        //- /p/chi.go
+        package main
+
+        import "github.com/go-chi/chi/v5"
+
+        func router() http.Handler {
+        	r := chi.NewRouter()
+        	r.Mount("/api", sub)
+        	r.Mount("/admin/{org}", adminRouter())
+        	r.With(auth).Mount("/users", users.Routes())
+        	r.Route("/v1", func(r chi.Router) {
+        		r.Mount("/items", items.Router)
+        	})
+        	r.Route("/v2", v2Routes)
+        	r.Mount(prefix, sub)
+        	return r
+        }
+        //- /p/gin.go
+        package main
+
+        import "github.com/gin-gonic/gin"
+
+        func setup(r *gin.Engine) {
+        	registerUsers(r.Group("/v1"))
+        	api := r.Group("/api", auth)
+        	admin := api.Group("admin")
+        	users.Register(api)
+        	handlers.RegisterAdmin(db, admin)
+        	setupRoot(r)
+        	log.Println("x", other)
+        }
+        //- /p/echo.go
+        package main
+
+        import "github.com/labstack/echo/v4"
+
+        func main() {
+        	e := echo.New()
+        	g := e.Group("/admin")
+        	routes.Admin(g)
+        }
+        //- /p/plain.go
+        package main
+
+        func main() {
+        	r.Mount("/api", sub)
+        	register(r.Group("/v1"))
+        }
+        "#,
+    );
+    expect![[r#"
+        //- p/chi.go
+        mount L7 chi /api -> sub recv=r in=router
+        mount L8 chi /admin/:org -> adminRouter() recv=r in=router
+        mount L9 chi /users -> users.Routes() mw=[auth] recv=r in=router
+        mount L11 chi /v1/items -> items.Router recv=r in=router
+        mount L13 chi /v2 -> v2Routes recv=r in=router
+        //- p/gin.go
+        mount L6 gin /v1 -> registerUsers() recv=r in=setup
+        mount L9 gin /api -> users.Register() mw=[auth] recv=r in=setup
+        mount L10 gin /api/admin -> handlers.RegisterAdmin() mw=[auth] recv=r in=setup
+        //- p/echo.go
+        mount L8 echo /admin -> routes.Admin() recv=e in=main
+        //- p/plain.go
     "#]]
     .assert_eq(&out);
 }

@@ -23,8 +23,8 @@
 //!
 //! Layout after the version byte, in order: package (`0` | `1` string), syntax error count,
 //! the node-kind table (count, spellings), then symbols, imports, calls, accesses, heritage,
-//! type hints and endpoints, each a count followed by its items (the `Writer` methods say which
-//! fields).
+//! type hints, endpoints, mounts and client calls, each a count followed by its items (the
+//! `Writer` methods say which fields).
 
 use crate::facts::*;
 use codegraph_schema::NodeKind;
@@ -34,7 +34,7 @@ use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// The layout version written as the first byte. Bump it on any change to the encoding.
-pub const CODEC_VERSION: u8 = 2;
+pub const CODEC_VERSION: u8 = 3;
 
 /// Deepest chain of call results (`Receiver::CallResult` nesting) that decoding accepts; the
 /// providers cap their chains at 8, and a bound keeps a corrupt blob from building a chain
@@ -226,6 +226,10 @@ const EP_HANDLER_UNKNOWN: u64 = 3;
 const EP_DESCRIPTION: u64 = 1 << 3;
 const EP_HEADER_MAX: u64 = (1 << 4) - 1;
 
+// Client call header: bit 0 "has a base".
+const CLIENT_HAS_BASE: u64 = 1;
+const CLIENT_HEADER_MAX: u64 = 1;
+
 /// An optional symbol index as one varint: 0 for `None`, index + 1 otherwise.
 fn opt_idx(i: Option<SymbolIdx>) -> u64 {
     i.map_or(0, |i| u64::from(i) + 1)
@@ -304,6 +308,8 @@ impl<'f> Writer<'f> {
         self.sites(f);
         self.type_hints(&f.type_hints);
         self.endpoints(&f.endpoints);
+        self.mounts(&f.mounts);
+        self.client_calls(&f.client_calls);
     }
 
     /// The node-kind table, then per symbol: header (`kind << 6 | flags`), name, the qualified
@@ -547,6 +553,40 @@ impl<'f> Writer<'f> {
             self.varint(delta(line, e.line));
             line = e.line;
             enclosing = self.idx_delta(enclosing, e.enclosing);
+        }
+    }
+
+    /// Per mount: framework, prefix, receiver path, target (its receiver header carries the
+    /// `call` bit), middleware, line delta, enclosing delta.
+    fn mounts(&mut self, mounts: &'f [Mount]) {
+        self.count(mounts.len());
+        let (mut line, mut enclosing) = (0, 0);
+        for m in mounts {
+            self.str(&m.framework);
+            self.str(&m.prefix);
+            self.strs(&m.receiver);
+            self.receiver(&m.target.receiver, u64::from(m.call), 1);
+            self.str(&m.target.name);
+            self.strs(&m.middleware);
+            self.varint(delta(line, m.line));
+            line = m.line;
+            enclosing = self.idx_delta(enclosing, m.enclosing);
+        }
+    }
+
+    /// Per client call: header (the `has_base` bit), client, method, path, line delta,
+    /// enclosing delta.
+    fn client_calls(&mut self, calls: &'f [ClientCall]) {
+        self.count(calls.len());
+        let (mut line, mut enclosing) = (0, 0);
+        for c in calls {
+            self.varint(if c.has_base { CLIENT_HAS_BASE } else { 0 });
+            self.str(&c.client);
+            self.str(&c.method);
+            self.str(&c.path);
+            self.varint(delta(line, c.line));
+            line = c.line;
+            enclosing = self.idx_delta(enclosing, c.enclosing);
         }
     }
 
@@ -800,6 +840,8 @@ impl<'b> Reader<'b> {
 
         let type_hints = self.type_hints()?;
         let endpoints = self.endpoints()?;
+        let mounts = self.mounts()?;
+        let client_calls = self.client_calls()?;
         Ok(FileFacts {
             symbols,
             imports,
@@ -808,6 +850,8 @@ impl<'b> Reader<'b> {
             heritage,
             type_hints,
             endpoints,
+            mounts,
+            client_calls,
             package,
             syntax_errors,
         })
@@ -1013,6 +1057,60 @@ impl<'b> Reader<'b> {
             });
         }
         Ok(endpoints)
+    }
+
+    fn mounts(&mut self) -> Res<Vec<Mount>> {
+        let n = self.count("mounts", 8)?;
+        let mut mounts = Vec::with_capacity(n);
+        let (mut line, mut prev) = (0, 0);
+        for _ in 0..n {
+            let framework = self.string()?;
+            let prefix = self.string()?;
+            let receiver = self.strings("mount receiver")?;
+            let (target_receiver, call) = self.receiver(1)?;
+            let name = self.string()?;
+            let middleware = self.strings("mount middleware")?;
+            line = self.line(line)?;
+            let enclosing = self.opt_idx(&mut prev)?;
+            mounts.push(Mount {
+                framework,
+                prefix,
+                receiver,
+                target: Callee { receiver: target_receiver, name },
+                call: call != 0,
+                middleware,
+                line,
+                enclosing,
+            });
+        }
+        Ok(mounts)
+    }
+
+    fn client_calls(&mut self) -> Res<Vec<ClientCall>> {
+        let n = self.count("client calls", 6)?;
+        let mut calls = Vec::with_capacity(n);
+        let (mut line, mut prev) = (0, 0);
+        for _ in 0..n {
+            let start = self.pos;
+            let header = self.varint()?;
+            if header > CLIENT_HEADER_MAX {
+                return Err(Self::unknown(start, "client call header", header));
+            }
+            let client = self.string()?;
+            let method = self.string()?;
+            let path = self.string()?;
+            line = self.line(line)?;
+            let enclosing = self.opt_idx(&mut prev)?;
+            calls.push(ClientCall {
+                client,
+                method,
+                path,
+                has_base: header & CLIENT_HAS_BASE != 0,
+                line,
+                enclosing,
+            });
+        }
+        Ok(calls)
     }
 
     /// See `Writer::strs`.

@@ -7,6 +7,10 @@
 //! come from groups, controllers and sub-routers declared around them. This module reads those
 //! shapes from the syntax tree the provider already has, after its main walk, and records one
 //! fact per endpoint; cross-file mount prefixes and file-path conventions are resolution's job.
+//! The same pass records what resolution needs for that: routers mounted under a prefix
+//! ([`Mount`]: `app.use('/api', router)`, `r.Mount("/api", sub)`) and HTTP client calls with a
+//! literal or template URL ([`ClientCall`]: `fetch('/users/${id}')`, `http.Get(...)`), so
+//! that routes can be composed across files and client calls matched to them.
 //!
 //! How: a provider calls [`typescript`] or [`go`] with the facts its walk produced. A cheap text
 //! prefilter ([`TS_MARKERS`], [`GO_MARKERS`]) runs first, and only a file that contains one of
@@ -19,15 +23,16 @@
 mod go;
 mod ts;
 
-use crate::facts::{Endpoint, EndpointKind, FileFacts, Handler, SymbolIdx};
+use crate::facts::{ClientCall, Endpoint, EndpointKind, FileFacts, Handler, Mount, SymbolIdx};
 use std::collections::HashMap;
 use tree_sitter::Node;
 
-/// Substrings one of which every TS/JS file with an extractable endpoint contains: a call with
-/// a literal path (`('/`, `("/`, `` (`/ ``, `('*'`, an empty path `('',`), a Koa named route
-/// (`'name', '/path'`), `.route(` (route chains, Fastify's full form), `.tool(` /
-/// `registerTool(` / `addTool(` (all end in `ool(`), a Nest controller, the low-level MCP
-/// call-tool schema.
+/// Substrings one of which every TS/JS file with an extractable endpoint, mount or client call
+/// contains: a call with a literal path (`('/`, `("/`, `` (`/ ``, `('*'`, an empty path `('',`),
+/// a Koa named route (`'name', '/path'`), `.route(` (route chains, Fastify's full form, Hono
+/// mounts), `.tool(` / `registerTool(` / `addTool(` (all end in `ool(`), a Nest controller, the
+/// low-level MCP call-tool schema, a Fastify `prefix:` option, and the HTTP clients' names
+/// (`fetch(` also covers `$fetch(` and `ofetch(`).
 pub(crate) const TS_MARKERS: &[&str] = &[
     "('/",
     "(\"/",
@@ -42,13 +47,37 @@ pub(crate) const TS_MARKERS: &[&str] = &[
     "ool(",
     "@Controller",
     "CallToolRequestSchema",
+    "prefix:",
+    "fetch(",
+    "axios",
+    "ky.",
+    "ky(",
+    "got.",
+    "got(",
+    "superagent",
 ];
+
+/// Client instances with a base URL (`const api = axios.create({ baseURL })`): their calls can
+/// sit in any top-level statement, so a file holding one is walked whole.
+const TS_INSTANCE_MARKERS: &[&str] =
+    &["axios.create(", "ky.create(", "ky.extend(", "got.extend(", "ofetch.create("];
 
 /// The Go counterpart of [`TS_MARKERS`]: a call with a literal path (routes, groups, prefixes;
 /// `("",` for a group's own path), `Handle(` / `HandleFunc(` (net/http patterns such as
-/// `"GET /items/{id}"`), `AddTool(`.
-pub(crate) const GO_MARKERS: &[&str] =
-    &["(\"/", "(`/", "(\"\",", "Handle(", "HandleFunc(", "AddTool("];
+/// `"GET /items/{id}"`), `AddTool(`, chi's `Mount(`, and net/http client calls.
+pub(crate) const GO_MARKERS: &[&str] = &[
+    "(\"/",
+    "(`/",
+    "(\"\",",
+    "Handle(",
+    "HandleFunc(",
+    "AddTool(",
+    "Mount(",
+    "http.Get(",
+    "http.Head(",
+    "http.Post",
+    "NewRequest",
+];
 
 /// Whether `text` contains one of `markers` (the prefilter: no marker, no second walk).
 pub(crate) fn prefilter(text: &str, markers: &[&str]) -> bool {
@@ -71,24 +100,30 @@ fn regions<'t>(root: Node<'t>, text: &str, markers: &[&str]) -> Vec<Node<'t>> {
         .collect()
 }
 
-/// Fills `facts.endpoints` for a TS/TSX/JS file.
+/// Fills `facts.endpoints`, `facts.mounts` and `facts.client_calls` for a TS/TSX/JS file.
 pub(crate) fn typescript(text: &str, tree: &tree_sitter::Tree, facts: &mut FileFacts) {
     if !prefilter(text, TS_MARKERS) {
         return;
     }
     let root = tree.root_node();
-    let found = ts::extract(text, root, &regions(root, text, TS_MARKERS), facts);
-    facts.endpoints = finish(found);
+    let regions = if prefilter(text, TS_INSTANCE_MARKERS) {
+        let mut cursor = root.walk();
+        root.named_children(&mut cursor).collect()
+    } else {
+        regions(root, text, TS_MARKERS)
+    };
+    let found = ts::extract(text, root, &regions, facts);
+    found.finish(facts);
 }
 
-/// Fills `facts.endpoints` for a Go file.
+/// Fills `facts.endpoints`, `facts.mounts` and `facts.client_calls` for a Go file.
 pub(crate) fn go(text: &str, tree: &tree_sitter::Tree, facts: &mut FileFacts) {
     if !prefilter(text, GO_MARKERS) {
         return;
     }
     let root = tree.root_node();
     let found = go::extract(text, root, &regions(root, text, GO_MARKERS), facts);
-    facts.endpoints = finish(found);
+    found.finish(facts);
 }
 
 /// An endpoint with the column of its registration, for ordering.
@@ -97,11 +132,25 @@ struct Found {
     ep: Endpoint,
 }
 
-/// Source order: by line, then column; equal positions keep discovery order (a Gorilla route
-/// with `.Methods("GET", "POST")` gives two endpoints at one position).
-fn finish(mut found: Vec<Found>) -> Vec<Endpoint> {
-    found.sort_by_key(|f| (f.ep.line, f.col));
-    found.into_iter().map(|f| f.ep).collect()
+/// What one file's pass found, each item with its column for ordering.
+#[derive(Default)]
+struct Extracted {
+    endpoints: Vec<Found>,
+    mounts: Vec<(u32, Mount)>,
+    clients: Vec<(u32, ClientCall)>,
+}
+
+impl Extracted {
+    /// Source order: by line, then column; equal positions keep discovery order (a Gorilla
+    /// route with `.Methods("GET", "POST")` gives two endpoints at one position).
+    fn finish(mut self, facts: &mut FileFacts) {
+        self.endpoints.sort_by_key(|f| (f.ep.line, f.col));
+        facts.endpoints = self.endpoints.into_iter().map(|f| f.ep).collect();
+        self.mounts.sort_by_key(|(col, m)| (m.line, *col));
+        facts.mounts = self.mounts.into_iter().map(|(_, m)| m).collect();
+        self.clients.sort_by_key(|(col, c)| (c.line, *col));
+        facts.client_calls = self.clients.into_iter().map(|(_, c)| c).collect();
+    }
 }
 
 /// A route endpoint with the optional parts empty.
@@ -222,6 +271,66 @@ pub(crate) fn join_path(prefix: &str, sub: &str) -> String {
     normalize_path(&format!("{prefix}/{sub}"))
 }
 
+/// A piece of a URL expression as written: literal text, or a substitution whose value is not
+/// known (`${id}`, `%d`, `+ id`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Piece<'s> {
+    Lit(&'s str),
+    Hole,
+}
+
+/// Stands for a substitution while a URL is taken apart (no URL literal holds a NUL).
+const HOLE: char = '\0';
+
+/// The path of a client call's URL, and whether a base was dropped: scheme and host dropped
+/// (`https://api.x.com/users` -> `/users`), a leading substitution before the first `/`
+/// dropped (`${API}/users`), query and fragment dropped, runs of `/` collapsed (a trailing
+/// `/` kept, as route paths keep it), a segment holding a substitution as `:param`. A path
+/// without a leading `/` is relative: `None` unless `relative_ok` (a client with a base URL),
+/// then rooted. `None` when no path is recoverable (`fetch(url)`).
+pub(crate) fn client_path(pieces: &[Piece<'_>], relative_ok: bool) -> Option<(String, bool)> {
+    let mut s = String::new();
+    for p in pieces {
+        match p {
+            Piece::Lit(t) => s.push_str(t),
+            Piece::Hole => s.push(HOLE),
+        }
+    }
+    if let Some(end) = s.find(['?', '#']) {
+        s.truncate(end);
+    }
+    let scheme_end = s.find("://").filter(|&i| {
+        s[..i].chars().all(|c| c == HOLE || c.is_ascii_alphanumeric() || "+-.".contains(c))
+    });
+    let (path, has_base) = if let Some(i) = scheme_end {
+        let rest = &s[i + 3..];
+        (rest.find('/').map_or("/", |j| &rest[j..]), true)
+    } else if let Some(rest) = s.strip_prefix("//") {
+        (rest.find('/').map_or("/", |j| &rest[j..]), true)
+    } else if s.starts_with('/') {
+        (s.as_str(), false)
+    } else if s.starts_with(HOLE) {
+        (&s[s.find('/')?..], true)
+    } else if relative_ok && !s.is_empty() {
+        (s.as_str(), true)
+    } else {
+        return None;
+    };
+    let mut out = String::with_capacity(path.len() + 1);
+    for seg in path.split('/').filter(|g| !g.is_empty()) {
+        out.push('/');
+        if seg.contains(HOLE) {
+            out.push_str(":param");
+        } else {
+            out.push_str(seg);
+        }
+    }
+    if out.is_empty() || path.ends_with('/') {
+        out.push('/');
+    }
+    Some((out, has_base))
+}
+
 /// A status code from a named constant: Go `StatusNotFound`, Nest `HttpStatus.NOT_FOUND`,
 /// `StatusCodes.NOT_FOUND` (the name after the last `.`).
 pub(crate) fn status_by_name(name: &str) -> Option<u16> {
@@ -301,6 +410,33 @@ mod tests {
         assert_eq!(join_path("/users", ""), "/users");
         assert_eq!(join_path("", ""), "/");
         assert_eq!(join_path("/v1", "/"), "/v1");
+    }
+
+    #[test]
+    fn client_paths() {
+        use Piece::{Hole, Lit};
+        let p = |pieces: &[Piece<'_>]| client_path(pieces, false);
+        let some = |s: &str, base: bool| Some((s.to_string(), base));
+        assert_eq!(p(&[Lit("/users")]), some("/users", false));
+        assert_eq!(p(&[Lit("/users/"), Hole]), some("/users/:param", false));
+        assert_eq!(
+            p(&[Lit("/users/"), Hole, Lit("/posts?x="), Hole]),
+            some("/users/:param/posts", false)
+        );
+        assert_eq!(p(&[Lit("/a/v"), Hole, Lit("x/b")]), some("/a/:param/b", false));
+        assert_eq!(p(&[Lit("https://api.x.com/users/1")]), some("/users/1", true));
+        assert_eq!(p(&[Lit("https://api.x.com")]), some("/", true));
+        assert_eq!(p(&[Hole, Lit("://"), Hole, Lit("/u")]), some("/u", true));
+        assert_eq!(p(&[Lit("//cdn.x.com/a#top")]), some("/a", true));
+        assert_eq!(p(&[Hole, Lit("/users")]), some("/users", true));
+        assert_eq!(p(&[Hole, Lit(":8080//users//")]), some("/users/", true));
+        assert_eq!(p(&[Lit("/")]), some("/", false));
+        assert_eq!(p(&[Hole]), None);
+        assert_eq!(p(&[Hole, Lit("?q=1")]), None);
+        assert_eq!(p(&[Lit("users")]), None);
+        assert_eq!(p(&[Lit("")]), None);
+        assert_eq!(client_path(&[Lit("users/"), Hole], true), some("/users/:param", true));
+        assert_eq!(client_path(&[Lit("")], true), None);
     }
 
     #[test]

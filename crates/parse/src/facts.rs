@@ -27,6 +27,12 @@ pub struct FileFacts {
     /// registrations). File-path conventions (Next.js `app/**/route.ts`, `pages/api`) are
     /// derived from paths by resolution, not here.
     pub endpoints: Vec<Endpoint>,
+    /// Routers mounted under a prefix (`app.use('/api', router)`, `r.Mount("/api", sub)`), in
+    /// source order: what resolution needs to compose route paths across files.
+    pub mounts: Vec<Mount>,
+    /// HTTP client calls with a recoverable literal or template URL (`fetch('/users')`,
+    /// `axios.post(...)`, Go `http.Get(...)`), in source order.
+    pub client_calls: Vec<ClientCall>,
     /// Go: the `package` clause name. Other languages: `None`.
     pub package: Option<String>,
     /// Number of ERROR / MISSING nodes in the syntax tree (0 for a clean parse).
@@ -283,4 +289,61 @@ pub enum Handler {
     Inline,
     /// No handler argument was recognised.
     Unknown,
+}
+
+/// A router (or a function that fills one) mounted under a path prefix.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mount {
+    /// What mounts: `express` (`app.use('/api', router)`, `app.use('/api', auth, router)`: the
+    /// last argument is the mounted router, earlier ones middleware), `hono`
+    /// (`app.route('/api', sub)`), `koa` (`router.use('/api', sub.routes())`), `fastify`
+    /// (`fastify.register(plugin, { prefix: '/api' })`), `chi` (`r.Mount("/api", sub)`,
+    /// `r.Route("/api", usersRoutes)` with a function reference), `gin` / `echo` (a group passed
+    /// to a function: `registerUsers(r.Group("/v1"))`, `users.Register(v1)`).
+    pub framework: String,
+    /// The prefix, normalized like route paths (leading `/`, `{id}` -> `:id`), with same-file
+    /// group prefixes applied.
+    pub prefix: String,
+    /// The receiver it is mounted on (`app`, `r`), as a path; for a group passed to a function,
+    /// the root receiver of the group.
+    pub receiver: Vec<String>,
+    /// The mounted thing as a callee-shaped reference: a variable or import name (`router`),
+    /// a member chain (`users.router`), a function (`subRouter` for `subRouter()`, `usersRoutes`
+    /// for a chi `Route` callback, `registerUsers` for a group passed to it), the router whose
+    /// `.routes()` Koa mounts, or `require` for `app.use('/p', require('./users'))` (the
+    /// file's `Require` import on the same line names the module).
+    pub target: Callee,
+    /// The target is a function called to build or fill the router (`subRouter()`,
+    /// `registerUsers(r.Group(...))`, `require(...)`); `false` for a router value or a function
+    /// passed as a value (a chi `Route` callback, a Fastify plugin).
+    pub call: bool,
+    /// Middleware applied to the mount, as written (`auth`, `rateLimit(10)` -> `rateLimit`).
+    pub middleware: Vec<String>,
+    /// 1-based line of the mounting call's name.
+    pub line: u32,
+    /// Nearest enclosing named symbol; `None` at module level.
+    pub enclosing: Option<SymbolIdx>,
+}
+
+/// An HTTP client call whose URL path is known from literals.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClientCall {
+    /// The client: `fetch` (also `window.fetch`), `$fetch`, `ofetch`, `axios` (also an
+    /// instance from `axios.create`), `ky`, `got`, `superagent`; Go `http` (package-level
+    /// `http.Get` / `Head` / `Post` / `PostForm`, `http.NewRequest[WithContext]`).
+    pub client: String,
+    /// The upper-case method (`fetch(url)` -> `GET`, `{ method: 'POST' }` -> `POST`,
+    /// `axios.put` -> `PUT`), `ANY` when it is not a literal.
+    pub method: String,
+    /// The URL path: scheme and host dropped, a leading substitution standing for a base URL
+    /// dropped, query and fragment dropped, runs of `/` collapsed, a segment with a
+    /// substitution (`${id}`, `%d`, `+ id`) as `:param`.
+    pub path: String,
+    /// A host or a base-URL substitution was dropped (or the client has a base URL): matching
+    /// the path against routes is less certain.
+    pub has_base: bool,
+    /// 1-based line of the called name.
+    pub line: u32,
+    /// Nearest enclosing named symbol; `None` at module level.
+    pub enclosing: Option<SymbolIdx>,
 }

@@ -128,6 +128,25 @@ pub fn render_facts(f: &FileFacts) -> String {
         }
         let _ = writeln!(out, " in={}", qn(e.enclosing));
     }
+    for m in &f.mounts {
+        let call = if m.call { "()" } else { "" };
+        let target = render_callee(&m.target);
+        let _ = write!(out, "mount L{} {} {} -> {target}{call}", m.line, m.framework, m.prefix);
+        if !m.middleware.is_empty() {
+            let _ = write!(out, " mw=[{}]", m.middleware.join(","));
+        }
+        if !m.receiver.is_empty() {
+            let _ = write!(out, " recv={}", m.receiver.join("."));
+        }
+        let _ = writeln!(out, " in={}", qn(m.enclosing));
+    }
+    for c in &f.client_calls {
+        let _ = write!(out, "client L{} {} {} {}", c.line, c.client, c.method, c.path);
+        if c.has_base {
+            out.push_str(" base");
+        }
+        let _ = writeln!(out, " in={}", qn(c.enclosing));
+    }
     if f.syntax_errors > 0 {
         let _ = writeln!(out, "syntax_errors {}", f.syntax_errors);
     }

@@ -1,5 +1,5 @@
 //! The facts codec against real provider output: every variant of every enum in the facts
-//! (endpoints included) round-trips, and no damaged blob (truncated, flipped, foreign version,
+//! (endpoints, mounts and client calls included) round-trips, and no damaged blob (truncated, flipped, foreign version,
 //! trailing bytes) makes decoding panic.
 
 use codegraph_parse::*;
@@ -124,16 +124,28 @@ export class Items {
   @Get(':id') @UseGuards(Guard) one() { return { id: 1 }; }
 }
 function getUser(req, res) { res.json({ id: 1 }); }
+app.use('/api', auth, router);
+app.use('/legacy', makeRouter());
+axios.get('/plain');
+export async function load(id) {
+  return fetch(`${API}/users/${id}`, { method: 'POST' });
+}
 "#;
 
 const ROUTES_GO: &str = r#"package api
 
-import "github.com/gin-gonic/gin"
+import (
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+)
 
 func Routes(r *gin.Engine) {
 	v1 := r.Group("/v1", auth)
 	v1.GET("/users/:id", func(c *gin.Context) { c.JSON(404, gin.H{"error": "none"}) })
 	s.AddTool(mcp.NewTool("hello", mcp.WithString("name")), h.Hello)
+	users.Register(v1)
+	http.Get(base + "/users")
 }
 "#;
 
@@ -273,6 +285,9 @@ impl Seen {
                 self.callee(c);
             }
         }
+        for m in &f.mounts {
+            self.callee(&m.target);
+        }
     }
 }
 
@@ -326,6 +341,18 @@ fn samples_exercise_the_optional_parts() {
     assert!(eps().any(|e| !e.receiver.is_empty()));
     assert!(eps().any(|e| e.enclosing.is_some()));
     assert!(eps().any(|e| e.enclosing.is_none()));
+    let mounts = || facts.iter().flat_map(|f| &f.mounts);
+    assert!(mounts().any(|m| m.call));
+    assert!(mounts().any(|m| !m.call));
+    assert!(mounts().any(|m| !m.middleware.is_empty()));
+    assert!(mounts().any(|m| m.enclosing.is_some()));
+    assert!(mounts().any(|m| m.enclosing.is_none()));
+    assert!(mounts().any(|m| matches!(m.target.receiver, Receiver::Path(_))));
+    let clients = || facts.iter().flat_map(|f| &f.client_calls);
+    assert!(clients().any(|c| c.has_base));
+    assert!(clients().any(|c| !c.has_base));
+    assert!(clients().any(|c| c.enclosing.is_some()));
+    assert!(clients().any(|c| c.enclosing.is_none()));
 }
 
 #[test]
@@ -494,6 +521,46 @@ fn synthetic() -> FileFacts {
                 enclosing: Some(0),
             },
         ],
+        mounts: vec![
+            Mount {
+                framework: "ü".into(),
+                prefix: String::new(),
+                receiver: (0..40).map(|i| format!("m{i}")).collect(),
+                target: chain(MAX_CALL_DEPTH as usize),
+                call: true,
+                middleware: vec![String::new(), "ü".into()],
+                line: u32::MAX,
+                enclosing: Some(n + 6),
+            },
+            Mount {
+                framework: "chi".into(),
+                prefix: "/".into(),
+                receiver: vec![],
+                target: Callee { receiver: Receiver::Super, name: String::new() },
+                call: false,
+                middleware: vec![],
+                line: 0,
+                enclosing: None,
+            },
+        ],
+        client_calls: vec![
+            ClientCall {
+                client: "ü".into(),
+                method: String::new(),
+                path: "/ü/:param".into(),
+                has_base: true,
+                line: u32::MAX,
+                enclosing: Some(n + 6),
+            },
+            ClientCall {
+                client: "fetch".into(),
+                method: "GET".into(),
+                path: "/".into(),
+                has_base: false,
+                line: 0,
+                enclosing: None,
+            },
+        ],
         package: Some(String::new()),
         syntax_errors: u32::MAX,
     }
@@ -608,6 +675,32 @@ fn out_of_range_references_are_errors() {
     f.endpoints = vec![e];
     let err = decode_facts(&encode_facts(&f)).expect_err("enclosing past the symbols");
     assert_eq!(err.kind, DecodeErrorKind::BadSymbolIndex { index: 7 });
+
+    // A mount or a client call enclosed in a symbol past the symbols.
+    f.endpoints.clear();
+    f.mounts.push(Mount {
+        framework: "express".into(),
+        prefix: "/api".into(),
+        receiver: vec!["app".into()],
+        target: chain(0),
+        call: false,
+        middleware: vec![],
+        line: 1,
+        enclosing: Some(3),
+    });
+    let err = decode_facts(&encode_facts(&f)).expect_err("mount enclosing past the symbols");
+    assert_eq!(err.kind, DecodeErrorKind::BadSymbolIndex { index: 3 });
+    f.mounts.clear();
+    f.client_calls.push(ClientCall {
+        client: "fetch".into(),
+        method: "GET".into(),
+        path: "/".into(),
+        has_base: false,
+        line: 1,
+        enclosing: Some(4),
+    });
+    let err = decode_facts(&encode_facts(&f)).expect_err("client enclosing past the symbols");
+    assert_eq!(err.kind, DecodeErrorKind::BadSymbolIndex { index: 4 });
 }
 
 #[test]
@@ -685,13 +778,43 @@ fn malformed_items_are_specific_errors() {
         DecodeError { offset: 18, kind: DecodeErrorKind::Overflow { what: "status code" } },
     ));
     // A billion endpoints in a few bytes.
-    let mut many = empty;
+    let mut many = empty.clone();
     many.extend([0x80, 0x94, 0xeb, 0xdc, 0x03]);
     cases.push((
         many,
         DecodeError {
             offset: 10,
             kind: DecodeErrorKind::BadLength { what: "endpoints", len: 1_000_000_000 },
+        },
+    ));
+    // No endpoints, then a billion mounts.
+    let mut many = empty.clone();
+    many.extend([0, 0x80, 0x94, 0xeb, 0xdc, 0x03]);
+    cases.push((
+        many,
+        DecodeError {
+            offset: 11,
+            kind: DecodeErrorKind::BadLength { what: "mounts", len: 1_000_000_000 },
+        },
+    ));
+    // No endpoints, no mounts, then a billion client calls.
+    let mut many = empty.clone();
+    many.extend([0, 0, 0x80, 0x94, 0xeb, 0xdc, 0x03]);
+    cases.push((
+        many,
+        DecodeError {
+            offset: 12,
+            kind: DecodeErrorKind::BadLength { what: "client calls", len: 1_000_000_000 },
+        },
+    ));
+    // A client call header with a bit no layout defines.
+    let mut bad_client = empty;
+    bad_client.extend([0, 0, 1, 2, 0, 1, 1, 0, 0]);
+    cases.push((
+        bad_client,
+        DecodeError {
+            offset: 13,
+            kind: DecodeErrorKind::UnknownTag { what: "client call header", tag: 2 },
         },
     ));
     for (bytes, want) in cases {

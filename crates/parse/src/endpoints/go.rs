@@ -8,11 +8,18 @@
 //! them (`v1 := r.Group("/v1")`, `s := r.PathPrefix("/api").Subrouter()`, `tool :=
 //! mcp.NewTool(...)`), so prefixes declared in the same function apply to the routes below
 //! them; a chi `Route` / `Group` callback's router parameter is seeded with its prefix.
+//!
+//! Mounts: chi `r.Mount("/p", sub)` / `r.Mount("/p", subRouter())` / `r.Route("/p", fn)`, and
+//! a gin / echo group passed to a function (`registerUsers(r.Group("/v1"))`,
+//! `users.Register(v1)`). Client calls: package-level net/http `Get` / `Head` / `Post` /
+//! `PostForm` and `NewRequest[WithContext]`, with a URL built from literals, `+`
+//! concatenations and `fmt.Sprintf`.
 
 use super::{
-    Enclosing, Found, join_path, normalize_path, route, status_by_name, status_literal, tidy, tool,
+    Enclosing, Extracted, Found, Piece, client_path, join_path, normalize_path, route,
+    status_by_name, status_literal, tidy, tool,
 };
-use crate::facts::{Callee, Endpoint, FileFacts, Handler, Receiver};
+use crate::facts::{Callee, ClientCall, Endpoint, FileFacts, Handler, Mount, Receiver};
 use crate::util::{start_col, start_line, text};
 use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
@@ -81,7 +88,7 @@ pub(super) fn extract<'t>(
     root: Node<'t>,
     regions: &[Node<'t>],
     facts: &FileFacts,
-) -> Vec<Found> {
+) -> Extracted {
     let imports = Imports::of(facts);
     let mut cx = Cx {
         src,
@@ -94,6 +101,8 @@ pub(super) fn extract<'t>(
         done: HashSet::new(),
         out: Vec::new(),
         decls: None,
+        mounts: Vec::new(),
+        clients: Vec::new(),
     };
     for region in regions {
         // A cursor made at a node never climbs above it.
@@ -116,7 +125,7 @@ pub(super) fn extract<'t>(
             }
         }
     }
-    cx.out
+    Extracted { endpoints: cx.out, mounts: cx.mounts, clients: cx.clients }
 }
 
 /// The router and MCP packages the file imports.
@@ -127,6 +136,8 @@ struct Imports {
     echo: bool,
     chi: bool,
     go_sdk: bool,
+    /// The name net/http is imported under (`http`, or its alias), if it is imported.
+    net_http: Option<String>,
 }
 
 impl Imports {
@@ -139,6 +150,14 @@ impl Imports {
             m.echo |= s.starts_with("github.com/labstack/echo");
             m.chi |= s.starts_with("github.com/go-chi/chi");
             m.go_sdk |= s.starts_with("github.com/modelcontextprotocol/go-sdk");
+            if s == "net/http" {
+                let alias = i.bindings.iter().find_map(|b| b.local.as_deref());
+                m.net_http = match alias {
+                    None => Some("http".to_string()),
+                    Some("_" | ".") => m.net_http.take(),
+                    Some(a) => Some(a.to_string()),
+                };
+            }
         }
         m
     }
@@ -223,6 +242,8 @@ struct Cx<'s, 'f, 't> {
     out: Vec<Found>,
     /// Top-level functions by name, and methods by method name, built on first use.
     decls: Option<HashMap<&'s str, Node<'t>>>,
+    mounts: Vec<(u32, Mount)>,
+    clients: Vec<(u32, ClientCall)>,
 }
 
 fn named_children(n: Node<'_>) -> Vec<Node<'_>> {
@@ -314,6 +335,29 @@ fn middleware_name(n: Node<'_>, src: &str) -> Option<String> {
         "func_literal" => Some("<inline>".to_string()),
         _ => None,
     }
+}
+
+/// A `fmt` format string as pieces: each verb (`%s`, `%d`, `%-5v`, `%[1]q`) a substitution,
+/// `%%` a literal `%`.
+fn format_pieces<'s>(format: &'s str, out: &mut Vec<Piece<'s>>) {
+    let mut rest = format;
+    while let Some(i) = rest.find('%') {
+        out.push(Piece::Lit(&rest[..i]));
+        let after = &rest[i + 1..];
+        if let Some(r) = after.strip_prefix('%') {
+            out.push(Piece::Lit("%"));
+            rest = r;
+            continue;
+        }
+        // Flags, width, precision and argument indexes, then the verb letter.
+        let verb = after
+            .char_indices()
+            .find(|(_, c)| !(c.is_ascii_digit() || "+-# .[]*".contains(*c)))
+            .map_or(after.len(), |(j, c)| j + c.len_utf8());
+        out.push(Piece::Hole);
+        rest = &after[verb..];
+    }
+    out.push(Piece::Lit(rest));
 }
 
 /// A status code: an int literal, or a `http.StatusXxx` constant.
@@ -638,6 +682,9 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
     fn call(&mut self, call: Node<'t>) {
         let Some(f) = call.child_by_field_id(self.ids.f_function) else { return };
         if f.kind_id() != self.ids.selector {
+            if (self.imports.gin || self.imports.echo) && f.kind() == "identifier" {
+                self.group_passed(call, f, f);
+            }
             return;
         }
         let (Some(field), Some(op)) =
@@ -646,6 +693,20 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
             return;
         };
         let name = self.text(field);
+        if matches!(
+            name,
+            "Get" | "Head" | "Post" | "PostForm" | "NewRequest" | "NewRequestWithContext"
+        ) && let Some(http) = &self.imports.net_http
+            && op.kind() == "identifier"
+            && self.text(op) == http
+        {
+            self.http_client(field, name, &call_args(call));
+            return;
+        }
+        if name == "Mount" && self.imports.chi {
+            self.chi_mount(op, field, &call_args(call));
+            return;
+        }
         let interesting = matches!(
             name,
             "HandleFunc"
@@ -660,7 +721,13 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
         ) || GORILLA_MODIFIERS.contains(&name)
             || UPPER_VERBS.iter().any(|(v, _)| *v == name)
             || CHI_VERBS.iter().any(|(v, _)| *v == name);
-        if !interesting || self.done.contains(&call.id()) {
+        if !interesting {
+            if self.imports.gin || self.imports.echo {
+                self.group_passed(call, f, field);
+            }
+            return;
+        }
+        if self.done.contains(&call.id()) {
             return;
         }
         let a = call_args(call);
@@ -668,7 +735,7 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
             "HandleFunc" | "Handle" => self.handle(op, field, &a, Vec::new()),
             "HandlerFunc" | "Handler" => self.gorilla_route(op, field, &a),
             m if GORILLA_MODIFIERS.contains(&m) => self.gorilla_head(call),
-            "Route" if self.imports.chi => self.chi_route(op, &a),
+            "Route" if self.imports.chi => self.chi_route(op, field, &a),
             "Group" if self.imports.chi => {
                 if let Some(fl) = a.iter().find(|x| x.kind() == "func_literal") {
                     let g = self.chain(op).group;
@@ -863,17 +930,192 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
         }
     }
 
-    /// chi `r.Route("/users", func(r chi.Router) {...})`: the callback's router gets the prefix.
-    fn chi_route(&mut self, op: Node<'t>, a: &[Node<'t>]) {
-        let (Some(p), Some(fl)) = (
-            a.first().and_then(|x| literal(*x, self.src)),
-            a.get(1).filter(|x| x.kind() == "func_literal"),
-        ) else {
+    /// chi `r.Route("/users", func(r chi.Router) {...})`: the callback's router gets the prefix;
+    /// a callback named by reference (`r.Route("/users", usersRoutes)`) is a mount.
+    fn chi_route(&mut self, op: Node<'t>, at: Node<'t>, a: &[Node<'t>]) {
+        let (Some(p), Some(fl)) = (a.first().and_then(|x| literal(*x, self.src)), a.get(1)) else {
             return;
         };
+        if fl.kind() != "func_literal" {
+            if let Some(target) = callee_of(*fl, self.src) {
+                self.push_mount("chi", op, at, p, (target, false));
+            }
+            return;
+        }
         let mut g = self.chain(op).group;
         g.prefix = format!("{}/{p}", g.prefix);
         self.seeds.insert(fl.id(), g);
+    }
+
+    // ----- mounts -----
+
+    /// Records a mount of `target` under `path` on the router `op` (its group prefix and
+    /// middleware applied).
+    fn push_mount(
+        &mut self,
+        framework: &str,
+        op: Node<'t>,
+        at: Node<'t>,
+        path: &str,
+        (target, call): (Callee, bool),
+    ) {
+        let chain = self.chain(op);
+        self.push_group_mount(framework, chain.group, path, at, (target, call));
+    }
+
+    fn push_group_mount(
+        &mut self,
+        framework: &str,
+        group: Group,
+        path: &str,
+        at: Node<'t>,
+        (target, call): (Callee, bool),
+    ) {
+        let (line, col) = (start_line(at), start_col(at));
+        let mount = Mount {
+            framework: framework.to_string(),
+            prefix: join_path(&group.prefix, path),
+            receiver: group.base,
+            target,
+            call,
+            middleware: group.middleware,
+            line,
+            enclosing: self.enclosing.of(line, col),
+        };
+        self.mounts.push((col, mount));
+    }
+
+    /// chi `r.Mount("/api", sub)`, `r.Mount("/api", subRouter())`, `r.Mount("/api",
+    /// users.Routes())`.
+    fn chi_mount(&mut self, op: Node<'t>, at: Node<'t>, a: &[Node<'t>]) {
+        let [p, target] = a else { return };
+        let Some(p) = literal(*p, self.src) else { return };
+        let target = match target.kind() {
+            "identifier" | "selector_expression" => {
+                callee_of(*target, self.src).map(|c| (c, false))
+            }
+            "call_expression" => target
+                .child_by_field_name("function")
+                .and_then(|f| callee_of(f, self.src))
+                .map(|c| (c, true)),
+            _ => None,
+        };
+        if let Some(target) = target {
+            self.push_mount("chi", op, at, p, target);
+        }
+    }
+
+    /// gin / echo: a group passed to a function that registers routes on it
+    /// (`registerUsers(r.Group("/v1"))`, `v1 := r.Group("/v1"); users.Register(v1)`): a mount
+    /// of the function's routes under the group's prefix. `name` is the called name.
+    fn group_passed(&mut self, call: Node<'t>, f: Node<'t>, name: Node<'t>) {
+        let a = call_args(call);
+        let group = a.iter().find_map(|x| {
+            let is_group = match x.kind() {
+                "call_expression" => x
+                    .child_by_field_name("function")
+                    .filter(|f| f.kind() == "selector_expression")
+                    .and_then(|f| f.child_by_field_name("field"))
+                    .is_some_and(|g| self.text(g) == "Group"),
+                "identifier" => matches!(self.lookup(self.text(*x)), Some(Binding::Group(_))),
+                _ => false,
+            };
+            let g = is_group.then(|| self.chain(*x).group)?;
+            (!g.prefix.is_empty() && !g.base.is_empty()).then_some(g)
+        });
+        let (Some(group), Some(target)) = (group, callee_of(f, self.src)) else { return };
+        let framework = if self.imports.echo && !self.imports.gin { "echo" } else { "gin" };
+        self.push_group_mount(framework, group, "", name, (target, true));
+    }
+
+    // ----- client calls -----
+
+    /// net/http `http.Get(url)`, `http.Head(url)`, `http.Post(url, ...)`,
+    /// `http.PostForm(url, ...)`, `http.NewRequest(method, url, body)`,
+    /// `http.NewRequestWithContext(ctx, method, url, body)`.
+    fn http_client(&mut self, at: Node<'t>, name: &str, a: &[Node<'t>]) {
+        let (method, url) = match name {
+            "Get" => ("GET".to_string(), a.first()),
+            "Head" => ("HEAD".to_string(), a.first()),
+            "Post" | "PostForm" => ("POST".to_string(), a.first()),
+            "NewRequest" => (self.method_of(a.first()), a.get(1)),
+            "NewRequestWithContext" => (self.method_of(a.get(1)), a.get(2)),
+            _ => return,
+        };
+        let Some(url) = url else { return };
+        let mut pieces = Vec::new();
+        self.url_pieces(*url, 0, &mut pieces);
+        let Some((path, has_base)) = client_path(&pieces, false) else { return };
+        let (line, col) = (start_line(at), start_col(at));
+        let c = ClientCall {
+            client: "http".to_string(),
+            method,
+            path,
+            has_base,
+            line,
+            enclosing: self.enclosing.of(line, col),
+        };
+        self.clients.push((col, c));
+    }
+
+    /// A request method: a literal (`"PUT"`) or a net/http constant (`http.MethodPut`); `ANY`
+    /// otherwise.
+    fn method_of(&self, n: Option<&Node<'t>>) -> String {
+        let Some(n) = n else { return "ANY".to_string() };
+        if let Some(m) = literal(*n, self.src).filter(|m| !m.is_empty()) {
+            return m.to_ascii_uppercase();
+        }
+        if n.kind() == "selector_expression"
+            && let Some(m) = n
+                .child_by_field_name("field")
+                .and_then(|f| self.text(f).strip_prefix("Method"))
+                .filter(|m| !m.is_empty())
+        {
+            return m.to_ascii_uppercase();
+        }
+        "ANY".to_string()
+    }
+
+    /// A URL expression as literal pieces and substitutions: string literals, `+`
+    /// concatenations, `fmt.Sprintf` formats (each verb a substitution).
+    fn url_pieces(&self, n: Node<'t>, depth: usize, out: &mut Vec<Piece<'s>>) {
+        if let Some(l) = literal(n, self.src) {
+            out.push(Piece::Lit(l));
+            return;
+        }
+        if depth >= MAX_CHAIN {
+            out.push(Piece::Hole);
+            return;
+        }
+        match n.kind() {
+            "parenthesized_expression" => match n.named_child(0) {
+                Some(inner) => self.url_pieces(inner, depth + 1, out),
+                None => out.push(Piece::Hole),
+            },
+            "binary_expression"
+                if n.child_by_field_name("operator").is_some_and(|o| self.text(o) == "+") =>
+            {
+                for side in ["left", "right"] {
+                    match n.child_by_field_name(side) {
+                        Some(x) => self.url_pieces(x, depth + 1, out),
+                        None => out.push(Piece::Hole),
+                    }
+                }
+            }
+            "call_expression" => {
+                let sprintf = n
+                    .child_by_field_name("function")
+                    .and_then(|f| callee_of(f, self.src))
+                    .is_some_and(|c| {
+                        c.name == "Sprintf" && c.receiver == Receiver::Path(vec!["fmt".into()])
+                    });
+                match call_args(n).first().and_then(|x| literal(*x, self.src)) {
+                    Some(format) if sprintf => format_pieces(format, out),
+                    _ => out.push(Piece::Hole),
+                }
+            }
+            _ => out.push(Piece::Hole),
+        }
     }
 
     /// mcp-go `s.AddTool(mcp.NewTool("name", opts...), h)` (or a `tool` variable bound to a

@@ -8,11 +8,18 @@
 //! its first argument a literal path and at least one handler-like argument follows; HTTP
 //! clients of the same shape (`axios.post('/u', body)`) are told apart by their receiver name
 //! and by their result being used (awaited, returned, `.then`-chained).
+//!
+//! Mounts: Express / Koa `x.use('/p', ...mw, router)` (Koa's `sub.routes()` names `sub`), Hono
+//! `x.route('/p', sub)`, Fastify `x.register(plugin, { prefix: '/p' })`. Client calls: `fetch`
+//! (`window.fetch`, `$fetch`, `ofetch`), `axios` (verbs, `request`, `axios(config)`, instances
+//! from `axios.create`), `ky`, `got`, `superagent`, with a URL built from literals, templates
+//! and `+` concatenations.
 
 use super::{
-    Enclosing, Found, join_path, normalize_path, route, status_by_name, status_literal, tidy, tool,
+    Enclosing, Extracted, Found, Piece, client_path, join_path, normalize_path, route,
+    status_by_name, status_literal, tidy, tool,
 };
-use crate::facts::{Callee, Endpoint, FileFacts, Handler, Receiver, SymbolIdx};
+use crate::facts::{Callee, ClientCall, Endpoint, FileFacts, Handler, Mount, Receiver, SymbolIdx};
 use crate::typescript::shapes::{
     callee_of, dotted, first_named, is_function_expr, path_of, prop_name, string_content,
     unwrap_expr,
@@ -43,6 +50,13 @@ const CLIENTS: &[&str] = &[
     "supertest",
 ];
 
+/// HTTP client libraries called by name (`axios(...)`, `axios.get(...)`), and whose
+/// `create` / `extend` makes an instance with a base URL.
+const CLIENT_LIBS: &[&str] = &["axios", "ky", "got", "superagent", "ofetch"];
+
+/// Client methods named after the HTTP method they send.
+const CLIENT_VERBS: &[&str] = &["get", "post", "put", "delete", "patch", "head", "options"];
+
 /// Fastify route options that hold hooks running before the handler.
 const HOOKS: &[&str] = &["onRequest", "preParsing", "preValidation", "preHandler", "beforeHandler"];
 
@@ -59,7 +73,7 @@ pub(super) fn extract<'t>(
     root: Node<'t>,
     regions: &[Node<'t>],
     facts: &FileFacts,
-) -> Vec<Found> {
+) -> Extracted {
     let mut cx = Cx {
         src,
         ids: Ids::of(root.language()),
@@ -71,6 +85,9 @@ pub(super) fn extract<'t>(
         out: Vec::new(),
         decls: None,
         low_level: Vec::new(),
+        mounts: Vec::new(),
+        clients: Vec::new(),
+        instances: HashMap::new(),
     };
     for region in regions {
         // A cursor made at a node never climbs above it.
@@ -97,7 +114,7 @@ pub(super) fn extract<'t>(
         }
     }
     cx.fill_listed_tools();
-    cx.out
+    Extracted { endpoints: cx.out, mounts: cx.mounts, clients: cx.clients }
 }
 
 /// The router framework the file's imports name; `express` for any other file of that shape.
@@ -159,6 +176,10 @@ struct Cx<'s, 'f, 't> {
     decls: Option<HashMap<&'s str, Node<'t>>>,
     /// Indices in `out` of tools found by a low-level `CallToolRequestSchema` dispatch.
     low_level: Vec<usize>,
+    mounts: Vec<(u32, Mount)>,
+    clients: Vec<(u32, ClientCall)>,
+    /// Whether a name is a client instance (`const api = axios.create(...)`): its library.
+    instances: HashMap<&'s str, Option<&'static str>>,
 }
 
 /// The named, non-comment arguments of a call.
@@ -463,6 +484,10 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
         };
         if func.kind_id() != self.ids.member {
             func = unwrap_expr(func);
+            if func.kind() == "identifier" {
+                self.client_function(call, func);
+                return;
+            }
             if func.kind_id() != self.ids.member {
                 return;
             }
@@ -475,12 +500,26 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
         };
         let name = self.text(prop);
         if !(VERBS.contains(&name)
-            || matches!(name, "route" | "tool" | "registerTool" | "addTool" | "setRequestHandler"))
+            || matches!(
+                name,
+                "route"
+                    | "tool"
+                    | "registerTool"
+                    | "addTool"
+                    | "setRequestHandler"
+                    | "use"
+                    | "register"
+                    | "request"
+                    | "fetch"
+            ))
             || self.done.contains(&call.id())
         {
             return;
         }
         let a = args(call);
+        if self.client_method(obj, prop, name, &a) {
+            return;
+        }
         match name {
             verb if VERBS.contains(&verb) => {
                 let path_first = self.verb_call(call, verb, obj, prop, &a);
@@ -488,7 +527,10 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
                     self.route_chain(call);
                 }
             }
+            "route" if a.len() == 2 => self.hono_mount(obj, prop, &a),
             "route" => self.fastify_route(obj, prop, &a),
+            "use" => self.use_mount(obj, prop, &a),
+            "register" => self.fastify_mount(obj, prop, &a),
             "tool" => self.sdk_tool(prop, &a),
             "registerTool" => self.register_tool(prop, &a),
             "addTool" => self.fastmcp_tool(prop, &a),
@@ -695,6 +737,286 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
             ep.receiver = receiver.clone();
             self.responses(body, &mut ep);
             self.push(ep, prop, None);
+        }
+    }
+
+    // ----- mounts -----
+
+    /// Records a mount made by the call named `prop`.
+    #[allow(clippy::too_many_arguments)]
+    fn push_mount(
+        &mut self,
+        framework: &str,
+        prefix: &str,
+        obj: Node<'t>,
+        prop: Node<'t>,
+        (target, call): (Callee, bool),
+        middleware: Vec<String>,
+    ) {
+        let (line, col) = (start_line(prop), start_col(prop));
+        let mount = Mount {
+            framework: framework.to_string(),
+            prefix: normalize_path(prefix),
+            receiver: base_path(obj, self.src),
+            target,
+            call,
+            middleware,
+            line,
+            enclosing: self.enclosing.of(line, col),
+        };
+        self.mounts.push((col, mount));
+    }
+
+    /// What a mount argument mounts: a router named by reference, Koa's `sub.routes()` (the
+    /// router `sub`), `require('./users')`, or a function called to build it
+    /// (`usersRouter(db)`). Inline functions, `express.*` built-ins and factories given only
+    /// literal options (`serveStatic('public')`) are middleware, not routers.
+    fn mount_target(&self, n: Node<'t>) -> Option<(Callee, bool)> {
+        let n = unwrap_expr(n);
+        match n.kind() {
+            "identifier" | "member_expression" => callee_of(n, self.src).map(|(c, _)| (c, false)),
+            "call_expression" => {
+                let f = unwrap_expr(n.child_by_field_name("function")?);
+                let a = args(n);
+                if f.kind() == "member_expression"
+                    && a.is_empty()
+                    && f.child_by_field_name("property")
+                        .is_some_and(|p| matches!(self.text(p), "routes" | "middleware"))
+                {
+                    let router = f.child_by_field_name("object")?;
+                    return self.mount_target(router).filter(|(_, call)| !call);
+                }
+                let (callee, _) = callee_of(f, self.src)?;
+                if callee.receiver == Receiver::None && callee.name == "require" {
+                    return Some((callee, true));
+                }
+                let express = matches!(&callee.receiver, Receiver::Path(p) if p.len() == 1 && p[0] == "express");
+                let config_only = !a.is_empty()
+                    && a.iter().all(|x| {
+                        let x = unwrap_expr(*x);
+                        literal(x, self.src).is_some()
+                            || matches!(x.kind(), "object" | "number" | "true" | "false")
+                    });
+                (!express && !config_only).then_some((callee, true))
+            }
+            _ => None,
+        }
+    }
+
+    /// Express / Koa `x.use('/p', ...middleware, router)`. Hono's and Fastify's `use` only adds
+    /// middleware; a `use` without a path mounts nothing under a prefix.
+    fn use_mount(&mut self, obj: Node<'t>, prop: Node<'t>, a: &[Node<'t>]) {
+        if matches!(self.web, "hono" | "fastify") {
+            return;
+        }
+        let [first, rest @ ..] = a else { return };
+        let Some(path) = literal(*first, self.src).filter(|p| is_route_path(p)) else { return };
+        // Koa: `sub.routes()` is the router, whatever follows it (`sub.allowedMethods()`).
+        let routes_at = rest.iter().position(|x| {
+            let x = unwrap_expr(*x);
+            x.kind() == "call_expression"
+                && x.child_by_field_name("function").map(unwrap_expr).is_some_and(|f| {
+                    f.kind() == "member_expression"
+                        && f.child_by_field_name("property")
+                            .is_some_and(|p| self.text(p) == "routes")
+                })
+        });
+        let Some(at) = routes_at.or(rest.len().checked_sub(1)) else { return };
+        let Some(target) = self.mount_target(rest[at]) else { return };
+        let mw = rest[..at].iter().filter_map(|m| middleware_name(*m, self.src)).collect();
+        self.push_mount(self.web, path, obj, prop, target, mw);
+    }
+
+    /// Hono `app.route('/p', sub)`.
+    fn hono_mount(&mut self, obj: Node<'t>, prop: Node<'t>, a: &[Node<'t>]) {
+        let [first, sub] = a else { return };
+        let Some(path) = literal(*first, self.src).filter(|p| is_route_path(p)) else { return };
+        let Some(target) = self.mount_target(*sub) else { return };
+        self.push_mount("hono", path, obj, prop, target, Vec::new());
+    }
+
+    /// Fastify `x.register(plugin, { prefix: '/p' })`: the plugin is passed as a value.
+    fn fastify_mount(&mut self, obj: Node<'t>, prop: Node<'t>, a: &[Node<'t>]) {
+        let [plugin, options, ..] = a else { return };
+        let options = unwrap_expr(*options);
+        if options.kind() != "object" {
+            return;
+        }
+        let Some(prefix) = member(options, "prefix", self.src).and_then(|p| literal(p, self.src))
+        else {
+            return;
+        };
+        let Some((target, call)) = self.mount_target(*plugin) else { return };
+        let call = call && target.receiver == Receiver::None && target.name == "require";
+        let mw = self.hooks(&[options]);
+        self.push_mount("fastify", prefix, obj, prop, (target, call), mw);
+    }
+
+    // ----- client calls -----
+
+    /// The library a name's client instance comes from: `const api = axios.create(...)` (or
+    /// `ky.create` / `ky.extend`, `got.extend`, `ofetch.create`) at top level.
+    fn instance(&mut self, name: &'s str) -> Option<&'static str> {
+        if let Some(i) = self.instances.get(name) {
+            return *i;
+        }
+        let lib = self.decl(name).filter(|v| v.kind() == "call_expression").and_then(|v| {
+            let f = unwrap_expr(v.child_by_field_name("function")?);
+            let (c, _) = callee_of(f, self.src)?;
+            if !matches!(c.name.as_str(), "create" | "extend") {
+                return None;
+            }
+            match &c.receiver {
+                Receiver::Path(p) if p.len() == 1 => {
+                    CLIENT_LIBS.iter().copied().find(|l| *l == p[0])
+                }
+                _ => None,
+            }
+        });
+        self.instances.insert(name, lib);
+        lib
+    }
+
+    /// `fetch(url, init)`, `$fetch` / `ofetch(url, opts)`, `axios(url | config)`,
+    /// `ky(url, opts)`, `got(url, opts)`.
+    fn client_function(&mut self, call: Node<'t>, func: Node<'t>) {
+        let name = self.text(func);
+        let client = match name {
+            "fetch" | "$fetch" | "ofetch" | "axios" | "ky" | "got" => name,
+            _ => return,
+        };
+        let a = args(call);
+        let Some(first) = a.first().map(|x| unwrap_expr(*x)) else { return };
+        if client == "axios" && first.kind() == "object" {
+            self.client_config(client, first, false, func);
+            return;
+        }
+        let method = self.options_method(a.get(1).copied(), "GET");
+        self.push_client(client, &method, first, false, func);
+    }
+
+    /// A method call on a client: `axios.get(url)`, `ky.post(url)`, `axios.request(config)`,
+    /// `window.fetch(url)`, `api.get('/users')` on an instance. Returns whether the call is a
+    /// client's (recorded or not), so that it is not read as a route.
+    fn client_method(&mut self, obj: Node<'t>, prop: Node<'t>, name: &str, a: &[Node<'t>]) -> bool {
+        let obj = unwrap_expr(obj);
+        if obj.kind() != "identifier" {
+            return false;
+        }
+        let on = self.text(obj);
+        if name == "fetch" {
+            if !matches!(on, "window" | "globalThis" | "self") {
+                return false;
+            }
+            if let Some(first) = a.first() {
+                let method = self.options_method(a.get(1).copied(), "GET");
+                self.push_client("fetch", &method, *first, false, prop);
+            }
+            return true;
+        }
+        let (client, has_base) = match CLIENT_LIBS.iter().copied().find(|l| *l == on) {
+            Some(lib) => (lib, false),
+            None => match self.instance(on) {
+                Some(lib) => (lib, true),
+                None => return false,
+            },
+        };
+        let Some(first) = a.first().map(|x| unwrap_expr(*x)) else { return true };
+        if name == "request" {
+            if first.kind() == "object" {
+                self.client_config(client, first, has_base, prop);
+            }
+            return true;
+        }
+        if !CLIENT_VERBS.contains(&name) {
+            return true;
+        }
+        self.push_client(client, &name.to_ascii_uppercase(), first, has_base, prop);
+        true
+    }
+
+    /// An axios config object: `{ url, method }` (`GET` when no method is given).
+    fn client_config(&mut self, client: &str, config: Node<'t>, has_base: bool, at: Node<'t>) {
+        let Some(url) = member(config, "url", self.src) else { return };
+        let method = self.options_method(Some(config), "GET");
+        self.push_client(client, &method, url, has_base, at);
+    }
+
+    /// The method an options object names (`{ method: 'post' }` -> `POST`): `default` when the
+    /// call has no options or they name no method, `ANY` when it is not a literal or the
+    /// options are not an object literal.
+    fn options_method(&mut self, options: Option<Node<'t>>, default: &str) -> String {
+        let Some(o) = options.map(unwrap_expr) else { return default.to_string() };
+        if o.kind() != "object" {
+            return "ANY".to_string();
+        }
+        match member(o, "method", self.src) {
+            None => default.to_string(),
+            Some(m) => match self.string_value(m) {
+                Some(m) if !m.is_empty() => m.to_ascii_uppercase(),
+                _ => "ANY".to_string(),
+            },
+        }
+    }
+
+    /// Records a client call to `url` when its path is recoverable.
+    fn push_client(
+        &mut self,
+        client: &str,
+        method: &str,
+        url: Node<'t>,
+        has_base: bool,
+        at: Node<'t>,
+    ) {
+        let mut pieces = Vec::new();
+        self.url_pieces(url, 0, &mut pieces);
+        let Some((path, base)) = client_path(&pieces, has_base) else { return };
+        let (line, col) = (start_line(at), start_col(at));
+        let c = ClientCall {
+            client: client.to_string(),
+            method: method.to_string(),
+            path,
+            has_base: has_base || base,
+            line,
+            enclosing: self.enclosing.of(line, col),
+        };
+        self.clients.push((col, c));
+    }
+
+    /// A URL expression as literal pieces and substitutions: strings, templates, `+`
+    /// concatenations, top-level string constants.
+    fn url_pieces(&mut self, n: Node<'t>, depth: u32, out: &mut Vec<Piece<'s>>) {
+        let n = unwrap_expr(n);
+        match n.kind() {
+            "string" => out.push(Piece::Lit(string_content(n, self.src))),
+            "template_string" => {
+                let (start, end) = (n.start_byte() + 1, n.end_byte().saturating_sub(1));
+                let mut at = start;
+                for c in named_children(n) {
+                    if c.kind() == "template_substitution" {
+                        out.push(Piece::Lit(self.src.get(at..c.start_byte()).unwrap_or("")));
+                        out.push(Piece::Hole);
+                        at = c.end_byte();
+                    }
+                }
+                out.push(Piece::Lit(self.src.get(at..end.max(at)).unwrap_or("")));
+            }
+            "binary_expression"
+                if depth < MAX_DEPTH
+                    && n.child_by_field_name("operator").is_some_and(|o| self.text(o) == "+") =>
+            {
+                for side in ["left", "right"] {
+                    match n.child_by_field_name(side) {
+                        Some(x) => self.url_pieces(x, depth + 1, out),
+                        None => out.push(Piece::Hole),
+                    }
+                }
+            }
+            "identifier" if depth < MAX_DEPTH => match self.string_value(n) {
+                Some(v) => out.push(Piece::Lit(v)),
+                None => out.push(Piece::Hole),
+            },
+            _ => out.push(Piece::Hole),
         }
     }
 
