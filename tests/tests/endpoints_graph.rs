@@ -133,3 +133,45 @@ fn go_handlers_and_mcp_tools_tie_to_their_functions() {
         "#]],
     );
 }
+
+#[test]
+fn client_calls_fetch_the_routes_they_match() {
+    check(
+        r#"
+        //- /server/app.ts
+        import express from "express";
+        const app = express();
+        app.get("/users/:id", (req, res) => res.json({ id: 1 }));
+        app.post("/users", (req, res) => res.status(201).json({}));
+        app.all("/health", (req, res) => res.send("ok"));
+        //- /web/api.ts
+        import axios from "axios";
+        export async function loadUser(id: string) {
+          return fetch(`/users/${id}`);
+        }
+        export function createUser(u) {
+          return axios.post("https://api.example.com/users", u);
+        }
+        export function ping() {
+          return fetch("/health", { method: "HEAD" });
+        }
+        export function missing() {
+          return fetch("/nothing/here");
+        }
+        "#,
+        expect![[r#"
+            node route route:server/app.ts:ANY /health L5-5 parent=file:server/app.ts
+            node route route:server/app.ts:GET /users/:id L3-3 parent=file:server/app.ts
+            node route route:server/app.ts:POST /users L4-4 parent=file:server/app.ts
+            edge CONTAINS file:server/app.ts -> route:server/app.ts:ANY /health structural 1.00
+            edge CONTAINS file:server/app.ts -> route:server/app.ts:GET /users/:id structural 1.00
+            edge CONTAINS file:server/app.ts -> route:server/app.ts:POST /users structural 1.00
+            edge HANDLES_ROUTE route:server/app.ts:ANY /health -> file:server/app.ts L5 same-file 0.95
+            edge HANDLES_ROUTE route:server/app.ts:GET /users/:id -> file:server/app.ts L3 same-file 0.95
+            edge HANDLES_ROUTE route:server/app.ts:POST /users -> file:server/app.ts L4 same-file 0.95
+            edge FETCHES sym:ts:web/api.ts:createUser -> route:server/app.ts:POST /users L6 url-match 0.80
+            edge FETCHES sym:ts:web/api.ts:loadUser -> route:server/app.ts:GET /users/:id L3 url-match 0.80
+            edge FETCHES sym:ts:web/api.ts:ping -> route:server/app.ts:ANY /health L9 url-match 0.80
+        "#]],
+    );
+}

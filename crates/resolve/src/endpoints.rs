@@ -14,7 +14,7 @@
 
 use crate::graph::{Edge, Node, symbol_ids};
 use crate::ids::file_id;
-use codegraph_db::{SourceFile, file_facts};
+use codegraph_db::{SourceFile, Workspace, file_facts};
 use codegraph_parse::{Endpoint, EndpointKind, Handler, Language, SymbolIdx};
 use codegraph_schema::{EdgeKind, NodeCategory, NodeKind, Reason};
 use std::collections::HashMap;
@@ -267,6 +267,109 @@ pub(crate) fn endpoint_rows(
             edges.push(Edge::new(fe.id.clone(), h, handles(e.kind), Reason::SameFile, e.line));
         }
     }
+}
+
+/// One route of the workspace, for matching client calls.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RouteEntry {
+    pub method: String,
+    pub path: String,
+    pub id: String,
+}
+
+/// Every route of the workspace, sorted by ID. Re-executes only when some file's endpoints
+/// change, and compares equal otherwise, so client files re-resolve only then.
+#[salsa::tracked(returns(ref))]
+pub fn route_table(db: &dyn salsa::Database, workspace: Workspace) -> Vec<RouteEntry> {
+    let mut out: Vec<RouteEntry> = Vec::new();
+    for &f in workspace.files(db) {
+        for fe in file_endpoints(db, f) {
+            if fe.endpoint.kind == EndpointKind::Route {
+                out.push(RouteEntry {
+                    method: fe.endpoint.method.clone(),
+                    path: fe.endpoint.name.clone(),
+                    id: fe.id.clone(),
+                });
+            }
+        }
+    }
+    out.sort_by(|a, b| a.id.cmp(&b.id));
+    out
+}
+
+fn is_param(seg: &str) -> bool {
+    seg.starts_with(':') || (seg.starts_with('{') && seg.ends_with('}'))
+}
+
+/// How a route path matches a requested path: 2 exactly, 1 with parameter segments standing
+/// for values (either side; a trailing `:x*` takes one or more segments), 0 not at all.
+pub fn path_match(route: &str, query: &str) -> u8 {
+    if route == query {
+        return 2;
+    }
+    let r: Vec<&str> = route.split('/').filter(|s| !s.is_empty()).collect();
+    let q: Vec<&str> = query.split('/').filter(|s| !s.is_empty()).collect();
+    let catch_all = r.last().is_some_and(|s| is_param(s) && s.ends_with('*'));
+    if r.len() != q.len() && !(catch_all && q.len() >= r.len()) {
+        return 0;
+    }
+    let ok = r.iter().zip(&q).all(|(a, b)| a == b || is_param(a) || is_param(b));
+    u8::from(ok)
+}
+
+/// FETCHES edges of one file: each client call whose method and path match routes of the
+/// workspace, to the best-matching routes. Confidence: 0.9 for an exact path and method, 0.8
+/// when parameters stand for values, 0.1 less when the method is unknown (`ANY` on either
+/// side) and 0.1 less when a base URL was dropped from the call.
+pub(crate) fn fetch_edges(
+    db: &dyn salsa::Database,
+    workspace: Workspace,
+    file: SourceFile,
+) -> Vec<Edge> {
+    let facts = file_facts(db, file);
+    if facts.client_calls.is_empty() {
+        return Vec::new();
+    }
+    let routes = route_table(db, workspace);
+    let mut out = Vec::new();
+    for call in &facts.client_calls {
+        let mut best: Vec<(&RouteEntry, f64)> = Vec::new();
+        for r in routes {
+            let m = path_match(&r.path, &call.path);
+            if m == 0 {
+                continue;
+            }
+            let any = r.method == "ANY" || call.method == "ANY";
+            if !any && r.method != call.method {
+                continue;
+            }
+            let mut w = if m == 2 { 0.9 } else { 0.8 };
+            if any {
+                w -= 0.1;
+            }
+            if call.has_base {
+                w -= 0.1;
+            }
+            match best.first().map(|b| b.1) {
+                Some(top) if w < top => {}
+                Some(top) if w > top => best = vec![(r, w)],
+                _ => best.push((r, w)),
+            }
+        }
+        let src = crate::resolved::caller_id(db, file, call.enclosing);
+        for (r, w) in best {
+            let mut e = Edge::new(
+                src.clone(),
+                r.id.clone(),
+                EdgeKind::Fetches,
+                Reason::UrlMatch,
+                call.line,
+            );
+            e.weight_milli = (w * 1000.0).round() as u16;
+            out.push(e);
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -193,6 +193,9 @@ vocabulary! {
         MethodSet => "method-set",
         /// Matched by name alone; low confidence.
         NameOnly => "name-only",
+        /// A client call's URL path and method matched a route (FETCHES); the edge's weight
+        /// says how well (exact, by parameters, with a base URL).
+        UrlMatch => "url-match",
     }
 }
 
@@ -207,6 +210,7 @@ impl Reason {
             Reason::TypedReceiver => 0.85,
             Reason::InterfaceMethod | Reason::MethodSet => 0.8,
             Reason::NameOnly => 0.3,
+            Reason::UrlMatch => 0.9,
         }
     }
 }

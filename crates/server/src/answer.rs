@@ -272,6 +272,7 @@ pub(crate) fn endpoints_json(a: &EndpointAnswer) -> Value {
                 "handlers": m.handlers.iter().map(|l| json!({"node": node_brief(&l.node), "edge": edge_brief(&l.edge)})).collect::<Vec<_>>(),
                 "handler_callers": m.handler_callers.iter().map(call_json).collect::<Vec<_>>(),
                 "handler_callees": m.handler_callees.iter().map(call_json).collect::<Vec<_>>(),
+                "consumers": m.consumers.iter().map(call_json).collect::<Vec<_>>(),
             })
         }).collect::<Vec<_>>(),
         "notes": a.notes,

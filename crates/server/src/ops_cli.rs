@@ -76,7 +76,7 @@ impl ImpactDir {
 #[derive(Args, Debug)]
 pub struct ImpactOpts {
     /// Edge kinds to follow (repeatable); default CALLS, IMPORTS, EXTENDS, IMPLEMENTS,
-    /// HAS_METHOD, HAS_PROPERTY, ACCESSES, HANDLES_ROUTE, HANDLES_TOOL.
+    /// HAS_METHOD, HAS_PROPERTY, ACCESSES, HANDLES_ROUTE, HANDLES_TOOL, FETCHES.
     #[arg(long = "edge", value_name = "KIND")]
     pub edges: Vec<String>,
     #[arg(long, default_value_t = 3)]

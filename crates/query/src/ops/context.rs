@@ -197,8 +197,19 @@ pub(super) fn calls(
     nid: i64,
     dir: Direction,
 ) -> Result<Vec<CallLink>, QueryError> {
+    linked(g, nid, dir, EdgeKind::Calls)
+}
+
+/// Edges of one kind at `nid` grouped by the node at the other end (with every line), sorted by
+/// its ID.
+pub(super) fn linked(
+    g: &mut Graph<'_, '_>,
+    nid: i64,
+    dir: Direction,
+    kind: EdgeKind,
+) -> Result<Vec<CallLink>, QueryError> {
     let mut by_node: BTreeMap<i64, (Vec<u32>, f64, String)> = BTreeMap::new();
-    for h in g.hops(nid, dir, &[EdgeKind::Calls], usize::MAX)? {
+    for h in g.hops(nid, dir, &[kind], usize::MAX)? {
         let entry = by_node.entry(h.other).or_insert_with(|| (Vec::new(), -1.0, String::new()));
         entry.0.push(h.edge.line);
         if h.edge.weight > entry.1 {

@@ -2,10 +2,12 @@
 //! tools. A route is found by ID, by `METHOD /path` or by path alone, parameter-aware (`GET
 //! /users/42` finds `GET /users/:id`); a tool by ID or name. The answer gives each match's
 //! declaration (framework, middleware, response keys, status codes or input fields are in its
-//! signature), its handler(s), who else calls the handler, and what the handler depends on.
+//! signature), its handler(s), who else calls the handler, what the handler depends on, and
+//! which client calls reach the route.
 //!
-//! Consumers (FETCHES from client code) and execution flows are not derived yet; every answer
-//! says so in its notes rather than returning an empty list that looks complete.
+//! Consumers are the client calls (`fetch`, axios, Go `http.Get`...) whose URL and method
+//! matched the route (FETCHES, with a confidence by match quality). Execution flows are not
+//! derived in the query layer; its answers say so in their notes (the MCP server fills them).
 
 use super::context::{CallLink, Link};
 use super::{Direction, Graph};
@@ -26,6 +28,8 @@ pub struct EndpointView {
     pub handler_callers: Vec<CallLink>,
     /// What the handler(s) call, one hop.
     pub handler_callees: Vec<CallLink>,
+    /// Incoming FETCHES: client calls whose URL and method match the route.
+    pub consumers: Vec<CallLink>,
 }
 
 #[derive(Clone, Debug)]
@@ -55,25 +59,7 @@ fn norm_path(p: &str) -> String {
     format!("/{}", segs.join("/"))
 }
 
-fn is_param(seg: &str) -> bool {
-    seg.starts_with(':') || (seg.starts_with('{') && seg.ends_with('}'))
-}
-
-/// How a route path matches a query path: 2 exact, 1 with parameter segments, 0 not at all.
-fn path_match(route: &str, query: &str) -> u8 {
-    if route == query {
-        return 2;
-    }
-    let r: Vec<&str> = route.split('/').filter(|s| !s.is_empty()).collect();
-    let q: Vec<&str> = query.split('/').filter(|s| !s.is_empty()).collect();
-    // A trailing catch-all (`:slug*`) takes one or more segments.
-    let catch_all = r.last().is_some_and(|s| is_param(s) && s.ends_with('*'));
-    if r.len() != q.len() && !(catch_all && q.len() >= r.len()) {
-        return 0;
-    }
-    let ok = r.iter().zip(&q).all(|(a, b)| a == b || is_param(a) || is_param(b));
-    u8::from(ok)
-}
+use codegraph_resolve::endpoints::path_match;
 
 impl Reader<'_> {
     fn endpoint_nodes(&self, kind: &str) -> Result<Vec<NodeRow>, QueryError> {
@@ -125,9 +111,6 @@ impl Reader<'_> {
                 near.join(", ")
             ));
         }
-        notes.push(
-            "consumers (client fetch/axios calls) are not derived yet: none are listed".to_string(),
-        );
         notes.push(super::context::NOT_DETECTED.to_string());
         self.answer(query, found, notes)
     }
@@ -192,12 +175,14 @@ impl Reader<'_> {
                     node.id
                 ));
             }
+            let consumers = super::context::linked(&mut g, nid, Direction::In, EdgeKind::Fetches)?;
             matches.push(EndpointView {
                 node,
                 matched_by,
                 handlers,
                 handler_callers,
                 handler_callees,
+                consumers,
             });
         }
         Ok(EndpointAnswer {

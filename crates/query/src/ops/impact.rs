@@ -39,6 +39,7 @@ pub const DEFAULT_IMPACT_KINDS: &[EdgeKind] = &[
     EdgeKind::Accesses,
     EdgeKind::HandlesRoute,
     EdgeKind::HandlesTool,
+    EdgeKind::Fetches,
 ];
 
 /// Upstream: who depends on the targets (edges followed against their direction);

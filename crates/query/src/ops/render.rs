@@ -277,6 +277,7 @@ pub fn endpoints(a: &EndpointAnswer) -> String {
         links(&mut out, "handler", &m.handlers);
         calls(&mut out, "handler callers", &m.handler_callers);
         calls(&mut out, "handler callees", &m.handler_callees);
+        calls(&mut out, "consumers (FETCHES)", &m.consumers);
     }
     for n in &a.notes {
         let _ = writeln!(out, "note: {n}");

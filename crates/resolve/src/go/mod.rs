@@ -160,6 +160,7 @@ pub(crate) fn resolve_core<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>)
             ));
         }
     }
+    out.edges.extend(crate::endpoints::fetch_edges(db, workspace, file));
     let ids = symbol_ids(db, file);
     for h in &facts.heritage {
         if !matches!(h.kind, HeritageKind::Extends | HeritageKind::Embeds) {

@@ -173,6 +173,7 @@ pub(crate) fn resolve_file(
             ));
         }
     }
+    out.edges.extend(crate::endpoints::fetch_edges(db, workspace, file));
     out.edges.sort();
     out.edges.dedup();
     out.unresolved.sort();

@@ -598,6 +598,10 @@ import { getUser } from "./users";
 const app = express();
 app.get("/users/:id", auth, getUser);
 function auth(req, res, next) { next(); }
+//- /web/client.ts
+export async function showUser(id: string) {
+  return fetch(`/users/${id}`);
+}
 //- /src/tools.ts
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
@@ -622,6 +626,9 @@ async fn route_impact_and_tool_context_name_handlers() {
     assert_eq!(m["endpoint"]["signature"], "GET /users/:id [express] middleware: auth", "{r}");
     assert_eq!(m["handlers"][0]["node"]["id"], "sym:ts:src/users.ts:getUser", "{r}");
     assert_eq!(ids(&m["handler_callees"], "/node/id"), ["sym:ts:src/users.ts:loadUser"]);
+    assert_eq!(ids(&m["consumers"], "/node/id"), ["sym:ts:web/client.ts:showUser"], "{r}");
+    assert_eq!(m["consumers"][0]["lines"], json!([2]));
+    assert_eq!(m["consumers"][0]["reason"], "url-match");
     assert_eq!(r["matches"].as_array().map(Vec::len), Some(1));
 
     let t = ok(&client, "tool_context", json!({"tool": "find_user"})).await;
