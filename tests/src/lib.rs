@@ -138,18 +138,31 @@ pub fn render_fixture_graph(fixture: &str) -> String {
     out
 }
 
-/// Runs cross-file resolution on every file of a fixture and renders the resolved edges
-/// (sorted; `L<n>` is the call-site line) and then the unresolved call sites.
+/// Runs cross-file resolution on every file of a fixture and renders the nodes it adds (routes
+/// served under a mount), the resolved edges (sorted; `L<n>` is the call-site line) and then
+/// the unresolved call sites.
 pub fn render_fixture_resolution(fixture: &str) -> String {
     let (db, files, workspace) = fixture_db(fixture);
     let mut edges: Vec<&Edge> = Vec::new();
+    let mut nodes: Vec<&Node> = Vec::new();
     let mut unresolved = Vec::new();
     for &f in &files {
         let r = resolve_file(&db, workspace, f);
+        nodes.extend(&r.nodes);
         edges.extend(&r.edges);
         unresolved.extend(r.unresolved.iter().map(|u| (f.path(&db).clone(), u)));
     }
     let mut out = String::new();
+    nodes.sort_by(|a, b| a.id.cmp(&b.id));
+    for n in nodes {
+        let lines = n.start_line.map(|l| format!(" L{l}")).unwrap_or_default();
+        out.push_str(&format!(
+            "node {} {}{lines} {:?}\n",
+            n.kind,
+            n.id,
+            n.signature.as_deref().unwrap_or("")
+        ));
+    }
     render_edges(&mut out, &mut edges);
     unresolved.sort();
     for (path, u) in unresolved {

@@ -175,3 +175,61 @@ fn client_calls_fetch_the_routes_they_match() {
         "#]],
     );
 }
+
+/// A router value mounts the routes registered on its variable; a plugin function the routes
+/// registered inside it; a client fetching the composed path reaches the composed route.
+/// Known gap: `export default router` imported under another name does not resolve to the
+/// variable yet (the TS index does not record what a default export names).
+#[test]
+fn routers_mounted_under_a_prefix_serve_composed_paths() {
+    check(
+        r#"
+        //- /src/routes/users.ts
+        import { Router } from "express";
+        import { getUser } from "../handlers";
+        export const router = Router();
+        router.get("/:id", getUser);
+        router.post("/", (req, res) => res.status(201).json({ ok: true }));
+        //- /src/handlers.ts
+        export function getUser(req, res) { res.json({ id: 1 }); }
+        //- /src/plugin.ts
+        export async function admin(fastify) {
+          fastify.get("/stats", async () => ({ n: 1 }));
+        }
+        //- /src/app.ts
+        import express from "express";
+        import { router as users } from "./routes/users";
+        const app = express();
+        app.use("/api/users", auth, users);
+        function auth(req, res, next) { next(); }
+        //- /src/admin.ts
+        import Fastify from "fastify";
+        import { admin } from "./plugin";
+        const fastify = Fastify();
+        fastify.register(admin, { prefix: "/admin" });
+        //- /web/client.ts
+        export function load() { return fetch("/api/users/7"); }
+        "#,
+        expect![[r#"
+            node route route:src/plugin.ts:GET /stats L2-2 parent=file:src/plugin.ts
+            node route route:src/routes/users.ts:GET /:id L4-4 parent=file:src/routes/users.ts
+            node route route:src/routes/users.ts:POST / L5-5 parent=file:src/routes/users.ts
+            edge CONTAINS file:src/plugin.ts -> route:src/plugin.ts:GET /stats structural 1.00
+            edge CONTAINS file:src/routes/users.ts -> route:src/routes/users.ts:GET /:id structural 1.00
+            edge CONTAINS file:src/routes/users.ts -> route:src/routes/users.ts:POST / structural 1.00
+            edge HANDLES_ROUTE route:src/plugin.ts:GET /stats -> sym:ts:src/plugin.ts:admin L2 same-file 0.95
+            edge HANDLES_ROUTE route:src/routes/users.ts:POST / -> file:src/routes/users.ts L5 same-file 0.95
+            node route route:src/plugin.ts:GET /admin/stats L2 "GET /admin/stats [express] responds: {n} (mounted at src/admin.ts:4 under /admin)"
+            node route route:src/routes/users.ts:GET /api/users/:id L4 "GET /api/users/:id [express] middleware: auth (mounted at src/app.ts:4 under /api/users)"
+            node route route:src/routes/users.ts:POST /api/users L5 "POST /api/users [express] middleware: auth responds: {ok} status: 201 (mounted at src/app.ts:4 under /api/users)"
+            edge CONTAINS file:src/admin.ts -> route:src/plugin.ts:GET /admin/stats structural 1.00
+            edge CONTAINS file:src/app.ts -> route:src/routes/users.ts:GET /api/users/:id structural 1.00
+            edge CONTAINS file:src/app.ts -> route:src/routes/users.ts:POST /api/users structural 1.00
+            edge HANDLES_ROUTE route:src/plugin.ts:GET /admin/stats -> sym:ts:src/plugin.ts:admin L2 same-file 0.95
+            edge HANDLES_ROUTE route:src/routes/users.ts:GET /:id -> sym:ts:src/handlers.ts:getUser L4 import-resolved 0.95
+            edge HANDLES_ROUTE route:src/routes/users.ts:GET /api/users/:id -> sym:ts:src/handlers.ts:getUser L4 import-resolved 0.95
+            edge HANDLES_ROUTE route:src/routes/users.ts:POST /api/users -> file:src/routes/users.ts L5 same-file 0.95
+            edge FETCHES sym:ts:web/client.ts:load -> route:src/routes/users.ts:GET /api/users/:id L1 url-match 0.80
+        "#]],
+    );
+}

@@ -14,6 +14,7 @@
 
 use crate::graph::{Edge, Node, symbol_ids};
 use crate::ids::file_id;
+use crate::keys::FileKey;
 use codegraph_db::{SourceFile, Workspace, file_facts};
 use codegraph_parse::{Endpoint, EndpointKind, Handler, Language, SymbolIdx};
 use codegraph_schema::{EdgeKind, NodeCategory, NodeKind, Reason};
@@ -277,12 +278,153 @@ pub struct RouteEntry {
     pub id: String,
 }
 
-/// Every route of the workspace, sorted by ID. Re-executes only when some file's endpoints
-/// change, and compares equal otherwise, so client files re-resolve only then.
+/// A route declared on a router in another file and served here under a mount prefix.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ComposedRoute {
+    pub method: String,
+    /// The served path: the mount prefix joined with the declared path.
+    pub path: String,
+    pub node: Node,
+    /// CONTAINS from the declaring file's node is not drawn (the node belongs to the mounting
+    /// file's unit); HANDLES_ROUTE to the handler when it resolves.
+    pub edges: Vec<Edge>,
+}
+
+/// `/api` + `/users/:id`; `/api` + `/` is `/api`.
+fn join_prefix(prefix: &str, path: &str) -> String {
+    let p = prefix.trim_end_matches('/');
+    if path == "/" || path.is_empty() {
+        return if p.is_empty() { "/".to_string() } else { p.to_string() };
+    }
+    format!("{p}{path}")
+}
+
+/// The routes a TS/JS file serves through its mounts (`app.use('/api', usersRouter)`,
+/// `app.route('/api', sub)`, `fastify.register(plugin, { prefix })`): the mount's target
+/// resolves like a callee to a symbol of another (or the same) file; a router *value* mounts
+/// the routes registered on the variable of that name, a *function* (a plugin, a router
+/// factory) the routes registered inside it. One level: a router mounted inside a mounted
+/// router keeps its own prefix only.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn composed_routes<'db>(
+    db: &'db dyn salsa::Database,
+    key: FileKey<'db>,
+) -> Vec<ComposedRoute> {
+    let (workspace, file) = (key.workspace(db), key.file(db));
+    if !matches!(
+        file.language(db),
+        Some(Language::TypeScript | Language::Tsx | Language::JavaScript)
+    ) {
+        return Vec::new();
+    }
+    let facts = file_facts(db, file);
+    let mut out: Vec<ComposedRoute> = Vec::new();
+    let mut seen: HashMap<String, u32> = HashMap::new();
+    for m in &facts.mounts {
+        if m.target.name == "require" {
+            continue;
+        }
+        let Some(((target_file, idx), _)) =
+            crate::ts::resolve_reference(db, workspace, file, m.enclosing, &m.target)
+        else {
+            continue;
+        };
+        let target_facts = file_facts(db, target_file);
+        let Some(sym) = target_facts.symbols.get(idx as usize) else { continue };
+        let is_function = matches!(sym.kind, NodeKind::Function | NodeKind::Method);
+        let target_path = target_file.path(db);
+        let target_ids = symbol_ids(db, target_file);
+        for fe in file_endpoints(db, target_file) {
+            let e = &fe.endpoint;
+            if e.kind != EndpointKind::Route {
+                continue;
+            }
+            let mounted = if is_function {
+                e.enclosing == Some(idx)
+            } else {
+                e.receiver.first().is_some_and(|r| *r == sym.name)
+            };
+            if !mounted {
+                continue;
+            }
+            let path = join_prefix(&m.prefix, &e.name);
+            let mut composed = e.clone();
+            composed.name = path.clone();
+            composed.middleware = m.middleware.iter().chain(&e.middleware).cloned().collect();
+            let base = endpoint_id(target_path, &composed, 1);
+            let n = seen.entry(base).or_insert(0);
+            *n += 1;
+            let id = endpoint_id(target_path, &composed, *n);
+            let label = label(&composed);
+            let node = Node {
+                id: id.clone(),
+                kind: NodeKind::Route,
+                name: label.clone(),
+                qualified_name: label,
+                file: Some(target_path.clone()),
+                language: target_file.language(db).map(Language::as_str),
+                start_line: Some(e.line),
+                end_line: Some(e.line),
+                signature: Some(format!(
+                    "{} (mounted at {}:{} under {})",
+                    signature(&composed),
+                    file.path(db),
+                    m.line,
+                    m.prefix
+                )),
+                doc: None,
+                exported: false,
+                parent: Some(file_id(file.path(db))),
+                size: None,
+                lines: None,
+                hash: None,
+            };
+            let handler = match &e.handler {
+                Handler::Symbol(i) => {
+                    target_ids.get(*i as usize).map(|h| (h.clone(), Reason::SameFile))
+                }
+                Handler::Inline => Some((
+                    crate::resolved::caller_id(db, target_file, e.enclosing),
+                    Reason::SameFile,
+                )),
+                Handler::Reference(c) => {
+                    crate::ts::resolve_reference(db, workspace, target_file, e.enclosing, c)
+                        .and_then(|((f, i), r)| {
+                            symbol_ids(db, f).get(i as usize).map(|h| (h.clone(), r))
+                        })
+                }
+                Handler::Unknown => None,
+            };
+            let mut edges = vec![Edge::new(
+                file_id(file.path(db)),
+                id.clone(),
+                EdgeKind::Contains,
+                Reason::Structural,
+                0,
+            )];
+            if let Some((h, reason)) = handler {
+                edges.push(Edge::new(id.clone(), h, EdgeKind::HandlesRoute, reason, e.line));
+            }
+            out.push(ComposedRoute { method: composed.method.clone(), path, node, edges });
+        }
+    }
+    out
+}
+
+/// Every route of the workspace (declared and mounted), sorted by ID. Re-executes only when
+/// some file's endpoints or mounts change, and compares equal otherwise, so client files
+/// re-resolve only then.
 #[salsa::tracked(returns(ref))]
 pub fn route_table(db: &dyn salsa::Database, workspace: Workspace) -> Vec<RouteEntry> {
     let mut out: Vec<RouteEntry> = Vec::new();
     for &f in workspace.files(db) {
+        for c in composed_routes(db, FileKey::new(db, workspace, f)) {
+            out.push(RouteEntry {
+                method: c.method.clone(),
+                path: c.path.clone(),
+                id: c.node.id.clone(),
+            });
+        }
         for fe in file_endpoints(db, f) {
             if fe.endpoint.kind == EndpointKind::Route {
                 out.push(RouteEntry {

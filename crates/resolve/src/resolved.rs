@@ -2,7 +2,7 @@
 //! IMPLEMENTS, ACCESSES) and the call sites it could not resolve, so answers can say how
 //! complete they are.
 
-use crate::graph::{Edge, symbol_ids};
+use crate::graph::{Edge, Node, symbol_ids};
 use crate::ids::file_id;
 use crate::keys::FileKey;
 use codegraph_db::SourceFile;
@@ -11,7 +11,11 @@ use codegraph_parse::{Language, SymbolIdx};
 /// The resolution result of one file.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Resolved {
-    /// Edges whose source is in this file (a call site, an import, a declaration).
+    /// Nodes that exist because of other files: routes this file mounts under a prefix (a
+    /// router declared elsewhere, served here at the composed path).
+    pub nodes: Vec<Node>,
+    /// Edges whose source is in this file (a call site, an import, a declaration) or is one of
+    /// `nodes`.
     pub edges: Vec<Edge>,
     /// Call sites of this file that resolved to nothing.
     pub unresolved: Vec<UnresolvedSite>,

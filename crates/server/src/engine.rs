@@ -694,6 +694,7 @@ impl Engine {
             }
             let mut nodes = vec![node];
             nodes.extend(graph.nodes.iter());
+            nodes.extend(resolved.nodes.iter());
             let mut edges: Vec<&codegraph_resolve::Edge> = graph.edges.iter().collect();
             edges.extend(resolved.edges.iter());
             update.replace_unit(&UnitRows {

@@ -197,6 +197,7 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
         for &file in chunk {
             let id = file_node(&db, file).id.clone();
             let r = resolve_file(&db, workspace, file);
+            batch.nodes.extend(r.nodes.iter().cloned());
             if !r.edges.is_empty() {
                 batch.edges.push((id.clone(), r.edges.clone()));
             }

@@ -36,6 +36,21 @@ fn sym_id(db: &dyn salsa::Database, (f, i): Target) -> Option<String> {
     symbol_ids(db, f).get(i as usize).cloned()
 }
 
+/// What a callee-shaped reference in `file` (at `scope`) names: a symbol of the workspace and
+/// why, resolved exactly as a call's callee is.
+pub(crate) fn resolve_reference(
+    db: &dyn salsa::Database,
+    workspace: Workspace,
+    file: SourceFile,
+    scope: Option<codegraph_parse::SymbolIdx>,
+    callee: &Callee,
+) -> Option<(Target, Reason)> {
+    match (Resolver { db, workspace }).callee(file, scope, callee, 0) {
+        Outcome::Found(t, reason) => Some((t, reason)),
+        _ => None,
+    }
+}
+
 /// Resolves the imports, calls and type relations of one TS/TSX/JS file.
 pub(crate) fn resolve_file(
     db: &dyn salsa::Database,
@@ -174,6 +189,11 @@ pub(crate) fn resolve_file(
         }
     }
     out.edges.extend(crate::endpoints::fetch_edges(db, workspace, file));
+    // Routes this file mounts under a prefix: their composed nodes and handler edges.
+    for c in crate::endpoints::composed_routes(db, FileKey::new(db, workspace, file)) {
+        out.nodes.push(c.node.clone());
+        out.edges.extend(c.edges.iter().cloned());
+    }
     out.edges.sort();
     out.edges.dedup();
     out.unresolved.sort();
