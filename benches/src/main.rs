@@ -8,12 +8,15 @@
 //!                                                         oracles, next to ours (rxjs, openai)
 //!   codegraph-bench peers [--only NAME] [--runs N] [--smoke]  side by side with GitNexus, ctags
 //!   codegraph-bench queries --db PATH [--calls N]         p50/p95 of the graph operations
+//!   codegraph-bench mcp-load DIR [--clients N] [--calls M] [--edit-ms MS] [--json] [--smoke]
+//!                                                         concurrent MCP clients while files change
 //!
 //! Build first: `cargo build --release -p codegraph-server -p codegraph-bench`.
 
 mod accuracy;
 mod incremental_bench;
 mod index_bench;
+mod mcp_load;
 mod peer_accuracy;
 mod peers;
 mod query_bench;
@@ -34,8 +37,9 @@ fn main() -> Result<()> {
         Some("accuracy") => accuracy::run(args),
         Some("peers") => peers::run(args),
         Some("queries") => query_bench::run(args),
+        Some("mcp-load") => mcp_load::run(args),
         _ => bail!(
-            "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | incremental DIR [--edits N] [--rss-edits N] [--keep] | accuracy [--corpora DIR] [--only NAME] [--peers] | peers [--only NAME] [--runs N] [--smoke] | queries --db PATH [--calls N]"
+            "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | incremental DIR [--edits N] [--rss-edits N] [--keep] | accuracy [--corpora DIR] [--only NAME] [--peers] | peers [--only NAME] [--runs N] [--smoke] | queries --db PATH [--calls N] | mcp-load DIR [--clients N] [--calls M] [--edit-ms MS] [--bin PATH] [--json] [--keep] | mcp-load --smoke"
         ),
     }
 }
