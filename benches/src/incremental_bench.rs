@@ -49,18 +49,7 @@ struct Target {
 
 fn find_targets(root: &Path) -> Vec<Target> {
     let mut out = Vec::new();
-    let walker = ignore::WalkBuilder::new(root).hidden(false).require_git(false).build();
-    for entry in walker.flatten() {
-        let p = entry.path();
-        let rel = p.strip_prefix(root).unwrap_or(p).to_string_lossy().replace('\\', "/");
-        if rel.contains("testdata/") || rel.contains("node_modules/") || rel.ends_with("_test.go") {
-            continue;
-        }
-        let go = rel.ends_with(".go");
-        if !(go || rel.ends_with(".ts")) || rel.ends_with(".d.ts") {
-            continue;
-        }
-        let Ok(text) = std::fs::read_to_string(p) else { continue };
+    for crate::EditableSource { rel, go, text } in crate::editable_sources(root) {
         for (i, l) in text.lines().enumerate() {
             let header =
                 if go { l.strip_prefix("func ") } else { l.strip_prefix("export function ") };

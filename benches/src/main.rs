@@ -25,6 +25,34 @@ use anyhow::{Result, bail};
 use std::path::PathBuf;
 
 /// The `codegraph` binary next to this one (same target directory).
+/// A Go or TypeScript source file the edit benches may change: (root-relative path, is Go,
+/// text). Test files, `testdata/`, `node_modules/` and `.d.ts` files are left out.
+struct EditableSource {
+    rel: String,
+    go: bool,
+    text: String,
+}
+
+/// Every editable source file under `root`, in walk order.
+fn editable_sources(root: &std::path::Path) -> Vec<EditableSource> {
+    let mut out = Vec::new();
+    let walker = ignore::WalkBuilder::new(root).hidden(false).require_git(false).build();
+    for entry in walker.flatten() {
+        let p = entry.path();
+        let rel = p.strip_prefix(root).unwrap_or(p).to_string_lossy().replace('\\', "/");
+        if rel.contains("testdata/") || rel.contains("node_modules/") || rel.ends_with("_test.go") {
+            continue;
+        }
+        let go = rel.ends_with(".go");
+        if !(go || rel.ends_with(".ts")) || rel.ends_with(".d.ts") {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(p) else { continue };
+        out.push(EditableSource { rel, go, text });
+    }
+    out
+}
+
 fn sibling_binary() -> Result<PathBuf> {
     Ok(std::env::current_exe()?.with_file_name("codegraph"))
 }

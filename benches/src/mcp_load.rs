@@ -174,18 +174,7 @@ fn first_function(text: &str, go: bool) -> Option<(usize, String, String)> {
 /// Up to `n` editable files, evenly spread over the tree in path order.
 fn edit_files(root: &Path, n: usize) -> Vec<EditFile> {
     let mut all = Vec::new();
-    let walker = ignore::WalkBuilder::new(root).hidden(false).require_git(false).build();
-    for entry in walker.flatten() {
-        let p = entry.path();
-        let rel = p.strip_prefix(root).unwrap_or(p).to_string_lossy().replace('\\', "/");
-        if rel.contains("testdata/") || rel.contains("node_modules/") || rel.ends_with("_test.go") {
-            continue;
-        }
-        let go = rel.ends_with(".go");
-        if !(go || rel.ends_with(".ts")) || rel.ends_with(".d.ts") {
-            continue;
-        }
-        let Ok(text) = std::fs::read_to_string(p) else { continue };
+    for crate::EditableSource { rel, go, text } in crate::editable_sources(root) {
         let Some((line, name, original)) = first_function(&text, go) else { continue };
         let open = format!("{name}(");
         let extra = if go { "cgloadExtra int" } else { "cgloadExtra: number" };

@@ -278,3 +278,40 @@ pub(crate) fn endpoints_json(a: &EndpointAnswer) -> Value {
         "notes": a.notes,
     })
 }
+
+/// The answer for a name that did not resolve to one node: `error` (`ambiguous` with ranked
+/// `candidates`, or `not_found` with `suggestions`), `query` and `message`; `None` for other
+/// errors. `hint` says how to narrow an ambiguous name in the caller's terms.
+pub(crate) fn lookup_failure_json(
+    query: &str,
+    e: &codegraph_query::QueryError,
+    hint: &str,
+) -> Option<Value> {
+    use codegraph_query::QueryError;
+    let mut v = json!({"query": query, "message": e.to_string()});
+    match e {
+        QueryError::Ambiguous { candidates, .. } => {
+            v["error"] = json!("ambiguous");
+            v["message"] = json!(format!(
+                "`{query}` names {} nodes: pass one of these IDs, or narrow with {hint}",
+                candidates.len()
+            ));
+            v["candidates"] = Value::Array(
+                candidates
+                    .iter()
+                    .map(|c| {
+                        let mut n = node_brief(&c.node);
+                        n["matched_by"] = json!(c.matched_by.as_str());
+                        n
+                    })
+                    .collect(),
+            );
+        }
+        QueryError::NotFound { suggestions, .. } | QueryError::UnknownId { suggestions, .. } => {
+            v["error"] = json!("not_found");
+            v["suggestions"] = json!(suggestions);
+        }
+        _ => return None,
+    }
+    Some(v)
+}

@@ -7,8 +7,8 @@
 //! freshness against the tree on the same reader.
 
 use crate::answer::{
-    changed_json, context_json, dag_json, endpoints_json, expand_json, impact_json, node_brief,
-    trace_json,
+    changed_json, context_json, dag_json, endpoints_json, expand_json, impact_json,
+    lookup_failure_json, trace_json,
 };
 use crate::diff::{DiffBase, changes};
 use crate::fresh::freshness;
@@ -276,34 +276,9 @@ fn lookup(
     match reader.lookup(&target) {
         Ok(n) => Ok(n),
         Err(e) => {
-            if json {
-                let mut v = json!({
-                    "revision": reader.revision(),
-                    "stale": stale()?,
-                    "query": target.query,
-                    "message": e.to_string(),
-                });
-                match &e {
-                    QueryError::Ambiguous { candidates, .. } => {
-                        v["error"] = json!("ambiguous");
-                        v["candidates"] = Value::Array(
-                            candidates
-                                .iter()
-                                .map(|c| {
-                                    let mut n = node_brief(&c.node);
-                                    n["matched_by"] = json!(c.matched_by.as_str());
-                                    n
-                                })
-                                .collect(),
-                        );
-                    }
-                    QueryError::NotFound { suggestions, .. }
-                    | QueryError::UnknownId { suggestions, .. } => {
-                        v["error"] = json!("not_found");
-                        v["suggestions"] = json!(suggestions);
-                    }
-                    _ => {}
-                }
+            if json && let Some(mut v) = lookup_failure_json(&target.query, &e, "--file / --kind") {
+                v["revision"] = json!(reader.revision());
+                v["stale"] = json!(stale()?);
                 print(&v)?;
             }
             Err(e.into())

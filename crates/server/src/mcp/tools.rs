@@ -7,7 +7,7 @@
 use super::roots::{Phase, RootError, RootHandle, RootSet, relative_to_root};
 use crate::answer::{
     changed_json, context_json, dag_json, edge_brief, endpoints_json, expand_json, impact_json,
-    node_brief, round, source_lines, trace_json,
+    lookup_failure_json, node_brief, round, source_lines, trace_json,
 };
 use crate::diff::{DiffBase, changes};
 use crate::ops_cli::{Dir, ImpactDir, RenderArg};
@@ -280,32 +280,10 @@ fn lookup(handle: &RootHandle, reader: &Reader<'_>, t: &TargetArgs) -> Result<No
 }
 
 fn lookup_error(query: &str, e: QueryError) -> ToolError {
-    let mut v = json!({"query": query, "message": e.to_string()});
-    match &e {
-        QueryError::Ambiguous { candidates, .. } => {
-            v["error"] = json!("ambiguous");
-            v["message"] = json!(format!(
-                "`{query}` names {} nodes: pass one of these IDs as the target, or narrow with `file` / `kind`",
-                candidates.len()
-            ));
-            v["candidates"] = Value::Array(
-                candidates
-                    .iter()
-                    .map(|c| {
-                        let mut n = node_brief(&c.node);
-                        n["matched_by"] = json!(c.matched_by.as_str());
-                        n
-                    })
-                    .collect(),
-            );
-        }
-        QueryError::NotFound { suggestions, .. } | QueryError::UnknownId { suggestions, .. } => {
-            v["error"] = json!("not_found");
-            v["suggestions"] = json!(suggestions);
-        }
-        _ => return ToolError::Message(e.to_string()),
+    match lookup_failure_json(query, &e, "`file` / `kind`") {
+        Some(v) => ToolError::Answer(v),
+        None => ToolError::Message(e.to_string()),
     }
-    ToolError::Answer(v)
 }
 
 fn check_kind(kind: &str) -> Result<(), ToolError> {
