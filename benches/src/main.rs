@@ -24,7 +24,6 @@ mod query_bench;
 use anyhow::{Result, bail};
 use std::path::PathBuf;
 
-/// The `codegraph` binary next to this one (same target directory).
 /// A Go or TypeScript source file the edit benches may change: (root-relative path, is Go,
 /// text). Test files, `testdata/`, `node_modules/` and `.d.ts` files are left out.
 struct EditableSource {
@@ -53,6 +52,7 @@ fn editable_sources(root: &std::path::Path) -> Vec<EditableSource> {
     out
 }
 
+/// The `codegraph` binary next to this one (same target directory).
 fn sibling_binary() -> Result<PathBuf> {
     Ok(std::env::current_exe()?.with_file_name("codegraph"))
 }

@@ -27,8 +27,16 @@ use std::process::ExitCode;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    let filter = tracing_subscriber::EnvFilter::try_from_env("CODEGRAPH_LOG")
+    let asked = std::env::var("CODEGRAPH_LOG").ok().filter(|s| !s.trim().is_empty());
+    let asked = asked.unwrap_or_else(|| "warn".to_string());
+    let mut filter = tracing_subscriber::EnvFilter::try_new(&asked)
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    // rmcp logs every request at info: keep it quiet unless asked for by name.
+    if !asked.contains("rmcp")
+        && let Ok(d) = "rmcp=warn".parse()
+    {
+        filter = filter.add_directive(d);
+    }
     tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
     match cli::run() {
         Ok(()) => ExitCode::SUCCESS,

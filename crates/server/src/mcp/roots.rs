@@ -87,6 +87,11 @@ pub struct RootState {
     pub revision: Option<i64>,
     /// The worker holds file events it has not published yet.
     pub pending: bool,
+    /// Batches of file events received, and applied (published or found empty): a caller
+    /// that wants the edits made before it arrived waits until `applied` reaches the `seen`
+    /// it read, which later batches cannot postpone.
+    pub seen_batches: u64,
+    pub applied_batches: u64,
     /// The last publish failed: the tree may differ from the index until the next succeeds.
     pub failed_publish: Option<String>,
     /// Whether the file watcher runs (else the worker polls).
@@ -135,6 +140,8 @@ impl RootHandle {
                 phase: Phase::Idle,
                 revision: None,
                 pending: false,
+                seen_batches: 0,
+                applied_batches: 0,
                 failed_publish: None,
                 watching: false,
                 watch_error: None,
@@ -268,8 +275,10 @@ impl RootHandle {
     pub fn wait_fresh(&self) -> bool {
         let deadline = Instant::now() + self.opts.refresh_wait;
         let mut st = self.lock();
+        let target = st.seen_batches;
         loop {
-            let busy = st.pending || matches!(st.phase, Phase::Opening { had_index: true });
+            let busy = st.applied_batches < target
+                || matches!(st.phase, Phase::Opening { had_index: true });
             if !busy {
                 return true;
             }
@@ -359,7 +368,10 @@ impl RootHandle {
             results.extend(rx.try_iter());
             let batch = reduce(&engine, results, 1000);
             if batch.touches_tree() {
-                self.update(|st| st.pending = true);
+                self.update(|st| {
+                    st.pending = true;
+                    st.seen_batches += 1;
+                });
             }
             let Some(applied) = apply(&mut engine, &batch) else { continue };
             if let Ok(a) = &applied
@@ -439,6 +451,7 @@ impl RootHandle {
         match outcome {
             Ok(revision) => self.update(|st| {
                 st.pending = false;
+                st.applied_batches = st.seen_batches;
                 st.failed_publish = None;
                 st.revision = Some(engine.revision());
                 if revision.is_some() {
@@ -452,6 +465,7 @@ impl RootHandle {
                 tracing::error!(root = %self.root.display(), error = %error, "publishing a revision failed");
                 self.update(|st| {
                     st.pending = false;
+                    st.applied_batches = st.seen_batches;
                     st.failed_publish = Some(error);
                 });
             }

@@ -625,12 +625,9 @@ fn root_status(h: &Arc<RootHandle>) -> Value {
         v["last_publish_ms_ago"] = json!(t.elapsed().as_millis() as u64);
     }
     if let Some(d) = h.derived() {
-        v["flows_at"] = json!({
-            "computed_at_revision": d.revision,
-            "flows": d.flows.len(),
-            "clusters": d.clusters.len(),
-            "compute_ms": d.compute_ms,
-        });
+        let mut stamp = d.stamp(st.revision.unwrap_or(d.revision));
+        stamp["compute_ms"] = json!(d.compute_ms);
+        v["flows_at"] = stamp;
     }
     match store {
         Ok(mut store) => {
