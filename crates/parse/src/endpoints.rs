@@ -155,20 +155,28 @@ impl Extracted {
 
 /// A route endpoint with the optional parts empty.
 fn route(framework: &str, method: &str, path: String, handler: Handler) -> Endpoint {
-    Endpoint {
-        kind: EndpointKind::Route,
-        framework: framework.to_string(),
-        method: method.to_string(),
-        name: path,
-        description: None,
-        fields: Vec::new(),
-        response_keys: Vec::new(),
-        status_codes: Vec::new(),
-        middleware: Vec::new(),
-        handler,
-        receiver: Vec::new(),
-        line: 0,
-        enclosing: None,
+    Endpoint::route(framework, method, path, handler)
+}
+
+impl Endpoint {
+    /// A route with the optional parts (description, fields, keys, codes, middleware,
+    /// receiver, line, enclosing) empty.
+    pub fn route(framework: &str, method: &str, path: String, handler: Handler) -> Endpoint {
+        Endpoint {
+            kind: EndpointKind::Route,
+            framework: framework.to_string(),
+            method: method.to_string(),
+            name: path,
+            description: None,
+            fields: Vec::new(),
+            response_keys: Vec::new(),
+            status_codes: Vec::new(),
+            middleware: Vec::new(),
+            handler,
+            receiver: Vec::new(),
+            line: 0,
+            enclosing: None,
+        }
     }
 }
 

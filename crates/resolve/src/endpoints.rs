@@ -129,19 +129,8 @@ fn path_endpoints(path: &str, facts: &codegraph_parse::FileFacts) -> Vec<Endpoin
     let Some((route, app_router)) = next_route(path) else { return Vec::new() };
     let top = |s: &codegraph_parse::Symbol| s.parent.is_none() && s.exported;
     let mk = |method: &str, handler: Handler, line: u32| Endpoint {
-        kind: EndpointKind::Route,
-        framework: "nextjs".to_string(),
-        method: method.to_string(),
-        name: route.clone(),
-        description: None,
-        fields: Vec::new(),
-        response_keys: Vec::new(),
-        status_codes: Vec::new(),
-        middleware: Vec::new(),
-        handler,
-        receiver: Vec::new(),
         line,
-        enclosing: None,
+        ..Endpoint::route("nextjs", method, route.clone(), handler)
     };
     if app_router {
         facts

@@ -85,8 +85,6 @@ pub struct RootState {
     pub phase: Phase,
     /// The newest revision the worker published (or found when it opened the index).
     pub revision: Option<i64>,
-    /// The worker holds file events it has not published yet.
-    pub pending: bool,
     /// Batches of file events received, and applied (published or found empty): a caller
     /// that wants the edits made before it arrived waits until `applied` reaches the `seen`
     /// it read, which later batches cannot postpone.
@@ -101,6 +99,13 @@ pub struct RootState {
     pub last_publish: Option<Instant>,
     /// Revisions this server published (the opening build or update included).
     pub published: u64,
+}
+
+impl RootState {
+    /// The worker holds file events it has not published yet.
+    pub fn pending(&self) -> bool {
+        self.applied_batches < self.seen_batches
+    }
 }
 
 /// One served root.
@@ -139,7 +144,6 @@ impl RootHandle {
             state: Mutex::new(RootState {
                 phase: Phase::Idle,
                 revision: None,
-                pending: false,
                 seen_batches: 0,
                 applied_batches: 0,
                 failed_publish: None,
@@ -263,7 +267,9 @@ impl RootHandle {
         let st = self.state();
         let behind = st.revision.is_some_and(|r| r > revision);
         match st.phase {
-            Phase::Ready if st.watching => Ok(st.pending || st.failed_publish.is_some() || behind),
+            Phase::Ready if st.watching => {
+                Ok(st.pending() || st.failed_publish.is_some() || behind)
+            }
             // Polling: the tree is the judge.
             Phase::Ready => Ok(crate::fresh::freshness(&self.root, &self.db, reader)?.stale()),
             _ => Ok(true),
@@ -368,10 +374,7 @@ impl RootHandle {
             results.extend(rx.try_iter());
             let batch = reduce(&engine, results, 1000);
             if batch.touches_tree() {
-                self.update(|st| {
-                    st.pending = true;
-                    st.seen_batches += 1;
-                });
+                self.update(|st| st.seen_batches += 1);
             }
             let Some(applied) = apply(&mut engine, &batch) else { continue };
             if let Ok(a) = &applied
@@ -424,7 +427,7 @@ impl RootHandle {
                 (Some(_), None) => true,
                 (None, _) => false,
             };
-            if st.phase != Phase::Ready || st.pending || !behind || !quiet || !spaced {
+            if st.phase != Phase::Ready || st.pending() || !behind || !quiet || !spaced {
                 continue;
             }
             last_run = Some(Instant::now());
@@ -450,7 +453,6 @@ impl RootHandle {
     fn published(&self, engine: &Engine, outcome: Result<Option<i64>>) {
         match outcome {
             Ok(revision) => self.update(|st| {
-                st.pending = false;
                 st.applied_batches = st.seen_batches;
                 st.failed_publish = None;
                 st.revision = Some(engine.revision());
@@ -464,7 +466,6 @@ impl RootHandle {
                 let error = format!("{e:#}");
                 tracing::error!(root = %self.root.display(), error = %error, "publishing a revision failed");
                 self.update(|st| {
-                    st.pending = false;
                     st.applied_batches = st.seen_batches;
                     st.failed_publish = Some(error);
                 });

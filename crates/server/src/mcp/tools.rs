@@ -609,7 +609,7 @@ fn root_status(h: &Arc<RootHandle>) -> Value {
         "root": h.root.display().to_string(),
         "phase": st.phase.as_str(),
         "watching": st.watching,
-        "pending_edits": st.pending,
+        "pending_edits": st.pending(),
         "revisions_published": st.published,
     });
     if let Phase::Failed(e) = &st.phase {
