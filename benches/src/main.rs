@@ -6,6 +6,8 @@
 //!   codegraph-bench accuracy [--corpora DIR] [--only NAME] CALLS edges vs compiler oracles
 //!   codegraph-bench accuracy --peers [--only NAME]        GitNexus's CALLS pairs vs the same
 //!                                                         oracles, next to ours (rxjs, openai)
+//!   codegraph-bench endpoints [--corpora DIR] [--only NAME] [--show N]
+//!                                                         routes/tools found vs a grep baseline
 //!   codegraph-bench peers [--only NAME] [--runs N] [--smoke]  side by side with GitNexus, ctags
 //!   codegraph-bench queries --db PATH [--calls N]         p50/p95 of the graph operations
 //!   codegraph-bench mcp-load DIR [--clients N] [--calls M] [--edit-ms MS] [--json] [--smoke]
@@ -14,6 +16,7 @@
 //! Build first: `cargo build --release -p codegraph-server -p codegraph-bench`.
 
 mod accuracy;
+mod endpoints;
 mod incremental_bench;
 mod index_bench;
 mod mcp_load;
@@ -63,11 +66,12 @@ fn main() -> Result<()> {
         Some("index") => index_bench::run(args),
         Some("incremental") => incremental_bench::run(args),
         Some("accuracy") => accuracy::run(args),
+        Some("endpoints") => endpoints::run(args),
         Some("peers") => peers::run(args),
         Some("queries") => query_bench::run(args),
         Some("mcp-load") => mcp_load::run(args),
         _ => bail!(
-            "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | incremental DIR [--edits N] [--rss-edits N] [--keep] | accuracy [--corpora DIR] [--only NAME] [--peers] | peers [--only NAME] [--runs N] [--smoke] | queries --db PATH [--calls N] | mcp-load DIR [--clients N] [--calls M] [--edit-ms MS] [--bin PATH] [--json] [--keep] | mcp-load --smoke"
+            "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | incremental DIR [--edits N] [--rss-edits N] [--keep] | accuracy [--corpora DIR] [--only NAME] [--peers] | endpoints [--corpora DIR] [--only NAME] [--show N] | peers [--only NAME] [--runs N] [--smoke] | queries --db PATH [--calls N] | mcp-load DIR [--clients N] [--calls M] [--edit-ms MS] [--bin PATH] [--json] [--keep] | mcp-load --smoke"
         ),
     }
 }

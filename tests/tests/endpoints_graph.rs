@@ -177,9 +177,9 @@ fn client_calls_fetch_the_routes_they_match() {
 }
 
 /// A router value mounts the routes registered on its variable; a plugin function the routes
-/// registered inside it; a client fetching the composed path reaches the composed route.
-/// Known gap: `export default router` imported under another name does not resolve to the
-/// variable yet (the TS index does not record what a default export names).
+/// registered inside it; a client fetching the composed path reaches the composed route. The
+/// composed route belongs to the mounting file (ID, file, line), its signature says where the
+/// route is registered.
 #[test]
 fn routers_mounted_under_a_prefix_serve_composed_paths() {
     check(
@@ -219,17 +219,129 @@ fn routers_mounted_under_a_prefix_serve_composed_paths() {
             edge CONTAINS file:src/routes/users.ts -> route:src/routes/users.ts:POST / structural 1.00
             edge HANDLES_ROUTE route:src/plugin.ts:GET /stats -> sym:ts:src/plugin.ts:admin L2 same-file 0.95
             edge HANDLES_ROUTE route:src/routes/users.ts:POST / -> file:src/routes/users.ts L5 same-file 0.95
-            node route route:src/plugin.ts:GET /admin/stats L2 "GET /admin/stats [express] responds: {n} (mounted at src/admin.ts:4 under /admin)"
-            node route route:src/routes/users.ts:GET /api/users/:id L4 "GET /api/users/:id [express] middleware: auth (mounted at src/app.ts:4 under /api/users)"
-            node route route:src/routes/users.ts:POST /api/users L5 "POST /api/users [express] middleware: auth responds: {ok} status: 201 (mounted at src/app.ts:4 under /api/users)"
-            edge CONTAINS file:src/admin.ts -> route:src/plugin.ts:GET /admin/stats structural 1.00
-            edge CONTAINS file:src/app.ts -> route:src/routes/users.ts:GET /api/users/:id structural 1.00
-            edge CONTAINS file:src/app.ts -> route:src/routes/users.ts:POST /api/users structural 1.00
-            edge HANDLES_ROUTE route:src/plugin.ts:GET /admin/stats -> sym:ts:src/plugin.ts:admin L2 same-file 0.95
+            node route route:src/admin.ts:GET /admin/stats L4 "GET /admin/stats [express] responds: {n} (registered at src/plugin.ts:2, mounted under /admin)"
+            node route route:src/app.ts:GET /api/users/:id L4 "GET /api/users/:id [express] middleware: auth (registered at src/routes/users.ts:4, mounted under /api/users)"
+            node route route:src/app.ts:POST /api/users L4 "POST /api/users [express] middleware: auth responds: {ok} status: 201 (registered at src/routes/users.ts:5, mounted under /api/users)"
+            edge CONTAINS file:src/admin.ts -> route:src/admin.ts:GET /admin/stats structural 1.00
+            edge CONTAINS file:src/app.ts -> route:src/app.ts:GET /api/users/:id structural 1.00
+            edge CONTAINS file:src/app.ts -> route:src/app.ts:POST /api/users structural 1.00
+            edge HANDLES_ROUTE route:src/admin.ts:GET /admin/stats -> sym:ts:src/plugin.ts:admin L4 same-file 0.95
+            edge HANDLES_ROUTE route:src/app.ts:GET /api/users/:id -> sym:ts:src/handlers.ts:getUser L4 import-resolved 0.95
+            edge HANDLES_ROUTE route:src/app.ts:POST /api/users -> file:src/routes/users.ts L4 same-file 0.95
             edge HANDLES_ROUTE route:src/routes/users.ts:GET /:id -> sym:ts:src/handlers.ts:getUser L4 import-resolved 0.95
-            edge HANDLES_ROUTE route:src/routes/users.ts:GET /api/users/:id -> sym:ts:src/handlers.ts:getUser L4 import-resolved 0.95
-            edge HANDLES_ROUTE route:src/routes/users.ts:POST /api/users -> file:src/routes/users.ts L5 same-file 0.95
-            edge FETCHES sym:ts:web/client.ts:load -> route:src/routes/users.ts:GET /api/users/:id L1 url-match 0.80
+            edge FETCHES sym:ts:web/client.ts:load -> route:src/app.ts:GET /api/users/:id L1 url-match 0.80
+        "#]],
+    );
+}
+
+/// `export default router` imported under another name (and `export { r as default }`) is the
+/// router variable: its routes are mounted under the prefix.
+#[test]
+fn default_exported_routers_mount_under_any_local_name() {
+    check(
+        r#"
+        //- /src/routes/items.ts
+        import { Router } from "express";
+        const router = Router();
+        router.get("/:id", (req, res) => res.json({ id: req.params.id }));
+        export default router;
+        //- /src/routes/orders.js
+        const express = require("express");
+        const r = express.Router();
+        r.delete("/:id", (req, res) => res.sendStatus(204));
+        export { r as default };
+        //- /src/app.ts
+        import express from "express";
+        import itemsRouter from "./routes/items";
+        import orders from "./routes/orders";
+        const app = express();
+        app.use("/items", itemsRouter);
+        app.use("/orders", orders);
+        "#,
+        expect![[r#"
+            node route route:src/routes/items.ts:GET /:id L3-3 parent=file:src/routes/items.ts
+            node route route:src/routes/orders.js:DELETE /:id L3-3 parent=file:src/routes/orders.js
+            edge CONTAINS file:src/routes/items.ts -> route:src/routes/items.ts:GET /:id structural 1.00
+            edge CONTAINS file:src/routes/orders.js -> route:src/routes/orders.js:DELETE /:id structural 1.00
+            edge HANDLES_ROUTE route:src/routes/items.ts:GET /:id -> file:src/routes/items.ts L3 same-file 0.95
+            edge HANDLES_ROUTE route:src/routes/orders.js:DELETE /:id -> file:src/routes/orders.js L3 same-file 0.95
+            node route route:src/app.ts:DELETE /orders/:id L6 "DELETE /orders/:id [express] status: 204 (registered at src/routes/orders.js:3, mounted under /orders)"
+            node route route:src/app.ts:GET /items/:id L5 "GET /items/:id [express] responds: {id} status: 200 (registered at src/routes/items.ts:3, mounted under /items)"
+            edge CONTAINS file:src/app.ts -> route:src/app.ts:DELETE /orders/:id structural 1.00
+            edge CONTAINS file:src/app.ts -> route:src/app.ts:GET /items/:id structural 1.00
+            edge HANDLES_ROUTE route:src/app.ts:DELETE /orders/:id -> file:src/routes/orders.js L6 same-file 0.95
+            edge HANDLES_ROUTE route:src/app.ts:GET /items/:id -> file:src/routes/items.ts L5 same-file 0.95
+        "#]],
+    );
+}
+
+/// Go: chi `Mount` of a router built by a function of another package, and a gin group passed
+/// to a registration function, compose the prefix with the routes registered inside.
+#[test]
+fn go_mounts_compose_routes_registered_in_the_mounted_function() {
+    check(
+        r#"
+        //- /go.mod
+        module example.com/app
+        //- /main.go
+        package main
+
+        import (
+        	"net/http"
+
+        	"example.com/app/users"
+        	"github.com/go-chi/chi/v5"
+        )
+
+        func main() {
+        	r := chi.NewRouter()
+        	r.Mount("/api/users", users.Routes())
+        	http.ListenAndServe(":8080", r)
+        }
+        //- /users/routes.go
+        package users
+
+        import (
+        	"net/http"
+
+        	"github.com/go-chi/chi/v5"
+        )
+
+        func Routes() chi.Router {
+        	r := chi.NewRouter()
+        	r.Get("/{id}", getUser)
+        	return r
+        }
+
+        func getUser(w http.ResponseWriter, r *http.Request) {}
+        //- /shop/gin.go
+        package shop
+
+        import "github.com/gin-gonic/gin"
+
+        func Setup(e *gin.Engine) {
+        	registerItems(e.Group("/v1"))
+        }
+
+        func registerItems(g *gin.RouterGroup) {
+        	g.GET("/items", listItems)
+        }
+
+        func listItems(c *gin.Context) {}
+        "#,
+        expect![[r#"
+            node route route:shop/gin.go:GET /items L10-10 parent=file:shop/gin.go
+            node route route:users/routes.go:GET /:id L11-11 parent=file:users/routes.go
+            edge CONTAINS file:shop/gin.go -> route:shop/gin.go:GET /items structural 1.00
+            edge CONTAINS file:users/routes.go -> route:users/routes.go:GET /:id structural 1.00
+            node route route:main.go:GET /api/users/:id L12 "GET /api/users/:id [chi] (registered at users/routes.go:11, mounted under /api/users)"
+            node route route:shop/gin.go:GET /v1/items L6 "GET /v1/items [gin] (registered at shop/gin.go:10, mounted under /v1)"
+            edge CONTAINS file:main.go -> route:main.go:GET /api/users/:id structural 1.00
+            edge CONTAINS file:shop/gin.go -> route:shop/gin.go:GET /v1/items structural 1.00
+            edge HANDLES_ROUTE route:main.go:GET /api/users/:id -> sym:go:users/routes.go:getUser L12 same-package 1.00
+            edge HANDLES_ROUTE route:shop/gin.go:GET /items -> sym:go:shop/gin.go:listItems L10 same-package 1.00
+            edge HANDLES_ROUTE route:shop/gin.go:GET /v1/items -> sym:go:shop/gin.go:listItems L6 same-package 1.00
+            edge HANDLES_ROUTE route:users/routes.go:GET /:id -> sym:go:users/routes.go:getUser L11 same-package 1.00
         "#]],
     );
 }

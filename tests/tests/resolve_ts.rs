@@ -151,16 +151,18 @@ fn reexport_chains_with_aliases_defaults_and_a_cycle() {
             edge IMPORTS file:src/mid.ts -> file:src/cycle.ts L3 import-resolved 0.95
             edge IMPORTS file:src/mid.ts -> file:src/impl.ts L1 import-resolved 0.95
             edge IMPORTS file:src/mid.ts -> file:src/impl.ts L2 import-resolved 0.95
+            edge IMPORTS file:src/mid.ts -> sym:ts:src/impl.ts:def L2 import-resolved 0.95
             edge IMPORTS file:src/mid.ts -> sym:ts:src/impl.ts:impl L1 import-resolved 0.95
             edge IMPORTS file:src/use.ts -> file:src/impl.ts L2 import-resolved 0.95
             edge IMPORTS file:src/use.ts -> file:src/index.ts L1 import-resolved 0.95
             edge IMPORTS file:src/use.ts -> sym:ts:src/cycle.ts:inCycle L1 import-resolved 0.95
             edge CALLS file:src/use.ts -> sym:ts:src/cycle.ts:inCycle L5 import-resolved 0.95
+            edge IMPORTS file:src/use.ts -> sym:ts:src/impl.ts:def L1 import-resolved 0.95
             edge IMPORTS file:src/use.ts -> sym:ts:src/impl.ts:def L2 import-resolved 0.95
+            edge CALLS file:src/use.ts -> sym:ts:src/impl.ts:def L4 import-resolved 0.95
             edge CALLS file:src/use.ts -> sym:ts:src/impl.ts:def L6 import-resolved 0.95
             edge IMPORTS file:src/use.ts -> sym:ts:src/impl.ts:impl L1 import-resolved 0.95
             edge CALLS file:src/use.ts -> sym:ts:src/impl.ts:impl L3 import-resolved 0.95
-            unresolved src/use.ts:4 theDefault in file:src/use.ts
             unresolved src/use.ts:7 nowhere in file:src/use.ts
         "#]],
     );

@@ -24,7 +24,7 @@
 //! Layout after the version byte, in order: package (`0` | `1` string), syntax error count,
 //! the node-kind table (count, spellings), then symbols, imports, calls, accesses, heritage,
 //! type hints, endpoints, mounts and client calls, each a count followed by its items (the
-//! `Writer` methods say which fields).
+//! `Writer` methods say which fields), and last the default export (`0` | `1` string).
 
 use crate::facts::*;
 use codegraph_schema::NodeKind;
@@ -34,7 +34,7 @@ use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// The layout version written as the first byte. Bump it on any change to the encoding.
-pub const CODEC_VERSION: u8 = 3;
+pub const CODEC_VERSION: u8 = 4;
 
 /// Deepest chain of call results (`Receiver::CallResult` nesting) that decoding accepts; the
 /// providers cap their chains at 8, and a bound keeps a corrupt blob from building a chain
@@ -310,6 +310,13 @@ impl<'f> Writer<'f> {
         self.endpoints(&f.endpoints);
         self.mounts(&f.mounts);
         self.client_calls(&f.client_calls);
+        match &f.default_export {
+            None => self.u8(0),
+            Some(name) => {
+                self.u8(1);
+                self.str(name);
+            }
+        }
     }
 
     /// The node-kind table, then per symbol: header (`kind << 6 | flags`), name, the qualified
@@ -842,7 +849,14 @@ impl<'b> Reader<'b> {
         let endpoints = self.endpoints()?;
         let mounts = self.mounts()?;
         let client_calls = self.client_calls()?;
+        let at = self.pos;
+        let default_export = match self.u8()? {
+            0 => None,
+            1 => Some(self.string()?),
+            t => return Err(Self::unknown(at, "default export", u64::from(t))),
+        };
         Ok(FileFacts {
+            default_export,
             symbols,
             imports,
             calls,

@@ -35,6 +35,10 @@ pub struct FileFacts {
     pub client_calls: Vec<ClientCall>,
     /// Go: the `package` clause name. Other languages: `None`.
     pub package: Option<String>,
+    /// TS/JS: the local name `export default NAME` (or `export default function NAME`,
+    /// `export default class NAME`) exports, so an importer's default binding finds it under
+    /// any local name. `None` without a named default export.
+    pub default_export: Option<String>,
     /// Number of ERROR / MISSING nodes in the syntax tree (0 for a clean parse).
     pub syntax_errors: u32,
 }

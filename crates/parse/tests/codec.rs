@@ -562,6 +562,7 @@ fn synthetic() -> FileFacts {
             },
         ],
         package: Some(String::new()),
+        default_export: Some("ü".into()),
         syntax_errors: u32::MAX,
     }
 }

@@ -392,4 +392,10 @@ impl Reader<'_> {
             f,
         )
     }
+
+    /// Calls `f` for every edge in storage order: for whole-graph consumers that put edges
+    /// in their own order anyway (sorting every edge in SQLite would be wasted work).
+    pub fn for_each_edge_unordered(&self, f: impl FnMut(EdgeRow)) -> Result<(), QueryError> {
+        self.each_row(EDGE_SELECT, [], edge_from_row, f)
+    }
 }

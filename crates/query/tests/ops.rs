@@ -259,7 +259,7 @@ fn symbol_context_of_a_method_and_a_class() {
               <- IMPORTS      file:src/app.ts (file) (line 1) [import-resolved 0.95]
               <- IMPORTS      file:src/server.test.ts (file) (line 1) [import-resolved 0.95]
             related files: src/util.ts (3), src/server.test.ts (2), src/app.ts (1)
-            note: execution flows (processes) are not derived yet: none are listed
+            note: execution flows and clusters are not computed for this index yet: none are listed
         "#]],
     );
     check(
@@ -280,7 +280,7 @@ fn symbol_context_of_a_method_and_a_class() {
             file imported by:
               <- IMPORTS      file:src/server.ts (file) (line 1) [import-resolved 0.95]
             related files: src/server.ts (2)
-            note: execution flows (processes) are not derived yet: none are listed
+            note: execution flows and clusters are not computed for this index yet: none are listed
         "#]],
     );
     check(
@@ -300,7 +300,7 @@ fn symbol_context_of_a_method_and_a_class() {
               <- IMPORTS      file:src/server.ts (file) (line 1) [import-resolved 0.95]
             related files: src/server.ts (4)
             note: 2 unresolved call site(s) elsewhere call something named `log`: callers may be incomplete
-            note: execution flows (processes) are not derived yet: none are listed
+            note: execution flows and clusters are not computed for this index yet: none are listed
         "#]],
     );
 }
@@ -314,57 +314,60 @@ fn impact_upstream_downstream_tests_floor_and_risk() {
     check(
         render::impact(&up),
         expect![[r#"
-        upstream impact of sym:ts:src/util.ts:log (revision 1)
-        risk medium: 3 direct, 7 node(s) reached, 2 other file(s), 0 other module(s)
-        depth 1:
-          file:src/server.ts (file) 0.950 via IMPORTS -> sym:ts:src/util.ts:log (line 1) [import-resolved 0.95]
-          sym:ts:src/server.ts:Server.start (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 5) [import-resolved 0.95]
-          sym:ts:src/server.ts:Server.stop (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 12) [import-resolved 0.95]
-        depth 2:
-          sym:ts:src/server.ts:Server (class) 0.950 via HAS_METHOD -> sym:ts:src/server.ts:Server.start
-          file:src/app.ts (file) 0.902 via IMPORTS -> file:src/server.ts (line 1) [import-resolved 0.95]
-          sym:ts:src/server.ts:main (function) 0.807 via CALLS -> sym:ts:src/server.ts:Server.start (line 23) [typed-receiver 0.85]
-        depth 3:
-          sym:ts:src/app.ts:run (function) 0.767 via CALLS -> sym:ts:src/server.ts:main (line 2) [import-resolved 0.95]
-        files: src/server.ts (5), src/app.ts (2)
-        modules: src (7)
-        note: 2 unresolved call site(s) call something named `log`: upstream may be incomplete
-        note: 2 test node(s) left out (include them with --include-tests)
-    "#]],
+            upstream impact of sym:ts:src/util.ts:log (revision 1)
+            risk medium: 3 direct, 7 node(s) reached, 2 other file(s), 0 other module(s)
+            depth 1:
+              file:src/server.ts (file) 0.950 via IMPORTS -> sym:ts:src/util.ts:log (line 1) [import-resolved 0.95]
+              sym:ts:src/server.ts:Server.start (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 5) [import-resolved 0.95]
+              sym:ts:src/server.ts:Server.stop (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 12) [import-resolved 0.95]
+            depth 2:
+              sym:ts:src/server.ts:Server (class) 0.950 via HAS_METHOD -> sym:ts:src/server.ts:Server.start
+              file:src/app.ts (file) 0.902 via IMPORTS -> file:src/server.ts (line 1) [import-resolved 0.95]
+              sym:ts:src/server.ts:main (function) 0.807 via CALLS -> sym:ts:src/server.ts:Server.start (line 23) [typed-receiver 0.85]
+            depth 3:
+              sym:ts:src/app.ts:run (function) 0.767 via CALLS -> sym:ts:src/server.ts:main (line 2) [import-resolved 0.95]
+            files: src/server.ts (5), src/app.ts (2)
+            modules: src (7)
+            note: 2 unresolved call site(s) call something named `log`: upstream may be incomplete
+            note: 2 test node(s) left out (include them with --include-tests)
+            note: execution flows and clusters are not computed for this index yet: none are listed
+        "#]],
     );
     let with_tests = ImpactRequest { include_tests: true, max_depth: 1, ..Default::default() };
     check(
         render::impact(&r.impact(&[s(SERVER, "Server.start")], &with_tests).unwrap()),
         expect![[r#"
-        upstream impact of sym:ts:src/server.ts:Server.start (revision 1)
-        risk medium: 3 direct, 3 node(s) reached, 1 other file(s), 0 other module(s)
-        depth 1:
-          sym:ts:src/server.ts:Server (class) 1.000 via HAS_METHOD -> sym:ts:src/server.ts:Server.start
-          sym:ts:src/server.test.ts:testStart (function) 0.850 via CALLS -> sym:ts:src/server.ts:Server.start (line 3) [typed-receiver 0.85]
-          sym:ts:src/server.ts:main (function) 0.850 via CALLS -> sym:ts:src/server.ts:Server.start (line 23) [typed-receiver 0.85]
-        files: src/server.ts (2), src/server.test.ts (1)
-        modules: src (3)
-        note: depth limit 1 reached: more nodes lie beyond (raise --depth)
-    "#]],
+            upstream impact of sym:ts:src/server.ts:Server.start (revision 1)
+            risk medium: 3 direct, 3 node(s) reached, 1 other file(s), 0 other module(s)
+            depth 1:
+              sym:ts:src/server.ts:Server (class) 1.000 via HAS_METHOD -> sym:ts:src/server.ts:Server.start
+              sym:ts:src/server.test.ts:testStart (function) 0.850 via CALLS -> sym:ts:src/server.ts:Server.start (line 3) [typed-receiver 0.85]
+              sym:ts:src/server.ts:main (function) 0.850 via CALLS -> sym:ts:src/server.ts:Server.start (line 23) [typed-receiver 0.85]
+            files: src/server.ts (2), src/server.test.ts (1)
+            modules: src (3)
+            note: depth limit 1 reached: more nodes lie beyond (raise --depth)
+            note: execution flows and clusters are not computed for this index yet: none are listed
+        "#]],
     );
     let floor = ImpactRequest { min_confidence: 0.9, ..Default::default() };
     check(
         render::impact(&r.impact(&[s(UTIL, "Logger.write")], &floor).unwrap()),
         expect![[r#"
-        upstream impact of sym:ts:src/util.ts:Logger.write (revision 1)
-        risk low: 1 direct, 4 node(s) reached, 2 other file(s), 0 other module(s)
-        depth 1:
-          sym:ts:src/util.ts:Logger (class) 1.000 via HAS_METHOD -> sym:ts:src/util.ts:Logger.write
-        depth 2:
-          file:src/server.ts (file) 0.950 via IMPORTS -> sym:ts:src/util.ts:Logger (line 1) [import-resolved 0.95]
-          sym:ts:src/util.ts:FileLogger (class) 0.950 via EXTENDS -> sym:ts:src/util.ts:Logger [same-file 0.95]
-        depth 3:
-          file:src/app.ts (file) 0.902 via IMPORTS -> file:src/server.ts (line 1) [import-resolved 0.95]
-        files: src/util.ts (2), src/app.ts (1), src/server.ts (1)
-        modules: src (4)
-        note: 1 test node(s) left out (include them with --include-tests)
-        note: 1 edge(s) below confidence 0.9 not followed
-    "#]],
+            upstream impact of sym:ts:src/util.ts:Logger.write (revision 1)
+            risk low: 1 direct, 4 node(s) reached, 2 other file(s), 0 other module(s)
+            depth 1:
+              sym:ts:src/util.ts:Logger (class) 1.000 via HAS_METHOD -> sym:ts:src/util.ts:Logger.write
+            depth 2:
+              file:src/server.ts (file) 0.950 via IMPORTS -> sym:ts:src/util.ts:Logger (line 1) [import-resolved 0.95]
+              sym:ts:src/util.ts:FileLogger (class) 0.950 via EXTENDS -> sym:ts:src/util.ts:Logger [same-file 0.95]
+            depth 3:
+              file:src/app.ts (file) 0.902 via IMPORTS -> file:src/server.ts (line 1) [import-resolved 0.95]
+            files: src/util.ts (2), src/app.ts (1), src/server.ts (1)
+            modules: src (4)
+            note: 1 test node(s) left out (include them with --include-tests)
+            note: 1 edge(s) below confidence 0.9 not followed
+            note: execution flows and clusters are not computed for this index yet: none are listed
+        "#]],
     );
     let down = ImpactRequest {
         direction: ImpactDirection::Downstream,
@@ -374,19 +377,20 @@ fn impact_upstream_downstream_tests_floor_and_risk() {
     check(
         render::impact(&r.impact(&[s(APP, "run")], &down).unwrap()),
         expect![[r#"
-        downstream impact of sym:ts:src/app.ts:run (revision 1)
-        risk low: 2 direct, 4 node(s) reached, 2 other file(s), 0 other module(s)
-        depth 1:
-          sym:ts:src/app.ts:start (function) 0.950 via CALLS <- sym:ts:src/app.ts:run (line 3) [same-file 0.95]
-          sym:ts:src/server.ts:main (function) 0.950 via CALLS <- sym:ts:src/app.ts:run (line 2) [import-resolved 0.95]
-        depth 2:
-          sym:ts:src/cycle.ts:ping (function) 0.902 via CALLS <- sym:ts:src/app.ts:start (line 7) [import-resolved 0.95]
-          sym:ts:src/server.ts:Server.start (method) 0.807 via CALLS <- sym:ts:src/server.ts:main (line 23) [typed-receiver 0.85]
-        files: src/server.ts (2), src/app.ts (1), src/cycle.ts (1)
-        modules: src (4)
-        note: 2 call site(s) inside the reached symbols did not resolve: downstream may be incomplete
-        note: depth limit 2 reached: more nodes lie beyond (raise --depth)
-    "#]],
+            downstream impact of sym:ts:src/app.ts:run (revision 1)
+            risk low: 2 direct, 4 node(s) reached, 2 other file(s), 0 other module(s)
+            depth 1:
+              sym:ts:src/app.ts:start (function) 0.950 via CALLS <- sym:ts:src/app.ts:run (line 3) [same-file 0.95]
+              sym:ts:src/server.ts:main (function) 0.950 via CALLS <- sym:ts:src/app.ts:run (line 2) [import-resolved 0.95]
+            depth 2:
+              sym:ts:src/cycle.ts:ping (function) 0.902 via CALLS <- sym:ts:src/app.ts:start (line 7) [import-resolved 0.95]
+              sym:ts:src/server.ts:Server.start (method) 0.807 via CALLS <- sym:ts:src/server.ts:main (line 23) [typed-receiver 0.85]
+            files: src/server.ts (2), src/app.ts (1), src/cycle.ts (1)
+            modules: src (4)
+            note: 2 call site(s) inside the reached symbols did not resolve: downstream may be incomplete
+            note: depth limit 2 reached: more nodes lie beyond (raise --depth)
+            note: execution flows and clusters are not computed for this index yet: none are listed
+        "#]],
     );
     let calls_only = ImpactRequest {
         direction: ImpactDirection::Downstream,
@@ -398,13 +402,14 @@ fn impact_upstream_downstream_tests_floor_and_risk() {
     check(
         render::impact(&r.impact(&[s(CYCLE, "ping")], &calls_only).unwrap()),
         expect![[r#"
-        downstream impact of sym:ts:src/cycle.ts:ping (revision 1)
-        risk low: 1 direct, 1 node(s) reached, 0 other file(s), 0 other module(s)
-        depth 1:
-          sym:ts:src/cycle.ts:pong (function) 0.950 via CALLS <- sym:ts:src/cycle.ts:ping (line 2) [same-file 0.95]
-        files: src/cycle.ts (1)
-        modules: src (1)
-    "#]],
+            downstream impact of sym:ts:src/cycle.ts:ping (revision 1)
+            risk low: 1 direct, 1 node(s) reached, 0 other file(s), 0 other module(s)
+            depth 1:
+              sym:ts:src/cycle.ts:pong (function) 0.950 via CALLS <- sym:ts:src/cycle.ts:ping (line 2) [same-file 0.95]
+            files: src/cycle.ts (1)
+            modules: src (1)
+            note: execution flows and clusters are not computed for this index yet: none are listed
+        "#]],
     );
 }
 
@@ -655,31 +660,32 @@ fn changed_code_maps_hunks_to_innermost_symbols() {
     check(
         render::changed(&c),
         expect![[r#"
-        4 changed file(s), 5 changed symbol(s) (revision 1)
-          deleted src/cycle.ts (0 hunk(s))
-            sym:ts:src/cycle.ts:ping
-            sym:ts:src/cycle.ts:pong
-          added src/new.ts (1 hunk(s), not indexed)
-          modified src/server.ts (1 hunk(s))
-            sym:ts:src/server.ts:Server.start
-          modified src/util.ts (2 hunk(s))
-            sym:ts:src/util.ts:Logger
-            sym:ts:src/util.ts:Logger.write
-        note: src/new.ts is not in the index (not indexable, or added after the index was built: run `codegraph index`)
-        upstream impact of sym:ts:src/cycle.ts:ping, sym:ts:src/cycle.ts:pong, sym:ts:src/server.ts:Server.start, sym:ts:src/util.ts:Logger, sym:ts:src/util.ts:Logger.write (revision 1)
-        risk medium: 6 direct, 7 node(s) reached, 1 other file(s), 0 other module(s)
-        depth 1:
-          sym:ts:src/server.ts:Server (class) 1.000 via HAS_METHOD -> sym:ts:src/server.ts:Server.start
-          file:src/app.ts (file) 0.950 via IMPORTS -> sym:ts:src/cycle.ts:ping (line 1) [import-resolved 0.95]
-          file:src/server.ts (file) 0.950 via IMPORTS -> sym:ts:src/util.ts:Logger (line 1) [import-resolved 0.95]
-          sym:ts:src/app.ts:start (function) 0.950 via CALLS -> sym:ts:src/cycle.ts:ping (line 7) [import-resolved 0.95]
-          sym:ts:src/util.ts:FileLogger (class) 0.950 via EXTENDS -> sym:ts:src/util.ts:Logger [same-file 0.95]
-          sym:ts:src/server.ts:main (function) 0.850 via CALLS -> sym:ts:src/server.ts:Server.start (line 23) [typed-receiver 0.85]
-        depth 2:
-          sym:ts:src/app.ts:run (function) 0.902 via CALLS -> sym:ts:src/app.ts:start (line 3) [same-file 0.95]
-        files: src/app.ts (3), src/server.ts (3), src/util.ts (1)
-        modules: src (7)
-        note: 2 test node(s) left out (include them with --include-tests)
-    "#]],
+            4 changed file(s), 5 changed symbol(s) (revision 1)
+              deleted src/cycle.ts (0 hunk(s))
+                sym:ts:src/cycle.ts:ping
+                sym:ts:src/cycle.ts:pong
+              added src/new.ts (1 hunk(s), not indexed)
+              modified src/server.ts (1 hunk(s))
+                sym:ts:src/server.ts:Server.start
+              modified src/util.ts (2 hunk(s))
+                sym:ts:src/util.ts:Logger
+                sym:ts:src/util.ts:Logger.write
+            note: src/new.ts is not in the index (not indexable, or added after the index was built: run `codegraph index`)
+            upstream impact of sym:ts:src/cycle.ts:ping, sym:ts:src/cycle.ts:pong, sym:ts:src/server.ts:Server.start, sym:ts:src/util.ts:Logger, sym:ts:src/util.ts:Logger.write (revision 1)
+            risk medium: 6 direct, 7 node(s) reached, 1 other file(s), 0 other module(s)
+            depth 1:
+              sym:ts:src/server.ts:Server (class) 1.000 via HAS_METHOD -> sym:ts:src/server.ts:Server.start
+              file:src/app.ts (file) 0.950 via IMPORTS -> sym:ts:src/cycle.ts:ping (line 1) [import-resolved 0.95]
+              file:src/server.ts (file) 0.950 via IMPORTS -> sym:ts:src/util.ts:Logger (line 1) [import-resolved 0.95]
+              sym:ts:src/app.ts:start (function) 0.950 via CALLS -> sym:ts:src/cycle.ts:ping (line 7) [import-resolved 0.95]
+              sym:ts:src/util.ts:FileLogger (class) 0.950 via EXTENDS -> sym:ts:src/util.ts:Logger [same-file 0.95]
+              sym:ts:src/server.ts:main (function) 0.850 via CALLS -> sym:ts:src/server.ts:Server.start (line 23) [typed-receiver 0.85]
+            depth 2:
+              sym:ts:src/app.ts:run (function) 0.902 via CALLS -> sym:ts:src/app.ts:start (line 3) [same-file 0.95]
+            files: src/app.ts (3), src/server.ts (3), src/util.ts (1)
+            modules: src (7)
+            note: 2 test node(s) left out (include them with --include-tests)
+            note: execution flows and clusters are not computed for this index yet: none are listed
+        "#]],
     );
 }

@@ -288,12 +288,32 @@ fn join_prefix(prefix: &str, path: &str) -> String {
     format!("{p}{path}")
 }
 
-/// The routes a TS/JS file serves through its mounts (`app.use('/api', usersRouter)`,
-/// `app.route('/api', sub)`, `fastify.register(plugin, { prefix })`): the mount's target
-/// resolves like a callee to a symbol of another (or the same) file; a router *value* mounts
-/// the routes registered on the variable of that name, a *function* (a plugin, a router
-/// factory) the routes registered inside it. One level: a router mounted inside a mounted
-/// router keeps its own prefix only.
+/// What a callee-shaped reference in `file` names, resolved by the file's language exactly as
+/// a call's callee is.
+fn resolve_ref(
+    db: &dyn salsa::Database,
+    workspace: Workspace,
+    file: SourceFile,
+    scope: Option<codegraph_parse::SymbolIdx>,
+    callee: &codegraph_parse::Callee,
+    line: u32,
+) -> Option<((SourceFile, codegraph_parse::SymbolIdx), Reason)> {
+    match file.language(db)? {
+        Language::TypeScript | Language::Tsx | Language::JavaScript => {
+            crate::ts::resolve_reference(db, workspace, file, scope, callee)
+        }
+        Language::Go => crate::go::resolve_reference(db, workspace, file, scope, callee, line),
+        _ => None,
+    }
+}
+
+/// The routes a file serves through its mounts (`app.use('/api', usersRouter)`,
+/// `app.route('/api', sub)`, `fastify.register(plugin, { prefix })`, chi
+/// `r.Mount("/api", usersRouter())` / `r.Route("/v1", routes)`, a gin/echo group passed to a
+/// function): the mount's target resolves like a callee to a symbol of another (or the same)
+/// file; a router *value* mounts the routes registered on the variable of that name, a
+/// *function* (a plugin, a router factory, a Go registration function) the routes registered
+/// inside it. One level: a router mounted inside a mounted router keeps its own prefix only.
 #[salsa::tracked(returns(ref))]
 pub(crate) fn composed_routes<'db>(
     db: &'db dyn salsa::Database,
@@ -302,7 +322,7 @@ pub(crate) fn composed_routes<'db>(
     let (workspace, file) = (key.workspace(db), key.file(db));
     if !matches!(
         file.language(db),
-        Some(Language::TypeScript | Language::Tsx | Language::JavaScript)
+        Some(Language::TypeScript | Language::Tsx | Language::JavaScript | Language::Go)
     ) {
         return Vec::new();
     }
@@ -314,7 +334,7 @@ pub(crate) fn composed_routes<'db>(
             continue;
         }
         let Some(((target_file, idx), _)) =
-            crate::ts::resolve_reference(db, workspace, file, m.enclosing, &m.target)
+            resolve_ref(db, workspace, file, m.enclosing, &m.target, m.line)
         else {
             continue;
         };
@@ -340,25 +360,28 @@ pub(crate) fn composed_routes<'db>(
             let mut composed = e.clone();
             composed.name = path.clone();
             composed.middleware = m.middleware.iter().chain(&e.middleware).cloned().collect();
-            let base = endpoint_id(target_path, &composed, 1);
+            // The composed route belongs to the mounting file (its unit writes and deletes
+            // it): its ID, file and line are the mount's; the signature says where the route
+            // itself is registered.
+            let base = endpoint_id(file.path(db), &composed, 1);
             let n = seen.entry(base).or_insert(0);
             *n += 1;
-            let id = endpoint_id(target_path, &composed, *n);
+            let id = endpoint_id(file.path(db), &composed, *n);
             let label = label(&composed);
             let node = Node {
                 id: id.clone(),
                 kind: NodeKind::Route,
                 name: label.clone(),
                 qualified_name: label,
-                file: Some(target_path.clone()),
-                language: target_file.language(db).map(Language::as_str),
-                start_line: Some(e.line),
-                end_line: Some(e.line),
+                file: Some(file.path(db).clone()),
+                language: file.language(db).map(Language::as_str),
+                start_line: Some(m.line),
+                end_line: Some(m.line),
                 signature: Some(format!(
-                    "{} (mounted at {}:{} under {})",
+                    "{} (registered at {}:{}, mounted under {})",
                     signature(&composed),
-                    file.path(db),
-                    m.line,
+                    target_path,
+                    e.line,
                     m.prefix
                 )),
                 doc: None,
@@ -377,10 +400,9 @@ pub(crate) fn composed_routes<'db>(
                     Reason::SameFile,
                 )),
                 Handler::Reference(c) => {
-                    crate::ts::resolve_reference(db, workspace, target_file, e.enclosing, c)
-                        .and_then(|((f, i), r)| {
-                            symbol_ids(db, f).get(i as usize).map(|h| (h.clone(), r))
-                        })
+                    resolve_ref(db, workspace, target_file, e.enclosing, c, e.line).and_then(
+                        |((f, i), r)| symbol_ids(db, f).get(i as usize).map(|h| (h.clone(), r)),
+                    )
                 }
                 Handler::Unknown => None,
             };
@@ -392,7 +414,7 @@ pub(crate) fn composed_routes<'db>(
                 0,
             )];
             if let Some((h, reason)) = handler {
-                edges.push(Edge::new(id.clone(), h, EdgeKind::HandlesRoute, reason, e.line));
+                edges.push(Edge::new(id.clone(), h, EdgeKind::HandlesRoute, reason, m.line));
             }
             out.push(ComposedRoute { method: composed.method.clone(), path, node, edges });
         }

@@ -8,7 +8,7 @@ use crate::vocab::{DiagnosticCode, EdgeKind, NodeKind, Reason};
 
 /// Bumped whenever the generated DDL changes incompatibly; an index with another version is
 /// rebuilt from scratch.
-pub const SCHEMA_VERSION: u32 = 5;
+pub const SCHEMA_VERSION: u32 = 6;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ColumnType {
@@ -259,6 +259,71 @@ pub const SOURCE: Table = Table {
     without_rowid: false,
 };
 
+pub const DERIVATION: Table = Table {
+    name: "derivation",
+    doc: "Whole-graph derivations (execution flows and clusters) and the revision each was computed from: they are recomputed off the edit path, so they may lag the current revision, and every answer that uses them says by how much.",
+    columns: &[
+        col("name", Text, "which derivation (`flows_clusters`)"),
+        col("revision", Integer, "the revision whose graph it was computed from"),
+        col("computed_at_ms", Integer, "unix time in milliseconds"),
+        col("compute_ms", Integer, "wall time of the computation"),
+    ],
+    primary_key: &["name"],
+    indexes: &[],
+    without_rowid: true,
+};
+
+pub const PROCESS: Table = Table {
+    name: "process",
+    doc: "Execution flows (`process` nodes of the model): an entry point and a bounded walk along confident CALLS edges. Derived (see `derivation`); steps refer to node IDs, not row numbers, so a lagging flow never points at a reused row.",
+    columns: &[
+        col("id", Text, "`proc:` + the entry point's node ID"),
+        col("label", Text, "`GET /users/:id -> getUser`, or the entry's name"),
+        col("score", Real, "entry-point tier plus a bonus per step (higher = more central)"),
+        col("entry", Text, "node ID of the entry point (ENTRY_POINT_OF)"),
+        col("steps", Integer, "number of steps, entry included"),
+    ],
+    primary_key: &["id"],
+    indexes: &[],
+    without_rowid: true,
+};
+
+pub const PROCESS_STEP: Table = Table {
+    name: "process_step",
+    doc: "The steps of each flow in walk order (STEP_IN_PROCESS with its step number).",
+    columns: &[
+        col("process", Text, "process ID"),
+        col("step", Integer, "1-based position in the flow (1 = the entry point)"),
+        col("node", Text, "node ID of the step"),
+    ],
+    primary_key: &["process", "step"],
+    indexes: &[Index { name: "process_step_by_node", columns: &["node"], unique: false }],
+    without_rowid: true,
+};
+
+pub const CLUSTER: Table = Table {
+    name: "cluster",
+    doc: "Functional clusters (`cluster` nodes of the model): Leiden communities of the CALLS/IMPORTS/EXTENDS/IMPLEMENTS graph. Derived (see `derivation`).",
+    columns: &[
+        col("id", Text, "`cluster:` + a slug of the dominant folder and top symbols"),
+        col("label", Text, "dominant folder and most connected symbols"),
+        col("cohesion", Real, "internal weight / (internal + boundary weight), in [0, 1]"),
+        col("size", Integer, "number of members"),
+    ],
+    primary_key: &["id"],
+    indexes: &[],
+    without_rowid: true,
+};
+
+pub const CLUSTER_MEMBER: Table = Table {
+    name: "cluster_member",
+    doc: "Which cluster each clustered node belongs to (MEMBER_OF).",
+    columns: &[col("node", Text, "node ID of the member"), col("cluster", Text, "cluster ID")],
+    primary_key: &["node"],
+    indexes: &[Index { name: "cluster_member_by_cluster", columns: &["cluster"], unique: false }],
+    without_rowid: true,
+};
+
 pub const NODE_FTS: FtsTable = FtsTable {
     name: "node_fts",
     doc: "Full-text index over nodes (rowid = node.nid); `terms` holds identifiers split at case and underscores.",
@@ -267,7 +332,21 @@ pub const NODE_FTS: FtsTable = FtsTable {
 };
 
 /// All plain tables, in creation order.
-pub const TABLES: &[Table] = &[META, SNAPSHOT, NODE, EDGE, DIAGNOSTIC, UNRESOLVED, UNIT, SOURCE];
+pub const TABLES: &[Table] = &[
+    META,
+    SNAPSHOT,
+    NODE,
+    EDGE,
+    DIAGNOSTIC,
+    UNRESOLVED,
+    UNIT,
+    SOURCE,
+    DERIVATION,
+    PROCESS,
+    PROCESS_STEP,
+    CLUSTER,
+    CLUSTER_MEMBER,
+];
 
 /// All FTS tables.
 pub const FTS_TABLES: &[FtsTable] = &[NODE_FTS];

@@ -9,7 +9,7 @@ use codegraph_query::ops::endpoints::EndpointAnswer;
 use codegraph_query::ops::expand::Expansion;
 use codegraph_query::ops::impact::Impact;
 use codegraph_query::ops::trace::Trace;
-use codegraph_query::{EdgeRow, NodeRow};
+use codegraph_query::{ClusterRef, DerivedStamp, EdgeRow, Flow, FlowRef, ImpactFlow, NodeRow};
 use serde_json::{Value, json};
 use std::path::Path;
 
@@ -48,6 +48,48 @@ pub(crate) fn call_json(c: &CallLink) -> Value {
     json!({"node": node_brief(&c.node), "lines": c.lines, "weight": c.weight, "reason": c.reason})
 }
 
+/// Which revision an answer's flows and clusters come from, and whether that is the revision
+/// the answer was read at (`null`: none computed yet).
+pub(crate) fn flows_at_json(stamp: Option<&DerivedStamp>, revision: i64) -> Value {
+    match stamp {
+        None => Value::Null,
+        Some(s) => json!({
+            "computed_at_revision": s.computed_at_revision,
+            "current": s.computed_at_revision == revision,
+            "flows": s.processes,
+            "clusters": s.clusters,
+        }),
+    }
+}
+
+/// A flow seen from one of its steps.
+pub(crate) fn flow_ref_json(f: &FlowRef) -> Value {
+    json!({
+        "id": f.id,
+        "label": f.label,
+        "score": round(f.score),
+        "step": f.step,
+        "steps": f.steps,
+        "entry": f.entry,
+    })
+}
+
+/// A whole flow, its steps in order.
+pub(crate) fn flow_json(f: &Flow) -> Value {
+    json!({"id": f.id, "label": f.label, "score": round(f.score), "steps": f.steps})
+}
+
+pub(crate) fn cluster_json(c: &ClusterRef) -> Value {
+    json!({"id": c.id, "label": c.label, "cohesion": round(c.cohesion), "size": c.size})
+}
+
+fn impact_flow_json(f: &ImpactFlow) -> Value {
+    let mut v = flow_ref_json(&f.flow);
+    v["via"] = json!(f.via);
+    v["depth"] = json!(f.depth);
+    v
+}
+
 pub(crate) fn context_json(c: &SymbolContext) -> Value {
     let links = |v: &[Link]| Value::Array(v.iter().map(link_json).collect());
     json!({
@@ -72,7 +114,9 @@ pub(crate) fn context_json(c: &SymbolContext) -> Value {
         "unresolved_calls": c.unresolved_calls.iter().map(|(l, callee)| json!({"line": l, "callee": callee})).collect::<Vec<_>>(),
         "routes": links(&endpoint_links(c, "route", "HANDLES_ROUTE")),
         "tools": links(&endpoint_links(c, "tool", "HANDLES_TOOL")),
-        "processes": [],
+        "processes": c.processes.iter().map(flow_ref_json).collect::<Vec<_>>(),
+        "cluster": c.cluster.as_ref().map(cluster_json),
+        "flows_at": flows_at_json(c.flows_at.as_ref(), c.revision),
         "notes": c.notes,
     })
 }
@@ -98,6 +142,9 @@ pub(crate) fn impact_json(i: &Impact) -> Value {
         })).collect::<Vec<_>>(),
         "affected_files": counts(&i.affected_files, "file"),
         "affected_modules": counts(&i.affected_modules, "module"),
+        "flows": i.flows.iter().map(impact_flow_json).collect::<Vec<_>>(),
+        "flows_total": i.flows_total,
+        "flows_at": flows_at_json(i.flows_at.as_ref(), i.revision),
         "notes": i.notes,
     })
 }
@@ -273,8 +320,10 @@ pub(crate) fn endpoints_json(a: &EndpointAnswer) -> Value {
                 "handler_callers": m.handler_callers.iter().map(call_json).collect::<Vec<_>>(),
                 "handler_callees": m.handler_callees.iter().map(call_json).collect::<Vec<_>>(),
                 "consumers": m.consumers.iter().map(call_json).collect::<Vec<_>>(),
+                "flows": m.flows.iter().map(flow_json).collect::<Vec<_>>(),
             })
         }).collect::<Vec<_>>(),
+        "flows_at": flows_at_json(a.flows_at.as_ref(), a.revision),
         "notes": a.notes,
     })
 }

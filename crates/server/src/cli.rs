@@ -107,6 +107,11 @@ enum Command {
         /// Write to this file instead of standard output.
         #[arg(long, short)]
         output: Option<PathBuf>,
+        /// Also export execution flows and clusters (computed first if they lag): `process`
+        /// and `cluster` nodes, ENTRY_POINT_OF, STEP_IN_PROCESS (with `step`) and MEMBER_OF
+        /// edges.
+        #[arg(long)]
+        derived: bool,
     },
     /// A symbol's container, members, callers, callees, heritage, imports and related files.
     Context(crate::ops_cli::ContextArgs),
@@ -124,6 +129,12 @@ enum Command {
     RouteImpact(crate::ops_cli::EndpointArgs),
     /// An MCP/RPC tool's description, input fields, handler and its callers/callees.
     ToolContext(crate::ops_cli::EndpointArgs),
+    /// Execution flows: entry points (route/tool handlers, main, uncalled exports) and the
+    /// call chains from them; one flow's steps; or the flows a symbol is a step of.
+    Flows(crate::ops_cli::FlowsArgs),
+    /// Functional clusters (Leiden communities of the call/import/heritage graph); one
+    /// cluster's members; or a symbol's cluster.
+    Clusters(crate::ops_cli::ClustersArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -290,7 +301,14 @@ pub fn run() -> Result<()> {
                 Ok(())
             }
         }
-        Command::Export { root, format: ExportFormat::Jsonl, output } => {
+        Command::Export { root, format: ExportFormat::Jsonl, output, derived } => {
+            if derived {
+                let root = canonical_root(&root.clone().unwrap_or_else(|| PathBuf::from(".")))?;
+                let db = db_path(&root, cli.db.as_deref())?;
+                if db.exists() {
+                    crate::ops_cli::ensure_flows(&db);
+                }
+            }
             let (_, mut store) = open_store(root, cli.db.as_deref())?;
             let reader = store.reader()?;
             let sink: Box<dyn Write> = match &output {
@@ -303,6 +321,9 @@ pub fn run() -> Result<()> {
             let mut lines = JsonLines { sink: std::io::BufWriter::new(sink), error: None };
             reader.for_each_node(|n| lines.write("node", node_json(&n)))?;
             reader.for_each_edge(|e| lines.write("edge", edge_json(&e)))?;
+            if derived {
+                export_derived(&reader, &mut lines)?;
+            }
             reader.for_each_unresolved(|file, line, caller, callee| {
                 lines.write(
                     "unresolved",
@@ -324,6 +345,8 @@ pub fn run() -> Result<()> {
         Command::DagGrep(a) => crate::ops_cli::dag_grep(a, cli.db.as_deref(), json),
         Command::RouteImpact(a) => crate::ops_cli::endpoint(a, false, cli.db.as_deref(), json),
         Command::ToolContext(a) => crate::ops_cli::endpoint(a, true, cli.db.as_deref(), json),
+        Command::Flows(a) => crate::ops_cli::flows(a, cli.db.as_deref(), json),
+        Command::Clusters(a) => crate::ops_cli::clusters(a, cli.db.as_deref(), json),
     }
 }
 
@@ -344,6 +367,45 @@ impl<W: Write> JsonLines<W> {
             self.error = writeln!(self.sink, "{v}").err();
         }
     }
+}
+
+/// The stored flows and clusters as export lines: `process` and `cluster` nodes, then
+/// ENTRY_POINT_OF, STEP_IN_PROCESS (with `step`) and MEMBER_OF edges.
+fn export_derived<W: Write>(
+    reader: &codegraph_query::Reader<'_>,
+    lines: &mut JsonLines<W>,
+) -> Result<()> {
+    for f in reader.flows(0)? {
+        lines.write(
+            "node",
+            json!({
+                "id": f.id, "kind": "process", "name": f.label, "qualified_name": f.label,
+                "file": null, "start_line": null, "end_line": null,
+                "score": crate::answer::round(f.score), "steps": f.steps, "entry": f.entry,
+            }),
+        );
+    }
+    for c in reader.clusters(0)? {
+        lines.write(
+            "node",
+            json!({
+                "id": c.id, "kind": "cluster", "name": c.label, "qualified_name": c.label,
+                "file": null, "start_line": null, "end_line": null,
+                "cohesion": crate::answer::round(c.cohesion), "size": c.size,
+            }),
+        );
+    }
+    reader.for_each_derived_edge(|kind, src, dst, step| {
+        let mut v = json!({
+            "kind": kind.as_str(), "src": src, "dst": dst,
+            "weight": kind.default_weight(), "reason": "structural", "line": null,
+        });
+        if step > 0 {
+            v["step"] = json!(step);
+        }
+        lines.write("edge", v)
+    })?;
+    Ok(())
 }
 
 /// Opens the index of a root for reading, with an actionable error when there is none.

@@ -1,14 +1,17 @@
 //! The graph-operation subcommands (`context`, `impact`, `diff-impact`, `trace`, `expand`,
-//! `dag-grep`): their clap arguments, and their output: the query crate's text rendering, or
-//! compact JSON in which every answer carries `revision` and `stale`.
+//! `dag-grep`, `route-impact`, `tool-context`, `flows`, `clusters`): their clap arguments, and
+//! their output: the query crate's text rendering, or compact JSON in which every answer
+//! carries `revision` and `stale`.
 //!
 //! Each command opens one reader (one snapshot), resolves names with `lookup` (an ambiguous
 //! name lists candidates; `--json` prints them as an answer), runs the operation, and checks
-//! freshness against the tree on the same reader.
+//! freshness against the tree on the same reader. Commands whose answers include execution
+//! flows or clusters first bring the stored ones up to the current revision (computing them
+//! once per revision; a failure is a warning and the answer says they are missing or lag).
 
 use crate::answer::{
-    changed_json, context_json, dag_json, endpoints_json, expand_json, impact_json,
-    lookup_failure_json, trace_json,
+    changed_json, cluster_json, context_json, dag_json, endpoints_json, expand_json, flow_json,
+    flow_ref_json, flows_at_json, impact_json, lookup_failure_json, node_brief, trace_json,
 };
 use crate::diff::{DiffBase, changes};
 use crate::fresh::freshness;
@@ -249,10 +252,50 @@ pub struct DagGrepArgs {
     pub root: Option<PathBuf>,
 }
 
+#[derive(Args, Debug)]
+pub struct FlowsArgs {
+    /// A flow ID (`proc:...`) to show whole, or a symbol (ID or name) to list the flows it is
+    /// a step of; without it, every flow, best first.
+    pub target: Option<String>,
+    /// Most flows listed (0 = all).
+    #[arg(long, default_value_t = 50)]
+    pub limit: usize,
+    #[arg(long)]
+    pub root: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct ClustersArgs {
+    /// A cluster ID (`cluster:...`) to list its members, or a symbol (ID or name) to show its
+    /// cluster; without it, every cluster, largest first.
+    pub target: Option<String>,
+    /// Most clusters (or members) listed (0 = all).
+    #[arg(long, default_value_t = 50)]
+    pub limit: usize,
+    #[arg(long)]
+    pub root: Option<PathBuf>,
+}
+
 /// Opens the index of a root read-only (the same rules as the other read commands).
 fn open(root: Option<PathBuf>, db: Option<&Path>) -> Result<(PathBuf, PathBuf, Store)> {
+    open_index(root, db, false)
+}
+
+/// Like [`open`], after bringing the stored flows and clusters up to the current revision.
+fn open_with_flows(root: Option<PathBuf>, db: Option<&Path>) -> Result<(PathBuf, PathBuf, Store)> {
+    open_index(root, db, true)
+}
+
+fn open_index(
+    root: Option<PathBuf>,
+    db: Option<&Path>,
+    flows: bool,
+) -> Result<(PathBuf, PathBuf, Store)> {
     let root = canonical_root(&root.unwrap_or_else(|| PathBuf::from(".")))?;
     let path = db_path(&root, db)?;
+    if flows && path.exists() {
+        ensure_flows(&path);
+    }
     match Store::open_read_only(&path) {
         Ok(store) => Ok((root, path, store)),
         Err(QueryError::NoIndex { .. }) => bail!(
@@ -262,6 +305,14 @@ fn open(root: Option<PathBuf>, db: Option<&Path>) -> Result<(PathBuf, PathBuf, S
             root.display()
         ),
         Err(e) => Err(e.into()),
+    }
+}
+
+/// Brings the stored flows and clusters of the index at `db` up to its current revision; a
+/// failure is reported on stderr and the answers say the flows are missing or lag.
+pub fn ensure_flows(db: &Path) {
+    if let Err(e) = crate::derived::ensure_current(db) {
+        eprintln!("codegraph: warning: execution flows and clusters not updated: {e:#}");
     }
 }
 
@@ -287,7 +338,7 @@ fn lookup(
 }
 
 pub fn context(a: ContextArgs, db: Option<&Path>, json: bool) -> Result<()> {
-    let (root, db_path, mut store) = open(a.root, db)?;
+    let (root, db_path, mut store) = open_with_flows(a.root, db)?;
     let reader = store.reader()?;
     let stale = || Ok(freshness(&root, &db_path, &reader)?.stale());
     let node = lookup(&reader, a.target.target(), json, &stale)?;
@@ -297,7 +348,7 @@ pub fn context(a: ContextArgs, db: Option<&Path>, json: bool) -> Result<()> {
 }
 
 pub fn impact(a: ImpactArgs, db: Option<&Path>, json: bool) -> Result<()> {
-    let (root, db_path, mut store) = open(a.root, db)?;
+    let (root, db_path, mut store) = open_with_flows(a.root, db)?;
     let reader = store.reader()?;
     let stale = || Ok(freshness(&root, &db_path, &reader)?.stale());
     let node = lookup(&reader, a.target.target(), json, &stale)?;
@@ -307,7 +358,7 @@ pub fn impact(a: ImpactArgs, db: Option<&Path>, json: bool) -> Result<()> {
 }
 
 pub fn diff_impact(a: DiffImpactArgs, db: Option<&Path>, json: bool) -> Result<()> {
-    let (root, db_path, mut store) = open(a.root, db)?;
+    let (root, db_path, mut store) = open_with_flows(a.root, db)?;
     let base = match (a.staged, a.base) {
         (true, _) => DiffBase::Staged,
         (false, Some(r)) => DiffBase::Ref(r),
@@ -392,12 +443,170 @@ pub fn dag_grep(a: DagGrepArgs, db: Option<&Path>, json: bool) -> Result<()> {
 
 /// `route-impact` (`tool == false`) and `tool-context`.
 pub fn endpoint(a: EndpointArgs, tool: bool, db: Option<&Path>, json: bool) -> Result<()> {
-    let (root, db_path, mut store) = open(a.root, db)?;
+    let (root, db_path, mut store) = open_with_flows(a.root, db)?;
     let reader = store.reader()?;
     let mut e =
         if tool { reader.tool_context(&a.query)? } else { reader.route_impact(&a.query)? };
     e.stale = Some(freshness(&root, &db_path, &reader)?.stale());
     if json { print(&endpoints_json(&e)) } else { text(&render::endpoints(&e)) }
+}
+
+/// `flows`: every flow, one flow with its steps, or the flows a symbol is a step of.
+pub fn flows(a: FlowsArgs, db: Option<&Path>, json: bool) -> Result<()> {
+    let (root, db_path, mut store) = open_with_flows(a.root, db)?;
+    let reader = store.reader()?;
+    let stale = || Ok(freshness(&root, &db_path, &reader)?.stale());
+    let stamp = reader.derived_stamp()?;
+    let mut notes: Vec<String> = reader.flows_note(stamp.as_ref()).into_iter().collect();
+    let mut v = json!({
+        "revision": reader.revision(),
+        "stale": stale()?,
+        "flows_at": flows_at_json(stamp.as_ref(), reader.revision()),
+    });
+    let mut out = String::new();
+    use std::fmt::Write as _;
+    match a.target {
+        Some(t) if t.starts_with("proc:") => {
+            let Some(f) = reader.flow(&t)? else {
+                bail!("no flow with ID `{t}` (list them with `codegraph flows`)");
+            };
+            let mut steps = Vec::new();
+            let _ = writeln!(out, "{} \"{}\" (score {:.2})", f.id, f.label, f.score);
+            for (i, id) in f.steps.iter().enumerate() {
+                match reader.node(id)? {
+                    Some(n) => {
+                        let _ = writeln!(
+                            out,
+                            "  {:>2}. {} ({}) {}",
+                            i + 1,
+                            n.id,
+                            n.kind,
+                            render::location(&n)
+                        );
+                        steps.push(node_brief(&n));
+                    }
+                    None => {
+                        let _ = writeln!(out, "  {:>2}. {id} (no longer in the graph)", i + 1);
+                        steps.push(json!({"id": id, "missing": true}));
+                    }
+                }
+            }
+            let mut fj = flow_json(&f);
+            fj["steps"] = Value::Array(steps);
+            v["flow"] = fj;
+        }
+        Some(t) => {
+            let node = lookup(&reader, Target::new(t), json, &stale)?;
+            let of = reader.flows_of(&node.id)?;
+            let _ = writeln!(out, "{} is a step of {} flow(s)", node.id, of.len());
+            for f in &of {
+                let _ = writeln!(out, "  {}", render::flow_ref(f));
+            }
+            v["symbol"] = node_brief(&node);
+            v["flows"] = Value::Array(of.iter().map(flow_ref_json).collect());
+        }
+        None => {
+            let all = reader.flows(a.limit)?;
+            let total = stamp.as_ref().map_or(0, |s| s.processes);
+            if (all.len() as u64) < total {
+                notes.push(format!("{total} flows; the best {} are listed (--limit)", all.len()));
+            }
+            let _ = writeln!(out, "{total} flow(s)");
+            for f in &all {
+                let _ = writeln!(
+                    out,
+                    "  {} \"{}\" {} step(s) (score {:.2})",
+                    f.id, f.label, f.steps, f.score
+                );
+            }
+            v["flows"] = Value::Array(all.iter().map(flow_ref_json).collect());
+        }
+    }
+    v["notes"] = json!(notes);
+    if json {
+        return print(&v);
+    }
+    for n in &notes {
+        let _ = writeln!(out, "note: {n}");
+    }
+    text(&out)
+}
+
+/// `clusters`: every cluster, one cluster's members, or a symbol's cluster.
+pub fn clusters(a: ClustersArgs, db: Option<&Path>, json: bool) -> Result<()> {
+    let (root, db_path, mut store) = open_with_flows(a.root, db)?;
+    let reader = store.reader()?;
+    let stale = || Ok(freshness(&root, &db_path, &reader)?.stale());
+    let stamp = reader.derived_stamp()?;
+    let mut notes: Vec<String> = reader.flows_note(stamp.as_ref()).into_iter().collect();
+    let mut v = json!({
+        "revision": reader.revision(),
+        "stale": stale()?,
+        "flows_at": flows_at_json(stamp.as_ref(), reader.revision()),
+    });
+    let mut out = String::new();
+    use std::fmt::Write as _;
+    let one = match &a.target {
+        Some(t) if t.starts_with("cluster:") => match reader.cluster(t)? {
+            Some(c) => Some(c),
+            None => bail!("no cluster with ID `{t}` (list them with `codegraph clusters`)"),
+        },
+        Some(t) => {
+            let node = lookup(&reader, Target::new(t.clone()), json, &stale)?;
+            v["symbol"] = node_brief(&node);
+            let c = reader.cluster_of(&node.id)?;
+            if c.is_none() {
+                let _ = writeln!(out, "{} is in no cluster", node.id);
+                notes.push(format!("{} is in no cluster (only symbols linked by CALLS, IMPORTS, EXTENDS or IMPLEMENTS are clustered)", node.id));
+            }
+            c
+        }
+        None => None,
+    };
+    match (&a.target, one) {
+        (_, Some(c)) => {
+            let mut members = reader.cluster_members(&c.id)?;
+            let _ = writeln!(out, "{}", render::cluster(&c));
+            if a.limit > 0 && members.len() > a.limit {
+                notes.push(format!(
+                    "{} members; the first {} are listed (--limit)",
+                    members.len(),
+                    a.limit
+                ));
+                members.truncate(a.limit);
+            }
+            for m in &members {
+                let _ = writeln!(out, "  {m}");
+            }
+            let mut cj = cluster_json(&c);
+            cj["members"] = json!(members);
+            v["cluster"] = cj;
+        }
+        (Some(_), None) => v["cluster"] = Value::Null,
+        (None, None) => {
+            let all = reader.clusters(a.limit)?;
+            let total = stamp.as_ref().map_or(0, |s| s.clusters);
+            if (all.len() as u64) < total {
+                notes.push(format!(
+                    "{total} clusters; the largest {} are listed (--limit)",
+                    all.len()
+                ));
+            }
+            let _ = writeln!(out, "{total} cluster(s)");
+            for c in &all {
+                let _ = writeln!(out, "  {}", render::cluster(c));
+            }
+            v["clusters"] = Value::Array(all.iter().map(cluster_json).collect());
+        }
+    }
+    v["notes"] = json!(notes);
+    if json {
+        return print(&v);
+    }
+    for n in &notes {
+        let _ = writeln!(out, "note: {n}");
+    }
+    text(&out)
 }
 
 fn text(s: &str) -> Result<()> {

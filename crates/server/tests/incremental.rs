@@ -183,6 +183,33 @@ fn index_updates_in_place_and_equals_a_full_rebuild() {
     write(&f, "web/client.ts", "import { Server } from \"./server\";\nnew Server().start();\n");
     assert_eq!(index(&f, &f.db, &[])["mode"], "incremental");
     assert_same_as_full(&f, "new file");
+
+    // A router mounted from another file: its composed routes belong to the mounting file, so
+    // editing the router's file (body, then its routes) or the mount keeps them exact.
+    write(
+        &f,
+        "web/routes.ts",
+        "import { Router } from \"express\";\nconst router = Router();\nrouter.get(\"/:id\", (req, res) => res.json({ id: 1 }));\nexport default router;\n",
+    );
+    write(
+        &f,
+        "web/app.ts",
+        "import express from \"express\";\nimport users from \"./routes\";\nconst app = express();\napp.use(\"/users\", users);\n",
+    );
+    index(&f, &f.db, &[]);
+    assert!(export(&f, &f.db).contains("route:web/app.ts:GET /users/:id"), "composed route");
+    assert_same_as_full(&f, "mounted router");
+    edit(&f, "web/routes.ts", "{ id: 1 }", "{ id: 2 }");
+    index(&f, &f.db, &[]);
+    assert_same_as_full(&f, "mounted router body edit");
+    edit(&f, "web/routes.ts", "router.get(", "router.post(");
+    index(&f, &f.db, &[]);
+    assert!(export(&f, &f.db).contains("route:web/app.ts:POST /users/:id"), "recomposed");
+    assert_same_as_full(&f, "mounted router route edit");
+    edit(&f, "web/app.ts", "app.use(\"/users\", users);", "");
+    index(&f, &f.db, &[]);
+    assert!(!export(&f, &f.db).contains("route:web/app.ts:"), "unmounted");
+    assert_same_as_full(&f, "router unmounted");
     std::fs::remove_file(f.root.join("web/util.ts")).expect("rm");
     index(&f, &f.db, &[]);
     assert_same_as_full(&f, "deleted file");

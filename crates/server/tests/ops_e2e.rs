@@ -77,11 +77,12 @@ impl Repo {
         r
     }
 
-    /// Runs `codegraph CMD ARGS --root ROOT --db DB` (or `CMD ROOT --db DB` for `index`).
+    /// Runs `codegraph CMD ARGS --root ROOT --db DB` (or `CMD ARGS ROOT --db DB` for `index`
+    /// and `export`).
     fn run(&self, args: &[&str]) -> Output {
         let root = self.root.to_str().expect("utf-8 root");
         let mut all: Vec<&str> = args.to_vec();
-        if args[0] == "index" {
+        if args[0] == "index" || args[0] == "export" {
             all.push(root);
         } else {
             all.extend(["--root", root]);
@@ -128,7 +129,10 @@ fn context_impact_trace_expand_dag_grep() {
         file imported by:
           <- IMPORTS      file:src/app.ts (file) (line 1) [import-resolved 0.95]
         related files: src/app.ts (2), src/util.ts (2)
-        note: execution flows (processes) are not derived yet: none are listed
+        flows:
+          proc:sym:ts:src/app.ts:main "main" step 3/4 (score 2.04)
+          proc:sym:ts:src/cli.ts:start "start" step 4/5 (score 1.05)
+        cluster: cluster:src-log-start "src: log, start" (4 member(s), cohesion 0.815)
     "#]]
     .assert_eq(&r.ok(&["context", "Server.start"]));
     expect![[r#"
@@ -149,6 +153,9 @@ fn context_impact_trace_expand_dag_grep() {
           sym:ts:src/cli.ts:start (function) 0.767 via CALLS -> sym:ts:src/app.ts:main (line 4) [import-resolved 0.95]
         files: src/server.ts (4), src/app.ts (2), src/cli.ts (2), src/old.ts (2)
         modules: src (10)
+        flows through the change (2):
+          proc:sym:ts:src/app.ts:main "main" step 3/4 (score 2.04) via sym:ts:src/server.ts:Server.start (depth 1)
+          proc:sym:ts:src/cli.ts:start "start" step 4/5 (score 1.05) via sym:ts:src/server.ts:Server.start (depth 1)
     "#]].assert_eq(&r.ok(&["impact", "log", "--depth", "4"]));
     expect![[r#"
         trace sym:ts:src/cli.ts:start -> sym:ts:src/util.ts:log (revision 1): 1 path(s)
@@ -304,6 +311,9 @@ fn diff_impact_of_modified_added_and_deleted_files() {
           sym:ts:src/cli.ts:start (function) 0.767 via CALLS -> sym:ts:src/app.ts:main (line 4) [import-resolved 0.95]
         files: src/server.ts (4), src/app.ts (2), src/cli.ts (2), src/old.ts (1)
         modules: src (9)
+        flows through the change (2):
+          proc:sym:ts:src/app.ts:main "main" step 3/4 (score 2.04) via sym:ts:src/server.ts:Server.start (depth 1)
+          proc:sym:ts:src/cli.ts:start "start" step 4/5 (score 1.05) via sym:ts:src/server.ts:Server.start (depth 1)
     "#]].assert_eq(&r.ok(&["diff-impact"]));
     // Re-indexed: extra.ts is known, old.ts is gone from the index too.
     r.ok(&["index"]);
@@ -331,6 +341,9 @@ fn diff_impact_of_modified_added_and_deleted_files() {
           sym:ts:src/cli.ts:start (function) 0.767 via CALLS -> sym:ts:src/app.ts:main (line 4) [import-resolved 0.95]
         files: src/server.ts (4), src/app.ts (2), src/cli.ts (2), src/extra.ts (1)
         modules: src (9)
+        flows through the change (2):
+          proc:sym:ts:src/app.ts:main "main" step 3/4 (score 2.04) via sym:ts:src/server.ts:Server.start (depth 1)
+          proc:sym:ts:src/cli.ts:start "start" step 4/5 (score 1.05) via sym:ts:src/server.ts:Server.start (depth 1)
     "#]].assert_eq(&r.ok(&["diff-impact"]));
     // Staged: only what is in the git index differs from HEAD.
     git(&r.root, &["add", "src/extra.ts"]);
@@ -348,4 +361,95 @@ fn diff_impact_of_modified_added_and_deleted_files() {
     assert_eq!(paths, vec!["src/extra.ts", "src/old.ts", "src/util.ts"], "{v}");
     let out = r.run(&["diff-impact", "--base", "no-such-ref"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown revision `no-such-ref`"));
+}
+
+/// Flows and clusters: computed by the first command that shows them after a change, stored
+/// with their revision, listed, opened, exported with `--derived`, and recomputed after an
+/// edit.
+#[test]
+fn flows_and_clusters_are_stored_per_revision() {
+    let r = Repo::new();
+    expect![[r#"
+        2 flow(s)
+          proc:sym:ts:src/app.ts:main "main" 4 step(s) (score 2.04)
+          proc:sym:ts:src/cli.ts:start "start" 5 step(s) (score 1.05)
+    "#]]
+    .assert_eq(&r.ok(&["flows"]));
+    expect![[r#"
+        proc:sym:ts:src/cli.ts:start "start" (score 1.05)
+           1. sym:ts:src/cli.ts:start (function) src/cli.ts:3-5
+           2. sym:ts:src/app.ts:main (function) src/app.ts:3-6
+           3. sym:ts:src/server.ts:Server (class) src/server.ts:3-11
+           4. sym:ts:src/server.ts:Server.start (method) src/server.ts:4-7
+           5. sym:ts:src/server.ts:Server.stop (method) src/server.ts:8-10
+    "#]]
+    .assert_eq(&r.ok(&["flows", "proc:sym:ts:src/cli.ts:start"]));
+    expect![[r#"
+        sym:ts:src/util.ts:log is a step of 0 flow(s)
+    "#]]
+    .assert_eq(&r.ok(&["flows", "log"]));
+    expect![[r#"
+        2 cluster(s)
+          cluster:src-log-start "src: log, start" (4 member(s), cohesion 0.815)
+          cluster:src-main-Server "src: main, Server" (3 member(s), cohesion 0.691)
+    "#]]
+    .assert_eq(&r.ok(&["clusters"]));
+    let v = r.json(&["flows"]);
+    assert_eq!(v["flows_at"]["computed_at_revision"], 1, "{v}");
+    assert_eq!(v["flows_at"]["current"], true, "{v}");
+    // `log` is a trivial leaf (3 lines, no callee): flows end before it.
+    let c = r.json(&["context", "log"]);
+    assert_eq!(c["flows_at"]["current"], true, "{c}");
+    assert_eq!(c["processes"], serde_json::json!([]), "{c}");
+    let c = r.json(&["context", "Server.start"]);
+    assert_eq!(c["processes"][0]["id"], "proc:sym:ts:src/app.ts:main", "{c}");
+    assert_eq!(c["processes"][0]["step"], 3, "{c}");
+    assert!(c["cluster"]["id"].as_str().is_some_and(|id| id.starts_with("cluster:")), "{c}");
+    let i = r.json(&["impact", "Server.stop"]);
+    assert_eq!(i["flows"][0]["via"], "sym:ts:src/server.ts:Server.stop", "{i}");
+    assert_eq!(i["flows"][0]["depth"], 0, "{i}");
+
+    // The derived export: process and cluster nodes, the three edge kinds, the same bytes
+    // twice.
+    let export = r.ok(&["export", "--derived"]);
+    assert_eq!(export, r.ok(&["export", "--derived"]));
+    let lines: Vec<Value> =
+        export.lines().map(|l| serde_json::from_str(l).expect("JSON line")).collect();
+    let count = |ty: &str, kind: &str| {
+        lines.iter().filter(|v| v["type"] == ty && v["kind"] == kind).count()
+    };
+    assert_eq!(count("node", "process"), v["flows"].as_array().map_or(0, Vec::len), "{export}");
+    assert!(count("node", "cluster") > 0, "{export}");
+    assert_eq!(count("edge", "ENTRY_POINT_OF"), count("node", "process"));
+    assert!(
+        lines.iter().any(|v| v["kind"] == "STEP_IN_PROCESS"
+            && v["src"] == "sym:ts:src/app.ts:main"
+            && v["dst"] == "proc:sym:ts:src/cli.ts:start"
+            && v["step"] == 2),
+        "{export}"
+    );
+    assert!(count("edge", "MEMBER_OF") > 0);
+    // Without --derived the export is the graph only.
+    assert!(!r.ok(&["export"]).contains("\"process\""));
+
+    // An edit: the next command recomputes them at the new revision.
+    std::fs::write(
+        r.root.join("src/old.ts"),
+        "import { log } from \"./util\";\n\nexport function legacy() {\n  log(\"legacy\");\n  helper();\n}\n\nfunction helper() {\n  log(\"helper\");\n}\n",
+    )
+    .expect("edit");
+    r.ok(&["index"]);
+    let v = r.json(&["flows", "legacy"]);
+    assert_eq!(v["revision"], 2, "{v}");
+    assert_eq!(v["flows_at"]["computed_at_revision"], 2, "{v}");
+    assert_eq!(v["flows"][0]["id"], "proc:sym:ts:src/old.ts:legacy", "{v}");
+    // legacy -> helper (log, a trivial leaf, ends no flow).
+    assert_eq!(v["flows"][0]["steps"], 2, "{v}");
+
+    let out = r.run(&["flows", "proc:sym:ts:src/nope.ts:x"]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("no flow with ID `proc:sym:ts:src/nope.ts:x`")
+    );
 }

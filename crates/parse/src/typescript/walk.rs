@@ -1685,6 +1685,16 @@ impl<'s, 't> Walker<'s, 't> {
             });
             return;
         }
+        let is_default = {
+            let mut c = node.walk();
+            node.children(&mut c).any(|ch| ch.kind() == "default")
+        };
+        if is_default
+            && let Some(name) =
+                node.child_by_field_name("declaration").and_then(|d| d.child_by_field_name("name"))
+        {
+            self.facts.default_export = Some(text(name, self.src).to_string());
+        }
         let mut cursor = node.walk();
         let mut decorated = false;
         for child in node.named_children(&mut cursor) {
@@ -1693,12 +1703,24 @@ impl<'s, 't> Walker<'s, 't> {
                     let mut sc = child.walk();
                     for spec in child.named_children(&mut sc) {
                         if let Some(name) = spec.child_by_field_name("name") {
-                            self.exported_names.insert(prop_name(name, self.src));
+                            let name = prop_name(name, self.src);
+                            // `export { router as default }`
+                            if spec
+                                .child_by_field_name("alias")
+                                .is_some_and(|a| prop_name(a, self.src) == "default")
+                            {
+                                self.facts.default_export = Some(name.clone());
+                            }
+                            self.exported_names.insert(name);
                         }
                     }
                 }
                 "identifier" => {
-                    self.exported_names.insert(text(child, self.src).to_string());
+                    let name = text(child, self.src).to_string();
+                    if is_default {
+                        self.facts.default_export = Some(name.clone());
+                    }
+                    self.exported_names.insert(name);
                 }
                 "decorator" => decorated = true,
                 _ => {}

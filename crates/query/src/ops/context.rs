@@ -4,10 +4,12 @@
 //! imports its file, and the other files all of this involves.
 //!
 //! Completeness is stated, not implied: call sites inside the symbol that resolved to nothing,
-//! unresolved call sites elsewhere that name it (possible missing callers), and the kinds of
-//! context codegraph does not derive yet (processes).
+//! unresolved call sites elsewhere that name it (possible missing callers). The flows it is a
+//! step of and its cluster come from the stored derivations, with the revision they were
+//! computed at (a note says when they lag or are missing).
 
 use super::{Direction, Graph, Hop};
+use crate::derived::{ClusterRef, DerivedStamp, FlowRef};
 use crate::error::QueryError;
 use crate::read::{EdgeRow, NodeRow, Reader};
 use codegraph_schema::EdgeKind;
@@ -61,15 +63,18 @@ pub struct SymbolContext {
     pub related_files: Vec<(String, u32)>,
     /// Call sites inside the symbol that resolved to nothing: (line, callee as written).
     pub unresolved_calls: Vec<(u32, String)>,
+    /// The execution flows the symbol is a step of, best first.
+    pub processes: Vec<FlowRef>,
+    /// The functional cluster it belongs to.
+    pub cluster: Option<ClusterRef>,
+    /// Which revision `processes` and `cluster` were computed at (`None`: not yet).
+    pub flows_at: Option<DerivedStamp>,
     pub notes: Vec<String>,
 }
 
 const MEMBER_KINDS: &[EdgeKind] = &[EdgeKind::Contains, EdgeKind::HasMethod, EdgeKind::HasProperty];
 const HERITAGE_KINDS: &[EdgeKind] = &[EdgeKind::Extends, EdgeKind::Implements];
 const REFERENCE_KINDS: &[EdgeKind] = &[EdgeKind::Accesses, EdgeKind::RefersTo];
-
-/// The note every context carries about what is not modelled yet.
-pub const NOT_DETECTED: &str = "execution flows (processes) are not derived yet: none are listed";
 
 impl Reader<'_> {
     /// The context of the node with ID `id` (resolve names first with [`Reader::lookup`]).
@@ -159,8 +164,12 @@ impl Reader<'_> {
                 ));
             }
         }
-        notes.push(NOT_DETECTED.to_string());
+        let flows_at = self.derived_stamp()?;
+        notes.extend(self.flows_note(flows_at.as_ref()));
         Ok(SymbolContext {
+            processes: self.flows_of(id)?,
+            cluster: self.cluster_of(id)?,
+            flows_at,
             revision: self.revision(),
             stale: None,
             symbol,

@@ -6,11 +6,12 @@
 //! which client calls reach the route.
 //!
 //! Consumers are the client calls (`fetch`, axios, Go `http.Get`...) whose URL and method
-//! matched the route (FETCHES, with a confidence by match quality). Execution flows are not
-//! derived in the query layer; its answers say so in their notes (the MCP server fills them).
+//! matched the route (FETCHES, with a confidence by match quality). The execution flows that
+//! start at each handler come from the stored derivations, stamped with their revision.
 
 use super::context::{CallLink, Link};
 use super::{Direction, Graph};
+use crate::derived::{DerivedStamp, Flow};
 use crate::error::QueryError;
 use crate::read::{NODE_COLUMNS, NodeRow, Reader, node_from_row};
 use codegraph_schema::EdgeKind;
@@ -30,6 +31,8 @@ pub struct EndpointView {
     pub handler_callees: Vec<CallLink>,
     /// Incoming FETCHES: client calls whose URL and method match the route.
     pub consumers: Vec<CallLink>,
+    /// The execution flows that start at the handler(s), best first.
+    pub flows: Vec<Flow>,
 }
 
 #[derive(Clone, Debug)]
@@ -38,6 +41,8 @@ pub struct EndpointAnswer {
     pub stale: Option<bool>,
     pub query: String,
     pub matches: Vec<EndpointView>,
+    /// Which revision the flows were computed at (`None`: not yet).
+    pub flows_at: Option<DerivedStamp>,
     pub notes: Vec<String>,
 }
 
@@ -111,7 +116,6 @@ impl Reader<'_> {
                 near.join(", ")
             ));
         }
-        notes.push(super::context::NOT_DETECTED.to_string());
         self.answer(query, found, notes)
     }
 
@@ -176,7 +180,12 @@ impl Reader<'_> {
                 ));
             }
             let consumers = super::context::linked(&mut g, nid, Direction::In, EdgeKind::Fetches)?;
+            let mut flows = Vec::new();
+            for h in &handlers {
+                flows.extend(self.flows_from(&h.node.id)?);
+            }
             matches.push(EndpointView {
+                flows,
                 node,
                 matched_by,
                 handlers,
@@ -185,11 +194,16 @@ impl Reader<'_> {
                 consumers,
             });
         }
+        let flows_at = self.derived_stamp()?;
+        if !matches.is_empty() {
+            notes.extend(self.flows_note(flows_at.as_ref()));
+        }
         Ok(EndpointAnswer {
             revision: self.revision(),
             stale: None,
             query: query.to_string(),
             matches,
+            flows_at,
             notes,
         })
     }

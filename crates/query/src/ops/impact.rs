@@ -22,6 +22,7 @@
 //! | low      | otherwise (including nothing reached) |
 
 use super::{Direction, Graph, dir_of, is_test_path};
+use crate::derived::{DerivedStamp, ImpactFlow};
 use crate::error::QueryError;
 use crate::read::{EdgeRow, NodeRow, Reader};
 use codegraph_schema::EdgeKind;
@@ -150,6 +151,13 @@ pub struct Impact {
     pub files: usize,
     pub modules: usize,
     pub risk: Risk,
+    /// Execution flows that a target or a reached node is a step of (nearest first, at most
+    /// [`crate::MAX_IMPACT_FLOWS`]): the flows the change may break.
+    pub flows: Vec<ImpactFlow>,
+    /// How many such flows there are in all.
+    pub flows_total: usize,
+    /// Which revision the flows were computed at (`None`: not yet).
+    pub flows_at: Option<DerivedStamp>,
     pub notes: Vec<String>,
 }
 
@@ -332,7 +340,18 @@ pub(crate) fn impact_from(
             req.max_depth
         ));
     }
+    let flows_at = g.reader.derived_stamp()?;
+    let (flows, flows_total) = g.reader.flows_through(
+        targets
+            .iter()
+            .map(|t| (t.id.as_str(), 0))
+            .chain(levels.iter().flatten().map(|n| (n.node.id.as_str(), n.depth))),
+    )?;
+    notes.extend(g.reader.flows_note(flows_at.as_ref()));
     Ok(Impact {
+        flows,
+        flows_total,
+        flows_at,
         revision: g.reader.revision(),
         stale: None,
         direction: req.direction,

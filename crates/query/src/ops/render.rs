@@ -8,6 +8,7 @@ use super::expand::Expansion;
 use super::impact::Impact;
 use super::trace::Trace;
 use super::{Direction, dag_grep};
+use crate::derived::{ClusterRef, Flow, FlowRef};
 use crate::read::{EdgeRow, NodeRow};
 use std::fmt::Write as _;
 
@@ -106,6 +107,15 @@ pub fn context(c: &SymbolContext) -> String {
     for (line, callee) in &c.unresolved_calls {
         let _ = writeln!(out, "unresolved call {callee} (line {line})");
     }
+    if !c.processes.is_empty() {
+        let _ = writeln!(out, "flows:");
+        for f in &c.processes {
+            let _ = writeln!(out, "  {}", flow_ref(f));
+        }
+    }
+    if let Some(cl) = &c.cluster {
+        let _ = writeln!(out, "cluster: {}", cluster(cl));
+    }
     for n in &c.notes {
         let _ = writeln!(out, "note: {n}");
     }
@@ -159,6 +169,18 @@ pub fn impact(i: &Impact) -> String {
             .map(|(m, n)| format!("{} ({n})", if m.is_empty() { "." } else { m }))
             .collect();
         let _ = writeln!(out, "modules: {}", modules.join(", "));
+    }
+    if !i.flows.is_empty() {
+        let more = i.flows_total - i.flows.len();
+        let _ = writeln!(
+            out,
+            "flows through the change ({}{}):",
+            i.flows_total,
+            if more > 0 { format!(", first {}", i.flows.len()) } else { String::new() }
+        );
+        for f in &i.flows {
+            let _ = writeln!(out, "  {} via {} (depth {})", flow_ref(&f.flow), f.via, f.depth);
+        }
     }
     for n in &i.notes {
         let _ = writeln!(out, "note: {n}");
@@ -278,9 +300,26 @@ pub fn endpoints(a: &EndpointAnswer) -> String {
         calls(&mut out, "handler callers", &m.handler_callers);
         calls(&mut out, "handler callees", &m.handler_callees);
         calls(&mut out, "consumers (FETCHES)", &m.consumers);
+        for f in &m.flows {
+            let _ = writeln!(out, "  flow {}", flow(f));
+        }
     }
     for n in &a.notes {
         let _ = writeln!(out, "note: {n}");
     }
     out
+}
+
+/// `proc:... "label" step 2/5 (score 2.05)`.
+pub fn flow_ref(f: &FlowRef) -> String {
+    format!("{} \"{}\" step {}/{} (score {:.2})", f.id, f.label, f.step, f.steps, f.score)
+}
+
+/// A whole flow on one line: its ID, label, score and steps joined by `->`.
+pub fn flow(f: &Flow) -> String {
+    format!("{} \"{}\" (score {:.2}): {}", f.id, f.label, f.score, f.steps.join(" -> "))
+}
+
+pub fn cluster(c: &ClusterRef) -> String {
+    format!("{} \"{}\" ({} member(s), cohesion {:.3})", c.id, c.label, c.size, c.cohesion)
 }

@@ -38,7 +38,7 @@ use crate::graph::{Edge, symbol_ids};
 use crate::ids::{file_id, go_package_id, parent_dir};
 use crate::keys::{DirKey, FileKey};
 use crate::resolved::{Resolved, UnresolvedSite, caller_id};
-use codegraph_db::file_facts;
+use codegraph_db::{SourceFile, Workspace, file_facts};
 use codegraph_parse::{Callee, FileFacts, HeritageKind, HintSource, Receiver, SymbolIdx};
 use codegraph_schema::{EdgeKind, NodeKind, Reason};
 use implements::package_implements;
@@ -74,6 +74,41 @@ struct Resolver<'db> {
     scope: Option<&'db Scope>,
     /// `(function, name)` -> hints in source order.
     locals: HashMap<(SymbolIdx, &'db str), Vec<(u32, &'db HintSource)>>,
+}
+
+/// What a callee-shaped reference in Go `file` (inside `scope`, on `line`) names: a function
+/// or method of the workspace and why, resolved exactly as a call's callee is. Used for what
+/// a router mount names (`r.Mount("/api", usersRouter())`, `r.Route("/v1", routes)`).
+pub(crate) fn resolve_reference(
+    db: &dyn salsa::Database,
+    workspace: Workspace,
+    file: SourceFile,
+    scope: Option<SymbolIdx>,
+    callee: &codegraph_parse::Callee,
+    line: u32,
+) -> Option<((SourceFile, SymbolIdx), Reason)> {
+    let facts = file_facts(db, file);
+    let pkg = facts.package.clone()?;
+    let key = FileKey::new(db, workspace, file);
+    let dir = parent_dir(file.path(db)).to_string();
+    let tables = Tables { db, workspace };
+    let r = Resolver {
+        tables,
+        imports: file_imports(db, key),
+        scope: tables.scope(&dir, &pkg),
+        own: PkgRef { dir, name: pkg },
+        locals: locals(facts),
+    };
+    let fn_scope = scope.filter(|&i| {
+        facts
+            .symbols
+            .get(i as usize)
+            .is_some_and(|s| matches!(s.kind, NodeKind::Function | NodeKind::Method))
+    });
+    match r.call(callee, fn_scope, line, 0) {
+        Outcome::Found(f, reason) => Some(((f.sym.file, f.sym.idx), reason)),
+        _ => None,
+    }
 }
 
 /// The imports, calls and EXTENDS edges of one Go file and its unresolved call sites: all of
@@ -161,6 +196,11 @@ pub(crate) fn resolve_core<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>)
         }
     }
     out.edges.extend(crate::endpoints::fetch_edges(db, workspace, file));
+    // Routes this file mounts under a prefix (chi Mount/Route, groups passed to functions).
+    for c in crate::endpoints::composed_routes(db, key) {
+        out.nodes.push(c.node.clone());
+        out.edges.extend(c.edges.iter().cloned());
+    }
     let ids = symbol_ids(db, file);
     for h in &facts.heritage {
         if !matches!(h.kind, HeritageKind::Extends | HeritageKind::Embeds) {

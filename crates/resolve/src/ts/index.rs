@@ -156,6 +156,17 @@ pub(crate) fn file_index(db: &dyn salsa::Database, file: SourceFile) -> FileInde
             ImportKind::Dynamic | ImportKind::Go => {}
         }
     }
+    // `export default router` (a top-level symbol or an imported binding): the module's
+    // `default` under any importer's local name.
+    if let Some(name) = &facts.default_export
+        && !ix.exports.contains_key("default")
+    {
+        if let Some(&i) = ix.top.get(name) {
+            ix.exports.insert("default".to_string(), Export::Local(i));
+        } else if let Some((import, imported)) = ix.bindings.get(name).cloned() {
+            ix.exports.insert("default".to_string(), Export::Reexport { import, imported });
+        }
+    }
     for h in &facts.type_hints {
         if let HintSource::Return(t) = &h.source {
             if let Some(s) = h.scope {

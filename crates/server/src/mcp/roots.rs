@@ -11,7 +11,6 @@
 //! reached) the worker polls the tree with stat-based rescans instead and each answer checks
 //! freshness with the same stat walk `codegraph status` uses.
 
-use crate::derived::Derived;
 use crate::engine::Engine;
 use crate::index::IndexOptions;
 use crate::watch::{apply, reduce, rescan_reason};
@@ -118,8 +117,6 @@ pub struct RootHandle {
     stop: Arc<AtomicBool>,
     /// Idle read-only connections to the index.
     readers: Mutex<Vec<Store>>,
-    /// The newest flows and clusters, and the revision they were computed at.
-    derived: Mutex<Option<Arc<Derived>>>,
 }
 
 /// Why a root cannot answer yet.
@@ -156,7 +153,6 @@ impl RootHandle {
             changed: Condvar::new(),
             stop: Arc::new(AtomicBool::new(false)),
             readers: Mutex::new(Vec::new()),
-            derived: Mutex::new(None),
         })
     }
 
@@ -396,11 +392,6 @@ impl RootHandle {
         Ok(())
     }
 
-    /// The newest flows and clusters, if any were computed yet.
-    pub fn derived(&self) -> Option<Arc<Derived>> {
-        self.derived.lock().unwrap_or_else(|p| p.into_inner()).clone()
-    }
-
     /// Starts the thread that recomputes flows and clusters once the root has been quiet for
     /// [`DERIVE_QUIET`] after a new revision, at most once per [`DERIVE_MIN_INTERVAL`]: whole-
     /// graph work never runs on the edit path, and an edit never waits for it.
@@ -416,10 +407,12 @@ impl RootHandle {
 
     fn run_deriver(&self) {
         let mut last_run: Option<Instant> = None;
+        // The revision the stored flows are of, as far as this thread knows (`None`: not
+        // looked yet; the first pass finds out, computing only if they lag).
+        let mut have: Option<i64> = None;
         while !self.stop.load(Ordering::SeqCst) {
             std::thread::sleep(Duration::from_millis(100));
             let st = self.state();
-            let have = self.derived().map(|d| d.revision);
             let quiet = st.last_publish.is_none_or(|t| t.elapsed() >= DERIVE_QUIET);
             let spaced = last_run.is_none_or(|t| t.elapsed() >= DERIVE_MIN_INTERVAL);
             let behind = match (st.revision, have) {
@@ -431,16 +424,13 @@ impl RootHandle {
                 continue;
             }
             last_run = Some(Instant::now());
-            let computed = Store::open_read_only(&self.db).map_err(anyhow::Error::from).and_then(
-                |mut store| {
-                    let reader = store.reader()?;
-                    Derived::compute(&reader)
-                },
-            );
-            match computed {
-                Ok(d) => {
-                    tracing::info!(root = %self.root.display(), revision = d.revision, flows = d.flows.len(), clusters = d.clusters.len(), ms = d.compute_ms, "flows and clusters computed");
-                    *self.derived.lock().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(d));
+            let started = Instant::now();
+            match crate::derived::ensure_current(&self.db) {
+                Ok((revision, computed)) => {
+                    have = Some(revision);
+                    if computed {
+                        tracing::info!(root = %self.root.display(), revision, ms = started.elapsed().as_millis() as u64, "flows and clusters computed");
+                    }
                 }
                 Err(e) => {
                     tracing::warn!(root = %self.root.display(), error = %format!("{e:#}"), "computing flows and clusters failed")

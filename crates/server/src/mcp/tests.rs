@@ -579,7 +579,14 @@ async fn flows_and_clusters_are_derived_in_the_background() {
     assert_eq!(c["cluster"]["id"], "cluster:store-Save-audit", "{c}");
     assert_eq!(c["cluster"]["size"], 3, "{c}");
     let notes = c["notes"].to_string();
-    assert!(!notes.contains("not derived yet"), "{notes}");
+    assert!(!notes.contains("flows and clusters"), "{notes}");
+
+    // Impact names the flows the change may break: Save is step 4 of main's flow.
+    let i = ok(&client, "impact_analysis", json!({"target": "Save"})).await;
+    assert_eq!(i["flows_total"], 1, "{i}");
+    assert_eq!(i["flows"][0]["id"], "proc:sym:go:main.go:main", "{i}");
+    assert_eq!(i["flows"][0]["via"], c["symbol"]["node"]["id"], "{i}");
+    assert_eq!(i["flows"][0]["depth"], 0, "{i}");
 
     client.cancel().await.expect("cancel");
     roots.stop_all();

@@ -337,9 +337,14 @@ impl CodegraphMcp {
         .await
     }
 
-    #[tool(description = "A node by ID: fields, source lines, edges in and out, unresolved calls.")]
+    #[tool(
+        description = "A node by ID: fields, source lines, edges in and out, unresolved calls. Also a flow (proc:...) with its steps, or a cluster (cluster:...) with its members."
+    )]
     async fn open_node(&self, Parameters(a): Parameters<OpenArgs>) -> CallToolResult {
         self.with_reader(a.root.clone(), Freshen::No, move |handle, reader| {
+            if let Some(v) = open_derived(reader, &a.id)? {
+                return Ok(v);
+            }
             let opened = reader.open(&a.id).map_err(|e| lookup_error(&a.id, e))?;
             let n = &opened.node;
             let mut v = node_brief(n);
@@ -385,14 +390,7 @@ impl CodegraphMcp {
     async fn symbol_context(&self, Parameters(a): Parameters<TargetArgs>) -> CallToolResult {
         self.with_reader(a.root.clone(), Freshen::No, move |handle, reader| {
             let node = lookup(handle, reader, &a)?;
-            let mut v = context_json(&reader.symbol_context(&node.id)?);
-            add_flows(
-                handle,
-                reader.revision(),
-                &mut v,
-                |d| json!({"processes": d.flows_of(&node.id), "cluster": d.cluster_of(&node.id)}),
-            );
-            Ok(v)
+            Ok(context_json(&reader.symbol_context(&node.id)?))
         })
         .await
     }
@@ -517,9 +515,9 @@ impl CodegraphMcp {
         description = "An HTTP route (`GET /users/:id`, `/users/42` or ID): declaration, middleware, response keys, handler, its callers and callees."
     )]
     async fn route_impact(&self, Parameters(a): Parameters<RouteArgs>) -> CallToolResult {
-        self.with_reader(a.root.clone(), Freshen::Briefly, move |handle, reader| {
+        self.with_reader(a.root.clone(), Freshen::Briefly, move |_, reader| {
             let answer = reader.route_impact(&a.route)?;
-            Ok(endpoints_with_flows(handle, reader.revision(), &answer))
+            Ok(endpoints_json(&answer))
         })
         .await
     }
@@ -528,9 +526,9 @@ impl CodegraphMcp {
         description = "An MCP/RPC tool (name or ID): description, input fields, handler, its callers and callees."
     )]
     async fn tool_context(&self, Parameters(a): Parameters<ToolArgs>) -> CallToolResult {
-        self.with_reader(a.root.clone(), Freshen::No, move |handle, reader| {
+        self.with_reader(a.root.clone(), Freshen::No, move |_, reader| {
             let answer = reader.tool_context(&a.tool)?;
-            Ok(endpoints_with_flows(handle, reader.revision(), &answer))
+            Ok(endpoints_json(&answer))
         })
         .await
     }
@@ -553,51 +551,38 @@ impl CodegraphMcp {
     }
 }
 
-/// Adds what the newest flows and clusters say (`fields` of them) to an answer read at
-/// `revision`, with `flows_at` saying how current they are; without any yet, says so.
-fn add_flows(
-    handle: &RootHandle,
-    revision: i64,
-    v: &mut Value,
-    fields: impl FnOnce(&crate::derived::Derived) -> Value,
-) {
-    let Value::Object(map) = v else { return };
-    let note = codegraph_query::ops::context::NOT_DETECTED;
-    if let Some(Value::Array(notes)) = map.get_mut("notes") {
-        notes.retain(|n| n.as_str() != Some(note));
-    }
-    match handle.derived() {
-        Some(d) => {
-            if let Value::Object(extra) = fields(&d) {
-                map.extend(extra);
-            }
-            map.insert("flows_at".into(), d.stamp(revision));
+/// A flow (`proc:...`, with its steps) or a cluster (`cluster:...`, with up to
+/// [`OPEN_EDGE_CAP`] members) for `open_node`; `None` for other IDs.
+fn open_derived(reader: &Reader<'_>, id: &str) -> Result<Option<Value>, ToolError> {
+    let stamp = reader.derived_stamp()?;
+    let mut v = if id.starts_with("proc:") {
+        let Some(f) = reader.flow(id)? else {
+            return Err(ToolError::Message(format!(
+                "no flow with ID `{id}`; symbol_context lists the flows a symbol is a step of"
+            )));
+        };
+        let mut v = crate::answer::flow_json(&f);
+        v["kind"] = json!("process");
+        v
+    } else if id.starts_with("cluster:") {
+        let Some(c) = reader.cluster(id)? else {
+            return Err(ToolError::Message(format!(
+                "no cluster with ID `{id}`; symbol_context names a symbol's cluster"
+            )));
+        };
+        let mut v = crate::answer::cluster_json(&c);
+        v["kind"] = json!("cluster");
+        let members = reader.cluster_members(id)?;
+        v["members"] = json!(members.iter().take(OPEN_EDGE_CAP).collect::<Vec<_>>());
+        if members.len() > OPEN_EDGE_CAP {
+            v["notes"] = json!([format!("{OPEN_EDGE_CAP} of {} members shown", members.len())]);
         }
-        None => {
-            if let Some(Value::Array(notes)) = map.get_mut("notes") {
-                notes.push(json!("flows and clusters are being computed for this root; ask again in a few seconds"));
-            }
-        }
-    }
-}
-
-/// `route_impact` / `tool_context` with the flows that start at each handler.
-fn endpoints_with_flows(
-    handle: &RootHandle,
-    revision: i64,
-    answer: &codegraph_query::ops::endpoints::EndpointAnswer,
-) -> Value {
-    let mut v = endpoints_json(answer);
-    let derived = handle.derived();
-    if let (Some(d), Some(Value::Array(matches))) = (&derived, v.get_mut("matches")) {
-        for (m, view) in matches.iter_mut().zip(&answer.matches) {
-            let flows: Vec<Value> =
-                view.handlers.iter().flat_map(|h| d.flows_from(&h.node.id)).collect();
-            m["flows"] = Value::Array(flows);
-        }
-    }
-    add_flows(handle, revision, &mut v, |_| json!({}));
-    v
+        v
+    } else {
+        return Ok(None);
+    };
+    v["flows_at"] = crate::answer::flows_at_json(stamp.as_ref(), reader.revision());
+    Ok(Some(v))
 }
 
 /// The status of one root: its worker's state and the published snapshot (waiting for a first
@@ -624,17 +609,18 @@ fn root_status(h: &Arc<RootHandle>) -> Value {
     if let Some(t) = st.last_publish {
         v["last_publish_ms_ago"] = json!(t.elapsed().as_millis() as u64);
     }
-    if let Some(d) = h.derived() {
-        let mut stamp = d.stamp(st.revision.unwrap_or(d.revision));
-        stamp["compute_ms"] = json!(d.compute_ms);
-        v["flows_at"] = stamp;
-    }
     match store {
         Ok(mut store) => {
             let answer = store.reader().map_err(ToolError::from).and_then(|reader| {
                 let snap = reader.snapshot()?;
                 let stale = h.stale(reader.revision(), &reader)?;
+                let flows = reader.derived_stamp()?;
+                let mut flows_at = crate::answer::flows_at_json(flows.as_ref(), snap.revision);
+                if let Some(f) = &flows {
+                    flows_at["compute_ms"] = json!(f.compute_ms);
+                }
                 Ok(json!({
+                    "flows_at": flows_at,
                     "revision": snap.revision,
                     "stale": stale,
                     "head_commit": snap.head_commit,
