@@ -208,22 +208,40 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
         let files: HashSet<&str> = hits.iter().map(|h| h.0.as_str()).collect();
         let (found, composed, secs) = detect(&bin, &root, c.kind)?;
         let found: Vec<Found> = found.into_iter().filter(|f| counted(c, &f.file)).collect();
-        // A grep line matches the detections in its file on that line or the next two.
+        // A grep line matches the detections in its file on that line; failing that, one not
+        // matched yet on the next two lines (a decorator, a multi-line call). Each detection
+        // matches one grep line at most.
         let mut matched_found: HashSet<usize> = HashSet::new();
-        let mut grep_only = Vec::new();
+        let mut unmatched: Vec<&(String, u32, String)> = Vec::new();
         let mut both = 0;
-        for (file, line, text) in &hits {
-            let m: Vec<usize> = found
+        for hit in &hits {
+            let exact: Vec<usize> = found
                 .iter()
                 .enumerate()
-                .filter(|(_, f)| &f.file == file && f.line >= *line && f.line <= line + 2)
+                .filter(|(i, f)| !matched_found.contains(i) && f.file == hit.0 && f.line == hit.1)
                 .map(|(i, _)| i)
                 .collect();
-            if m.is_empty() {
-                grep_only.push(format!("{file}:{line}: {text}"));
+            if exact.is_empty() {
+                unmatched.push(hit);
             } else {
                 both += 1;
-                matched_found.extend(m);
+                matched_found.extend(exact);
+            }
+        }
+        let mut grep_only = Vec::new();
+        for (file, line, text) in unmatched {
+            let near = found.iter().enumerate().position(|(i, f)| {
+                !matched_found.contains(&i)
+                    && &f.file == file
+                    && f.line > *line
+                    && f.line <= line + 2
+            });
+            match near {
+                Some(i) => {
+                    both += 1;
+                    matched_found.insert(i);
+                }
+                None => grep_only.push(format!("{file}:{line}: {text}")),
             }
         }
         let ours_only: Vec<String> = found

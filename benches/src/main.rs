@@ -13,6 +13,10 @@
 //!   codegraph-bench mcp-load DIR [--clients N] [--calls M] [--edit-ms MS] [--json] [--smoke]
 //!                                                         concurrent MCP clients while files change
 //!
+//!   codegraph-bench report [--smoke] [--out FILE] [--only TEXT]
+//!                                                         all of the above in one run, written
+//!                                                         to docs/BENCHMARKS.md
+//!
 //! Build first: `cargo build --release -p codegraph-server -p codegraph-bench`.
 
 mod accuracy;
@@ -23,6 +27,7 @@ mod mcp_load;
 mod peer_accuracy;
 mod peers;
 mod query_bench;
+mod report;
 
 use anyhow::{Result, bail};
 use std::path::PathBuf;
@@ -70,8 +75,9 @@ fn main() -> Result<()> {
         Some("peers") => peers::run(args),
         Some("queries") => query_bench::run(args),
         Some("mcp-load") => mcp_load::run(args),
+        Some("report") => report::run(args),
         _ => bail!(
-            "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | incremental DIR [--edits N] [--rss-edits N] [--keep] | accuracy [--corpora DIR] [--only NAME] [--peers] | endpoints [--corpora DIR] [--only NAME] [--show N] | peers [--only NAME] [--runs N] [--smoke] | queries --db PATH [--calls N] | mcp-load DIR [--clients N] [--calls M] [--edit-ms MS] [--bin PATH] [--json] [--keep] | mcp-load --smoke"
+            "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | incremental DIR [--edits N] [--rss-edits N] [--keep] | accuracy [--corpora DIR] [--only NAME] [--peers] | endpoints [--corpora DIR] [--only NAME] [--show N] | peers [--only NAME] [--runs N] [--smoke] | queries --db PATH [--calls N] | mcp-load DIR [--clients N] [--calls M] [--edit-ms MS] [--bin PATH] [--json] [--keep] | mcp-load --smoke | report [--smoke] [--out FILE] [--only TEXT]"
         ),
     }
 }

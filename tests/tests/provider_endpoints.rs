@@ -505,6 +505,92 @@ fn go_net_http() {
     .assert_eq(&out);
 }
 
+/// Paths written as the file's string constants (and `+` of them and literals), as etcd
+/// and most Go servers do; a name that is not such a constant (a parameter, a loop variable,
+/// another file's constant) registers nothing.
+#[test]
+fn go_paths_from_constants() {
+    let out = endpoints(
+        r#"
+        //- /p/routes.go
+        package p
+
+        import "net/http"
+
+        const (
+        	apiPrefix = "/v2"
+        	keysPath  = apiPrefix + "/keys"
+        )
+
+        var statsPrefix = "/stats"
+
+        func register(mux *http.ServeMux, p string) {
+        	mux.HandleFunc(keysPath, keys)
+        	mux.HandleFunc(keysPath+"/", keys)
+        	mux.Handle(statsPrefix+"/self", http.HandlerFunc(self))
+        	mux.HandleFunc((versionPath), version)
+        	mux.Handle(p, nil)
+        	mux.Handle(other.Path, nil)
+        }
+
+        const versionPath = "/version"
+
+        func keys(w http.ResponseWriter, r *http.Request)    {}
+        func self(w http.ResponseWriter, r *http.Request)    {}
+        func version(w http.ResponseWriter, r *http.Request) {}
+        "#,
+    );
+    expect![[r#"
+        //- p/routes.go
+        route L13 net/http ANY /v2/keys handler=keys recv=mux in=register
+        route L14 net/http ANY /v2/keys/ handler=keys recv=mux in=register
+        route L15 net/http ANY /stats/self handler=self recv=mux in=register
+        route L16 net/http ANY /version handler=version recv=mux in=register
+    "#]]
+    .assert_eq(&out);
+}
+
+/// A registration whose path starts on the line after the call's `(` (common with an options
+/// object) is found like a one-line one, in TS/JS and in Go.
+#[test]
+fn registrations_split_over_lines() {
+    let out = endpoints(
+        r#"
+        //- /test/hooks.test.js
+        const fastify = require("fastify")();
+        test("x", (t) => {
+          try {
+            fastify.get(
+              "/",
+              { preHandler: [async (request, reply) => {}] },
+              async (request, reply) => {
+                return { hello: "world" };
+              }
+            );
+          } catch (e) {}
+        });
+        //- /p/gin.go
+        package p
+
+        import "github.com/gin-gonic/gin"
+
+        func setup(r *gin.Engine) {
+        	r.GET(
+        		"/users/:id",
+        		getUser,
+        	)
+        }
+        "#,
+    );
+    expect![[r#"
+        //- test/hooks.test.js
+        route L4 fastify GET / handler=inline mw=[<inline>] keys=[hello] recv=fastify in=<module>
+        //- p/gin.go
+        route L6 gin GET /users/:id handler=getUser recv=r in=setup
+    "#]]
+    .assert_eq(&out);
+}
+
 #[test]
 fn go_gorilla_mux() {
     let out = endpoints(

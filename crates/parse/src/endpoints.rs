@@ -79,9 +79,28 @@ pub(crate) const GO_MARKERS: &[&str] = &[
     "NewRequest",
 ];
 
-/// Whether `text` contains one of `markers` (the prefilter: no marker, no second walk).
+/// Whether `text` contains one of `markers`.
 pub(crate) fn prefilter(text: &str, markers: &[&str]) -> bool {
     markers.iter().any(|m| text.contains(m))
+}
+
+/// The prefilter: a marker, or a call whose literal path starts on the next line. No marker,
+/// no second walk.
+fn worth_walking(text: &str, markers: &[&str]) -> bool {
+    prefilter(text, markers) || split_path_calls(text).next().is_some()
+}
+
+/// Where a call's first argument is a literal path on a later line than the call's `(`
+/// (`fastify.get(\n  '/',` / `r.GET(\n\t"/users",`): the markers above only see a path that
+/// follows its `(` directly. Yields the byte offset of the quote.
+fn split_path_calls(text: &str) -> impl Iterator<Item = usize> + '_ {
+    ["'/", "\"/", "`/"].into_iter().flat_map(move |q| {
+        text.match_indices(q).filter_map(move |(i, _)| {
+            let before = text[..i].trim_end_matches([' ', '\t', '\r', '\n']);
+            let gap = &text[before.len()..i];
+            (before.ends_with('(') && gap.contains('\n')).then_some(i)
+        })
+    })
 }
 
 /// The top-level statements / declarations of `root` that contain an occurrence of one of
@@ -90,6 +109,7 @@ pub(crate) fn prefilter(text: &str, markers: &[&str]) -> bool {
 fn regions<'t>(root: Node<'t>, text: &str, markers: &[&str]) -> Vec<Node<'t>> {
     let mut at: Vec<usize> =
         markers.iter().flat_map(|m| text.match_indices(m).map(|(i, _)| i)).collect();
+    at.extend(split_path_calls(text));
     at.sort_unstable();
     let mut cursor = root.walk();
     root.named_children(&mut cursor)
@@ -102,7 +122,7 @@ fn regions<'t>(root: Node<'t>, text: &str, markers: &[&str]) -> Vec<Node<'t>> {
 
 /// Fills `facts.endpoints`, `facts.mounts` and `facts.client_calls` for a TS/TSX/JS file.
 pub(crate) fn typescript(text: &str, tree: &tree_sitter::Tree, facts: &mut FileFacts) {
-    if !prefilter(text, TS_MARKERS) {
+    if !worth_walking(text, TS_MARKERS) {
         return;
     }
     let root = tree.root_node();
@@ -118,7 +138,7 @@ pub(crate) fn typescript(text: &str, tree: &tree_sitter::Tree, facts: &mut FileF
 
 /// Fills `facts.endpoints`, `facts.mounts` and `facts.client_calls` for a Go file.
 pub(crate) fn go(text: &str, tree: &tree_sitter::Tree, facts: &mut FileFacts) {
-    if !prefilter(text, GO_MARKERS) {
+    if !worth_walking(text, GO_MARKERS) {
         return;
     }
     let root = tree.root_node();

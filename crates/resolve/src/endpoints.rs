@@ -213,10 +213,6 @@ pub(crate) fn endpoint_rows(
 ) {
     let path = file.path(db);
     let fid = file_id(path);
-    let ids = symbol_ids(db, file);
-    let owner = |i: Option<SymbolIdx>| -> String {
-        i.and_then(|i| ids.get(i as usize).cloned()).unwrap_or_else(|| fid.clone())
-    };
     for fe in file_endpoints(db, file) {
         let e = &fe.endpoint;
         let kind = match e.kind {
@@ -248,14 +244,20 @@ pub(crate) fn endpoint_rows(
             Reason::Structural,
             0,
         ));
-        let handler = match &e.handler {
-            Handler::Symbol(i) => ids.get(*i as usize).cloned(),
-            Handler::Inline => Some(owner(e.enclosing)),
-            Handler::Reference(_) | Handler::Unknown => None,
-        };
-        if let Some(h) = handler {
+        if let Some(h) = local_handler(db, file, e) {
             edges.push(Edge::new(fe.id.clone(), h, handles(e.kind), Reason::SameFile, e.line));
         }
+    }
+}
+
+/// The handler a registration in `file` names within that file: a symbol of the file, or code
+/// written in place (its enclosing symbol, or the file at module level). `None` for a handler
+/// named by reference (resolution ties it) or not known.
+fn local_handler(db: &dyn salsa::Database, file: SourceFile, e: &Endpoint) -> Option<String> {
+    match &e.handler {
+        Handler::Symbol(i) => symbol_ids(db, file).get(*i as usize).cloned(),
+        Handler::Inline => Some(crate::resolved::caller_id(db, file, e.enclosing)),
+        Handler::Reference(_) | Handler::Unknown => None,
     }
 }
 
@@ -274,8 +276,8 @@ pub struct ComposedRoute {
     /// The served path: the mount prefix joined with the declared path.
     pub path: String,
     pub node: Node,
-    /// CONTAINS from the declaring file's node is not drawn (the node belongs to the mounting
-    /// file's unit); HANDLES_ROUTE to the handler when it resolves.
+    /// CONTAINS from the mounting file (the node belongs to its unit), and HANDLES_ROUTE to
+    /// the handler when it resolves.
     pub edges: Vec<Edge>,
 }
 
@@ -342,7 +344,6 @@ pub(crate) fn composed_routes<'db>(
         let Some(sym) = target_facts.symbols.get(idx as usize) else { continue };
         let is_function = matches!(sym.kind, NodeKind::Function | NodeKind::Method);
         let target_path = target_file.path(db);
-        let target_ids = symbol_ids(db, target_file);
         for fe in file_endpoints(db, target_file) {
             let e = &fe.endpoint;
             if e.kind != EndpointKind::Route {
@@ -392,19 +393,12 @@ pub(crate) fn composed_routes<'db>(
                 hash: None,
             };
             let handler = match &e.handler {
-                Handler::Symbol(i) => {
-                    target_ids.get(*i as usize).map(|h| (h.clone(), Reason::SameFile))
-                }
-                Handler::Inline => Some((
-                    crate::resolved::caller_id(db, target_file, e.enclosing),
-                    Reason::SameFile,
-                )),
                 Handler::Reference(c) => {
                     resolve_ref(db, workspace, target_file, e.enclosing, c, e.line).and_then(
                         |((f, i), r)| symbol_ids(db, f).get(i as usize).map(|h| (h.clone(), r)),
                     )
                 }
-                Handler::Unknown => None,
+                _ => local_handler(db, target_file, e).map(|h| (h, Reason::SameFile)),
             };
             let mut edges = vec![Edge::new(
                 file_id(file.path(db)),

@@ -103,6 +103,7 @@ pub(super) fn extract<'t>(
         decls: None,
         mounts: Vec::new(),
         clients: Vec::new(),
+        consts: file_consts(root, src),
     };
     for region in regions {
         // A cursor made at a node never climbs above it.
@@ -244,6 +245,78 @@ struct Cx<'s, 'f, 't> {
     decls: Option<HashMap<&'s str, Node<'t>>>,
     mounts: Vec<(u32, Mount)>,
     clients: Vec<(u32, ClientCall)>,
+    /// Package-level string constants and variables of this file whose value is a literal or
+    /// a `+` of literals and such names (`varsPath = "/debug/vars"`), for route paths written
+    /// as names (`mux.HandleFunc(varsPath, serveVars)`).
+    consts: HashMap<String, String>,
+}
+
+/// Most `+` operands and name hops followed when evaluating a constant string.
+const MAX_CONST_DEPTH: u32 = 8;
+
+/// The file's package-level string constants (see [`Cx::consts`]). Two passes, so a constant
+/// may use one declared below it.
+fn file_consts(root: Node<'_>, src: &str) -> HashMap<String, String> {
+    let mut specs: Vec<(String, Node<'_>)> = Vec::new();
+    for decl in named_children(root) {
+        if !matches!(decl.kind(), "const_declaration" | "var_declaration") {
+            continue;
+        }
+        for spec in named_children(decl) {
+            if !matches!(spec.kind(), "const_spec" | "var_spec") {
+                continue;
+            }
+            let mut cursor = spec.walk();
+            let names: Vec<Node<'_>> = spec.children_by_field_name("name", &mut cursor).collect();
+            let values: Vec<Node<'_>> =
+                spec.child_by_field_name("value").map(named_children).unwrap_or_default();
+            if names.len() == values.len() {
+                for (n, v) in names.into_iter().zip(values) {
+                    specs.push((text(n, src).to_string(), v));
+                }
+            }
+        }
+    }
+    let mut consts = HashMap::new();
+    for _ in 0..2 {
+        for (name, value) in &specs {
+            if !consts.contains_key(name)
+                && let Some(v) = const_string(*value, src, &consts, 0)
+            {
+                consts.insert(name.clone(), v);
+            }
+        }
+    }
+    consts
+}
+
+/// The value of a string expression made of literals, known constant names and `+`.
+fn const_string(
+    n: Node<'_>,
+    src: &str,
+    consts: &HashMap<String, String>,
+    depth: u32,
+) -> Option<String> {
+    if depth > MAX_CONST_DEPTH {
+        return None;
+    }
+    match n.kind() {
+        "interpreted_string_literal" | "raw_string_literal" => literal(n, src).map(str::to_string),
+        "identifier" => consts.get(text(n, src)).cloned(),
+        "parenthesized_expression" => {
+            named_children(n).first().and_then(|i| const_string(*i, src, consts, depth + 1))
+        }
+        "binary_expression" => {
+            let op = n.child_by_field_name("operator").map(|o| text(o, src));
+            if op != Some("+") {
+                return None;
+            }
+            let l = const_string(n.child_by_field_name("left")?, src, consts, depth + 1)?;
+            let r = const_string(n.child_by_field_name("right")?, src, consts, depth + 1)?;
+            Some(l + &r)
+        }
+        _ => None,
+    }
 }
 
 fn named_children(n: Node<'_>) -> Vec<Node<'_>> {
@@ -421,6 +494,12 @@ fn keyed_literal<'s>(lit: Node<'_>, field: &str, src: &'s str) -> Option<&'s str
 }
 
 impl<'s, 'f, 't> Cx<'s, 'f, 't> {
+    /// A string argument: a literal, or the file's string constants joined by `+`
+    /// (`varsPath`, `authPrefix + "/roles"`).
+    fn string_arg(&self, n: Node<'_>) -> Option<String> {
+        const_string(n, self.src, &self.consts, 0)
+    }
+
     fn text(&self, n: Node<'_>) -> &'s str {
         text(n, self.src)
     }
@@ -756,14 +835,14 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
                 if let Some((_, m)) = UPPER_VERBS.iter().find(|(v, _)| *v == name) {
                     let echo = self.imports.echo && !self.imports.gin;
                     let framework = if echo { "echo" } else { "gin" };
-                    if let Some(p) = a.first().and_then(|x| literal(*x, self.src)) {
-                        self.verb(op, field, framework, m, p, &a[1..], echo);
+                    if let Some(p) = a.first().and_then(|x| self.string_arg(*x)) {
+                        self.verb(op, field, framework, m, &p, &a[1..], echo);
                     }
                 } else if self.imports.chi
                     && let Some((_, m)) = CHI_VERBS.iter().find(|(v, _)| *v == name)
-                    && let Some(p) = a.first().and_then(|x| literal(*x, self.src))
+                    && let Some(p) = a.first().and_then(|x| self.string_arg(*x))
                 {
-                    self.verb(op, field, "chi", m, p, &a[1..], false);
+                    self.verb(op, field, "chi", m, &p, &a[1..], false);
                 }
             }
         }
@@ -807,9 +886,11 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
     /// gorilla/mux (with `methods` from a `.Methods(...)` chain), chi; gin's
     /// `Handle("GET", "/p", h...)`.
     fn handle(&mut self, op: Node<'t>, at: Node<'t>, a: &[Node<'t>], methods: Vec<String>) {
-        let Some(first) = a.first().and_then(|x| literal(*x, self.src)) else { return };
+        let Some(first) = a.first().and_then(|x| self.string_arg(*x)) else { return };
+        let first = first.as_str();
         // gin: Handle(method, path, handlers...)
-        if let Some(p) = a.get(1).and_then(|x| literal(*x, self.src)) {
+        if let Some(p) = a.get(1).and_then(|x| self.string_arg(*x)) {
+            let p = p.as_str();
             if !first.is_empty() && first.chars().all(|c| c.is_ascii_uppercase()) {
                 self.verb(op, at, "gin", first, p, &a[2..], false);
             }
@@ -989,7 +1070,8 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
     /// users.Routes())`.
     fn chi_mount(&mut self, op: Node<'t>, at: Node<'t>, a: &[Node<'t>]) {
         let [p, target] = a else { return };
-        let Some(p) = literal(*p, self.src) else { return };
+        let Some(p) = self.string_arg(*p) else { return };
+        let p = p.as_str();
         let target = match target.kind() {
             "identifier" | "selector_expression" => {
                 callee_of(*target, self.src).map(|c| (c, false))
