@@ -345,3 +345,63 @@ fn go_mounts_compose_routes_registered_in_the_mounted_function() {
         "#]],
     );
 }
+
+/// Go paths naming constants of another file of the package or of an imported package are
+/// evaluated by resolution; a path held by a parameter is no route.
+#[test]
+fn go_paths_from_other_files_constants() {
+    check(
+        r#"
+        //- /go.mod
+        module example.com/app
+        //- /api/paths.go
+        package api
+
+        const (
+        	RaftPrefix  = "/raft"
+        	membersPath = "/members"
+        )
+        //- /api/peer.go
+        package api
+
+        import (
+        	"net/http"
+
+        	"example.com/app/lease"
+        )
+
+        func NewPeerHandler(mux *http.ServeMux, p string) {
+        	mux.Handle(RaftPrefix, raft)
+        	mux.Handle(RaftPrefix+"/", raft)
+        	mux.HandleFunc(membersPath, members)
+        	mux.Handle(lease.Prefix+"/renew", lease.Handler())
+        	mux.Handle(p, raft)
+        	mux.Handle(lease.Missing, raft)
+        }
+
+        var raft http.Handler
+
+        func members(w http.ResponseWriter, r *http.Request) {}
+        //- /lease/lease.go
+        package lease
+
+        import "net/http"
+
+        const Prefix = "/leases"
+
+        func Handler() http.Handler { return nil }
+        "#,
+        expect![[r#"
+            node route route:api/peer.go:ANY /leases/renew L13 "ANY /leases/renew [net/http]"
+            node route route:api/peer.go:ANY /members L12 "ANY /members [net/http]"
+            node route route:api/peer.go:ANY /raft L10 "ANY /raft [net/http]"
+            node route route:api/peer.go:ANY /raft/ L11 "ANY /raft/ [net/http]"
+            edge CONTAINS file:api/peer.go -> route:api/peer.go:ANY /leases/renew structural 1.00
+            edge CONTAINS file:api/peer.go -> route:api/peer.go:ANY /members structural 1.00
+            edge CONTAINS file:api/peer.go -> route:api/peer.go:ANY /raft structural 1.00
+            edge CONTAINS file:api/peer.go -> route:api/peer.go:ANY /raft/ structural 1.00
+            edge HANDLES_ROUTE route:api/peer.go:ANY /leases/renew -> sym:go:lease/lease.go:Handler L13 import-resolved 0.95
+            edge HANDLES_ROUTE route:api/peer.go:ANY /members -> sym:go:api/peer.go:members L12 same-package 1.00
+        "#]],
+    );
+}

@@ -413,6 +413,10 @@ fn low_level_call_tool_dispatch_with_listed_tools() {
     .assert_eq(&out);
 }
 
+/// Calls shaped like registrations that are not. A Go path held by a name the file does not
+/// declare (`r.HandleFunc(pattern, h)`) stays a candidate with its path pieces: only
+/// resolution can tell a parameter (no route) from another file's constant (a route; see
+/// `endpoints_graph::go_paths_from_other_files_constants`).
 #[test]
 fn look_alikes_are_not_routes() {
     let out = endpoints(
@@ -451,6 +455,7 @@ fn look_alikes_are_not_routes() {
     expect![[r#"
         //- src/client.ts
         //- p/client.go
+        route L7 net/http ANY path=pattern handler=h recv=r in=f
     "#]]
     .assert_eq(&out);
 }
@@ -506,8 +511,8 @@ fn go_net_http() {
 }
 
 /// Paths written as the file's string constants (and `+` of them and literals), as etcd
-/// and most Go servers do; a name that is not such a constant (a parameter, a loop variable,
-/// another file's constant) registers nothing.
+/// and most Go servers do. A name this file does not declare (another file's constant, but
+/// also a parameter) is kept as path pieces for resolution to evaluate.
 #[test]
 fn go_paths_from_constants() {
     let out = endpoints(

@@ -24,7 +24,8 @@
 //! Layout after the version byte, in order: package (`0` | `1` string), syntax error count,
 //! the node-kind table (count, spellings), then symbols, imports, calls, accesses, heritage,
 //! type hints, endpoints, mounts and client calls, each a count followed by its items (the
-//! `Writer` methods say which fields), and last the default export (`0` | `1` string).
+//! `Writer` methods say which fields), then the default export (`0` | `1` string) and the
+//! string constants (count, name/value pairs).
 
 use crate::facts::*;
 use codegraph_schema::NodeKind;
@@ -34,7 +35,7 @@ use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// The layout version written as the first byte. Bump it on any change to the encoding.
-pub const CODEC_VERSION: u8 = 4;
+pub const CODEC_VERSION: u8 = 5;
 
 /// Deepest chain of call results (`Receiver::CallResult` nesting) that decoding accepts; the
 /// providers cap their chains at 8, and a bound keeps a corrupt blob from building a chain
@@ -317,6 +318,11 @@ impl<'f> Writer<'f> {
                 self.str(name);
             }
         }
+        self.count(f.string_consts.len());
+        for (name, value) in &f.string_consts {
+            self.str(name);
+            self.str(value);
+        }
     }
 
     /// The node-kind table, then per symbol: header (`kind << 6 | flags`), name, the qualified
@@ -560,6 +566,19 @@ impl<'f> Writer<'f> {
             self.varint(delta(line, e.line));
             line = e.line;
             enclosing = self.idx_delta(enclosing, e.enclosing);
+            self.count(e.path_expr.len());
+            for piece in &e.path_expr {
+                match piece {
+                    PathPiece::Text(t) => {
+                        self.u8(0);
+                        self.str(t);
+                    }
+                    PathPiece::Name(n) => {
+                        self.u8(1);
+                        self.strs(n);
+                    }
+                }
+            }
         }
     }
 
@@ -855,7 +874,13 @@ impl<'b> Reader<'b> {
             1 => Some(self.string()?),
             t => return Err(Self::unknown(at, "default export", u64::from(t))),
         };
+        let nc = self.count("string constants", 2)?;
+        let mut string_consts = Vec::with_capacity(nc);
+        for _ in 0..nc {
+            string_consts.push((self.string()?, self.string()?));
+        }
         Ok(FileFacts {
+            string_consts,
             default_export,
             symbols,
             imports,
@@ -1054,6 +1079,16 @@ impl<'b> Reader<'b> {
             let receiver = self.strings("endpoint receiver")?;
             line = self.line(line)?;
             let enclosing = self.opt_idx(&mut prev)?;
+            let np = self.count("path pieces", 2)?;
+            let mut path_expr = Vec::with_capacity(np);
+            for _ in 0..np {
+                let at = self.pos;
+                path_expr.push(match self.u8()? {
+                    0 => PathPiece::Text(self.string()?),
+                    1 => PathPiece::Name(self.strings("path piece name")?),
+                    t => return Err(Self::unknown(at, "path piece", u64::from(t))),
+                });
+            }
             endpoints.push(Endpoint {
                 kind,
                 framework,
@@ -1068,6 +1103,7 @@ impl<'b> Reader<'b> {
                 receiver,
                 line,
                 enclosing,
+                path_expr,
             });
         }
         Ok(endpoints)

@@ -136,13 +136,28 @@ pub(crate) fn typescript(text: &str, tree: &tree_sitter::Tree, facts: &mut FileF
     found.finish(facts);
 }
 
-/// Fills `facts.endpoints`, `facts.mounts` and `facts.client_calls` for a Go file.
+pub use go::resolved_route as resolved_go_route;
+
+/// Longest string constant recorded in `FileFacts::string_consts` (route paths and their
+/// pieces are short; long constants are text, not paths).
+const MAX_CONST_LEN: usize = 128;
+
+/// Fills `facts.string_consts`, `facts.endpoints`, `facts.mounts` and `facts.client_calls` for
+/// a Go file.
 pub(crate) fn go(text: &str, tree: &tree_sitter::Tree, facts: &mut FileFacts) {
+    let root = tree.root_node();
+    let consts = go::file_consts(root, text);
+    let mut listed: Vec<(String, String)> = consts
+        .iter()
+        .filter(|(_, v)| v.len() <= MAX_CONST_LEN && !v.contains('\n'))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    listed.sort();
+    facts.string_consts = listed;
     if !worth_walking(text, GO_MARKERS) {
         return;
     }
-    let root = tree.root_node();
-    let found = go::extract(text, root, &regions(root, text, GO_MARKERS), facts);
+    let found = go::extract(text, root, &regions(root, text, GO_MARKERS), facts, consts);
     found.finish(facts);
 }
 
@@ -196,6 +211,7 @@ impl Endpoint {
             receiver: Vec::new(),
             line: 0,
             enclosing: None,
+            path_expr: Vec::new(),
         }
     }
 }

@@ -39,6 +39,10 @@ pub struct FileFacts {
     /// `export default class NAME`) exports, so an importer's default binding finds it under
     /// any local name. `None` without a named default export.
     pub default_export: Option<String>,
+    /// Go: the package-level string constants and variables whose value this file alone
+    /// determines (`RaftPrefix = "/raft"`, `keysPath = apiPrefix + "/keys"`), sorted by name:
+    /// what route paths in other files of the package, or importing it, may name.
+    pub string_consts: Vec<(String, String)>,
     /// Number of ERROR / MISSING nodes in the syntax tree (0 for a clean parse).
     pub syntax_errors: u32,
 }
@@ -272,6 +276,21 @@ pub struct Endpoint {
     pub line: u32,
     /// Nearest enclosing named symbol; `None` at module level.
     pub enclosing: Option<SymbolIdx>,
+    /// Route (Go): the path as written when it names string constants this file does not
+    /// declare (`mux.Handle(rafthttp.RaftPrefix + "/", h)`), same-file group prefix first.
+    /// `name` is then empty: resolution evaluates the pieces against the constants of the
+    /// package or the imported package. Empty for every other endpoint.
+    pub path_expr: Vec<PathPiece>,
+}
+
+/// A piece of a route path written as an expression.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum PathPiece {
+    /// Literal text (or the value of a same-file constant).
+    Text(String),
+    /// A constant named by identifier or package-qualified (`RaftPrefix`,
+    /// `rafthttp.RaftPrefix`).
+    Name(Vec<String>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

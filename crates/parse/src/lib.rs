@@ -21,6 +21,7 @@ mod util;
 pub use codec::{
     CODEC_VERSION, DecodeError, DecodeErrorKind, MAX_CALL_DEPTH, decode_facts, encode_facts,
 };
+pub use endpoints::resolved_go_route;
 pub use facts::*;
 pub use lang::{Capability, Language};
 
@@ -29,7 +30,7 @@ use std::cell::RefCell;
 /// Version of what the providers extract. Bump it whenever a provider's output for the same
 /// text changes: an index holding facts of another version is rebuilt from scratch, since
 /// facts restored from it would be stale.
-pub const FACTS_VERSION: u32 = 4;
+pub const FACTS_VERSION: u32 = 5;
 
 /// What every language provider implements.
 pub trait Provider: Send + Sync + 'static {

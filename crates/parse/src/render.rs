@@ -95,6 +95,17 @@ pub fn render_facts(f: &FileFacts) -> String {
         match e.kind {
             EndpointKind::Route => {
                 let _ = write!(out, "route L{} {} {} {}", e.line, e.framework, e.method, e.name);
+                if !e.path_expr.is_empty() {
+                    let pieces: Vec<String> = e
+                        .path_expr
+                        .iter()
+                        .map(|p| match p {
+                            PathPiece::Text(t) => format!("{t:?}"),
+                            PathPiece::Name(n) => n.join("."),
+                        })
+                        .collect();
+                    let _ = write!(out, "path={}", pieces.join("+"));
+                }
             }
             EndpointKind::Tool => {
                 let _ = write!(out, "tool L{} {} {}", e.line, e.framework, e.name);

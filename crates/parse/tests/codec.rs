@@ -489,6 +489,11 @@ fn synthetic() -> FileFacts {
                 receiver: (0..40).map(|i| format!("r{i}")).collect(),
                 line: u32::MAX,
                 enclosing: Some(n + 6),
+                path_expr: vec![
+                    PathPiece::Text("ü".into()),
+                    PathPiece::Name(vec![]),
+                    PathPiece::Name(vec!["a".into(), "b".into()]),
+                ],
             },
             Endpoint {
                 kind: EndpointKind::Route,
@@ -504,6 +509,7 @@ fn synthetic() -> FileFacts {
                 receiver: vec![],
                 line: 0,
                 enclosing: None,
+                path_expr: vec![],
             },
             Endpoint {
                 kind: EndpointKind::Route,
@@ -519,6 +525,7 @@ fn synthetic() -> FileFacts {
                 receiver: vec![],
                 line: 1,
                 enclosing: Some(0),
+                path_expr: vec![],
             },
         ],
         mounts: vec![
@@ -563,6 +570,7 @@ fn synthetic() -> FileFacts {
         ],
         package: Some(String::new()),
         default_export: Some("ü".into()),
+        string_consts: vec![(String::new(), "ü".into()), ("a".into(), String::new())],
         syntax_errors: u32::MAX,
     }
 }
@@ -667,6 +675,7 @@ fn out_of_range_references_are_errors() {
         receiver: vec![],
         line: 1,
         enclosing: None,
+        path_expr: vec![],
     };
     f.endpoints.push(e.clone());
     let err = decode_facts(&encode_facts(&f)).expect_err("handler past the symbols");

@@ -167,7 +167,10 @@ pub fn file_endpoints(db: &dyn salsa::Database, file: SourceFile) -> Vec<FileEnd
     }
     let path = file.path(db);
     let facts = file_facts(db, file);
-    let mut all: Vec<Endpoint> = facts.endpoints.clone();
+    // Routes whose path names other files' constants come out of resolution
+    // (`composed_routes`), which can read those files.
+    let mut all: Vec<Endpoint> =
+        facts.endpoints.iter().filter(|e| e.path_expr.is_empty()).cloned().collect();
     if matches!(language, Language::TypeScript | Language::Tsx | Language::JavaScript) {
         all.extend(path_endpoints(path, facts));
     }
@@ -269,7 +272,9 @@ pub struct RouteEntry {
     pub id: String,
 }
 
-/// A route declared on a router in another file and served here under a mount prefix.
+/// A route that only other files can complete: declared on a router in another file and
+/// served here under a mount prefix, or registered here with a path that names other files'
+/// constants.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ComposedRoute {
     pub method: String,
@@ -316,6 +321,8 @@ fn resolve_ref(
 /// file; a router *value* mounts the routes registered on the variable of that name, a
 /// *function* (a plugin, a router factory, a Go registration function) the routes registered
 /// inside it. One level: a router mounted inside a mounted router keeps its own prefix only.
+/// Go files also get here the routes whose path names other files' constants
+/// (`const_path_routes`).
 #[salsa::tracked(returns(ref))]
 pub(crate) fn composed_routes<'db>(
     db: &'db dyn salsa::Database,
@@ -331,6 +338,9 @@ pub(crate) fn composed_routes<'db>(
     let facts = file_facts(db, file);
     let mut out: Vec<ComposedRoute> = Vec::new();
     let mut seen: HashMap<String, u32> = HashMap::new();
+    if file.language(db) == Some(Language::Go) {
+        const_path_routes(db, key, &mut seen, &mut out);
+    }
     for m in &facts.mounts {
         if m.target.name == "require" {
             continue;
@@ -414,6 +424,72 @@ pub(crate) fn composed_routes<'db>(
         }
     }
     out
+}
+
+/// Go routes whose path names string constants of other files (`mux.Handle(RaftPrefix, h)`
+/// with `RaftPrefix` declared elsewhere in the package, or `rafthttp.RaftPrefix`): evaluated
+/// against the package's or the imported package's constants, then read like a literal
+/// pattern. A path that does not evaluate (a parameter, a loop variable) is no route.
+fn const_path_routes(
+    db: &dyn salsa::Database,
+    key: FileKey<'_>,
+    seen: &mut HashMap<String, u32>,
+    out: &mut Vec<ComposedRoute>,
+) {
+    let (workspace, file) = (key.workspace(db), key.file(db));
+    let facts = file_facts(db, file);
+    if facts.endpoints.iter().all(|e| e.path_expr.is_empty()) {
+        return;
+    }
+    let path = file.path(db);
+    // Continue the numbering of the file's other endpoints, so IDs stay unique.
+    for fe in file_endpoints(db, file) {
+        *seen.entry(endpoint_id(path, &fe.endpoint, 1)).or_insert(0) += 1;
+    }
+    for e in facts.endpoints.iter().filter(|e| !e.path_expr.is_empty()) {
+        let Some(text) = crate::go::const_path(db, key, &e.path_expr) else { continue };
+        let Some((method, route_path)) =
+            codegraph_parse::resolved_go_route(&e.framework, &e.method, &text)
+        else {
+            continue;
+        };
+        let mut resolved = e.clone();
+        resolved.method = method;
+        resolved.name = route_path.clone();
+        resolved.path_expr.clear();
+        let n = seen.entry(endpoint_id(path, &resolved, 1)).or_insert(0);
+        *n += 1;
+        let id = endpoint_id(path, &resolved, *n);
+        let label = label(&resolved);
+        let node = Node {
+            id: id.clone(),
+            kind: NodeKind::Route,
+            name: label.clone(),
+            qualified_name: label,
+            file: Some(path.clone()),
+            language: Some(Language::Go.as_str()),
+            start_line: Some(e.line),
+            end_line: Some(e.line),
+            signature: Some(signature(&resolved)),
+            doc: None,
+            exported: false,
+            parent: Some(file_id(path)),
+            size: None,
+            lines: None,
+            hash: None,
+        };
+        let mut edges =
+            vec![Edge::new(file_id(path), id.clone(), EdgeKind::Contains, Reason::Structural, 0)];
+        let handler = match &e.handler {
+            Handler::Reference(c) => resolve_ref(db, workspace, file, e.enclosing, c, e.line)
+                .and_then(|((f, i), r)| symbol_ids(db, f).get(i as usize).map(|h| (h.clone(), r))),
+            _ => local_handler(db, file, e).map(|h| (h, Reason::SameFile)),
+        };
+        if let Some((h, reason)) = handler {
+            edges.push(Edge::new(id.clone(), h, EdgeKind::HandlesRoute, reason, e.line));
+        }
+        out.push(ComposedRoute { method: resolved.method.clone(), path: route_path, node, edges });
+    }
 }
 
 /// Every route of the workspace (declared and mounted), sorted by ID. Re-executes only when

@@ -19,7 +19,7 @@ use super::{
     Enclosing, Extracted, Found, Piece, client_path, join_path, normalize_path, route,
     status_by_name, status_literal, tidy, tool,
 };
-use crate::facts::{Callee, ClientCall, Endpoint, FileFacts, Handler, Mount, Receiver};
+use crate::facts::{Callee, ClientCall, Endpoint, FileFacts, Handler, Mount, PathPiece, Receiver};
 use crate::util::{start_col, start_line, text};
 use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
@@ -88,6 +88,7 @@ pub(super) fn extract<'t>(
     root: Node<'t>,
     regions: &[Node<'t>],
     facts: &FileFacts,
+    consts: HashMap<String, String>,
 ) -> Extracted {
     let imports = Imports::of(facts);
     let mut cx = Cx {
@@ -103,7 +104,7 @@ pub(super) fn extract<'t>(
         decls: None,
         mounts: Vec::new(),
         clients: Vec::new(),
-        consts: file_consts(root, src),
+        consts,
     };
     for region in regions {
         // A cursor made at a node never climbs above it.
@@ -256,7 +257,7 @@ const MAX_CONST_DEPTH: u32 = 8;
 
 /// The file's package-level string constants (see [`Cx::consts`]). Two passes, so a constant
 /// may use one declared below it.
-fn file_consts(root: Node<'_>, src: &str) -> HashMap<String, String> {
+pub(super) fn file_consts(root: Node<'_>, src: &str) -> HashMap<String, String> {
     let mut specs: Vec<(String, Node<'_>)> = Vec::new();
     for decl in named_children(root) {
         if !matches!(decl.kind(), "const_declaration" | "var_declaration") {
@@ -345,6 +346,29 @@ fn is_handler_like(kind: &str) -> bool {
 
 fn is_function(kind: &str) -> bool {
     matches!(kind, "function_declaration" | "method_declaration" | "func_literal")
+}
+
+/// The route a Go path or pattern evaluates to once its constants are known: (method, path
+/// normalized like a literal one). net/http patterns may carry a method and a host (`"GET
+/// example.com/items/{id}"`); `method` is the registration's (`ANY`, or gorilla's
+/// `.Methods(...)`). `None` when the text is not a path.
+pub fn resolved_route(framework: &str, method: &str, pattern: &str) -> Option<(String, String)> {
+    let (mut method, mut path) = (method.to_string(), pattern);
+    if framework == "net/http" {
+        if let Some((m, rest)) = pattern.split_once(' ')
+            && !m.is_empty()
+            && m.chars().all(|c| c.is_ascii_uppercase())
+        {
+            method = m.to_string();
+            path = rest.trim_start();
+        }
+        if !path.starts_with('/')
+            && let Some(slash) = path.find('/')
+        {
+            path = &path[slash..];
+        }
+    }
+    (is_route_path(path) && !path.is_empty()).then(|| (method, normalize_path(path)))
 }
 
 /// Whether a literal route argument looks like a path (or a Go 1.22 pattern with a method).
@@ -498,6 +522,41 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
     /// (`varsPath`, `authPrefix + "/roles"`).
     fn string_arg(&self, n: Node<'_>) -> Option<String> {
         const_string(n, self.src, &self.consts, 0)
+    }
+
+    /// A path argument naming constants this file does not declare (`RaftPrefix`,
+    /// `rafthttp.RaftPrefix + "/"`), as pieces for resolution; `None` for anything else (a
+    /// call, an index expression...). The file's own constants become text.
+    fn path_pieces(&self, n: Node<'_>, out: &mut Vec<PathPiece>, depth: u32) -> Option<()> {
+        if depth > MAX_CONST_DEPTH {
+            return None;
+        }
+        if let Some(v) = const_string(n, self.src, &self.consts, 0) {
+            out.push(PathPiece::Text(v));
+            return Some(());
+        }
+        match n.kind() {
+            "identifier" | "selector_expression" => {
+                let path = path_of(n, self.src)?;
+                if path.len() > 2 {
+                    return None;
+                }
+                out.push(PathPiece::Name(path));
+                Some(())
+            }
+            "parenthesized_expression" => {
+                let inner = *named_children(n).first()?;
+                self.path_pieces(inner, out, depth + 1)
+            }
+            "binary_expression" => {
+                if n.child_by_field_name("operator").map(|o| self.text(o)) != Some("+") {
+                    return None;
+                }
+                self.path_pieces(n.child_by_field_name("left")?, out, depth + 1)?;
+                self.path_pieces(n.child_by_field_name("right")?, out, depth + 1)
+            }
+            _ => None,
+        }
     }
 
     fn text(&self, n: Node<'_>) -> &'s str {
@@ -886,7 +945,10 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
     /// gorilla/mux (with `methods` from a `.Methods(...)` chain), chi; gin's
     /// `Handle("GET", "/p", h...)`.
     fn handle(&mut self, op: Node<'t>, at: Node<'t>, a: &[Node<'t>], methods: Vec<String>) {
-        let Some(first) = a.first().and_then(|x| self.string_arg(*x)) else { return };
+        let Some(first) = a.first().and_then(|x| self.string_arg(*x)) else {
+            self.handle_named_path(op, at, a, methods);
+            return;
+        };
         let first = first.as_str();
         // gin: Handle(method, path, handlers...)
         if let Some(p) = a.get(1).and_then(|x| self.string_arg(*x)) {
@@ -936,6 +998,52 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
         let methods = if methods.is_empty() { vec![method] } else { methods };
         for m in methods {
             let mut ep = route(framework, &m, full.clone(), handler.clone());
+            ep.middleware = mw.clone();
+            ep.receiver = chain.group.base.clone();
+            self.responses(body, &mut ep);
+            self.push(ep, at);
+        }
+    }
+
+    /// `mux.Handle(rafthttp.RaftPrefix+"/", h)`: a path made of constants declared in other
+    /// files. Recorded with its pieces (and the framework's pattern rules applied once
+    /// resolution has the text); a single local name (a parameter, a loop variable) is left
+    /// to resolution too, which finds no such constant and drops it.
+    fn handle_named_path(
+        &mut self,
+        op: Node<'t>,
+        at: Node<'t>,
+        a: &[Node<'t>],
+        methods: Vec<String>,
+    ) {
+        let (Some(p), Some(h)) = (a.first(), a.get(1)) else { return };
+        if a.len() != 2 || !is_handler_like(h.kind()) {
+            return;
+        }
+        let mut pieces = Vec::new();
+        if self.path_pieces(*p, &mut pieces, 0).is_none()
+            || !pieces.iter().any(|x| matches!(x, PathPiece::Name(_)))
+        {
+            return;
+        }
+        let chain = self.chain(op);
+        let root_is_http = chain.group.base.len() == 1 && chain.group.base[0] == "http";
+        let framework = if root_is_http || !(self.imports.gorilla || self.imports.chi) {
+            "net/http"
+        } else if self.imports.gorilla {
+            "gorilla/mux"
+        } else {
+            "chi"
+        };
+        if !chain.group.prefix.is_empty() {
+            pieces.insert(0, PathPiece::Text(chain.group.prefix.clone()));
+        }
+        let mut mw = chain.group.middleware.clone();
+        let (handler, body) = self.handler_of(*h, &mut mw, 0);
+        let methods = if methods.is_empty() { vec!["ANY".to_string()] } else { methods };
+        for m in methods {
+            let mut ep = route(framework, &m, String::new(), handler.clone());
+            ep.path_expr = pieces.clone();
             ep.middleware = mw.clone();
             ep.receiver = chain.group.base.clone();
             self.responses(body, &mut ep);

@@ -291,3 +291,27 @@ mod tests {
         assert_eq!(main_name(["p_test"].into_iter()).as_deref(), Some("p_test"));
     }
 }
+
+/// The string constants a Go file declares at package level (see
+/// `FileFacts::string_consts`): the per-file firewall for route paths that name them, equal
+/// (and so stopping propagation) across edits that leave them alone.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn go_file_consts(db: &dyn salsa::Database, file: SourceFile) -> Vec<(String, String)> {
+    file_facts(db, file).string_consts.clone()
+}
+
+/// The string constants of one package directory, by name (first declaration wins, files in
+/// path order).
+#[salsa::tracked(returns(ref))]
+pub(crate) fn go_package_consts<'db>(
+    db: &'db dyn salsa::Database,
+    dir: DirKey<'db>,
+) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for &f in go_dir_files(db, dir) {
+        for (name, value) in go_file_consts(db, f) {
+            out.entry(name.clone()).or_insert_with(|| value.clone());
+        }
+    }
+    out
+}

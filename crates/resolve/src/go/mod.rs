@@ -111,6 +111,37 @@ pub(crate) fn resolve_reference(
     }
 }
 
+/// The text of a route path written with string constants (`rafthttp.RaftPrefix + "/"`): a
+/// bare name is a constant of the file's package, a qualified one a constant of the package
+/// the file imports under that name. `None` when any piece is unknown (a parameter, a local
+/// variable, a constant computed by a call).
+pub(crate) fn const_path(
+    db: &dyn salsa::Database,
+    key: FileKey<'_>,
+    pieces: &[codegraph_parse::PathPiece],
+) -> Option<String> {
+    use codegraph_parse::PathPiece;
+    let (workspace, file) = (key.workspace(db), key.file(db));
+    let mut out = String::new();
+    for piece in pieces {
+        match piece {
+            PathPiece::Text(t) => out.push_str(t),
+            PathPiece::Name(n) => {
+                let (dir, name) = match n.as_slice() {
+                    [name] => (parent_dir(file.path(db)).to_string(), name),
+                    [pkg, name] => {
+                        (file_imports(db, key).by_name.get(pkg)?.as_ref()?.dir.clone(), name)
+                    }
+                    _ => return None,
+                };
+                let consts = layout::go_package_consts(db, DirKey::new(db, workspace, dir));
+                out.push_str(consts.get(name)?);
+            }
+        }
+    }
+    Some(out)
+}
+
 /// The imports, calls and EXTENDS edges of one Go file and its unresolved call sites: all of
 /// its resolution but IMPLEMENTS ([`file_implements`]). Kept apart because IMPLEMENTS depends
 /// on the interfaces of every package: this part depends only on the packages the file looks
