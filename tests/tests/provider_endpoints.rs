@@ -527,13 +527,17 @@ fn go_paths_from_constants() {
         	keysPath  = apiPrefix + "/keys"
         )
 
-        var statsPrefix = "/stats"
+        var (
+        	statsPrefix = "/stats"
+        	probing     = path.Join(apiPrefix, "probing", "../health/")
+        )
 
         func register(mux *http.ServeMux, p string) {
         	mux.HandleFunc(keysPath, keys)
         	mux.HandleFunc(keysPath+"/", keys)
         	mux.Handle(statsPrefix+"/self", http.HandlerFunc(self))
         	mux.HandleFunc((versionPath), version)
+        	mux.HandleFunc(probing, version)
         	mux.Handle(p, nil)
         	mux.Handle(other.Path, nil)
         }
@@ -547,10 +551,11 @@ fn go_paths_from_constants() {
     );
     expect![[r#"
         //- p/routes.go
-        route L13 net/http ANY /v2/keys handler=keys recv=mux in=register
-        route L14 net/http ANY /v2/keys/ handler=keys recv=mux in=register
-        route L15 net/http ANY /stats/self handler=self recv=mux in=register
-        route L16 net/http ANY /version handler=version recv=mux in=register
+        route L16 net/http ANY /v2/keys handler=keys recv=mux in=register
+        route L17 net/http ANY /v2/keys/ handler=keys recv=mux in=register
+        route L18 net/http ANY /stats/self handler=self recv=mux in=register
+        route L19 net/http ANY /version handler=version recv=mux in=register
+        route L20 net/http ANY /v2/health handler=version recv=mux in=register
     "#]]
     .assert_eq(&out);
 }

@@ -263,7 +263,11 @@ pub(super) fn file_consts(root: Node<'_>, src: &str) -> HashMap<String, String> 
         if !matches!(decl.kind(), "const_declaration" | "var_declaration") {
             continue;
         }
-        for spec in named_children(decl) {
+        // `var ( ... )` wraps its specs in a `var_spec_list`.
+        let specs_of = named_children(decl)
+            .into_iter()
+            .flat_map(|c| if c.kind() == "var_spec_list" { named_children(c) } else { vec![c] });
+        for spec in specs_of {
             if !matches!(spec.kind(), "const_spec" | "var_spec") {
                 continue;
             }
@@ -291,7 +295,39 @@ pub(super) fn file_consts(root: Node<'_>, src: &str) -> HashMap<String, String> 
     consts
 }
 
-/// The value of a string expression made of literals, known constant names and `+`.
+/// Go's `path.Join`: the non-empty parts joined by `/`, then cleaned (no empty or `.`
+/// segments, `..` removing the previous one); empty when all parts are.
+fn path_join(parts: &[String]) -> String {
+    let joined: Vec<&str> = parts.iter().map(String::as_str).filter(|p| !p.is_empty()).collect();
+    if joined.is_empty() {
+        return String::new();
+    }
+    let joined = joined.join("/");
+    let rooted = joined.starts_with('/');
+    let mut segs: Vec<&str> = Vec::new();
+    for seg in joined.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                if segs.last().is_some_and(|l| *l != "..") {
+                    segs.pop();
+                } else if !rooted {
+                    segs.push("..");
+                }
+            }
+            s => segs.push(s),
+        }
+    }
+    let body = segs.join("/");
+    match (rooted, body.is_empty()) {
+        (true, _) => format!("/{body}"),
+        (false, true) => ".".to_string(),
+        (false, false) => body,
+    }
+}
+
+/// The value of a string expression made of literals, known constant names, `+` and
+/// `path.Join`.
 fn const_string(
     n: Node<'_>,
     src: &str,
@@ -304,6 +340,19 @@ fn const_string(
     match n.kind() {
         "interpreted_string_literal" | "raw_string_literal" => literal(n, src).map(str::to_string),
         "identifier" => consts.get(text(n, src)).cloned(),
+        // `path.Join(RaftPrefix, "stream")`: joined with `/` and cleaned like Go's.
+        "call_expression" => {
+            let f = n.child_by_field_name("function")?;
+            if text(f, src) != "path.Join" {
+                return None;
+            }
+            let args = n.child_by_field_name("arguments").map(named_children)?;
+            let parts: Vec<String> = args
+                .iter()
+                .map(|a| const_string(*a, src, consts, depth + 1))
+                .collect::<Option<_>>()?;
+            Some(path_join(&parts))
+        }
         "parenthesized_expression" => {
             named_children(n).first().and_then(|i| const_string(*i, src, consts, depth + 1))
         }
