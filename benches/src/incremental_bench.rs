@@ -185,7 +185,11 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
     let root = work.join("root");
     let db = work.join("index.db");
     std::fs::create_dir_all(&work)?;
-    let status = Command::new("cp").arg("-r").arg(&a.dir).arg(&root).status()?;
+    // `DIR/.`: the tree's contents even when DIR is a symlink (Debian's Go sources are), so
+    // the copy is real files and the edits never reach the original.
+    std::fs::create_dir_all(&root)?;
+    let status =
+        Command::new("cp").arg("-r").arg(format!("{}/.", a.dir.display())).arg(&root).status()?;
     if !status.success() {
         bail!("cannot copy {}", a.dir.display());
     }

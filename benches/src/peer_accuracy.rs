@@ -177,19 +177,27 @@ fn gitnexus_calls(
     let copy = work.join("repo");
     crate::peers::git_copy(root, &copy)?;
     let path = format!("{}:{}", node_bin.display(), std::env::var("PATH").unwrap_or_default());
+    // stdout goes to a file, not a pipe: Node may exit before a large answer written to a
+    // pipe is flushed, which cut the table mid-row.
+    let stdout_file = work.join("gitnexus.out");
     let run = |args: &[&str]| -> Result<String> {
+        let sink = std::fs::File::create(&stdout_file)
+            .with_context(|| format!("creating {}", stdout_file.display()))?;
         let out = Command::new(gitnexus)
             .args(args)
             .current_dir(&copy)
             .env("PATH", &path)
             .env("GITNEXUS_NO_UPDATE_NOTIFIER", "1")
             .env("GITNEXUS_LBUG_EXTENSION_INSTALL", "load-only")
+            .stdout(sink)
             .output()
             .with_context(|| format!("running {}", gitnexus.display()))?;
         if !out.status.success() {
             bail!("gitnexus {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
         }
-        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+        let bytes = std::fs::read(&stdout_file)
+            .with_context(|| format!("reading {}", stdout_file.display()))?;
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
     };
     let t = Instant::now();
     run(&["analyze", "--index-only", "--force", &copy.to_string_lossy()])?;

@@ -2,7 +2,9 @@
 //! run: GitNexus 1.6.12 (Node 22; we only run it) and universal-ctags (the shallow-speed
 //! baseline), next to the tree-sitter parse floor. Each tool indexes the same git copy of the
 //! corpus; wall time and peak RSS come from one wrapper (`benches/peers/measure.py`) for all.
-//! Prints a Markdown table with ratios peer / codegraph.
+//! Prints a Markdown table with ratios peer / codegraph. Queries (process start included):
+//! codegraph `search`, `context` and `impact` of the corpus's symbol (its best search hit),
+//! GitNexus `context` and `impact` of the same name.
 //!
 //! Install the peers first: `bash benches/peers/setup.sh` (PEERS, default
 //! ~/.cache/codegraph-peers). `--smoke` runs codegraph and ctags on a tiny corpus in seconds.
@@ -45,6 +47,29 @@ struct Tools {
 fn which(name: &str) -> Option<PathBuf> {
     std::env::var_os("PATH")
         .and_then(|p| std::env::split_paths(&p).map(|d| d.join(name)).find(|f| f.is_file()))
+}
+
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+/// A query's wall time in milliseconds (process start included), or why there is none.
+fn ms(m: Option<Measure>) -> String {
+    match m {
+        Some(m) if m.ok => format!("{:.0} ms", m.wall_s * 1000.0),
+        Some(_) => "failed".into(),
+        None => "n/a".into(),
+    }
+}
+
+/// The ID of the best search hit for `symbol` in codegraph's index, if any.
+fn top_hit(codegraph: &Path, root: &str, db: &str, symbol: &str) -> Option<String> {
+    let out = Command::new(codegraph)
+        .args(["search", symbol, "--root", root, "--db", db, "--limit", "1", "--json"])
+        .output()
+        .ok()?;
+    let v: Value = serde_json::from_slice(&out.stdout).ok()?;
+    v["hits"][0]["id"].as_str().map(str::to_string)
 }
 
 /// Runs `cmd` in `cwd` under the measuring wrapper.
@@ -200,9 +225,11 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
     };
     let work = std::env::temp_dir().join(format!("codegraph-peers-{}", std::process::id()));
     println!(
-        "| corpus | parse floor | codegraph cold (wall / peak RSS) | GitNexus cold | ctags | GitNexus / codegraph | ctags / codegraph | codegraph no-change | GitNexus no-change | codegraph 1-file | GitNexus 1-file | codegraph search+open | GitNexus context |"
+        "| corpus | parse floor | codegraph cold (wall / peak RSS) | GitNexus cold | ctags | GitNexus / codegraph | ctags / codegraph | codegraph no-change | GitNexus no-change | codegraph 1-file | GitNexus 1-file | codegraph search | codegraph context | GitNexus context | codegraph impact | GitNexus impact |"
     );
-    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    println!(
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+    );
     for (name, root, symbol) in corpus_list {
         if !root.is_dir() {
             eprintln!("skipping {name}: {} not found (run shared/eval/setup.sh)", root.display());
@@ -250,6 +277,19 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
             &[],
             5,
         )?;
+        // context / impact of the symbol's best search hit (an ID: a bare name may be
+        // ambiguous); one call first computes the flows those answers include.
+        let target = top_hit(&tools.codegraph, &copy_s, &db_s, &symbol).unwrap_or(symbol.clone());
+        let op = |cmd: &str| -> Vec<String> {
+            [cg.as_str(), cmd, target.as_str(), "--root", copy_s.as_str(), "--db", db_s.as_str()]
+                .iter()
+                .map(|s| s.to_string())
+                .collect()
+        };
+        let (context_args, impact_args) = (op("context"), op("impact"));
+        let _ = measure(&tools, &copy, &strs(&context_args), &[])?;
+        let cg_context = median_of(&tools, &copy, &strs(&context_args), &[], 5)?;
+        let cg_impact = median_of(&tools, &copy, &strs(&impact_args), &[], 5)?;
         let (gn_cold, gn_nochange, gn_context) = match &tools.gitnexus {
             Some((gn, node_bin)) => {
                 let path =
@@ -275,20 +315,21 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
                     runs,
                 )?;
                 let context = median_of(&tools, &copy, &[&gn, "context", &symbol], &env, 5)?;
-                (Some(cold), Some(nochange), Some((context, env, gn)))
+                let impact = median_of(&tools, &copy, &[&gn, "impact", &symbol], &env, 5)?;
+                (Some(cold), Some(nochange), Some((context, impact, env, gn)))
             }
             None => (None, None, None),
         };
         touch_one_file(&copy)?;
         let cg_one = measure(&tools, &copy, &[&cg, "index", &copy_s, "--db", &db_s], &[])?;
         let gn_one = match &gn_context {
-            Some((_, env, gn)) => {
+            Some((_, _, env, gn)) => {
                 Some(measure(&tools, &copy, &[gn, "analyze", "--index-only", &copy_s], env)?)
             }
             None => None,
         };
         println!(
-            "| {name} ({} files) | {floor:.2} s | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0} ms | {} |",
+            "| {name} ({} files) | {floor:.2} s | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             files.len(),
             fmt(Some(cg_cold)),
             fmt(gn_cold),
@@ -299,8 +340,11 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
             fmt(gn_nochange),
             fmt(Some(cg_one)),
             fmt(gn_one),
-            search.wall_s * 1000.0,
-            gn_context.map_or("n/a".into(), |(m, _, _)| format!("{:.0} ms", m.wall_s * 1000.0)),
+            ms(Some(search)),
+            ms(Some(cg_context)),
+            ms(gn_context.as_ref().map(|g| g.0)),
+            ms(Some(cg_impact)),
+            ms(gn_context.as_ref().map(|g| g.1)),
         );
     }
     let _ = std::fs::remove_dir_all(&work);

@@ -232,7 +232,11 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
     for s in sections.iter().filter(|s| only.as_deref().is_none_or(|o| s.title.contains(o))) {
         let t = Instant::now();
         eprintln!("report: {} ...", s.title);
-        let output = Command::new(&me).args(&s.args).output();
+        let output = Command::new(&me)
+            .args(&s.args)
+            .env("RUST_BACKTRACE", "0")
+            .env("RUST_LIB_BACKTRACE", "0")
+            .output();
         let secs = t.elapsed().as_secs_f64();
         let _ = write!(
             doc,
@@ -251,7 +255,11 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
             Ok(o) => {
                 failed += 1;
                 let err = String::from_utf8_lossy(&o.stderr);
-                let last = err.lines().last().unwrap_or("no error output");
+                let last = err
+                    .lines()
+                    .find(|l| l.starts_with("Error"))
+                    .or_else(|| err.lines().rev().find(|l| !l.trim().is_empty()))
+                    .unwrap_or("no error output");
                 let _ = writeln!(doc, "**Not measured in this run:** the bench failed: `{last}`");
                 println!("## {}: FAILED\n{err}", s.title);
             }

@@ -405,3 +405,45 @@ fn go_paths_from_other_files_constants() {
         "#]],
     );
 }
+
+/// Route and tool properties written by resolution read back in the query layer, whatever
+/// their values hold (line breaks, `=`, the list separator).
+#[test]
+fn props_round_trip() {
+    let mut e = codegraph_parse::Endpoint::route(
+        "express",
+        "GET",
+        "/users/:id".into(),
+        codegraph_parse::Handler::Unknown,
+    );
+    e.middleware = vec!["auth".into(), "rate\nLimit".into()];
+    e.response_keys = vec!["id".into(), "a=b".into()];
+    e.status_codes = vec![200, 404];
+    let text = codegraph_resolve::endpoints::props(&e, Some(("src/r.ts", 4, "/api")));
+    let p = codegraph_query::ops::endpoints::EndpointProps::parse(&text);
+    assert_eq!(p.kind, "route");
+    assert_eq!((p.method.as_deref(), p.path.as_deref()), (Some("GET"), Some("/users/:id")));
+    assert_eq!(p.middleware, vec!["auth", "rate Limit"]);
+    assert_eq!(p.response_keys, vec!["id", "a=b"]);
+    assert_eq!(p.status_codes, vec![200, 404]);
+    assert_eq!(p.registered.as_deref(), Some("src/r.ts:4"));
+    assert_eq!(p.mounted_under.as_deref(), Some("/api"));
+    let mut t = codegraph_parse::Endpoint::route(
+        "mcp-sdk",
+        "",
+        "find_user".into(),
+        codegraph_parse::Handler::Unknown,
+    );
+    t.kind = codegraph_parse::EndpointKind::Tool;
+    t.fields = vec!["id".into()];
+    let p = codegraph_query::ops::endpoints::EndpointProps::parse(
+        &codegraph_resolve::endpoints::props(&t, None),
+    );
+    assert_eq!((p.kind.as_str(), p.name.as_deref()), ("tool", Some("find_user")));
+    assert_eq!(p.fields, vec!["id"]);
+    assert!(p.middleware.is_empty() && p.status_codes.is_empty());
+    assert_eq!(
+        codegraph_query::ops::endpoints::EndpointProps::parse("garbage\nstatus=x"),
+        codegraph_query::ops::endpoints::EndpointProps::default()
+    );
+}

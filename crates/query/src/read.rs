@@ -24,6 +24,8 @@ pub struct NodeRow {
     pub size: Option<u64>,
     pub lines: Option<u32>,
     pub hash: Option<String>,
+    /// Routes and tools: structured properties (`ops::endpoints::EndpointProps::parse`).
+    pub props: Option<String>,
 }
 
 /// An edge as stored.
@@ -94,7 +96,7 @@ pub struct Reader<'s> {
 }
 
 pub(crate) const NODE_COLUMNS: &str = "id, kind, name, qualified_name, file, language, start_line, \
-     end_line, signature, doc, exported, parent, size, lines, hash";
+     end_line, signature, doc, exported, parent, size, lines, hash, props";
 
 pub(crate) fn node_from_row(r: &Row<'_>) -> rusqlite::Result<NodeRow> {
     Ok(NodeRow {
@@ -113,6 +115,7 @@ pub(crate) fn node_from_row(r: &Row<'_>) -> rusqlite::Result<NodeRow> {
         size: r.get::<_, Option<i64>>(12)?.map(|s| s.max(0) as u64),
         lines: r.get(13)?,
         hash: r.get(14)?,
+        props: r.get(15)?,
     })
 }
 

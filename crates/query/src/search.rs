@@ -122,7 +122,7 @@ impl Reader<'_> {
         let fetch = (limit * 3).clamp(limit, limit + 200);
         let mut stmt = self.tx.prepare_cached(&sql)?;
         let rows = stmt.query_map(params![fts, req.kind, fetch as i64], |r| {
-            Ok((node_from_row(r)?, r.get::<_, f64>(15)?))
+            Ok((node_from_row(r)?, r.get::<_, f64>(16)?))
         })?;
         let query = req.query.trim();
         // bm25() is negative, lower is better: relevance = -bm25, times a boost for a node

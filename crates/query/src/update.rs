@@ -223,7 +223,7 @@ impl Update<'_> {
         let rows = stmt
             .query_map([key], |r| {
                 let row = node_from_row(r)?;
-                Ok((row.id.clone(), (r.get(15)?, row)))
+                Ok((row.id.clone(), (r.get(16)?, row)))
             })
             .map_err(self.err())?;
         rows.collect::<Result<_, _>>().map_err(self.err())
@@ -520,4 +520,5 @@ fn same_row(row: &NodeRow, n: &Node) -> bool {
         && row.size == n.size
         && row.lines == n.lines
         && row.hash == n.hash
+        && row.props == n.props
 }

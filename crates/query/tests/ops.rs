@@ -31,6 +31,7 @@ fn file(path: &str, parent: Option<&str>) -> Node {
         size: Some(100),
         lines: Some(30),
         hash: Some("h".into()),
+        props: None,
     }
 }
 
@@ -56,6 +57,7 @@ fn sym(path: &str, qn: &str, kind: NodeKind, lines: (u32, u32)) -> Node {
         size: None,
         lines: None,
         hash: None,
+        props: None,
     }
 }
 

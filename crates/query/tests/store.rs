@@ -22,6 +22,7 @@ fn node(id: &str, kind: NodeKind, name: &str, qn: &str, sig: Option<&str>) -> No
         size: None,
         lines: None,
         hash: None,
+        props: None,
     }
 }
 

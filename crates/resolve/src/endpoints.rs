@@ -204,6 +204,50 @@ fn signature(e: &Endpoint) -> String {
     s
 }
 
+/// Separates the items of a list value in [`props`].
+pub const PROPS_LIST_SEP: char = '\u{1f}';
+
+/// The structured properties of a route or tool node, one `key=value` line each (lists joined
+/// by [`PROPS_LIST_SEP`]; line breaks and separators inside values become spaces): `kind`,
+/// `framework`, `method` and `path` (routes), `name` and `fields` (tools), `middleware`,
+/// `responds` (literal response keys), `status` (literal status codes), and for a mounted
+/// route `registered` (`file:line` of the registration) and `mounted_under`. The query layer
+/// reads them back (`ops::endpoints::EndpointProps`).
+pub fn props(e: &Endpoint, mounted: Option<(&str, u32, &str)>) -> String {
+    fn clean(v: &str) -> String {
+        v.chars()
+            .map(|c| if c == '\n' || c == '\r' || c == PROPS_LIST_SEP { ' ' } else { c })
+            .collect()
+    }
+    let list = |v: &[String]| -> String {
+        v.iter().map(|x| clean(x)).collect::<Vec<_>>().join(&PROPS_LIST_SEP.to_string())
+    };
+    let mut lines: Vec<String> = Vec::new();
+    match e.kind {
+        EndpointKind::Route => {
+            lines.push("kind=route".to_string());
+            lines.push(format!("framework={}", clean(&e.framework)));
+            lines.push(format!("method={}", clean(&e.method)));
+            lines.push(format!("path={}", clean(&e.name)));
+        }
+        EndpointKind::Tool => {
+            lines.push("kind=tool".to_string());
+            lines.push(format!("framework={}", clean(&e.framework)));
+            lines.push(format!("name={}", clean(&e.name)));
+            lines.push(format!("fields={}", list(&e.fields)));
+        }
+    }
+    lines.push(format!("middleware={}", list(&e.middleware)));
+    lines.push(format!("responds={}", list(&e.response_keys)));
+    let codes: Vec<String> = e.status_codes.iter().map(u16::to_string).collect();
+    lines.push(format!("status={}", list(&codes)));
+    if let Some((file, line, prefix)) = mounted {
+        lines.push(format!("registered={}:{line}", clean(file)));
+        lines.push(format!("mounted_under={}", clean(prefix)));
+    }
+    lines.join("\n")
+}
+
 /// The nodes and same-file edges of a file's endpoints: the file CONTAINS each; a handler that
 /// is a symbol of the file, or written in place (its code belongs to the enclosing symbol, or
 /// to the file at module level), is tied here.
@@ -239,6 +283,7 @@ pub(crate) fn endpoint_rows(
             size: None,
             lines: None,
             hash: None,
+            props: Some(props(e, None)),
         });
         edges.push(Edge::new(
             fid.clone(),
@@ -401,6 +446,7 @@ pub(crate) fn composed_routes<'db>(
                 size: None,
                 lines: None,
                 hash: None,
+                props: Some(props(&composed, Some((target_path, e.line, &m.prefix)))),
             };
             let handler = match &e.handler {
                 Handler::Reference(c) => {
@@ -477,6 +523,7 @@ fn const_path_routes(
             size: None,
             lines: None,
             hash: None,
+            props: Some(props(&resolved, None)),
         };
         let mut edges =
             vec![Edge::new(file_id(path), id.clone(), EdgeKind::Contains, Reason::Structural, 0)];

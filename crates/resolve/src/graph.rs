@@ -29,6 +29,8 @@ pub struct Node {
     pub size: Option<u64>,
     pub lines: Option<u32>,
     pub hash: Option<String>,
+    /// Routes and tools: their structured properties ([`crate::endpoints::props`]).
+    pub props: Option<String>,
 }
 
 /// A typed edge. The weight is kept in thousandths so that edges are `Eq` (salsa compares
@@ -112,6 +114,7 @@ pub fn file_node(db: &dyn salsa::Database, file: SourceFile) -> Node {
         size: Some(meta.size),
         lines: Some(lines),
         hash: Some(meta.hash.clone()),
+        props: None,
     }
 }
 
@@ -171,6 +174,7 @@ pub fn file_graph(db: &dyn salsa::Database, file: SourceFile) -> FileGraph {
             size: None,
             lines: None,
             hash: None,
+            props: None,
         });
     }
     crate::endpoints::endpoint_rows(db, file, language, &mut graph.nodes, &mut graph.edges);

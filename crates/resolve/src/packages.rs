@@ -127,6 +127,7 @@ pub(crate) fn package_unit_graph<'db>(
         size: None,
         lines: None,
         hash: None,
+        props: None,
     });
     out
 }

@@ -8,7 +8,7 @@ use crate::vocab::{DiagnosticCode, EdgeKind, NodeKind, Reason};
 
 /// Bumped whenever the generated DDL changes incompatibly; an index with another version is
 /// rebuilt from scratch.
-pub const SCHEMA_VERSION: u32 = 6;
+pub const SCHEMA_VERSION: u32 = 7;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ColumnType {
@@ -162,6 +162,11 @@ pub const NODE: Table = Table {
         opt("size", Integer, "bytes (files)"),
         opt("lines", Integer, "line count (files)"),
         opt("hash", Text, "content hash (files)"),
+        opt(
+            "props",
+            Text,
+            "routes and tools: `key=value` lines (framework, method, path, middleware, responds, status, fields), list items separated by U+001F",
+        ),
     ],
     primary_key: &["nid"],
     indexes: &[

@@ -5,7 +5,7 @@
 use codegraph_query::ops::changed::ChangedImpact;
 use codegraph_query::ops::context::{CallLink, Link, SymbolContext};
 use codegraph_query::ops::dag_grep::DagGrep;
-use codegraph_query::ops::endpoints::EndpointAnswer;
+use codegraph_query::ops::endpoints::{EndpointAnswer, EndpointProps};
 use codegraph_query::ops::expand::Expansion;
 use codegraph_query::ops::impact::Impact;
 use codegraph_query::ops::trace::Trace;
@@ -266,7 +266,7 @@ pub(crate) fn source_lines(root: &Path, n: &NodeRow) -> Option<(u32, Vec<String>
 }
 
 pub(crate) fn node_json(n: &NodeRow) -> Value {
-    json!({
+    let mut v = json!({
         "id": n.id,
         "kind": n.kind,
         "name": n.name,
@@ -282,7 +282,12 @@ pub(crate) fn node_json(n: &NodeRow) -> Value {
         "size": n.size,
         "lines": n.lines,
         "hash": n.hash,
-    })
+    });
+    // Routes and tools only: other nodes have no properties to show.
+    if let Some(p) = &n.props {
+        v["props"] = props_json(&EndpointProps::parse(p));
+    }
+    v
 }
 
 pub(crate) fn edge_json(e: &EdgeRow) -> Value {
@@ -301,6 +306,32 @@ fn endpoint_links(c: &SymbolContext, kind: &str, edge: &str) -> Vec<Link> {
     c.endpoints.iter().filter(|l| l.node.kind == kind || l.edge.kind == edge).cloned().collect()
 }
 
+/// A route's or tool's structured properties; absent ones are left out.
+pub(crate) fn props_json(p: &EndpointProps) -> Value {
+    let mut v = json!({
+        "kind": p.kind,
+        "framework": p.framework,
+        "middleware": p.middleware,
+        "response_keys": p.response_keys,
+        "status_codes": p.status_codes,
+    });
+    for (k, val) in [
+        ("method", &p.method),
+        ("path", &p.path),
+        ("name", &p.name),
+        ("registered", &p.registered),
+        ("mounted_under", &p.mounted_under),
+    ] {
+        if let Some(x) = val {
+            v[k] = json!(x);
+        }
+    }
+    if p.kind == "tool" {
+        v["fields"] = json!(p.fields);
+    }
+    v
+}
+
 /// The answer of `route_impact` / `tool_context`.
 pub(crate) fn endpoints_json(a: &EndpointAnswer) -> Value {
     json!({
@@ -315,6 +346,7 @@ pub(crate) fn endpoints_json(a: &EndpointAnswer) -> Value {
             }
             json!({
                 "endpoint": n,
+                "props": props_json(&m.props),
                 "matched_by": m.matched_by,
                 "handlers": m.handlers.iter().map(|l| json!({"node": node_brief(&l.node), "edge": edge_brief(&l.edge)})).collect::<Vec<_>>(),
                 "handler_callers": m.handler_callers.iter().map(call_json).collect::<Vec<_>>(),

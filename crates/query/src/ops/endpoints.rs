@@ -16,10 +16,73 @@ use crate::error::QueryError;
 use crate::read::{NODE_COLUMNS, NodeRow, Reader, node_from_row};
 use codegraph_schema::EdgeKind;
 
+/// The structured properties of a route or tool node, read back from its `props` column
+/// (written by `codegraph_resolve::endpoints::props`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EndpointProps {
+    /// `route` or `tool`.
+    pub kind: String,
+    pub framework: String,
+    /// Routes: the HTTP method (`ANY` when any).
+    pub method: Option<String>,
+    /// Routes: the normalized path (`/users/:id`).
+    pub path: Option<String>,
+    /// Tools: the tool name.
+    pub name: Option<String>,
+    /// Tools: the input fields.
+    pub fields: Vec<String>,
+    pub middleware: Vec<String>,
+    /// Top-level keys of literal JSON responses.
+    pub response_keys: Vec<String>,
+    /// Literal status codes.
+    pub status_codes: Vec<u16>,
+    /// Mounted routes: where the route itself is registered (`file:line`).
+    pub registered: Option<String>,
+    /// Mounted routes: the prefix they are served under.
+    pub mounted_under: Option<String>,
+}
+
+impl EndpointProps {
+    /// Reads a `props` value; unknown keys are ignored, a malformed line is skipped.
+    pub fn parse(text: &str) -> EndpointProps {
+        let list = |v: &str| -> Vec<String> {
+            if v.is_empty() {
+                Vec::new()
+            } else {
+                v.split(codegraph_resolve::endpoints::PROPS_LIST_SEP).map(str::to_string).collect()
+            }
+        };
+        let mut p = EndpointProps::default();
+        for line in text.lines() {
+            let Some((k, v)) = line.split_once('=') else { continue };
+            match k {
+                "kind" => p.kind = v.to_string(),
+                "framework" => p.framework = v.to_string(),
+                "method" => p.method = Some(v.to_string()),
+                "path" => p.path = Some(v.to_string()),
+                "name" => p.name = Some(v.to_string()),
+                "fields" => p.fields = list(v),
+                "middleware" => p.middleware = list(v),
+                "responds" => p.response_keys = list(v),
+                "status" => {
+                    p.status_codes = list(v).iter().filter_map(|c| c.parse().ok()).collect()
+                }
+                "registered" => p.registered = Some(v.to_string()),
+                "mounted_under" => p.mounted_under = Some(v.to_string()),
+                _ => {}
+            }
+        }
+        p
+    }
+}
+
 /// One route or tool that matched, with its handler and the code around it.
 #[derive(Clone, Debug)]
 pub struct EndpointView {
     pub node: NodeRow,
+    /// Its structured properties (framework, method, path, middleware, response keys, status
+    /// codes, input fields).
+    pub props: EndpointProps,
     /// How the query matched: `id`, `exact`, `params` (parameter segments matched values),
     /// `path` (any method), `name`.
     pub matched_by: &'static str,
@@ -185,6 +248,7 @@ impl Reader<'_> {
                 flows.extend(self.flows_from(&h.node.id)?);
             }
             matches.push(EndpointView {
+                props: node.props.as_deref().map(EndpointProps::parse).unwrap_or_default(),
                 flows,
                 node,
                 matched_by,

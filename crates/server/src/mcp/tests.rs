@@ -631,6 +631,12 @@ async fn route_impact_and_tool_context_name_handlers() {
     assert_eq!(m["endpoint"]["id"], "route:src/app.ts:GET /users/:id", "{r}");
     assert_eq!(m["matched_by"], "params");
     assert_eq!(m["endpoint"]["signature"], "GET /users/:id [express] middleware: auth", "{r}");
+    assert_eq!(
+        m["props"],
+        json!({"kind": "route", "framework": "express", "method": "GET", "path": "/users/:id",
+               "middleware": ["auth"], "response_keys": [], "status_codes": []}),
+        "{r}"
+    );
     assert_eq!(m["handlers"][0]["node"]["id"], "sym:ts:src/users.ts:getUser", "{r}");
     assert_eq!(ids(&m["handler_callees"], "/node/id"), ["sym:ts:src/users.ts:loadUser"]);
     assert_eq!(ids(&m["consumers"], "/node/id"), ["sym:ts:web/client.ts:showUser"], "{r}");
@@ -643,6 +649,12 @@ async fn route_impact_and_tool_context_name_handlers() {
     assert_eq!(m["endpoint"]["id"], "tool:src/tools.ts:find_user", "{t}");
     assert_eq!(m["endpoint"]["description"], "Finds a user by ID");
     assert_eq!(m["endpoint"]["signature"], "tool find_user(id) [mcp-sdk]");
+    assert_eq!(
+        m["props"],
+        json!({"kind": "tool", "framework": "mcp-sdk", "name": "find_user", "fields": ["id"],
+               "middleware": [], "response_keys": [], "status_codes": []}),
+        "{t}"
+    );
     // The inline handler's calls belong to the module, which the tool names as its handler.
     assert_eq!(m["handlers"][0]["node"]["id"], "file:src/tools.ts", "{t}");
 

@@ -352,6 +352,11 @@ impl CodegraphMcp {
             v["signature"] = json!(n.signature);
             v["doc"] = json!(n.doc);
             v["exported"] = json!(n.exported);
+            if let Some(p) = &n.props {
+                v["props"] = crate::answer::props_json(
+                    &codegraph_query::ops::endpoints::EndpointProps::parse(p),
+                );
+            }
             v["source"] = json!(
                 source_lines(&handle.root, n)
                     .map(|(first, lines)| json!({"first_line": first, "lines": lines}))
