@@ -230,6 +230,7 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
     println!(
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
     );
+    let mut ratios: Vec<String> = Vec::new();
     for (name, root, symbol) in corpus_list {
         if !root.is_dir() {
             eprintln!("skipping {name}: {} not found (run shared/eval/setup.sh)", root.display());
@@ -346,6 +347,24 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
             ms(Some(cg_impact)),
             ms(gn_context.as_ref().map(|g| g.1)),
         );
+        ratios.push(format!(
+            "| {name} | {} | {} | {} | {} | {} |",
+            ratio(gn_cold, cg_cold),
+            ratio(gn_nochange, cg_nochange),
+            ratio(gn_one, cg_one),
+            ratio(gn_context.as_ref().map(|g| g.0), cg_context),
+            ratio(gn_context.as_ref().map(|g| g.1), cg_impact),
+        ));
+    }
+    if tools.gitnexus.is_some() {
+        println!("\nGitNexus / codegraph, from the rows above (higher = codegraph faster):\n");
+        println!(
+            "| corpus | cold index | no-change re-index | 1-file re-index | context | impact |"
+        );
+        println!("| --- | --- | --- | --- | --- | --- |");
+        for r in &ratios {
+            println!("{r}");
+        }
     }
     let _ = std::fs::remove_dir_all(&work);
     Ok(())

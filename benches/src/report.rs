@@ -70,7 +70,7 @@ fn plan(corpora: &Path, db: &Path) -> Vec<Section> {
         },
         Section {
             title: "Side by side with GitNexus and universal-ctags (issue 8)",
-            about: "Each tool indexes the same fresh git copy; wall time and peak RSS from one wrapper for all; ratios are peer / codegraph from the same run.",
+            about: "Each tool indexes the same fresh git copy; wall time and peak RSS from one wrapper for all; ratios are peer / codegraph from the same run. GitNexus runs `analyze --index-only --force` (cold), `analyze --index-only` (no change, then after a one-line edit of one file), `context NAME` and `impact NAME`; codegraph `index`, `search`, `context ID` and `impact ID` (the best search hit of the same name, after one call that computes the flows); queries include process start. What GitNexus could not do offline: its full-text search needs the LadybugDB `fts` extension, which it downloads on first use (with `GITNEXUS_LBUG_EXTENSION_INSTALL=load-only` it indexes without it); its CALLS edges carry no call-site line, so CALLS accuracy is compared at pair level (section above).",
             args: s(&["peers", "--runs", "1"]),
         },
         Section {

@@ -97,10 +97,7 @@ impl Store {
     pub fn write_derived(&mut self, rows: &DerivedRows) -> Result<(), QueryError> {
         let path = self.path.clone();
         let err = |source| QueryError::Sqlite { path: path.clone(), source };
-        let tx = self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-            .map_err(err)?;
+        let tx = self.begin_immediate()?;
         tx.execute_batch(
             "DELETE FROM process; DELETE FROM process_step; DELETE FROM cluster; \
              DELETE FROM cluster_member;",

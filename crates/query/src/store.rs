@@ -160,16 +160,23 @@ impl Store {
         publication.commit(info)
     }
 
+    /// A write transaction that takes the write lock at once (`IMMEDIATE`): a concurrent
+    /// writer makes it wait here (busy timeout), never fail half-way through its writes.
+    pub(crate) fn begin_immediate(&mut self) -> Result<rusqlite::Transaction<'_>, QueryError> {
+        let path = self.path.clone();
+        self.conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(|source| QueryError::Sqlite { path, source })
+    }
+
     /// Starts replacing the graph: one write transaction that the returned [`Publication`]
     /// fills and commits. Readers keep seeing the previous revision until the commit; dropping
     /// the publication without committing leaves that revision untouched.
     pub fn begin_publish(&mut self) -> Result<Publication<'_>, QueryError> {
         let path = self.path.clone();
-        let err = |source| QueryError::Sqlite { path: path.clone(), source };
-        let tx = self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-            .map_err(err)?;
+        let p = path.clone();
+        let err = |source| QueryError::Sqlite { path: p.clone(), source };
+        let tx = self.begin_immediate()?;
         // Bulk load: drop the secondary indexes and rows; indexes are rebuilt once at commit.
         tx.execute_batch(&ddl::drop_graph_indexes()).map_err(err)?;
         tx.execute_batch(
@@ -179,7 +186,7 @@ impl Store {
         .map_err(err)?;
         Ok(Publication {
             tx,
-            path: self.path.clone(),
+            path,
             nids: HashMap::new(),
             files: 0,
             symbols: 0,

@@ -149,10 +149,7 @@ impl Store {
     pub fn begin_update(&mut self) -> Result<Update<'_>, QueryError> {
         let path = self.path.clone();
         let err = |source| QueryError::Sqlite { path: path.clone(), source };
-        let tx = self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-            .map_err(err)?;
+        let tx = self.begin_immediate()?;
         let next_nid: i64 = tx
             .query_row("SELECT COALESCE(MAX(nid), 0) + 1 FROM node", [], |r| r.get(0))
             .map_err(err)?;

@@ -131,10 +131,10 @@ enum Command {
     ToolContext(crate::ops_cli::EndpointArgs),
     /// Execution flows: entry points (route/tool handlers, main, uncalled exports) and the
     /// call chains from them; one flow's steps; or the flows a symbol is a step of.
-    Flows(crate::ops_cli::FlowsArgs),
+    Flows(crate::ops_cli::DerivedArgs),
     /// Functional clusters (Leiden communities of the call/import/heritage graph); one
     /// cluster's members; or a symbol's cluster.
-    Clusters(crate::ops_cli::ClustersArgs),
+    Clusters(crate::ops_cli::DerivedArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -375,25 +375,25 @@ fn export_derived<W: Write>(
     reader: &codegraph_query::Reader<'_>,
     lines: &mut JsonLines<W>,
 ) -> Result<()> {
+    // A derived node: no file or lines; its own fields in `extra`.
+    let node = |id: &str, kind: &str, label: &str, extra: Value| {
+        let mut v = json!({
+            "id": id, "kind": kind, "name": label, "qualified_name": label,
+            "file": null, "start_line": null, "end_line": null,
+        });
+        if let (Value::Object(m), Value::Object(e)) = (&mut v, extra) {
+            m.extend(e);
+        }
+        v
+    };
     for f in reader.flows(0)? {
-        lines.write(
-            "node",
-            json!({
-                "id": f.id, "kind": "process", "name": f.label, "qualified_name": f.label,
-                "file": null, "start_line": null, "end_line": null,
-                "score": crate::answer::round(f.score), "steps": f.steps, "entry": f.entry,
-            }),
-        );
+        let extra =
+            json!({"score": crate::answer::round(f.score), "steps": f.steps, "entry": f.entry});
+        lines.write("node", node(&f.id, "process", &f.label, extra));
     }
     for c in reader.clusters(0)? {
-        lines.write(
-            "node",
-            json!({
-                "id": c.id, "kind": "cluster", "name": c.label, "qualified_name": c.label,
-                "file": null, "start_line": null, "end_line": null,
-                "cohesion": crate::answer::round(c.cohesion), "size": c.size,
-            }),
-        );
+        let extra = json!({"cohesion": crate::answer::round(c.cohesion), "size": c.size});
+        lines.write("node", node(&c.id, "cluster", &c.label, extra));
     }
     reader.for_each_derived_edge(|kind, src, dst, step| {
         let mut v = json!({

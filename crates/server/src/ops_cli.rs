@@ -26,6 +26,7 @@ use codegraph_query::ops::trace::TraceRequest;
 use codegraph_query::ops::{Direction, parse_edge_kinds, render};
 use codegraph_query::{NodeRow, QueryError, Reader, Store};
 use serde_json::{Value, json};
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -252,24 +253,14 @@ pub struct DagGrepArgs {
     pub root: Option<PathBuf>,
 }
 
+/// `flows` and `clusters`.
 #[derive(Args, Debug)]
-pub struct FlowsArgs {
-    /// A flow ID (`proc:...`) to show whole, or a symbol (ID or name) to list the flows it is
-    /// a step of; without it, every flow, best first.
+pub struct DerivedArgs {
+    /// An ID to open (`proc:...` for `flows`, `cluster:...` for `clusters`), or a symbol (ID
+    /// or name) to see the flows it is a step of / its cluster; without it, all of them (best
+    /// flows, largest clusters first).
     pub target: Option<String>,
-    /// Most flows listed (0 = all).
-    #[arg(long, default_value_t = 50)]
-    pub limit: usize,
-    #[arg(long)]
-    pub root: Option<PathBuf>,
-}
-
-#[derive(Args, Debug)]
-pub struct ClustersArgs {
-    /// A cluster ID (`cluster:...`) to list its members, or a symbol (ID or name) to show its
-    /// cluster; without it, every cluster, largest first.
-    pub target: Option<String>,
-    /// Most clusters (or members) listed (0 = all).
+    /// Most flows, clusters or members listed (0 = all).
     #[arg(long, default_value_t = 50)]
     pub limit: usize,
     #[arg(long)]
@@ -452,89 +443,150 @@ pub fn endpoint(a: EndpointArgs, tool: bool, db: Option<&Path>, json: bool) -> R
 }
 
 /// `flows`: every flow, one flow with its steps, or the flows a symbol is a step of.
-pub fn flows(a: FlowsArgs, db: Option<&Path>, json: bool) -> Result<()> {
-    let (root, db_path, mut store) = open_with_flows(a.root, db)?;
-    let reader = store.reader()?;
-    let stale = || Ok(freshness(&root, &db_path, &reader)?.stale());
-    let stamp = reader.derived_stamp()?;
-    let mut notes: Vec<String> = reader.flows_note(stamp.as_ref()).into_iter().collect();
-    let mut v = json!({
-        "revision": reader.revision(),
-        "stale": stale()?,
-        "flows_at": flows_at_json(stamp.as_ref(), reader.revision()),
-    });
-    let mut out = String::new();
-    use std::fmt::Write as _;
-    match a.target {
-        Some(t) if t.starts_with("proc:") => {
-            let Some(f) = reader.flow(&t)? else {
-                bail!("no flow with ID `{t}` (list them with `codegraph flows`)");
-            };
-            let mut steps = Vec::new();
-            let _ = writeln!(out, "{} \"{}\" (score {:.2})", f.id, f.label, f.score);
-            for (i, id) in f.steps.iter().enumerate() {
-                match reader.node(id)? {
-                    Some(n) => {
-                        let _ = writeln!(
-                            out,
-                            "  {:>2}. {} ({}) {}",
-                            i + 1,
-                            n.id,
-                            n.kind,
-                            render::location(&n)
-                        );
-                        steps.push(node_brief(&n));
-                    }
-                    None => {
-                        let _ = writeln!(out, "  {:>2}. {id} (no longer in the graph)", i + 1);
-                        steps.push(json!({"id": id, "missing": true}));
+pub fn flows(a: DerivedArgs, db: Option<&Path>, json: bool) -> Result<()> {
+    derived_answer(a.root, db, json, |reader, stale, stamp, v, notes, out| {
+        match a.target {
+            Some(t) if t.starts_with("proc:") => {
+                let Some(f) = reader.flow(&t)? else {
+                    bail!("no flow with ID `{t}` (list them with `codegraph flows`)");
+                };
+                let mut steps = Vec::new();
+                let _ = writeln!(out, "{} \"{}\" (score {:.2})", f.id, f.label, f.score);
+                for (i, id) in f.steps.iter().enumerate() {
+                    match reader.node(id)? {
+                        Some(n) => {
+                            let _ = writeln!(
+                                out,
+                                "  {:>2}. {} ({}) {}",
+                                i + 1,
+                                n.id,
+                                n.kind,
+                                render::location(&n)
+                            );
+                            steps.push(node_brief(&n));
+                        }
+                        None => {
+                            let _ = writeln!(out, "  {:>2}. {id} (no longer in the graph)", i + 1);
+                            steps.push(json!({"id": id, "missing": true}));
+                        }
                     }
                 }
+                let mut fj = flow_json(&f);
+                fj["steps"] = Value::Array(steps);
+                v["flow"] = fj;
             }
-            let mut fj = flow_json(&f);
-            fj["steps"] = Value::Array(steps);
-            v["flow"] = fj;
+            Some(t) => {
+                let node = lookup(reader, Target::new(t), json, &stale)?;
+                let of = reader.flows_of(&node.id)?;
+                let _ = writeln!(out, "{} is a step of {} flow(s)", node.id, of.len());
+                for f in &of {
+                    let _ = writeln!(out, "  {}", render::flow_ref(f));
+                }
+                v["symbol"] = node_brief(&node);
+                v["flows"] = Value::Array(of.iter().map(flow_ref_json).collect());
+            }
+            None => {
+                let all = reader.flows(a.limit)?;
+                let total = stamp.as_ref().map_or(0, |s| s.processes);
+                if (all.len() as u64) < total {
+                    notes.push(format!(
+                        "{total} flows; the best {} are listed (--limit)",
+                        all.len()
+                    ));
+                }
+                let _ = writeln!(out, "{total} flow(s)");
+                for f in &all {
+                    let _ = writeln!(
+                        out,
+                        "  {} \"{}\" {} step(s) (score {:.2})",
+                        f.id, f.label, f.steps, f.score
+                    );
+                }
+                v["flows"] = Value::Array(all.iter().map(flow_ref_json).collect());
+            }
         }
-        Some(t) => {
-            let node = lookup(&reader, Target::new(t), json, &stale)?;
-            let of = reader.flows_of(&node.id)?;
-            let _ = writeln!(out, "{} is a step of {} flow(s)", node.id, of.len());
-            for f in &of {
-                let _ = writeln!(out, "  {}", render::flow_ref(f));
-            }
-            v["symbol"] = node_brief(&node);
-            v["flows"] = Value::Array(of.iter().map(flow_ref_json).collect());
-        }
-        None => {
-            let all = reader.flows(a.limit)?;
-            let total = stamp.as_ref().map_or(0, |s| s.processes);
-            if (all.len() as u64) < total {
-                notes.push(format!("{total} flows; the best {} are listed (--limit)", all.len()));
-            }
-            let _ = writeln!(out, "{total} flow(s)");
-            for f in &all {
-                let _ = writeln!(
-                    out,
-                    "  {} \"{}\" {} step(s) (score {:.2})",
-                    f.id, f.label, f.steps, f.score
-                );
-            }
-            v["flows"] = Value::Array(all.iter().map(flow_ref_json).collect());
-        }
-    }
-    v["notes"] = json!(notes);
-    if json {
-        return print(&v);
-    }
-    for n in &notes {
-        let _ = writeln!(out, "note: {n}");
-    }
-    text(&out)
+        Ok(())
+    })
 }
 
 /// `clusters`: every cluster, one cluster's members, or a symbol's cluster.
-pub fn clusters(a: ClustersArgs, db: Option<&Path>, json: bool) -> Result<()> {
-    let (root, db_path, mut store) = open_with_flows(a.root, db)?;
+pub fn clusters(a: DerivedArgs, db: Option<&Path>, json: bool) -> Result<()> {
+    derived_answer(a.root, db, json, |reader, stale, stamp, v, notes, out| {
+        let one = match &a.target {
+            Some(t) if t.starts_with("cluster:") => match reader.cluster(t)? {
+                Some(c) => Some(c),
+                None => bail!("no cluster with ID `{t}` (list them with `codegraph clusters`)"),
+            },
+            Some(t) => {
+                let node = lookup(reader, Target::new(t.clone()), json, &stale)?;
+                v["symbol"] = node_brief(&node);
+                let c = reader.cluster_of(&node.id)?;
+                if c.is_none() {
+                    let _ = writeln!(out, "{} is in no cluster", node.id);
+                    notes.push(format!("{} is in no cluster (only symbols linked by CALLS, IMPORTS, EXTENDS or IMPLEMENTS are clustered)", node.id));
+                }
+                c
+            }
+            None => None,
+        };
+        match (&a.target, one) {
+            (_, Some(c)) => {
+                let mut members = reader.cluster_members(&c.id)?;
+                let _ = writeln!(out, "{}", render::cluster(&c));
+                if a.limit > 0 && members.len() > a.limit {
+                    notes.push(format!(
+                        "{} members; the first {} are listed (--limit)",
+                        members.len(),
+                        a.limit
+                    ));
+                    members.truncate(a.limit);
+                }
+                for m in &members {
+                    let _ = writeln!(out, "  {m}");
+                }
+                let mut cj = cluster_json(&c);
+                cj["members"] = json!(members);
+                v["cluster"] = cj;
+            }
+            (Some(_), None) => v["cluster"] = Value::Null,
+            (None, None) => {
+                let all = reader.clusters(a.limit)?;
+                let total = stamp.as_ref().map_or(0, |s| s.clusters);
+                if (all.len() as u64) < total {
+                    notes.push(format!(
+                        "{total} clusters; the largest {} are listed (--limit)",
+                        all.len()
+                    ));
+                }
+                let _ = writeln!(out, "{total} cluster(s)");
+                for c in &all {
+                    let _ = writeln!(out, "  {}", render::cluster(c));
+                }
+                v["clusters"] = Value::Array(all.iter().map(cluster_json).collect());
+            }
+        }
+        Ok(())
+    })
+}
+
+/// The frame of `flows` and `clusters`: brings the stored flows up to date, opens one reader,
+/// starts the JSON answer (`revision`, `stale`, `flows_at`) and the notes, lets `body` fill
+/// them and the text output, then prints one or the other.
+#[allow(clippy::type_complexity)]
+fn derived_answer(
+    root: Option<PathBuf>,
+    db: Option<&Path>,
+    json: bool,
+    body: impl FnOnce(
+        &Reader<'_>,
+        &dyn Fn() -> Result<bool>,
+        Option<&codegraph_query::DerivedStamp>,
+        &mut Value,
+        &mut Vec<String>,
+        &mut String,
+    ) -> Result<()>,
+) -> Result<()> {
+    let (root, db_path, mut store) = open_with_flows(root, db)?;
     let reader = store.reader()?;
     let stale = || Ok(freshness(&root, &db_path, &reader)?.stale());
     let stamp = reader.derived_stamp()?;
@@ -545,66 +597,13 @@ pub fn clusters(a: ClustersArgs, db: Option<&Path>, json: bool) -> Result<()> {
         "flows_at": flows_at_json(stamp.as_ref(), reader.revision()),
     });
     let mut out = String::new();
-    use std::fmt::Write as _;
-    let one = match &a.target {
-        Some(t) if t.starts_with("cluster:") => match reader.cluster(t)? {
-            Some(c) => Some(c),
-            None => bail!("no cluster with ID `{t}` (list them with `codegraph clusters`)"),
-        },
-        Some(t) => {
-            let node = lookup(&reader, Target::new(t.clone()), json, &stale)?;
-            v["symbol"] = node_brief(&node);
-            let c = reader.cluster_of(&node.id)?;
-            if c.is_none() {
-                let _ = writeln!(out, "{} is in no cluster", node.id);
-                notes.push(format!("{} is in no cluster (only symbols linked by CALLS, IMPORTS, EXTENDS or IMPLEMENTS are clustered)", node.id));
-            }
-            c
-        }
-        None => None,
-    };
-    match (&a.target, one) {
-        (_, Some(c)) => {
-            let mut members = reader.cluster_members(&c.id)?;
-            let _ = writeln!(out, "{}", render::cluster(&c));
-            if a.limit > 0 && members.len() > a.limit {
-                notes.push(format!(
-                    "{} members; the first {} are listed (--limit)",
-                    members.len(),
-                    a.limit
-                ));
-                members.truncate(a.limit);
-            }
-            for m in &members {
-                let _ = writeln!(out, "  {m}");
-            }
-            let mut cj = cluster_json(&c);
-            cj["members"] = json!(members);
-            v["cluster"] = cj;
-        }
-        (Some(_), None) => v["cluster"] = Value::Null,
-        (None, None) => {
-            let all = reader.clusters(a.limit)?;
-            let total = stamp.as_ref().map_or(0, |s| s.clusters);
-            if (all.len() as u64) < total {
-                notes.push(format!(
-                    "{total} clusters; the largest {} are listed (--limit)",
-                    all.len()
-                ));
-            }
-            let _ = writeln!(out, "{total} cluster(s)");
-            for c in &all {
-                let _ = writeln!(out, "  {}", render::cluster(c));
-            }
-            v["clusters"] = Value::Array(all.iter().map(cluster_json).collect());
-        }
-    }
+    body(&reader, &stale, stamp.as_ref(), &mut v, &mut notes, &mut out)?;
     v["notes"] = json!(notes);
     if json {
         return print(&v);
     }
     for n in &notes {
-        let _ = writeln!(out, "note: {n}");
+        out.push_str(&format!("note: {n}\n"));
     }
     text(&out)
 }

@@ -402,6 +402,13 @@ fn is_function(kind: &str) -> bool {
 /// example.com/items/{id}"`); `method` is the registration's (`ANY`, or gorilla's
 /// `.Methods(...)`). `None` when the text is not a path.
 pub fn resolved_route(framework: &str, method: &str, pattern: &str) -> Option<(String, String)> {
+    let (method, path) = split_pattern(framework, method, pattern);
+    (is_route_path(path) && !path.is_empty()).then(|| (method, normalize_path(path)))
+}
+
+/// A registration pattern as (method, path): net/http's Go 1.22 `"[METHOD ][HOST]/[PATH]"`
+/// gives its method (else `method`) and loses its host; other frameworks' patterns are paths.
+fn split_pattern<'p>(framework: &str, method: &str, pattern: &'p str) -> (String, &'p str) {
     let (mut method, mut path) = (method.to_string(), pattern);
     if framework == "net/http" {
         if let Some((m, rest)) = pattern.split_once(' ')
@@ -417,7 +424,7 @@ pub fn resolved_route(framework: &str, method: &str, pattern: &str) -> Option<(S
             path = &path[slash..];
         }
     }
-    (is_route_path(path) && !path.is_empty()).then(|| (method, normalize_path(path)))
+    (method, path)
 }
 
 /// Whether a literal route argument looks like a path (or a Go 1.22 pattern with a method).
@@ -1018,22 +1025,7 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
         } else {
             "net/http"
         };
-        let (mut method, mut path) = ("ANY".to_string(), first);
-        if framework == "net/http" {
-            // Go 1.22: "[METHOD ][HOST]/[PATH]".
-            if let Some((m, rest)) = first.split_once(' ')
-                && !m.is_empty()
-                && m.chars().all(|c| c.is_ascii_uppercase())
-            {
-                method = m.to_string();
-                path = rest.trim_start();
-            }
-            if !path.starts_with('/')
-                && let Some(slash) = path.find('/')
-            {
-                path = &path[slash..];
-            }
-        }
+        let (method, path) = split_pattern(framework, "ANY", first);
         if !is_route_path(path) {
             return;
         }
