@@ -269,7 +269,7 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
             composed,
             secs
         ));
-        println!("## {} ({})", c.name, root.display());
+        println!("### {} ({})", c.name, root.display());
         println!("grep only ({}):", grep_only.len());
         for l in grep_only.iter().take(show) {
             println!("  {l}");
