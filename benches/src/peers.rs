@@ -4,7 +4,9 @@
 //! corpus; wall time and peak RSS come from one wrapper (`benches/peers/measure.py`) for all.
 //! Prints a Markdown table with ratios peer / codegraph. Queries (process start included):
 //! codegraph `search`, `context` and `impact` of the corpus's symbol (its best search hit),
-//! GitNexus `context` and `impact` of the same name.
+//! GitNexus `context` and `impact` of the same name. Watch: the median time from a one-line
+//! edit to each tool's watch mode saying it is indexed (`codegraph watch --json` revision
+//! line; `gitnexus analyze --watch` "Refresh complete" line), over a few edits of one file.
 //!
 //! Install the peers first: `bash benches/peers/setup.sh` (PEERS, default
 //! ~/.cache/codegraph-peers). `--smoke` runs codegraph and ctags on a tiny corpus in seconds.
@@ -12,8 +14,10 @@
 use crate::index_bench::{median, parse_floor, provider_files};
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 struct Corpus {
     name: &'static str,
@@ -51,6 +55,11 @@ fn which(name: &str) -> Option<PathBuf> {
 
 fn strs(v: &[String]) -> Vec<&str> {
     v.iter().map(String::as_str).collect()
+}
+
+/// A watch latency in milliseconds (median of [`WATCH_EDITS`]), or `-` when not measured.
+fn secs(s: Option<f64>) -> String {
+    s.map_or("-".into(), |s| format!("{:.0} ms", s * 1000.0))
 }
 
 /// A query's wall time in milliseconds (process start included), or why there is none.
@@ -144,18 +153,90 @@ pub(crate) fn git_copy(src: &Path, dest: &Path) -> Result<()> {
 
 /// Appends a comment line to the first provider file (the "one-file change").
 fn touch_one_file(dir: &Path) -> Result<()> {
+    append_comment(&source_file(dir)?)
+}
+
+/// The first source file of `dir` (walk order).
+fn source_file(dir: &Path) -> Result<PathBuf> {
     let walker = ignore::WalkBuilder::new(dir).build();
     for e in walker.flatten() {
         let p = e.path();
         let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
         if matches!(ext, "ts" | "go" | "js" | "md" | "rs") {
-            let mut text = std::fs::read_to_string(p)?;
-            text.push_str("\n// codegraph-bench edit\n");
-            std::fs::write(p, text)?;
-            return Ok(());
+            return Ok(p.to_path_buf());
         }
     }
     bail!("no source file to edit in {}", dir.display())
+}
+
+fn append_comment(p: &Path) -> Result<()> {
+    let mut text = std::fs::read_to_string(p)?;
+    text.push_str("\n// codegraph-bench edit\n");
+    std::fs::write(p, text)?;
+    Ok(())
+}
+
+/// Edits to time per watching tool.
+const WATCH_EDITS: usize = 3;
+
+/// The median time from a one-line edit of `file` to the line a watching process prints once
+/// the edit is indexed. `cmd` runs until killed; `ready(line)` says the initial index is done,
+/// `done(line)` that an edit was applied. Each edit waits for the previous one's line.
+fn watch_latency(
+    cmd: &[&str],
+    cwd: &Path,
+    env: &[(&str, String)],
+    file: &Path,
+    ready: impl Fn(&str) -> bool,
+    done: impl Fn(&str) -> bool,
+) -> Result<Option<f64>> {
+    let (prog, args) = cmd.split_first().context("empty command")?;
+    let mut c = Command::new(prog);
+    c.args(args).current_dir(cwd).stdout(Stdio::piped()).stderr(Stdio::piped());
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let mut child = c.spawn().with_context(|| format!("running {prog}"))?;
+    // Both streams: codegraph prints its JSON lines on stdout, GitNexus its log on stderr.
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    let out: Box<dyn std::io::Read + Send> = Box::new(child.stdout.take().context("stdout")?);
+    let err: Box<dyn std::io::Read + Send> = Box::new(child.stderr.take().context("stderr")?);
+    for stream in [out, err] {
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stream).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+    }
+    drop(tx);
+    let wait = |pred: &dyn Fn(&str) -> bool, timeout: Duration| -> bool {
+        let deadline = Instant::now() + timeout;
+        while let Ok(line) = rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            if pred(&line) {
+                return true;
+            }
+        }
+        false
+    };
+    let mut times = Vec::new();
+    if wait(&ready, Duration::from_secs(600)) {
+        for _ in 0..WATCH_EDITS {
+            std::thread::sleep(Duration::from_millis(300));
+            let start = Instant::now();
+            append_comment(file)?;
+            if !wait(&done, Duration::from_secs(180)) {
+                break;
+            }
+            times.push(start.elapsed().as_secs_f64());
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    Ok((times.len() == WATCH_EDITS).then(|| median(times)))
 }
 
 fn fmt(m: Option<Measure>) -> String {
@@ -225,10 +306,10 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
     };
     let work = std::env::temp_dir().join(format!("codegraph-peers-{}", std::process::id()));
     println!(
-        "| corpus | parse floor | codegraph cold (wall / peak RSS) | GitNexus cold | ctags | GitNexus / codegraph | ctags / codegraph | codegraph no-change | GitNexus no-change | codegraph 1-file | GitNexus 1-file | codegraph search | codegraph context | GitNexus context | codegraph impact | GitNexus impact |"
+        "| corpus | parse floor | codegraph cold (wall / peak RSS) | GitNexus cold | ctags | GitNexus / codegraph | ctags / codegraph | codegraph no-change | GitNexus no-change | codegraph 1-file | GitNexus 1-file | codegraph search | codegraph context | GitNexus context | codegraph impact | GitNexus impact | codegraph watch | GitNexus watch |"
     );
     println!(
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
     );
     let mut ratios: Vec<String> = Vec::new();
     for (name, root, symbol) in corpus_list {
@@ -323,6 +404,27 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
         };
         touch_one_file(&copy)?;
         let cg_one = measure(&tools, &copy, &[&cg, "index", &copy_s, "--db", &db_s], &[])?;
+        // Watch: edit-to-indexed latency of each tool's watch mode on the same file.
+        let edited = source_file(&copy)?;
+        let cg_watch = watch_latency(
+            &[&cg, "watch", &copy_s, "--db", &db_s, "--json"],
+            &copy,
+            &[],
+            &edited,
+            |l| l.contains("\"event\":\"watching\""),
+            |l| l.contains("\"event\":\"revision\""),
+        )?;
+        let gn_watch = match &gn_context {
+            Some((_, _, env, gn)) => watch_latency(
+                &[gn, "analyze", "--watch", &copy_s],
+                &copy,
+                env,
+                &edited,
+                |l| l.starts_with("Watching ") && l.contains("initial index ready"),
+                |l| l.starts_with("Refresh complete"),
+            )?,
+            None => None,
+        };
         let gn_one = match &gn_context {
             Some((_, _, env, gn)) => {
                 Some(measure(&tools, &copy, &[gn, "analyze", "--index-only", &copy_s], env)?)
@@ -330,7 +432,7 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
             None => None,
         };
         println!(
-            "| {name} ({} files) | {floor:.2} s | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {name} ({} files) | {floor:.2} s | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             files.len(),
             fmt(Some(cg_cold)),
             fmt(gn_cold),
@@ -346,22 +448,28 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
             ms(gn_context.as_ref().map(|g| g.0)),
             ms(Some(cg_impact)),
             ms(gn_context.as_ref().map(|g| g.1)),
+            secs(cg_watch),
+            secs(gn_watch),
         );
         ratios.push(format!(
-            "| {name} | {} | {} | {} | {} | {} |",
+            "| {name} | {} | {} | {} | {} | {} | {} |",
             ratio(gn_cold, cg_cold),
             ratio(gn_nochange, cg_nochange),
             ratio(gn_one, cg_one),
             ratio(gn_context.as_ref().map(|g| g.0), cg_context),
             ratio(gn_context.as_ref().map(|g| g.1), cg_impact),
+            match (gn_watch, cg_watch) {
+                (Some(g), Some(c)) if c > 0.0 => format!("{:.1}x", g / c),
+                _ => "-".into(),
+            },
         ));
     }
     if tools.gitnexus.is_some() {
         println!("\nGitNexus / codegraph, from the rows above (higher = codegraph faster):\n");
         println!(
-            "| corpus | cold index | no-change re-index | 1-file re-index | context | impact |"
+            "| corpus | cold index | no-change re-index | 1-file re-index | context | impact | watch (edit to indexed) |"
         );
-        println!("| --- | --- | --- | --- | --- | --- |");
+        println!("| --- | --- | --- | --- | --- | --- | --- |");
         for r in &ratios {
             println!("{r}");
         }
