@@ -194,16 +194,16 @@ pub(crate) struct OurScore {
     pub(crate) index_secs: f64,
 }
 
-/// Indexes `root` with the release `codegraph` binary `bin`, exports the graph and scores its
-/// CALLS edges against `oracle`.
-pub(crate) fn score_ours(bin: &Path, name: &str, root: &Path, oracle: &Oracle) -> Result<OurScore> {
+/// Indexes `root` into a scratch database with the release `codegraph` binary `bin` and
+/// returns `codegraph export` of it (JSONL) and the index wall time; the database is removed.
+pub(crate) fn index_and_export(bin: &Path, name: &str, root: &Path) -> Result<(Vec<u8>, f64)> {
     let db = std::env::temp_dir().join(format!("codegraph-acc-{name}-{}.db", std::process::id()));
     let t = Instant::now();
     let out = Command::new(bin)
         .args(["index", &root.to_string_lossy(), "--db", &db.to_string_lossy(), "--json"])
         .output()
         .with_context(|| format!("running {}", bin.display()))?;
-    let index_secs = t.elapsed().as_secs_f64();
+    let secs = t.elapsed().as_secs_f64();
     if !out.status.success() {
         bail!("index of {name} failed: {}", String::from_utf8_lossy(&out.stderr));
     }
@@ -213,7 +213,14 @@ pub(crate) fn score_ours(bin: &Path, name: &str, root: &Path, oracle: &Oracle) -
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
     }
-    let index = load_index(&export.stdout)?;
+    Ok((export.stdout, secs))
+}
+
+/// Indexes `root` with the release `codegraph` binary `bin`, exports the graph and scores its
+/// CALLS edges against `oracle`.
+pub(crate) fn score_ours(bin: &Path, name: &str, root: &Path, oracle: &Oracle) -> Result<OurScore> {
+    let (export, index_secs) = index_and_export(bin, name, root)?;
+    let index = load_index(&export)?;
     let mut ours: HashSet<SiteKey> = HashSet::new();
     let mut our_pairs: HashSet<PairKey> = HashSet::new();
     let mut to_impl = 0usize;

@@ -17,8 +17,6 @@ use anyhow::{Context, Result, bail};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::time::Instant;
 
 /// One corpus: where to index, which files the counts cover, what grep looks for.
 struct Corpus {
@@ -114,25 +112,10 @@ struct Found {
 /// Indexes `root` with the release binary and returns its declared and composed endpoints of
 /// `kind`, and the index time.
 fn detect(bin: &Path, root: &Path, kind: &str) -> Result<(Vec<Found>, usize, f64)> {
-    let db = std::env::temp_dir().join(format!("codegraph-endpoints-{}.db", std::process::id()));
-    let t = Instant::now();
-    let out = Command::new(bin)
-        .args(["index", &root.to_string_lossy(), "--db", &db.to_string_lossy(), "--json"])
-        .output()
-        .with_context(|| format!("running {}", bin.display()))?;
-    let secs = t.elapsed().as_secs_f64();
-    if !out.status.success() {
-        bail!("index of {} failed: {}", root.display(), String::from_utf8_lossy(&out.stderr));
-    }
-    let export = Command::new(bin)
-        .args(["export", &root.to_string_lossy(), "--db", &db.to_string_lossy()])
-        .output()?;
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
-    }
+    let (export, secs) = crate::accuracy::index_and_export(bin, "endpoints", root)?;
     let mut found = Vec::new();
     let mut composed = 0;
-    for line in export.stdout.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+    for line in export.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
         let v: Value = serde_json::from_slice(line)?;
         if v["type"] != "node" || v["kind"] != kind {
             continue;
