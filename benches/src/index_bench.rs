@@ -57,8 +57,39 @@ pub fn provider_files(dir: &Path) -> Vec<(Language, String)> {
 
 /// Median seconds of `runs` parse-only passes over `files` on all cores (the physical floor).
 pub fn parse_floor(files: &[(Language, String)], runs: usize) -> f64 {
+    parse_floor_cpu(files, runs).0
+}
+
+/// CPU seconds (user + system) this process has used so far, from `/proc/self/stat`; 0 where
+/// that file does not exist.
+pub fn self_cpu_seconds() -> f64 {
+    proc_stat_cpu(11)
+}
+
+/// CPU seconds (user + system) of this process's waited-for children so far.
+pub fn children_cpu_seconds() -> f64 {
+    proc_stat_cpu(13)
+}
+
+/// utime + stime (at `first`, in fields after the command name) of `/proc/self/stat`.
+fn proc_stat_cpu(first: usize) -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // Fields after the parenthesized command name: state is field 3, utime 14, stime 15.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok()).unwrap_or(0.0);
+    (ticks(first) + ticks(first + 1)) / 100.0
+}
+
+/// [`parse_floor`] and the median CPU seconds of one pass (to tell a slow machine from idle
+/// cores).
+pub fn parse_floor_cpu(files: &[(Language, String)], runs: usize) -> (f64, f64) {
     let mut floor = Vec::new();
+    let mut cpu = Vec::new();
     for _ in 0..runs.max(1) {
+        let c = self_cpu_seconds();
         let t = Instant::now();
         let nodes: u64 = files
             .par_iter()
@@ -68,8 +99,9 @@ pub fn parse_floor(files: &[(Language, String)], runs: usize) -> f64 {
             .sum();
         std::hint::black_box(nodes);
         floor.push(t.elapsed().as_secs_f64());
+        cpu.push(self_cpu_seconds() - c);
     }
-    median(floor)
+    (median(floor), median(cpu))
 }
 
 pub fn median(mut v: Vec<f64>) -> f64 {
@@ -83,22 +115,25 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
     let lines: usize = files.iter().map(|(_, t)| t.lines().count()).sum();
     let bytes: usize = files.iter().map(|(_, t)| t.len()).sum();
 
-    let floor = parse_floor(&files, args.runs);
+    let (floor, floor_cpu) = parse_floor_cpu(&files, args.runs);
 
     let db = std::env::temp_dir().join(format!("codegraph-bench-{}.db", std::process::id()));
     let mut walls = Vec::new();
     let mut rss = Vec::new();
+    let mut cpus = Vec::new();
     let mut last: serde_json::Value = serde_json::Value::Null;
     for _ in 0..args.runs {
         for suffix in ["", "-wal", "-shm"] {
             let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
         }
         let t = Instant::now();
+        let c = children_cpu_seconds();
         let out = Command::new(&args.bin)
             .args(["index", &args.dir.to_string_lossy(), "--db", &db.to_string_lossy(), "--json"])
             .output()
             .with_context(|| format!("running {}", args.bin.display()))?;
         walls.push(t.elapsed().as_secs_f64());
+        cpus.push(children_cpu_seconds() - c);
         if !out.status.success() {
             bail!("index failed: {}", String::from_utf8_lossy(&out.stderr));
         }
@@ -117,8 +152,12 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
         last["files"], last["symbols"], last["edges"]
     );
     println!("threads           {threads}, runs {} (median)", args.runs);
-    println!("parse floor       {floor:.2} s");
-    println!("codegraph index   {wall:.2} s  ({:.2}x floor)", wall / floor);
+    println!("parse floor       {floor:.2} s  ({floor_cpu:.1} CPU-s)");
+    println!(
+        "codegraph index   {wall:.2} s  ({:.2}x floor, {:.1} CPU-s)",
+        wall / floor,
+        median(cpus)
+    );
     println!("  phases (ms)     {}", last["timings_ms"]);
     println!(
         "throughput        {:.0} files/s, {:.0} lines/s",

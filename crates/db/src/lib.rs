@@ -108,17 +108,18 @@ pub fn parse(db: &dyn salsa::Database, file: SourceFile) -> Parsed {
     }
 }
 
-/// The per-file facts: the firewall between syntax and everything else.
+/// The per-file facts: the firewall between syntax and everything else. Shared, not copied,
+/// with the input that holds stored facts (a restored index, a cold build).
 #[salsa::tracked(returns(ref))]
-pub fn file_facts(db: &dyn salsa::Database, file: SourceFile) -> FileFacts {
+pub fn file_facts(db: &dyn salsa::Database, file: SourceFile) -> Arc<FileFacts> {
     let Some(language) = file.language(db) else {
-        return FileFacts::default();
+        return Arc::default();
     };
     match file.content(db) {
-        Content::Stored(facts) => FileFacts::clone(facts),
+        Content::Stored(facts) => Arc::clone(facts),
         Content::Text(text) => {
             let tree = parse(db, file);
-            codegraph_parse::provider(language).extract(text, tree.0.as_ref())
+            Arc::new(codegraph_parse::provider(language).extract(text, tree.0.as_ref()))
         }
     }
 }
@@ -253,14 +254,14 @@ mod tests {
             Content::Stored(Arc::new(facts.clone())),
             FileMeta::for_text(text),
         );
-        assert_eq!(file_facts(&db, file), &facts);
+        assert_eq!(**file_facts(&db, file), facts);
         assert_eq!(super::text(&db, file), "");
         let ran = std::mem::take(&mut *log.lock().unwrap());
         assert!(!ran.iter().any(|k| k.starts_with("parse")), "{ran:?}");
 
         use salsa::Setter;
         file.set_content(&mut db).to(Content::Text(Arc::from(text)));
-        assert_eq!(file_facts(&db, file), &facts);
+        assert_eq!(**file_facts(&db, file), facts);
     }
 
     #[test]

@@ -29,6 +29,13 @@ pub enum QueryError {
     UnknownEdgeSet { set: String },
     #[error("unknown node kind `{kind}`")]
     UnknownNodeKind { kind: String },
+    #[error("cannot {action} {path}: {source}")]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("SQLite error on {path}: {source}")]
     Sqlite {
         path: PathBuf,

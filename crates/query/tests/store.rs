@@ -235,3 +235,82 @@ fn publishing_twice_gives_identical_rows() {
     assert_eq!(dumps[0], dumps[1]);
     assert_eq!(dumps[0].len(), 5);
 }
+
+/// Names of the files in `dir`, sorted.
+fn files_in(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("list the directory")
+        .map(|e| e.expect("a directory entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_first_build_is_written_beside_the_index_and_renamed_into_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("i.db");
+    assert!(Store::is_unpublished(&path), "no file yet");
+    // What a killed first build leaves behind (no process has this ID), and an empty file.
+    std::fs::write(dir.path().join("i.db.building-4000000001"), b"partial").unwrap();
+    std::fs::write(&path, b"").unwrap();
+    assert!(Store::is_unpublished(&path), "an empty file");
+
+    let mut w = Store::open_bulk(&path).unwrap();
+    let building = format!("i.db.building-{}", std::process::id());
+    assert_eq!(files_in(dir.path()), vec!["i.db".to_string(), building.clone()]);
+    let (nodes, edges) = graph();
+    assert_eq!(publish(&mut w, &nodes, &edges), 1);
+    // Nothing is visible at the index's path until the rename.
+    assert!(matches!(Store::open_read_only(&path), Err(QueryError::NoRevision { .. })));
+
+    let w = w.install(&path).unwrap();
+    assert!(!files_in(dir.path()).contains(&building));
+    assert!(!Store::is_unpublished(&path), "a published revision");
+    {
+        let mut r = Store::open_read_only(&path).unwrap();
+        let reader = r.reader().unwrap();
+        assert_eq!(reader.revision(), 1);
+        assert_eq!(reader.snapshot().unwrap().symbols, 2);
+    }
+    // The installed database is an ordinary WAL database that later revisions update.
+    let mut w = w;
+    assert_eq!(publish(&mut w, &nodes[..1], &[]), 2);
+    {
+        let mut r = Store::open_read_only(&path).unwrap();
+        assert_eq!(r.reader().unwrap().revision(), 2);
+    }
+    // The last connection to close (a writer) removes the write-ahead files.
+    drop(w);
+    assert_eq!(files_in(dir.path()), vec!["i.db".to_string()]);
+}
+
+#[test]
+fn a_database_with_a_revision_or_a_live_log_is_not_built_beside() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("i.db");
+    let w = Store::open(&path).unwrap();
+    // Open by a writer: its write-ahead log exists, so someone may be reading.
+    assert!(!Store::is_unpublished(&path));
+    drop(w);
+    // Closed and without a revision: nothing anyone could read.
+    assert!(Store::is_unpublished(&path));
+    let mut w = Store::open(&path).unwrap();
+    let (nodes, edges) = graph();
+    publish(&mut w, &nodes, &edges);
+    drop(w);
+    assert!(!Store::is_unpublished(&path));
+    // A file that is not a database is left alone (the normal open reports it).
+    let junk = dir.path().join("junk.db");
+    std::fs::write(&junk, b"not a database at all, just text").unwrap();
+    assert!(!Store::is_unpublished(&junk));
+}
+
+#[test]
+fn an_abandoned_bulk_build_leaves_no_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("i.db");
+    let w = Store::open_bulk(&path).unwrap();
+    w.discard_bulk();
+    assert!(files_in(dir.path()).is_empty());
+}

@@ -1,9 +1,9 @@
 //! The full build behind `codegraph index` on a new root (or after a version change): scan ->
-//! salsa inputs -> facts (all cores) -> graph -> one revision that replaces everything, written
-//! by a bulk publication. Incremental revisions are the engine's ([`crate::engine`]).
+//! facts (all cores, trees dropped at once) -> salsa inputs holding those facts -> graph -> one
+//! revision that replaces everything, written by a bulk publication while parsing goes on. Incremental revisions are the engine's ([`crate::engine`]).
 
 use crate::git::{GitState, git_state};
-use crate::scan::scan;
+use crate::scan::{ScannedFile, scan};
 use anyhow::{Context, Result};
 use codegraph_db::{Content, Database, PREFETCH_CHUNK, SourceFile, Workspace};
 use codegraph_query::{Diagnostic, SnapshotInfo, SourceRow, Store};
@@ -14,6 +14,7 @@ use codegraph_resolve::{
 use codegraph_schema::DiagnosticCode;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Identifies what wrote an index: the codegraph version and the version of the facts the
@@ -120,69 +121,64 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create the index directory {}", dir.display()))?;
     }
-    let store = Store::open(db_path)?;
+    // A database nobody can be reading is built beside its place and renamed into it.
+    let bulk = Store::is_unpublished(db_path);
+    let store = if bulk { Store::open_bulk(db_path)? } else { Store::open(db_path)? };
     let (to_writer, from_main) = std::sync::mpsc::sync_channel::<WriterEvent>(4);
     let writer = std::thread::spawn(move || write_revision(store, from_main));
 
     let parse_start = Instant::now();
-    let mut db = Database::default();
-    let files: Vec<SourceFile> = scanned
-        .files
-        .iter()
-        .map(|f| {
-            SourceFile::builder(
-                f.path.clone(),
-                f.language,
-                Content::Text(f.text.clone()),
-                f.meta.clone(),
-            )
-            .durability(crate::engine::INPUT_DURABILITY)
-            .new(&db)
-        })
-        .collect();
+    let db = Database::default();
     let mtimes: Vec<i64> =
         scanned.files.iter().map(|f| crate::scan::recorded_mtime(f.mtime_ns, read_ns)).collect();
-    let workspace =
-        Workspace::builder(files.clone()).durability(crate::engine::INPUT_DURABILITY).new(&db);
-    let bar = progress_bar(opts.progress, files.len());
+    let bar = progress_bar(opts.progress, scanned.files.len());
     let mut diagnostics = scanned.diagnostics;
     let mut counts = Counts::default();
     let mut writer_gone = false;
-    let mut offset = 0;
-    db.prefetch(
-        &files,
-        |db, file| {
-            file_node(db, file);
-            file_graph(db, file);
-        },
-        |db, chunk| {
-            let mut batch = Batch::default();
-            for (i, &file) in chunk.iter().enumerate() {
-                let node = file_node(db, file);
-                let g = file_graph(db, file);
-                counts.add(node);
-                batch.nodes.push(node.clone());
-                batch.nodes.extend(g.nodes.iter().cloned());
-                batch.edges.push((node.id.clone(), g.edges.clone()));
-                for (code, detail) in &g.diagnostics {
-                    diagnostics.push(Diagnostic {
-                        path: file.path(db).clone(),
-                        code: *code,
-                        detail: detail.clone(),
-                    });
-                }
-                batch.sources.push(crate::engine::source_row(
-                    db,
-                    file.path(db),
-                    file,
-                    mtimes[offset + i],
-                ));
-            }
-            offset += chunk.len();
-            bar.inc(chunk.len() as u64);
-            writer_gone = writer_gone || to_writer.send(WriterEvent::Batch(batch)).is_err();
-        },
-    );
+    let mut files: Vec<SourceFile> = Vec::with_capacity(scanned.files.len());
+    let mut batch = Batch::default();
+    // Workers parse and extract on every core, in any order, and drop each syntax tree at
+    // once; this thread takes their facts in path order (so rows get the same numbers every
+    // time), makes them salsa inputs (stored facts, as a restored index has: nothing is parsed
+    // twice), derives each file's own rows and streams them to the writer thread.
+    prepare_in_parallel(&scanned.files, |i, prepared| {
+        let f = &scanned.files[i];
+        let input =
+            SourceFile::builder(f.path.clone(), f.language, prepared.content, f.meta.clone())
+                .durability(crate::engine::INPUT_DURABILITY)
+                .new(&db);
+        files.push(input);
+        let node = file_node(&db, input);
+        let g = file_graph(&db, input);
+        counts.add(node);
+        batch.nodes.push(node.clone());
+        batch.nodes.extend(g.nodes.iter().cloned());
+        batch.edges.push((node.id.clone(), g.edges.clone()));
+        for (code, detail) in &g.diagnostics {
+            diagnostics.push(Diagnostic {
+                path: f.path.clone(),
+                code: *code,
+                detail: detail.clone(),
+            });
+        }
+        batch.sources.push(SourceRow {
+            path: f.path.clone(),
+            size: f.meta.size,
+            mtime_ns: mtimes[i],
+            hash: f.meta.hash.clone(),
+            lossy_utf8: f.meta.lossy_utf8,
+            lines: f.meta.lines,
+            facts: prepared.facts_blob,
+        });
+        bar.inc(1);
+        if batch.sources.len() == WRITER_BATCH {
+            let full = std::mem::take(&mut batch);
+            writer_gone = writer_gone || to_writer.send(WriterEvent::Batch(full)).is_err();
+        }
+    });
+    writer_gone = writer_gone || to_writer.send(WriterEvent::Batch(batch)).is_err();
+    let workspace =
+        Workspace::builder(files.clone()).durability(crate::engine::INPUT_DURABILITY).new(&db);
     bar.finish_and_clear();
     let parse_ms = parse_start.elapsed().as_millis();
 
@@ -256,6 +252,9 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
             anyhow::bail!("the index writer thread panicked; the previous revision is intact")
         }
     };
+    if bulk {
+        store = store.install(db_path)?;
+    }
     let publish_ms = publish_start.elapsed().as_millis();
     // What the revision holds (duplicate rows were merged on insert).
     let snap = store.reader()?.snapshot()?;
@@ -290,6 +289,70 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
     let paths: Vec<String> = scanned.files.into_iter().map(|f| f.path).collect();
     let files = paths.into_iter().zip(files).zip(mtimes).map(|((p, f), m)| (p, f, m)).collect();
     Ok(FullBuild { db, store, files, workspace, skips, published, git, revision, summary })
+}
+
+/// Files per batch sent to the writer thread.
+const WRITER_BATCH: usize = 256;
+
+/// A file's content as the cold build gives it to salsa, and its encoded facts.
+struct Prepared {
+    content: Content,
+    /// Encoded facts for the `source` table (`None` without a provider).
+    facts_blob: Option<Vec<u8>>,
+}
+
+/// Parses and extracts `files` on all cores (each worker drops its syntax tree as soon as the
+/// facts are out) and hands each result to `on_file` on this thread in index order. Files
+/// without a provider, and files resolution reads as text, keep their text instead.
+fn prepare_in_parallel(files: &[ScannedFile], mut on_file: impl FnMut(usize, Prepared)) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let next = AtomicUsize::new(0);
+    let (to_main, results) = std::sync::mpsc::sync_channel::<(usize, Prepared)>(256);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let to_main = to_main.clone();
+            let next = &next;
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(f) = files.get(i) else { break };
+                    if to_main.send((i, prepare(f))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(to_main);
+        // Results arrive out of order; hand them on in order.
+        let mut waiting: HashMap<usize, Prepared> = HashMap::new();
+        let mut expected = 0;
+        for (i, prepared) in results {
+            waiting.insert(i, prepared);
+            while let Some(p) = waiting.remove(&expected) {
+                on_file(expected, p);
+                expected += 1;
+            }
+        }
+    });
+}
+
+fn prepare(f: &ScannedFile) -> Prepared {
+    match f.language {
+        Some(language) if !codegraph_resolve::reads_as_text(&f.path) => {
+            let tree = codegraph_parse::parse_tree(language, &f.text, None);
+            let facts = codegraph_parse::provider(language).extract(&f.text, tree.as_ref());
+            drop(tree);
+            let facts_blob = Some(codegraph_parse::encode_facts(&facts));
+            Prepared { content: Content::Stored(Arc::new(facts)), facts_blob }
+        }
+        Some(_) => {
+            // Read as text by resolution: salsa parses it when asked.
+            let content = Content::Text(f.text.clone());
+            Prepared { content, facts_blob: None }
+        }
+        None => Prepared { content: Content::Text(f.text.clone()), facts_blob: None },
+    }
 }
 
 /// What the main thread sends the writer thread: a closed set of events.
