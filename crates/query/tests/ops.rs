@@ -572,21 +572,21 @@ fn dag_grep_tree_mermaid_cycles_budget_and_direction_in() {
     check(
         render::dag(&r.dag_grep(&start).unwrap()),
         expect![[r#"
-        revision 1
-        dag_grep `start` (out): 2 seed(s), 11 node(s), 14 edge(s): 6 forward, 1 back, 4 anchor node(s)
-        sym:ts:src/app.ts:start [function] 0.882 (seed)
-        `-- -CALLS-> sym:ts:src/cycle.ts:ping [function] 0.712
-            `-- -CALLS-> sym:ts:src/cycle.ts:pong [function] 0.489
-        sym:ts:src/server.ts:Server.start [method] 0.881 (seed)
-        +-- -CALLS-> sym:ts:src/util.ts:log [function] 0.712
-        +-- -CALLS-> sym:ts:src/server.ts:Server.stop [method] 0.674
-        |   `-- back-edge -CALLS-> sym:ts:src/util.ts:log
-        `-- -CALLS-> sym:ts:src/util.ts:Logger.write [method] 0.637
-        anchor file:src/app.ts contains sym:ts:src/app.ts:start
-        anchor file:src/cycle.ts contains sym:ts:src/cycle.ts:ping, sym:ts:src/cycle.ts:pong
-        anchor file:src/server.ts contains sym:ts:src/server.ts:Server.start, sym:ts:src/server.ts:Server.stop
-        anchor file:src/util.ts contains sym:ts:src/util.ts:Logger.write, sym:ts:src/util.ts:log
-    "#]],
+            revision 1
+            dag_grep `start` (out): 2 seed(s), 11 node(s), 14 edge(s): 6 forward, 1 back, 4 anchor node(s)
+            sym:ts:src/app.ts:start [function] 0.882 (seed)
+            `-- -CALLS-> sym:ts:src/cycle.ts:ping [function] 0.713
+                `-- -CALLS-> sym:ts:src/cycle.ts:pong [function] 0.489
+            sym:ts:src/server.ts:Server.start [method] 0.881 (seed)
+            +-- -CALLS-> sym:ts:src/util.ts:log [function] 0.711
+            +-- -CALLS-> sym:ts:src/server.ts:Server.stop [method] 0.674
+            |   `-- back-edge -CALLS-> sym:ts:src/util.ts:log
+            `-- -CALLS-> sym:ts:src/util.ts:Logger.write [method] 0.637
+            anchor file:src/app.ts contains sym:ts:src/app.ts:start
+            anchor file:src/cycle.ts contains sym:ts:src/cycle.ts:ping, sym:ts:src/cycle.ts:pong
+            anchor file:src/server.ts contains sym:ts:src/server.ts:Server.start, sym:ts:src/server.ts:Server.stop
+            anchor file:src/util.ts contains sym:ts:src/util.ts:Logger.write, sym:ts:src/util.ts:log
+        "#]],
     );
     let tight = DagGrepRequest { budget: 4, per_node_cap: 2, ..start.clone() };
     let cut = r.dag_grep(&tight).unwrap();
@@ -594,19 +594,19 @@ fn dag_grep_tree_mermaid_cycles_budget_and_direction_in() {
     check(
         render::dag(&cut),
         expect![[r#"
-        revision 1
-        dag_grep `start` (out): 2 seed(s), 8 node(s), 7 edge(s): 3 forward, 0 back, 4 anchor node(s)
-        sym:ts:src/app.ts:start [function] 0.882 (seed)
-        `-- -CALLS-> sym:ts:src/cycle.ts:ping [function] 0.712
-        sym:ts:src/server.ts:Server.start [method] 0.881 (seed)
-        `-- -CALLS-> sym:ts:src/util.ts:log [function] 0.712
-        anchor file:src/app.ts contains sym:ts:src/app.ts:start
-        anchor file:src/cycle.ts contains sym:ts:src/cycle.ts:ping
-        anchor file:src/server.ts contains sym:ts:src/server.ts:Server.start
-        anchor file:src/util.ts contains sym:ts:src/util.ts:log
-        warning: budget of 4 nodes reached: 1 more node(s) not added
-        warning: per_node_cap 2 reached at 1 node(s): their further edges were not fetched
-    "#]],
+            revision 1
+            dag_grep `start` (out): 2 seed(s), 8 node(s), 7 edge(s): 3 forward, 0 back, 4 anchor node(s)
+            sym:ts:src/app.ts:start [function] 0.882 (seed)
+            `-- -CALLS-> sym:ts:src/cycle.ts:ping [function] 0.713
+            sym:ts:src/server.ts:Server.start [method] 0.881 (seed)
+            `-- -CALLS-> sym:ts:src/util.ts:log [function] 0.711
+            anchor file:src/app.ts contains sym:ts:src/app.ts:start
+            anchor file:src/cycle.ts contains sym:ts:src/cycle.ts:ping
+            anchor file:src/server.ts contains sym:ts:src/server.ts:Server.start
+            anchor file:src/util.ts contains sym:ts:src/util.ts:log
+            warning: budget of 4 nodes reached: 1 more node(s) not added
+            warning: per_node_cap 2 reached at 1 node(s): their further edges were not fetched
+        "#]],
     );
     let incoming = DagGrepRequest {
         query: "log".into(),
