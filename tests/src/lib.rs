@@ -118,8 +118,8 @@ pub fn render_fixture_graph(fixture: &str) -> String {
     for &f in &files {
         nodes.push(file_node(&db, f));
         let g = file_graph(&db, f);
-        nodes.extend(&g.nodes);
-        edges.extend(&g.edges);
+        nodes.extend(g.nodes.iter());
+        edges.extend(g.edges.iter());
     }
     let p = package_graph(&db, workspace);
     nodes.extend(&p.nodes);

@@ -97,7 +97,7 @@ fn main() {
     // symbol ID -> (file, qualified name)
     let mut syms: HashMap<String, (String, String)> = HashMap::new();
     for &f in &files {
-        for n in &file_graph(&db, f).nodes {
+        for n in file_graph(&db, f).nodes.iter() {
             let Node { id, file, qualified_name, .. } = n;
             syms.insert(id.clone(), (file.clone().unwrap_or_default(), qualified_name.clone()));
         }

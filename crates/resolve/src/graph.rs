@@ -10,6 +10,7 @@ use codegraph_db::{SourceFile, file_facts};
 use codegraph_parse::Language;
 use codegraph_schema::{DiagnosticCode, EdgeKind, NodeKind, Reason};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// A node of the graph, ready to be stored.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -59,12 +60,13 @@ impl Edge {
     }
 }
 
-/// What one file's symbols contribute to the graph (the file node is [`file_node`]).
+/// What one file's symbols contribute to the graph (the file node is [`file_node`]). The rows
+/// are shared (`Arc`), so the cold build hands them to its writer thread without copying.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct FileGraph {
     /// Symbols in source order.
-    pub nodes: Vec<Node>,
-    pub edges: Vec<Edge>,
+    pub nodes: Arc<[Node]>,
+    pub edges: Arc<[Edge]>,
     /// Notes on the file: syntax errors.
     pub diagnostics: Vec<(DiagnosticCode, String)>,
 }
@@ -130,6 +132,8 @@ pub fn file_graph(db: &dyn salsa::Database, file: SourceFile) -> FileGraph {
         return graph;
     };
     let facts = file_facts(db, file);
+    let mut nodes = Vec::with_capacity(facts.symbols.len());
+    let mut edges = Vec::with_capacity(2 * facts.symbols.len());
     if facts.syntax_errors > 0 {
         graph.diagnostics.push((
             DiagnosticCode::SyntaxErrors,
@@ -150,15 +154,9 @@ pub fn file_graph(db: &dyn salsa::Database, file: SourceFile) -> FileGraph {
             }
             _ => EdgeKind::Contains,
         };
-        graph.edges.push(Edge::new(
-            fid.clone(),
-            id.clone(),
-            EdgeKind::Defines,
-            Reason::Structural,
-            0,
-        ));
-        graph.edges.push(Edge::new(parent_id.clone(), id.clone(), kind, Reason::Structural, 0));
-        graph.nodes.push(Node {
+        edges.push(Edge::new(fid.clone(), id.clone(), EdgeKind::Defines, Reason::Structural, 0));
+        edges.push(Edge::new(parent_id.clone(), id.clone(), kind, Reason::Structural, 0));
+        nodes.push(Node {
             id,
             kind: s.kind,
             name: s.name.clone(),
@@ -177,6 +175,8 @@ pub fn file_graph(db: &dyn salsa::Database, file: SourceFile) -> FileGraph {
             props: None,
         });
     }
-    crate::endpoints::endpoint_rows(db, file, language, &mut graph.nodes, &mut graph.edges);
+    crate::endpoints::endpoint_rows(db, file, language, &mut nodes, &mut edges);
+    graph.nodes = nodes.into();
+    graph.edges = edges.into();
     graph
 }

@@ -151,8 +151,8 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
         let node = file_node(&db, input);
         let g = file_graph(&db, input);
         counts.add(node);
-        batch.nodes.push(node.clone());
-        batch.nodes.extend(g.nodes.iter().cloned());
+        batch.nodes.push(Arc::from([node.clone()]));
+        batch.nodes.push(g.nodes.clone());
         batch.edges.push((node.id.clone(), g.edges.clone()));
         for (code, detail) in &g.diagnostics {
             diagnostics.push(Diagnostic {
@@ -193,9 +193,11 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
         for &file in chunk {
             let id = file_node(&db, file).id.clone();
             let r = resolve_file(&db, workspace, file);
-            batch.nodes.extend(r.nodes.iter().cloned());
+            if !r.nodes.is_empty() {
+                batch.nodes.push(Arc::from(r.nodes.as_slice()));
+            }
             if !r.edges.is_empty() {
-                batch.edges.push((id.clone(), r.edges.clone()));
+                batch.edges.push((id.clone(), Arc::from(r.edges.as_slice())));
             }
             if !r.unresolved.is_empty() {
                 batch.unresolved.push((file.path(&db).clone(), r.unresolved.clone()));
@@ -212,8 +214,8 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
         let g = package_unit_graph(&db, workspace, unit);
         let id = unit.id(&db).to_string();
         let digest = package_unit_digest(&db, workspace, unit);
-        batch.nodes.extend(g.nodes.iter().cloned());
-        batch.edges.push((id.clone(), g.edges.clone()));
+        batch.nodes.push(Arc::from(g.nodes.as_slice()));
+        batch.edges.push((id.clone(), Arc::from(g.edges.as_slice())));
         batch.units.push((id.clone(), digest));
         published.insert(id, digest);
     }
@@ -363,9 +365,10 @@ enum WriterEvent {
 
 #[derive(Default)]
 struct Batch {
-    nodes: Vec<Node>,
+    /// Runs of nodes, shared with the salsa memos that produced them (no copies).
+    nodes: Vec<Arc<[Node]>>,
     /// (owner unit ID, its edges).
-    edges: Vec<(String, Vec<Edge>)>,
+    edges: Vec<(String, Arc<[Edge]>)>,
     diagnostics: Vec<Diagnostic>,
     /// (file path, its unresolved call sites).
     unresolved: Vec<(String, Vec<UnresolvedSite>)>,
@@ -385,9 +388,9 @@ fn write_revision(
     for event in events {
         match event {
             WriterEvent::Batch(b) => {
-                publication.insert_nodes(&b.nodes)?;
+                publication.insert_nodes(b.nodes.iter().flat_map(|run| run.iter()))?;
                 for (owner, edges) in &b.edges {
-                    publication.insert_edges(edges, owner)?;
+                    publication.insert_edges(edges.iter(), owner)?;
                 }
                 publication.insert_diagnostics(&b.diagnostics)?;
                 for (file, sites) in &b.unresolved {
