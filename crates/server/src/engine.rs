@@ -830,8 +830,17 @@ pub(crate) fn source_row(
     input: SourceFile,
     mtime_ns: i64,
 ) -> SourceRow {
-    let meta = input.meta(db);
     let facts = input.language(db).map(|_| codegraph_parse::encode_facts(file_facts(db, input)));
+    source_row_of(path, input.meta(db), mtime_ns, facts)
+}
+
+/// The `source` row of a file from what the scanner saw and its encoded facts.
+pub(crate) fn source_row_of(
+    path: &str,
+    meta: &FileMeta,
+    mtime_ns: i64,
+    facts: Option<Vec<u8>>,
+) -> SourceRow {
     SourceRow {
         path: path.to_string(),
         size: meta.size,

@@ -116,7 +116,7 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
     // Taken after the reads: later than any of them, so the racy window errs on the safe side.
     let read_ns = now_ns();
 
-    // The writer thread fills one publication while the workers parse the next chunk.
+    // The writer thread fills one publication while the workers go on parsing.
     if let Some(dir) = db_path.parent() {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create the index directory {}", dir.display()))?;
@@ -161,15 +161,12 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
                 detail: detail.clone(),
             });
         }
-        batch.sources.push(SourceRow {
-            path: f.path.clone(),
-            size: f.meta.size,
-            mtime_ns: mtimes[i],
-            hash: f.meta.hash.clone(),
-            lossy_utf8: f.meta.lossy_utf8,
-            lines: f.meta.lines,
-            facts: prepared.facts_blob,
-        });
+        batch.sources.push(crate::engine::source_row_of(
+            &f.path,
+            &f.meta,
+            mtimes[i],
+            prepared.facts_blob,
+        ));
         bar.inc(1);
         if batch.sources.len() == WRITER_BATCH {
             let full = std::mem::take(&mut batch);
@@ -349,7 +346,8 @@ fn prepare(f: &ScannedFile) -> Prepared {
             Prepared { content: Content::Stored(Arc::new(facts)), facts_blob }
         }
         Some(_) => {
-            // Read as text by resolution: salsa parses it when asked.
+            // Read as text by resolution (salsa parses it when asked); a restore reads it
+            // again rather than its stored facts, so none are stored.
             let content = Content::Text(f.text.clone());
             Prepared { content, facts_blob: None }
         }
