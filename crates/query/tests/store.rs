@@ -273,6 +273,12 @@ fn a_first_build_is_written_beside_the_index_and_renamed_into_place() {
         assert_eq!(reader.revision(), 1);
         assert_eq!(reader.snapshot().unwrap().symbols, 2);
     }
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        let page: i64 = conn.query_row("PRAGMA page_size", [], |r| r.get(0)).unwrap();
+        let journal: String = conn.query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
+        assert_eq!((page, journal.as_str()), (16384, "wal"));
+    }
     // The installed database is an ordinary WAL database that later revisions update.
     let mut w = w;
     assert_eq!(publish(&mut w, &nodes[..1], &[]), 2);
