@@ -111,7 +111,7 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
     let git = std::thread::spawn(move || git_state(&git_root));
 
     let scan_opts = crate::engine::scan_options(db_path, opts.max_file_size);
-    let scanned = scan(root, &scan_opts);
+    let mut scanned = scan(root, &scan_opts);
     let scan_ms = start.elapsed().as_millis();
     // Taken after the reads: later than any of them, so the racy window errs on the safe side.
     let read_ns = now_ns();
@@ -174,6 +174,11 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
         }
     });
     writer_gone = writer_gone || to_writer.send(WriterEvent::Batch(batch)).is_err();
+    // Texts that salsa does not hold (files given as stored facts) are done with: freeing them
+    // now lets resolution reuse that memory instead of growing the peak.
+    for f in &mut scanned.files {
+        f.text = Arc::from("");
+    }
     let workspace =
         Workspace::builder(files.clone()).durability(crate::engine::INPUT_DURABILITY).new(&db);
     bar.finish_and_clear();
