@@ -84,7 +84,7 @@ pub fn parse_tree(
     })
 }
 
-/// Parses and extracts in one step (what tests and the parse-floor bench use).
+/// Parses and extracts in one step, dropping the tree (the cold build's workers, tests).
 pub fn analyze(language: Language, text: &str) -> FileFacts {
     let tree = parse_tree(language, text, None);
     provider(language).extract(text, tree.as_ref())

@@ -26,5 +26,5 @@ pub use derived::{
 pub use error::QueryError;
 pub use read::{DiagnosticRow, EdgeRow, NodeRow, OpenedNode, Reader, SnapshotRow, Status};
 pub use search::{Fallback, SearchHit, SearchRequest, SearchResult};
-pub use store::{Diagnostic, Publication, SnapshotInfo, SourceRow, Store};
+pub use store::{Diagnostic, Publication, SnapshotInfo, SourceRow, Store, database_files};
 pub use update::{PersistedState, UnitKind, UnitRows, Update};

@@ -17,6 +17,8 @@ use std::time::Duration;
 pub struct Store {
     pub(crate) conn: Connection,
     pub(crate) path: PathBuf,
+    /// Opened by [`Store::open_bulk`]: a file beside the index that nobody reads yet.
+    bulk: bool,
 }
 
 /// How a writer connection journals its transactions.
@@ -36,6 +38,12 @@ fn sibling(path: &Path, suffix: &str) -> PathBuf {
     let mut p = path.as_os_str().to_os_string();
     p.push(suffix);
     PathBuf::from(p)
+}
+
+/// Every file SQLite may keep for the database at `path`: the database, its rollback journal,
+/// its write-ahead log and its shared-memory index.
+pub fn database_files(path: &Path) -> [PathBuf; 4] {
+    ["", "-journal", "-wal", "-shm"].map(|suffix| sibling(path, suffix))
 }
 
 /// Removes `TARGET.building-PID` files whose process no longer runs (a killed first build).
@@ -96,7 +104,8 @@ impl Store {
     fn open_with(path: &Path, journal: Journal) -> Result<Store, QueryError> {
         let err = |source| QueryError::Sqlite { path: path.to_path_buf(), source };
         let conn = Connection::open(path).map_err(err)?;
-        let store = Store { conn, path: path.to_path_buf() };
+        let bulk = matches!(journal, Journal::Off);
+        let store = Store { conn, path: path.to_path_buf(), bulk };
         store.configure_writer(journal).map_err(err)?;
         Ok(store)
     }
@@ -109,9 +118,9 @@ impl Store {
                 self.conn.pragma_update(None, "synchronous", "NORMAL")?;
             }
             Journal::Off => {
-                // A new file, so the page size can still be chosen: 16 KiB pages cut the cold
-                // build of the Go standard library by ~0.5 s (fewer B-tree pages to balance and
-                // write) and did not slow incremental revisions (watch edit p50 38 vs 47 ms).
+                // A new file, so the page size can still be chosen: 16 KiB pages made the cold
+                // build of the Go standard library ~0.5 s faster (fewer B-tree pages to balance
+                // and write) without slowing incremental revisions (docs/PERFORMANCE.md).
                 self.conn.pragma_update(None, "page_size", BULK_PAGE_SIZE)?;
                 self.conn.pragma_update_and_check(None, "journal_mode", "OFF", |_| Ok(()))?;
                 self.conn.pragma_update(None, "synchronous", "OFF")?;
@@ -175,8 +184,8 @@ impl Store {
     pub fn open_bulk(target: &Path) -> Result<Store, QueryError> {
         remove_stale_builds(target);
         let tmp = sibling(target, &format!(".building-{}", std::process::id()));
-        for suffix in ["", "-journal", "-wal", "-shm"] {
-            let _ = std::fs::remove_file(sibling(&tmp, suffix));
+        for file in database_files(&tmp) {
+            let _ = std::fs::remove_file(file);
         }
         Store::open_with(&tmp, Journal::Off)
     }
@@ -212,14 +221,14 @@ impl Store {
         Store::open(target)
     }
 
-    /// Removes the files of this build's database, if it was opened by [`Store::open_bulk`]
-    /// and is abandoned (the build failed).
+    /// Closes the store; if it was opened by [`Store::open_bulk`] (a build that will not be
+    /// installed: it failed), its files are removed too. Any other database is only closed.
     pub fn discard_bulk(self) {
-        let path = self.path.clone();
+        let (path, bulk) = (self.path.clone(), self.bulk);
         drop(self);
-        if path.to_string_lossy().contains(".building-") {
-            for suffix in ["", "-journal", "-wal", "-shm"] {
-                let _ = std::fs::remove_file(sibling(&path, suffix));
+        if bulk {
+            for file in database_files(&path) {
+                let _ = std::fs::remove_file(file);
             }
         }
     }
@@ -262,7 +271,7 @@ impl Store {
                 expected: SCHEMA_VERSION,
             });
         }
-        Ok(Store { conn, path: path.to_path_buf() })
+        Ok(Store { conn, path: path.to_path_buf(), bulk: false })
     }
 
     pub fn path(&self) -> &Path {

@@ -319,4 +319,8 @@ fn an_abandoned_bulk_build_leaves_no_files() {
     let w = Store::open_bulk(&path).unwrap();
     w.discard_bulk();
     assert!(files_in(dir.path()).is_empty());
+    // A published database is only closed, never removed, even if a name looks like a build's.
+    let other = dir.path().join("x.db.building-1");
+    Store::open(&other).unwrap().discard_bulk();
+    assert_eq!(files_in(dir.path()), vec!["x.db.building-1".to_string()]);
 }

@@ -854,15 +854,7 @@ pub(crate) fn source_row_of(
 
 /// Scan options for a root whose index lives at `db_path` (the index's files are excluded).
 pub fn scan_options(db_path: &Path, max_file_size: u64) -> ScanOptions {
-    let exclude = ["", "-wal", "-shm", "-journal"]
-        .iter()
-        .map(|suffix| {
-            let mut p = db_path.as_os_str().to_os_string();
-            p.push(suffix);
-            PathBuf::from(p)
-        })
-        .collect();
-    ScanOptions { max_file_size, exclude }
+    ScanOptions { max_file_size, exclude: codegraph_query::database_files(db_path).to_vec() }
 }
 
 fn group_skips(skips: Vec<Diagnostic>) -> BTreeMap<String, Vec<Diagnostic>> {

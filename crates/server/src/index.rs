@@ -1,6 +1,7 @@
 //! The full build behind `codegraph index` on a new root (or after a version change): scan ->
 //! facts (all cores, trees dropped at once) -> salsa inputs holding those facts -> graph -> one
-//! revision that replaces everything, written by a bulk publication while parsing goes on. Incremental revisions are the engine's ([`crate::engine`]).
+//! revision that replaces everything, written by a bulk publication while parsing goes on.
+//! Incremental revisions are the engine's ([`crate::engine`]).
 
 use crate::git::{GitState, git_state};
 use crate::scan::{ScannedFile, scan};
@@ -125,7 +126,17 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
     let bulk = Store::is_unpublished(db_path);
     let store = if bulk { Store::open_bulk(db_path)? } else { Store::open(db_path)? };
     let (to_writer, from_main) = std::sync::mpsc::sync_channel::<WriterEvent>(4);
-    let writer = std::thread::spawn(move || write_revision(store, from_main));
+    let writer = std::thread::spawn(move || {
+        let mut store = store;
+        match write_revision(&mut store, from_main) {
+            Ok(revision) => Ok((store, revision)),
+            Err(e) => {
+                // A first build that will not be installed leaves no file behind.
+                store.discard_bulk();
+                Err(e)
+            }
+        }
+    });
 
     let parse_start = Instant::now();
     let db = Database::default();
@@ -174,10 +185,12 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
         }
     });
     writer_gone = writer_gone || to_writer.send(WriterEvent::Batch(batch)).is_err();
-    // Texts that salsa does not hold (files given as stored facts) are done with: freeing them
-    // now lets resolution reuse that memory instead of growing the peak.
+    // Our references to the texts are done with: those salsa keeps (files it reads as text)
+    // live on there, the rest are freed, so resolution reuses their memory instead of growing
+    // the peak.
+    let empty: Arc<str> = Arc::from("");
     for f in &mut scanned.files {
-        f.text = Arc::from("");
+        f.text = empty.clone();
     }
     let workspace =
         Workspace::builder(files.clone()).durability(crate::engine::INPUT_DURABILITY).new(&db);
@@ -341,22 +354,16 @@ fn prepare_in_parallel(files: &[ScannedFile], mut on_file: impl FnMut(usize, Pre
     });
 }
 
+/// Stored facts for a provider file; the text otherwise, and for a file resolution reads as
+/// text (salsa parses it if asked; a restore reads such a file again, so no facts are stored).
 fn prepare(f: &ScannedFile) -> Prepared {
     match f.language {
         Some(language) if !codegraph_resolve::reads_as_text(&f.path) => {
-            let tree = codegraph_parse::parse_tree(language, &f.text, None);
-            let facts = codegraph_parse::provider(language).extract(&f.text, tree.as_ref());
-            drop(tree);
+            let facts = codegraph_parse::analyze(language, &f.text);
             let facts_blob = Some(codegraph_parse::encode_facts(&facts));
             Prepared { content: Content::Stored(Arc::new(facts)), facts_blob }
         }
-        Some(_) => {
-            // Read as text by resolution (salsa parses it when asked); a restore reads it
-            // again rather than its stored facts, so none are stored.
-            let content = Content::Text(f.text.clone());
-            Prepared { content, facts_blob: None }
-        }
-        None => Prepared { content: Content::Text(f.text.clone()), facts_blob: None },
+        _ => Prepared { content: Content::Text(f.text.clone()), facts_blob: None },
     }
 }
 
@@ -380,13 +387,13 @@ struct Batch {
     sources: Vec<SourceRow>,
 }
 
-/// Writes batches into one publication and commits it when told to. If the channel closes
-/// without a `Commit`, the publication is dropped and the previous revision stays. Hands the
-/// store back for the engine.
+/// Writes batches into one publication and commits it when told to; returns the revision.
+/// If the channel closes without a `Commit`, the publication is dropped and the previous
+/// revision stays.
 fn write_revision(
-    mut store: Store,
+    store: &mut Store,
     events: std::sync::mpsc::Receiver<WriterEvent>,
-) -> Result<(Store, i64)> {
+) -> Result<i64> {
     let mut publication = store.begin_publish()?;
     for event in events {
         match event {
@@ -404,8 +411,7 @@ fn write_revision(
             }
             WriterEvent::Commit(info) => {
                 pause_point("full-commit");
-                let revision = publication.commit(&info)?;
-                return Ok((store, revision));
+                return Ok(publication.commit(&info)?);
             }
         }
     }
