@@ -14,7 +14,9 @@
 
 use codegraph_db::{Content, Database, FileMeta, SourceFile, Workspace};
 use codegraph_parse::{Language, analyze, render::render_facts};
+use codegraph_query::{SnapshotInfo, Store};
 use codegraph_resolve::{Edge, Node, file_graph, file_node, package_graph, resolve_file};
+use codegraph_schema::{EdgeKind, Reason};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -111,6 +113,8 @@ fn render_edges(out: &mut String, edges: &mut [&Edge]) {
 
 /// Builds the graph of a fixture through the salsa queries and renders every node and edge,
 /// sorted, one per line: `node KIND ID [lines] parent=..` and `edge KIND SRC -> DST reason w`.
+/// The edges are read back from a published store, so they include the edges symbol rows
+/// imply (`codegraph_schema::ddl::EDGE_VIEW`) exactly as every reader sees them.
 pub fn render_fixture_graph(fixture: &str) -> String {
     let (db, files, workspace) = fixture_db(fixture);
     let mut nodes: Vec<&Node> = Vec::new();
@@ -124,6 +128,7 @@ pub fn render_fixture_graph(fixture: &str) -> String {
     let p = package_graph(&db, workspace);
     nodes.extend(&p.nodes);
     edges.extend(&p.edges);
+    let published = published_edges(&nodes, &edges);
     nodes.sort_by(|a, b| a.id.cmp(&b.id));
     let mut out = String::new();
     for n in nodes {
@@ -134,7 +139,26 @@ pub fn render_fixture_graph(fixture: &str) -> String {
         let parent = n.parent.as_deref().map(|p| format!(" parent={p}")).unwrap_or_default();
         out.push_str(&format!("node {} {}{lines}{parent}\n", n.kind, n.id));
     }
-    render_edges(&mut out, &mut edges);
+    render_edges(&mut out, &mut published.iter().collect::<Vec<_>>());
+    out
+}
+
+/// Publishes `nodes` and `edges` into a temporary store and reads every edge back.
+fn published_edges(nodes: &[&Node], edges: &[&Edge]) -> Vec<Edge> {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let mut store = Store::open(&dir.path().join("graph.db")).expect("open the store");
+    store.publish(&SnapshotInfo::default(), nodes, edges, &[]).expect("publish");
+    let reader = store.reader().expect("reader");
+    let mut out = Vec::new();
+    reader
+        .for_each_edge(|e| {
+            let kind = EdgeKind::parse(&e.kind).expect("a known edge kind");
+            let reason = Reason::parse(&e.reason).expect("a known reason");
+            let edge = Edge::new(e.src, e.dst, kind, reason, e.line);
+            assert_eq!(edge.weight(), e.weight, "the stored weight is the reason's");
+            out.push(edge);
+        })
+        .expect("read the edges");
     out
 }
 

@@ -262,7 +262,7 @@ impl Reader<'_> {
             nodes_by_kind: self
                 .counts("SELECT kind, COUNT(*) FROM node GROUP BY kind ORDER BY kind")?,
             edges_by_kind: self
-                .counts("SELECT kind, COUNT(*) FROM edge GROUP BY kind ORDER BY kind")?,
+                .counts(&codegraph_schema::ddl::edge_counts_sql())?,
             diagnostics_by_code: self
                 .counts("SELECT code, COUNT(*) FROM diagnostic GROUP BY code ORDER BY code")?,
             unresolved_by_file: self.counts(

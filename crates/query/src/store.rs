@@ -234,15 +234,17 @@ impl Store {
     }
 
     fn drop_all(&self) -> rusqlite::Result<()> {
-        let tables: Vec<String> = {
+        let tables: Vec<(String, String)> = {
             let mut stmt = self.conn.prepare(
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' \
-                 AND name NOT LIKE '%fts_%'",
+                "SELECT type, name FROM sqlite_master WHERE type IN ('table', 'view') \
+                 AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts_%'",
             )?;
-            stmt.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?
+            stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<Result<Vec<(String, String)>, _>>()?
         };
-        for t in tables {
-            self.conn.execute_batch(&format!("DROP TABLE IF EXISTS \"{t}\""))?;
+        for (ty, name) in tables {
+            let ty = if ty == "view" { "VIEW" } else { "TABLE" };
+            self.conn.execute_batch(&format!("DROP {ty} IF EXISTS \"{name}\""))?;
         }
         Ok(())
     }
@@ -334,7 +336,7 @@ impl Store {
         // Bulk load: drop the secondary indexes and rows; indexes are rebuilt once at commit.
         tx.execute_batch(&ddl::drop_graph_indexes()).map_err(err)?;
         tx.execute_batch(
-            "DELETE FROM node; DELETE FROM edge; DELETE FROM diagnostic; DELETE FROM node_fts; \
+            "DELETE FROM node; DELETE FROM stored_edge; DELETE FROM diagnostic; DELETE FROM node_fts; \
              DELETE FROM unresolved; DELETE FROM unit; DELETE FROM source;",
         )
         .map_err(err)?;
@@ -394,6 +396,7 @@ impl Publication<'_> {
                 NodeCategory::File => self.files += 1,
                 _ => {}
             }
+            self.edges += implied_edges(n);
             write_node(&mut ins, &mut fts, nid, n).map_err(err)?;
         }
         Ok(())
@@ -534,7 +537,12 @@ pub struct SourceRow {
     pub facts: Option<Vec<u8>>,
 }
 
-pub(crate) const INSERT_EDGE: &str = "INSERT OR IGNORE INTO edge (src, dst, kind, weight, reason, line, owner) \
+/// The edges `n`'s row implies (see [`ddl::EDGE_VIEW`]), for the snapshot's edge count.
+pub(crate) fn implied_edges(n: &Node) -> i64 {
+    ddl::implied_edges(n.kind, n.file.is_some(), n.parent.is_some())
+}
+
+pub(crate) const INSERT_EDGE: &str = "INSERT OR IGNORE INTO stored_edge (src, dst, kind, weight, reason, line, owner) \
      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
 pub(crate) const UPSERT_UNIT: &str = "INSERT OR REPLACE INTO unit (id, digest) VALUES (?1, ?2)";
 pub(crate) const UPSERT_SOURCE: &str = "INSERT OR REPLACE INTO source \

@@ -15,7 +15,7 @@ use crate::error::QueryError;
 use crate::read::{NODE_COLUMNS, NodeRow, node_from_row};
 use crate::store::{
     INSERT_EDGE, INSERT_FTS, SnapshotInfo, SourceRow, Store, UPSERT_NODE, UPSERT_SOURCE,
-    UPSERT_UNIT, insert_edge, upsert_source, write_node, write_node_row,
+    UPSERT_UNIT, implied_edges, insert_edge, upsert_source, write_node, write_node_row,
 };
 use crate::{Diagnostic, store};
 use codegraph_resolve::{Edge, Node, UnresolvedSite};
@@ -235,7 +235,7 @@ impl Update<'_> {
         if let Some(owner) = owner_nid {
             let n = self
                 .tx
-                .prepare_cached("DELETE FROM edge WHERE owner = ?1")
+                .prepare_cached("DELETE FROM stored_edge WHERE owner = ?1")
                 .and_then(|mut s| s.execute([owner]))
                 .map_err(self.err())?;
             self.counts[EDGES] -= n as i64;
@@ -252,7 +252,16 @@ impl Update<'_> {
         Ok(())
     }
 
-    fn delete_node(&mut self, nid: i64, kind: &str) -> Result<(), QueryError> {
+    /// The edges an existing row implies (see `codegraph_schema::ddl::EDGE_VIEW`).
+    fn implied_edges_of_row(row: &NodeRow) -> i64 {
+        codegraph_schema::NodeKind::parse(&row.kind).map_or(0, |k| {
+            codegraph_schema::ddl::implied_edges(k, row.file.is_some(), row.parent.is_some())
+        })
+    }
+
+    fn delete_node(&mut self, nid: i64, row: &NodeRow) -> Result<(), QueryError> {
+        let kind = row.kind.as_str();
+        self.counts[EDGES] -= Self::implied_edges_of_row(row);
         self.tx
             .prepare_cached("DELETE FROM node WHERE nid = ?1")
             .and_then(|mut s| s.execute([nid]))
@@ -292,6 +301,7 @@ impl Update<'_> {
                     // rewrite the row only when it changed, the full-text row only when its
                     // text did.
                     Some((nid, row)) => {
+                        self.counts[EDGES] += implied_edges(n) - Self::implied_edges_of_row(&row);
                         if !same_text(&row, n) {
                             fts_del.execute([nid]).map_err(err)?;
                             write_node(&mut ins, &mut fts, nid, n).map_err(err)?;
@@ -301,6 +311,7 @@ impl Update<'_> {
                         nid
                     }
                     None => {
+                        self.counts[EDGES] += implied_edges(n);
                         self.next_nid += 1;
                         added.push(n.kind.as_str());
                         write_node(&mut ins, &mut fts, self.next_nid - 1, n).map_err(err)?;
@@ -316,7 +327,7 @@ impl Update<'_> {
         let t_nodes = t0.elapsed();
         // Nodes the unit no longer has.
         for (_, (nid, row)) in old {
-            self.delete_node(nid, &row.kind)?;
+            self.delete_node(nid, &row)?;
         }
         let owner = nids.get(rows.id).copied().or(owner_nid);
         let Some(owner) = owner else {
@@ -401,7 +412,7 @@ impl Update<'_> {
         let owner_nid = old.get(id).map(|(nid, _)| *nid);
         self.clear_owned(owner_nid, kind)?;
         for (_, (nid, row)) in old {
-            self.delete_node(nid, &row.kind)?;
+            self.delete_node(nid, &row)?;
         }
         self.tx
             .prepare_cached("DELETE FROM unit WHERE id = ?1")

@@ -26,40 +26,37 @@ fn node(id: &str, kind: NodeKind, name: &str, qn: &str, sig: Option<&str>) -> No
     }
 }
 
+/// A class with a method in one file. The symbols' DEFINES and parent edges are implied by
+/// their rows (`file`, `parent`); the one stored edge is a call.
 fn graph() -> (Vec<Node>, Vec<Edge>) {
+    let mut class = node(
+        "sym:ts:src/server.ts:Server",
+        NodeKind::Class,
+        "Server",
+        "Server",
+        Some("export class Server"),
+    );
+    class.parent = Some("file:src/server.ts".into());
+    let mut method = node(
+        "sym:ts:src/server.ts:Server.handleRequest",
+        NodeKind::Method,
+        "handleRequest",
+        "Server.handleRequest",
+        Some("handleRequest(req: Request)"),
+    );
+    method.parent = Some(class.id.clone());
     let nodes = vec![
-        node(
-            "sym:ts:src/server.ts:Server",
-            NodeKind::Class,
-            "Server",
-            "Server",
-            Some("export class Server"),
-        ),
-        node(
-            "sym:ts:src/server.ts:Server.handleRequest",
-            NodeKind::Method,
-            "handleRequest",
-            "Server.handleRequest",
-            Some("handleRequest(req: Request)"),
-        ),
+        class,
+        method,
         node("file:src/server.ts", NodeKind::File, "server.ts", "src/server.ts", None),
     ];
-    let edges = vec![
-        Edge::new(
-            "sym:ts:src/server.ts:Server".into(),
-            "sym:ts:src/server.ts:Server.handleRequest".into(),
-            EdgeKind::HasMethod,
-            Reason::Structural,
-            0,
-        ),
-        Edge::new(
-            "file:src/server.ts".into(),
-            "sym:ts:src/server.ts:Server".into(),
-            EdgeKind::Defines,
-            Reason::Structural,
-            0,
-        ),
-    ];
+    let edges = vec![Edge::new(
+        "sym:ts:src/server.ts:Server.handleRequest".into(),
+        "sym:ts:src/server.ts:Server".into(),
+        EdgeKind::Calls,
+        Reason::SameFile,
+        2,
+    )];
     (nodes, edges)
 }
 
@@ -95,7 +92,16 @@ fn publish_then_read_one_snapshot() {
     assert_eq!(st.snapshot.revision, 1);
     assert_eq!(
         (st.snapshot.files, st.snapshot.symbols, st.snapshot.edges, st.snapshot.skipped),
-        (1, 2, 2, 1)
+        (1, 2, 5, 1)
+    );
+    assert_eq!(
+        st.edges_by_kind,
+        vec![
+            ("CALLS".into(), 1),
+            ("CONTAINS".into(), 1),
+            ("DEFINES".into(), 2),
+            ("HAS_METHOD".into(), 1)
+        ]
     );
     assert_eq!(
         st.nodes_by_kind,
@@ -105,7 +111,16 @@ fn publish_then_read_one_snapshot() {
     assert_eq!(opened.outgoing.len(), 1);
     assert_eq!(opened.outgoing[0].kind, "HAS_METHOD");
     assert_eq!(opened.outgoing[0].weight, 1.0);
-    assert_eq!(opened.incoming[0].src, "file:src/server.ts");
+    let incoming: Vec<(&str, &str, u32)> =
+        opened.incoming.iter().map(|e| (e.kind.as_str(), e.src.as_str(), e.line)).collect();
+    assert_eq!(
+        incoming,
+        vec![
+            ("CALLS", "sym:ts:src/server.ts:Server.handleRequest", 2),
+            ("CONTAINS", "file:src/server.ts", 0),
+            ("DEFINES", "file:src/server.ts", 0),
+        ]
+    );
 }
 
 #[test]
@@ -233,7 +248,7 @@ fn publishing_twice_gives_identical_rows() {
         dumps.push(rows);
     }
     assert_eq!(dumps[0], dumps[1]);
-    assert_eq!(dumps[0].len(), 5);
+    assert_eq!(dumps[0].len(), 8);
 }
 
 /// Names of the files in `dir`, sorted.

@@ -120,8 +120,9 @@ pub fn file_node(db: &dyn salsa::Database, file: SourceFile) -> Node {
     }
 }
 
-/// Symbol and endpoint nodes, structural edges and syntax notes of one file: a function of the path and
-/// the facts only (never of the text), so equal facts stop an edit here.
+/// Symbol and endpoint nodes, the endpoints' edges and syntax notes of one file: a function of
+/// the path and the facts only (never of the text), so equal facts stop an edit here. Symbols
+/// bring no edges: their DEFINES and parent edges are implied by their rows.
 #[salsa::tracked(returns(ref))]
 pub fn file_graph(db: &dyn salsa::Database, file: SourceFile) -> FileGraph {
     let path = file.path(db);
@@ -133,7 +134,7 @@ pub fn file_graph(db: &dyn salsa::Database, file: SourceFile) -> FileGraph {
     };
     let facts = file_facts(db, file);
     let mut nodes = Vec::with_capacity(facts.symbols.len());
-    let mut edges = Vec::with_capacity(2 * facts.symbols.len());
+    let mut edges = Vec::new();
     if facts.syntax_errors > 0 {
         graph.diagnostics.push((
             DiagnosticCode::SyntaxErrors,
@@ -143,19 +144,10 @@ pub fn file_graph(db: &dyn salsa::Database, file: SourceFile) -> FileGraph {
     let ids = symbol_ids(db, file);
     for (i, s) in facts.symbols.iter().enumerate() {
         let id = ids[i].clone();
-        let parent = s.parent.and_then(|p| facts.symbols.get(p as usize).map(|ps| (p, ps)));
-        let parent_id = parent.map_or_else(|| fid.clone(), |(p, _)| ids[p as usize].clone());
-        let kind = match parent {
-            Some((_, ps)) if ps.kind.is_type_like() && s.kind == NodeKind::Method => {
-                EdgeKind::HasMethod
-            }
-            Some((_, ps)) if ps.kind.is_type_like() && s.kind == NodeKind::Property => {
-                EdgeKind::HasProperty
-            }
-            _ => EdgeKind::Contains,
-        };
-        edges.push(Edge::new(fid.clone(), id.clone(), EdgeKind::Defines, Reason::Structural, 0));
-        edges.push(Edge::new(parent_id.clone(), id.clone(), kind, Reason::Structural, 0));
+        // The symbol's DEFINES edge and its parent edge are implied by this row (`file`,
+        // `parent`, `kind`), not stored: see `codegraph_schema::ddl::EDGE_VIEW`.
+        let parent_id =
+            s.parent.and_then(|p| ids.get(p as usize)).map_or_else(|| fid.clone(), |p| p.clone());
         nodes.push(Node {
             id,
             kind: s.kind,

@@ -4,11 +4,11 @@
 //! drift, so a schema change is always a reviewed diff. Kind columns list their allowed values
 //! (from [`crate::vocab`]) in the DDL comments.
 
-use crate::vocab::{DiagnosticCode, EdgeKind, NodeKind, Reason};
+use crate::vocab::{DiagnosticCode, EdgeKind, NodeCategory, NodeKind, Reason};
 
 /// Bumped whenever the generated DDL changes incompatibly; an index with another version is
 /// rebuilt from scratch.
-pub const SCHEMA_VERSION: u32 = 7;
+pub const SCHEMA_VERSION: u32 = 8;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ColumnType {
@@ -158,7 +158,11 @@ pub const NODE: Table = Table {
         opt("signature", Text, "declaration text up to the body"),
         opt("doc", Text, "doc comment"),
         col("exported", Integer, "1 when visible outside its file/package"),
-        opt("parent", Text, "ID of the containing node"),
+        opt(
+            "parent",
+            Text,
+            "ID of the containing node (a symbol's parent edge is implied by it, see the `edge` view)",
+        ),
         opt("size", Integer, "bytes (files)"),
         opt("lines", Integer, "line count (files)"),
         opt("hash", Text, "content hash (files)"),
@@ -174,13 +178,14 @@ pub const NODE: Table = Table {
         Index { name: "node_by_file", columns: &["file", "start_line"], unique: false },
         Index { name: "node_by_name", columns: &["name"], unique: false },
         Index { name: "node_by_qualified_name", columns: &["qualified_name"], unique: false },
+        Index { name: "node_by_parent", columns: &["parent"], unique: false },
     ],
     without_rowid: false,
 };
 
 pub const EDGE: Table = Table {
-    name: "edge",
-    doc: "Typed, weighted edges between node rows; CALLS edges have one row per call site (line).",
+    name: "stored_edge",
+    doc: "Typed, weighted edges between node rows that their nodes do not imply; CALLS edges have one row per call site (line). Read every edge through the `edge` view.",
     columns: &[
         col("src", Integer, "nid of the source node"),
         col("dst", Integer, "nid of the target node"),
@@ -336,6 +341,113 @@ pub const NODE_FTS: FtsTable = FtsTable {
     tokenize: "unicode61 remove_diacritics 2",
 };
 
+/// How many edges a node row implies (never stored in [`EDGE`]): a symbol has DEFINES from its
+/// file's node and the edge from its parent ([`NodeKind::parent_edge`]), both structural.
+pub const fn implied_edges(kind: NodeKind, has_file: bool, has_parent: bool) -> i64 {
+    match kind.category() {
+        NodeCategory::Symbol => has_file as i64 + has_parent as i64,
+        _ => 0,
+    }
+}
+
+/// The view every reader takes edges from: the rows of [`EDGE`] plus the edges that symbol rows
+/// imply. A symbol's DEFINES and parent edge are a function of its `file`, `parent` and `kind`
+/// columns, so storing them (two thirds of all edges) bought nothing but a bigger table and
+/// two bigger indexes to build; an incremental revision keeps them right by keeping the node
+/// rows right. `src = ?` finds implied edges through `node_by_file` / `node_by_parent`,
+/// `dst = ?` through the node's own row.
+pub const EDGE_VIEW: &str = "edge";
+
+fn quoted(values: impl IntoIterator<Item = &'static str>) -> String {
+    values.into_iter().map(|v| format!("'{v}'")).collect::<Vec<_>>().join(", ")
+}
+
+/// `'function', 'method', ...`: the kinds whose rows imply edges.
+fn symbol_kinds() -> String {
+    quoted(
+        NodeKind::ALL.iter().filter(|k| k.category() == NodeCategory::Symbol).map(|k| k.as_str()),
+    )
+}
+
+/// The SQL of [`NodeKind::parent_edge`] for child `child` and parent `parent` (table aliases),
+/// enumerated from the Rust rule so that the two cannot disagree.
+fn parent_edge_case(child: &str, parent: &str) -> String {
+    let mut out = String::from("CASE");
+    for edge in EdgeKind::ALL {
+        if *edge == EdgeKind::Contains {
+            continue;
+        }
+        for c in NodeKind::ALL {
+            let parents: Vec<&'static str> = NodeKind::ALL
+                .iter()
+                .filter(|p| c.parent_edge(**p) == *edge)
+                .map(|p| p.as_str())
+                .collect();
+            if !parents.is_empty() {
+                out.push_str(&format!(
+                    " WHEN {child}.kind = '{}' AND {parent}.kind IN ({}) THEN '{}'",
+                    c.as_str(),
+                    quoted(parents),
+                    edge.as_str()
+                ));
+            }
+        }
+    }
+    out.push_str(&format!(" ELSE '{}' END", EdgeKind::Contains.as_str()));
+    out
+}
+
+/// The two selects of implied edges: (src, dst, kind, weight, reason, line).
+fn implied_edge_selects() -> [String; 2] {
+    let file = NodeCategory::File.id_prefix();
+    let reason = Reason::Structural;
+    let weight = reason.weight();
+    let symbols = symbol_kinds();
+    [
+        format!(
+            "SELECT f.nid, n.nid, '{defines}', {weight:?}, '{reason}', 0 FROM node n \
+             JOIN node f ON f.id = '{file}:' || n.file AND n.file = substr(f.id, {skip}) \
+             WHERE n.kind IN ({symbols})",
+            defines = EdgeKind::Defines.as_str(),
+            reason = reason.as_str(),
+            skip = file.len() + 2,
+        ),
+        format!(
+            "SELECT p.nid, n.nid, {case}, {weight:?}, '{reason}', 0 FROM node n \
+             JOIN node p ON p.id = n.parent WHERE n.kind IN ({symbols})",
+            case = parent_edge_case("n", "p"),
+            reason = reason.as_str(),
+        ),
+    ]
+}
+
+/// `CREATE VIEW edge`: see [`EDGE_VIEW`].
+fn edge_view() -> String {
+    let [defines, parent] = implied_edge_selects();
+    format!(
+        "CREATE VIEW IF NOT EXISTS {EDGE_VIEW} (src, dst, kind, weight, reason, line) AS\n  \
+         SELECT src, dst, kind, weight, reason, line FROM {}\n  UNION ALL {defines}\n  \
+         UNION ALL {parent};\n",
+        EDGE.name
+    )
+}
+
+/// `(kind, count)` of every edge, sorted by kind, without joining each symbol to its file:
+/// every symbol has its file node, so DEFINES edges are counted off the node rows.
+pub fn edge_counts_sql() -> String {
+    format!(
+        "SELECT kind, SUM(n) FROM (\
+         SELECT kind, COUNT(*) AS n FROM {edge} GROUP BY kind \
+         UNION ALL SELECT '{defines}', COUNT(*) FROM node WHERE kind IN ({symbols}) AND file IS NOT NULL \
+         UNION ALL SELECT {case}, COUNT(*) FROM node n JOIN node p ON p.id = n.parent \
+         WHERE n.kind IN ({symbols}) GROUP BY 1) GROUP BY kind HAVING SUM(n) > 0 ORDER BY kind",
+        edge = EDGE.name,
+        defines = EdgeKind::Defines.as_str(),
+        symbols = symbol_kinds(),
+        case = parent_edge_case("n", "p"),
+    )
+}
+
 /// All plain tables, in creation order.
 pub const TABLES: &[Table] = &[
     META,
@@ -428,6 +540,10 @@ pub fn ddl() -> String {
             out.push_str(&create_index(table, idx));
         }
     }
+    out.push_str(
+        "\n-- Every edge: the stored ones and those symbol rows imply (DEFINES, parent edge).\n",
+    );
+    out.push_str(&edge_view());
     for fts in FTS_TABLES {
         out.push('\n');
         out.push_str(&format!("-- {}\n", fts.doc));

@@ -97,6 +97,18 @@ impl NodeKind {
         )
     }
 
+    /// The kind of the edge from a symbol's parent (of kind `parent`) to the symbol (of kind
+    /// `self`): a type's methods and properties hang off it with HAS_METHOD / HAS_PROPERTY,
+    /// everything else is CONTAINS. Symbol edges are implied by their node rows, never stored
+    /// (see [`crate::ddl::EDGE_VIEW`]).
+    pub const fn parent_edge(self, parent: NodeKind) -> EdgeKind {
+        match self {
+            NodeKind::Method if parent.is_type_like() => EdgeKind::HasMethod,
+            NodeKind::Property if parent.is_type_like() => EdgeKind::HasProperty,
+            _ => EdgeKind::Contains,
+        }
+    }
+
     /// Whether a symbol of this kind has a body that can contain call sites.
     pub const fn is_callable(self) -> bool {
         matches!(self, NodeKind::Function | NodeKind::Method)
