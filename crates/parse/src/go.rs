@@ -121,6 +121,8 @@ ids! {
         var_spec = "var_spec",
         var_spec_list = "var_spec_list",
         short_var_declaration = "short_var_declaration",
+        expression_list = "expression_list",
+        literal_value = "literal_value",
         call_expression = "call_expression",
         type_conversion_expression = "type_conversion_expression",
         selector_expression = "selector_expression",
@@ -1042,7 +1044,9 @@ impl<'s> Extractor<'s> {
                     self.type_switch_hints(node, ctx.scope);
                 }
             }
-            let opaque = k.opaque.get(usize::from(kind)).copied().unwrap_or(false);
+            let opaque = k.opaque.get(usize::from(kind)).copied().unwrap_or(false)
+                || ((kind == k.expression_list || kind == k.literal_value)
+                    && !self.has_paren(node));
             if !opaque && cursor.goto_first_child() {
                 depth += 1;
                 continue;
@@ -1060,6 +1064,18 @@ impl<'s> Extractor<'s> {
                 depth -= 1;
             }
         }
+    }
+
+    /// Whether `node`'s text holds a `(`. Every call, conversion and function literal (the
+    /// only way to a statement, hence to a hint, inside an expression) has one, so a list of
+    /// expressions or a composite literal's body without one has nothing for [`Self::walk`]:
+    /// generated tables (unicode, syscall, crypto) are a fifth of the Go standard library's
+    /// syntax nodes.
+    fn has_paren(&self, node: Node<'_>) -> bool {
+        self.src
+            .as_bytes()
+            .get(node.start_byte()..node.end_byte())
+            .is_none_or(|b| b.contains(&b'('))
     }
 
     fn call(&mut self, callee: Callee, name: Node<'_>, ctx: Ctx) {

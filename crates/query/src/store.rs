@@ -424,6 +424,15 @@ impl Publication<'_> {
         Ok(())
     }
 
+    /// Builds the node table's secondary indexes now rather than at [`Self::commit`], for a
+    /// writer that has inserted nearly every node and would otherwise wait: nodes inserted
+    /// later update them row by row, and the commit builds only the edge indexes. (The cold
+    /// build calls it once the file rows are in, while resolution still runs on the other
+    /// cores.)
+    pub fn index_nodes(&mut self) -> Result<(), QueryError> {
+        self.tx.execute_batch(&ddl::create_node_indexes()).map_err(self.err())
+    }
+
     /// Records the digest of each unit's rows (what the next incremental revision compares).
     pub fn insert_units<'u>(
         &mut self,

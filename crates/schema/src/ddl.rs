@@ -488,6 +488,11 @@ pub fn drop_graph_indexes() -> String {
         .collect()
 }
 
+/// Statements that (re)create the secondary indexes of the `node` table only.
+pub fn create_node_indexes() -> String {
+    NODE.indexes.iter().map(|i| create_index(&NODE, i)).collect()
+}
+
 /// Statements that (re)create the secondary indexes of the graph tables.
 pub fn create_graph_indexes() -> String {
     [NODE, EDGE].iter().flat_map(|t| t.indexes.iter().map(move |i| create_index(t, i))).collect()

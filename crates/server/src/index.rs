@@ -185,6 +185,7 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
         }
     });
     writer_gone = writer_gone || to_writer.send(WriterEvent::Batch(batch)).is_err();
+    writer_gone = writer_gone || to_writer.send(WriterEvent::FileRowsSent).is_err();
     // Our references to the texts are done with: those salsa keeps (files it reads as text)
     // live on there, the rest are freed, so resolution reuses their memory instead of growing
     // the peak.
@@ -370,6 +371,9 @@ fn prepare(f: &ScannedFile) -> Prepared {
 /// What the main thread sends the writer thread: a closed set of events.
 enum WriterEvent {
     Batch(Batch),
+    /// Every file's own rows have been sent: the writer builds the node indexes while
+    /// resolution runs (only a few endpoint nodes come later).
+    FileRowsSent,
     Commit(SnapshotInfo),
 }
 
@@ -409,6 +413,7 @@ fn write_revision(
                 publication.insert_units(b.units.iter().map(|(id, d)| (id.as_str(), *d)))?;
                 publication.insert_sources(&b.sources)?;
             }
+            WriterEvent::FileRowsSent => publication.index_nodes()?,
             WriterEvent::Commit(info) => {
                 pause_point("full-commit");
                 return Ok(publication.commit(&info)?);
