@@ -9,6 +9,7 @@ use codegraph_resolve::{Edge, Node, UnresolvedSite};
 use codegraph_schema::ddl::{self, SCHEMA_VERSION};
 use codegraph_schema::{DiagnosticCode, NodeCategory};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -343,7 +344,7 @@ impl Store {
         Ok(Publication {
             tx,
             path,
-            nids: HashMap::new(),
+            nids: FxHashMap::default(),
             files: 0,
             symbols: 0,
             edges: 0,
@@ -360,7 +361,9 @@ impl Store {
 pub struct Publication<'s> {
     tx: rusqlite::Transaction<'s>,
     path: PathBuf,
-    nids: HashMap<String, i64>,
+    /// Node ID -> row number. FxHash: 316k IDs and two lookups per stored edge on the Go
+    /// standard library; SipHash was ~3% of the writer thread.
+    nids: FxHashMap<String, i64>,
     files: i64,
     symbols: i64,
     edges: i64,
