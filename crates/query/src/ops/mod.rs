@@ -134,11 +134,12 @@ impl<'a, 'r> Graph<'a, 'r> {
             Direction::In => ("e.dst", "e.src", "s"),
         };
         let sql = format!(
-            "SELECT s.id, d.id, e.kind, e.weight, e.reason, e.line, {other} FROM edge e \
+            "SELECT s.id, d.id, e.kind, e.weight, e.reason, e.line, {other} FROM {source} e \
              JOIN node s ON s.nid = e.src JOIN node d ON d.nid = e.dst \
              WHERE {this} = ?1 AND {filter} \
              ORDER BY e.weight DESC, {other_alias}.id, e.kind, e.line LIMIT ?2",
-            filter = kind_filter(kinds)
+            filter = kind_filter(kinds),
+            source = codegraph_schema::ddl::edge_source(kinds),
         );
         let cap = i64::try_from(cap).unwrap_or(i64::MAX);
         let mut stmt = self.reader.tx.prepare_cached(&sql).map_err(self.reader.err())?;
