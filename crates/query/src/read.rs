@@ -119,9 +119,9 @@ pub(crate) fn node_from_row(r: &Row<'_>) -> rusqlite::Result<NodeRow> {
     })
 }
 
-/// Edges with their endpoint IDs; `e` is the edge, `s`/`d` its source/target nodes.
-const EDGE_SELECT: &str = "SELECT s.id, d.id, e.kind, e.weight, e.reason, e.line FROM edge e \
-     JOIN node s ON s.nid = e.src JOIN node d ON d.nid = e.dst";
+/// Edges with their endpoint IDs, from the `edge` view (stored and implied edges).
+const EDGE_SELECT: &str =
+    "SELECT e.src_id, e.dst_id, e.kind, e.weight, e.reason, e.line FROM edge e";
 
 fn edge_from_row(r: &Row<'_>) -> rusqlite::Result<EdgeRow> {
     Ok(EdgeRow {
@@ -315,10 +315,10 @@ impl Reader<'_> {
         let edges = |sql: &str| self.rows(sql, [id], edge_from_row);
         Ok(OpenedNode {
             outgoing: edges(&format!(
-                "{EDGE_SELECT} WHERE e.src = (SELECT nid FROM node WHERE id = ?1) ORDER BY e.kind, d.id, e.line"
+                "{EDGE_SELECT} WHERE e.src = (SELECT nid FROM node WHERE id = ?1) ORDER BY e.kind, e.dst_id, e.line"
             ))?,
             incoming: edges(&format!(
-                "{EDGE_SELECT} WHERE e.dst = (SELECT nid FROM node WHERE id = ?1) ORDER BY e.kind, s.id, e.line"
+                "{EDGE_SELECT} WHERE e.dst = (SELECT nid FROM node WHERE id = ?1) ORDER BY e.kind, e.src_id, e.line"
             ))?,
             node,
         })
@@ -389,7 +389,7 @@ impl Reader<'_> {
     /// Calls `f` for every edge in (src, kind, dst, line) order.
     pub fn for_each_edge(&self, f: impl FnMut(EdgeRow)) -> Result<(), QueryError> {
         self.each_row(
-            &format!("{EDGE_SELECT} ORDER BY s.id, e.kind, d.id, e.line"),
+            &format!("{EDGE_SELECT} ORDER BY e.src_id, e.kind, e.dst_id, e.line"),
             [],
             edge_from_row,
             f,

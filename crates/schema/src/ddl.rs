@@ -8,7 +8,7 @@ use crate::vocab::{DiagnosticCode, EdgeKind, NodeCategory, NodeKind, Reason};
 
 /// Bumped whenever the generated DDL changes incompatibly; an index with another version is
 /// rebuilt from scratch.
-pub const SCHEMA_VERSION: u32 = 8;
+pub const SCHEMA_VERSION: u32 = 9;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ColumnType {
@@ -397,7 +397,7 @@ fn parent_edge_case(child: &str, parent: &str) -> String {
     out
 }
 
-/// The two selects of implied edges: (src, dst, kind, weight, reason, line).
+/// The two selects of implied edges: (src, dst, kind, weight, reason, line, src_id, dst_id).
 fn implied_edge_selects() -> [String; 2] {
     let file = NodeCategory::File.id_prefix();
     let reason = Reason::Structural;
@@ -405,7 +405,7 @@ fn implied_edge_selects() -> [String; 2] {
     let symbols = symbol_kinds();
     [
         format!(
-            "SELECT f.nid, n.nid, '{defines}', {weight:?}, '{reason}', 0 FROM node n \
+            "SELECT f.nid, n.nid, '{defines}', {weight:?}, '{reason}', 0, f.id, n.id FROM node n \
              JOIN node f ON f.id = '{file}:' || n.file AND n.file = substr(f.id, {skip}) \
              WHERE n.kind IN ({symbols})",
             defines = EdgeKind::Defines.as_str(),
@@ -413,7 +413,7 @@ fn implied_edge_selects() -> [String; 2] {
             skip = file.len() + 2,
         ),
         format!(
-            "SELECT p.nid, n.nid, {case}, {weight:?}, '{reason}', 0 FROM node n \
+            "SELECT p.nid, n.nid, {case}, {weight:?}, '{reason}', 0, p.id, n.id FROM node n \
              JOIN node p ON p.id = n.parent WHERE n.kind IN ({symbols})",
             case = parent_edge_case("n", "p"),
             reason = reason.as_str(),
@@ -429,8 +429,9 @@ pub fn may_be_implied(kind: EdgeKind) -> bool {
 }
 
 /// The relation to read edges of `kinds` (every kind when empty) from: [`EDGE`] itself when
-/// none of them can be implied (a neighbour query then skips the view's two extra branches and
-/// its materialization: twice as fast for CALLS), else [`EDGE_VIEW`].
+/// none of them can be implied (a neighbour query then skips the view's two extra branches:
+/// twice as fast for CALLS), else [`EDGE_VIEW`]. The view has the endpoints' IDs as columns
+/// (`src_id`, `dst_id`); the table has only row numbers.
 pub fn edge_source(kinds: &[EdgeKind]) -> &'static str {
     if !kinds.is_empty() && !kinds.iter().any(|k| may_be_implied(*k)) {
         EDGE.name
@@ -439,12 +440,15 @@ pub fn edge_source(kinds: &[EdgeKind]) -> &'static str {
     }
 }
 
-/// `CREATE VIEW edge`: see [`EDGE_VIEW`].
+/// `CREATE VIEW edge`: see [`EDGE_VIEW`]. Each branch joins its endpoints' IDs itself
+/// (`src_id`, `dst_id`), so a reader needs no join of its own and SQLite streams the branches
+/// instead of materializing the view (half the time of a neighbour query).
 fn edge_view() -> String {
     let [defines, parent] = implied_edge_selects();
     format!(
-        "CREATE VIEW IF NOT EXISTS {EDGE_VIEW} (src, dst, kind, weight, reason, line) AS\n  \
-         SELECT src, dst, kind, weight, reason, line FROM {}\n  UNION ALL {defines}\n  \
+        "CREATE VIEW IF NOT EXISTS {EDGE_VIEW} (src, dst, kind, weight, reason, line, src_id, dst_id) AS\n  \
+         SELECT e.src, e.dst, e.kind, e.weight, e.reason, e.line, s.id, d.id FROM {} e \
+         JOIN node s ON s.nid = e.src JOIN node d ON d.nid = e.dst\n  UNION ALL {defines}\n  \
          UNION ALL {parent};\n",
         EDGE.name
     )

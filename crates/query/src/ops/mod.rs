@@ -129,18 +129,28 @@ impl<'a, 'r> Graph<'a, 'r> {
         kinds: &[EdgeKind],
         cap: usize,
     ) -> Result<Vec<Hop>, QueryError> {
-        let (this, other, other_alias) = match dir {
-            Direction::Out => ("e.src", "e.dst", "d"),
-            Direction::In => ("e.dst", "e.src", "s"),
+        let (this, other) = match dir {
+            Direction::Out => ("src", "dst"),
+            Direction::In => ("dst", "src"),
         };
-        let sql = format!(
-            "SELECT s.id, d.id, e.kind, e.weight, e.reason, e.line, {other} FROM {source} e \
-             JOIN node s ON s.nid = e.src JOIN node d ON d.nid = e.dst \
-             WHERE {this} = ?1 AND {filter} \
-             ORDER BY e.weight DESC, {other_alias}.id, e.kind, e.line LIMIT ?2",
-            filter = kind_filter(kinds),
-            source = codegraph_schema::ddl::edge_source(kinds),
-        );
+        let filter = kind_filter(kinds);
+        let source = codegraph_schema::ddl::edge_source(kinds);
+        // The view carries the endpoint IDs; the table is joined to its nodes for them.
+        let sql = if source == codegraph_schema::ddl::EDGE_VIEW {
+            format!(
+                "SELECT e.src_id, e.dst_id, e.kind, e.weight, e.reason, e.line, e.{other} \
+                 FROM {source} e WHERE e.{this} = ?1 AND {filter} \
+                 ORDER BY e.weight DESC, e.{other}_id, e.kind, e.line LIMIT ?2"
+            )
+        } else {
+            format!(
+                "SELECT s.id, d.id, e.kind, e.weight, e.reason, e.line, e.{other} FROM {source} e \
+                 JOIN node s ON s.nid = e.src JOIN node d ON d.nid = e.dst \
+                 WHERE e.{this} = ?1 AND {filter} \
+                 ORDER BY e.weight DESC, {alias}.id, e.kind, e.line LIMIT ?2",
+                alias = if other == "dst" { "d" } else { "s" },
+            )
+        };
         let cap = i64::try_from(cap).unwrap_or(i64::MAX);
         let mut stmt = self.reader.tx.prepare_cached(&sql).map_err(self.reader.err())?;
         let rows = stmt
