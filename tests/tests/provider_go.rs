@@ -432,3 +432,45 @@ fn deep_nesting_does_not_overflow() {
     assert!(facts.calls.iter().any(|c| c.callee.name == "g"));
     assert!(facts.calls.iter().any(|c| c.callee.name == "z"));
 }
+
+/// Lists of expressions and composite-literal bodies without a `(` are not walked (generated
+/// tables); calls, conversions, function literals and hints inside literals that have one are
+/// all still found.
+#[test]
+fn literal_tables_and_calls_inside_literals() {
+    let out = render_fixture_facts(
+        r#"
+        //- /p/tables.go
+        package p
+
+        var table = []uint16{0x0041, 0x005a, 0x0061, 0x007a, 0x00aa, 0x00b5, 0x00ba, 0x00c0}
+
+        var (
+        	a, b, c = 1, 2, 3
+        	names   = map[string]int{"x": 1, "y": size(2)}
+        )
+
+        func f() {
+        	m := []Item{{Name: "n", Run: func() { x := T{}; g(x) }}, {Name: label(1)}}
+        	_ = m
+        }
+        "#,
+    );
+    expect![[r#"
+        //- p/tables.go
+        package p
+        sym variable table L3-3 sig="var table = []uint16{0x0041, 0x005a, 0x0061, 0x007a, 0x00aa, 0x00b5, 0x00ba, 0x00c0}"
+        sym variable a L6-6 sig="a, b, c = 1, 2, 3"
+        sym variable b L6-6 sig="a, b, c = 1, 2, 3"
+        sym variable c L6-6 sig="a, b, c = 1, 2, 3"
+        sym variable names L7-7 sig="names = map[string]int{\"x\": 1, \"y\": size(2)}"
+        sym function f L10-13 sig="func f()"
+        call L7:40 size in names
+        call L11:50 g in f
+        call L11:66 label in f
+        hint L3 <module> table = new uint16
+        hint L11 f m = new Item
+        hint L11 f x = new T
+    "#]]
+    .assert_eq(&out);
+}

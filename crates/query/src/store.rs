@@ -334,7 +334,8 @@ impl Store {
         let p = path.clone();
         let err = |source| QueryError::Sqlite { path: p.clone(), source };
         let tx = self.begin_immediate()?;
-        // Bulk load: drop the secondary indexes and rows; indexes are rebuilt once at commit.
+        // Bulk load: drop the secondary indexes and rows; indexes are rebuilt once, at commit
+        // (or earlier for the node table: `Publication::index_nodes`).
         tx.execute_batch(&ddl::drop_graph_indexes()).map_err(err)?;
         tx.execute_batch(
             "DELETE FROM node; DELETE FROM stored_edge; DELETE FROM diagnostic; DELETE FROM node_fts; \

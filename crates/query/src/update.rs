@@ -2,7 +2,8 @@
 //! transaction, keeping every surviving node's row number.
 //!
 //! A unit owns its nodes (a file unit: every node whose `file` is its path; a package unit: its
-//! package node) and the edges it produced (`edge.owner`). Replacing a unit deletes its edges,
+//! package node) and the stored edges it produced (`stored_edge.owner`); the edges its symbol
+//! rows imply come and go with the rows. Replacing a unit deletes its stored edges,
 //! upserts its nodes under their old `nid` (edges of other units keep pointing at them),
 //! deletes the nodes it no longer has, and inserts its new edges. Edges of unchanged units
 //! never point at a deleted node: a unit's rows are a function of what it can see, so a unit
