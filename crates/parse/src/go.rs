@@ -1068,9 +1068,8 @@ impl<'s> Extractor<'s> {
 
     /// Whether `node`'s text holds a `(`. Every call, conversion and function literal (the
     /// only way to a statement, hence to a hint, inside an expression) has one, so a list of
-    /// expressions or a composite literal's body without one has nothing for [`Self::walk`]:
-    /// generated tables (unicode, syscall, crypto) are a fifth of the Go standard library's
-    /// syntax nodes.
+    /// expressions or a composite literal's body without one has nothing for [`Self::walk`].
+    /// Generated tables (unicode, syscall, crypto) are made of such nodes.
     fn has_paren(&self, node: Node<'_>) -> bool {
         self.src
             .as_bytes()

@@ -429,8 +429,8 @@ pub fn may_be_implied(kind: EdgeKind) -> bool {
 }
 
 /// The relation to read edges of `kinds` (every kind when empty) from: [`EDGE`] itself when
-/// none of them can be implied (a neighbour query then skips the view's two extra branches:
-/// twice as fast for CALLS), else [`EDGE_VIEW`]. The view has the endpoints' IDs as columns
+/// none of them can be implied (a neighbour query then skips the view's two extra branches),
+/// else [`EDGE_VIEW`]. The view has the endpoints' IDs as columns
 /// (`src_id`, `dst_id`); the table has only row numbers.
 pub fn edge_source(kinds: &[EdgeKind]) -> &'static str {
     if !kinds.is_empty() && !kinds.iter().any(|k| may_be_implied(*k)) {
@@ -442,7 +442,7 @@ pub fn edge_source(kinds: &[EdgeKind]) -> &'static str {
 
 /// `CREATE VIEW edge`: see [`EDGE_VIEW`]. Each branch joins its endpoints' IDs itself
 /// (`src_id`, `dst_id`), so a reader needs no join of its own and SQLite streams the branches
-/// instead of materializing the view (half the time of a neighbour query).
+/// instead of materializing the view for every neighbour query.
 fn edge_view() -> String {
     let [defines, parent] = implied_edge_selects();
     format!(
