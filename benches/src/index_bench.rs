@@ -3,7 +3,7 @@
 //! table; the figures in docs/BENCHMARKS.md come from here.
 
 use anyhow::{Context, Result, bail};
-use codegraph_parse::{Language, parse_tree};
+use codegraph_parse::{Language, analyze, parse_tree};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -104,6 +104,30 @@ pub fn parse_floor_cpu(files: &[(Language, String)], runs: usize) -> (f64, f64) 
     (median(floor), median(cpu))
 }
 
+/// Median seconds and CPU seconds of `runs` passes of the cold build's per-file work over
+/// `files` on all cores: parse and extract facts (`codegraph_parse::analyze`, what the index's
+/// workers run), with no resolution and no storage. Its distance to [`parse_floor_cpu`] is
+/// the extraction's share of the gap; the rest of the gap is resolution and the snapshot.
+pub fn extract_floor_cpu(files: &[(Language, String)], runs: usize) -> (f64, f64) {
+    let mut wall = Vec::new();
+    let mut cpu = Vec::new();
+    for _ in 0..runs.max(1) {
+        let c = self_cpu_seconds();
+        let t = Instant::now();
+        let facts: u64 = files
+            .par_iter()
+            .map(|(lang, text)| {
+                let f = analyze(*lang, text);
+                (f.symbols.len() + f.calls.len()) as u64
+            })
+            .sum();
+        std::hint::black_box(facts);
+        wall.push(t.elapsed().as_secs_f64());
+        cpu.push(self_cpu_seconds() - c);
+    }
+    (median(wall), median(cpu))
+}
+
 pub fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -116,6 +140,7 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
     let bytes: usize = files.iter().map(|(_, t)| t.len()).sum();
 
     let (floor, floor_cpu) = parse_floor_cpu(&files, args.runs);
+    let (extract, extract_cpu) = extract_floor_cpu(&files, args.runs);
 
     let db = std::env::temp_dir().join(format!("codegraph-bench-{}.db", std::process::id()));
     let mut walls = Vec::new();
@@ -153,6 +178,10 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
     );
     println!("threads           {threads}, runs {} (median)", args.runs);
     println!("parse floor       {floor:.2} s  ({floor_cpu:.1} CPU-s)");
+    println!(
+        "parse + extract   {extract:.2} s  ({:.2}x floor, {extract_cpu:.1} CPU-s; no resolution, no storage)",
+        extract / floor
+    );
     println!(
         "codegraph index   {wall:.2} s  ({:.2}x floor, {:.1} CPU-s)",
         wall / floor,
