@@ -15,8 +15,8 @@
 //! How: a provider calls [`typescript`] or [`go`] with the facts its walk produced. A cheap text
 //! prefilter ([`TS_MARKERS`], [`GO_MARKERS`]) runs first, and only a file that contains one of
 //! the markers has its tree walked again, and then only the top-level declarations that hold a
-//! marker, so the cost on a code base without endpoints is a few substring searches per file
-//! and the extra work stays proportional to the hits. The
+//! marker, so the cost on a code base without endpoints is one automaton pass over each file's
+//! text and the extra work stays proportional to the hits. The
 //! language-specific readers live in [`ts`] and [`go`](mod@go); the shared rules (path
 //! normalization, status names, the enclosing symbol, ordering) live here.
 
@@ -24,7 +24,9 @@ mod go;
 mod ts;
 
 use crate::facts::{ClientCall, Endpoint, EndpointKind, FileFacts, Handler, Mount, SymbolIdx};
+use aho_corasick::AhoCorasick;
 use std::collections::HashMap;
+use std::sync::LazyLock;
 use tree_sitter::Node;
 
 /// Substrings one of which every TS/JS file with an extractable endpoint, mount or client call
@@ -79,60 +81,89 @@ pub(crate) const GO_MARKERS: &[&str] = &[
     "NewRequest",
 ];
 
-/// Whether `text` contains one of `markers`.
-pub(crate) fn prefilter(text: &str, markers: &[&str]) -> bool {
-    markers.iter().any(|m| text.contains(m))
+/// The quotes that open a literal path; [`MarkerScan`] keeps those that follow a call's `(`
+/// on a later line (`fastify.get(\n  '/',` / `r.GET(\n\t"/users",`): the markers above only
+/// see a path that follows its `(` directly.
+const PATH_QUOTES: [&str; 3] = ["'/", "\"/", "`/"];
+
+/// One language's prefilter as a single automaton: its markers, [`PATH_QUOTES`] and its
+/// instance markers, found in one pass over a file's text (a substring search per marker read
+/// every file some twenty times).
+struct MarkerScan {
+    /// `None` only if the automaton could not be built; a test shows both languages' build.
+    ac: Option<AhoCorasick>,
+    /// Patterns `0..markers` are markers, then the path quotes, then the instance markers.
+    markers: usize,
 }
 
-/// The prefilter: a marker, or a call whose literal path starts on the next line. No marker,
-/// no second walk.
-fn worth_walking(text: &str, markers: &[&str]) -> bool {
-    prefilter(text, markers) || split_path_calls(text).next().is_some()
+/// What [`MarkerScan::scan`] found in one file.
+struct Hits {
+    /// Byte offsets of marker occurrences and split path calls, ascending. Empty: no marker,
+    /// no second walk.
+    at: Vec<usize>,
+    /// An instance marker occurs (or the automaton is missing): walk every top-level node.
+    whole_file: bool,
 }
 
-/// Where a call's first argument is a literal path on a later line than the call's `(`
-/// (`fastify.get(\n  '/',` / `r.GET(\n\t"/users",`): the markers above only see a path that
-/// follows its `(` directly. Yields the byte offset of the quote.
-fn split_path_calls(text: &str) -> impl Iterator<Item = usize> + '_ {
-    ["'/", "\"/", "`/"].into_iter().flat_map(move |q| {
-        text.match_indices(q).filter_map(move |(i, _)| {
-            let before = text[..i].trim_end_matches([' ', '\t', '\r', '\n']);
-            let gap = &text[before.len()..i];
-            (before.ends_with('(') && gap.contains('\n')).then_some(i)
-        })
-    })
+impl MarkerScan {
+    fn new(markers: &[&str], instance: &[&str]) -> Self {
+        let patterns = markers.iter().chain(&PATH_QUOTES).chain(instance);
+        MarkerScan { ac: AhoCorasick::new(patterns).ok(), markers: markers.len() }
+    }
+
+    fn scan(&self, text: &str) -> Hits {
+        let Some(ac) = &self.ac else {
+            return Hits { at: vec![0], whole_file: true };
+        };
+        let quotes = self.markers..self.markers + PATH_QUOTES.len();
+        let mut hits = Hits { at: Vec::new(), whole_file: false };
+        for m in ac.find_overlapping_iter(text) {
+            let pattern = m.pattern().as_usize();
+            if pattern < self.markers {
+                hits.at.push(m.start());
+            } else if quotes.contains(&pattern) {
+                let i = m.start();
+                let before = text[..i].trim_end_matches([' ', '\t', '\r', '\n']);
+                if before.ends_with('(') && text[before.len()..i].contains('\n') {
+                    hits.at.push(i);
+                }
+            } else {
+                hits.whole_file = true;
+            }
+        }
+        hits.at.sort_unstable();
+        hits
+    }
 }
 
-/// The top-level statements / declarations of `root` that contain an occurrence of one of
-/// `markers`: the only ones worth walking, since every shape read here (registration, group
-/// assignment, `NewTool` variable) sits in the same top-level declaration as a marker.
-fn regions<'t>(root: Node<'t>, text: &str, markers: &[&str]) -> Vec<Node<'t>> {
-    let mut at: Vec<usize> =
-        markers.iter().flat_map(|m| text.match_indices(m).map(|(i, _)| i)).collect();
-    at.extend(split_path_calls(text));
-    at.sort_unstable();
-    let mut cursor = root.walk();
-    root.named_children(&mut cursor)
-        .filter(|c| {
-            let i = at.partition_point(|&p| p < c.start_byte());
-            at.get(i).is_some_and(|&p| p < c.end_byte())
-        })
-        .collect()
+static TS_SCAN: LazyLock<MarkerScan> =
+    LazyLock::new(|| MarkerScan::new(TS_MARKERS, TS_INSTANCE_MARKERS));
+static GO_SCAN: LazyLock<MarkerScan> = LazyLock::new(|| MarkerScan::new(GO_MARKERS, &[]));
+
+impl Hits {
+    /// The top-level statements / declarations of `root` worth walking: every one for a
+    /// whole-file hit, else those that contain an offset of `at`, since every shape read here
+    /// (registration, group assignment, `NewTool` variable) sits in the same top-level
+    /// declaration as a marker.
+    fn regions<'t>(&self, root: Node<'t>) -> Vec<Node<'t>> {
+        let mut cursor = root.walk();
+        root.named_children(&mut cursor)
+            .filter(|c| {
+                let i = self.at.partition_point(|&p| p < c.start_byte());
+                self.whole_file || self.at.get(i).is_some_and(|&p| p < c.end_byte())
+            })
+            .collect()
+    }
 }
 
 /// Fills `facts.endpoints`, `facts.mounts` and `facts.client_calls` for a TS/TSX/JS file.
 pub(crate) fn typescript(text: &str, tree: &tree_sitter::Tree, facts: &mut FileFacts) {
-    if !worth_walking(text, TS_MARKERS) {
+    let hits = TS_SCAN.scan(text);
+    if hits.at.is_empty() {
         return;
     }
     let root = tree.root_node();
-    let regions = if prefilter(text, TS_INSTANCE_MARKERS) {
-        let mut cursor = root.walk();
-        root.named_children(&mut cursor).collect()
-    } else {
-        regions(root, text, TS_MARKERS)
-    };
-    let found = ts::extract(text, root, &regions, facts);
+    let found = ts::extract(text, root, &hits.regions(root), facts);
     found.finish(facts);
 }
 
@@ -154,10 +185,11 @@ pub(crate) fn go(text: &str, tree: &tree_sitter::Tree, facts: &mut FileFacts) {
         .collect();
     listed.sort();
     facts.string_consts = listed;
-    if !worth_walking(text, GO_MARKERS) {
+    let hits = GO_SCAN.scan(text);
+    if hits.at.is_empty() {
         return;
     }
-    let found = go::extract(text, root, &regions(root, text, GO_MARKERS), facts, consts);
+    let found = go::extract(text, root, &hits.regions(root), facts, consts);
     found.finish(facts);
 }
 
@@ -437,6 +469,28 @@ fn tidy(ep: &mut Endpoint) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn marker_scans_build_and_find_every_hit() {
+        assert!(TS_SCAN.ac.is_some() && GO_SCAN.ac.is_some());
+        // A marker at 12, a split path call's quote at 30 (`(` then a newline), a quote that
+        // follows its `(` on the same line (the marker `("/` at 44, not a split call), and a
+        // quote after a non-call (not a hit).
+        let go = "package a\nr.Handle(x)\nr.GET(\n\t\"/users\", h)\nf(\"/x\")\ny := \"/z\"\n";
+        let hits = GO_SCAN.scan(go);
+        assert_eq!(hits.at, vec![12, 30, 44]);
+        assert_eq!(&go[12..19], "Handle(");
+        assert_eq!(&go[30..32], "\"/");
+        assert_eq!(&go[44..47], "(\"/");
+        assert!(!hits.whole_file);
+        assert!(GO_SCAN.scan("package a\nfunc f() {}\n").at.is_empty());
+        // An instance marker walks the whole file; alone (without a marker) it walks nothing.
+        let ts = "const api = axios.create({ baseURL })\n";
+        let hits = TS_SCAN.scan(ts);
+        assert!(hits.whole_file && !hits.at.is_empty());
+        let hits = TS_SCAN.scan("const c = ofetch.create({})\n");
+        assert!(hits.whole_file && hits.at.is_empty());
+    }
 
     #[test]
     fn paths_normalize() {
