@@ -40,7 +40,7 @@ fn plan(corpora: &Path, db: &Path) -> Vec<Section> {
     vec![
         Section {
             title: "Cold index vs the parse floor (issue 2)",
-            about: "`codegraph index` (release, fresh database, child process) next to a tree-sitter parse of the same provider files on all cores with no extraction and no storage (the physical floor), median of the runs; peak RSS is the index process's VmHWM.",
+            about: "`codegraph index` (release, fresh database, child process) next to a tree-sitter parse of the same provider files on all cores with no extraction and no storage (the physical floor) and to the same files parsed and extracted as the index's workers do it (`parse + extract`: no resolution, no storage), median of the runs; peak RSS is the index process's VmHWM.",
             args: s(&["index", GO_STDLIB, "--runs", "3"]),
         },
         Section {
