@@ -474,3 +474,48 @@ fn literal_tables_and_calls_inside_literals() {
     "#]]
     .assert_eq(&out);
 }
+
+/// Expressions and expression statements without a `(` are skipped by the walk; calls, hints
+/// and statements around and inside those with one are all still found.
+#[test]
+fn expressions_without_parens_skipped_calls_inside_found() {
+    let out = render_fixture_facts(
+        r#"
+        //- /p/expr.go
+        package p
+
+        func f(a *A, c []int, ch chan int) int {
+        	if a.b != nil && a.ok {
+        		v := a.b
+        		_ = v
+        	}
+        	for i := range c {
+        		c[i] = a.n + c[i]
+        	}
+        	ch <- a.get().n
+        	x := a.m[c[0]] + len(c)
+        	a.n++
+        	s := c[1:a.n]
+        	t := &T{K: a.n, V: []int{c[0], k(1)}}
+        	_, _, _ = x, s, t
+        	return a.b.c + g(a.d[h()])
+        }
+        "#,
+    );
+    expect![[r#"
+        //- p/expr.go
+        package p
+        sym function f L3-18 sig="func f(a *A, c []int, ch chan int) int"
+        call L11:10 a.get in f
+        call L12:19 len in f
+        call L15:33 k in f
+        call L17:17 g in f
+        call L17:23 h in f
+        hint L3 f a : A
+        hint L3 f c : int
+        hint L3 f  -> int
+        hint L5 f v = a.b
+        hint L15 f t = new T
+    "#]]
+    .assert_eq(&out);
+}

@@ -65,21 +65,24 @@ macro_rules! ids {
             $($k: u16,)*
             $($a: u16,)*
             $($f: u16,)*
-            /// Per kind id: whether [`Extractor::walk`] need not look inside (see
-            /// [`NO_CALLS_INSIDE`]).
-            opaque: Vec<bool>,
+            /// Per kind id: whether [`Extractor::walk`] looks inside (see [`NO_CALLS_INSIDE`]
+            /// and [`NOTHING_INSIDE_WITHOUT_PAREN`]).
+            inside: Vec<Inside>,
         }
 
         fn kinds() -> &'static Kinds {
             static KINDS: OnceLock<Kinds> = OnceLock::new();
             KINDS.get_or_init(|| {
                 let lang: tree_sitter::Language = tree_sitter_go::LANGUAGE.into();
-                let mut opaque = vec![false; lang.node_kind_count()];
-                for kind in NO_CALLS_INSIDE {
-                    let id = usize::from(lang.id_for_node_kind(kind, true));
-                    // id 0 is "end", what an unknown name resolves to: never mark it.
-                    if id != 0 && id < opaque.len() {
-                        opaque[id] = true;
+                let mut inside = vec![Inside::Always; lang.node_kind_count()];
+                let lists = [(NO_CALLS_INSIDE, Inside::Never), (NOTHING_INSIDE_WITHOUT_PAREN, Inside::IfParen)];
+                for (list, class) in lists {
+                    for kind in list {
+                        let id = usize::from(lang.id_for_node_kind(kind, true));
+                        // id 0 is "end", what an unknown name resolves to: never mark it.
+                        if id != 0 && id < inside.len() {
+                            inside[id] = class;
+                        }
                     }
                 }
                 Kinds {
@@ -87,7 +90,7 @@ macro_rules! ids {
                     $($a: lang.id_for_node_kind($an, false),)*
                     // 0 is never a field id, so an unknown field simply never matches.
                     $($f: lang.field_id_for_name($fname).map_or(0, |f| f.get()),)*
-                    opaque,
+                    inside,
                 }
             })
         }
@@ -121,8 +124,6 @@ ids! {
         var_spec = "var_spec",
         var_spec_list = "var_spec_list",
         short_var_declaration = "short_var_declaration",
-        expression_list = "expression_list",
-        literal_value = "literal_value",
         call_expression = "call_expression",
         type_conversion_expression = "type_conversion_expression",
         selector_expression = "selector_expression",
@@ -209,6 +210,38 @@ const NO_CALLS_INSIDE: &[&str] = &[
     "field_identifier",
     "package_identifier",
 ];
+
+/// Expression kinds (and statements made only of expressions) that hold a call, a conversion,
+/// a function literal or a statement only if their text holds a `(`: every call and
+/// conversion has one, and a function literal (`func(`) is the only way from an expression to
+/// a statement, hence to a hint. Generated tables (unicode, syscall, crypto) and most call
+/// arguments are made of such nodes; [`Extractor::walk`] skips them when their text has none.
+const NOTHING_INSIDE_WITHOUT_PAREN: &[&str] = &[
+    "expression_list",
+    "literal_value",
+    "literal_element",
+    "keyed_element",
+    "composite_literal",
+    "binary_expression",
+    "unary_expression",
+    "selector_expression",
+    "index_expression",
+    "slice_expression",
+    "assignment_statement",
+    "inc_statement",
+    "dec_statement",
+    "send_statement",
+    "return_statement",
+];
+
+/// Whether [`Extractor::walk`] looks inside a node of a kind.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Inside {
+    Always,
+    Never,
+    /// Only when the node's text holds a `(`.
+    IfParen,
+}
 
 /// Longest `f().g().h()` nesting kept as `CallResult`s; deeper receivers become `Other`, so a
 /// long builder chain costs linear, not quadratic, time.
@@ -1044,10 +1077,12 @@ impl<'s> Extractor<'s> {
                     self.type_switch_hints(node, ctx.scope);
                 }
             }
-            let opaque = k.opaque.get(usize::from(kind)).copied().unwrap_or(false)
-                || ((kind == k.expression_list || kind == k.literal_value)
-                    && !self.has_paren(node));
-            if !opaque && cursor.goto_first_child() {
+            let look_inside = match k.inside.get(usize::from(kind)) {
+                Some(Inside::Never) => false,
+                Some(Inside::IfParen) => self.has_paren(node),
+                Some(Inside::Always) | None => true,
+            };
+            if look_inside && cursor.goto_first_child() {
                 depth += 1;
                 continue;
             }
@@ -1066,10 +1101,7 @@ impl<'s> Extractor<'s> {
         }
     }
 
-    /// Whether `node`'s text holds a `(`. Every call, conversion and function literal (the
-    /// only way to a statement, hence to a hint, inside an expression) has one, so a list of
-    /// expressions or a composite literal's body without one has nothing for [`Self::walk`].
-    /// Generated tables (unicode, syscall, crypto) are made of such nodes.
+    /// Whether `node`'s text holds a `(` (see [`NOTHING_INSIDE_WITHOUT_PAREN`]).
     fn has_paren(&self, node: Node<'_>) -> bool {
         self.src
             .as_bytes()
