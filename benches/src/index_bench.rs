@@ -86,22 +86,9 @@ fn proc_stat_cpu(first: usize) -> f64 {
 /// [`parse_floor`] and the median CPU seconds of one pass (to tell a slow machine from idle
 /// cores).
 pub fn parse_floor_cpu(files: &[(Language, String)], runs: usize) -> (f64, f64) {
-    let mut floor = Vec::new();
-    let mut cpu = Vec::new();
-    for _ in 0..runs.max(1) {
-        let c = self_cpu_seconds();
-        let t = Instant::now();
-        let nodes: u64 = files
-            .par_iter()
-            .map(|(lang, text)| {
-                parse_tree(*lang, text, None).map_or(0, |t| t.root_node().child_count() as u64)
-            })
-            .sum();
-        std::hint::black_box(nodes);
-        floor.push(t.elapsed().as_secs_f64());
-        cpu.push(self_cpu_seconds() - c);
-    }
-    (median(floor), median(cpu))
+    timed_passes(files, runs, |lang, text| {
+        parse_tree(lang, text, None).map_or(0, |t| t.root_node().child_count() as u64)
+    })
 }
 
 /// Median seconds and CPU seconds of `runs` passes of the cold build's per-file work over
@@ -109,19 +96,26 @@ pub fn parse_floor_cpu(files: &[(Language, String)], runs: usize) -> (f64, f64) 
 /// workers run), with no resolution and no storage. Its distance to [`parse_floor_cpu`] is
 /// the extraction's share of the gap; the rest of the gap is resolution and the snapshot.
 pub fn extract_floor_cpu(files: &[(Language, String)], runs: usize) -> (f64, f64) {
+    timed_passes(files, runs, |lang, text| {
+        let f = analyze(lang, text);
+        (f.symbols.len() + f.calls.len()) as u64
+    })
+}
+
+/// Median wall and CPU seconds of `runs` passes of `per_file` over `files` on all cores (its
+/// results are summed and kept, so no pass can be optimized away).
+fn timed_passes(
+    files: &[(Language, String)],
+    runs: usize,
+    per_file: impl Fn(Language, &str) -> u64 + Sync,
+) -> (f64, f64) {
     let mut wall = Vec::new();
     let mut cpu = Vec::new();
     for _ in 0..runs.max(1) {
         let c = self_cpu_seconds();
         let t = Instant::now();
-        let facts: u64 = files
-            .par_iter()
-            .map(|(lang, text)| {
-                let f = analyze(*lang, text);
-                (f.symbols.len() + f.calls.len()) as u64
-            })
-            .sum();
-        std::hint::black_box(facts);
+        let total: u64 = files.par_iter().map(|(lang, text)| per_file(*lang, text)).sum();
+        std::hint::black_box(total);
         wall.push(t.elapsed().as_secs_f64());
         cpu.push(self_cpu_seconds() - c);
     }
