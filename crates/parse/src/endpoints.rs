@@ -87,8 +87,7 @@ pub(crate) const GO_MARKERS: &[&str] = &[
 const PATH_QUOTES: [&str; 3] = ["'/", "\"/", "`/"];
 
 /// One language's prefilter as a single automaton: its markers, [`PATH_QUOTES`] and its
-/// instance markers, found in one pass over a file's text (a substring search per marker read
-/// every file some twenty times).
+/// instance markers, found in one pass over a file's text rather than one search per marker.
 struct MarkerScan {
     /// `None` only if the automaton could not be built; a test shows both languages' build.
     ac: Option<AhoCorasick>,

@@ -75,7 +75,10 @@ macro_rules! ids {
             KINDS.get_or_init(|| {
                 let lang: tree_sitter::Language = tree_sitter_go::LANGUAGE.into();
                 let mut inside = vec![Inside::Always; lang.node_kind_count()];
-                let lists = [(NO_CALLS_INSIDE, Inside::Never), (NOTHING_INSIDE_WITHOUT_PAREN, Inside::IfParen)];
+                let lists = [
+                    (NO_CALLS_INSIDE, Inside::Never),
+                    (NOTHING_INSIDE_WITHOUT_PAREN, Inside::IfParen),
+                ];
                 for (list, class) in lists {
                     for kind in list {
                         let id = usize::from(lang.id_for_node_kind(kind, true));
