@@ -428,15 +428,52 @@ pub fn may_be_implied(kind: EdgeKind) -> bool {
         || NodeKind::ALL.iter().any(|c| NodeKind::ALL.iter().any(|p| c.parent_edge(*p) == kind))
 }
 
-/// The relation to read edges of `kinds` (every kind when empty) from: [`EDGE`] itself when
-/// none of them can be implied (a neighbour query then skips the view's two extra branches),
-/// else [`EDGE_VIEW`]. The view has the endpoints' IDs as columns
-/// (`src_id`, `dst_id`); the table has only row numbers.
-pub fn edge_source(kinds: &[EdgeKind]) -> &'static str {
+/// Where a reader takes edges of some kinds from (see [`edge_source`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EdgeSource {
+    /// [`EDGE`] itself, joined to its endpoints' rows for their IDs.
+    Stored,
+    /// [`EDGE_VIEW`], whose branches carry the endpoints' IDs (`src_id`, `dst_id`).
+    View,
+}
+
+impl EdgeSource {
+    /// The relation's name.
+    pub fn relation(self) -> &'static str {
+        match self {
+            EdgeSource::Stored => EDGE.name,
+            EdgeSource::View => EDGE_VIEW,
+        }
+    }
+
+    /// A FROM clause that names the edge `e` and yields the columns of [`EDGE`] plus the
+    /// endpoints' IDs as [`Self::id_columns`].
+    pub fn from_clause(self) -> String {
+        match self {
+            EdgeSource::Stored => {
+                format!("{} e JOIN node s ON s.nid = e.src JOIN node d ON d.nid = e.dst", EDGE.name)
+            }
+            EdgeSource::View => format!("{EDGE_VIEW} e"),
+        }
+    }
+
+    /// The expressions of the source's and the target's node IDs in [`Self::from_clause`].
+    pub fn id_columns(self) -> [&'static str; 2] {
+        match self {
+            EdgeSource::Stored => ["s.id", "d.id"],
+            EdgeSource::View => ["e.src_id", "e.dst_id"],
+        }
+    }
+}
+
+/// Where to read edges of `kinds` (every kind when empty) from: [`EDGE`] itself when none of
+/// them can be implied (a neighbour query then skips the view's two extra branches), else
+/// [`EDGE_VIEW`].
+pub fn edge_source(kinds: &[EdgeKind]) -> EdgeSource {
     if !kinds.is_empty() && !kinds.iter().any(|k| may_be_implied(*k)) {
-        EDGE.name
+        EdgeSource::Stored
     } else {
-        EDGE_VIEW
+        EdgeSource::View
     }
 }
 
@@ -603,9 +640,9 @@ mod tests {
             implied,
             [EdgeKind::Contains, EdgeKind::Defines, EdgeKind::HasMethod, EdgeKind::HasProperty]
         );
-        assert_eq!(edge_source(&[EdgeKind::Calls, EdgeKind::Imports]), "stored_edge");
-        assert_eq!(edge_source(&[EdgeKind::Calls, EdgeKind::HasMethod]), "edge");
-        assert_eq!(edge_source(&[]), "edge");
+        assert_eq!(edge_source(&[EdgeKind::Calls, EdgeKind::Imports]).relation(), "stored_edge");
+        assert_eq!(edge_source(&[EdgeKind::Calls, EdgeKind::HasMethod]).relation(), "edge");
+        assert_eq!(edge_source(&[]).relation(), "edge");
     }
 
     #[test]

@@ -129,28 +129,19 @@ impl<'a, 'r> Graph<'a, 'r> {
         kinds: &[EdgeKind],
         cap: usize,
     ) -> Result<Vec<Hop>, QueryError> {
-        let (this, other) = match dir {
-            Direction::Out => ("src", "dst"),
-            Direction::In => ("dst", "src"),
-        };
-        let filter = kind_filter(kinds);
         let source = codegraph_schema::ddl::edge_source(kinds);
-        // The view carries the endpoint IDs; the table is joined to its nodes for them.
-        let sql = if source == codegraph_schema::ddl::EDGE_VIEW {
-            format!(
-                "SELECT e.src_id, e.dst_id, e.kind, e.weight, e.reason, e.line, e.{other} \
-                 FROM {source} e WHERE e.{this} = ?1 AND {filter} \
-                 ORDER BY e.weight DESC, e.{other}_id, e.kind, e.line LIMIT ?2"
-            )
-        } else {
-            format!(
-                "SELECT s.id, d.id, e.kind, e.weight, e.reason, e.line, e.{other} FROM {source} e \
-                 JOIN node s ON s.nid = e.src JOIN node d ON d.nid = e.dst \
-                 WHERE e.{this} = ?1 AND {filter} \
-                 ORDER BY e.weight DESC, {alias}.id, e.kind, e.line LIMIT ?2",
-                alias = if other == "dst" { "d" } else { "s" },
-            )
+        let [src_id, dst_id] = source.id_columns();
+        let (this, other, other_id) = match dir {
+            Direction::Out => ("src", "dst", dst_id),
+            Direction::In => ("dst", "src", src_id),
         };
+        let sql = format!(
+            "SELECT {src_id}, {dst_id}, e.kind, e.weight, e.reason, e.line, e.{other} FROM {from} \
+             WHERE e.{this} = ?1 AND {filter} \
+             ORDER BY e.weight DESC, {other_id}, e.kind, e.line LIMIT ?2",
+            from = source.from_clause(),
+            filter = kind_filter(kinds),
+        );
         let cap = i64::try_from(cap).unwrap_or(i64::MAX);
         let mut stmt = self.reader.tx.prepare_cached(&sql).map_err(self.reader.err())?;
         let rows = stmt
