@@ -197,7 +197,19 @@ pub(crate) struct OurScore {
 /// Indexes `root` into a scratch database with the release `codegraph` binary `bin` and
 /// returns `codegraph export` of it (JSONL) and the index wall time; the database is removed.
 pub(crate) fn index_and_export(bin: &Path, name: &str, root: &Path) -> Result<(Vec<u8>, f64)> {
+    let (db, secs) = index_scratch(bin, name, root)?;
+    let export = Command::new(bin)
+        .args(["export", &root.to_string_lossy(), "--db", &db.to_string_lossy()])
+        .output();
+    remove_scratch(&db);
+    Ok((export?.stdout, secs))
+}
+
+/// Indexes `root` into a scratch database (remove it with [`remove_scratch`]); returns its path
+/// and the index wall time.
+pub(crate) fn index_scratch(bin: &Path, name: &str, root: &Path) -> Result<(PathBuf, f64)> {
     let db = std::env::temp_dir().join(format!("codegraph-acc-{name}-{}.db", std::process::id()));
+    remove_scratch(&db);
     let t = Instant::now();
     let out = Command::new(bin)
         .args(["index", &root.to_string_lossy(), "--db", &db.to_string_lossy(), "--json"])
@@ -205,15 +217,17 @@ pub(crate) fn index_and_export(bin: &Path, name: &str, root: &Path) -> Result<(V
         .with_context(|| format!("running {}", bin.display()))?;
     let secs = t.elapsed().as_secs_f64();
     if !out.status.success() {
+        remove_scratch(&db);
         bail!("index of {name} failed: {}", String::from_utf8_lossy(&out.stderr));
     }
-    let export = Command::new(bin)
-        .args(["export", &root.to_string_lossy(), "--db", &db.to_string_lossy()])
-        .output()?;
+    Ok((db, secs))
+}
+
+/// Removes a scratch database and SQLite's files beside it.
+pub(crate) fn remove_scratch(db: &Path) {
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
     }
-    Ok((export.stdout, secs))
 }
 
 /// Indexes `root` with the release `codegraph` binary `bin`, exports the graph and scores its

@@ -6,6 +6,9 @@
 //!   codegraph-bench accuracy [--corpora DIR] [--only NAME] CALLS edges vs compiler oracles
 //!   codegraph-bench accuracy --peers [--only NAME]        GitNexus's CALLS pairs vs the same
 //!                                                         oracles, next to ours (rxjs, openai)
+//!   codegraph-bench impact-accuracy [--corpora DIR] [--only NAME]
+//!                                                         depth-2 upstream impact vs the oracles'
+//!                                                         transitive callers (50 functions each)
 //!   codegraph-bench endpoints [--corpora DIR] [--only NAME] [--show N]
 //!                                                         routes/tools found vs a grep baseline
 //!   codegraph-bench peers [--only NAME] [--runs N] [--smoke]  side by side with GitNexus, ctags
@@ -21,6 +24,7 @@
 
 mod accuracy;
 mod endpoints;
+mod impact_accuracy;
 mod incremental_bench;
 mod index_bench;
 mod mcp_load;
@@ -72,12 +76,13 @@ fn main() -> Result<()> {
         Some("incremental") => incremental_bench::run(args),
         Some("accuracy") => accuracy::run(args),
         Some("endpoints") => endpoints::run(args),
+        Some("impact-accuracy") => impact_accuracy::run(args),
         Some("peers") => peers::run(args),
         Some("queries") => query_bench::run(args),
         Some("mcp-load") => mcp_load::run(args),
         Some("report") => report::run(args),
         _ => bail!(
-            "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | incremental DIR [--edits N] [--rss-edits N] [--keep] | accuracy [--corpora DIR] [--only NAME] [--peers] | endpoints [--corpora DIR] [--only NAME] [--show N] | peers [--only NAME] [--runs N] [--smoke] | queries --db PATH [--calls N] | mcp-load DIR [--clients N] [--calls M] [--edit-ms MS] [--bin PATH] [--json] [--keep] | mcp-load --smoke | report [--smoke] [--out FILE] [--only TEXT]"
+            "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | incremental DIR [--edits N] [--rss-edits N] [--keep] | accuracy [--corpora DIR] [--only NAME] [--peers] | impact-accuracy [--corpora DIR] [--only NAME] | endpoints [--corpora DIR] [--only NAME] [--show N] | peers [--only NAME] [--runs N] [--smoke] | queries --db PATH [--calls N] | mcp-load DIR [--clients N] [--calls M] [--edit-ms MS] [--bin PATH] [--json] [--keep] | mcp-load --smoke | report [--smoke] [--out FILE] [--only TEXT]"
         ),
     }
 }

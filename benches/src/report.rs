@@ -25,7 +25,7 @@ struct Section {
     args: Vec<String>,
 }
 
-fn corpora_dir() -> PathBuf {
+pub(crate) fn corpora_dir() -> PathBuf {
     std::env::var_os("CORPORA").map(PathBuf::from).unwrap_or_else(|| {
         PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/codegraph-corpora")
     })

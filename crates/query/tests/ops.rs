@@ -163,14 +163,24 @@ fn store() -> (tempfile::TempDir, Store) {
         (APP, UnresolvedSite { line: 4, caller: s(APP, "run"), callee: "x.log".into() }),
         (APP, UnresolvedSite { line: 8, caller: s(APP, "start"), callee: "log".into() }),
     ];
+    publish(nodes, edges, &unresolved, &f(UTIL))
+}
+
+/// Publishes one revision of `nodes`, `edges` and unresolved sites in a temporary store.
+fn publish(
+    mut nodes: Vec<Node>,
+    mut edges: Vec<Edge>,
+    unresolved: &[(&str, UnresolvedSite)],
+    owner: &str,
+) -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut store = Store::open(&dir.path().join("ops.db")).expect("open store");
     nodes.sort_by(|a, b| a.id.cmp(&b.id));
     edges.sort();
     let mut p = store.begin_publish().expect("begin");
     p.insert_nodes(nodes.iter()).expect("nodes");
-    p.insert_edges(edges.iter(), "file:src/util.ts").expect("edges");
-    for (path, site) in &unresolved {
+    p.insert_edges(edges.iter(), owner).expect("edges");
+    for (path, site) in unresolved {
         p.insert_unresolved(path, std::iter::once(site)).expect("unresolved");
     }
     let info =
@@ -307,26 +317,23 @@ fn impact_upstream_downstream_tests_floor_and_risk() {
     let (_d, mut st) = store();
     let r = st.reader().unwrap();
     let up = r.impact(&[s(UTIL, "log")], &ImpactRequest::default()).unwrap();
-    assert_eq!(up.risk, Risk::Medium);
+    assert_eq!(up.risk, Risk::Low);
     check(
         render::impact(&up),
         expect![[r#"
             upstream impact of sym:ts:src/util.ts:log (revision 1)
-            risk medium: 3 direct, 7 node(s) reached, 2 other file(s), 0 other module(s)
+            risk low: 2 direct, 4 node(s) reached, 2 other file(s), 0 other module(s)
             depth 1:
-              file:src/server.ts (file) 0.950 via IMPORTS -> sym:ts:src/util.ts:log (line 1) [import-resolved 0.95]
               sym:ts:src/server.ts:Server.start (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 5) [import-resolved 0.95]
               sym:ts:src/server.ts:Server.stop (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 12) [import-resolved 0.95]
             depth 2:
-              sym:ts:src/server.ts:Server (class) 0.950 via HAS_METHOD -> sym:ts:src/server.ts:Server.start
-              file:src/app.ts (file) 0.902 via IMPORTS -> file:src/server.ts (line 1) [import-resolved 0.95]
               sym:ts:src/server.ts:main (function) 0.807 via CALLS -> sym:ts:src/server.ts:Server.start (line 23) [typed-receiver 0.85]
             depth 3:
               sym:ts:src/app.ts:run (function) 0.767 via CALLS -> sym:ts:src/server.ts:main (line 2) [import-resolved 0.95]
-            files: src/server.ts (5), src/app.ts (2)
-            modules: src (7)
+            files: src/server.ts (3), src/app.ts (1)
+            modules: src (4)
             note: 2 unresolved call site(s) call something named `log`: upstream may be incomplete
-            note: 2 test node(s) left out (include them with --include-tests)
+            note: 1 test node(s) left out (include them with --include-tests)
             note: execution flows and clusters are not computed for this index yet: none are listed
         "#]],
     );
@@ -335,13 +342,12 @@ fn impact_upstream_downstream_tests_floor_and_risk() {
         render::impact(&r.impact(&[s(SERVER, "Server.start")], &with_tests).unwrap()),
         expect![[r#"
             upstream impact of sym:ts:src/server.ts:Server.start (revision 1)
-            risk medium: 3 direct, 3 node(s) reached, 1 other file(s), 0 other module(s)
+            risk low: 2 direct, 2 node(s) reached, 1 other file(s), 0 other module(s)
             depth 1:
-              sym:ts:src/server.ts:Server (class) 1.000 via HAS_METHOD -> sym:ts:src/server.ts:Server.start
               sym:ts:src/server.test.ts:testStart (function) 0.850 via CALLS -> sym:ts:src/server.ts:Server.start (line 3) [typed-receiver 0.85]
               sym:ts:src/server.ts:main (function) 0.850 via CALLS -> sym:ts:src/server.ts:Server.start (line 23) [typed-receiver 0.85]
-            files: src/server.ts (2), src/server.test.ts (1)
-            modules: src (3)
+            files: src/server.test.ts (1), src/server.ts (1)
+            modules: src (2)
             note: depth limit 1 reached: more nodes lie beyond (raise --depth)
             note: execution flows and clusters are not computed for this index yet: none are listed
         "#]],
@@ -351,17 +357,7 @@ fn impact_upstream_downstream_tests_floor_and_risk() {
         render::impact(&r.impact(&[s(UTIL, "Logger.write")], &floor).unwrap()),
         expect![[r#"
             upstream impact of sym:ts:src/util.ts:Logger.write (revision 1)
-            risk low: 1 direct, 4 node(s) reached, 2 other file(s), 0 other module(s)
-            depth 1:
-              sym:ts:src/util.ts:Logger (class) 1.000 via HAS_METHOD -> sym:ts:src/util.ts:Logger.write
-            depth 2:
-              file:src/server.ts (file) 0.950 via IMPORTS -> sym:ts:src/util.ts:Logger (line 1) [import-resolved 0.95]
-              sym:ts:src/util.ts:FileLogger (class) 0.950 via EXTENDS -> sym:ts:src/util.ts:Logger [same-file 0.95]
-            depth 3:
-              file:src/app.ts (file) 0.902 via IMPORTS -> file:src/server.ts (line 1) [import-resolved 0.95]
-            files: src/util.ts (2), src/app.ts (1), src/server.ts (1)
-            modules: src (4)
-            note: 1 test node(s) left out (include them with --include-tests)
+            risk low: 0 direct, 0 node(s) reached, 0 other file(s), 0 other module(s)
             note: 1 edge(s) below confidence 0.9 not followed
             note: execution flows and clusters are not computed for this index yet: none are listed
         "#]],
@@ -669,19 +665,221 @@ fn changed_code_maps_hunks_to_innermost_symbols() {
                 sym:ts:src/util.ts:Logger.write
             note: src/new.ts is not in the index (not indexable, or added after the index was built: run `codegraph index`)
             upstream impact of sym:ts:src/cycle.ts:ping, sym:ts:src/cycle.ts:pong, sym:ts:src/server.ts:Server.start, sym:ts:src/util.ts:Logger, sym:ts:src/util.ts:Logger.write (revision 1)
-            risk medium: 6 direct, 7 node(s) reached, 1 other file(s), 0 other module(s)
+            risk medium: 4 direct, 5 node(s) reached, 1 other file(s), 0 other module(s)
             depth 1:
-              sym:ts:src/server.ts:Server (class) 1.000 via HAS_METHOD -> sym:ts:src/server.ts:Server.start
-              file:src/app.ts (file) 0.950 via IMPORTS -> sym:ts:src/cycle.ts:ping (line 1) [import-resolved 0.95]
               file:src/server.ts (file) 0.950 via IMPORTS -> sym:ts:src/util.ts:Logger (line 1) [import-resolved 0.95]
               sym:ts:src/app.ts:start (function) 0.950 via CALLS -> sym:ts:src/cycle.ts:ping (line 7) [import-resolved 0.95]
               sym:ts:src/util.ts:FileLogger (class) 0.950 via EXTENDS -> sym:ts:src/util.ts:Logger [same-file 0.95]
               sym:ts:src/server.ts:main (function) 0.850 via CALLS -> sym:ts:src/server.ts:Server.start (line 23) [typed-receiver 0.85]
             depth 2:
               sym:ts:src/app.ts:run (function) 0.902 via CALLS -> sym:ts:src/app.ts:start (line 3) [same-file 0.95]
-            files: src/app.ts (3), src/server.ts (3), src/util.ts (1)
-            modules: src (7)
-            note: 2 test node(s) left out (include them with --include-tests)
+            files: src/app.ts (2), src/server.ts (2), src/util.ts (1)
+            modules: src (5)
+            note: 1 node(s) inside the target (members, symbols of a file or package) count as the target: their dependents are included
+            note: 1 test node(s) left out (include them with --include-tests)
+            note: execution flows and clusters are not computed for this index yet: none are listed
+        "#]],
+    );
+}
+
+const STORE_TS: &str = "src/store.ts";
+const USE_TS: &str = "src/use.ts";
+const REEXPORT_TS: &str = "src/reexport.ts";
+const CLIENT_TS: &str = "src/client.ts";
+const KV_GO: &str = "pkg/kv/kv.go";
+const APP_GO: &str = "pkg/app/app.go";
+
+/// A graph for impact's per-kind rules: an interface, a class implementing it with a field,
+/// a subclass overriding the method (and calling `super`), a caller through the interface
+/// that handles a route a client fetches, a constructor call, a field read, a file that only
+/// re-exports the class, and a Go package imported and called from another package.
+fn impact_store() -> (tempfile::TempDir, Store) {
+    use EdgeKind::*;
+    use NodeKind::*;
+    let mut kv = file("pkg/kv", None);
+    kv.id = "pkg:go:pkg/kv".into();
+    kv.kind = NodeKind::Package;
+    kv.name = "kv".into();
+    kv.file = None;
+    let mut route = file(USE_TS, None);
+    route.id = "route:src/use.ts:GET /items".into();
+    route.kind = NodeKind::Route;
+    route.name = "GET /items".into();
+    route.parent = Some(f(USE_TS));
+    let nodes = vec![
+        file(STORE_TS, None),
+        file(USE_TS, None),
+        file(REEXPORT_TS, None),
+        file(CLIENT_TS, None),
+        file(KV_GO, Some("pkg:go:pkg/kv")),
+        file(APP_GO, None),
+        kv,
+        route,
+        sym(STORE_TS, "Store", Interface, (1, 3)),
+        sym(STORE_TS, "Store.get", Method, (2, 2)),
+        sym(STORE_TS, "MemStore", Class, (5, 12)),
+        sym(STORE_TS, "MemStore.get", Method, (6, 8)),
+        sym(STORE_TS, "MemStore.size", Property, (9, 9)),
+        sym(STORE_TS, "CachedStore", Class, (14, 20)),
+        sym(STORE_TS, "CachedStore.get", Method, (15, 19)),
+        sym(USE_TS, "load", Function, (3, 6)),
+        sym(USE_TS, "count", Function, (8, 10)),
+        sym(USE_TS, "make", Function, (12, 14)),
+        sym(USE_TS, "main", Function, (16, 18)),
+        sym(CLIENT_TS, "fetchItems", Function, (1, 3)),
+        sym(KV_GO, "Get", Function, (3, 5)),
+        sym(APP_GO, "Run", Function, (5, 9)),
+    ];
+    let edges = vec![
+        e(&s(STORE_TS, "MemStore"), &s(STORE_TS, "Store"), Implements, Reason::SameFile, 5),
+        e(&s(STORE_TS, "CachedStore"), &s(STORE_TS, "MemStore"), Extends, Reason::SameFile, 14),
+        e(
+            &s(STORE_TS, "CachedStore.get"),
+            &s(STORE_TS, "MemStore.get"),
+            Calls,
+            Reason::SuperDispatch,
+            16,
+        ),
+        e(&s(USE_TS, "load"), &s(STORE_TS, "Store.get"), Calls, Reason::InterfaceMethod, 4),
+        e(&s(USE_TS, "count"), &s(STORE_TS, "MemStore.size"), Accesses, Reason::TypedReceiver, 9),
+        e(&s(USE_TS, "make"), &s(STORE_TS, "MemStore"), Calls, Reason::ImportResolved, 13),
+        e(&s(USE_TS, "main"), &s(USE_TS, "load"), Calls, Reason::SameFile, 17),
+        e("route:src/use.ts:GET /items", &s(USE_TS, "load"), HandlesRoute, Reason::SameFile, 20),
+        e(&s(CLIENT_TS, "fetchItems"), "route:src/use.ts:GET /items", Fetches, Reason::UrlMatch, 2),
+        e(&f(USE_TS), &f(STORE_TS), Imports, Reason::ImportResolved, 1),
+        e(&f(USE_TS), &s(STORE_TS, "Store"), Imports, Reason::ImportResolved, 1),
+        e(&f(USE_TS), &s(STORE_TS, "MemStore"), Imports, Reason::ImportResolved, 1),
+        e(&f(REEXPORT_TS), &f(STORE_TS), Imports, Reason::ImportResolved, 1),
+        e(&f(REEXPORT_TS), &s(STORE_TS, "MemStore"), Imports, Reason::ImportResolved, 1),
+        e(&f(APP_GO), "pkg:go:pkg/kv", Imports, Reason::ImportResolved, 3),
+        e(&s(APP_GO, "Run"), &s(KV_GO, "Get"), Calls, Reason::ImportResolved, 6),
+        e("pkg:go:pkg/kv", &f(KV_GO), Contains, Reason::Structural, 0),
+    ];
+    publish(nodes, edges, &[], &f(STORE_TS))
+}
+
+/// Impact follows real dependents per kind of node (module doc of `ops::impact`): a method's
+/// callers and dispatch through what it overrides, an interface method's callers up to the
+/// route and its client, a type's subtypes, constructors, members' users and bare importers,
+/// a field's readers, a file's and a package's importers and callers, and downstream dispatch
+/// from an interface call to its implementations. Never the container of a member.
+#[test]
+fn impact_follows_dependents_per_kind() {
+    let (_d, mut st) = impact_store();
+    let r = st.reader().unwrap();
+    let up = |id: String| render::impact(&r.impact(&[id], &ImpactRequest::default()).unwrap());
+    check(
+        up(s(STORE_TS, "MemStore.get")),
+        expect![[r#"
+            upstream impact of sym:ts:src/store.ts:MemStore.get (revision 1)
+            risk low: 1 direct, 2 node(s) reached, 0 other file(s), 0 other module(s)
+            depth 1:
+              sym:ts:src/store.ts:CachedStore.get (method) 0.900 via CALLS -> sym:ts:src/store.ts:MemStore.get (line 16) [super-dispatch 0.90]
+              sym:ts:src/use.ts:load (function) 0.760 via CALLS -> sym:ts:src/store.ts:Store.get (line 4) [interface-method 0.80] (dispatch, for sym:ts:src/store.ts:MemStore.get)
+            files: src/store.ts (1)
+            modules: src (1)
+            note: 1 node(s) call a method the target overrides or implements (dispatch): possible callers, not expanded, not counted in the risk
+            note: execution flows and clusters are not computed for this index yet: none are listed
+        "#]],
+    );
+    check(
+        up(s(STORE_TS, "Store.get")),
+        expect![[r#"
+            upstream impact of sym:ts:src/store.ts:Store.get (revision 1)
+            risk low: 1 direct, 4 node(s) reached, 2 other file(s), 0 other module(s)
+            depth 1:
+              sym:ts:src/use.ts:load (function) 0.800 via CALLS -> sym:ts:src/store.ts:Store.get (line 4) [interface-method 0.80]
+            depth 2:
+              route:src/use.ts:GET /items (route) 0.760 via HANDLES_ROUTE -> sym:ts:src/use.ts:load (line 20) [same-file 0.95]
+              sym:ts:src/use.ts:main (function) 0.760 via CALLS -> sym:ts:src/use.ts:load (line 17) [same-file 0.95]
+            depth 3:
+              sym:ts:src/client.ts:fetchItems (function) 0.684 via FETCHES -> route:src/use.ts:GET /items (line 2) [url-match 0.90]
+            files: src/use.ts (3), src/client.ts (1)
+            modules: src (4)
+            note: execution flows and clusters are not computed for this index yet: none are listed
+        "#]],
+    );
+    check(
+        up(s(STORE_TS, "MemStore")),
+        expect![[r#"
+            upstream impact of sym:ts:src/store.ts:MemStore (revision 1)
+            risk medium: 5 direct, 6 node(s) reached, 2 other file(s), 0 other module(s)
+            depth 1:
+              file:src/reexport.ts (file) 0.950 via IMPORTS -> sym:ts:src/store.ts:MemStore (line 1) [import-resolved 0.95]
+              sym:ts:src/store.ts:CachedStore (class) 0.950 via EXTENDS -> sym:ts:src/store.ts:MemStore (line 14) [same-file 0.95]
+              sym:ts:src/use.ts:make (function) 0.950 via CALLS -> sym:ts:src/store.ts:MemStore (line 13) [import-resolved 0.95]
+              sym:ts:src/store.ts:CachedStore.get (method) 0.900 via CALLS -> sym:ts:src/store.ts:MemStore.get (line 16) [super-dispatch 0.90]
+              sym:ts:src/use.ts:count (function) 0.850 via ACCESSES -> sym:ts:src/store.ts:MemStore.size (line 9) [typed-receiver 0.85]
+              sym:ts:src/use.ts:load (function) 0.760 via CALLS -> sym:ts:src/store.ts:Store.get (line 4) [interface-method 0.80] (dispatch, for sym:ts:src/store.ts:MemStore.get)
+            files: src/store.ts (2), src/use.ts (2), src/reexport.ts (1)
+            modules: src (5)
+            note: 2 node(s) inside the target (members, symbols of a file or package) count as the target: their dependents are included
+            note: 1 node(s) call a method the target overrides or implements (dispatch): possible callers, not expanded, not counted in the risk
+            note: execution flows and clusters are not computed for this index yet: none are listed
+        "#]],
+    );
+    check(
+        up(s(STORE_TS, "MemStore.size")),
+        expect![[r#"
+            upstream impact of sym:ts:src/store.ts:MemStore.size (revision 1)
+            risk low: 1 direct, 1 node(s) reached, 1 other file(s), 0 other module(s)
+            depth 1:
+              sym:ts:src/use.ts:count (function) 0.850 via ACCESSES -> sym:ts:src/store.ts:MemStore.size (line 9) [typed-receiver 0.85]
+            files: src/use.ts (1)
+            modules: src (1)
+            note: execution flows and clusters are not computed for this index yet: none are listed
+        "#]],
+    );
+    check(
+        up(f(STORE_TS)),
+        expect![[r#"
+            upstream impact of file:src/store.ts (revision 1)
+            risk medium: 5 direct, 8 node(s) reached, 3 other file(s), 0 other module(s)
+            depth 1:
+              file:src/reexport.ts (file) 0.950 via IMPORTS -> file:src/store.ts (line 1) [import-resolved 0.95]
+              file:src/use.ts (file) 0.950 via IMPORTS -> file:src/store.ts (line 1) [import-resolved 0.95]
+              sym:ts:src/use.ts:make (function) 0.950 via CALLS -> sym:ts:src/store.ts:MemStore (line 13) [import-resolved 0.95]
+              sym:ts:src/use.ts:count (function) 0.850 via ACCESSES -> sym:ts:src/store.ts:MemStore.size (line 9) [typed-receiver 0.85]
+              sym:ts:src/use.ts:load (function) 0.800 via CALLS -> sym:ts:src/store.ts:Store.get (line 4) [interface-method 0.80]
+            depth 2:
+              route:src/use.ts:GET /items (route) 0.760 via HANDLES_ROUTE -> sym:ts:src/use.ts:load (line 20) [same-file 0.95]
+              sym:ts:src/use.ts:main (function) 0.760 via CALLS -> sym:ts:src/use.ts:load (line 17) [same-file 0.95]
+            depth 3:
+              sym:ts:src/client.ts:fetchItems (function) 0.684 via FETCHES -> route:src/use.ts:GET /items (line 2) [url-match 0.90]
+            files: src/use.ts (6), src/client.ts (1), src/reexport.ts (1)
+            modules: src (8)
+            note: 7 node(s) inside the target (members, symbols of a file or package) count as the target: their dependents are included
+            note: execution flows and clusters are not computed for this index yet: none are listed
+        "#]],
+    );
+    check(
+        up("pkg:go:pkg/kv".to_string()),
+        expect![[r#"
+            upstream impact of pkg:go:pkg/kv (revision 1)
+            risk low: 2 direct, 2 node(s) reached, 1 other file(s), 1 other module(s)
+            depth 1:
+              file:pkg/app/app.go (file) 0.950 via IMPORTS -> pkg:go:pkg/kv (line 3) [import-resolved 0.95]
+              sym:go:pkg/app/app.go:Run (function) 0.950 via CALLS -> sym:go:pkg/kv/kv.go:Get (line 6) [import-resolved 0.95]
+            files: pkg/app/app.go (2)
+            modules: pkg/app (2)
+            note: 2 node(s) inside the target (members, symbols of a file or package) count as the target: their dependents are included
+            note: execution flows and clusters are not computed for this index yet: none are listed
+        "#]],
+    );
+    let down = ImpactRequest { direction: ImpactDirection::Downstream, ..Default::default() };
+    check(
+        render::impact(&r.impact(&[s(USE_TS, "main")], &down).unwrap()),
+        expect![[r#"
+            downstream impact of sym:ts:src/use.ts:main (revision 1)
+            risk low: 1 direct, 4 node(s) reached, 1 other file(s), 0 other module(s)
+            depth 1:
+              sym:ts:src/use.ts:load (function) 0.950 via CALLS <- sym:ts:src/use.ts:main (line 17) [same-file 0.95]
+            depth 2:
+              sym:ts:src/store.ts:Store.get (method) 0.760 via CALLS <- sym:ts:src/use.ts:load (line 4) [interface-method 0.80]
+              sym:ts:src/store.ts:MemStore.get (method) 0.722 via CALLS <- sym:ts:src/use.ts:load (line 4) [interface-method 0.80] (dispatch)
+              sym:ts:src/store.ts:CachedStore.get (method) 0.686 via CALLS <- sym:ts:src/use.ts:load (line 4) [interface-method 0.80] (dispatch)
+            files: src/store.ts (3), src/use.ts (1)
+            modules: src (4)
             note: execution flows and clusters are not computed for this index yet: none are listed
         "#]],
     );

@@ -131,14 +131,20 @@ pub(crate) fn impact_json(i: &Impact) -> Value {
         "direction": i.direction.as_str(),
         "targets": i.targets.iter().map(node_brief).collect::<Vec<_>>(),
         "risk": i.risk.as_str(),
-        "summary": {"direct": i.direct, "reached": i.reached(), "files": i.files, "modules": i.modules},
+        "summary": {"direct": i.direct, "reached": i.reached(), "files": i.files, "modules": i.modules, "dispatch": i.dispatch, "target_parts": i.parts},
         "levels": i.levels.iter().enumerate().map(|(d, level)| json!({
             "depth": d + 1,
-            "nodes": level.iter().map(|n| json!({
-                "node": node_brief(&n.node),
-                "confidence": round(n.confidence),
-                "via": edge_brief(&n.via),
-            })).collect::<Vec<_>>(),
+            "nodes": level.iter().map(|n| {
+                let mut v = json!({
+                    "node": node_brief(&n.node),
+                    "confidence": round(n.confidence),
+                    "via": edge_brief(&n.via),
+                });
+                if let Some(d) = &n.dispatch {
+                    v["dispatch"] = json!(d);
+                }
+                v
+            }).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
         "affected_files": counts(&i.affected_files, "file"),
         "affected_modules": counts(&i.affected_modules, "module"),

@@ -79,8 +79,9 @@ impl ImpactDir {
 /// Options shared by `impact` and `diff-impact`.
 #[derive(Args, Debug)]
 pub struct ImpactOpts {
-    /// Edge kinds to follow (repeatable); default CALLS, IMPORTS, EXTENDS, IMPLEMENTS,
-    /// HAS_METHOD, HAS_PROPERTY, ACCESSES, HANDLES_ROUTE, HANDLES_TOOL, FETCHES.
+    /// Edge kinds to follow from every node (repeatable), instead of the default per-kind
+    /// rules (callers of functions, readers of fields, subtypes / constructors / users of
+    /// types, importers of a file; never a member's container).
     #[arg(long = "edge", value_name = "KIND")]
     pub edges: Vec<String>,
     #[arg(long, default_value_t = 3)]

@@ -137,22 +137,17 @@ fn context_impact_trace_expand_dag_grep() {
     .assert_eq(&r.ok(&["context", "Server.start"]));
     expect![[r#"
         upstream impact of sym:ts:src/util.ts:log (revision 1)
-        risk medium: 5 direct, 10 node(s) reached, 4 other file(s), 0 other module(s)
+        risk medium: 3 direct, 5 node(s) reached, 4 other file(s), 0 other module(s)
         depth 1:
-          file:src/old.ts (file) 0.950 via IMPORTS -> sym:ts:src/util.ts:log (line 1) [import-resolved 0.95]
-          file:src/server.ts (file) 0.950 via IMPORTS -> sym:ts:src/util.ts:log (line 1) [import-resolved 0.95]
           sym:ts:src/old.ts:legacy (function) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 4) [import-resolved 0.95]
           sym:ts:src/server.ts:Server.start (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 5) [import-resolved 0.95]
           sym:ts:src/server.ts:Server.stop (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 9) [import-resolved 0.95]
         depth 2:
-          sym:ts:src/server.ts:Server (class) 0.950 via HAS_METHOD -> sym:ts:src/server.ts:Server.start
-          file:src/app.ts (file) 0.902 via IMPORTS -> file:src/server.ts (line 1) [import-resolved 0.95]
           sym:ts:src/app.ts:main (function) 0.807 via CALLS -> sym:ts:src/server.ts:Server.start (line 5) [typed-receiver 0.85]
         depth 3:
-          file:src/cli.ts (file) 0.857 via IMPORTS -> file:src/app.ts (line 1) [import-resolved 0.95]
           sym:ts:src/cli.ts:start (function) 0.767 via CALLS -> sym:ts:src/app.ts:main (line 4) [import-resolved 0.95]
-        files: src/server.ts (4), src/app.ts (2), src/cli.ts (2), src/old.ts (2)
-        modules: src (10)
+        files: src/server.ts (2), src/app.ts (1), src/cli.ts (1), src/old.ts (1)
+        modules: src (5)
         flows through the change (2):
           proc:sym:ts:src/app.ts:main "main" step 3/4 (score 2.04) via sym:ts:src/server.ts:Server.start (depth 1)
           proc:sym:ts:src/cli.ts:start "start" step 4/5 (score 1.05) via sym:ts:src/server.ts:Server.start (depth 1)
@@ -296,21 +291,16 @@ fn diff_impact_of_modified_added_and_deleted_files() {
         note: src/extra.ts is not in the index (not indexable, or added after the index was built: run `codegraph index`)
         note: the index is stale (3 file(s) changed since revision 1): line ranges may not match the diff; run `codegraph index`
         upstream impact of sym:ts:src/old.ts:legacy, sym:ts:src/util.ts:log (revision 1, stale: files changed since; run `codegraph index`)
-        risk medium: 4 direct, 9 node(s) reached, 3 other file(s), 0 other module(s)
+        risk medium: 2 direct, 4 node(s) reached, 3 other file(s), 0 other module(s)
         depth 1:
-          file:src/old.ts (file) 0.950 via IMPORTS -> sym:ts:src/util.ts:log (line 1) [import-resolved 0.95]
-          file:src/server.ts (file) 0.950 via IMPORTS -> sym:ts:src/util.ts:log (line 1) [import-resolved 0.95]
           sym:ts:src/server.ts:Server.start (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 5) [import-resolved 0.95]
           sym:ts:src/server.ts:Server.stop (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 9) [import-resolved 0.95]
         depth 2:
-          sym:ts:src/server.ts:Server (class) 0.950 via HAS_METHOD -> sym:ts:src/server.ts:Server.start
-          file:src/app.ts (file) 0.902 via IMPORTS -> file:src/server.ts (line 1) [import-resolved 0.95]
           sym:ts:src/app.ts:main (function) 0.807 via CALLS -> sym:ts:src/server.ts:Server.start (line 5) [typed-receiver 0.85]
         depth 3:
-          file:src/cli.ts (file) 0.857 via IMPORTS -> file:src/app.ts (line 1) [import-resolved 0.95]
           sym:ts:src/cli.ts:start (function) 0.767 via CALLS -> sym:ts:src/app.ts:main (line 4) [import-resolved 0.95]
-        files: src/server.ts (4), src/app.ts (2), src/cli.ts (2), src/old.ts (1)
-        modules: src (9)
+        files: src/server.ts (2), src/app.ts (1), src/cli.ts (1)
+        modules: src (4)
         flows through the change (2):
           proc:sym:ts:src/app.ts:main "main" step 3/4 (score 2.04) via sym:ts:src/server.ts:Server.start (depth 1)
           proc:sym:ts:src/cli.ts:start "start" step 4/5 (score 1.05) via sym:ts:src/server.ts:Server.start (depth 1)
@@ -326,21 +316,16 @@ fn diff_impact_of_modified_added_and_deleted_files() {
             sym:ts:src/util.ts:log
         note: src/old.ts was deleted and is not in the index either: nothing to trace
         upstream impact of sym:ts:src/extra.ts:extra, sym:ts:src/util.ts:log (revision 2)
-        risk medium: 4 direct, 9 node(s) reached, 3 other file(s), 0 other module(s)
+        risk medium: 2 direct, 4 node(s) reached, 3 other file(s), 0 other module(s)
         depth 1:
-          file:src/extra.ts (file) 0.950 via IMPORTS -> sym:ts:src/util.ts:log (line 1) [import-resolved 0.95]
-          file:src/server.ts (file) 0.950 via IMPORTS -> sym:ts:src/util.ts:log (line 1) [import-resolved 0.95]
           sym:ts:src/server.ts:Server.start (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 5) [import-resolved 0.95]
           sym:ts:src/server.ts:Server.stop (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 9) [import-resolved 0.95]
         depth 2:
-          sym:ts:src/server.ts:Server (class) 0.950 via HAS_METHOD -> sym:ts:src/server.ts:Server.start
-          file:src/app.ts (file) 0.902 via IMPORTS -> file:src/server.ts (line 1) [import-resolved 0.95]
           sym:ts:src/app.ts:main (function) 0.807 via CALLS -> sym:ts:src/server.ts:Server.start (line 5) [typed-receiver 0.85]
         depth 3:
-          file:src/cli.ts (file) 0.857 via IMPORTS -> file:src/app.ts (line 1) [import-resolved 0.95]
           sym:ts:src/cli.ts:start (function) 0.767 via CALLS -> sym:ts:src/app.ts:main (line 4) [import-resolved 0.95]
-        files: src/server.ts (4), src/app.ts (2), src/cli.ts (2), src/extra.ts (1)
-        modules: src (9)
+        files: src/server.ts (2), src/app.ts (1), src/cli.ts (1)
+        modules: src (4)
         flows through the change (2):
           proc:sym:ts:src/app.ts:main "main" step 3/4 (score 2.04) via sym:ts:src/server.ts:Server.start (depth 1)
           proc:sym:ts:src/cli.ts:start "start" step 4/5 (score 1.05) via sym:ts:src/server.ts:Server.start (depth 1)

@@ -1,18 +1,47 @@
 //! `impact`: what a change to some symbols can reach, level by level.
 //!
-//! Upstream follows dependency edges backwards (who calls, imports, extends, implements, owns
-//! the symbol: the code that may break), downstream forwards (what the symbol relies on). The
-//! walk is breadth-first, so every node is reported at its shortest distance, with the edge
+//! # What is followed
+//!
+//! Upstream walks to the code that may break (the *dependents*), downstream to the code the
+//! targets rely on (the *dependencies*). Which edges are followed depends on the kind of node
+//! being expanded, never on one global list, so a walk never climbs from a member to its
+//! container and from there to everything that imports the container's file:
+//!
+//! | node                      | upstream (dependents)                                           | downstream (dependencies)               |
+//! | ------------------------- | --------------------------------------------------------------- | --------------------------------------- |
+//! | function, method          | callers (CALLS), routes / tools it handles, callers through the methods it overrides or implements (dispatch), files importing it without calling it | callees (CALLS), fields it reads or writes (ACCESSES), implementations of interface methods it calls (dispatch) |
+//! | property, variable, const | readers and writers (ACCESSES), callers (function values), files importing it without using it otherwise | as a function                          |
+//! | class, interface, struct, enum, type alias | subtypes and implementers (EXTENDS / IMPLEMENTS in), constructors (CALLS), files importing it without another use | supertypes (EXTENDS / IMPLEMENTS out) |
+//! | route                     | client calls (FETCHES)                                          | its handler (HANDLES_ROUTE)             |
+//! | tool                      | nothing (its callers are outside the code)                      | its handler (HANDLES_TOOL)              |
+//! | file, package (as target) | importers (IMPORTS)                                             | what it imports (IMPORTS, module-level CALLS) |
+//! | file, package (reached)   | not expanded: a file that imports or calls the target is a dependent, its importers are not |  not expanded |
+//!
+//! A target that contains others counts its parts as the target: a type's members (their
+//! callers are depth 1, as are the type's own dependents), a file's symbols, a package's
+//! files and their symbols. Reached nodes are never widened that way.
+//!
+//! Dispatch: a method that overrides or implements another (its type EXTENDS / IMPLEMENTS,
+//! transitively, a type with a method of the same name) may run wherever that other method is
+//! called, so those callers are listed, marked with `dispatch` (the method the call names),
+//! at a confidence lowered by the heritage edges' weights. They are possible, not certain,
+//! callers: they are not expanded further and the risk rule leaves them out. Downstream, a
+//! call to an interface method reaches the interface's implementations the same way.
+//!
+//! Explicit edge kinds (`ImpactRequest::kinds`) replace these rules: every node then follows
+//! exactly those kinds, in the chosen direction.
+//!
+//! The walk is breadth-first, so every node is reported at its shortest distance, with the edge
 //! that reached it (the strongest one from the previous level) and the product of the
 //! confidences along that path. Edges below the confidence floor are not followed; test code
 //! is left out unless asked for (and counted).
 //!
 //! # Risk rule
 //!
-//! Over the non-test nodes reached: `direct` = nodes at depth 1, `files` = distinct files of
-//! reached nodes other than the targets' own files, `modules` = distinct directories of those
-//! files other than the targets' own directories. The risk is the highest level whose any
-//! threshold is met:
+//! Over the non-test nodes reached, dispatch-only ones aside: `direct` = nodes at depth 1,
+//! `files` = distinct files of reached nodes other than the targets' own files, `modules` =
+//! distinct directories of those files other than the targets' own directories. The risk is the
+//! highest level whose any threshold is met:
 //!
 //! | level    | direct | files | modules |
 //! | -------- | ------ | ----- | ------- |
@@ -21,27 +50,12 @@
 //! | medium   | >= 3   | >= 3  | >= 2    |
 //! | low      | otherwise (including nothing reached) |
 
-use super::{Direction, Graph, dir_of, is_test_path};
+use super::{Direction, Graph, Hop, dir_of, is_test_path};
 use crate::derived::{DerivedStamp, ImpactFlow};
 use crate::error::QueryError;
 use crate::read::{EdgeRow, NodeRow, Reader};
-use codegraph_schema::EdgeKind;
+use codegraph_schema::{EdgeKind, NodeKind};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-
-/// Dependency edges followed by default (not CONTAINS/DEFINES: being in the same file is not a
-/// dependency).
-pub const DEFAULT_IMPACT_KINDS: &[EdgeKind] = &[
-    EdgeKind::Calls,
-    EdgeKind::Imports,
-    EdgeKind::Extends,
-    EdgeKind::Implements,
-    EdgeKind::HasMethod,
-    EdgeKind::HasProperty,
-    EdgeKind::Accesses,
-    EdgeKind::HandlesRoute,
-    EdgeKind::HandlesTool,
-    EdgeKind::Fetches,
-];
 
 /// Upstream: who depends on the targets (edges followed against their direction);
 /// downstream: what the targets depend on.
@@ -70,7 +84,7 @@ impl ImpactDirection {
 #[derive(Clone, Debug)]
 pub struct ImpactRequest {
     pub direction: ImpactDirection,
-    /// Edge kinds to follow; empty means [`DEFAULT_IMPACT_KINDS`].
+    /// Edge kinds to follow from every node; empty means the per-kind rules of the module doc.
     pub kinds: Vec<EdgeKind>,
     pub max_depth: u32,
     /// Edges with a lower weight are not followed.
@@ -101,6 +115,10 @@ pub struct ImpactNode {
     pub depth: u32,
     pub via: EdgeRow,
     pub confidence: f64,
+    /// Reached through dispatch: the ID of the overriding / implementing method on the other
+    /// side of `via` (upstream: the method the walk came from; downstream: this node), whose
+    /// supertype's method `via` names. Such nodes are possible dependents, not expanded.
+    pub dispatch: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -141,6 +159,9 @@ pub struct Impact {
     pub stale: Option<bool>,
     pub direction: ImpactDirection,
     pub targets: Vec<NodeRow>,
+    /// How many nodes the targets contain that counted as the target (a type's members, a
+    /// file's symbols, a package's files and symbols).
+    pub parts: usize,
     /// `levels[d - 1]` holds the nodes first reached at depth `d`, by confidence then ID.
     pub levels: Vec<Vec<ImpactNode>>,
     /// Files of reached nodes (targets' files included) with how many reached nodes each has.
@@ -150,6 +171,8 @@ pub struct Impact {
     pub direct: usize,
     pub files: usize,
     pub modules: usize,
+    /// Nodes reached only through dispatch (left out of the risk counts).
+    pub dispatch: usize,
     pub risk: Risk,
     /// Execution flows that a target or a reached node is a step of (nearest first, at most
     /// [`crate::MAX_IMPACT_FLOWS`]): the flows the change may break.
@@ -187,13 +210,282 @@ impl Reader<'_> {
     }
 }
 
+/// What a node is for the walk (the rows of the module doc's table).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    Callable,
+    Value,
+    Type,
+    File,
+    Package,
+    Route,
+    Tool,
+    /// Sections, flows, clusters: nothing depends on them through code.
+    Leaf,
+}
+
+impl Role {
+    fn of(kind: &str) -> Role {
+        match NodeKind::parse(kind) {
+            Some(NodeKind::Function | NodeKind::Method) => Role::Callable,
+            Some(NodeKind::Property | NodeKind::Variable | NodeKind::Constant) => Role::Value,
+            Some(
+                NodeKind::Class
+                | NodeKind::Interface
+                | NodeKind::Struct
+                | NodeKind::Enum
+                | NodeKind::TypeAlias,
+            ) => Role::Type,
+            Some(NodeKind::File) => Role::File,
+            Some(NodeKind::Package) => Role::Package,
+            Some(NodeKind::Route) => Role::Route,
+            Some(NodeKind::Tool) => Role::Tool,
+            _ => Role::Leaf,
+        }
+    }
+}
+
+/// One step of the walk from a node: the node at the other end, the stored edge, an extra
+/// confidence factor (dispatch through heritage edges) and, for dispatch, the concrete method.
+struct Step {
+    other: i64,
+    edge: EdgeRow,
+    factor: f64,
+    dispatch: Option<String>,
+}
+
+impl From<Hop> for Step {
+    fn from(h: Hop) -> Self {
+        Step { other: h.other, edge: h.edge, factor: 1.0, dispatch: None }
+    }
+}
+
+/// How far heritage is climbed (or descended) to find overridden or implementing methods.
+const MAX_HERITAGE_DEPTH: usize = 6;
+
+/// The steps of the walk from `nid` (the module doc's table, or `kinds` when given).
+fn steps(
+    g: &mut Graph<'_, '_>,
+    nid: i64,
+    dir: ImpactDirection,
+    kinds: &[EdgeKind],
+    target: bool,
+) -> Result<Vec<Step>, QueryError> {
+    use EdgeKind::*;
+    if !kinds.is_empty() {
+        return Ok(g
+            .hops(nid, dir.edges(), kinds, usize::MAX)?
+            .into_iter()
+            .map(Step::from)
+            .collect());
+    }
+    let node = g.node(nid)?;
+    let role = Role::of(&node.kind);
+    let is_method = node.kind == NodeKind::Method.as_str();
+    let name = node.name.clone();
+    let hops = |g: &Graph<'_, '_>, kinds: &[EdgeKind]| -> Result<Vec<Step>, QueryError> {
+        Ok(g.hops(nid, dir.edges(), kinds, usize::MAX)?.into_iter().map(Step::from).collect())
+    };
+    let mut out = match (dir, role) {
+        (ImpactDirection::Upstream, Role::Callable) => {
+            let mut v = hops(g, &[Calls, HandlesRoute, HandlesTool, Accesses])?;
+            if is_method {
+                v.extend(dispatch_callers(g, nid, &name)?);
+            }
+            importers_without_use(g, nid, v)?
+        }
+        (ImpactDirection::Upstream, Role::Value) => {
+            let v = hops(g, &[Accesses, Calls, HandlesRoute, HandlesTool])?;
+            importers_without_use(g, nid, v)?
+        }
+        (ImpactDirection::Upstream, Role::Type) => {
+            let v = hops(g, &[Extends, Implements, Calls])?;
+            importers_without_use(g, nid, v)?
+        }
+        (ImpactDirection::Upstream, Role::Route) => hops(g, &[Fetches])?,
+        (ImpactDirection::Upstream, Role::File | Role::Package) if target => hops(g, &[Imports])?,
+        (ImpactDirection::Downstream, Role::Callable | Role::Value) => {
+            let v = hops(g, &[Calls, Accesses])?;
+            let mut extra = Vec::new();
+            for s in &v {
+                extra.extend(dispatch_implementations(g, s)?);
+            }
+            let mut v = v;
+            v.extend(extra);
+            v
+        }
+        (ImpactDirection::Downstream, Role::Type) => hops(g, &[Extends, Implements])?,
+        (ImpactDirection::Downstream, Role::Route) => hops(g, &[HandlesRoute])?,
+        (ImpactDirection::Downstream, Role::Tool) => hops(g, &[HandlesTool])?,
+        (ImpactDirection::Downstream, Role::File) if target => hops(g, &[Imports, Calls])?,
+        _ => Vec::new(),
+    };
+    out.retain(|s| s.other != nid);
+    Ok(out)
+}
+
+/// `v` plus the IMPORTS edges into `nid` from files where none of `v`'s other ends lies: a
+/// file that imports a symbol and calls (or reads, extends...) it is already represented by
+/// the symbols that do; one that only imports it uses it as a value or re-exports it.
+fn importers_without_use(
+    g: &mut Graph<'_, '_>,
+    nid: i64,
+    mut v: Vec<Step>,
+) -> Result<Vec<Step>, QueryError> {
+    let importers = g.hops(nid, Direction::In, &[EdgeKind::Imports], usize::MAX)?;
+    if importers.is_empty() {
+        return Ok(v);
+    }
+    let mut used_in: HashSet<String> = HashSet::new();
+    for s in &v {
+        if let Some(f) = &g.node(s.other)?.file {
+            used_in.insert(f.clone());
+        }
+    }
+    for h in importers {
+        let file = g.node(h.other)?.file.clone();
+        if !file.is_some_and(|f| used_in.contains(&f)) {
+            v.push(Step::from(h));
+        }
+    }
+    Ok(v)
+}
+
+/// The owners (types) of a method: the sources of its HAS_METHOD edges.
+fn owners(g: &Graph<'_, '_>, method: i64) -> Result<Vec<i64>, QueryError> {
+    Ok(g.hops(method, Direction::In, &[EdgeKind::HasMethod], usize::MAX)?
+        .into_iter()
+        .map(|h| h.other)
+        .collect())
+}
+
+/// Types related to `ty` by EXTENDS / IMPLEMENTS in direction `dir` (Out: supertypes, In:
+/// subtypes and implementers), transitively, with the product of the heritage weights.
+fn heritage(g: &Graph<'_, '_>, ty: i64, dir: Direction) -> Result<Vec<(i64, f64)>, QueryError> {
+    let kinds = [EdgeKind::Extends, EdgeKind::Implements];
+    let mut seen: HashSet<i64> = HashSet::from([ty]);
+    let mut out = Vec::new();
+    let mut frontier = vec![(ty, 1.0)];
+    for _ in 0..MAX_HERITAGE_DEPTH {
+        let mut next = Vec::new();
+        for (t, w) in frontier {
+            for h in g.hops(t, dir, &kinds, usize::MAX)? {
+                if seen.insert(h.other) {
+                    let w = w * h.edge.weight;
+                    out.push((h.other, w));
+                    next.push((h.other, w));
+                }
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        frontier = next;
+    }
+    Ok(out)
+}
+
+/// The methods named `name` of type `ty`.
+fn methods_named(g: &mut Graph<'_, '_>, ty: i64, name: &str) -> Result<Vec<i64>, QueryError> {
+    let mut out = Vec::new();
+    for h in g.hops(ty, Direction::Out, &[EdgeKind::HasMethod], usize::MAX)? {
+        if g.node(h.other)?.name == name {
+            out.push(h.other);
+        }
+    }
+    Ok(out)
+}
+
+/// Upstream dispatch: callers of the methods that `method` overrides or implements.
+fn dispatch_callers(
+    g: &mut Graph<'_, '_>,
+    method: i64,
+    name: &str,
+) -> Result<Vec<Step>, QueryError> {
+    let id = g.node(method)?.id.clone();
+    let mut out = Vec::new();
+    for owner in owners(g, method)? {
+        for (sup, w) in heritage(g, owner, Direction::Out)? {
+            for m in methods_named(g, sup, name)? {
+                for h in g.hops(m, Direction::In, &[EdgeKind::Calls], usize::MAX)? {
+                    out.push(Step {
+                        other: h.other,
+                        edge: h.edge,
+                        factor: w,
+                        dispatch: Some(id.clone()),
+                    });
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Downstream dispatch: for a CALLS step to an interface's method, the methods of the same name
+/// of the types that implement or extend that interface.
+fn dispatch_implementations(g: &mut Graph<'_, '_>, call: &Step) -> Result<Vec<Step>, QueryError> {
+    if call.edge.kind != EdgeKind::Calls.as_str()
+        || g.node(call.other)?.kind != NodeKind::Method.as_str()
+    {
+        return Ok(Vec::new());
+    }
+    let name = g.node(call.other)?.name.clone();
+    let mut out = Vec::new();
+    for owner in owners(g, call.other)? {
+        if g.node(owner)?.kind != NodeKind::Interface.as_str() {
+            continue;
+        }
+        for (sub, w) in heritage(g, owner, Direction::In)? {
+            for m in methods_named(g, sub, &name)? {
+                let dispatch = Some(g.node(m)?.id.clone());
+                out.push(Step { other: m, edge: call.edge.clone(), factor: w, dispatch });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The nodes a target contains that count as the target (module doc): a type's members, a
+/// file's symbols, a package's files and their symbols.
+fn parts(g: &mut Graph<'_, '_>, nid: i64) -> Result<Vec<i64>, QueryError> {
+    let node = g.node(nid)?;
+    match Role::of(&node.kind) {
+        Role::Type => Ok(g
+            .hops(nid, Direction::Out, &[EdgeKind::HasMethod, EdgeKind::HasProperty], usize::MAX)?
+            .into_iter()
+            .map(|h| h.other)
+            .collect()),
+        Role::Value if NodeKind::parse(&node.kind).is_some_and(NodeKind::is_type_like) => Ok(g
+            .hops(nid, Direction::Out, &[EdgeKind::HasMethod, EdgeKind::HasProperty], usize::MAX)?
+            .into_iter()
+            .map(|h| h.other)
+            .collect()),
+        Role::File => match node.file.clone() {
+            Some(path) => g.symbols_of_file(&path),
+            None => Ok(Vec::new()),
+        },
+        Role::Package => {
+            let files = g.hops(nid, Direction::Out, &[EdgeKind::Contains], usize::MAX)?;
+            let mut out = Vec::new();
+            for h in files {
+                out.push(h.other);
+                if let Some(path) = g.node(h.other)?.file.clone() {
+                    out.extend(g.symbols_of_file(&path)?);
+                }
+            }
+            Ok(out)
+        }
+        _ => Ok(Vec::new()),
+    }
+}
+
 pub(crate) fn impact_from(
     g: &mut Graph<'_, '_>,
     seeds: &[i64],
     req: &ImpactRequest,
 ) -> Result<Impact, QueryError> {
-    let kinds: &[EdgeKind] = if req.kinds.is_empty() { DEFAULT_IMPACT_KINDS } else { &req.kinds };
-    let dir = req.direction.edges();
+    let kinds: &[EdgeKind] = &req.kinds;
+    let dir = req.direction;
     let mut targets = Vec::new();
     let mut visited: HashSet<i64> = HashSet::new();
     for &s in seeds {
@@ -202,9 +494,21 @@ pub(crate) fn impact_from(
         }
     }
     targets.sort_by(|a, b| a.id.cmp(&b.id));
-    let mut frontier: Vec<(i64, f64)> = seeds.iter().map(|&s| (s, 1.0)).collect();
-    frontier.sort_by_key(|&(s, _)| s);
-    frontier.dedup_by_key(|&mut (s, _)| s);
+    // The targets and their parts, walked as targets (`true`).
+    let mut frontier: Vec<(i64, f64, bool)> = seeds.iter().map(|&s| (s, 1.0, true)).collect();
+    let mut part_count = 0;
+    if kinds.is_empty() {
+        for &s in seeds {
+            for p in parts(g, s)? {
+                if visited.insert(p) {
+                    part_count += 1;
+                    frontier.push((p, 1.0, true));
+                }
+            }
+        }
+    }
+    frontier.sort_by_key(|&(s, _, _)| s);
+    frontier.dedup_by_key(|&mut (s, _, _)| s);
     let mut levels: Vec<Vec<ImpactNode>> = Vec::new();
     let (mut tests_left_out, mut below_floor, mut total) = (BTreeSet::new(), 0usize, 0usize);
     let mut truncated = false;
@@ -212,33 +516,39 @@ pub(crate) fn impact_from(
         if frontier.is_empty() || truncated {
             break;
         }
-        // Best (confidence, edge) per newly reached node; ties keep the first seen (the
-        // frontier is sorted, hops are ordered), so the answer is deterministic.
-        let mut next: HashMap<i64, (f64, EdgeRow)> = HashMap::new();
+        // Best (confidence, edge, dispatch) per newly reached node; ties keep the first seen
+        // (the frontier is sorted, steps are ordered), so the answer is deterministic.
+        let mut next: HashMap<i64, (f64, EdgeRow, Option<String>)> = HashMap::new();
         let mut order: Vec<i64> = Vec::new();
-        for &(nid, conf) in &frontier {
-            for hop in g.hops(nid, dir, kinds, usize::MAX)? {
-                if visited.contains(&hop.other) {
+        for &(nid, conf, target) in &frontier {
+            for step in steps(g, nid, dir, kinds, target)? {
+                if visited.contains(&step.other) {
                     continue;
                 }
-                if hop.edge.weight < req.min_confidence {
+                if step.edge.weight < req.min_confidence {
                     below_floor += 1;
                     continue;
                 }
                 if !req.include_tests {
-                    let file = g.node(hop.other)?.file.clone();
+                    let file = g.node(step.other)?.file.clone();
                     if file.as_deref().is_some_and(is_test_path) {
-                        tests_left_out.insert(hop.other);
+                        tests_left_out.insert(step.other);
                         continue;
                     }
                 }
-                let c = conf * hop.edge.weight;
-                match next.get_mut(&hop.other) {
-                    Some(best) if c > best.0 => *best = (c, hop.edge),
+                let c = conf * step.edge.weight * step.factor;
+                match next.get_mut(&step.other) {
+                    // A certain edge beats a dispatch one whatever the confidence.
+                    Some(best)
+                        if (best.2.is_some() && step.dispatch.is_none())
+                            || (best.2.is_some() == step.dispatch.is_some() && c > best.0) =>
+                    {
+                        *best = (c, step.edge, step.dispatch)
+                    }
                     Some(_) => {}
                     None => {
-                        order.push(hop.other);
-                        next.insert(hop.other, (c, hop.edge));
+                        order.push(step.other);
+                        next.insert(step.other, (c, step.edge, step.dispatch));
                     }
                 }
             }
@@ -249,16 +559,22 @@ pub(crate) fn impact_from(
                 truncated = true;
                 break;
             }
-            let Some((confidence, via)) = next.remove(&nid) else { continue };
+            let Some((confidence, via, dispatch)) = next.remove(&nid) else { continue };
             visited.insert(nid);
             total += 1;
-            level.push((nid, ImpactNode { node: g.node(nid)?.clone(), depth, via, confidence }));
+            let node = g.node(nid)?.clone();
+            level.push((nid, ImpactNode { node, depth, via, confidence, dispatch }));
         }
         level.sort_by(|a, b| {
             b.1.confidence.total_cmp(&a.1.confidence).then_with(|| a.1.node.id.cmp(&b.1.node.id))
         });
-        frontier = level.iter().map(|(nid, n)| (*nid, n.confidence)).collect();
-        frontier.sort_by_key(|&(s, _)| s);
+        // Dispatch-only nodes are listed, not expanded (module doc).
+        frontier = level
+            .iter()
+            .filter(|(_, n)| n.dispatch.is_none() || !kinds.is_empty())
+            .map(|(nid, n)| (*nid, n.confidence, false))
+            .collect();
+        frontier.sort_by_key(|&(s, _, _)| s);
         if level.is_empty() {
             break;
         }
@@ -269,7 +585,12 @@ pub(crate) fn impact_from(
     let own_dirs: HashSet<&str> = own_files.iter().map(|f| dir_of(f)).collect();
     let mut files: BTreeMap<String, u32> = BTreeMap::new();
     let mut modules: BTreeMap<String, u32> = BTreeMap::new();
+    let mut dispatch = 0;
     for n in levels.iter().flatten() {
+        if n.dispatch.is_some() && dir == ImpactDirection::Upstream {
+            dispatch += 1;
+            continue;
+        }
         if let Some(f) = &n.node.file {
             *files.entry(f.clone()).or_default() += 1;
             *modules.entry(dir_of(f).to_string()).or_default() += 1;
@@ -277,7 +598,9 @@ pub(crate) fn impact_from(
     }
     let file_count = files.keys().filter(|f| !own_files.contains(f.as_str())).count();
     let module_count = modules.keys().filter(|m| !own_dirs.contains(m.as_str())).count();
-    let direct = levels.first().map_or(0, Vec::len);
+    let direct = levels.first().map_or(0, |l| {
+        l.iter().filter(|n| n.dispatch.is_none() || dir != ImpactDirection::Upstream).count()
+    });
     let by_count = |m: BTreeMap<String, u32>| {
         let mut v: Vec<(String, u32)> = m.into_iter().collect();
         v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
@@ -285,6 +608,11 @@ pub(crate) fn impact_from(
     };
 
     let mut notes = Vec::new();
+    if part_count > 0 {
+        notes.push(format!(
+            "{part_count} node(s) inside the target (members, symbols of a file or package) count as the target: their dependents are included"
+        ));
+    }
     match req.direction {
         ImpactDirection::Upstream => {
             let mut named = 0;
@@ -302,6 +630,11 @@ pub(crate) fn impact_from(
                 notes.push(format!(
                     "{named} unresolved call site(s) call something named {}: upstream may be incomplete",
                     names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+                ));
+            }
+            if dispatch > 0 {
+                notes.push(format!(
+                    "{dispatch} node(s) call a method the target overrides or implements (dispatch): possible callers, not expanded, not counted in the risk"
                 ));
             }
         }
@@ -356,12 +689,14 @@ pub(crate) fn impact_from(
         stale: None,
         direction: req.direction,
         targets,
+        parts: part_count,
         levels,
         affected_files: by_count(files),
         affected_modules: by_count(modules),
         direct,
         files: file_count,
         modules: module_count,
+        dispatch,
         risk: Risk::assess(direct, file_count, module_count),
         notes,
     })
@@ -369,14 +704,14 @@ pub(crate) fn impact_from(
 
 /// Whether any node of the last level has an unvisited neighbour.
 fn max_depth_has_more(
-    g: &Graph<'_, '_>,
-    frontier: &[(i64, f64)],
-    dir: Direction,
+    g: &mut Graph<'_, '_>,
+    frontier: &[(i64, f64, bool)],
+    dir: ImpactDirection,
     kinds: &[EdgeKind],
     visited: &HashSet<i64>,
 ) -> Result<bool, QueryError> {
-    for &(nid, _) in frontier {
-        if g.hops(nid, dir, kinds, usize::MAX)?.iter().any(|h| !visited.contains(&h.other)) {
+    for &(nid, _, target) in frontier {
+        if steps(g, nid, dir, kinds, target)?.iter().any(|s| !visited.contains(&s.other)) {
             return Ok(true);
         }
     }

@@ -22,7 +22,7 @@ pub mod trace;
 
 use crate::error::QueryError;
 use crate::read::{EdgeRow, NODE_COLUMNS, NodeRow, Reader, node_from_row};
-use codegraph_schema::EdgeKind;
+use codegraph_schema::{EdgeKind, NodeKind};
 use rusqlite::OptionalExtension;
 use std::collections::HashMap;
 
@@ -160,6 +160,16 @@ impl<'a, 'r> Graph<'a, 'r> {
             })
             .map_err(self.reader.err())?;
         rows.collect::<Result<_, _>>().map_err(self.reader.err())
+    }
+
+    /// The row numbers of the symbols declared in the file at `path` (not the file itself).
+    pub fn symbols_of_file(&self, path: &str) -> Result<Vec<i64>, QueryError> {
+        let sql = format!(
+            "SELECT nid FROM node WHERE file = ?1 AND kind NOT IN ('{}', '{}') ORDER BY nid",
+            NodeKind::File.as_str(),
+            NodeKind::Package.as_str()
+        );
+        self.reader.rows(&sql, [path], |r| r.get(0))
     }
 
     /// Unresolved call sites that name `name` as their callee (`name` or `x.name`): calls that

@@ -146,9 +146,14 @@ pub fn impact(i: &Impact) -> String {
         for n in level {
             let via = &n.via;
             let other = if n.node.id == via.src { &via.dst } else { &via.src };
+            let dispatch = match &n.dispatch {
+                Some(m) if *m != n.node.id => format!(" (dispatch, for {m})"),
+                Some(_) => " (dispatch)".to_string(),
+                None => String::new(),
+            };
             let _ = writeln!(
                 out,
-                "  {} ({}) {:.3} via {} {} {}{}",
+                "  {} ({}) {:.3} via {} {} {}{}{dispatch}",
                 n.node.id,
                 n.node.kind,
                 n.confidence,

@@ -126,7 +126,7 @@ pub struct ImpactArgs {
     pub direction: Option<ImpactDir>,
     /// Default 3.
     pub depth: Option<u32>,
-    /// Edge kinds to follow (default CALLS, IMPORTS, EXTENDS, IMPLEMENTS, HAS_METHOD, HAS_PROPERTY, ACCESSES).
+    /// Edge kinds to follow from every node instead of the default rules (callers, field readers, subtypes/constructors of types, importers of files).
     pub edges: Option<Vec<String>>,
     /// Skip edges below this confidence (0-1).
     pub min_confidence: Option<f64>,
