@@ -210,12 +210,12 @@ async def check_tools(c: Client) -> None:
     check(MAIN in ids(d.get("callers") or []), f"symbol_context greet (file, kind): {short(d)}")
 
     d = await c.ok("impact_analysis", {"target": "greet", "direction": "upstream", "depth": 3})
-    reached = [i for lvl in d.get("levels") or [] for i in ids(lvl.get("nodes") or [])]
+    reached = ids(d.get("nodes") or [])
     check(MAIN in reached, f"impact_analysis greet upstream: {MAIN} not in {reached}")
-    first = (d.get("levels") or [{}])[0]
-    check(first.get("depth") == 1, f"impact_analysis: first level depth {first.get('depth')!r}")
+    first = (d.get("nodes") or [{}])[0]
+    check(first.get("depth") == 1, f"impact_analysis: first node depth {first.get('depth')!r}")
     d = await c.ok("impact_analysis", {"target": MAIN, "direction": "downstream", "include_tests": True})
-    reached = [i for lvl in d.get("levels") or [] for i in ids(lvl.get("nodes") or [])]
+    reached = ids(d.get("nodes") or [])
     check(GREET in reached, f"impact_analysis main downstream: {GREET} not in {reached}")
 
     d = await c.ok("changed_code_impact", {})

@@ -1,7 +1,11 @@
 //! The JSON shape of every answer, shared by the CLI's `--json` output and the MCP server's
 //! tool results, so that an agent and a script read the same fields. Every answer carries the
-//! `revision` it was read from and `stale`; node and edge objects have one compact form.
+//! `revision` it was read from and `stale`. Lists go through a [`Pager`] (cut to a window, with
+//! totals and next offsets, see `page.rs`); a node in a list is a compact reference (`id`,
+//! `kind`, `lines`: its name and file are in its ID), and a link carries only what differs
+//! from the node it hangs off (edge kind, direction, call-site lines, reason, confidence).
 
+use crate::page::Pager;
 use codegraph_query::ops::changed::ChangedImpact;
 use codegraph_query::ops::context::{CallLink, Link, SymbolContext};
 use codegraph_query::ops::dag_grep::DagGrep;
@@ -12,6 +16,9 @@ use codegraph_query::ops::trace::Trace;
 use codegraph_query::{ClusterRef, DerivedStamp, EdgeRow, Flow, FlowRef, ImpactFlow, NodeRow};
 use serde_json::{Value, json};
 use std::path::Path;
+
+/// Longest doc comment an answer repeats (the rest is cut, said with a trailing `...`).
+const MAX_DOC_CHARS: usize = 800;
 
 pub(crate) fn round(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
@@ -29,23 +36,55 @@ pub(crate) fn node_brief(n: &NodeRow) -> Value {
     })
 }
 
-pub(crate) fn edge_brief(e: &EdgeRow) -> Value {
-    json!({
-        "src": e.src,
-        "dst": e.dst,
-        "kind": e.kind,
-        "weight": e.weight,
-        "reason": e.reason,
-        "line": (e.line > 0).then_some(e.line),
-    })
+/// A node inside a list: its ID (which holds its file and qualified name), kind and lines.
+pub(crate) fn node_ref(n: &NodeRow) -> Value {
+    let mut v = json!({"id": n.id, "kind": n.kind});
+    if n.kind != "file"
+        && n.kind != "package"
+        && let (Some(s), Some(e)) = (n.start_line, n.end_line)
+    {
+        v["lines"] = json!([s, e]);
+    }
+    v
 }
 
+/// The edge fields that say why and how surely (left out for plain structure).
+fn edge_why(v: &mut Value, e: &EdgeRow) {
+    if e.line > 0 {
+        v["line"] = json!(e.line);
+    }
+    if e.reason != "structural" {
+        v["reason"] = json!(e.reason);
+        v["confidence"] = json!(round(e.weight));
+    }
+}
+
+/// A linked node seen from the answer's subject: the node, the edge kind and direction.
 pub(crate) fn link_json(l: &Link) -> Value {
-    json!({"dir": l.dir.as_str(), "node": node_brief(&l.node), "edge": edge_brief(&l.edge)})
+    let mut v = node_ref(&l.node);
+    v["edge"] = json!(l.edge.kind);
+    v["dir"] = json!(l.dir.as_str());
+    edge_why(&mut v, &l.edge);
+    v
 }
 
+/// A caller or callee with its call-site lines.
 pub(crate) fn call_json(c: &CallLink) -> Value {
-    json!({"node": node_brief(&c.node), "lines": c.lines, "weight": c.weight, "reason": c.reason})
+    let mut v = node_ref(&c.node);
+    v["call_lines"] = json!(c.lines);
+    v["confidence"] = json!(round(c.weight));
+    v["reason"] = json!(c.reason);
+    v
+}
+
+/// A doc comment, cut at [`MAX_DOC_CHARS`].
+fn doc_text(doc: &Option<String>) -> Value {
+    match doc {
+        Some(d) if d.chars().count() > MAX_DOC_CHARS => {
+            json!(format!("{}...", d.chars().take(MAX_DOC_CHARS).collect::<String>()))
+        }
+        other => json!(other),
+    }
 }
 
 /// Which revision an answer's flows and clusters come from, and whether that is the revision
@@ -90,156 +129,220 @@ fn impact_flow_json(f: &ImpactFlow) -> Value {
     v
 }
 
-pub(crate) fn context_json(c: &SymbolContext) -> Value {
-    let links = |v: &[Link]| Value::Array(v.iter().map(link_json).collect());
+/// The lists of a context answer (what `list` may name).
+pub(crate) const CONTEXT_LISTS: &[&str] = &[
+    "containers",
+    "members",
+    "callers",
+    "callees",
+    "heritage",
+    "references",
+    "imported_by",
+    "file_imports",
+    "file_importers",
+    "related_files",
+    "unresolved_calls",
+    "routes",
+    "tools",
+    "processes",
+];
+
+pub(crate) fn context_json(c: &SymbolContext, p: &mut Pager<'_>) -> Value {
+    let n = &c.symbol;
+    let mut symbol = node_ref(n);
+    symbol["name"] = json!(n.name);
+    symbol["qualified_name"] = json!(n.qualified_name);
+    symbol["file"] = json!(n.file);
+    symbol["signature"] = json!(n.signature);
+    symbol["doc"] = doc_text(&n.doc);
+    symbol["exported"] = json!(n.exported);
     json!({
         "revision": c.revision,
         "stale": c.stale,
-        "symbol": {
-            "signature": c.symbol.signature,
-            "doc": c.symbol.doc,
-            "exported": c.symbol.exported,
-            "node": node_brief(&c.symbol),
-        },
-        "containers": links(&c.containers),
-        "members": links(&c.members),
-        "callers": c.callers.iter().map(call_json).collect::<Vec<_>>(),
-        "callees": c.callees.iter().map(call_json).collect::<Vec<_>>(),
-        "heritage": links(&c.heritage),
-        "references": links(&c.references),
-        "imported_by": links(&c.imported_by),
-        "file_imports": links(&c.file_imports),
-        "file_importers": links(&c.file_importers),
-        "related_files": c.related_files.iter().map(|(f, n)| json!({"file": f, "links": n})).collect::<Vec<_>>(),
-        "unresolved_calls": c.unresolved_calls.iter().map(|(l, callee)| json!({"line": l, "callee": callee})).collect::<Vec<_>>(),
-        "routes": links(&endpoint_links(c, "route", "HANDLES_ROUTE")),
-        "tools": links(&endpoint_links(c, "tool", "HANDLES_TOOL")),
-        "processes": c.processes.iter().map(flow_ref_json).collect::<Vec<_>>(),
+        "symbol": symbol,
+        "containers": p.list("containers", &c.containers, link_json),
+        "members": p.list("members", &c.members, link_json),
+        "callers": p.list("callers", &c.callers, call_json),
+        "callees": p.list("callees", &c.callees, call_json),
+        "heritage": p.list("heritage", &c.heritage, link_json),
+        "references": p.list("references", &c.references, link_json),
+        "imported_by": p.list("imported_by", &c.imported_by, link_json),
+        "file_imports": p.list("file_imports", &c.file_imports, link_json),
+        "file_importers": p.list("file_importers", &c.file_importers, link_json),
+        "related_files": p.list("related_files", &c.related_files, |(f, n)| json!({"file": f, "links": n})),
+        "unresolved_calls": p.list("unresolved_calls", &c.unresolved_calls, |(l, callee)| json!({"line": l, "callee": callee})),
+        "routes": p.list("routes", &endpoint_links(c, "route", "HANDLES_ROUTE"), link_json),
+        "tools": p.list("tools", &endpoint_links(c, "tool", "HANDLES_TOOL"), link_json),
+        "processes": p.list("processes", &c.processes, flow_ref_json),
         "cluster": c.cluster.as_ref().map(cluster_json),
         "flows_at": flows_at_json(c.flows_at.as_ref(), c.revision),
         "notes": c.notes,
     })
 }
 
-pub(crate) fn impact_json(i: &Impact) -> Value {
-    let counts = |v: &[(String, u32)], key: &str| -> Vec<Value> {
-        v.iter().map(|(k, n)| json!({ key: k, "nodes": n })).collect()
-    };
+/// The lists of an impact answer.
+pub(crate) const IMPACT_LISTS: &[&str] = &["nodes", "files", "modules", "flows"];
+
+pub(crate) fn impact_json(i: &Impact, p: &mut Pager<'_>) -> Value {
+    let counts = |key: &'static str| move |(k, n): &(String, u32)| json!({ key: k, "nodes": n });
+    let nodes: Vec<&codegraph_query::ops::impact::ImpactNode> = i.levels.iter().flatten().collect();
     json!({
         "revision": i.revision,
         "stale": i.stale,
         "direction": i.direction.as_str(),
-        "targets": i.targets.iter().map(node_brief).collect::<Vec<_>>(),
+        "targets": i.targets.iter().map(node_ref).collect::<Vec<_>>(),
         "risk": i.risk.as_str(),
-        "summary": {"direct": i.direct, "reached": i.reached(), "files": i.files, "modules": i.modules, "dispatch": i.dispatch, "target_parts": i.parts},
-        "levels": i.levels.iter().enumerate().map(|(d, level)| json!({
-            "depth": d + 1,
-            "nodes": level.iter().map(|n| {
-                let mut v = json!({
-                    "node": node_brief(&n.node),
-                    "confidence": round(n.confidence),
-                    "via": edge_brief(&n.via),
-                });
-                if let Some(d) = &n.dispatch {
-                    v["dispatch"] = json!(d);
-                }
-                v
-            }).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>(),
-        "affected_files": counts(&i.affected_files, "file"),
-        "affected_modules": counts(&i.affected_modules, "module"),
-        "flows": i.flows.iter().map(impact_flow_json).collect::<Vec<_>>(),
+        "summary": {
+            "direct": i.direct,
+            "reached": i.reached(),
+            "by_depth": i.levels.iter().map(Vec::len).collect::<Vec<_>>(),
+            "files": i.files,
+            "modules": i.modules,
+            "dispatch": i.dispatch,
+            "target_parts": i.parts,
+        },
+        "nodes": p.list("nodes", &nodes, |n| {
+            let mut v = node_ref(&n.node);
+            v["depth"] = json!(n.depth);
+            v["confidence"] = json!(round(n.confidence));
+            let other = if n.node.id == n.via.src { &n.via.dst } else { &n.via.src };
+            let mut via = json!({"edge": n.via.kind, "node": other});
+            edge_why(&mut via, &n.via);
+            if let Some(obj) = via.as_object_mut() {
+                obj.remove("confidence");
+            }
+            v["via"] = via;
+            if let Some(d) = &n.dispatch {
+                v["dispatch"] = json!(d);
+            }
+            v
+        }),
+        "files": p.list("files", &i.affected_files, counts("file")),
+        "modules": p.list("modules", &i.affected_modules, counts("module")),
+        "flows": p.list("flows", &i.flows, impact_flow_json),
         "flows_total": i.flows_total,
         "flows_at": flows_at_json(i.flows_at.as_ref(), i.revision),
         "notes": i.notes,
     })
 }
 
-pub(crate) fn changed_json(c: &ChangedImpact) -> Value {
-    // The outer answer carries `revision` and `stale` once.
-    let mut impact = impact_json(&c.impact);
+/// The lists of a changed-code answer: its own and its impact's.
+pub(crate) const CHANGED_LISTS: &[&str] =
+    &["changed_files", "changed_symbols", "nodes", "files", "modules", "flows"];
+
+pub(crate) fn changed_json(c: &ChangedImpact, p: &mut Pager<'_>) -> Value {
+    // The outer answer carries `revision`, `stale` and `notes` once.
+    let limit = p.limit();
+    let mut impact = impact_json(&c.impact, p);
+    let mut notes = c.notes.clone();
     if let Value::Object(m) = &mut impact {
         m.remove("revision");
         m.remove("stale");
+        m.remove("targets");
+        if let Some(Value::Array(n)) = m.remove("notes") {
+            notes.extend(n.into_iter().filter_map(|x| x.as_str().map(str::to_string)));
+        }
     }
     json!({
         "revision": c.revision,
         "stale": c.stale,
-        "files": c.files.iter().map(|f| json!({
-            "path": f.path,
-            "change": f.kind.as_str(),
-            "hunks": f.hunks,
-            "indexed": f.indexed,
-            "symbols": f.symbols,
-        })).collect::<Vec<_>>(),
-        "symbols": c.symbols.iter().map(node_brief).collect::<Vec<_>>(),
+        "changed_files": p.list("changed_files", &c.files, |f| {
+            let mut v = json!({
+                "path": f.path,
+                "change": f.kind.as_str(),
+                "hunks": f.hunks,
+                "indexed": f.indexed,
+                "symbols": f.symbols.iter().take(limit).collect::<Vec<_>>(),
+            });
+            if f.symbols.len() > limit {
+                v["symbols_total"] = json!(f.symbols.len());
+            }
+            v
+        }),
+        "changed_symbols": p.list("changed_symbols", &c.symbols, node_ref),
         "impact": impact,
-        "notes": c.notes,
+        "notes": notes,
     })
+}
+
+/// A hop of a path: both ends, the edge kind, call-site line, reason and confidence.
+fn hop_json(e: &EdgeRow) -> Value {
+    let mut v = json!({"src": e.src, "dst": e.dst, "edge": e.kind});
+    edge_why(&mut v, e);
+    v
 }
 
 pub(crate) fn trace_json(t: &Trace) -> Value {
     json!({
         "revision": t.revision,
         "stale": t.stale,
-        "from": node_brief(&t.from),
-        "to": node_brief(&t.to),
+        "from": node_ref(&t.from),
+        "to": node_ref(&t.to),
         "reversed": t.reversed,
         "paths": t.paths.iter().map(|p| json!({
             "confidence": round(p.confidence),
-            "hops": p.hops.iter().map(edge_brief).collect::<Vec<_>>(),
+            "hops": p.hops.iter().map(hop_json).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
         "notes": t.notes,
     })
 }
 
-pub(crate) fn expand_json(e: &Expansion) -> Value {
+/// The lists of an expansion.
+pub(crate) const EXPAND_LISTS: &[&str] = &["nodes", "edges"];
+
+pub(crate) fn expand_json(e: &Expansion, p: &mut Pager<'_>) -> Value {
     json!({
         "revision": e.revision,
         "stale": e.stale,
         "seed": e.seed.id,
-        "nodes": e.nodes.iter().map(|(n, d)| {
-            let mut v = node_brief(n);
+        "nodes": p.list("nodes", &e.nodes, |(n, d)| {
+            let mut v = node_ref(n);
             v["depth"] = json!(d);
             v
-        }).collect::<Vec<_>>(),
-        "edges": e.edges.iter().map(edge_brief).collect::<Vec<_>>(),
+        }),
+        "edges": p.list("edges", &e.edges, hop_json),
         "notes": e.notes,
     })
 }
 
-pub(crate) fn dag_json(d: &DagGrep) -> Value {
+/// The lists of a DAG-grep answer.
+pub(crate) const DAG_LISTS: &[&str] = &["nodes", "edges"];
+
+/// The DAG-grep answer: seeds, the nodes (each with its role, score and DAG layer) and the
+/// edges (each marked `back` when it closes a cycle, `anchor` when it ties a node to its file
+/// or package), stats and warnings. Layers and forward edges follow from those fields and are
+/// not repeated.
+pub(crate) fn dag_json(d: &DagGrep, p: &mut Pager<'_>) -> Value {
+    let back: std::collections::HashSet<(&str, &str, &str)> =
+        d.back_edges.iter().map(|e| (e.src.as_str(), e.dst.as_str(), e.kind.as_str())).collect();
     json!({
         "revision": d.revision,
         "stale": d.stale,
         "query": d.query,
         "direction": d.direction.as_str(),
         "seeds": d.seeds.iter().map(|(id, s)| json!({"id": id, "score": round(*s)})).collect::<Vec<_>>(),
-        "graph": {
-            "nodes": d.nodes.iter().map(|n| {
-                let mut v = node_brief(&n.node);
-                v["role"] = json!(n.role.as_str());
-                v["score"] = json!(round(n.score));
-                v["layer"] = json!(n.layer);
-                v
-            }).collect::<Vec<_>>(),
-            "edges": d.edges.iter().map(|e| {
-                let mut v = edge_brief(&e.edge);
-                if e.anchor {
-                    v["anchor"] = json!(true);
-                }
-                v
-            }).collect::<Vec<_>>(),
-        },
-        "dag": {
-            "layers": d.layers,
-            "edges": d.forward.iter().map(edge_brief).collect::<Vec<_>>(),
-            "back_edges": d.back_edges.iter().map(edge_brief).collect::<Vec<_>>(),
-        },
+        "nodes": p.list("nodes", &d.nodes, |n| {
+            let mut v = node_ref(&n.node);
+            v["role"] = json!(n.role.as_str());
+            v["score"] = json!(round(n.score));
+            v["layer"] = json!(n.layer);
+            v
+        }),
+        "edges": p.list("edges", &d.edges, |e| {
+            let mut v = hop_json(&e.edge);
+            if e.anchor {
+                v["anchor"] = json!(true);
+            }
+            if back.contains(&(e.edge.src.as_str(), e.edge.dst.as_str(), e.edge.kind.as_str())) {
+                v["back"] = json!(true);
+            }
+            v
+        }),
         "stats": {
             "seeds": d.stats.seeds,
             "nodes": d.stats.nodes,
             "edges": d.stats.edges,
+            "layers": d.layers.len(),
             "forward_edges": d.stats.forward_edges,
             "back_edges": d.stats.back_edges,
             "anchors": d.stats.anchors,
@@ -252,9 +355,21 @@ pub(crate) fn dag_json(d: &DagGrep) -> Value {
     })
 }
 
-/// The lines of a node's source (at most 200), read from the root; `None` when unavailable.
-pub(crate) fn source_lines(root: &Path, n: &NodeRow) -> Option<(u32, Vec<String>)> {
-    const MAX: usize = 200;
+/// Most source lines an `open` answer shows.
+pub(crate) const MAX_SOURCE_LINES: usize = 200;
+
+/// A node's source lines as read from the root.
+pub(crate) struct Source {
+    pub first_line: u32,
+    /// At most [`MAX_SOURCE_LINES`].
+    pub lines: Vec<String>,
+    /// How many lines the node spans.
+    pub total: usize,
+}
+
+/// The lines of a node's source (at most [`MAX_SOURCE_LINES`]), read from the root; `None`
+/// when unavailable.
+pub(crate) fn source_lines(root: &Path, n: &NodeRow) -> Option<Source> {
     let file = n.file.as_ref()?;
     if n.kind == "file" || n.kind == "package" {
         return None;
@@ -262,13 +377,66 @@ pub(crate) fn source_lines(root: &Path, n: &NodeRow) -> Option<(u32, Vec<String>
     let (start, end) = (n.start_line?, n.end_line?);
     let bytes = std::fs::read(root.join(file)).ok()?;
     let text = String::from_utf8_lossy(&bytes);
+    let total = end.saturating_sub(start) as usize + 1;
     let lines: Vec<String> = text
         .lines()
         .skip(start.saturating_sub(1) as usize)
-        .take((end.saturating_sub(start) as usize + 1).min(MAX))
+        .take(total.min(MAX_SOURCE_LINES))
         .map(str::to_string)
         .collect();
-    Some((start, lines))
+    Some(Source { first_line: start, lines, total })
+}
+
+/// The lists of an `open` answer.
+pub(crate) const OPEN_LISTS: &[&str] = &["outgoing", "incoming", "unresolved_calls"];
+
+/// An edge seen from the opened node: the other end, kind, line, reason, confidence.
+fn open_edge(e: &EdgeRow, other: &str) -> Value {
+    let mut v = json!({"edge": e.kind, "node": other});
+    edge_why(&mut v, e);
+    v
+}
+
+/// The answer of `open` / `open_node`: the node's fields, its source (cut at
+/// [`MAX_SOURCE_LINES`], said in `notes`), its edges both ways and its unresolved call sites.
+pub(crate) fn open_json(
+    opened: &codegraph_query::OpenedNode,
+    source: Option<&Source>,
+    unresolved: &[(u32, String)],
+    p: &mut Pager<'_>,
+) -> Value {
+    let n = &opened.node;
+    let mut v = node_json(n);
+    if let Some(o) = v.as_object_mut() {
+        for k in ["size", "lines", "hash"] {
+            if o.get(k).is_some_and(Value::is_null) {
+                o.remove(k);
+            }
+        }
+    }
+    v["doc"] = doc_text(&n.doc);
+    let mut notes = Vec::new();
+    v["source"] = match source {
+        None => Value::Null,
+        Some(s) => {
+            if s.total > s.lines.len() {
+                let next = s.first_line as usize + s.lines.len();
+                notes.push(format!(
+                    "source cut at {} of {} lines: read {} from line {next} for the rest",
+                    s.lines.len(),
+                    s.total,
+                    n.file.as_deref().unwrap_or("the file")
+                ));
+            }
+            json!({"first_line": s.first_line, "lines": s.lines, "total_lines": s.total})
+        }
+    };
+    v["outgoing"] = p.list("outgoing", &opened.outgoing, |e| open_edge(e, &e.dst));
+    v["incoming"] = p.list("incoming", &opened.incoming, |e| open_edge(e, &e.src));
+    v["unresolved_calls"] =
+        p.list("unresolved_calls", unresolved, |(l, c)| json!({"line": l, "callee": c}));
+    v["notes"] = json!(notes);
+    v
 }
 
 pub(crate) fn node_json(n: &NodeRow) -> Value {
@@ -338,29 +506,41 @@ pub(crate) fn props_json(p: &EndpointProps) -> Value {
     v
 }
 
-/// The answer of `route_impact` / `tool_context`.
-pub(crate) fn endpoints_json(a: &EndpointAnswer) -> Value {
+/// The lists of a route / tool answer.
+pub(crate) const ENDPOINT_LISTS: &[&str] = &["matches"];
+
+/// The answer of `route_impact` / `tool_context`: matches are paged; each match's own lists
+/// are cut at the same limit, with `*_total` counts when cut.
+pub(crate) fn endpoints_json(a: &EndpointAnswer, p: &mut Pager<'_>) -> Value {
+    let limit = p.limit();
+    let capped = |v: &mut Value, key: &str, items: Vec<Value>| {
+        if items.len() > limit {
+            v[format!("{key}_total")] = json!(items.len());
+        }
+        v[key] = Value::Array(items.into_iter().take(limit).collect());
+    };
     json!({
         "revision": a.revision,
         "stale": a.stale,
         "query": a.query,
-        "matches": a.matches.iter().map(|m| {
-            let mut n = node_brief(&m.node);
+        "matches": p.list("matches", &a.matches, |m| {
+            let mut n = node_ref(&m.node);
             n["signature"] = json!(m.node.signature);
             if let Some(d) = &m.node.doc {
-                n["description"] = json!(d);
+                n["description"] = doc_text(&Some(d.clone()));
             }
-            json!({
+            let mut v = json!({
                 "endpoint": n,
                 "props": props_json(&m.props),
                 "matched_by": m.matched_by,
-                "handlers": m.handlers.iter().map(|l| json!({"node": node_brief(&l.node), "edge": edge_brief(&l.edge)})).collect::<Vec<_>>(),
-                "handler_callers": m.handler_callers.iter().map(call_json).collect::<Vec<_>>(),
-                "handler_callees": m.handler_callees.iter().map(call_json).collect::<Vec<_>>(),
-                "consumers": m.consumers.iter().map(call_json).collect::<Vec<_>>(),
-                "flows": m.flows.iter().map(flow_json).collect::<Vec<_>>(),
-            })
-        }).collect::<Vec<_>>(),
+            });
+            capped(&mut v, "handlers", m.handlers.iter().map(link_json).collect());
+            capped(&mut v, "handler_callers", m.handler_callers.iter().map(call_json).collect());
+            capped(&mut v, "handler_callees", m.handler_callees.iter().map(call_json).collect());
+            capped(&mut v, "consumers", m.consumers.iter().map(call_json).collect());
+            capped(&mut v, "flows", m.flows.iter().map(flow_json).collect());
+            v
+        }),
         "flows_at": flows_at_json(a.flows_at.as_ref(), a.revision),
         "notes": a.notes,
     })

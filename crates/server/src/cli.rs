@@ -96,6 +96,8 @@ enum Command {
     /// Show a node by ID: its fields, source lines and edges.
     Open {
         id: String,
+        #[command(flatten)]
+        page: crate::ops_cli::PageOpts,
         #[arg(long)]
         root: Option<PathBuf>,
     },
@@ -237,7 +239,7 @@ pub fn run() -> Result<()> {
                 Ok(())
             }
         }
-        Command::Open { id, root } => {
+        Command::Open { id, page, root } => {
             let (root, mut store) = open_store(root, cli.db.as_deref())?;
             let db_path = store.path().to_path_buf();
             let reader = store.reader()?;
@@ -246,23 +248,19 @@ pub fn run() -> Result<()> {
             let unresolved = reader.unresolved_of(&id)?;
             let source = source_lines(&root, &opened.node);
             if json {
-                let mut v = node_json(&opened.node);
-                v["revision"] = json!(reader.revision());
-                v["stale"] = json!(stale);
-                v["source"] = json!(
-                    source
-                        .as_ref()
-                        .map(|(first, lines)| json!({"first_line": first, "lines": lines}))
-                );
-                v["outgoing"] = Value::Array(opened.outgoing.iter().map(edge_json).collect());
-                v["incoming"] = Value::Array(opened.incoming.iter().map(edge_json).collect());
-                v["unresolved_calls"] = Value::Array(
-                    unresolved
-                        .iter()
-                        .map(|(line, callee)| json!({"line": line, "callee": callee}))
-                        .collect(),
-                );
-                print_json(&v)
+                let revision = reader.revision();
+                crate::ops_cli::print_paged(
+                    &page,
+                    crate::page::OPEN_LIMIT,
+                    crate::answer::OPEN_LISTS,
+                    |p| {
+                        let mut v =
+                            crate::answer::open_json(&opened, source.as_ref(), &unresolved, p);
+                        v["revision"] = json!(revision);
+                        v["stale"] = json!(stale);
+                        v
+                    },
+                )
             } else {
                 let n = &opened.node;
                 let mut out = std::io::stdout().lock();
@@ -282,10 +280,13 @@ pub fn run() -> Result<()> {
                 if let Some(doc) = &n.doc {
                     writeln!(out, "  doc: {}", doc.replace('\n', "\n       "))?;
                 }
-                if let Some((first, lines)) = &source {
+                if let Some(s) = &source {
                     writeln!(out)?;
-                    for (i, l) in lines.iter().enumerate() {
-                        writeln!(out, "{:>6} | {l}", first + i as u32)?;
+                    for (i, l) in s.lines.iter().enumerate() {
+                        writeln!(out, "{:>6} | {l}", s.first_line + i as u32)?;
+                    }
+                    if s.total > s.lines.len() {
+                        writeln!(out, "       | ... {} more line(s)", s.total - s.lines.len())?;
                     }
                 }
                 writeln!(out)?;

@@ -15,6 +15,7 @@ mod git;
 mod index;
 mod mcp;
 mod ops_cli;
+mod page;
 mod paths;
 mod scan;
 mod watch;

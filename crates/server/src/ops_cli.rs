@@ -10,11 +10,15 @@
 //! once per revision; a failure is a warning and the answer says they are missing or lag).
 
 use crate::answer::{
+    CHANGED_LISTS, CONTEXT_LISTS, DAG_LISTS, ENDPOINT_LISTS, EXPAND_LISTS, IMPACT_LISTS,
     changed_json, cluster_json, context_json, dag_json, endpoints_json, expand_json, flow_json,
     flow_ref_json, flows_at_json, impact_json, lookup_failure_json, node_brief, trace_json,
 };
 use crate::diff::{DiffBase, changes};
 use crate::fresh::freshness;
+use crate::page::{
+    CONTEXT_LIMIT, DAG_LIMIT, ENDPOINT_LIMIT, EXPAND_LIMIT, IMPACT_LIMIT, Pager, Window,
+};
 use crate::paths::{canonical_root, db_path};
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
@@ -49,10 +53,44 @@ impl TargetArgs {
     }
 }
 
+/// How much of each list a `--json` answer holds (the text output lists everything).
+#[derive(Args, Debug, Default)]
+pub struct PageOpts {
+    /// Items per list (default: the operation's, shrunk so the answer stays under ~4k tokens).
+    #[arg(long)]
+    pub limit: Option<usize>,
+    /// With --list: the first item of that list to show (an answer's `cut[].next_offset`).
+    #[arg(long)]
+    pub offset: Option<usize>,
+    /// Page this list only (e.g. callers, nodes, matches); the answer leaves the others out.
+    #[arg(long)]
+    pub list: Option<String>,
+}
+
+impl PageOpts {
+    fn window(&self, default: usize) -> Window {
+        Window::new(self.limit, default, self.offset, self.list.clone())
+    }
+}
+
+/// Prints a paged `--json` answer (see `page.rs`).
+pub(crate) fn print_paged(
+    page: &PageOpts,
+    default: usize,
+    lists: &[&str],
+    build: impl FnMut(&mut Pager<'_>) -> Value,
+) -> Result<()> {
+    let v = crate::page::answer(&page.window(default), lists, false, build)
+        .map_err(anyhow::Error::msg)?;
+    print(&v)
+}
+
 #[derive(Args, Debug)]
 pub struct ContextArgs {
     #[command(flatten)]
     pub target: TargetArgs,
+    #[command(flatten)]
+    pub page: PageOpts,
     #[arg(long)]
     pub root: Option<PathBuf>,
 }
@@ -94,6 +132,8 @@ pub struct ImpactOpts {
     pub include_tests: bool,
     #[arg(long, default_value_t = 1000)]
     pub max_nodes: usize,
+    #[command(flatten)]
+    pub page: PageOpts,
 }
 
 impl ImpactOpts {
@@ -157,6 +197,8 @@ pub struct TraceArgs {
 pub struct EndpointArgs {
     /// A route (`GET /users/:id`, `/users/42`, a route ID) or a tool (name or ID).
     pub query: String,
+    #[command(flatten)]
+    pub page: PageOpts,
     #[arg(long)]
     pub root: Option<PathBuf>,
 }
@@ -191,6 +233,8 @@ pub struct ExpandArgs {
     /// Maximum distinct nodes, the seed included.
     #[arg(long, default_value_t = 50)]
     pub budget: usize,
+    #[command(flatten)]
+    pub page: PageOpts,
     #[arg(long)]
     pub root: Option<PathBuf>,
 }
@@ -250,6 +294,8 @@ pub struct DagGrepArgs {
     /// Rendering (human output; in JSON it is the `rendered` field). Default: tree.
     #[arg(long, value_enum)]
     pub render: Option<RenderArg>,
+    #[command(flatten)]
+    pub page: PageOpts,
     #[arg(long)]
     pub root: Option<PathBuf>,
 }
@@ -336,7 +382,11 @@ pub fn context(a: ContextArgs, db: Option<&Path>, json: bool) -> Result<()> {
     let node = lookup(&reader, a.target.target(), json, &stale)?;
     let mut c = reader.symbol_context(&node.id)?;
     c.stale = Some(stale()?);
-    if json { print(&context_json(&c)) } else { text(&render::context(&c)) }
+    if json {
+        print_paged(&a.page, CONTEXT_LIMIT, CONTEXT_LISTS, |p| context_json(&c, p))
+    } else {
+        text(&render::context(&c))
+    }
 }
 
 pub fn impact(a: ImpactArgs, db: Option<&Path>, json: bool) -> Result<()> {
@@ -346,7 +396,11 @@ pub fn impact(a: ImpactArgs, db: Option<&Path>, json: bool) -> Result<()> {
     let node = lookup(&reader, a.target.target(), json, &stale)?;
     let mut i = reader.impact(&[node.id], &a.opts.request(a.direction.direction())?)?;
     i.stale = Some(stale()?);
-    if json { print(&impact_json(&i)) } else { text(&render::impact(&i)) }
+    if json {
+        print_paged(&a.opts.page, IMPACT_LIMIT, IMPACT_LISTS, |p| impact_json(&i, p))
+    } else {
+        text(&render::impact(&i))
+    }
 }
 
 pub fn diff_impact(a: DiffImpactArgs, db: Option<&Path>, json: bool) -> Result<()> {
@@ -375,7 +429,11 @@ pub fn diff_impact(a: DiffImpactArgs, db: Option<&Path>, json: bool) -> Result<(
                 .to_string(),
         );
     }
-    if json { print(&changed_json(&c)) } else { text(&render::changed(&c)) }
+    if json {
+        print_paged(&a.opts.page, IMPACT_LIMIT, CHANGED_LISTS, |p| changed_json(&c, p))
+    } else {
+        text(&render::changed(&c))
+    }
 }
 
 pub fn trace(a: TraceArgs, db: Option<&Path>, json: bool) -> Result<()> {
@@ -404,7 +462,11 @@ pub fn expand(a: ExpandArgs, db: Option<&Path>, json: bool) -> Result<()> {
     };
     let mut e = reader.expand(&node.id, &req)?;
     e.stale = Some(stale()?);
-    if json { print(&expand_json(&e)) } else { text(&render::expand(&e)) }
+    if json {
+        print_paged(&a.page, EXPAND_LIMIT, EXPAND_LISTS, |p| expand_json(&e, p))
+    } else {
+        text(&render::expand(&e))
+    }
 }
 
 pub fn dag_grep(a: DagGrepArgs, db: Option<&Path>, json: bool) -> Result<()> {
@@ -430,7 +492,11 @@ pub fn dag_grep(a: DagGrepArgs, db: Option<&Path>, json: bool) -> Result<()> {
     };
     let mut d = reader.dag_grep(&req)?;
     d.stale = Some(freshness(&root, &db_path, &reader)?.stale());
-    if json { print(&dag_json(&d)) } else { text(&render::dag(&d)) }
+    if json {
+        print_paged(&a.page, DAG_LIMIT, DAG_LISTS, |p| dag_json(&d, p))
+    } else {
+        text(&render::dag(&d))
+    }
 }
 
 /// `route-impact` (`tool == false`) and `tool-context`.
@@ -440,7 +506,11 @@ pub fn endpoint(a: EndpointArgs, tool: bool, db: Option<&Path>, json: bool) -> R
     let mut e =
         if tool { reader.tool_context(&a.query)? } else { reader.route_impact(&a.query)? };
     e.stale = Some(freshness(&root, &db_path, &reader)?.stale());
-    if json { print(&endpoints_json(&e)) } else { text(&render::endpoints(&e)) }
+    if json {
+        print_paged(&a.page, ENDPOINT_LIMIT, ENDPOINT_LISTS, |p| endpoints_json(&e, p))
+    } else {
+        text(&render::endpoints(&e))
+    }
 }
 
 /// `flows`: every flow, one flow with its steps, or the flows a symbol is a step of.

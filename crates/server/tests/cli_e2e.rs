@@ -116,7 +116,8 @@ fn index_status_search_open_export() {
     ));
     assert_eq!(open["source"]["first_line"], 6);
     assert_eq!(open["source"]["lines"][1], "    log(\"start\");");
-    assert_eq!(open["incoming"][0]["kind"], "DEFINES");
+    assert_eq!(open["incoming"][0]["edge"], "DEFINES");
+    assert_eq!(open["incoming"][0]["node"], "file:src/server.ts");
 
     let export = codegraph(&["export", root, "--db", &r.db], &r.root);
     assert!(export.status.success());

@@ -223,11 +223,11 @@ fn context_impact_trace_expand_dag_grep() {
         );
     }
     let c = r.json(&["context", "log"]);
-    assert_eq!(c["callers"][0]["node"]["id"], "sym:ts:src/old.ts:legacy");
-    assert_eq!(c["callers"][0]["lines"], serde_json::json!([4]));
+    assert_eq!(c["callers"][0]["id"], "sym:ts:src/old.ts:legacy");
+    assert_eq!(c["callers"][0]["call_lines"], serde_json::json!([4]));
     let i = r.json(&["impact", "Server", "--direction", "downstream", "--depth", "1"]);
     assert_eq!(i["direction"], "downstream");
-    assert_eq!(i["levels"][0]["depth"], 1);
+    assert_eq!(i["nodes"][0]["depth"], 1);
 
     // An ambiguous name lists its candidates; in JSON too.
     let out = r.run(&["context", "start"]);
@@ -334,7 +334,7 @@ fn diff_impact_of_modified_added_and_deleted_files() {
     git(&r.root, &["add", "src/extra.ts"]);
     let v = r.json(&["diff-impact", "--staged"]);
     assert_eq!(
-        v["files"],
+        v["changed_files"],
         serde_json::json!([{"path": "src/extra.ts", "change": "added", "hunks": 1, "indexed": true, "symbols": ["sym:ts:src/extra.ts:extra"]}]),
         "{v}"
     );
@@ -342,7 +342,7 @@ fn diff_impact_of_modified_added_and_deleted_files() {
     git(&r.root, &["commit", "-q", "-am", "second"]);
     let v = r.json(&["diff-impact", "--base", "HEAD~1"]);
     let paths: Vec<&str> =
-        v["files"].as_array().unwrap().iter().filter_map(|f| f["path"].as_str()).collect();
+        v["changed_files"].as_array().unwrap().iter().filter_map(|f| f["path"].as_str()).collect();
     assert_eq!(paths, vec!["src/extra.ts", "src/old.ts", "src/util.ts"], "{v}");
     let out = r.run(&["diff-impact", "--base", "no-such-ref"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown revision `no-such-ref`"));

@@ -176,22 +176,17 @@ async fn every_tool_answers_on_a_fixture() {
     assert_eq!(o["source"]["first_line"], 2);
     assert_eq!(o["source"]["lines"][1], "  return \"hi \" + name;");
     assert_eq!(o["doc"], "Says hello.");
-    assert!(ids(&o["incoming"], "/src").contains(&"sym:ts:src/main.ts:main".to_string()), "{o}");
+    assert!(ids(&o["incoming"], "/node").contains(&"sym:ts:src/main.ts:main".to_string()), "{o}");
 
     let c = ok(&client, "symbol_context", json!({"target": "greet"})).await;
-    assert_eq!(ids(&c["callers"], "/node/id"), ["sym:ts:src/main.ts:main"]);
-    assert_eq!(c["callers"][0]["lines"], json!([6]));
+    assert_eq!(ids(&c["callers"], "/id"), ["sym:ts:src/main.ts:main"]);
+    assert_eq!(c["callers"][0]["call_lines"], json!([6]));
     let c =
         ok(&client, "symbol_context", json!({"target": "helper", "file": "src/server.ts"})).await;
-    assert_eq!(ids(&c["callers"], "/node/id"), ["sym:ts:src/server.ts:Server.start"]);
+    assert_eq!(ids(&c["callers"], "/id"), ["sym:ts:src/server.ts:Server.start"]);
 
     let i = ok(&client, "impact_analysis", json!({"target": "sym:ts:src/server.ts:helper"})).await;
-    let reached: Vec<String> = i["levels"]
-        .as_array()
-        .expect("levels")
-        .iter()
-        .flat_map(|l| ids(&l["nodes"], "/node/id"))
-        .collect();
+    let reached: Vec<String> = ids(&i["nodes"], "/id");
     assert_eq!(
         reached,
         // Callers, never the method's class or the files importing it.
@@ -204,7 +199,13 @@ async fn every_tool_answers_on_a_fixture() {
         json!({"target": "main", "direction": "downstream", "depth": 1}),
     )
     .await;
-    let first: Vec<String> = ids(&d["levels"][0]["nodes"], "/node/id");
+    let first: Vec<String> = d["nodes"]
+        .as_array()
+        .expect("nodes")
+        .iter()
+        .filter(|n| n["depth"] == 1)
+        .filter_map(|n| n["id"].as_str().map(str::to_string))
+        .collect();
     assert!(first.contains(&"sym:ts:src/greet.ts:greet".to_string()), "{d}");
 
     let t =
@@ -237,7 +238,7 @@ async fn every_tool_answers_on_a_fixture() {
 
     // Nothing changed since the commit.
     let ch = ok(&client, "changed_code_impact", json!({})).await;
-    assert_eq!(ch["files"], json!([]), "{ch}");
+    assert_eq!(ch["changed_files"], json!([]), "{ch}");
 
     // An edit is published by the watcher and seen by the next answers.
     let before = status["revision"].as_i64().expect("revision");
@@ -251,11 +252,11 @@ async fn every_tool_answers_on_a_fixture() {
     assert_eq!(s["revision"], after);
     assert_eq!(s["hits"][0]["id"], "sym:ts:src/greet.ts:fresh");
     let ch = ok(&client, "changed_code_impact", json!({})).await;
-    assert_eq!(ids(&ch["files"], "/path"), ["src/greet.ts"], "{ch}");
-    let touched: Vec<String> = ids(&ch["symbols"], "/id");
+    assert_eq!(ids(&ch["changed_files"], "/path"), ["src/greet.ts"], "{ch}");
+    let touched: Vec<String> = ids(&ch["changed_symbols"], "/id");
     assert_eq!(touched, ["sym:ts:src/greet.ts:fresh", "sym:ts:src/greet.ts:greet"], "{ch}");
     let ch = ok(&client, "changed_code_impact", json!({"staged": true})).await;
-    assert_eq!(ch["files"], json!([]), "nothing staged: {ch}");
+    assert_eq!(ch["changed_files"], json!([]), "nothing staged: {ch}");
 
     client.cancel().await.expect("cancel");
     roots.stop_all();
@@ -313,7 +314,7 @@ async fn bad_arguments_are_actionable_tool_errors() {
     }
     let inside = fx.root.join("src/greet.ts").display().to_string();
     let c = ok(&client, "symbol_context", json!({"target": "helper", "file": inside})).await;
-    assert_eq!(c["symbol"]["node"]["id"], "sym:ts:src/greet.ts:helper");
+    assert_eq!(c["symbol"]["id"], "sym:ts:src/greet.ts:helper");
 
     let m = err(&client, "changed_code_impact", json!({"base": "no-such-branch"})).await;
     assert!(m.contains("no-such-branch"), "{m}");
@@ -581,7 +582,7 @@ async fn flows_and_clusters_are_derived_in_the_background() {
     let i = ok(&client, "impact_analysis", json!({"target": "Save"})).await;
     assert_eq!(i["flows_total"], 1, "{i}");
     assert_eq!(i["flows"][0]["id"], "proc:sym:go:main.go:main", "{i}");
-    assert_eq!(i["flows"][0]["via"], c["symbol"]["node"]["id"], "{i}");
+    assert_eq!(i["flows"][0]["via"], c["symbol"]["id"], "{i}");
     assert_eq!(i["flows"][0]["depth"], 0, "{i}");
 
     client.cancel().await.expect("cancel");
@@ -633,10 +634,10 @@ async fn route_impact_and_tool_context_name_handlers() {
                "middleware": ["auth"], "response_keys": [], "status_codes": []}),
         "{r}"
     );
-    assert_eq!(m["handlers"][0]["node"]["id"], "sym:ts:src/users.ts:getUser", "{r}");
-    assert_eq!(ids(&m["handler_callees"], "/node/id"), ["sym:ts:src/users.ts:loadUser"]);
-    assert_eq!(ids(&m["consumers"], "/node/id"), ["sym:ts:web/client.ts:showUser"], "{r}");
-    assert_eq!(m["consumers"][0]["lines"], json!([2]));
+    assert_eq!(m["handlers"][0]["id"], "sym:ts:src/users.ts:getUser", "{r}");
+    assert_eq!(ids(&m["handler_callees"], "/id"), ["sym:ts:src/users.ts:loadUser"]);
+    assert_eq!(ids(&m["consumers"], "/id"), ["sym:ts:web/client.ts:showUser"], "{r}");
+    assert_eq!(m["consumers"][0]["call_lines"], json!([2]));
     assert_eq!(m["consumers"][0]["reason"], "url-match");
     assert_eq!(r["matches"].as_array().map(Vec::len), Some(1));
 
@@ -652,24 +653,93 @@ async fn route_impact_and_tool_context_name_handlers() {
         "{t}"
     );
     // The inline handler's calls belong to the module, which the tool names as its handler.
-    assert_eq!(m["handlers"][0]["node"]["id"], "file:src/tools.ts", "{t}");
+    assert_eq!(m["handlers"][0]["id"], "file:src/tools.ts", "{t}");
 
     // The handler's context lists the route it serves; its upstream impact reaches it.
     let c = ok(&client, "symbol_context", json!({"target": "getUser"})).await;
-    assert_eq!(ids(&c["routes"], "/node/id"), ["route:src/app.ts:GET /users/:id"], "{c}");
+    assert_eq!(ids(&c["routes"], "/id"), ["route:src/app.ts:GET /users/:id"], "{c}");
     let i = ok(&client, "impact_analysis", json!({"target": "loadUser", "depth": 2})).await;
-    let reached: Vec<String> = i["levels"]
-        .as_array()
-        .expect("levels")
-        .iter()
-        .flat_map(|l| ids(&l["nodes"], "/node/id"))
-        .collect();
+    let reached: Vec<String> = ids(&i["nodes"], "/id");
     assert!(reached.contains(&"route:src/app.ts:GET /users/:id".to_string()), "{i}");
 
     let none = ok(&client, "route_impact", json!({"route": "DELETE /users/:id"})).await;
     assert_eq!(none["matches"], json!([]));
     assert!(none["notes"][0].as_str().is_some_and(|n| n.starts_with("no route matches")), "{none}");
 
+    client.cancel().await.expect("cancel");
+    roots.stop_all();
+}
+
+/// A function called from 30 others: default answers cut their lists, say so with totals and
+/// next offsets, page on with `list` + `offset`, and stay small; an explicit `limit` wins; an
+/// unknown list is an actionable error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn long_lists_are_cut_with_totals_and_page_on() {
+    let mut files = String::from("//- /src/log.ts\nexport function log(m: string) { return m; }\n");
+    for i in 0..30 {
+        files.push_str(&format!(
+            "//- /src/c{i:02}.ts\nimport {{ log }} from \"./log\";\nexport function caller{i:02}() {{ return log(\"{i}\"); }}\n"
+        ));
+    }
+    let fx = fixture(&files);
+    let roots = Arc::new(RootSet::new(vec![handle(&fx.root)], None));
+    let client = connect(roots.clone()).await;
+
+    let c = ok(&client, "symbol_context", json!({"target": "log"})).await;
+    assert_eq!(c["limit"], 10, "{c}");
+    let callers = ids(&c["callers"], "/id");
+    assert_eq!(callers.len(), 10, "{c}");
+    assert_eq!(callers[0], "sym:ts:src/c00.ts:caller00");
+    let cut = c["cut"].as_array().expect("cut").clone();
+    let callers_cut = cut.iter().find(|x| x["list"] == "callers").expect("callers cut");
+    assert_eq!(
+        callers_cut,
+        &json!({"list": "callers", "total": 30, "offset": 0, "shown": 10, "next_offset": 10})
+    );
+    let notes = c["notes"].to_string();
+    assert!(notes.contains("callers 10 of 30") && notes.contains("`list` and `offset`"), "{notes}");
+
+    // The next page of one list: that list only, from the offset.
+    let page =
+        ok(&client, "symbol_context", json!({"target": "log", "list": "callers", "offset": 25}))
+            .await;
+    assert_eq!(
+        ids(&page["callers"], "/id"),
+        (25..30).map(|i| format!("sym:ts:src/c{i}.ts:caller{i}")).collect::<Vec<_>>()
+    );
+    assert!(page.get("imported_by").is_none() && page.get("members").is_none(), "{page}");
+    assert_eq!(
+        page["cut"],
+        json!([{"list": "callers", "total": 30, "offset": 25, "shown": 5, "next_offset": null}])
+    );
+    assert_eq!(page["symbol"]["id"], "sym:ts:src/log.ts:log");
+
+    // Impact pages its nodes the same way; an explicit limit is kept.
+    let i = ok(&client, "impact_analysis", json!({"target": "log", "limit": 4})).await;
+    assert_eq!(i["limit"], 4);
+    assert_eq!(i["summary"]["reached"], 30, "{i}");
+    assert_eq!(i["nodes"].as_array().map(Vec::len), Some(4), "{i}");
+    assert_eq!(i["cut"][0]["next_offset"], 4, "{i}");
+    let i = ok(&client, "impact_analysis", json!({"target": "log", "list": "nodes", "offset": 28}))
+        .await;
+    assert_eq!(
+        ids(&i["nodes"], "/id"),
+        ["sym:ts:src/c28.ts:caller28", "sym:ts:src/c29.ts:caller29"]
+    );
+
+    let m = err(&client, "symbol_context", json!({"target": "log", "list": "friends"})).await;
+    assert!(m.contains("no list `friends`") && m.contains("callers"), "{m}");
+
+    for (tool, args) in [
+        ("symbol_context", json!({"target": "log"})),
+        ("impact_analysis", json!({"target": "log"})),
+        ("open_node", json!({"id": "sym:ts:src/log.ts:log"})),
+        ("expand", json!({"target": "sym:ts:src/log.ts:log", "direction": "in"})),
+        ("dag_grep", json!({"query": "log caller"})),
+    ] {
+        let v = ok(&client, tool, args).await;
+        assert!(v.to_string().len() <= crate::page::DEFAULT_BUDGET_CHARS, "{tool}: {v}");
+    }
     client.cancel().await.expect("cancel");
     roots.stop_all();
 }

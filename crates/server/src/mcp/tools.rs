@@ -6,11 +6,13 @@
 
 use super::roots::{Phase, RootError, RootHandle, RootSet, relative_to_root};
 use crate::answer::{
-    changed_json, context_json, dag_json, edge_brief, endpoints_json, expand_json, impact_json,
-    lookup_failure_json, node_brief, round, source_lines, trace_json,
+    CHANGED_LISTS, CONTEXT_LISTS, DAG_LISTS, ENDPOINT_LISTS, EXPAND_LISTS, IMPACT_LISTS,
+    OPEN_LISTS, changed_json, context_json, dag_json, endpoints_json, expand_json, impact_json,
+    lookup_failure_json, node_brief, open_json, round, source_lines, trace_json,
 };
 use crate::diff::{DiffBase, changes};
 use crate::ops_cli::{Dir, ImpactDir, RenderArg};
+use crate::page::{self, Pager, Window};
 use codegraph_query::ops::dag_grep::{DagGrepRequest, Mode};
 use codegraph_query::ops::expand::ExpandRequest;
 use codegraph_query::ops::impact::ImpactRequest;
@@ -99,6 +101,12 @@ pub struct SearchArgs {
 pub struct OpenArgs {
     /// Node ID, e.g. `sym:ts:src/a.ts:Server.start` or `file:src/a.ts`.
     pub id: String,
+    /// Edges per direction (default 40, shrunk so the answer stays under ~4k tokens).
+    pub limit: Option<usize>,
+    /// With `list`: the first item of that list to show (`cut[].next_offset` of an answer).
+    pub offset: Option<usize>,
+    /// Page this list only: `outgoing`, `incoming` or `unresolved_calls`.
+    pub list: Option<String>,
     pub root: Option<String>,
 }
 
@@ -112,6 +120,12 @@ pub struct TargetArgs {
     pub file: Option<String>,
     /// Narrow a name to this node kind.
     pub kind: Option<String>,
+    /// Items per list (default: the tool's, shrunk so the answer stays under ~4k tokens).
+    pub limit: Option<usize>,
+    /// With `list`: the first item of that list to show (`cut[].next_offset` of an answer).
+    pub offset: Option<usize>,
+    /// Page this list only (a name from the answer's `cut`); the other lists are left out.
+    pub list: Option<String>,
     pub root: Option<String>,
 }
 
@@ -132,6 +146,12 @@ pub struct ImpactArgs {
     pub min_confidence: Option<f64>,
     /// Follow into test code (default false).
     pub include_tests: Option<bool>,
+    /// Items per list (default: the tool's, shrunk so the answer stays under ~4k tokens).
+    pub limit: Option<usize>,
+    /// With `list`: the first item of that list to show (`cut[].next_offset` of an answer).
+    pub offset: Option<usize>,
+    /// Page this list only (a name from the answer's `cut`); the other lists are left out.
+    pub list: Option<String>,
     pub root: Option<String>,
 }
 
@@ -144,7 +164,14 @@ pub struct ChangedArgs {
     pub staged: Option<bool>,
     /// Impact depth (default 3).
     pub depth: Option<u32>,
+    /// Follow into test code (default false).
     pub include_tests: Option<bool>,
+    /// Items per list (default: the tool's, shrunk so the answer stays under ~4k tokens).
+    pub limit: Option<usize>,
+    /// With `list`: the first item of that list to show (`cut[].next_offset` of an answer).
+    pub offset: Option<usize>,
+    /// Page this list only (a name from the answer's `cut`); the other lists are left out.
+    pub list: Option<String>,
     pub root: Option<String>,
 }
 
@@ -173,6 +200,12 @@ pub struct ExpandArgs {
     pub budget: Option<usize>,
     /// Edge kinds (default all).
     pub edges: Option<Vec<String>>,
+    /// Items per list (default: the tool's, shrunk so the answer stays under ~4k tokens).
+    pub limit: Option<usize>,
+    /// With `list`: the first item of that list to show (`cut[].next_offset` of an answer).
+    pub offset: Option<usize>,
+    /// Page this list only (a name from the answer's `cut`); the other lists are left out.
+    pub list: Option<String>,
     pub root: Option<String>,
 }
 
@@ -193,6 +226,12 @@ pub struct DagGrepArgs {
     pub node_kinds: Option<Vec<String>>,
     /// Add a rendered tree or mermaid diagram.
     pub render: Option<RenderArg>,
+    /// Items per list (default: the tool's, shrunk so the answer stays under ~4k tokens).
+    pub limit: Option<usize>,
+    /// With `list`: the first item of that list to show (`cut[].next_offset` of an answer).
+    pub offset: Option<usize>,
+    /// Page this list only (a name from the answer's `cut`); the other lists are left out.
+    pub list: Option<String>,
     pub root: Option<String>,
 }
 
@@ -201,6 +240,12 @@ pub struct DagGrepArgs {
 pub struct RouteArgs {
     /// Route, e.g. `GET /users/:id`.
     pub route: String,
+    /// Items per list (default: the tool's, shrunk so the answer stays under ~4k tokens).
+    pub limit: Option<usize>,
+    /// With `list`: the first item of that list to show (`cut[].next_offset` of an answer).
+    pub offset: Option<usize>,
+    /// Page this list only (a name from the answer's `cut`); the other lists are left out.
+    pub list: Option<String>,
     pub root: Option<String>,
 }
 
@@ -209,6 +254,12 @@ pub struct RouteArgs {
 pub struct ToolArgs {
     /// Tool name.
     pub tool: String,
+    /// Items per list (default: the tool's, shrunk so the answer stays under ~4k tokens).
+    pub limit: Option<usize>,
+    /// With `list`: the first item of that list to show (`cut[].next_offset` of an answer).
+    pub offset: Option<usize>,
+    /// Page this list only (a name from the answer's `cut`); the other lists are left out.
+    pub list: Option<String>,
     pub root: Option<String>,
 }
 
@@ -304,7 +355,19 @@ fn target_of(
     kind: Option<String>,
     root: &Option<String>,
 ) -> TargetArgs {
-    TargetArgs { target, file, kind, root: root.clone() }
+    TargetArgs { target, file, kind, limit: None, offset: None, list: None, root: root.clone() }
+}
+
+/// A paged answer (see `page.rs`) with the tool's default limit.
+fn paged(
+    limit: Option<usize>,
+    offset: Option<usize>,
+    list: Option<String>,
+    default: usize,
+    lists: &[&str],
+    build: impl FnMut(&mut Pager<'_>) -> Value,
+) -> ToolResult {
+    Ok(page::answer(&Window::new(limit, default, offset, list), lists, true, build)?)
 }
 
 const INSTRUCTIONS: &str = "codegraph: a code graph of each served root (files, symbols, imports, calls, heritage, HTTP routes, MCP tools), kept fresh while files change. Start with code_search or symbol_context; use impact_analysis before changing a symbol and changed_code_impact before committing. IDs look like `sym:ts:src/a.ts:Server.start` or `file:src/a.ts`; names work too. Every answer has `revision` and `stale`.";
@@ -346,45 +409,11 @@ impl CodegraphMcp {
                 return Ok(v);
             }
             let opened = reader.open(&a.id).map_err(|e| lookup_error(&a.id, e))?;
-            let n = &opened.node;
-            let mut v = node_brief(n);
-            v["qualified_name"] = json!(n.qualified_name);
-            v["signature"] = json!(n.signature);
-            v["doc"] = json!(n.doc);
-            v["exported"] = json!(n.exported);
-            if let Some(p) = &n.props {
-                v["props"] = crate::answer::props_json(
-                    &codegraph_query::ops::endpoints::EndpointProps::parse(p),
-                );
-            }
-            v["source"] = json!(
-                source_lines(&handle.root, n)
-                    .map(|(first, lines)| json!({"first_line": first, "lines": lines}))
-            );
-            let cap = |list: &[codegraph_query::EdgeRow]| -> Value {
-                Value::Array(list.iter().take(OPEN_EDGE_CAP).map(edge_brief).collect())
-            };
-            v["outgoing"] = cap(&opened.outgoing);
-            v["incoming"] = cap(&opened.incoming);
-            let mut notes = Vec::new();
-            for (dir, list) in [("outgoing", &opened.outgoing), ("incoming", &opened.incoming)] {
-                if list.len() > OPEN_EDGE_CAP {
-                    notes.push(format!(
-                        "{} of {} {dir} edges shown; use expand for more",
-                        OPEN_EDGE_CAP,
-                        list.len()
-                    ));
-                }
-            }
-            v["unresolved_calls"] = Value::Array(
-                reader
-                    .unresolved_of(&a.id)?
-                    .iter()
-                    .map(|(l, c)| json!({"line": l, "callee": c}))
-                    .collect(),
-            );
-            v["notes"] = json!(notes);
-            Ok(v)
+            let source = source_lines(&handle.root, &opened.node);
+            let unresolved = reader.unresolved_of(&a.id)?;
+            paged(a.limit, a.offset, a.list, page::OPEN_LIMIT, OPEN_LISTS, |p| {
+                open_json(&opened, source.as_ref(), &unresolved, p)
+            })
         })
         .await
     }
@@ -395,7 +424,10 @@ impl CodegraphMcp {
     async fn symbol_context(&self, Parameters(a): Parameters<TargetArgs>) -> CallToolResult {
         self.with_reader(a.root.clone(), Freshen::No, move |handle, reader| {
             let node = lookup(handle, reader, &a)?;
-            Ok(context_json(&reader.symbol_context(&node.id)?))
+            let c = reader.symbol_context(&node.id)?;
+            paged(a.limit, a.offset, a.list, page::CONTEXT_LIMIT, CONTEXT_LISTS, |p| {
+                context_json(&c, p)
+            })
         })
         .await
     }
@@ -416,9 +448,12 @@ impl CodegraphMcp {
                 max_depth: a.depth.unwrap_or(3).clamp(1, 10),
                 min_confidence: a.min_confidence.unwrap_or(0.0).clamp(0.0, 1.0),
                 include_tests: a.include_tests.unwrap_or(false),
-                max_nodes: 200,
+                max_nodes: 2000,
             };
-            Ok(impact_json(&reader.impact(&[node.id], &req)?))
+            let i = reader.impact(&[node.id], &req)?;
+            paged(a.limit, a.offset, a.list, page::IMPACT_LIMIT, IMPACT_LISTS, |p| {
+                impact_json(&i, p)
+            })
         })
         .await
     }
@@ -440,7 +475,7 @@ impl CodegraphMcp {
             let req = ImpactRequest {
                 max_depth: a.depth.unwrap_or(3).clamp(1, 10),
                 include_tests: a.include_tests.unwrap_or(false),
-                max_nodes: 200,
+                max_nodes: 2000,
                 ..ImpactRequest::default()
             };
             let mut c = reader.changed_code_impact(&files, &req)?;
@@ -450,7 +485,9 @@ impl CodegraphMcp {
                         .to_string(),
                 );
             }
-            Ok(changed_json(&c))
+            paged(a.limit, a.offset, a.list, page::IMPACT_LIMIT, CHANGED_LISTS, |p| {
+                changed_json(&c, p)
+            })
         })
         .await
     }
@@ -484,7 +521,10 @@ impl CodegraphMcp {
                 depth: a.depth.unwrap_or(2).clamp(1, 6),
                 budget: a.budget.unwrap_or(50).clamp(1, 500),
             };
-            Ok(expand_json(&reader.expand(&node.id, &req)?))
+            let e = reader.expand(&node.id, &req)?;
+            paged(a.limit, a.offset, a.list, page::EXPAND_LIMIT, EXPAND_LISTS, |p| {
+                expand_json(&e, p)
+            })
         })
         .await
     }
@@ -505,13 +545,16 @@ impl CodegraphMcp {
                 render: a.render.map(RenderArg::render),
                 ..DagGrepRequest::default()
             };
-            let mut v = dag_json(&reader.dag_grep(&req)?);
-            if req.render.is_none()
-                && let Value::Object(m) = &mut v
-            {
-                m.remove("rendered");
-            }
-            Ok(v)
+            let d = reader.dag_grep(&req)?;
+            paged(a.limit, a.offset, a.list, page::DAG_LIMIT, DAG_LISTS, |p| {
+                let mut v = dag_json(&d, p);
+                if req.render.is_none()
+                    && let Value::Object(m) = &mut v
+                {
+                    m.remove("rendered");
+                }
+                v
+            })
         })
         .await
     }
@@ -522,7 +565,9 @@ impl CodegraphMcp {
     async fn route_impact(&self, Parameters(a): Parameters<RouteArgs>) -> CallToolResult {
         self.with_reader(a.root.clone(), Freshen::Briefly, move |_, reader| {
             let answer = reader.route_impact(&a.route)?;
-            Ok(endpoints_json(&answer))
+            paged(a.limit, a.offset, a.list, page::ENDPOINT_LIMIT, ENDPOINT_LISTS, |p| {
+                endpoints_json(&answer, p)
+            })
         })
         .await
     }
@@ -533,7 +578,9 @@ impl CodegraphMcp {
     async fn tool_context(&self, Parameters(a): Parameters<ToolArgs>) -> CallToolResult {
         self.with_reader(a.root.clone(), Freshen::No, move |_, reader| {
             let answer = reader.tool_context(&a.tool)?;
-            Ok(endpoints_json(&answer))
+            paged(a.limit, a.offset, a.list, page::ENDPOINT_LIMIT, ENDPOINT_LISTS, |p| {
+                endpoints_json(&answer, p)
+            })
         })
         .await
     }

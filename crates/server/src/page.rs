@@ -1,0 +1,263 @@
+//! Bounded answers: every list an answer holds is cut to a window, says how long it really is
+//! and how to get the next page, and a default answer is shrunk until it fits an agent's
+//! budget (about 4k tokens), so no question costs an agent more than it can read.
+//!
+//! A [`Window`] is what the caller asked for: how many items per list (`limit`), and optionally
+//! one list to page through (`list` + `offset`; the answer then holds that list only). A
+//! [`Pager`] applies it while an answer is built and records every list it cut in the answer's
+//! `cut` array (`{list, total, offset, shown, next_offset}`), which is the same for the CLI's
+//! `--json` and MCP. [`fit`] rebuilds a default answer with a smaller limit until its JSON is
+//! under [`DEFAULT_BUDGET_CHARS`].
+
+use serde_json::{Value, json};
+
+/// What a default answer may weigh, in characters of compact JSON (~4 characters a token).
+pub(crate) const DEFAULT_BUDGET_CHARS: usize = 16_000;
+
+/// Items per list in a default answer, per operation (then shrunk to fit the budget).
+pub(crate) const CONTEXT_LIMIT: usize = 10;
+pub(crate) const IMPACT_LIMIT: usize = 25;
+pub(crate) const EXPAND_LIMIT: usize = 50;
+pub(crate) const DAG_LIMIT: usize = 80;
+pub(crate) const ENDPOINT_LIMIT: usize = 5;
+pub(crate) const OPEN_LIMIT: usize = 40;
+
+/// The largest `limit` a caller may ask for.
+pub(crate) const MAX_LIMIT: usize = 500;
+
+/// Which part of each list an answer shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Window {
+    /// Items per list.
+    pub limit: usize,
+    /// First item shown of the paged list (`list`), 0 otherwise.
+    pub offset: usize,
+    /// Page this list only (the answer leaves the others out).
+    pub list: Option<String>,
+    /// Whether the caller chose the limit (then it is not shrunk to fit the budget).
+    pub explicit: bool,
+}
+
+impl Window {
+    /// The window of a request: `limit` if given (1..=[`MAX_LIMIT`]), else `default`.
+    pub fn new(
+        limit: Option<usize>,
+        default: usize,
+        offset: Option<usize>,
+        list: Option<String>,
+    ) -> Self {
+        Window {
+            limit: limit.unwrap_or(default).clamp(1, MAX_LIMIT),
+            offset: offset.unwrap_or(0),
+            list,
+            explicit: limit.is_some(),
+        }
+    }
+
+    /// Checks that a paged list is one the answer has.
+    pub fn check(&self, lists: &[&str]) -> Result<(), String> {
+        match &self.list {
+            Some(l) if !lists.contains(&l.as_str()) => {
+                Err(format!("this answer has no list `{l}`; pageable lists: {}", lists.join(", ")))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Applies a [`Window`] to the lists of one answer.
+pub(crate) struct Pager<'w> {
+    w: &'w Window,
+    cut: Vec<Value>,
+    lists: Vec<&'static str>,
+}
+
+impl<'w> Pager<'w> {
+    pub fn new(w: &'w Window) -> Self {
+        Pager { w, cut: Vec::new(), lists: Vec::new() }
+    }
+
+    /// Items per list.
+    pub fn limit(&self) -> usize {
+        self.w.limit
+    }
+
+    /// The window of `items` for the list `name`, each turned into JSON by `f`.
+    pub fn list<T>(&mut self, name: &'static str, items: &[T], f: impl Fn(&T) -> Value) -> Value {
+        self.lists.push(name);
+        let (start, take) = match &self.w.list {
+            Some(l) if l == name => (self.w.offset, self.w.limit),
+            Some(_) => (0, 0),
+            None => (0, self.w.limit),
+        };
+        if take == 0 {
+            // Another list is paged: this one is left out (removed at the top level).
+            return Value::Null;
+        }
+        let total = items.len();
+        let shown: Vec<Value> = items.iter().skip(start).take(take).map(f).collect();
+        let end = start.saturating_add(shown.len());
+        if end < total || start > 0 {
+            self.cut.push(json!({
+                "list": name,
+                "total": total,
+                "offset": start,
+                "shown": shown.len(),
+                "next_offset": (end < total).then_some(end),
+            }));
+        }
+        Value::Array(shown)
+    }
+
+    /// Adds `cut` to the answer (when a list was cut) and, when one list is paged, removes the
+    /// other lists this pager produced.
+    pub fn finish(self, v: &mut Value) {
+        let Value::Object(m) = v else { return };
+        if let Some(l) = &self.w.list {
+            for name in &self.lists {
+                if name != l {
+                    m.remove(*name);
+                }
+            }
+        }
+        if !self.cut.is_empty() {
+            m.insert("cut".into(), Value::Array(self.cut));
+        }
+    }
+}
+
+/// The plain words for an answer's cut lists, in the surface's terms (`list` / `offset`
+/// arguments for MCP, `--list` / `--offset` for the CLI).
+pub(crate) fn cut_note(v: &Value, mcp: bool) -> Option<String> {
+    let cut = v.get("cut")?.as_array()?;
+    let parts: Vec<String> = cut
+        .iter()
+        .filter(|c| c["next_offset"].is_u64())
+        .map(|c| format!("{} {} of {}", c["list"].as_str().unwrap_or("?"), c["shown"], c["total"]))
+        .collect();
+    if parts.is_empty() {
+        return None;
+    }
+    let how = if mcp {
+        "call again with `list` and `offset` (next_offset) to page one list, or a larger `limit`"
+    } else {
+        "page one list with --list NAME --offset N (next_offset), or raise --limit"
+    };
+    Some(format!("lists cut to fit: {}; {how}", parts.join(", ")))
+}
+
+/// Builds an answer with `build(window)`; a default window whose answer is longer than
+/// [`DEFAULT_BUDGET_CHARS`] is halved until it fits or is down to one item a list. The answer
+/// records the limit used (`limit`) and, when lists were cut, a note in `notes`.
+pub(crate) fn fit<E>(
+    w: &Window,
+    mcp: bool,
+    mut build: impl FnMut(&Window) -> Result<Value, E>,
+) -> Result<Value, E> {
+    let mut w = w.clone();
+    let mut v = build(&w)?;
+    while !w.explicit && w.limit > 1 && v.to_string().len() > DEFAULT_BUDGET_CHARS {
+        w.limit = (w.limit / 2).max(1);
+        v = build(&w)?;
+    }
+    if let Value::Object(m) = &mut v {
+        m.insert("limit".into(), json!(w.limit));
+    }
+    if let Some(note) = cut_note(&v, mcp)
+        && let Some(notes) = v.get_mut("notes").and_then(Value::as_array_mut)
+    {
+        notes.push(json!(note));
+    }
+    Ok(v)
+}
+
+/// A whole paged answer: checks that a paged list exists, builds the answer with `build`
+/// through a [`Pager`], and fits it to the budget ([`fit`]).
+pub(crate) fn answer(
+    w: &Window,
+    lists: &[&str],
+    mcp: bool,
+    mut build: impl FnMut(&mut Pager<'_>) -> Value,
+) -> Result<Value, String> {
+    w.check(lists)?;
+    fit(w, mcp, |w| -> Result<Value, String> {
+        let mut p = Pager::new(w);
+        let mut v = build(&mut p);
+        p.finish(&mut v);
+        Ok(v)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn items(n: usize) -> Vec<usize> {
+        (0..n).collect()
+    }
+
+    #[test]
+    fn lists_are_cut_with_totals_and_next_offsets() {
+        let w = Window::new(Some(2), 10, None, None);
+        let mut p = Pager::new(&w);
+        let mut v = json!({
+            "a": p.list("a", &items(5), |i| json!(i)),
+            "b": p.list("b", &items(2), |i| json!(i)),
+            "notes": [],
+        });
+        p.finish(&mut v);
+        assert_eq!(v["a"], json!([0, 1]));
+        assert_eq!(v["b"], json!([0, 1]));
+        assert_eq!(
+            v["cut"],
+            json!([{"list": "a", "total": 5, "offset": 0, "shown": 2, "next_offset": 2}])
+        );
+    }
+
+    #[test]
+    fn one_list_pages_and_the_others_are_left_out() {
+        let w = Window::new(Some(2), 10, Some(4), Some("a".into()));
+        let mut p = Pager::new(&w);
+        let mut v = json!({
+            "a": p.list("a", &items(5), |i| json!(i)),
+            "b": p.list("b", &items(2), |i| json!(i)),
+            "id": "x",
+        });
+        p.finish(&mut v);
+        assert_eq!(
+            v,
+            json!({
+                "a": [4],
+                "id": "x",
+                "cut": [{"list": "a", "total": 5, "offset": 4, "shown": 1, "next_offset": null}],
+            })
+        );
+        assert_eq!(w.check(&["a", "b"]), Ok(()));
+        assert_eq!(
+            Window::new(None, 10, None, Some("c".into())).check(&["a", "b"]),
+            Err("this answer has no list `c`; pageable lists: a, b".to_string())
+        );
+    }
+
+    #[test]
+    fn default_answers_shrink_to_the_budget_explicit_ones_do_not() {
+        let build = |w: &Window| -> Result<Value, ()> {
+            let mut p = Pager::new(w);
+            let big = "x".repeat(1000);
+            let mut v = json!({"a": p.list("a", &items(100), |_| json!(big)), "notes": []});
+            p.finish(&mut v);
+            Ok(v)
+        };
+        let v = fit(&Window::new(None, 50, None, None), true, build).unwrap();
+        assert!(v.to_string().len() <= DEFAULT_BUDGET_CHARS, "{}", v.to_string().len());
+        assert_eq!(v["limit"], 12);
+        assert_eq!(v["cut"][0]["next_offset"], 12);
+        assert_eq!(
+            v["notes"][0],
+            "lists cut to fit: a 12 of 100; call again with `list` and `offset` (next_offset) to page one list, or a larger `limit`"
+        );
+        let v = fit(&Window::new(Some(30), 50, None, None), false, build).unwrap();
+        assert_eq!(v["limit"], 30);
+        assert!(v["notes"][0].as_str().is_some_and(|n| n.contains("--list NAME")));
+    }
+}
