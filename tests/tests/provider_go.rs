@@ -363,6 +363,7 @@ fn type_hints_from_every_source() {
         hint L21 Server.Handle c = pkg.New()
         hint L22 Server.Handle x = Make()
         hint L22 Server.Handle y = new Other
+        hint L24 Server.Handle z : Zed
     "#]].assert_eq(&out);
 }
 

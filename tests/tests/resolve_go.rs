@@ -305,3 +305,54 @@ fn embedding_promotion_interfaces_extends_and_implements() {
         edge EXTENDS sym:go:io/io.go:ReadCloser -> sym:go:io/io.go:Reader same-package 1.00
     "#]].assert_eq(&out);
 }
+
+/// Parameters of function literals are typed locals of the enclosing function: middleware
+/// closures, `t.Run` subtests and router callbacks call methods on them (gin's
+/// `return func(c *Context) { c.Next() }`); a variadic one is a slice, not typed here.
+#[test]
+fn function_literal_parameters_type_their_calls() {
+    let out = render_fixture_resolution(
+        r#"
+        //- /gin.go
+        package gin
+
+        type Context struct{}
+
+        func (c *Context) Next() {}
+
+        type HandlerFunc func(*Context)
+
+        type Router struct{}
+
+        func (r *Router) Get(path string) {}
+
+        func Logger() HandlerFunc {
+        	return func(c *Context) {
+        		c.Next()
+        	}
+        }
+
+        func Route(r *Router, fn func(r *Router)) { fn(r) }
+
+        func Mount() {
+        	Route(nil, func(sub *Router) {
+        		sub.Get("/x")
+        	})
+        	handler := func(c *Context, extra ...*Router) {
+        		c.Next()
+        		extra[0].Get("/y")
+        	}
+        	_ = handler
+        }
+        "#,
+    );
+    expect![[r#"
+        edge CALLS sym:go:gin.go:Logger -> sym:go:gin.go:Context.Next L15 typed-receiver 0.85
+        edge CALLS sym:go:gin.go:Mount -> sym:go:gin.go:Context.Next L26 typed-receiver 0.85
+        edge CALLS sym:go:gin.go:Mount -> sym:go:gin.go:Route L22 same-package 1.00
+        edge CALLS sym:go:gin.go:Mount -> sym:go:gin.go:Router.Get L23 typed-receiver 0.85
+        unresolved gin.go:19 fn in sym:go:gin.go:Route
+        unresolved gin.go:27 ?.Get in sym:go:gin.go:Mount
+    "#]]
+    .assert_eq(&out);
+}

@@ -151,6 +151,7 @@ ids! {
         type_assertion_expression = "type_assertion_expression",
         type_switch_statement = "type_switch_statement",
         type_case = "type_case",
+        func_literal = "func_literal",
     }
     anon {
         lparen = "(",
@@ -1078,6 +1079,13 @@ impl<'s> Extractor<'s> {
                     self.range_hints(node, ctx.scope);
                 } else if kind == k.type_switch_statement {
                     self.type_switch_hints(node, ctx.scope);
+                } else if kind == k.func_literal
+                    && let Some(params) = node.child_by_field_id(k.f_parameters)
+                {
+                    // A function literal is transparent (its calls belong to the enclosing
+                    // function), so its parameters are typed locals of that function from
+                    // the literal's line on: `return func(c *Context) { c.Next() }`.
+                    self.param_hints(params, ctx.scope);
                 }
             }
             let look_inside = match k.inside.get(usize::from(kind)) {
