@@ -9,6 +9,8 @@
 //!   codegraph-bench impact-accuracy [--corpora DIR] [--only NAME]
 //!                                                         depth-2 upstream impact vs the oracles'
 //!                                                         transitive callers (50 functions each)
+//!   codegraph-bench answer-sizes [--corpora DIR] [--only NAME]
+//!                                                         characters and tokens of default answers
 //!   codegraph-bench endpoints [--corpora DIR] [--only NAME] [--show N]
 //!                                                         routes/tools found vs a grep baseline
 //!   codegraph-bench peers [--only NAME] [--runs N] [--smoke]  side by side with GitNexus, ctags
@@ -23,6 +25,7 @@
 //! Build first: `cargo build --release -p codegraph-server -p codegraph-bench`.
 
 mod accuracy;
+mod answer_sizes;
 mod endpoints;
 mod impact_accuracy;
 mod incremental_bench;
@@ -77,12 +80,13 @@ fn main() -> Result<()> {
         Some("accuracy") => accuracy::run(args),
         Some("endpoints") => endpoints::run(args),
         Some("impact-accuracy") => impact_accuracy::run(args),
+        Some("answer-sizes") => answer_sizes::run(args),
         Some("peers") => peers::run(args),
         Some("queries") => query_bench::run(args),
         Some("mcp-load") => mcp_load::run(args),
         Some("report") => report::run(args),
         _ => bail!(
-            "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | incremental DIR [--edits N] [--rss-edits N] [--keep] | accuracy [--corpora DIR] [--only NAME] [--peers] | impact-accuracy [--corpora DIR] [--only NAME] | endpoints [--corpora DIR] [--only NAME] [--show N] | peers [--only NAME] [--runs N] [--smoke] | queries --db PATH [--calls N] | mcp-load DIR [--clients N] [--calls M] [--edit-ms MS] [--bin PATH] [--json] [--keep] | mcp-load --smoke | report [--smoke] [--out FILE] [--only TEXT]"
+            "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | incremental DIR [--edits N] [--rss-edits N] [--keep] | accuracy [--corpora DIR] [--only NAME] [--peers] | impact-accuracy [--corpora DIR] [--only NAME] | answer-sizes [--corpora DIR] [--only NAME] | endpoints [--corpora DIR] [--only NAME] [--show N] | peers [--only NAME] [--runs N] [--smoke] | queries --db PATH [--calls N] | mcp-load DIR [--clients N] [--calls M] [--edit-ms MS] [--bin PATH] [--json] [--keep] | mcp-load --smoke | report [--smoke] [--out FILE] [--only TEXT]"
         ),
     }
 }

@@ -95,8 +95,9 @@ pub struct ContextArgs {
     pub root: Option<PathBuf>,
 }
 
-/// Shared by the CLI (clap) and the MCP tools (serde + JSON schema).
+/// Which way impact walks (shared by the CLI and the MCP tools).
 #[derive(Clone, Copy, Debug, ValueEnum, serde::Deserialize, schemars::JsonSchema)]
+#[schemars(inline)]
 #[serde(rename_all = "lowercase")]
 pub enum ImpactDir {
     /// What depends on the target (callers, importers, subtypes).
@@ -204,6 +205,7 @@ pub struct EndpointArgs {
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, serde::Deserialize, schemars::JsonSchema)]
+#[schemars(inline)]
 #[serde(rename_all = "lowercase")]
 pub enum Dir {
     Out,
@@ -247,6 +249,7 @@ pub enum ModeArg {
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, serde::Deserialize, schemars::JsonSchema)]
+#[schemars(inline)]
 #[serde(rename_all = "lowercase")]
 pub enum RenderArg {
     Tree,

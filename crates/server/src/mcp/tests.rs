@@ -101,6 +101,10 @@ async fn call(client: &Client, tool: &str, args: Value) -> (bool, Value) {
         .map(|t| t.text.clone())
         .unwrap_or_default();
     let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
+    // A successful answer is also structured content, the same JSON as the text.
+    if result.is_error != Some(true) {
+        assert_eq!(result.structured_content.as_ref(), Some(&value), "{tool}: structuredContent");
+    }
     (result.is_error == Some(true), value)
 }
 
@@ -159,6 +163,24 @@ async fn every_tool_answers_on_a_fixture() {
     // The whole tools/list answer stays well under 5k tokens (~4 characters per token).
     let listed = serde_json::to_string(&tools).expect("json").len();
     assert!(listed < 16_000, "tools/list is {listed} characters");
+    // Every tool is read-only and idempotent and has an output schema; optional arguments
+    // have one plain type (generic clients cannot fill `["integer", "null"]`).
+    for t in &tools {
+        let a = t.annotations.as_ref().expect("annotations");
+        assert_eq!((a.read_only_hint, a.idempotent_hint), (Some(true), Some(true)), "{}", t.name);
+        assert!(t.output_schema.is_some(), "{}", t.name);
+        let schema = serde_json::to_value(&t.input_schema).expect("schema");
+        for (arg, p) in schema["properties"].as_object().expect("properties") {
+            let plain = p["type"].is_string() && p.get("anyOf").is_none();
+            assert!(plain, "{}.{arg}: {p}", t.name);
+        }
+    }
+    let impact = tools.iter().find(|t| t.name == "impact_analysis").expect("impact tool");
+    let schema = serde_json::to_value(&impact.input_schema).expect("schema");
+    assert_eq!(schema["properties"]["depth"]["type"], "integer");
+    assert_eq!(schema["properties"]["include_tests"]["type"], "boolean");
+    assert_eq!(schema["properties"]["direction"]["enum"], json!(["upstream", "downstream"]));
+    assert_eq!(schema["required"], json!(["target"]));
 
     // The first call builds the index.
     let status = ok(&client, "index_status", json!({})).await;

@@ -85,6 +85,7 @@ pub struct CodegraphMcp {
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = plain_optionals)]
 pub struct SearchArgs {
     /// Words, identifiers or an FTS5 query.
     pub query: String,
@@ -98,14 +99,15 @@ pub struct SearchArgs {
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = plain_optionals)]
 pub struct OpenArgs {
     /// Node ID, e.g. `sym:ts:src/a.ts:Server.start` or `file:src/a.ts`.
     pub id: String,
-    /// Edges per direction (default 40, shrunk so the answer stays under ~4k tokens).
+    /// Edges per direction (default: fits ~4k tokens).
     pub limit: Option<usize>,
-    /// With `list`: the first item of that list to show (`cut[].next_offset` of an answer).
+    /// Start of `list` (a `cut` entry's next_offset).
     pub offset: Option<usize>,
-    /// Page this list only: `outgoing`, `incoming` or `unresolved_calls`.
+    /// Page only this list: outgoing, incoming, unresolved_calls.
     pub list: Option<String>,
     pub root: Option<String>,
 }
@@ -113,6 +115,7 @@ pub struct OpenArgs {
 /// A symbol named by ID or name.
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = plain_optionals)]
 pub struct TargetArgs {
     /// Node ID, or a name / qualified name (`Server.start`) / file path.
     pub target: String,
@@ -120,17 +123,18 @@ pub struct TargetArgs {
     pub file: Option<String>,
     /// Narrow a name to this node kind.
     pub kind: Option<String>,
-    /// Items per list (default: the tool's, shrunk so the answer stays under ~4k tokens).
+    /// Items per list (default: fits ~4k tokens).
     pub limit: Option<usize>,
-    /// With `list`: the first item of that list to show (`cut[].next_offset` of an answer).
+    /// Start of `list` (a `cut` entry's next_offset).
     pub offset: Option<usize>,
-    /// Page this list only (a name from the answer's `cut`); the other lists are left out.
+    /// Page only this list (named in `cut`).
     pub list: Option<String>,
     pub root: Option<String>,
 }
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = plain_optionals)]
 pub struct ImpactArgs {
     /// Node ID or name.
     pub target: String,
@@ -146,17 +150,18 @@ pub struct ImpactArgs {
     pub min_confidence: Option<f64>,
     /// Follow into test code (default false).
     pub include_tests: Option<bool>,
-    /// Items per list (default: the tool's, shrunk so the answer stays under ~4k tokens).
+    /// Items per list (default: fits ~4k tokens).
     pub limit: Option<usize>,
-    /// With `list`: the first item of that list to show (`cut[].next_offset` of an answer).
+    /// Start of `list` (a `cut` entry's next_offset).
     pub offset: Option<usize>,
-    /// Page this list only (a name from the answer's `cut`); the other lists are left out.
+    /// Page only this list (named in `cut`).
     pub list: Option<String>,
     pub root: Option<String>,
 }
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = plain_optionals)]
 pub struct ChangedArgs {
     /// Compare this git ref (branch, tag, commit, `HEAD~N`) with the files on disk; default HEAD.
     pub base: Option<String>,
@@ -166,17 +171,18 @@ pub struct ChangedArgs {
     pub depth: Option<u32>,
     /// Follow into test code (default false).
     pub include_tests: Option<bool>,
-    /// Items per list (default: the tool's, shrunk so the answer stays under ~4k tokens).
+    /// Items per list (default: fits ~4k tokens).
     pub limit: Option<usize>,
-    /// With `list`: the first item of that list to show (`cut[].next_offset` of an answer).
+    /// Start of `list` (a `cut` entry's next_offset).
     pub offset: Option<usize>,
-    /// Page this list only (a name from the answer's `cut`); the other lists are left out.
+    /// Page only this list (named in `cut`).
     pub list: Option<String>,
     pub root: Option<String>,
 }
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = plain_optionals)]
 pub struct TraceArgs {
     /// Start: node ID or name.
     pub from: String,
@@ -189,6 +195,7 @@ pub struct TraceArgs {
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = plain_optionals)]
 pub struct ExpandArgs {
     /// Node ID or name.
     pub target: String,
@@ -200,17 +207,18 @@ pub struct ExpandArgs {
     pub budget: Option<usize>,
     /// Edge kinds (default all).
     pub edges: Option<Vec<String>>,
-    /// Items per list (default: the tool's, shrunk so the answer stays under ~4k tokens).
+    /// Items per list (default: fits ~4k tokens).
     pub limit: Option<usize>,
-    /// With `list`: the first item of that list to show (`cut[].next_offset` of an answer).
+    /// Start of `list` (a `cut` entry's next_offset).
     pub offset: Option<usize>,
-    /// Page this list only (a name from the answer's `cut`); the other lists are left out.
+    /// Page only this list (named in `cut`).
     pub list: Option<String>,
     pub root: Option<String>,
 }
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = plain_optionals)]
 pub struct DagGrepArgs {
     /// Text query that picks the seeds.
     pub query: String,
@@ -226,45 +234,48 @@ pub struct DagGrepArgs {
     pub node_kinds: Option<Vec<String>>,
     /// Add a rendered tree or mermaid diagram.
     pub render: Option<RenderArg>,
-    /// Items per list (default: the tool's, shrunk so the answer stays under ~4k tokens).
+    /// Items per list (default: fits ~4k tokens).
     pub limit: Option<usize>,
-    /// With `list`: the first item of that list to show (`cut[].next_offset` of an answer).
+    /// Start of `list` (a `cut` entry's next_offset).
     pub offset: Option<usize>,
-    /// Page this list only (a name from the answer's `cut`); the other lists are left out.
+    /// Page only this list (named in `cut`).
     pub list: Option<String>,
     pub root: Option<String>,
 }
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = plain_optionals)]
 pub struct RouteArgs {
     /// Route, e.g. `GET /users/:id`.
     pub route: String,
-    /// Items per list (default: the tool's, shrunk so the answer stays under ~4k tokens).
+    /// Items per list (default: fits ~4k tokens).
     pub limit: Option<usize>,
-    /// With `list`: the first item of that list to show (`cut[].next_offset` of an answer).
+    /// Start of `list` (a `cut` entry's next_offset).
     pub offset: Option<usize>,
-    /// Page this list only (a name from the answer's `cut`); the other lists are left out.
+    /// Page only this list (named in `cut`).
     pub list: Option<String>,
     pub root: Option<String>,
 }
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = plain_optionals)]
 pub struct ToolArgs {
     /// Tool name.
     pub tool: String,
-    /// Items per list (default: the tool's, shrunk so the answer stays under ~4k tokens).
+    /// Items per list (default: fits ~4k tokens).
     pub limit: Option<usize>,
-    /// With `list`: the first item of that list to show (`cut[].next_offset` of an answer).
+    /// Start of `list` (a `cut` entry's next_offset).
     pub offset: Option<usize>,
-    /// Page this list only (a name from the answer's `cut`); the other lists are left out.
+    /// Page only this list (named in `cut`).
     pub list: Option<String>,
     pub root: Option<String>,
 }
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(transform = plain_optionals)]
 pub struct StatusArgs {
     /// Default: every served root.
     pub root: Option<String>,
@@ -308,7 +319,7 @@ impl CodegraphMcp {
 
 fn finish(joined: Result<ToolResult, tokio::task::JoinError>) -> CallToolResult {
     match joined {
-        Ok(Ok(v)) => CallToolResult::success(vec![ContentBlock::text(v.to_string())]),
+        Ok(Ok(v)) => CallToolResult::structured(v),
         Ok(Err(ToolError::Message(m))) => CallToolResult::error(vec![ContentBlock::text(m)]),
         Ok(Err(ToolError::Answer(v))) => {
             CallToolResult::error(vec![ContentBlock::text(v.to_string())])
@@ -370,12 +381,109 @@ fn paged(
     Ok(page::answer(&Window::new(limit, default, offset, list), lists, true, build)?)
 }
 
+/// Optional arguments are optional by absence: their schema names one plain type
+/// (`"integer"`, not `["integer", "null"]`, and no `null` branch for enums), which generic
+/// clients such as the MCP Inspector can fill.
+fn plain_optionals(schema: &mut schemars::Schema) {
+    // Enums are inlined where they are used: a `$ref` is one more hop a generic client must
+    // follow to learn the type.
+    let defs = schema.get("$defs").and_then(Value::as_object).cloned().unwrap_or_default();
+    let Some(props) = schema.get_mut("properties").and_then(Value::as_object_mut) else {
+        return;
+    };
+    for p in props.values_mut() {
+        let Some(obj) = p.as_object_mut() else { continue };
+        inline_ref(obj, &defs);
+        for key in ["anyOf", "oneOf"] {
+            if let Some(Value::Array(branches)) = obj.get_mut(key) {
+                for b in branches.iter_mut().filter_map(Value::as_object_mut) {
+                    inline_ref(b, &defs);
+                }
+            }
+        }
+        if let Some(Value::Array(values)) = obj.get_mut("enum") {
+            values.retain(|v| !v.is_null());
+        }
+        if let Some(Value::Array(types)) = obj.get_mut("type") {
+            types.retain(|t| t != "null");
+            if let [one] = types.as_slice() {
+                let one = one.clone();
+                obj.insert("type".into(), one);
+            }
+        }
+        if let Some(Value::Array(branches)) = obj.get("anyOf").or_else(|| obj.get("oneOf")) {
+            let kept: Vec<Value> = branches
+                .iter()
+                .filter(|b| b.get("type") != Some(&json!("null")))
+                .cloned()
+                .collect();
+            if let [one] = kept.as_slice()
+                && let Some(inner) = one.as_object()
+            {
+                let inner = inner.clone();
+                obj.remove("anyOf");
+                obj.remove("oneOf");
+                obj.extend(inner);
+            }
+        }
+        // An enum whose values carry docs comes as `oneOf` constants: one `enum` is plainer.
+        if let Some(Value::Array(branches)) = obj.get("oneOf").or_else(|| obj.get("anyOf"))
+            && branches.iter().all(|b| b.get("const").is_some_and(Value::is_string))
+        {
+            let values: Vec<Value> = branches.iter().map(|b| b["const"].clone()).collect();
+            obj.remove("oneOf");
+            obj.remove("anyOf");
+            obj.insert("type".into(), json!("string"));
+            obj.insert("enum".into(), Value::Array(values));
+        }
+        obj.remove("default");
+    }
+    if let Some(m) = schema.as_object_mut() {
+        m.remove("$defs");
+    }
+}
+
+/// Replaces `{"$ref": "#/$defs/X", ...}` by X's schema (keeping the other keys).
+fn inline_ref(obj: &mut serde_json::Map<String, Value>, defs: &serde_json::Map<String, Value>) {
+    let Some(Value::String(r)) = obj.get("$ref") else { return };
+    let Some(Value::Object(def)) = r.strip_prefix("#/$defs/").and_then(|name| defs.get(name))
+    else {
+        return;
+    };
+    let def = def.clone();
+    obj.remove("$ref");
+    for (k, v) in def {
+        obj.entry(k).or_insert(v);
+    }
+}
+
+/// The output schema every tool shares: the fields every answer has (each tool adds its own).
+fn answer_schema() -> Arc<serde_json::Map<String, Value>> {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "root": {"type": "string"},
+            "revision": {"type": "integer"},
+            "stale": {"type": ["boolean", "null"]},
+            "notes": {"type": "array", "items": {"type": "string"}},
+            "limit": {"type": "integer"},
+            "cut": {"type": "array", "items": {"type": "object"}}
+        }
+    });
+    match schema {
+        Value::Object(m) => Arc::new(m),
+        _ => Arc::new(serde_json::Map::new()),
+    }
+}
+
 const INSTRUCTIONS: &str = "codegraph: a code graph of each served root (files, symbols, imports, calls, heritage, HTTP routes, MCP tools), kept fresh while files change. Start with code_search or symbol_context; use impact_analysis before changing a symbol and changed_code_impact before committing. IDs look like `sym:ts:src/a.ts:Server.start` or `file:src/a.ts`; names work too. Every answer has `revision` and `stale`.";
 
 #[tool_router(router = tool_router)]
 impl CodegraphMcp {
     #[tool(
-        description = "Find symbols and files by name, signature, doc or path (BM25). Returns IDs for the other tools."
+        description = "Find symbols and files by name, signature, doc or path (BM25). Returns IDs for the other tools.",
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
+        output_schema = answer_schema()
     )]
     async fn code_search(&self, Parameters(a): Parameters<SearchArgs>) -> CallToolResult {
         let root = a.root.clone();
@@ -401,7 +509,9 @@ impl CodegraphMcp {
     }
 
     #[tool(
-        description = "A node by ID: fields, source lines, edges in and out, unresolved calls. Also a flow (proc:...) with its steps, or a cluster (cluster:...) with its members."
+        description = "A node by ID: fields, source lines, edges in and out, unresolved calls. Also a flow (proc:...) with its steps, or a cluster (cluster:...) with its members.",
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
+        output_schema = answer_schema()
     )]
     async fn open_node(&self, Parameters(a): Parameters<OpenArgs>) -> CallToolResult {
         self.with_reader(a.root.clone(), Freshen::No, move |handle, reader| {
@@ -419,7 +529,9 @@ impl CodegraphMcp {
     }
 
     #[tool(
-        description = "A symbol's container, members, callers, callees (with lines and confidence), heritage, importers and related files."
+        description = "A symbol's container, members, callers, callees (with lines and confidence), heritage, importers and related files.",
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
+        output_schema = answer_schema()
     )]
     async fn symbol_context(&self, Parameters(a): Parameters<TargetArgs>) -> CallToolResult {
         self.with_reader(a.root.clone(), Freshen::No, move |handle, reader| {
@@ -433,7 +545,9 @@ impl CodegraphMcp {
     }
 
     #[tool(
-        description = "What breaks if the target changes (upstream) or what it needs (downstream): nodes by depth with the edge and confidence, affected files, risk."
+        description = "What breaks if the target changes (upstream) or what it needs (downstream): nodes by depth with the edge and confidence, affected files, risk.",
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
+        output_schema = answer_schema()
     )]
     async fn impact_analysis(&self, Parameters(a): Parameters<ImpactArgs>) -> CallToolResult {
         self.with_reader(a.root.clone(), Freshen::Briefly, move |handle, reader| {
@@ -459,7 +573,9 @@ impl CodegraphMcp {
     }
 
     #[tool(
-        description = "Symbols touched by the uncommitted git diff (or vs `base`, or staged) and their upstream impact."
+        description = "Symbols touched by the uncommitted git diff (or vs `base`, or staged) and their upstream impact.",
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
+        output_schema = answer_schema()
     )]
     async fn changed_code_impact(&self, Parameters(a): Parameters<ChangedArgs>) -> CallToolResult {
         self.with_reader(a.root.clone(), Freshen::Briefly, move |handle, reader| {
@@ -493,7 +609,9 @@ impl CodegraphMcp {
     }
 
     #[tool(
-        description = "Shortest call paths from one symbol to another, with per-hop confidence."
+        description = "Shortest call paths from one symbol to another, with per-hop confidence.",
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
+        output_schema = answer_schema()
     )]
     async fn trace(&self, Parameters(a): Parameters<TraceArgs>) -> CallToolResult {
         self.with_reader(a.root.clone(), Freshen::No, move |handle, reader| {
@@ -510,7 +628,9 @@ impl CodegraphMcp {
     }
 
     #[tool(
-        description = "The typed neighbourhood of a node, breadth-first, strongest edges first, within a budget."
+        description = "The typed neighbourhood of a node, breadth-first, strongest edges first, within a budget.",
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
+        output_schema = answer_schema()
     )]
     async fn expand(&self, Parameters(a): Parameters<ExpandArgs>) -> CallToolResult {
         self.with_reader(a.root.clone(), Freshen::No, move |handle, reader| {
@@ -530,7 +650,9 @@ impl CodegraphMcp {
     }
 
     #[tool(
-        description = "Explain a concept: search seeds, expand along weighted edges, return a layered DAG (cycles as back-edges)."
+        description = "Explain a concept: search seeds, expand along weighted edges, return a layered DAG (cycles as back-edges).",
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
+        output_schema = answer_schema()
     )]
     async fn dag_grep(&self, Parameters(a): Parameters<DagGrepArgs>) -> CallToolResult {
         self.with_reader(a.root.clone(), Freshen::No, move |_, reader| {
@@ -560,7 +682,9 @@ impl CodegraphMcp {
     }
 
     #[tool(
-        description = "An HTTP route (`GET /users/:id`, `/users/42` or ID): declaration, middleware, response keys, handler, its callers and callees."
+        description = "An HTTP route (`GET /users/:id`, `/users/42` or ID): declaration, middleware, response keys, handler, its callers and callees.",
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
+        output_schema = answer_schema()
     )]
     async fn route_impact(&self, Parameters(a): Parameters<RouteArgs>) -> CallToolResult {
         self.with_reader(a.root.clone(), Freshen::Briefly, move |_, reader| {
@@ -573,7 +697,9 @@ impl CodegraphMcp {
     }
 
     #[tool(
-        description = "An MCP/RPC tool (name or ID): description, input fields, handler, its callers and callees."
+        description = "An MCP/RPC tool (name or ID): description, input fields, handler, its callers and callees.",
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
+        output_schema = answer_schema()
     )]
     async fn tool_context(&self, Parameters(a): Parameters<ToolArgs>) -> CallToolResult {
         self.with_reader(a.root.clone(), Freshen::No, move |_, reader| {
@@ -585,7 +711,11 @@ impl CodegraphMcp {
         .await
     }
 
-    #[tool(description = "Served roots: index phase, revision, staleness, counts, HEAD.")]
+    #[tool(
+        description = "Served roots: index phase (building: files done of total), revision, staleness, counts, HEAD. Never waits.",
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
+        output_schema = answer_schema()
+    )]
     async fn index_status(&self, Parameters(a): Parameters<StatusArgs>) -> CallToolResult {
         let roots = self.roots.clone();
         let job = move || -> ToolResult {
