@@ -152,15 +152,18 @@ pub fn run() -> Result<()> {
             let root = canonical_root(&root.unwrap_or_else(|| PathBuf::from(".")))?;
             let db = db_path(&root, cli.db.as_deref())?;
             let progress = !json && std::io::stderr().is_terminal();
-            let summary =
-                crate::engine::index(&root, &db, &IndexOptions { max_file_size, progress, full })?;
+            let summary = crate::engine::index(
+                &root,
+                &db,
+                &IndexOptions { max_file_size, progress, full, counter: None },
+            )?;
             print_index(&summary, json)
         }
         Command::Watch { root, max_file_size, debounce_ms, max_batch_paths } => {
             let root = canonical_root(&root.unwrap_or_else(|| PathBuf::from(".")))?;
             let db = db_path(&root, cli.db.as_deref())?;
             let progress = !json && std::io::stderr().is_terminal();
-            let index_opts = IndexOptions { max_file_size, progress, full: false };
+            let index_opts = IndexOptions { max_file_size, progress, full: false, counter: None };
             let opts = crate::watch::WatchOptions {
                 debounce: std::time::Duration::from_millis(debounce_ms),
                 max_batch_paths,

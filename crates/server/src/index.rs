@@ -30,6 +30,15 @@ pub struct IndexOptions {
     pub progress: bool,
     /// Rebuild from scratch even when the index could be updated incrementally.
     pub full: bool,
+    /// Counts the files a full build has parsed, for a status reader on another thread.
+    pub counter: Option<Arc<BuildProgress>>,
+}
+
+/// How far a full build is: files parsed of the files scanned (both 0 until the scan ends).
+#[derive(Debug, Default)]
+pub struct BuildProgress {
+    pub done: std::sync::atomic::AtomicU64,
+    pub total: std::sync::atomic::AtomicU64,
 }
 
 /// What an index run did.
@@ -143,6 +152,10 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
     let mtimes: Vec<i64> =
         scanned.files.iter().map(|f| crate::scan::recorded_mtime(f.mtime_ns, read_ns)).collect();
     let bar = progress_bar(opts.progress, scanned.files.len());
+    if let Some(c) = &opts.counter {
+        c.total.store(scanned.files.len() as u64, std::sync::atomic::Ordering::Relaxed);
+        c.done.store(0, std::sync::atomic::Ordering::Relaxed);
+    }
     let mut diagnostics = scanned.diagnostics;
     let mut counts = Counts::default();
     let mut writer_gone = false;
@@ -179,6 +192,9 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
             prepared.facts_blob,
         ));
         bar.inc(1);
+        if let Some(c) = &opts.counter {
+            c.done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
         if batch.sources.len() == WRITER_BATCH {
             let full = std::mem::take(&mut batch);
             writer_gone = writer_gone || to_writer.send(WriterEvent::Batch(full)).is_err();

@@ -174,6 +174,20 @@ fn a_build_answers_building_and_never_blocks_another_root() {
     );
     assert_eq!(v["roots"][1]["revision"], Value::Null);
     assert_eq!(v["roots"][1]["stale"], true);
+    // The held build has parsed its one file: index_status says so at once, without waiting
+    // for the build (whose commit is paused) as the other tools do.
+    assert_eq!(v["roots"][1]["progress"]["files_parsed"], 1, "{v}");
+    assert_eq!(v["roots"][1]["progress"]["files_total"], 1, "{v}");
+    assert!(
+        v["roots"][1]["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("building: 1 of 1 files parsed")),
+        "{v}"
+    );
+    let t = Instant::now();
+    let (is_error, text) = server.call("index_status", json!({"root": slow_s}));
+    assert!(!is_error && text.contains("\"phase\":\"building\""), "{text}");
+    assert!(t.elapsed() < Duration::from_millis(900), "index_status waited {:?}", t.elapsed());
     assert_eq!(v["roots"][0]["stale"], false);
     assert_eq!(v["roots"][0]["watching"], true);
 }

@@ -117,6 +117,8 @@ pub struct RootHandle {
     stop: Arc<AtomicBool>,
     /// Idle read-only connections to the index.
     readers: Mutex<Vec<Store>>,
+    /// Files parsed of files scanned while the worker builds the index from scratch.
+    pub progress: Arc<crate::index::BuildProgress>,
 }
 
 /// Why a root cannot answer yet.
@@ -153,6 +155,7 @@ impl RootHandle {
             changed: Condvar::new(),
             stop: Arc::new(AtomicBool::new(false)),
             readers: Mutex::new(Vec::new()),
+            progress: Arc::new(crate::index::BuildProgress::default()),
         })
     }
 
@@ -251,6 +254,18 @@ impl RootHandle {
         }
     }
 
+    /// A read-only connection to the published index if there is one now (never waits; starts
+    /// the worker if no call has yet). Give it back with [`RootHandle::give_back`].
+    pub fn try_store(self: &Arc<Self>) -> Option<Store> {
+        self.ensure_started();
+        if let Some(s) = self.readers.lock().unwrap_or_else(|p| p.into_inner()).pop() {
+            return Some(s);
+        }
+        let mut store = Store::open_read_only(&self.db).ok()?;
+        let readable = store.reader().is_ok();
+        readable.then_some(store)
+    }
+
     pub fn give_back(&self, store: Store) {
         let mut pool = self.readers.lock().unwrap_or_else(|p| p.into_inner());
         if pool.len() < 8 {
@@ -332,8 +347,12 @@ impl RootHandle {
                 (None, Some(error))
             }
         };
-        let index_opts =
-            IndexOptions { max_file_size: self.opts.max_file_size, progress: false, full: false };
+        let index_opts = IndexOptions {
+            max_file_size: self.opts.max_file_size,
+            progress: false,
+            full: false,
+            counter: Some(self.progress.clone()),
+        };
         let (mut engine, summary) = Engine::open(&self.root, &self.db, &index_opts)?;
         engine.warm()?;
         tracing::info!(root = %self.root.display(), revision = summary.revision, mode = summary.mode, "index ready");

@@ -767,10 +767,10 @@ fn open_derived(reader: &Reader<'_>, id: &str) -> Result<Option<Value>, ToolErro
     Ok(Some(v))
 }
 
-/// The status of one root: its worker's state and the published snapshot (waiting for a first
-/// index like every other tool).
+/// The status of one root, at once: its worker's state (while it builds from scratch, files
+/// parsed of files scanned) and, when one is published, the snapshot. Never waits for a build.
 fn root_status(h: &Arc<RootHandle>) -> Value {
-    let store = h.store();
+    let store = h.try_store();
     let st = h.state();
     let mut v = json!({
         "root": h.root.display().to_string(),
@@ -779,6 +779,23 @@ fn root_status(h: &Arc<RootHandle>) -> Value {
         "pending_edits": st.pending(),
         "revisions_published": st.published,
     });
+    if let Phase::Opening { .. } = st.phase {
+        use std::sync::atomic::Ordering::Relaxed;
+        let (done, total) = (h.progress.done.load(Relaxed), h.progress.total.load(Relaxed));
+        let secs = st.started.map_or(0, |s| s.elapsed().as_secs());
+        v["progress"] = json!({"files_parsed": done, "files_total": total, "seconds": secs});
+        v["message"] = json!(if total > 0 {
+            format!(
+                "{}: {done} of {total} files parsed ({secs} s); other tools answer once it is ready",
+                st.phase.as_str()
+            )
+        } else {
+            format!(
+                "{}: scanning the tree ({secs} s); other tools answer once it is ready",
+                st.phase.as_str()
+            )
+        });
+    }
     if let Phase::Failed(e) = &st.phase {
         v["error"] = json!(e);
     }
@@ -792,7 +809,7 @@ fn root_status(h: &Arc<RootHandle>) -> Value {
         v["last_publish_ms_ago"] = json!(t.elapsed().as_millis() as u64);
     }
     match store {
-        Ok(mut store) => {
+        Some(mut store) => {
             let answer = store.reader().map_err(ToolError::from).and_then(|reader| {
                 let snap = reader.snapshot()?;
                 let stale = h.stale(reader.revision(), &reader)?;
@@ -825,10 +842,9 @@ fn root_status(h: &Arc<RootHandle>) -> Value {
             }
             h.give_back(store);
         }
-        Err(e) => {
+        None => {
             v["revision"] = Value::Null;
             v["stale"] = json!(true);
-            v["error"] = json!(e.to_string());
         }
     }
     v
