@@ -136,11 +136,25 @@ fn ids(list: &Value, pointer: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// Waits until index_status (which never waits itself) reports the root ready; its answer.
+async fn ready(client: &Client) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (is_error, v) = call(client, "index_status", json!({})).await;
+        assert!(!is_error, "index_status: {v}");
+        if v["phase"] == "ready" && v["revision"].is_i64() {
+            return v;
+        }
+        assert!(Instant::now() < deadline, "not ready: {v}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 /// Waits until index_status reports a revision above `after` and no pending edits.
 async fn wait_revision(client: &Client, after: i64) -> i64 {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
-        let v = ok(client, "index_status", json!({})).await;
+        let v = ready(client).await;
         let r = v["revision"].as_i64().expect("revision");
         if r > after && v["stale"] == json!(false) {
             return r;
@@ -182,8 +196,8 @@ async fn every_tool_answers_on_a_fixture() {
     assert_eq!(schema["properties"]["direction"]["enum"], json!(["upstream", "downstream"]));
     assert_eq!(schema["required"], json!(["target"]));
 
-    // The first call builds the index.
-    let status = ok(&client, "index_status", json!({})).await;
+    // The first call starts the build; index_status answers at once, ready or not.
+    let status = ready(&client).await;
     assert_eq!(status["phase"], "ready");
     assert_eq!(status["files"], 3);
     assert_eq!(status["root"], fx.root.display().to_string());
@@ -389,7 +403,7 @@ async fn concurrent_clients_never_see_a_torn_revision() {
     let fx = fixture(FIXTURE);
     let roots = Arc::new(RootSet::new(vec![handle(&fx.root)], None));
     let first = connect(roots.clone()).await;
-    let start_rev = ok(&first, "index_status", json!({})).await["revision"].as_i64().expect("rev");
+    let start_rev = ready(&first).await["revision"].as_i64().expect("rev");
 
     let editing = Arc::new(std::sync::atomic::AtomicBool::new(true));
     let editor = {
@@ -571,7 +585,7 @@ async fn flows_and_clusters_are_derived_in_the_background() {
     let client = connect(roots.clone()).await;
     let deadline = Instant::now() + Duration::from_secs(60);
     let status = loop {
-        let v = ok(&client, "index_status", json!({})).await;
+        let v = ready(&client).await;
         if v["flows_at"]["computed_at_revision"] == v["revision"] {
             break v;
         }
