@@ -160,7 +160,8 @@ pub async fn serve_http_on(
             Default::default(),
             config,
         );
-    let mut router = axum::Router::new().nest_service("/mcp", service);
+    let mut router =
+        axum::Router::new().nest_service("/mcp", service).layer(axum::middleware::from_fn(guard));
     if let Some(token) = token.filter(|t| !t.is_empty()) {
         let expected: Arc<str> = format!("Bearer {token}").into();
         router = router.layer(axum::middleware::from_fn(
@@ -191,10 +192,114 @@ pub async fn serve_http_on(
     Ok(())
 }
 
+/// Largest request body the guard reads to check that it is JSON.
+const MAX_BODY_BYTES: usize = 4 << 20;
+
+/// Checks every HTTP request before the MCP transport sees it: a browser `Origin` must be
+/// this machine's (or, when serving remote clients, the host the request names), else 403
+/// (DNS-rebinding defence the MCP transport spec requires); a POST body that is not JSON gets
+/// a JSON-RPC parse error (-32700) instead of a bare HTTP error.
+async fn guard(
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::http::{StatusCode, header};
+    use axum::response::IntoResponse;
+    let host = req.headers().get(header::HOST).and_then(|v| v.to_str().ok()).map(str::to_string);
+    if let Some(origin) = req.headers().get(header::ORIGIN) {
+        let allowed = origin.to_str().ok().is_some_and(|o| origin_allowed(o, host.as_deref()));
+        if !allowed {
+            return (
+                StatusCode::FORBIDDEN,
+                "Origin not allowed: codegraph serves this machine's clients only\n",
+            )
+                .into_response();
+        }
+    }
+    if req.method() != axum::http::Method::POST {
+        return next.run(req).await;
+    }
+    let (parts, body) = req.into_parts();
+    let bytes = match axum::body::to_bytes(body, MAX_BODY_BYTES).await {
+        Ok(b) => b,
+        Err(_) => {
+            return (
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("request body over {MAX_BODY_BYTES} bytes\n"),
+            )
+                .into_response();
+        }
+    };
+    if let Err(e) = serde_json::from_slice::<serde_json::Value>(&bytes) {
+        let answer = serde_json::json!({
+            "jsonrpc": "2.0",
+            "id": null,
+            "error": {"code": -32700, "message": format!("Parse error: {e}")},
+        });
+        return (
+            StatusCode::BAD_REQUEST,
+            [(header::CONTENT_TYPE, "application/json")],
+            answer.to_string(),
+        )
+            .into_response();
+    }
+    next.run(axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes))).await
+}
+
+/// Whether a browser origin may talk to this server: a loopback host, or the very host the
+/// request was sent to (a remote client's page served by the same name).
+fn origin_allowed(origin: &str, host: Option<&str>) -> bool {
+    let Some((_, rest)) = origin.split_once("://") else { return false };
+    let authority = rest.split('/').next().unwrap_or(rest);
+    let origin_host = host_of(authority);
+    if matches!(origin_host.as_str(), "localhost" | "127.0.0.1" | "::1") {
+        return true;
+    }
+    host.is_some_and(|h| {
+        !origin_host.is_empty() && host_of(h) == origin_host && !is_loopback_name(h)
+    })
+}
+
+/// The host part of `host[:port]` / `[v6]:port`, lowercased, without brackets.
+fn host_of(authority: &str) -> String {
+    let h = if let Some(rest) = authority.strip_prefix('[') {
+        rest.split(']').next().unwrap_or(rest)
+    } else {
+        authority.rsplit_once(':').map_or(authority, |(h, _)| h)
+    };
+    h.to_ascii_lowercase()
+}
+
+/// Whether a Host header names this machine (then only loopback origins may use it).
+fn is_loopback_name(host: &str) -> bool {
+    matches!(host_of(host).as_str(), "localhost" | "127.0.0.1" | "::1")
+}
+
 /// Compares two secrets in time independent of where they differ.
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }
     a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+#[cfg(test)]
+mod guard_tests {
+    use super::origin_allowed;
+
+    #[test]
+    fn origins_of_this_machine_or_of_the_named_host() {
+        for o in
+            ["http://localhost:6274", "http://127.0.0.1", "https://[::1]:8080", "http://LOCALHOST"]
+        {
+            assert!(origin_allowed(o, Some("127.0.0.1:7300")), "{o}");
+        }
+        for o in ["http://evil.example", "null", "file://", "http://127.0.0.1.evil.example"] {
+            assert!(!origin_allowed(o, Some("127.0.0.1:7300")), "{o}");
+        }
+        // Serving remote clients: a page of the host the request names may call it.
+        assert!(origin_allowed("https://graph.example:443", Some("graph.example:7300")));
+        assert!(!origin_allowed("https://evil.example", Some("graph.example:7300")));
+        assert!(!origin_allowed("https://evil.example", None));
+    }
 }

@@ -779,3 +779,60 @@ async fn long_lists_are_cut_with_totals_and_page_on() {
     client.cancel().await.expect("cancel");
     roots.stop_all();
 }
+
+/// One raw HTTP/1.1 request: the status code and the body.
+async fn raw_http(
+    addr: std::net::SocketAddr,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    let mut req = format!("POST /mcp HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    req.push_str(
+        "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n",
+    );
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    req.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
+    s.write_all(req.as_bytes()).await.expect("write");
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).await.expect("read");
+    let text = String::from_utf8_lossy(&out).to_string();
+    let status = text.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    let body = text.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default();
+    (status, body)
+}
+
+/// Over HTTP a foreign browser Origin is refused with 403 (a loopback one is not), and a body
+/// that is not JSON gets a JSON-RPC parse error (-32700).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn http_refuses_foreign_origins_and_answers_parse_errors() {
+    let fx = fixture(FIXTURE);
+    let roots = Arc::new(RootSet::new(vec![handle(&fx.root)], None));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let stop = tokio_util::sync::CancellationToken::new();
+    let server =
+        tokio::spawn(super::serve_http_on(roots.clone(), listener, None, false, stop.clone()));
+    let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+
+    let (status, body) = raw_http(addr, &[("Origin", "http://evil.example")], init).await;
+    assert_eq!(status, 403, "{body}");
+    assert!(body.contains("Origin not allowed"), "{body}");
+    let (status, body) = raw_http(addr, &[("Origin", "http://localhost:6274")], init).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = raw_http(addr, &[], init).await;
+    assert_eq!(status, 200, "{body}");
+
+    let (status, body) = raw_http(addr, &[], "{not json").await;
+    assert_eq!(status, 400, "{body}");
+    let v: Value = serde_json::from_str(&body).expect("a JSON-RPC error");
+    assert_eq!(v["error"]["code"], -32700, "{v}");
+    assert_eq!(v["id"], Value::Null);
+
+    stop.cancel();
+    server.await.expect("server task").expect("server");
+    roots.stop_all();
+}
