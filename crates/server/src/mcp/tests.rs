@@ -244,6 +244,27 @@ async fn every_tool_answers_on_a_fixture() {
         .collect();
     assert!(first.contains(&"sym:ts:src/greet.ts:greet".to_string()), "{d}");
 
+    // Notes and hints speak the tools' arguments, not the CLI's flags.
+    let i = ok(
+        &client,
+        "impact_analysis",
+        json!({"target": "sym:ts:src/server.ts:helper", "depth": 1}),
+    )
+    .await;
+    let notes = i["notes"].to_string();
+    assert!(notes.contains("raise `depth`") && !notes.contains("--depth"), "{notes}");
+    let (is_error, amb) = call(&client, "trace", json!({"from": "helper", "to": "main"})).await;
+    assert!(is_error, "{amb}");
+    let m = amb["message"].as_str().unwrap_or_default();
+    assert!(m.contains("`from` / `to`") && !m.contains("`file`"), "{amb}");
+    let e = ok(
+        &client,
+        "expand",
+        json!({"target": "helper", "file": "src/server.ts", "direction": "in", "depth": 1}),
+    )
+    .await;
+    assert_eq!(e["seed"], "sym:ts:src/server.ts:helper", "{e}");
+
     let t =
         ok(&client, "trace", json!({"from": "main", "to": "sym:ts:src/server.ts:helper"})).await;
     let hops: Vec<String> = ids(&t["paths"][0]["hops"], "/dst");

@@ -199,6 +199,10 @@ pub struct TraceArgs {
 pub struct ExpandArgs {
     /// Node ID or name.
     pub target: String,
+    /// Narrow a name to files whose path contains this.
+    pub file: Option<String>,
+    /// Narrow a name to this node kind.
+    pub kind: Option<String>,
     /// Default out.
     pub direction: Option<Dir>,
     /// Default 2.
@@ -302,6 +306,7 @@ impl CodegraphMcp {
             let result = {
                 let reader = store.reader()?;
                 let mut v = f(&handle, &reader)?;
+                mcp_wording(&mut v);
                 let stale = handle.stale(reader.revision(), &reader)?;
                 if let Value::Object(map) = &mut v {
                     map.insert("root".into(), json!(handle.root.display().to_string()));
@@ -314,6 +319,39 @@ impl CodegraphMcp {
             Ok(result)
         };
         finish(tokio::task::spawn_blocking(job).await)
+    }
+}
+
+/// Rewrites the CLI's words in an answer's notes into the tools' argument names.
+fn mcp_wording(v: &mut Value) {
+    const WORDS: &[(&str, &str)] = &[
+        ("--include-tests", "`include_tests: true`"),
+        ("raise --depth", "raise `depth`"),
+        ("--file / --kind", "`file` / `kind`"),
+        ("run `codegraph index`", "the server re-indexes by itself; retry shortly"),
+    ];
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m.iter_mut() {
+                if k == "notes" {
+                    if let Value::Array(notes) = x {
+                        for n in notes.iter_mut() {
+                            if let Value::String(text) = n {
+                                for (cli, mcp) in WORDS {
+                                    if text.contains(cli) {
+                                        *text = text.replace(cli, mcp);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                } else {
+                    mcp_wording(x);
+                }
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(mcp_wording),
+        _ => {}
     }
 }
 
@@ -333,16 +371,33 @@ fn finish(joined: Result<ToolResult, tokio::task::JoinError>) -> CallToolResult 
 /// Resolves a target, turning an ambiguous or unknown name into an answer that lists the
 /// candidates or near matches.
 fn lookup(handle: &RootHandle, reader: &Reader<'_>, t: &TargetArgs) -> Result<NodeRow, ToolError> {
+    lookup_hinted(handle, reader, t, NARROW_HINT)
+}
+
+/// How a tool with `file` / `kind` arguments narrows an ambiguous name.
+const NARROW_HINT: &str = "the `file` / `kind` arguments";
+
+/// [`lookup`] for a tool whose way of narrowing a name is `hint`.
+fn lookup_hinted(
+    handle: &RootHandle,
+    reader: &Reader<'_>,
+    t: &TargetArgs,
+    hint: &str,
+) -> Result<NodeRow, ToolError> {
     let file = t.file.as_deref().map(|f| relative_to_root(&handle.root, f)).transpose()?;
     if let Some(k) = &t.kind {
         check_kind(k)?;
     }
     let target = Target { query: t.target.clone(), file, kind: t.kind.clone() };
-    reader.lookup(&target).map_err(|e| lookup_error(&t.target, e))
+    reader.lookup(&target).map_err(|e| lookup_error_hinted(&t.target, e, hint))
 }
 
 fn lookup_error(query: &str, e: QueryError) -> ToolError {
-    match lookup_failure_json(query, &e, "`file` / `kind`") {
+    lookup_error_hinted(query, e, NARROW_HINT)
+}
+
+fn lookup_error_hinted(query: &str, e: QueryError, hint: &str) -> ToolError {
+    match lookup_failure_json(query, &e, hint) {
         Some(v) => ToolError::Answer(v),
         None => ToolError::Message(e.to_string()),
     }
@@ -615,8 +670,15 @@ impl CodegraphMcp {
     )]
     async fn trace(&self, Parameters(a): Parameters<TraceArgs>) -> CallToolResult {
         self.with_reader(a.root.clone(), Freshen::No, move |handle, reader| {
-            let from = lookup(handle, reader, &target_of(a.from.clone(), None, None, &a.root))?;
-            let to = lookup(handle, reader, &target_of(a.to.clone(), None, None, &a.root))?;
+            let hint = "a qualified name (`Type.method`) or an ID as `from` / `to`";
+            let from = lookup_hinted(
+                handle,
+                reader,
+                &target_of(a.from.clone(), None, None, &a.root),
+                hint,
+            )?;
+            let to =
+                lookup_hinted(handle, reader, &target_of(a.to.clone(), None, None, &a.root), hint)?;
             let req = TraceRequest {
                 kinds: Vec::new(),
                 max_depth: a.depth.unwrap_or(8).clamp(1, 20),
@@ -634,7 +696,11 @@ impl CodegraphMcp {
     )]
     async fn expand(&self, Parameters(a): Parameters<ExpandArgs>) -> CallToolResult {
         self.with_reader(a.root.clone(), Freshen::No, move |handle, reader| {
-            let node = lookup(handle, reader, &target_of(a.target.clone(), None, None, &a.root))?;
+            let node = lookup(
+                handle,
+                reader,
+                &target_of(a.target.clone(), a.file.clone(), a.kind.clone(), &a.root),
+            )?;
             let req = ExpandRequest {
                 kinds: edges(&a.edges)?,
                 direction: a.direction.unwrap_or(Dir::Out).direction(),
