@@ -77,6 +77,42 @@ pub(crate) fn call_json(c: &CallLink) -> Value {
     v
 }
 
+/// Longest signature a search hit repeats.
+const MAX_SIGNATURE_CHARS: usize = 300;
+
+/// `text` cut at `max` characters (with a trailing `...`).
+fn cut_text(text: &str, max: usize) -> String {
+    if text.chars().count() > max {
+        format!("{}...", text.chars().take(max).collect::<String>())
+    } else {
+        text.to_string()
+    }
+}
+
+/// The lists of a search answer.
+pub(crate) const SEARCH_LISTS: &[&str] = &["hits"];
+
+/// A search answer: the hits (compact node, signature and the first line of the doc, cut),
+/// which query form matched, and notes.
+pub(crate) fn search_json(r: &codegraph_query::SearchResult, p: &mut Pager<'_>) -> Value {
+    json!({
+        "fallback": r.fallback.map(|f| f.as_str()),
+        "fts_query": r.fts_query,
+        "hits": p.list("hits", &r.hits, |h| {
+            let mut v = node_brief(&h.node);
+            if let Some(s) = &h.node.signature {
+                v["signature"] = json!(cut_text(s, MAX_SIGNATURE_CHARS));
+            }
+            if let Some(d) = h.node.doc.as_deref().and_then(|d| d.lines().find(|l| !l.trim().is_empty())) {
+                v["doc"] = json!(cut_text(d.trim(), 160));
+            }
+            v["score"] = json!(round(h.score));
+            v
+        }),
+        "notes": [],
+    })
+}
+
 /// A doc comment, cut at [`MAX_DOC_CHARS`].
 fn doc_text(doc: &Option<String>) -> Value {
     match doc {

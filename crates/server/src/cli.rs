@@ -90,8 +90,9 @@ enum Command {
         /// Only nodes of this kind (function, method, class, file, ...).
         #[arg(long)]
         kind: Option<String>,
-        #[arg(long, default_value_t = 20)]
-        limit: usize,
+        /// Most hits (default 20; in --json shrunk to stay under ~4k tokens unless given).
+        #[arg(long)]
+        limit: Option<usize>,
     },
     /// Show a node by ID: its fields, source lines and edges.
     Open {
@@ -195,25 +196,19 @@ pub fn run() -> Result<()> {
             let (root, mut store) = open_store(root, cli.db.as_deref())?;
             let db_path = store.path().to_path_buf();
             let reader = store.reader()?;
-            let result = reader.search(&SearchRequest { query, kind, limit })?;
+            let window = crate::page::Window::new(limit, 20, None, None);
+            let result = reader.search(&SearchRequest { query, kind, limit: window.limit })?;
             let stale = freshness(&root, &db_path, &reader)?.stale();
             if json {
-                let hits: Vec<Value> = result
-                    .hits
-                    .iter()
-                    .map(|h| {
-                        let mut v = node_json(&h.node);
-                        v["score"] = json!((h.score * 1000.0).round() / 1000.0);
-                        v
-                    })
-                    .collect();
-                print_json(&json!({
-                    "revision": reader.revision(),
-                    "stale": stale,
-                    "fallback": result.fallback.map(|f| f.as_str()),
-                    "fts_query": result.fts_query,
-                    "hits": hits,
-                }))
+                let revision = reader.revision();
+                let v = crate::page::answer(&window, crate::answer::SEARCH_LISTS, false, |p| {
+                    let mut v = crate::answer::search_json(&result, p);
+                    v["revision"] = json!(revision);
+                    v["stale"] = json!(stale);
+                    v
+                })
+                .map_err(anyhow::Error::msg)?;
+                print_json(&v)
             } else {
                 let mut out = std::io::stdout().lock();
                 match result.fallback {

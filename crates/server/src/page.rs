@@ -22,6 +22,10 @@ pub(crate) const DAG_LIMIT: usize = 80;
 pub(crate) const ENDPOINT_LIMIT: usize = 5;
 pub(crate) const OPEN_LIMIT: usize = 40;
 
+/// Room left in the budget for what is added after an answer is built (`root`, `revision`,
+/// `stale`).
+const RESERVE_CHARS: usize = 400;
+
 /// The largest `limit` a caller may ask for.
 pub(crate) const MAX_LIMIT: usize = 500;
 
@@ -155,20 +159,22 @@ pub(crate) fn fit<E>(
     mut build: impl FnMut(&Window) -> Result<Value, E>,
 ) -> Result<Value, E> {
     let mut w = w.clone();
-    let mut v = build(&w)?;
-    while !w.explicit && w.limit > 1 && v.to_string().len() > DEFAULT_BUDGET_CHARS {
+    loop {
+        let mut v = build(&w)?;
+        if let Value::Object(m) = &mut v {
+            m.insert("limit".into(), json!(w.limit));
+        }
+        if let Some(note) = cut_note(&v, mcp)
+            && let Some(notes) = v.get_mut("notes").and_then(Value::as_array_mut)
+        {
+            notes.push(json!(note));
+        }
+        if w.explicit || w.limit <= 1 || v.to_string().len() <= DEFAULT_BUDGET_CHARS - RESERVE_CHARS
+        {
+            return Ok(v);
+        }
         w.limit = (w.limit / 2).max(1);
-        v = build(&w)?;
     }
-    if let Value::Object(m) = &mut v {
-        m.insert("limit".into(), json!(w.limit));
-    }
-    if let Some(note) = cut_note(&v, mcp)
-        && let Some(notes) = v.get_mut("notes").and_then(Value::as_array_mut)
-    {
-        notes.push(json!(note));
-    }
-    Ok(v)
 }
 
 /// A whole paged answer: checks that a paged list exists, builds the answer with `build`

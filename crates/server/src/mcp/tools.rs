@@ -7,8 +7,8 @@
 use super::roots::{Phase, RootError, RootHandle, RootSet, relative_to_root};
 use crate::answer::{
     CHANGED_LISTS, CONTEXT_LISTS, DAG_LISTS, ENDPOINT_LISTS, EXPAND_LISTS, IMPACT_LISTS,
-    OPEN_LISTS, changed_json, context_json, dag_json, endpoints_json, expand_json, impact_json,
-    lookup_failure_json, node_brief, open_json, round, source_lines, trace_json,
+    OPEN_LISTS, SEARCH_LISTS, changed_json, context_json, dag_json, endpoints_json, expand_json,
+    impact_json, lookup_failure_json, open_json, search_json, source_lines, trace_json,
 };
 use crate::diff::{DiffBase, changes};
 use crate::ops_cli::{Dir, ImpactDir, RenderArg};
@@ -546,19 +546,13 @@ impl CodegraphMcp {
             if let Some(k) = &a.kind {
                 check_kind(k)?;
             }
-            let limit = a.limit.unwrap_or(10).clamp(1, 100);
-            let r = reader.search(&SearchRequest { query: a.query, kind: a.kind, limit })?;
-            Ok(json!({
-                "fallback": r.fallback.map(|f| f.as_str()),
-                "hits": r.hits.iter().map(|h| {
-                    let mut v = node_brief(&h.node);
-                    if let Some(s) = &h.node.signature {
-                        v["signature"] = json!(s);
-                    }
-                    v["score"] = json!(round(h.score));
-                    v
-                }).collect::<Vec<_>>(),
-            }))
+            let window = Window::new(a.limit, 10, None, None);
+            let r = reader.search(&SearchRequest {
+                query: a.query,
+                kind: a.kind,
+                limit: window.limit.min(100),
+            })?;
+            Ok(page::answer(&window, SEARCH_LISTS, true, |p| search_json(&r, p))?)
         })
         .await
     }
