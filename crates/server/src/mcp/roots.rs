@@ -98,12 +98,22 @@ pub struct RootState {
     pub last_publish: Option<Instant>,
     /// Revisions this server published (the opening build or update included).
     pub published: u64,
+    /// When the last raw file event arrived (before any debounce), and up to when raw events
+    /// are covered by batches the worker has taken and applied: a raw event after that point
+    /// is an edit not yet published, so answers say `stale` from its first event on.
+    pub raw_last: Option<Instant>,
+    pub covered_until: Option<Instant>,
 }
 
 impl RootState {
     /// The worker holds file events it has not published yet.
     pub fn pending(&self) -> bool {
-        self.applied_batches < self.seen_batches
+        self.applied_batches < self.seen_batches || self.raw_uncovered()
+    }
+
+    /// A raw file event arrived that no applied batch covers yet.
+    fn raw_uncovered(&self) -> bool {
+        self.raw_last.is_some_and(|r| self.covered_until.is_none_or(|c| r > c))
     }
 }
 
@@ -151,6 +161,8 @@ impl RootHandle {
                 started: None,
                 last_publish: None,
                 published: 0,
+                raw_last: None,
+                covered_until: None,
             }),
             changed: Condvar::new(),
             stop: Arc::new(AtomicBool::new(false)),
@@ -295,6 +307,7 @@ impl RootHandle {
         let target = st.seen_batches;
         loop {
             let busy = st.applied_batches < target
+                || st.raw_uncovered()
                 || matches!(st.phase, Phase::Opening { had_index: true });
             if !busy {
                 return true;
@@ -336,6 +349,26 @@ impl RootHandle {
             d.watch(&self.root, notify::RecursiveMode::Recursive)?;
             Ok(d)
         });
+        // A second, raw watcher only notes that something changed, before the debounce: from
+        // the first event of an edit on, answers say stale and impact tools wait for it.
+        let raw = {
+            let me = Arc::downgrade(self);
+            let root = self.root.clone();
+            notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
+                let Ok(event) = res else { return };
+                if !is_tree_change(&event, &root) {
+                    return;
+                }
+                if let Some(me) = me.upgrade() {
+                    me.update(|st| st.raw_last = Some(Instant::now()));
+                }
+            })
+            .and_then(|mut w| {
+                notify::Watcher::watch(&mut w, &self.root, notify::RecursiveMode::Recursive)?;
+                Ok(w)
+            })
+            .ok()
+        };
         let (watcher, watch_error) = match watcher {
             Ok(d) => (Some(d), None),
             Err(e) => {
@@ -385,13 +418,24 @@ impl RootHandle {
                     return Err(anyhow!("the file watcher stopped unexpectedly"));
                 }
             };
+            // The debouncer hands over events once they are `debounce` old: raw events up to
+            // then are in this batch or an earlier one; younger ones come in a later batch.
+            let covers = Instant::now().checked_sub(self.opts.debounce);
             let mut results = vec![first];
             results.extend(rx.try_iter());
             let batch = reduce(&engine, results, 1000);
             if batch.touches_tree() {
                 self.update(|st| st.seen_batches += 1);
             }
-            let Some(applied) = apply(&mut engine, &batch) else { continue };
+            let cover = |st: &mut RootState| {
+                if covers.is_some_and(|c| st.covered_until.is_none_or(|u| c > u)) {
+                    st.covered_until = covers;
+                }
+            };
+            let Some(applied) = apply(&mut engine, &batch) else {
+                self.update(cover);
+                continue;
+            };
             if let Ok(a) = &applied
                 && a.revision.is_some()
             {
@@ -405,7 +449,9 @@ impl RootHandle {
                 );
             }
             self.published(&engine, applied.map(|a| a.revision));
+            self.update(cover);
         }
+        drop(raw);
         drop(watcher);
         engine.release_for_exit();
         Ok(())
@@ -481,6 +527,18 @@ impl RootHandle {
             }
         }
     }
+}
+
+/// Whether a raw watcher event may change the tree: not a read (access events other than a
+/// closed write), not git's own files.
+fn is_tree_change(event: &notify::Event, root: &Path) -> bool {
+    use notify::event::{AccessKind, AccessMode, EventKind};
+    if matches!(event.kind, EventKind::Access(kind) if kind != AccessKind::Close(AccessMode::Write))
+    {
+        return false;
+    }
+    event.paths.is_empty()
+        || event.paths.iter().any(|p| !p.strip_prefix(root).is_ok_and(|r| r.starts_with(".git")))
 }
 
 /// The roots one server serves.

@@ -857,3 +857,42 @@ async fn http_refuses_foreign_origins_and_answers_parse_errors() {
     server.await.expect("server task").expect("server");
     roots.stop_all();
 }
+
+/// From the first raw file event of an edit on, answers say `stale: true` (before the
+/// debounce has passed and the batch is published), and impact tools wait for the edit: right
+/// after a write, changed_code_impact answers from the new revision with the new symbols.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_edit_is_stale_from_its_first_event_and_impact_waits_for_it() {
+    let fx = fixture(FIXTURE);
+    let db = fx.root.parent().expect("parent").join("slow.db");
+    // A long debounce widens the window an answer could fall in.
+    let opts = RootOptions {
+        build_wait: Duration::from_secs(60),
+        debounce: Duration::from_millis(1200),
+        refresh_wait: Duration::from_secs(5),
+        ..RootOptions::default()
+    };
+    let roots = Arc::new(RootSet::new(vec![RootHandle::new(fx.root.clone(), db, opts)], None));
+    let client = connect(roots.clone()).await;
+    let before = ready(&client).await["revision"].as_i64().expect("revision");
+    // Let the watchers settle on the built tree.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(ready(&client).await["stale"], false);
+
+    std::fs::write(
+        fx.root.join("src/greet.ts"),
+        "/** Says hello. */\nexport function greet(name: string): string {\n  return \"hey \" + name;\n}\nexport function helper() { return 1; }\nexport function added() { return 2; }\n",
+    )
+    .expect("write");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let s = ok(&client, "code_search", json!({"query": "greet"})).await;
+    assert_eq!((s["revision"].as_i64(), &s["stale"]), (Some(before), &json!(true)), "{s}");
+
+    let ch = ok(&client, "changed_code_impact", json!({})).await;
+    assert!(ch["revision"].as_i64().is_some_and(|r| r > before), "{ch}");
+    assert_eq!(ch["stale"], false, "{ch}");
+    let touched: Vec<String> = ids(&ch["changed_symbols"], "/id");
+    assert_eq!(touched, ["sym:ts:src/greet.ts:added", "sym:ts:src/greet.ts:greet"], "{ch}");
+    client.cancel().await.expect("cancel");
+    roots.stop_all();
+}
