@@ -587,11 +587,30 @@ impl RootSet {
         };
         let path = Path::new(given);
         let canonical = std::fs::canonicalize(path).ok();
-        self.roots
+        if let Some(r) = self
+            .roots
             .iter()
             .find(|r| r.root == path || canonical.as_deref() == Some(r.root.as_path()))
-            .cloned()
-            .ok_or_else(|| format!("`{given}` is not a served root; served: {}", self.names()))
+        {
+            return Ok(r.clone());
+        }
+        // A short name: the trailing components of exactly one served root's path (its
+        // directory name, `repo/worktree`...).
+        let short = given.trim_matches('/');
+        let named: Vec<&Arc<RootHandle>> = if short.is_empty() || path.is_absolute() {
+            Vec::new()
+        } else {
+            self.roots.iter().filter(|r| r.root.ends_with(short)).collect()
+        };
+        match named.as_slice() {
+            [one] => Ok((*one).clone()),
+            [] => Err(format!("`{given}` is not a served root; served: {}", self.names())),
+            several => Err(format!(
+                "`{given}` names {} served roots: {}; pass more of the path",
+                several.len(),
+                several.iter().map(|r| r.root.display().to_string()).collect::<Vec<_>>().join(", ")
+            )),
+        }
     }
 
     pub fn stop_all(&self) {

@@ -187,6 +187,7 @@ async fn every_tool_answers_on_a_fixture() {
         for (arg, p) in schema["properties"].as_object().expect("properties") {
             let plain = p["type"].is_string() && p.get("anyOf").is_none();
             assert!(plain, "{}.{arg}: {p}", t.name);
+            assert!(p["description"].is_string(), "{}.{arg} is not documented: {p}", t.name);
         }
     }
     let impact = tools.iter().find(|t| t.name == "impact_analysis").expect("impact tool");
@@ -402,6 +403,16 @@ async fn several_roots_in_one_server() {
     assert_eq!(s["root"], rb);
     let s = ok(&client, "code_search", json!({"query": "Twice", "root": ra})).await;
     assert_eq!(s["hits"], json!([]));
+
+    // A root can be named by the end of its path when that is unique.
+    let m = err(&client, "code_search", json!({"query": "Twice", "root": "repo"})).await;
+    assert!(m.contains("`repo` names 2 served roots"), "{m}");
+    let parent = b.root.parent().and_then(|p| p.file_name()).expect("parent name");
+    let short = format!("{}/repo", parent.to_string_lossy());
+    let s = ok(&client, "code_search", json!({"query": "Twice", "root": short})).await;
+    assert_eq!(s["root"], rb);
+    let m = err(&client, "code_search", json!({"query": "Twice", "root": "elsewhere"})).await;
+    assert!(m.contains("is not a served root; served:"), "{m}");
 
     // index_status without a root lists every served root.
     let all = call(&client, "index_status", json!({})).await.1;

@@ -93,7 +93,7 @@ pub struct SearchArgs {
     pub kind: Option<String>,
     /// Max hits (default 10, at most 100).
     pub limit: Option<usize>,
-    /// Served root (default: the only or current one).
+    /// Served root: its path or a unique end of it (default: the only or current one).
     pub root: Option<String>,
 }
 
@@ -109,6 +109,7 @@ pub struct OpenArgs {
     pub offset: Option<usize>,
     /// Page only this list: outgoing, incoming, unresolved_calls.
     pub list: Option<String>,
+    /// Served root: its path or a unique end of it (default: the only or current one).
     pub root: Option<String>,
 }
 
@@ -129,6 +130,7 @@ pub struct TargetArgs {
     pub offset: Option<usize>,
     /// Page only this list (named in `cut`).
     pub list: Option<String>,
+    /// Served root: its path or a unique end of it (default: the only or current one).
     pub root: Option<String>,
 }
 
@@ -138,7 +140,9 @@ pub struct TargetArgs {
 pub struct ImpactArgs {
     /// Node ID or name.
     pub target: String,
+    /// Narrow a name to files whose path contains this.
     pub file: Option<String>,
+    /// Narrow a name to this node kind.
     pub kind: Option<String>,
     /// Default upstream.
     pub direction: Option<ImpactDir>,
@@ -156,6 +160,7 @@ pub struct ImpactArgs {
     pub offset: Option<usize>,
     /// Page only this list (named in `cut`).
     pub list: Option<String>,
+    /// Served root: its path or a unique end of it (default: the only or current one).
     pub root: Option<String>,
 }
 
@@ -177,6 +182,7 @@ pub struct ChangedArgs {
     pub offset: Option<usize>,
     /// Page only this list (named in `cut`).
     pub list: Option<String>,
+    /// Served root: its path or a unique end of it (default: the only or current one).
     pub root: Option<String>,
 }
 
@@ -190,6 +196,7 @@ pub struct TraceArgs {
     pub to: String,
     /// Max hops (default 8).
     pub depth: Option<u32>,
+    /// Served root: its path or a unique end of it (default: the only or current one).
     pub root: Option<String>,
 }
 
@@ -217,6 +224,7 @@ pub struct ExpandArgs {
     pub offset: Option<usize>,
     /// Page only this list (named in `cut`).
     pub list: Option<String>,
+    /// Served root: its path or a unique end of it (default: the only or current one).
     pub root: Option<String>,
 }
 
@@ -244,6 +252,7 @@ pub struct DagGrepArgs {
     pub offset: Option<usize>,
     /// Page only this list (named in `cut`).
     pub list: Option<String>,
+    /// Served root: its path or a unique end of it (default: the only or current one).
     pub root: Option<String>,
 }
 
@@ -259,6 +268,7 @@ pub struct RouteArgs {
     pub offset: Option<usize>,
     /// Page only this list (named in `cut`).
     pub list: Option<String>,
+    /// Served root: its path or a unique end of it (default: the only or current one).
     pub root: Option<String>,
 }
 
@@ -274,6 +284,7 @@ pub struct ToolArgs {
     pub offset: Option<usize>,
     /// Page only this list (named in `cut`).
     pub list: Option<String>,
+    /// Served root: its path or a unique end of it (default: the only or current one).
     pub root: Option<String>,
 }
 
@@ -281,7 +292,7 @@ pub struct ToolArgs {
 #[serde(deny_unknown_fields)]
 #[schemars(transform = plain_optionals)]
 pub struct StatusArgs {
-    /// Default: every served root.
+    /// Served root: its path or a unique end of it (default: every served root).
     pub root: Option<String>,
 }
 
