@@ -586,15 +586,12 @@ fn dag_grep_tree_mermaid_cycles_budget_and_direction_in() {
         render::dag(&cut),
         expect![[r#"
             revision 1
-            dag_grep `start` (out): 2 seed(s), 8 node(s), 7 edge(s): 3 forward, 0 back, 4 anchor node(s)
+            dag_grep `start` (out): 2 seed(s), 4 node(s), 3 edge(s): 3 forward, 0 back, 0 anchor node(s)
             sym:ts:src/app.ts:start [function] 0.882 (seed)
             `-- -CALLS-> sym:ts:src/cycle.ts:ping [function] 0.713
             sym:ts:src/server.ts:Server.start [method] 0.881 (seed)
             `-- -CALLS-> sym:ts:src/util.ts:log [function] 0.711
-            anchor file:src/app.ts contains sym:ts:src/app.ts:start
-            anchor file:src/cycle.ts contains sym:ts:src/cycle.ts:ping
-            anchor file:src/server.ts contains sym:ts:src/server.ts:Server.start
-            anchor file:src/util.ts contains sym:ts:src/util.ts:log
+            warning: budget of 4 nodes reached: 4 anchor node(s) not added
             warning: budget of 4 nodes reached: 1 more node(s) not added
             warning: per_node_cap 2 reached at 1 node(s): their further edges were not fetched
         "#]],

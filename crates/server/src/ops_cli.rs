@@ -241,11 +241,24 @@ pub struct ExpandArgs {
     pub root: Option<PathBuf>,
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
+/// How DAG grep picks its seeds (only full-text search exists; the others fall back to it).
+#[derive(Clone, Copy, Debug, ValueEnum, serde::Deserialize, schemars::JsonSchema)]
+#[schemars(inline)]
+#[serde(rename_all = "lowercase")]
 pub enum ModeArg {
     Fts,
     Semantic,
     Hybrid,
+}
+
+impl ModeArg {
+    pub fn mode(self) -> Mode {
+        match self {
+            ModeArg::Fts => Mode::Fts,
+            ModeArg::Semantic => Mode::Semantic,
+            ModeArg::Hybrid => Mode::Hybrid,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, serde::Deserialize, schemars::JsonSchema)]
@@ -477,11 +490,7 @@ pub fn dag_grep(a: DagGrepArgs, db: Option<&Path>, json: bool) -> Result<()> {
     let reader = store.reader()?;
     let req = DagGrepRequest {
         query: a.query,
-        mode: match a.mode {
-            ModeArg::Fts => Mode::Fts,
-            ModeArg::Semantic => Mode::Semantic,
-            ModeArg::Hybrid => Mode::Hybrid,
-        },
+        mode: a.mode.mode(),
         k: a.k,
         node_kinds: a.node_kinds,
         edge_sets: a.edge_sets,

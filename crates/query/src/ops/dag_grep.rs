@@ -9,10 +9,12 @@
 //! 2. **Weighted expansion**: a max-heap frontier keyed by score; an edge from a node at depth
 //!    `d` with score `s` gives its other end `s * edge_weight * 0.85^(d + 1)`. A node keeps its
 //!    best score and smallest depth and is expanded at most once per depth it improves to; at
-//!    most `per_node_cap` edges are fetched per expansion (strongest first); at most `budget`
-//!    distinct nodes enter the graph.
+//!    most `per_node_cap` edges are fetched per expansion (strongest first); `budget` is a hard
+//!    cap on the distinct nodes of the answer, seeds and anchors included (seeds beyond it are
+//!    dropped, and anchors fill only the room expansion left).
 //! 3. **Anchoring**: the file (and Go package) of each symbol is added with a synthetic
-//!    CONTAINS edge of weight 1.0 marked `anchor`; anchors do not count against the budget.
+//!    CONTAINS edge of weight 1.0 marked `anchor`, files before packages, while the budget
+//!    allows; the answer says how many did not fit.
 //! 4. **Layering**: seeds are layer 0; the other nodes get their breadth-first distance from
 //!    the seeds over the discovered edges, oriented by the direction (`out`: src -> dst,
 //!    `in`: dst -> src). Edges that advance a layer are forward edges; all others
@@ -277,7 +279,14 @@ impl Reader<'_> {
         }
 
         // 2. Weighted best-first expansion.
-        let budget = req.budget.max(seeds.len());
+        let budget = req.budget.max(1);
+        if seeds.len() > budget {
+            warnings.push(format!(
+                "budget of {budget} nodes: {} seed(s) beyond it dropped",
+                seeds.len() - budget
+            ));
+            seeds.truncate(budget);
+        }
         let cap = req.per_node_cap.max(1);
         let mut best: HashMap<i64, (f64, u32)> = HashMap::new();
         let mut order: Vec<i64> = Vec::new();
@@ -460,6 +469,22 @@ impl Reader<'_> {
                     anchors.insert(file_id, file);
                 }
             }
+            // Anchors fill the room the expansion left (files sort before packages).
+            let room = budget.saturating_sub(nodes.len());
+            if anchors.len() > room {
+                warnings.push(format!(
+                    "budget of {budget} nodes reached: {} anchor node(s) not added",
+                    anchors.len() - room
+                ));
+            }
+            let anchors: Vec<(String, NodeRow)> = anchors.into_iter().take(room).collect();
+            let present: HashSet<&str> = in_graph
+                .iter()
+                .map(String::as_str)
+                .chain(anchors.iter().map(|(id, _)| id.as_str()))
+                .collect();
+            anchor_edges
+                .retain(|e| present.contains(e.src.as_str()) && present.contains(e.dst.as_str()));
             anchor_edges.sort_by(|a, b| (&a.src, &a.dst).cmp(&(&b.src, &b.dst)));
             stats.anchors = anchors.len();
             for (_, node) in anchors {

@@ -283,6 +283,23 @@ async fn every_tool_answers_on_a_fixture() {
     assert!(g["rendered"].as_str().is_some_and(|r| r.contains("greet")), "{g}");
     let g = ok(&client, "dag_grep", json!({"query": "greet"})).await;
     assert!(g.get("rendered").is_none(), "no rendering unless asked: {g}");
+    // The CLI's options, and the budget as a hard cap on distinct nodes, anchors included.
+    let g = ok(
+        &client,
+        "dag_grep",
+        json!({"query": "greet main", "mode": "fts", "budget": 3, "edges": ["CALLS"],
+               "per_node_cap": 5, "anchors": true}),
+    )
+    .await;
+    assert!(g["nodes"].as_array().is_some_and(|n| n.len() <= 3), "{g}");
+    assert!(g["stats"]["nodes"].as_u64().is_some_and(|n| n <= 3), "{g}");
+    let g = ok(
+        &client,
+        "dag_grep",
+        json!({"query": "greet", "anchors": false, "edge_sets": ["structural"]}),
+    )
+    .await;
+    assert_eq!(g["stats"]["anchors"], 0, "{g}");
 
     // No routes or tools here: the answers say so rather than look complete.
     for (tool, args, note) in [

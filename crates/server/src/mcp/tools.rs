@@ -11,9 +11,9 @@ use crate::answer::{
     impact_json, lookup_failure_json, open_json, search_json, source_lines, trace_json,
 };
 use crate::diff::{DiffBase, changes};
-use crate::ops_cli::{Dir, ImpactDir, RenderArg};
+use crate::ops_cli::{Dir, ImpactDir, ModeArg, RenderArg};
 use crate::page::{self, Pager, Window};
-use codegraph_query::ops::dag_grep::{DagGrepRequest, Mode};
+use codegraph_query::ops::dag_grep::DagGrepRequest;
 use codegraph_query::ops::expand::ExpandRequest;
 use codegraph_query::ops::impact::ImpactRequest;
 use codegraph_query::ops::lookup::Target;
@@ -246,6 +246,16 @@ pub struct DagGrepArgs {
     pub node_kinds: Option<Vec<String>>,
     /// Add a rendered tree or mermaid diagram.
     pub render: Option<RenderArg>,
+    /// Seed selection (default hybrid; only full-text search exists, the others fall back).
+    pub mode: Option<ModeArg>,
+    /// Named edge sets to follow, e.g. `structural`.
+    pub edge_sets: Option<Vec<String>>,
+    /// Edge kinds to follow (with or instead of edge_sets; default all).
+    pub edges: Option<Vec<String>>,
+    /// Most edges fetched per expanded node (default 20).
+    pub per_node_cap: Option<usize>,
+    /// Add each node's file and package as anchors (default true; they count in the budget).
+    pub anchors: Option<bool>,
     /// Items per list (default: fits ~4k tokens).
     pub limit: Option<usize>,
     /// Start of `list` (a `cut` entry's next_offset).
@@ -729,7 +739,11 @@ impl CodegraphMcp {
         self.with_reader(a.root.clone(), Freshen::No, move |_, reader| {
             let req = DagGrepRequest {
                 query: a.query,
-                mode: Mode::Hybrid,
+                mode: a.mode.unwrap_or(ModeArg::Hybrid).mode(),
+                edge_sets: a.edge_sets.unwrap_or_default(),
+                edge_types: edges(&a.edges)?,
+                per_node_cap: a.per_node_cap.unwrap_or(20).clamp(1, 500),
+                include_anchors: a.anchors.unwrap_or(true),
                 k: a.k.unwrap_or(10).clamp(1, 50),
                 node_kinds: a.node_kinds.unwrap_or_default(),
                 direction: a.direction.unwrap_or(Dir::Out).direction(),
