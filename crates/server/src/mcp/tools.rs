@@ -750,7 +750,6 @@ impl CodegraphMcp {
                 depth: a.depth.unwrap_or(2).clamp(1, 6),
                 budget: a.budget.unwrap_or(80).clamp(1, 500),
                 render: a.render.map(RenderArg::render),
-                ..DagGrepRequest::default()
             };
             let d = reader.dag_grep(&req)?;
             paged(a.limit, a.offset, a.list, page::DAG_LIMIT, DAG_LISTS, |p| {
