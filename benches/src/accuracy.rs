@@ -169,7 +169,7 @@ fn load_index(export: &[u8]) -> Result<Index> {
         ) else {
             continue;
         };
-        let caller_symbol = if src.2 { "<module>".to_string() } else { src.1.clone() };
+        let caller_symbol = if src.2 { "<module>".to_string() } else { convention_symbol(&src.1) };
         let line = e["line"].as_u64().unwrap_or(0) as u32;
         idx.calls.push((
             (src.0.clone(), line, dst.0.clone(), dst.1.clone()),
@@ -178,6 +178,17 @@ fn load_index(export: &[u8]) -> Result<Index> {
         ));
     }
     Ok(idx)
+}
+
+/// A caller's qualified name under the eval convention, where anonymous functions are
+/// transparent: a handler written in place (`setup.$GET /ping`, `$tool add`) is its enclosing
+/// declaration (`setup`, `<module>`).
+pub(crate) fn convention_symbol(qualified_name: &str) -> String {
+    match qualified_name.find('$') {
+        Some(0) => "<module>".to_string(),
+        Some(i) if qualified_name[..i].ends_with('.') => qualified_name[..i - 1].to_string(),
+        _ => qualified_name.to_string(),
+    }
 }
 
 fn pct(n: usize, d: usize) -> String {
@@ -309,6 +320,14 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn handlers_written_in_place_are_transparent() {
+        assert_eq!(convention_symbol("setup.$GET /ping"), "setup");
+        assert_eq!(convention_symbol("a.b.$tool x"), "a.b");
+        assert_eq!(convention_symbol("$POST /users"), "<module>");
+        assert_eq!(convention_symbol("Server.start"), "Server.start");
+    }
 
     /// Regression: a callee file that never calls anything itself (a file of types) is still
     /// internal, so our calls into it are scored.

@@ -15,7 +15,7 @@
 //! Precision and recall are pooled over the sample (micro) and averaged per function (macro,
 //! over functions with a non-empty truth, resp. a non-empty answer).
 
-use crate::accuracy::{index_scratch, remove_scratch};
+use crate::accuracy::{convention_symbol, index_scratch, remove_scratch};
 use anyhow::{Context, Result, bail};
 use codegraph_query::Store;
 use codegraph_query::ops::impact::{ImpactDirection, ImpactRequest};
@@ -158,9 +158,11 @@ fn load_nodes(bin: &Path, root: &Path, db: &Path) -> Result<Nodes> {
         let key = if kind == "file" {
             (file, "<module>".to_string())
         } else {
-            (file, s("qualified_name"))
+            (file, convention_symbol(&s("qualified_name")))
         };
-        if matches!(kind.as_str(), "function" | "method") {
+        // A handler written in place stands for its enclosing declaration (the convention),
+        // which is what a sampled key names.
+        if matches!(kind.as_str(), "function" | "method") && !s("qualified_name").contains('$') {
             n.by_key.entry(key.clone()).or_insert_with(|| id.clone());
         }
         n.key_of.insert(id, key);

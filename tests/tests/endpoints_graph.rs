@@ -84,8 +84,8 @@ fn express_routes_tie_to_imported_and_inline_handlers() {
             edge CONTAINS file:src/app.ts -> route:src/app.ts:DELETE /users/:id structural 1.00
             edge CONTAINS file:src/app.ts -> route:src/app.ts:GET /users/:id structural 1.00
             edge CONTAINS file:src/app.ts -> route:src/app.ts:POST /users structural 1.00
-            edge HANDLES_ROUTE route:src/app.ts:DELETE /users/:id -> sym:ts:src/app.ts:start L7 same-file 0.95
-            edge HANDLES_ROUTE route:src/app.ts:POST /users -> file:src/app.ts L5 same-file 0.95
+            edge HANDLES_ROUTE route:src/app.ts:DELETE /users/:id -> sym:ts:src/app.ts:start.$DELETE /users/:id L7 same-file 0.95
+            edge HANDLES_ROUTE route:src/app.ts:POST /users -> sym:ts:src/app.ts:$POST /users L5 same-file 0.95
             edge HANDLES_ROUTE route:src/app.ts:GET /users/:id -> sym:ts:src/users.ts:getUser L4 import-resolved 0.95
         "#]],
     );
@@ -166,9 +166,9 @@ fn client_calls_fetch_the_routes_they_match() {
             edge CONTAINS file:server/app.ts -> route:server/app.ts:ANY /health structural 1.00
             edge CONTAINS file:server/app.ts -> route:server/app.ts:GET /users/:id structural 1.00
             edge CONTAINS file:server/app.ts -> route:server/app.ts:POST /users structural 1.00
-            edge HANDLES_ROUTE route:server/app.ts:ANY /health -> file:server/app.ts L5 same-file 0.95
-            edge HANDLES_ROUTE route:server/app.ts:GET /users/:id -> file:server/app.ts L3 same-file 0.95
-            edge HANDLES_ROUTE route:server/app.ts:POST /users -> file:server/app.ts L4 same-file 0.95
+            edge HANDLES_ROUTE route:server/app.ts:ANY /health -> sym:ts:server/app.ts:$ANY /health L5 same-file 0.95
+            edge HANDLES_ROUTE route:server/app.ts:GET /users/:id -> sym:ts:server/app.ts:$GET /users/:id L3 same-file 0.95
+            edge HANDLES_ROUTE route:server/app.ts:POST /users -> sym:ts:server/app.ts:$POST /users L4 same-file 0.95
             edge FETCHES sym:ts:web/api.ts:createUser -> route:server/app.ts:POST /users L6 url-match 0.80
             edge FETCHES sym:ts:web/api.ts:loadUser -> route:server/app.ts:GET /users/:id L3 url-match 0.80
             edge FETCHES sym:ts:web/api.ts:ping -> route:server/app.ts:ANY /health L9 url-match 0.80
@@ -217,17 +217,17 @@ fn routers_mounted_under_a_prefix_serve_composed_paths() {
             edge CONTAINS file:src/plugin.ts -> route:src/plugin.ts:GET /stats structural 1.00
             edge CONTAINS file:src/routes/users.ts -> route:src/routes/users.ts:GET /:id structural 1.00
             edge CONTAINS file:src/routes/users.ts -> route:src/routes/users.ts:POST / structural 1.00
-            edge HANDLES_ROUTE route:src/plugin.ts:GET /stats -> sym:ts:src/plugin.ts:admin L2 same-file 0.95
-            edge HANDLES_ROUTE route:src/routes/users.ts:POST / -> file:src/routes/users.ts L5 same-file 0.95
+            edge HANDLES_ROUTE route:src/plugin.ts:GET /stats -> sym:ts:src/plugin.ts:admin.$GET /stats L2 same-file 0.95
+            edge HANDLES_ROUTE route:src/routes/users.ts:POST / -> sym:ts:src/routes/users.ts:$POST / L5 same-file 0.95
             node route route:src/admin.ts:GET /admin/stats L4 "GET /admin/stats [express] responds: {n} (registered at src/plugin.ts:2, mounted under /admin)"
             node route route:src/app.ts:GET /api/users/:id L4 "GET /api/users/:id [express] middleware: auth (registered at src/routes/users.ts:4, mounted under /api/users)"
             node route route:src/app.ts:POST /api/users L4 "POST /api/users [express] middleware: auth responds: {ok} status: 201 (registered at src/routes/users.ts:5, mounted under /api/users)"
             edge CONTAINS file:src/admin.ts -> route:src/admin.ts:GET /admin/stats structural 1.00
             edge CONTAINS file:src/app.ts -> route:src/app.ts:GET /api/users/:id structural 1.00
             edge CONTAINS file:src/app.ts -> route:src/app.ts:POST /api/users structural 1.00
-            edge HANDLES_ROUTE route:src/admin.ts:GET /admin/stats -> sym:ts:src/plugin.ts:admin L4 same-file 0.95
+            edge HANDLES_ROUTE route:src/admin.ts:GET /admin/stats -> sym:ts:src/plugin.ts:admin.$GET /stats L4 same-file 0.95
             edge HANDLES_ROUTE route:src/app.ts:GET /api/users/:id -> sym:ts:src/handlers.ts:getUser L4 import-resolved 0.95
-            edge HANDLES_ROUTE route:src/app.ts:POST /api/users -> file:src/routes/users.ts L4 same-file 0.95
+            edge HANDLES_ROUTE route:src/app.ts:POST /api/users -> sym:ts:src/routes/users.ts:$POST / L4 same-file 0.95
             edge HANDLES_ROUTE route:src/routes/users.ts:GET /:id -> sym:ts:src/handlers.ts:getUser L4 import-resolved 0.95
             edge FETCHES sym:ts:web/client.ts:load -> route:src/app.ts:GET /api/users/:id L1 url-match 0.80
         "#]],
@@ -263,14 +263,14 @@ fn default_exported_routers_mount_under_any_local_name() {
             node route route:src/routes/orders.js:DELETE /:id L3-3 parent=file:src/routes/orders.js
             edge CONTAINS file:src/routes/items.ts -> route:src/routes/items.ts:GET /:id structural 1.00
             edge CONTAINS file:src/routes/orders.js -> route:src/routes/orders.js:DELETE /:id structural 1.00
-            edge HANDLES_ROUTE route:src/routes/items.ts:GET /:id -> file:src/routes/items.ts L3 same-file 0.95
-            edge HANDLES_ROUTE route:src/routes/orders.js:DELETE /:id -> file:src/routes/orders.js L3 same-file 0.95
+            edge HANDLES_ROUTE route:src/routes/items.ts:GET /:id -> sym:ts:src/routes/items.ts:$GET /:id L3 same-file 0.95
+            edge HANDLES_ROUTE route:src/routes/orders.js:DELETE /:id -> sym:js:src/routes/orders.js:$DELETE /:id L3 same-file 0.95
             node route route:src/app.ts:DELETE /orders/:id L6 "DELETE /orders/:id [express] status: 204 (registered at src/routes/orders.js:3, mounted under /orders)"
             node route route:src/app.ts:GET /items/:id L5 "GET /items/:id [express] responds: {id} status: 200 (registered at src/routes/items.ts:3, mounted under /items)"
             edge CONTAINS file:src/app.ts -> route:src/app.ts:DELETE /orders/:id structural 1.00
             edge CONTAINS file:src/app.ts -> route:src/app.ts:GET /items/:id structural 1.00
-            edge HANDLES_ROUTE route:src/app.ts:DELETE /orders/:id -> file:src/routes/orders.js L6 same-file 0.95
-            edge HANDLES_ROUTE route:src/app.ts:GET /items/:id -> file:src/routes/items.ts L5 same-file 0.95
+            edge HANDLES_ROUTE route:src/app.ts:DELETE /orders/:id -> sym:js:src/routes/orders.js:$DELETE /:id L6 same-file 0.95
+            edge HANDLES_ROUTE route:src/app.ts:GET /items/:id -> sym:ts:src/routes/items.ts:$GET /:id L5 same-file 0.95
         "#]],
     );
 }
@@ -446,4 +446,69 @@ fn props_round_trip() {
         codegraph_query::ops::endpoints::EndpointProps::parse("garbage\nstatus=x"),
         codegraph_query::ops::endpoints::EndpointProps::default()
     );
+}
+
+/// A handler written in place is a symbol of its own (`setup.$GET /ping`): the calls it makes
+/// are its own (not the enclosing function's), its parameters type them, the enclosing
+/// function's locals it captures still resolve, and HANDLES_ROUTE / HANDLES_TOOL point at it.
+#[test]
+fn handlers_written_in_place_are_symbols_with_their_own_calls() {
+    let fixture = r#"
+        //- /go.mod
+        module example.com/app
+
+        go 1.21
+        //- /server.go
+        package main
+
+        import "github.com/gin-gonic/gin"
+
+        type Store struct{}
+
+        func (s *Store) Load() {}
+
+        func audit() {}
+
+        func setup(r *gin.Engine) {
+        	store := &Store{}
+        	audit()
+        	r.GET("/ping", func(c *gin.Context) {
+        		store.Load()
+        		audit()
+        	})
+        }
+        //- /tools.ts
+        import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+        function lookup(q: string) { return q; }
+        export function getServer() {
+          const server = new McpServer({ name: "x", version: "1" });
+          server.registerTool("find", { description: "Finds" }, async ({ q }) => {
+            return lookup(q);
+          });
+          return server;
+        }
+        "#;
+    let resolved = render_fixture_resolution(fixture);
+    let wanted: Vec<&str> =
+        resolved.lines().filter(|l| l.contains("CALLS") || l.contains("HANDLES")).collect();
+    expect![[r#"
+        edge CALLS sym:go:server.go:setup -> sym:go:server.go:audit L13 same-package 1.00
+        edge CALLS sym:go:server.go:setup.$GET /ping -> sym:go:server.go:Store.Load L15 typed-receiver 0.85
+        edge CALLS sym:go:server.go:setup.$GET /ping -> sym:go:server.go:audit L16 same-package 1.00
+        edge CALLS sym:ts:tools.ts:getServer.$tool find -> sym:ts:tools.ts:lookup L6 same-file 0.95
+    "#]]
+    .assert_eq(&(wanted.join("\n") + "\n"));
+    let graph = render_fixture_graph(fixture);
+    let handlers: Vec<&str> = graph.lines().filter(|l| l.contains('$')).collect();
+    expect![[r#"
+        node function sym:go:server.go:setup.$GET /ping L14-17 parent=sym:go:server.go:setup
+        node function sym:ts:tools.ts:getServer.$tool find L5-7 parent=sym:ts:tools.ts:getServer
+        edge DEFINES file:server.go -> sym:go:server.go:setup.$GET /ping structural 1.00
+        edge DEFINES file:tools.ts -> sym:ts:tools.ts:getServer.$tool find structural 1.00
+        edge HANDLES_ROUTE route:server.go:GET /ping -> sym:go:server.go:setup.$GET /ping L14 same-file 0.95
+        edge CONTAINS sym:go:server.go:setup -> sym:go:server.go:setup.$GET /ping structural 1.00
+        edge CONTAINS sym:ts:tools.ts:getServer -> sym:ts:tools.ts:getServer.$tool find structural 1.00
+        edge HANDLES_TOOL tool:tools.ts:find -> sym:ts:tools.ts:getServer.$tool find L5 same-file 0.95
+    "#]]
+    .assert_eq(&(handlers.join("\n") + "\n"));
 }

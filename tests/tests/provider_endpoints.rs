@@ -63,14 +63,14 @@ fn express_routes_middleware_and_responses() {
     expect![[r#"
         //- src/app.js
         route L4 express GET /users/:id handler=getUser mw=[auth,validate] keys=[id,name] status=[200] recv=app in=<module>
-        route L5 express POST /users handler=inline mw=[rateLimit,passport.authenticate] keys=[error,id,name] status=[201,400] recv=app in=<module>
-        route L9 express ANY /* handler=inline status=[404] recv=router in=<module>
+        route L5 express POST /users handler=sym:$POST /users mw=[rateLimit,passport.authenticate] keys=[error,id,name] status=[201,400] recv=app in=<module>
+        route L9 express ANY /* handler=sym:$ANY /* status=[404] recv=router in=<module>
         route L10 express DELETE /items/:id handler=sym:removeItem mw=[auth,admin] keys=[ok] status=[200] recv=app in=<module>
         route L13 express PATCH / handler=users.update recv=router in=<module>
         route L14 express PUT /a/b/ handler=this.handler recv=app in=<module>
-        route L15 express OPTIONS /wrapped handler=inline keys=[done] status=[200] recv=app in=<module>
+        route L15 express OPTIONS /wrapped handler=sym:$OPTIONS /wrapped keys=[done] status=[200] recv=app in=<module>
         route L16 express HEAD /bound handler=controller.show recv=app in=<module>
-        route L21 express GET /inside handler=inline status=[302] recv=app in=module.exports
+        route L21 express GET /inside handler=sym:module.exports.$GET /inside status=[302] recv=app in=module.exports
     "#]]
     .assert_eq(&out);
 }
@@ -93,7 +93,7 @@ fn express_route_chains() {
         //- src/books.ts
         route L4 express GET /books/:id handler=books.show recv=router in=<module>
         route L5 express PUT /books/:id handler=books.update mw=[auth] recv=router in=<module>
-        route L6 express DELETE /books/:id handler=inline status=[204] recv=router in=<module>
+        route L6 express DELETE /books/:id handler=sym:$DELETE /books/:id status=[204] recv=router in=<module>
         route L7 express GET /one handler=one recv=app in=<module>
     "#]]
     .assert_eq(&out);
@@ -129,14 +129,14 @@ fn hono_koa_and_named_koa_routes() {
     );
     expect![[r#"
         //- src/hono.ts
-        route L3 hono GET /hello handler=inline keys=[message,ok] status=[200] recv=app in=<module>
-        route L4 hono POST /posts handler=inline keys=[error,id] status=[201,400] recv=app in=<module>
-        route L9 hono GET /missing handler=inline status=[404] recv=app in=<module>
+        route L3 hono GET /hello handler=sym:$GET /hello keys=[message,ok] status=[200] recv=app in=<module>
+        route L4 hono POST /posts handler=sym:$POST /posts keys=[error,id] status=[201,400] recv=app in=<module>
+        route L9 hono GET /missing handler=sym:$GET /missing status=[404] recv=app in=<module>
         route L10 hono GET /a handler=h1 recv=app in=api
         route L10 hono POST /b handler=h2 recv=app in=api
         //- src/koa.js
-        route L3 koa GET /users/:id handler=inline keys=[id,name] recv=router in=<module>
-        route L6 koa POST /users handler=inline mw=[auth] keys=[created] status=[201] recv=router in=<module>
+        route L3 koa GET /users/:id handler=sym:$GET /users/:id keys=[id,name] recv=router in=<module>
+        route L6 koa POST /users handler=sym:$POST /users mw=[auth] keys=[created] status=[201] recv=router in=<module>
         route L10 koa DELETE /users/:id handler=remove recv=router in=<module>
     "#]]
     .assert_eq(&out);
@@ -171,10 +171,10 @@ fn fastify_full_and_shorthand_routes() {
     expect![[r#"
         //- src/server.ts
         route L3 fastify GET /items/:id handler=getItem mw=[auth] keys=[item] status=[200] recv=fastify in=<module>
-        route L4 fastify POST /items handler=inline mw=[rateLimit] keys=[id] status=[201] recv=fastify in=<module>
-        route L4 fastify PUT /items handler=inline mw=[rateLimit] keys=[id] status=[201] recv=fastify in=<module>
+        route L4 fastify POST /items handler=sym:$POST /items mw=[rateLimit] keys=[id] status=[201] recv=fastify in=<module>
+        route L4 fastify PUT /items handler=sym:$POST /items mw=[rateLimit] keys=[id] status=[201] recv=fastify in=<module>
         route L12 fastify DELETE /gone handler=? recv=fastify in=<module>
-        route L13 fastify GET /p handler=inline keys=[hello] recv=fastify in=<module>
+        route L13 fastify GET /p handler=sym:$GET /p keys=[hello] recv=fastify in=<module>
         route L16 fastify GET /q handler=qHandler mw=[auth] recv=fastify in=<module>
     "#]]
     .assert_eq(&out);
@@ -297,8 +297,8 @@ fn route_handlers_answering_with_web_responses() {
     );
     expect![[r#"
         //- src/web.ts
-        route L4 hono POST /next handler=inline keys=[created,error,id] status=[201,400] recv=app in=<module>
-        route L8 hono GET /raw handler=inline status=[202] recv=app in=<module>
+        route L4 hono POST /next handler=sym:$POST /next keys=[created,error,id] status=[201,400] recv=app in=<module>
+        route L8 hono GET /raw handler=sym:$GET /raw status=[202] recv=app in=<module>
     "#]]
     .assert_eq(&out);
 }
@@ -332,12 +332,12 @@ fn mcp_sdk_tool_and_register_tool() {
     );
     expect![[r#"
         //- src/mcp.ts
-        tool L4 mcp-sdk add desc="Adds two numbers" fields=[a,b] handler=inline in=<module>
-        tool L7 mcp-sdk ping handler=inline in=<module>
+        tool L4 mcp-sdk add desc="Adds two numbers" fields=[a,b] handler=sym:$tool add in=<module>
+        tool L7 mcp-sdk ping handler=sym:$tool ping in=<module>
         tool L8 mcp-sdk echo fields=[text] handler=echoHandler in=<module>
         tool L10 mcp-sdk multiply desc="Multiplies" fields=[x,y] handler=mulHandler in=<module>
-        tool L15 mcp-sdk obj desc="Obj" fields=[q] handler=inline in=<module>
-        tool L19 mcp-sdk from-const desc="Configured apart" fields=[text] handler=inline in=register
+        tool L15 mcp-sdk obj desc="Obj" fields=[q] handler=sym:$tool obj in=<module>
+        tool L19 mcp-sdk from-const desc="Configured apart" fields=[text] handler=sym:register.$tool from-const in=register
     "#]]
     .assert_eq(&out);
 }
@@ -362,8 +362,8 @@ fn fastmcp_add_tool() {
     );
     expect![[r#"
         //- src/fast.ts
-        tool L4 fastmcp add desc="Add two numbers" fields=[a,b] handler=inline in=<module>
-        tool L10 fastmcp sub fields=[a] handler=inline in=<module>
+        tool L4 fastmcp add desc="Add two numbers" fields=[a,b] handler=sym:$tool add in=<module>
+        tool L10 fastmcp sub fields=[a] handler=sym:$tool sub in=<module>
         tool L11 fastmcp named handler=runNamed in=<module>
     "#]]
     .assert_eq(&out);
@@ -501,7 +501,7 @@ fn go_net_http() {
         //- p/main.go
         route L10 net/http ANY /hello handler=hello status=[400,404] recv=http in=main
         route L11 net/http GET /items/:id handler=getItem recv=mux in=main
-        route L12 net/http POST /items/ handler=inline keys=[id,ok] status=[201] recv=mux in=main
+        route L12 net/http POST /items/ handler=sym:main.$POST /items/ keys=[id,ok] status=[201] recv=mux in=main
         route L16 net/http ANY /static/ handler=http.FileServer mw=[http.StripPrefix] recv=mux in=main
         route L17 net/http ANY /files/:path* handler=files mw=[auth] recv=mux in=main
         route L18 net/http ANY /exact/ handler=s.handleExact recv=mux in=main
@@ -594,7 +594,7 @@ fn registrations_split_over_lines() {
     );
     expect![[r#"
         //- test/hooks.test.js
-        route L4 fastify GET / handler=inline mw=[<inline>] keys=[hello] recv=fastify in=<module>
+        route L4 fastify GET / handler=sym:$GET / mw=[<inline>] keys=[hello] recv=fastify in=<module>
         //- p/gin.go
         route L6 gin GET /users/:id handler=getUser recv=r in=setup
     "#]]
@@ -681,10 +681,10 @@ fn go_gin_groups_and_responses() {
     );
     expect![[r#"
         //- p/gin.go
-        route L11 gin GET /ping handler=inline keys=[message] status=[200] recv=r in=setup
+        route L11 gin GET /ping handler=sym:setup.$GET /ping keys=[message] status=[200] recv=r in=setup
         route L16 gin POST /v1/login handler=loginEndpoint mw=[authRequired,rateLimit] keys=[error] status=[401] recv=r in=setup
         route L18 gin GET /v1/users handler=listUsers mw=[authRequired] recv=r in=setup
-        route L19 gin DELETE /v1/users/:id handler=inline mw=[authRequired] keys=[deleted,id] status=[200,404] recv=r in=setup
+        route L19 gin DELETE /v1/users/:id handler=sym:setup.$DELETE /v1/users/:id mw=[authRequired] keys=[deleted,id] status=[200,404] recv=r in=setup
         route L24 gin ANY /any handler=anyHandler recv=r in=setup
         route L25 gin PATCH /patch handler=patchHandler recv=r in=setup
     "#]]
@@ -718,8 +718,8 @@ fn go_echo() {
     expect![[r#"
         //- p/echo.go
         route L11 echo GET /users/:id handler=getUser mw=[mwA,mwB] recv=e in=main
-        route L13 echo POST /admin/items handler=inline mw=[middleware.BasicAuth] keys=[id] status=[201] recv=e in=main
-        route L16 echo PUT /empty handler=inline status=[204] recv=e in=main
+        route L13 echo POST /admin/items handler=sym:main.$POST /admin/items mw=[middleware.BasicAuth] keys=[id] status=[201] recv=e in=main
+        route L16 echo PUT /empty handler=sym:main.$PUT /empty status=[204] recv=e in=main
     "#]]
     .assert_eq(&out);
 }
@@ -768,7 +768,7 @@ fn go_chi() {
         route L13 chi GET / handler=home recv=r in=router
         route L15 chi GET /users/:id handler=getUser recv=r in=router
         route L16 chi GET /users handler=listUsers mw=[paginate] recv=r in=router
-        route L18 chi POST /users/:id/posts handler=inline keys=[post] status=[201] recv=r in=router
+        route L18 chi POST /users/:id/posts handler=sym:router.$POST /users/:id/posts keys=[post] status=[201] recv=r in=router
         route L26 chi DELETE /admin/:id handler=del recv=r in=router
         route L28 chi GET /m handler=h recv=r in=router
     "#]]
@@ -813,7 +813,7 @@ fn go_mcp_tools() {
     expect![[r#"
         //- p/mcpgo.go
         tool L10 mcp-go hello_world desc="Say hello" fields=[name,times] handler=helloHandler in=main
-        tool L16 mcp-go calc desc="Calculate" fields=[exact] handler=inline in=main
+        tool L16 mcp-go calc desc="Calculate" fields=[exact] handler=sym:main.$tool calc in=main
         //- q/sdk.go
         tool L7 mcp-sdk greet desc="say hi" handler=SayHi in=main
     "#]]

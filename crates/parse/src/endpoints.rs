@@ -23,8 +23,11 @@
 mod go;
 mod ts;
 
-use crate::facts::{ClientCall, Endpoint, EndpointKind, FileFacts, Handler, Mount, SymbolIdx};
+use crate::facts::{
+    ClientCall, Endpoint, EndpointKind, FileFacts, Handler, Mount, Symbol, SymbolIdx,
+};
 use aho_corasick::AhoCorasick;
+use codegraph_schema::NodeKind;
 use std::collections::HashMap;
 use std::sync::LazyLock;
 use tree_sitter::Node;
@@ -192,10 +195,22 @@ pub(crate) fn go(text: &str, tree: &tree_sitter::Tree, facts: &mut FileFacts) {
     found.finish(facts);
 }
 
-/// An endpoint with the column of its registration, for ordering.
+/// An endpoint with the column of its registration, for ordering, and, for a handler written
+/// in place, the function's span (start line, start column, end line, end column).
 struct Found {
     col: u32,
     ep: Endpoint,
+    inline: Option<Span>,
+}
+
+/// A range of source positions: (start line, start column, end line, end column), 1-based.
+type Span = (u32, u32, u32, u32);
+
+/// The span of a syntax node.
+fn span_of(n: tree_sitter::Node<'_>) -> Span {
+    let (s, e) = (n.start_position(), n.end_position());
+    let one = |x: usize| u32::try_from(x).unwrap_or(u32::MAX).saturating_add(1);
+    (one(s.row), one(s.column), one(e.row), one(e.column))
 }
 
 /// What one file's pass found, each item with its column for ordering.
@@ -211,11 +226,85 @@ impl Extracted {
     /// route with `.Methods("GET", "POST")` gives two endpoints at one position).
     fn finish(mut self, facts: &mut FileFacts) {
         self.endpoints.sort_by_key(|f| (f.ep.line, f.col));
+        inline_handlers(&mut self.endpoints, facts);
         facts.endpoints = self.endpoints.into_iter().map(|f| f.ep).collect();
         self.mounts.sort_by_key(|(col, m)| (m.line, *col));
         facts.mounts = self.mounts.into_iter().map(|(_, m)| m).collect();
         self.clients.sort_by_key(|(col, c)| (c.line, *col));
         facts.client_calls = self.clients.into_iter().map(|(_, c)| c).collect();
+    }
+}
+
+/// Handlers written in place become symbols of their own, children of the enclosing symbol:
+/// `$GET /ping` for a route, `$tool add` for a tool (`BenchmarkX.$GET /ping`), spanning the
+/// function, so that the calls it makes (and the parameters it declares, and the fields it
+/// reads) are its own and HANDLES_ROUTE / HANDLES_TOOL point at it. The eval convention keeps
+/// anonymous functions transparent: a scorer maps `X.$...` back to `X`.
+fn inline_handlers(found: &mut [Found], facts: &mut FileFacts) {
+    let within = |span: &Span, line: u32, col: u32| {
+        (line, col) >= (span.0, span.1) && (line, col) <= (span.2, span.3)
+    };
+    // Outer handlers first (by start), so a handler nested in another one hangs off it.
+    let mut order: Vec<usize> = (0..found.len()).filter(|&i| found[i].inline.is_some()).collect();
+    order.sort_by_key(|&i| found[i].inline);
+    let mut made: Vec<(Span, SymbolIdx)> = Vec::new();
+    for i in order {
+        let Some(span) = found[i].inline else { continue };
+        // Several endpoints of one registration (methods) share its handler.
+        if let Some(&(_, idx)) = made.iter().find(|(s, _)| *s == span) {
+            found[i].ep.handler = Handler::Symbol(idx);
+            continue;
+        }
+        let ep = &found[i].ep;
+        let parent = made
+            .iter()
+            .rev()
+            .find(|(outer, _)| within(outer, span.0, span.1) && within(outer, span.2, span.3))
+            .map(|(_, idx)| *idx)
+            .or(ep.enclosing);
+        let label = match ep.kind {
+            EndpointKind::Route if ep.name.is_empty() => format!("{} ?", ep.method),
+            EndpointKind::Route => format!("{} {}", ep.method, ep.name),
+            EndpointKind::Tool => format!("tool {}", ep.name),
+        };
+        let name = format!("${label}");
+        let qualified_name = match parent.and_then(|p| facts.symbols.get(p as usize)) {
+            Some(p) => format!("{}.{name}", p.qualified_name),
+            None => name.clone(),
+        };
+        let Ok(idx) = SymbolIdx::try_from(facts.symbols.len()) else { return };
+        facts.symbols.push(Symbol {
+            kind: NodeKind::Function,
+            name,
+            qualified_name,
+            parent,
+            start_line: span.0,
+            end_line: span.2,
+            signature: format!("{label} (handler written in place)"),
+            doc: None,
+            exported: false,
+        });
+        for c in &mut facts.calls {
+            if c.enclosing == parent && within(&span, c.line, c.col) {
+                c.enclosing = Some(idx);
+            }
+        }
+        for a in &mut facts.accesses {
+            if a.enclosing == parent && a.line > span.0 && a.line <= span.2 {
+                a.enclosing = Some(idx);
+            }
+        }
+        for h in &mut facts.type_hints {
+            if h.scope == parent
+                && !matches!(h.source, crate::facts::HintSource::Return(_))
+                && h.line >= span.0
+                && h.line <= span.2
+            {
+                h.scope = Some(idx);
+            }
+        }
+        found[i].ep.handler = Handler::Symbol(idx);
+        made.push((span, idx));
     }
 }
 

@@ -130,6 +130,9 @@ axios.get('/plain');
 export async function load(id) {
   return fetch(`${API}/users/${id}`, { method: 'POST' });
 }
+server.setRequestHandler(CallToolRequestSchema, async (req) => {
+  switch (req.params.name) { case 'echo': return {}; }
+});
 "#;
 
 const ROUTES_GO: &str = r#"package api

@@ -101,6 +101,7 @@ pub(super) fn extract<'t>(
         seeds: HashMap::new(),
         done: HashSet::new(),
         out: Vec::new(),
+        pending_inline: None,
         decls: None,
         mounts: Vec::new(),
         clients: Vec::new(),
@@ -242,6 +243,9 @@ struct Cx<'s, 'f, 't> {
     /// Calls already read as part of an outer gorilla chain.
     done: HashSet<usize>,
     out: Vec<Found>,
+    /// The span of the handler written in place that `handler_of` found last: the endpoints
+    /// pushed next with an inline handler are its.
+    pending_inline: Option<super::Span>,
     /// Top-level functions by name, and methods by method name, built on first use.
     decls: Option<HashMap<&'s str, Node<'t>>>,
     mounts: Vec<(u32, Mount)>,
@@ -803,7 +807,10 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
         depth: usize,
     ) -> (Handler, Option<Node<'t>>) {
         match n.kind() {
-            "func_literal" => (Handler::Inline, Some(n)),
+            "func_literal" => {
+                self.pending_inline = Some(super::span_of(n));
+                (Handler::Inline, Some(n))
+            }
             "parenthesized_expression" if depth < MAX_CHAIN => match n.named_child(0) {
                 Some(inner) => self.handler_of(inner, mw, depth + 1),
                 None => (Handler::Unknown, None),
@@ -870,7 +877,12 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
         ep.line = line;
         ep.enclosing = self.enclosing.of(line, col);
         tidy(&mut ep);
-        self.out.push(Found { col, ep });
+        let inline = match ep.handler {
+            // Kept, not taken: one registration may give several endpoints (methods).
+            Handler::Inline => self.pending_inline,
+            _ => None,
+        };
+        self.out.push(Found { col, ep, inline });
     }
 
     fn call(&mut self, call: Node<'t>) {

@@ -83,6 +83,7 @@ pub(super) fn extract<'t>(
         web: web_framework(facts),
         done: HashSet::new(),
         out: Vec::new(),
+        pending_inline: None,
         decls: None,
         low_level: Vec::new(),
         mounts: Vec::new(),
@@ -171,6 +172,9 @@ struct Cx<'s, 'f, 't> {
     /// Calls already read as part of an outer chain.
     done: HashSet<usize>,
     out: Vec<Found>,
+    /// The span of the handler written in place that `handler_of` found last: the endpoints
+    /// pushed next with an inline handler are its.
+    pending_inline: Option<super::Span>,
     /// Top-level declarations by name (functions, and the values of `const x = ...`), built on
     /// first use.
     decls: Option<HashMap<&'s str, Node<'t>>>,
@@ -353,7 +357,12 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
             None => self.enclosing.of(line, col),
         };
         tidy(&mut ep);
-        self.out.push(Found { col, ep });
+        let inline = match ep.handler {
+            // Kept, not taken: one registration may give several endpoints (methods).
+            Handler::Inline => self.pending_inline,
+            _ => None,
+        };
+        self.out.push(Found { col, ep, inline });
     }
 
     /// Top-level functions and constants by name.
@@ -420,6 +429,9 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
                     .then(|| n.child_by_field_name("name"))
                     .flatten()
                     .and_then(|name| self.symbol_named(self.text(name), start_line(n)));
+                if named.is_none() {
+                    self.pending_inline = Some(super::span_of(n));
+                }
                 (named.map_or(Handler::Inline, Handler::Symbol), Some(n))
             }
             "identifier" | "member_expression" | "shorthand_property_identifier" => {
@@ -1172,6 +1184,8 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
             return;
         }
         let (handler, body) = self.handler_of(*h, 0);
+        // One dispatch function serves every tool: its code stays inline in `enclosing`.
+        self.pending_inline = None;
         let handler = match handler {
             // The dispatch is written in place: the tools' code is inline in `enclosing`.
             Handler::Symbol(_) => Handler::Inline,

@@ -74,6 +74,9 @@ struct Resolver<'db> {
     scope: Option<&'db Scope>,
     /// `(function, name)` -> hints in source order.
     locals: HashMap<(SymbolIdx, &'db str), Vec<(u32, &'db HintSource)>>,
+    /// The enclosing function of a function symbol nested in one (a route handler written in
+    /// place): its locals are visible inside, as a closure's are.
+    outer: HashMap<SymbolIdx, SymbolIdx>,
 }
 
 /// What a callee-shaped reference in Go `file` (inside `scope`, on `line`) names: a function
@@ -98,6 +101,7 @@ pub(crate) fn resolve_reference(
         scope: tables.scope(&dir, &pkg),
         own: PkgRef { dir, name: pkg },
         locals: locals(facts),
+        outer: outer_functions(facts),
     };
     let fn_scope = scope.filter(|&i| {
         facts
@@ -163,6 +167,7 @@ pub(crate) fn resolve_core<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>)
         scope: tables.scope(&dir, &pkg),
         own: PkgRef { dir: dir.clone(), name: pkg },
         locals: locals(facts),
+        outer: outer_functions(facts),
     };
     let mut out = Resolved::default();
     let fid = file_id(path);
@@ -286,6 +291,27 @@ fn locals(facts: &FileFacts) -> HashMap<(SymbolIdx, &str), Vec<(u32, &HintSource
         hints.sort_by_key(|(line, _)| *line);
     }
     map
+}
+
+/// Function symbols whose parent is a function or method, with that parent.
+fn outer_functions(facts: &FileFacts) -> HashMap<SymbolIdx, SymbolIdx> {
+    let callable = |i: SymbolIdx| {
+        facts
+            .symbols
+            .get(i as usize)
+            .is_some_and(|s| matches!(s.kind, NodeKind::Function | NodeKind::Method))
+    };
+    let mut out = HashMap::new();
+    for (i, s) in facts.symbols.iter().enumerate() {
+        let Ok(i) = SymbolIdx::try_from(i) else { break };
+        if let Some(p) = s.parent
+            && callable(i)
+            && callable(p)
+        {
+            out.insert(i, p);
+        }
+    }
+    out
 }
 
 impl<'db> Resolver<'db> {
@@ -502,8 +528,21 @@ impl<'db> Resolver<'db> {
     /// The type of local `name` of function `func` at `line`: the nearest declaration at or
     /// above the line (a parameter, the receiver, `x := T{}`, `var x T`, `x := NewT()`).
     fn local(&self, func: Option<SymbolIdx>, name: &str, line: u32, depth: u32) -> Local {
-        let Some(func) = func else { return Local::Unbound };
-        let Some(hints) = self.locals.get(&(func, name)) else { return Local::Unbound };
+        let Some(mut func) = func else { return Local::Unbound };
+        // The function's own locals, else those of the functions it is nested in.
+        let mut hops = 0;
+        let hints = loop {
+            if let Some(h) = self.locals.get(&(func, name)) {
+                break h;
+            }
+            match self.outer.get(&func) {
+                Some(&p) if hops < 8 => {
+                    func = p;
+                    hops += 1;
+                }
+                _ => return Local::Unbound,
+            }
+        };
         let Some(&(hline, source)) = hints.iter().rev().find(|(l, _)| *l <= line) else {
             return Local::Unbound;
         };

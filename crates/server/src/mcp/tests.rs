@@ -737,8 +737,9 @@ async fn route_impact_and_tool_context_name_handlers() {
                "middleware": [], "response_keys": [], "status_codes": []}),
         "{t}"
     );
-    // The inline handler's calls belong to the module, which the tool names as its handler.
-    assert_eq!(m["handlers"][0]["id"], "file:src/tools.ts", "{t}");
+    // The handler written in place is a symbol of its own, with its own calls.
+    assert_eq!(m["handlers"][0]["id"], "sym:ts:src/tools.ts:$tool find_user", "{t}");
+    assert_eq!(ids(&m["handler_callees"], "/id"), ["sym:ts:src/users.ts:loadUser"], "{t}");
 
     // The handler's context lists the route it serves; its upstream impact reaches it.
     let c = ok(&client, "symbol_context", json!({"target": "getUser"})).await;
