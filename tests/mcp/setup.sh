@@ -1,9 +1,24 @@
 #!/usr/bin/env bash
-# Installs the official MCP Python SDK into target/mcp-venv for the end-to-end MCP test
-# (crates/server/tests/mcp_python.rs drives the real binary with it over stdio and HTTP).
-# Idempotent: does nothing when the pinned version is already importable there.
+# Installs the third-party MCP clients the end-to-end MCP tests drive the real binary with:
+# the official MCP Python SDK into target/mcp-venv (crates/server/tests/mcp_python.rs, stdio
+# and HTTP) and the MCP Inspector into target/mcp-inspector (crates/server/tests/
+# mcp_inspector.rs: its CLI mode calls every tool with numeric and boolean arguments).
+# Idempotent: does nothing for a client whose pinned version is already there.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+
+INSPECTOR_VERSION=0.21.2
+inspector=target/mcp-inspector
+if [ -f "$inspector/node_modules/@modelcontextprotocol/inspector/package.json" ] &&
+    grep -q "\"version\": \"$INSPECTOR_VERSION\"" "$inspector/node_modules/@modelcontextprotocol/inspector/package.json"; then
+    echo "MCP Inspector $INSPECTOR_VERSION already in $inspector"
+else
+    command -v npm >/dev/null || { echo "npm is needed for the MCP Inspector test (install Node.js)" >&2; exit 1; }
+    rm -rf "$inspector" && mkdir -p "$inspector"
+    (cd "$inspector" && npm init -y >/dev/null &&
+        npm install --no-audit --no-fund --loglevel=error --save-exact "@modelcontextprotocol/inspector@$INSPECTOR_VERSION" >/dev/null)
+    echo "MCP Inspector $INSPECTOR_VERSION installed in $inspector"
+fi
 
 MCP_VERSION=2.3.0
 venv=target/mcp-venv

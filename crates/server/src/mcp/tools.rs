@@ -867,18 +867,20 @@ fn root_status(h: &Arc<RootHandle>) -> Value {
         use std::sync::atomic::Ordering::Relaxed;
         let (done, total) = (h.progress.done.load(Relaxed), h.progress.total.load(Relaxed));
         let secs = st.started.map_or(0, |s| s.elapsed().as_secs());
-        v["progress"] = json!({"files_parsed": done, "files_total": total, "seconds": secs});
-        v["message"] = json!(if total > 0 {
-            format!(
-                "{}: {done} of {total} files parsed ({secs} s); other tools answer once it is ready",
-                st.phase.as_str()
-            )
-        } else {
-            format!(
-                "{}: scanning the tree ({secs} s); other tools answer once it is ready",
-                st.phase.as_str()
-            )
+        v["message"] = json!(match st.phase {
+            Phase::Opening { had_index: true } => format!(
+                "syncing: re-checking the existing index against the tree ({secs} s); other tools answer from the indexed revision meanwhile"
+            ),
+            _ if total > 0 => format!(
+                "building: {done} of {total} files parsed ({secs} s); other tools answer once it is ready"
+            ),
+            _ => format!(
+                "building: scanning the tree ({secs} s); other tools answer once it is ready"
+            ),
         });
+        if total > 0 {
+            v["progress"] = json!({"files_parsed": done, "files_total": total, "seconds": secs});
+        }
     }
     if let Phase::Failed(e) = &st.phase {
         v["error"] = json!(e);
