@@ -245,12 +245,14 @@ pub mod cli {
     use std::path::Path;
     use std::process::{Command, Output};
 
-    /// Runs `bin args` in `cwd`, with the default index cache pointed inside `cwd`.
+    /// Runs `bin args` in `cwd`, with the default index cache pointed inside `cwd` and the
+    /// query events log off (it would be a file of the tree under test).
     pub fn run(bin: &str, args: &[&str], cwd: &Path) -> Output {
         Command::new(bin)
             .args(args)
             .current_dir(cwd)
             .env("CODEGRAPH_CACHE_DIR", cwd.join(".cache-not-used"))
+            .env("CODEGRAPH_EVENTS", "off")
             .output()
             .expect("run codegraph")
     }

@@ -138,6 +138,13 @@ enum Command {
     /// Functional clusters (Leiden communities of the call/import/heritage graph); one
     /// cluster's members; or a symbol's cluster.
     Clusters(crate::ops_cli::DerivedArgs),
+    /// The query events log: one line per CLI query and MCP tool call (time, surface,
+    /// operation, root, revision, duration, answer size); `CODEGRAPH_EVENTS=off` turns it off.
+    Events {
+        /// How many of the last events to show.
+        #[arg(long, default_value_t = 20)]
+        tail: usize,
+    },
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -147,6 +154,42 @@ enum ExportFormat {
 
 pub fn run() -> Result<()> {
     let cli = Cli::parse();
+    let timer = cli.command.operation().map(|op| {
+        let args: Vec<String> = std::env::args().skip(2).collect();
+        crate::events::Timer::start("cli", op, json!(args))
+    });
+    let result = dispatch(cli);
+    if let Some(t) = timer {
+        let printed = crate::events::take_printed();
+        let error = result.as_ref().err().map(|e| format!("{e:#}"));
+        t.record(None, printed.as_ref(), error.as_deref());
+    }
+    result
+}
+
+impl Command {
+    /// The operation a query command runs, as the events log names it (`None`: not a query).
+    fn operation(&self) -> Option<&'static str> {
+        Some(match self {
+            Command::Status { .. } => "status",
+            Command::Search { .. } => "search",
+            Command::Open { .. } => "open",
+            Command::Context(_) => "context",
+            Command::Impact(_) => "impact",
+            Command::DiffImpact(_) => "diff-impact",
+            Command::Trace(_) => "trace",
+            Command::Expand(_) => "expand",
+            Command::DagGrep(_) => "dag-grep",
+            Command::RouteImpact(_) => "route-impact",
+            Command::ToolContext(_) => "tool-context",
+            Command::Flows(_) => "flows",
+            Command::Clusters(_) => "clusters",
+            _ => return None,
+        })
+    }
+}
+
+fn dispatch(cli: Cli) -> Result<()> {
     let json = cli.json;
     match cli.command {
         Command::Index { root, max_file_size, full } => {
@@ -346,6 +389,7 @@ pub fn run() -> Result<()> {
         Command::ToolContext(a) => crate::ops_cli::endpoint(a, true, cli.db.as_deref(), json),
         Command::Flows(a) => crate::ops_cli::flows(a, cli.db.as_deref(), json),
         Command::Clusters(a) => crate::ops_cli::clusters(a, cli.db.as_deref(), json),
+        Command::Events { tail } => events(tail, json),
     }
 }
 
@@ -624,7 +668,46 @@ fn stale_note(stale: bool) -> &'static str {
     if stale { ", stale: files changed since; run `codegraph index`" } else { "" }
 }
 
+/// `codegraph events`: the last `tail` events, one line each (JSON lines with `--json`).
+fn events(tail: usize, json: bool) -> Result<()> {
+    let events = crate::events::tail(tail)?;
+    let mut out = std::io::stdout().lock();
+    if events.is_empty() {
+        if !json {
+            writeln!(out, "no events yet (every CLI query and MCP tool call adds one)")?;
+        }
+        return Ok(());
+    }
+    for e in &events {
+        if json {
+            writeln!(out, "{e}")?;
+            continue;
+        }
+        let s = |k: &str| e[k].as_str().unwrap_or("-").to_string();
+        writeln!(
+            out,
+            "{} {:<4} {:<20} {:>8} ms {:>7} chars ~{:>6} tokens rev {}{}{}{}  {}",
+            e["time_ms"],
+            s("surface"),
+            s("operation"),
+            e["duration_ms"],
+            e["chars"],
+            e["tokens_est"],
+            e["revision"],
+            if e["stale"] == true { " stale" } else { "" },
+            if e["truncated"] == true { " cut" } else { "" },
+            e.get("error")
+                .and_then(Value::as_str)
+                .map(|m| format!(" error: {m}"))
+                .unwrap_or_default(),
+            e["arguments"]
+        )?;
+    }
+    Ok(())
+}
+
 fn print_json(v: &Value) -> Result<()> {
+    crate::events::printed(v.clone());
     let mut out = std::io::stdout().lock();
     serde_json::to_writer_pretty(&mut out, v)?;
     writeln!(out)?;

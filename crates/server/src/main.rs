@@ -10,6 +10,7 @@ mod cli;
 mod derived;
 mod diff;
 mod engine;
+mod events;
 mod fresh;
 mod git;
 mod index;

@@ -96,7 +96,9 @@ pub struct ContextArgs {
 }
 
 /// Which way impact walks (shared by the CLI and the MCP tools).
-#[derive(Clone, Copy, Debug, ValueEnum, serde::Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, ValueEnum, serde::Deserialize, serde::Serialize, schemars::JsonSchema,
+)]
 #[schemars(inline)]
 #[serde(rename_all = "lowercase")]
 pub enum ImpactDir {
@@ -204,7 +206,9 @@ pub struct EndpointArgs {
     pub root: Option<PathBuf>,
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum, serde::Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, ValueEnum, serde::Deserialize, serde::Serialize, schemars::JsonSchema,
+)]
 #[schemars(inline)]
 #[serde(rename_all = "lowercase")]
 pub enum Dir {
@@ -242,7 +246,9 @@ pub struct ExpandArgs {
 }
 
 /// How DAG grep picks its seeds (only full-text search exists; the others fall back to it).
-#[derive(Clone, Copy, Debug, ValueEnum, serde::Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, ValueEnum, serde::Deserialize, serde::Serialize, schemars::JsonSchema,
+)]
 #[schemars(inline)]
 #[serde(rename_all = "lowercase")]
 pub enum ModeArg {
@@ -261,7 +267,9 @@ impl ModeArg {
     }
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum, serde::Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, ValueEnum, serde::Deserialize, serde::Serialize, schemars::JsonSchema,
+)]
 #[schemars(inline)]
 #[serde(rename_all = "lowercase")]
 pub enum RenderArg {
@@ -692,12 +700,14 @@ fn derived_answer(
 }
 
 fn text(s: &str) -> Result<()> {
+    crate::events::printed(Value::String(s.to_string()));
     let mut out = std::io::stdout().lock();
     out.write_all(s.as_bytes())?;
     Ok(())
 }
 
 fn print(v: &Value) -> Result<()> {
+    crate::events::printed(v.clone());
     let mut out = std::io::stdout().lock();
     serde_json::to_writer(&mut out, v)?;
     writeln!(out)?;

@@ -224,3 +224,54 @@ fn errors_are_specific() {
         codegraph(&["search", "x", "--kind", "widget", "--root", root, "--db", &r.db], &r.root);
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown kind `widget`"));
 }
+
+/// Every CLI query appends one line to the events log in the cache directory (operation,
+/// surface, revision, answer size, whether lists were cut); `events --tail` reads it;
+/// `CODEGRAPH_EVENTS=off` writes nothing; commands that are not queries are not logged.
+#[test]
+fn queries_are_logged_as_events() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let base = std::fs::canonicalize(dir.path()).expect("canonical");
+    let root = base.join("repo");
+    std::fs::create_dir_all(&root).expect("mkdir");
+    codegraph_tests::write_fixture(
+        &root,
+        "//- /src/a.ts\nexport function greet() { return 1; }\nexport function main() { return greet(); }\n",
+    );
+    let cache = base.join("cache");
+    let run = |args: &[&str], events: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_codegraph"))
+            .args(args)
+            .current_dir(&root)
+            .env("CODEGRAPH_CACHE_DIR", &cache)
+            .env("CODEGRAPH_EVENTS", events)
+            .output()
+            .expect("run codegraph")
+    };
+    codegraph_tests::cli::assert_ok(&run(&["index", "."], "on"));
+    codegraph_tests::cli::assert_ok(&run(&["search", "greet", "--json"], "on"));
+    codegraph_tests::cli::assert_ok(&run(&["impact", "greet"], "on"));
+    codegraph_tests::cli::assert_ok(&run(&["context", "greet", "--json"], "off"));
+    let out = run(&["events", "--tail", "10", "--json"], "on");
+    codegraph_tests::cli::assert_ok(&out);
+    let events: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON event"))
+        .collect();
+    let ops: Vec<&str> = events.iter().filter_map(|e| e["operation"].as_str()).collect();
+    assert_eq!(ops, ["search", "impact"], "{events:?}");
+    let search = &events[0];
+    assert_eq!(search["surface"], "cli");
+    assert_eq!(search["revision"], 1);
+    assert_eq!(search["stale"], false);
+    assert_eq!(search["truncated"], false);
+    assert_eq!(search["arguments"], serde_json::json!(["greet", "--json"]));
+    assert!(search["chars"].as_u64().is_some_and(|c| c > 50), "{search}");
+    assert!(search["duration_ms"].is_number());
+    // The text answer of impact is measured too.
+    assert!(events[1]["chars"].as_u64().is_some_and(|c| c > 20), "{}", events[1]);
+    let human = run(&["events"], "on");
+    codegraph_tests::cli::assert_ok(&human);
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(text.lines().count() == 2 && text.contains(" cli  search "), "{text}");
+}

@@ -118,4 +118,32 @@ fn the_inspector_cli_calls_every_tool_with_numbers_and_booleans() {
     let v = c("index_status", &[]);
     assert!(v["phase"] == "ready" || v["phase"] == "syncing", "{v}");
     assert_eq!(v["revision"], 1, "{v}");
+
+    // Every call was logged as a query event of the MCP surface, with its arguments.
+    let log = std::fs::read_to_string(cache.join("events.jsonl")).expect("events log");
+    let events: Vec<Value> =
+        log.lines().map(|l| serde_json::from_str(l).expect("a JSON event")).collect();
+    let mcp: Vec<&Value> = events.iter().filter(|e| e["surface"] == "mcp").collect();
+    let ops: Vec<&str> = mcp.iter().filter_map(|e| e["operation"].as_str()).collect();
+    assert_eq!(
+        ops,
+        [
+            "code_search",
+            "open_node",
+            "symbol_context",
+            "impact_analysis",
+            "changed_code_impact",
+            "trace",
+            "expand",
+            "dag_grep",
+            "route_impact",
+            "tool_context",
+            "index_status"
+        ],
+        "{log}"
+    );
+    assert_eq!(mcp[3]["arguments"]["depth"], 2, "{}", mcp[3]);
+    assert_eq!(mcp[3]["arguments"]["include_tests"], true, "{}", mcp[3]);
+    assert!(mcp.iter().all(|e| e["chars"].as_u64().is_some_and(|c| c > 0)), "{log}");
+    assert_eq!(mcp[0]["root"], root.display().to_string(), "{}", mcp[0]);
 }

@@ -26,7 +26,7 @@ use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::sync::Arc;
 
@@ -83,7 +83,7 @@ pub struct CodegraphMcp {
     tool_router: ToolRouter<Self>,
 }
 
-#[derive(Deserialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(transform = plain_optionals)]
 pub struct SearchArgs {
@@ -97,7 +97,7 @@ pub struct SearchArgs {
     pub root: Option<String>,
 }
 
-#[derive(Deserialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(transform = plain_optionals)]
 pub struct OpenArgs {
@@ -114,7 +114,7 @@ pub struct OpenArgs {
 }
 
 /// A symbol named by ID or name.
-#[derive(Deserialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(transform = plain_optionals)]
 pub struct TargetArgs {
@@ -134,7 +134,7 @@ pub struct TargetArgs {
     pub root: Option<String>,
 }
 
-#[derive(Deserialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(transform = plain_optionals)]
 pub struct ImpactArgs {
@@ -164,7 +164,7 @@ pub struct ImpactArgs {
     pub root: Option<String>,
 }
 
-#[derive(Deserialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(transform = plain_optionals)]
 pub struct ChangedArgs {
@@ -186,7 +186,7 @@ pub struct ChangedArgs {
     pub root: Option<String>,
 }
 
-#[derive(Deserialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(transform = plain_optionals)]
 pub struct TraceArgs {
@@ -200,7 +200,7 @@ pub struct TraceArgs {
     pub root: Option<String>,
 }
 
-#[derive(Deserialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(transform = plain_optionals)]
 pub struct ExpandArgs {
@@ -228,7 +228,7 @@ pub struct ExpandArgs {
     pub root: Option<String>,
 }
 
-#[derive(Deserialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(transform = plain_optionals)]
 pub struct DagGrepArgs {
@@ -266,7 +266,7 @@ pub struct DagGrepArgs {
     pub root: Option<String>,
 }
 
-#[derive(Deserialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(transform = plain_optionals)]
 pub struct RouteArgs {
@@ -282,7 +282,7 @@ pub struct RouteArgs {
     pub root: Option<String>,
 }
 
-#[derive(Deserialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(transform = plain_optionals)]
 pub struct ToolArgs {
@@ -298,7 +298,7 @@ pub struct ToolArgs {
     pub root: Option<String>,
 }
 
-#[derive(Deserialize, JsonSchema)]
+#[derive(Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[schemars(transform = plain_optionals)]
 pub struct StatusArgs {
@@ -313,11 +313,19 @@ impl CodegraphMcp {
 
     /// Runs `f` on the blocking pool with one snapshot of the chosen root, then adds `root`,
     /// `revision` and `stale` to its answer.
-    async fn with_reader<F>(&self, root: Option<String>, freshen: Freshen, f: F) -> CallToolResult
+    async fn with_reader<F>(
+        &self,
+        op: &'static str,
+        args: Value,
+        root: Option<String>,
+        freshen: Freshen,
+        f: F,
+    ) -> CallToolResult
     where
         F: FnOnce(&RootHandle, &Reader<'_>) -> ToolResult + Send + 'static,
     {
         let roots = self.roots.clone();
+        let timer = crate::events::Timer::start("mcp", op, args);
         let job = move || -> ToolResult {
             let handle = roots.pick(root.as_deref())?;
             let mut store = handle.store()?;
@@ -339,8 +347,20 @@ impl CodegraphMcp {
             handle.give_back(store);
             Ok(result)
         };
-        finish(tokio::task::spawn_blocking(job).await)
+        let joined = tokio::task::spawn_blocking(job).await;
+        match &joined {
+            Ok(Ok(v)) => timer.record(v["root"].as_str(), Some(v), None),
+            Ok(Err(ToolError::Message(m))) => timer.record(None, None, Some(m)),
+            Ok(Err(ToolError::Answer(v))) => timer.record(None, None, v["message"].as_str()),
+            Err(e) => timer.record(None, None, Some(&e.to_string())),
+        }
+        finish(joined)
     }
+}
+
+/// A tool call's arguments as recorded in the events log.
+fn args_of(a: &impl Serialize) -> Value {
+    serde_json::to_value(a).unwrap_or(Value::Null)
 }
 
 /// Rewrites the CLI's words in an answer's notes into the tools' argument names.
@@ -563,7 +583,7 @@ impl CodegraphMcp {
     )]
     async fn code_search(&self, Parameters(a): Parameters<SearchArgs>) -> CallToolResult {
         let root = a.root.clone();
-        self.with_reader(root, Freshen::No, move |_, reader| {
+        self.with_reader("code_search", args_of(&a), root, Freshen::No, move |_, reader| {
             if let Some(k) = &a.kind {
                 check_kind(k)?;
             }
@@ -584,17 +604,23 @@ impl CodegraphMcp {
         output_schema = answer_schema()
     )]
     async fn open_node(&self, Parameters(a): Parameters<OpenArgs>) -> CallToolResult {
-        self.with_reader(a.root.clone(), Freshen::No, move |handle, reader| {
-            if let Some(v) = open_derived(reader, &a.id)? {
-                return Ok(v);
-            }
-            let opened = reader.open(&a.id).map_err(|e| lookup_error(&a.id, e))?;
-            let source = source_lines(&handle.root, &opened.node);
-            let unresolved = reader.unresolved_of(&a.id)?;
-            paged(a.limit, a.offset, a.list, page::OPEN_LIMIT, OPEN_LISTS, |p| {
-                open_json(&opened, source.as_ref(), &unresolved, p)
-            })
-        })
+        self.with_reader(
+            "open_node",
+            args_of(&a),
+            a.root.clone(),
+            Freshen::No,
+            move |handle, reader| {
+                if let Some(v) = open_derived(reader, &a.id)? {
+                    return Ok(v);
+                }
+                let opened = reader.open(&a.id).map_err(|e| lookup_error(&a.id, e))?;
+                let source = source_lines(&handle.root, &opened.node);
+                let unresolved = reader.unresolved_of(&a.id)?;
+                paged(a.limit, a.offset, a.list, page::OPEN_LIMIT, OPEN_LISTS, |p| {
+                    open_json(&opened, source.as_ref(), &unresolved, p)
+                })
+            },
+        )
         .await
     }
 
@@ -604,13 +630,19 @@ impl CodegraphMcp {
         output_schema = answer_schema()
     )]
     async fn symbol_context(&self, Parameters(a): Parameters<TargetArgs>) -> CallToolResult {
-        self.with_reader(a.root.clone(), Freshen::No, move |handle, reader| {
-            let node = lookup(handle, reader, &a)?;
-            let c = reader.symbol_context(&node.id)?;
-            paged(a.limit, a.offset, a.list, page::CONTEXT_LIMIT, CONTEXT_LISTS, |p| {
-                context_json(&c, p)
-            })
-        })
+        self.with_reader(
+            "symbol_context",
+            args_of(&a),
+            a.root.clone(),
+            Freshen::No,
+            move |handle, reader| {
+                let node = lookup(handle, reader, &a)?;
+                let c = reader.symbol_context(&node.id)?;
+                paged(a.limit, a.offset, a.list, page::CONTEXT_LIMIT, CONTEXT_LISTS, |p| {
+                    context_json(&c, p)
+                })
+            },
+        )
         .await
     }
 
@@ -620,25 +652,31 @@ impl CodegraphMcp {
         output_schema = answer_schema()
     )]
     async fn impact_analysis(&self, Parameters(a): Parameters<ImpactArgs>) -> CallToolResult {
-        self.with_reader(a.root.clone(), Freshen::Briefly, move |handle, reader| {
-            let node = lookup(
-                handle,
-                reader,
-                &target_of(a.target.clone(), a.file.clone(), a.kind.clone(), &a.root),
-            )?;
-            let req = ImpactRequest {
-                direction: a.direction.unwrap_or(ImpactDir::Upstream).direction(),
-                kinds: edges(&a.edges)?,
-                max_depth: a.depth.unwrap_or(3).clamp(1, 10),
-                min_confidence: a.min_confidence.unwrap_or(0.0).clamp(0.0, 1.0),
-                include_tests: a.include_tests.unwrap_or(false),
-                max_nodes: 2000,
-            };
-            let i = reader.impact(&[node.id], &req)?;
-            paged(a.limit, a.offset, a.list, page::IMPACT_LIMIT, IMPACT_LISTS, |p| {
-                impact_json(&i, p)
-            })
-        })
+        self.with_reader(
+            "impact_analysis",
+            args_of(&a),
+            a.root.clone(),
+            Freshen::Briefly,
+            move |handle, reader| {
+                let node = lookup(
+                    handle,
+                    reader,
+                    &target_of(a.target.clone(), a.file.clone(), a.kind.clone(), &a.root),
+                )?;
+                let req = ImpactRequest {
+                    direction: a.direction.unwrap_or(ImpactDir::Upstream).direction(),
+                    kinds: edges(&a.edges)?,
+                    max_depth: a.depth.unwrap_or(3).clamp(1, 10),
+                    min_confidence: a.min_confidence.unwrap_or(0.0).clamp(0.0, 1.0),
+                    include_tests: a.include_tests.unwrap_or(false),
+                    max_nodes: 2000,
+                };
+                let i = reader.impact(&[node.id], &req)?;
+                paged(a.limit, a.offset, a.list, page::IMPACT_LIMIT, IMPACT_LISTS, |p| {
+                    impact_json(&i, p)
+                })
+            },
+        )
         .await
     }
 
@@ -648,33 +686,39 @@ impl CodegraphMcp {
         output_schema = answer_schema()
     )]
     async fn changed_code_impact(&self, Parameters(a): Parameters<ChangedArgs>) -> CallToolResult {
-        self.with_reader(a.root.clone(), Freshen::Briefly, move |handle, reader| {
-            let base = match (a.staged.unwrap_or(false), a.base) {
-                (true, Some(_)) => {
-                    return Err("pass either `staged` or `base`, not both".to_string().into());
-                }
-                (true, None) => DiffBase::Staged,
-                (false, Some(r)) => DiffBase::Ref(r),
-                (false, None) => DiffBase::Worktree,
-            };
-            let files = changes(&handle.root, &base)?;
-            let req = ImpactRequest {
-                max_depth: a.depth.unwrap_or(3).clamp(1, 10),
-                include_tests: a.include_tests.unwrap_or(false),
-                max_nodes: 2000,
-                ..ImpactRequest::default()
-            };
-            let mut c = reader.changed_code_impact(&files, &req)?;
-            if base == DiffBase::Staged && !c.files.is_empty() {
-                c.notes.push(
+        self.with_reader(
+            "changed_code_impact",
+            args_of(&a),
+            a.root.clone(),
+            Freshen::Briefly,
+            move |handle, reader| {
+                let base = match (a.staged.unwrap_or(false), a.base) {
+                    (true, Some(_)) => {
+                        return Err("pass either `staged` or `base`, not both".to_string().into());
+                    }
+                    (true, None) => DiffBase::Staged,
+                    (false, Some(r)) => DiffBase::Ref(r),
+                    (false, None) => DiffBase::Worktree,
+                };
+                let files = changes(&handle.root, &base)?;
+                let req = ImpactRequest {
+                    max_depth: a.depth.unwrap_or(3).clamp(1, 10),
+                    include_tests: a.include_tests.unwrap_or(false),
+                    max_nodes: 2000,
+                    ..ImpactRequest::default()
+                };
+                let mut c = reader.changed_code_impact(&files, &req)?;
+                if base == DiffBase::Staged && !c.files.is_empty() {
+                    c.notes.push(
                     "staged: hunks are the git index's, symbol lines are the indexed worktree's"
                         .to_string(),
                 );
-            }
-            paged(a.limit, a.offset, a.list, page::IMPACT_LIMIT, CHANGED_LISTS, |p| {
-                changed_json(&c, p)
-            })
-        })
+                }
+                paged(a.limit, a.offset, a.list, page::IMPACT_LIMIT, CHANGED_LISTS, |p| {
+                    changed_json(&c, p)
+                })
+            },
+        )
         .await
     }
 
@@ -684,23 +728,33 @@ impl CodegraphMcp {
         output_schema = answer_schema()
     )]
     async fn trace(&self, Parameters(a): Parameters<TraceArgs>) -> CallToolResult {
-        self.with_reader(a.root.clone(), Freshen::No, move |handle, reader| {
-            let hint = "a qualified name (`Type.method`) or an ID as `from` / `to`";
-            let from = lookup_hinted(
-                handle,
-                reader,
-                &target_of(a.from.clone(), None, None, &a.root),
-                hint,
-            )?;
-            let to =
-                lookup_hinted(handle, reader, &target_of(a.to.clone(), None, None, &a.root), hint)?;
-            let req = TraceRequest {
-                kinds: Vec::new(),
-                max_depth: a.depth.unwrap_or(8).clamp(1, 20),
-                max_paths: 3,
-            };
-            Ok(trace_json(&reader.trace(&from.id, &to.id, &req)?))
-        })
+        self.with_reader(
+            "trace",
+            args_of(&a),
+            a.root.clone(),
+            Freshen::No,
+            move |handle, reader| {
+                let hint = "a qualified name (`Type.method`) or an ID as `from` / `to`";
+                let from = lookup_hinted(
+                    handle,
+                    reader,
+                    &target_of(a.from.clone(), None, None, &a.root),
+                    hint,
+                )?;
+                let to = lookup_hinted(
+                    handle,
+                    reader,
+                    &target_of(a.to.clone(), None, None, &a.root),
+                    hint,
+                )?;
+                let req = TraceRequest {
+                    kinds: Vec::new(),
+                    max_depth: a.depth.unwrap_or(8).clamp(1, 20),
+                    max_paths: 3,
+                };
+                Ok(trace_json(&reader.trace(&from.id, &to.id, &req)?))
+            },
+        )
         .await
     }
 
@@ -710,23 +764,29 @@ impl CodegraphMcp {
         output_schema = answer_schema()
     )]
     async fn expand(&self, Parameters(a): Parameters<ExpandArgs>) -> CallToolResult {
-        self.with_reader(a.root.clone(), Freshen::No, move |handle, reader| {
-            let node = lookup(
-                handle,
-                reader,
-                &target_of(a.target.clone(), a.file.clone(), a.kind.clone(), &a.root),
-            )?;
-            let req = ExpandRequest {
-                kinds: edges(&a.edges)?,
-                direction: a.direction.unwrap_or(Dir::Out).direction(),
-                depth: a.depth.unwrap_or(2).clamp(1, 6),
-                budget: a.budget.unwrap_or(50).clamp(1, 500),
-            };
-            let e = reader.expand(&node.id, &req)?;
-            paged(a.limit, a.offset, a.list, page::EXPAND_LIMIT, EXPAND_LISTS, |p| {
-                expand_json(&e, p)
-            })
-        })
+        self.with_reader(
+            "expand",
+            args_of(&a),
+            a.root.clone(),
+            Freshen::No,
+            move |handle, reader| {
+                let node = lookup(
+                    handle,
+                    reader,
+                    &target_of(a.target.clone(), a.file.clone(), a.kind.clone(), &a.root),
+                )?;
+                let req = ExpandRequest {
+                    kinds: edges(&a.edges)?,
+                    direction: a.direction.unwrap_or(Dir::Out).direction(),
+                    depth: a.depth.unwrap_or(2).clamp(1, 6),
+                    budget: a.budget.unwrap_or(50).clamp(1, 500),
+                };
+                let e = reader.expand(&node.id, &req)?;
+                paged(a.limit, a.offset, a.list, page::EXPAND_LIMIT, EXPAND_LISTS, |p| {
+                    expand_json(&e, p)
+                })
+            },
+        )
         .await
     }
 
@@ -736,7 +796,7 @@ impl CodegraphMcp {
         output_schema = answer_schema()
     )]
     async fn dag_grep(&self, Parameters(a): Parameters<DagGrepArgs>) -> CallToolResult {
-        self.with_reader(a.root.clone(), Freshen::No, move |_, reader| {
+        self.with_reader("dag_grep", args_of(&a), a.root.clone(), Freshen::No, move |_, reader| {
             let req = DagGrepRequest {
                 query: a.query,
                 mode: a.mode.unwrap_or(ModeArg::Hybrid).mode(),
@@ -771,12 +831,18 @@ impl CodegraphMcp {
         output_schema = answer_schema()
     )]
     async fn route_impact(&self, Parameters(a): Parameters<RouteArgs>) -> CallToolResult {
-        self.with_reader(a.root.clone(), Freshen::Briefly, move |_, reader| {
-            let answer = reader.route_impact(&a.route)?;
-            paged(a.limit, a.offset, a.list, page::ENDPOINT_LIMIT, ENDPOINT_LISTS, |p| {
-                endpoints_json(&answer, p)
-            })
-        })
+        self.with_reader(
+            "route_impact",
+            args_of(&a),
+            a.root.clone(),
+            Freshen::Briefly,
+            move |_, reader| {
+                let answer = reader.route_impact(&a.route)?;
+                paged(a.limit, a.offset, a.list, page::ENDPOINT_LIMIT, ENDPOINT_LISTS, |p| {
+                    endpoints_json(&answer, p)
+                })
+            },
+        )
         .await
     }
 
@@ -786,12 +852,18 @@ impl CodegraphMcp {
         output_schema = answer_schema()
     )]
     async fn tool_context(&self, Parameters(a): Parameters<ToolArgs>) -> CallToolResult {
-        self.with_reader(a.root.clone(), Freshen::No, move |_, reader| {
-            let answer = reader.tool_context(&a.tool)?;
-            paged(a.limit, a.offset, a.list, page::ENDPOINT_LIMIT, ENDPOINT_LISTS, |p| {
-                endpoints_json(&answer, p)
-            })
-        })
+        self.with_reader(
+            "tool_context",
+            args_of(&a),
+            a.root.clone(),
+            Freshen::No,
+            move |_, reader| {
+                let answer = reader.tool_context(&a.tool)?;
+                paged(a.limit, a.offset, a.list, page::ENDPOINT_LIMIT, ENDPOINT_LISTS, |p| {
+                    endpoints_json(&answer, p)
+                })
+            },
+        )
         .await
     }
 
@@ -802,6 +874,7 @@ impl CodegraphMcp {
     )]
     async fn index_status(&self, Parameters(a): Parameters<StatusArgs>) -> CallToolResult {
         let roots = self.roots.clone();
+        let timer = crate::events::Timer::start("mcp", "index_status", args_of(&a));
         let job = move || -> ToolResult {
             let handles = match &a.root {
                 Some(r) => vec![roots.pick(Some(r))?],
@@ -813,7 +886,12 @@ impl CodegraphMcp {
             }
             Ok(if out.len() == 1 { out.remove(0) } else { json!({"roots": out}) })
         };
-        finish(tokio::task::spawn_blocking(job).await)
+        let joined = tokio::task::spawn_blocking(job).await;
+        match &joined {
+            Ok(Ok(v)) => timer.record(v["root"].as_str(), Some(v), None),
+            _ => timer.record(None, None, Some("index_status failed")),
+        }
+        finish(joined)
     }
 }
 
