@@ -280,6 +280,7 @@ fn call_shapes() {
         call L25:9 slices.Sort in Server.Run
         call L27:3 inLiteral in Server.Run
         call L29:13 s.mu.Unlock in Server.Run
+        read L16 s.conn in Server.Run
         hint L3 <module> table = build()
         hint L5 <module> a = first()
         hint L5 <module> b = second()
@@ -512,6 +513,17 @@ fn expressions_without_parens_skipped_calls_inside_found() {
         call L15:33 k in f
         call L17:17 g in f
         call L17:23 h in f
+        read L4 a.b in f
+        read L4 a.ok in f
+        read L5 a.b in f
+        read L9 a.n in f
+        read L11 a.get().n in f
+        read L12 a.m in f
+        write L13 a.n in f
+        read L14 a.n in f
+        read L15 a.n in f
+        read L17 a.b.c in f
+        read L17 a.d in f
         hint L3 f a : A
         hint L3 f c : int
         hint L3 f  -> int

@@ -226,6 +226,7 @@ fn methods_through_typed_receivers() {
         edge CALLS sym:go:app/app.go:use -> sym:go:app/app.go:Service.Stop L62 typed-receiver 0.85
         edge CALLS sym:go:app/app.go:use -> sym:go:db/db.go:Conn.Begin L48 typed-receiver 0.85
         edge CALLS sym:go:app/app.go:use -> sym:go:db/db.go:Open L47 import-resolved 0.95
+        edge ACCESSES sym:go:db/db.go:Conn.Begin -> sym:go:db/db.go:Conn.tx L9 typed-receiver 0.85
         unresolved app/app.go:52 g.Stop in sym:go:app/app.go:use
         unresolved app/app.go:64 ?.Stop in sym:go:app/app.go:use
         unresolved app/app.go:66 unknown.Stop in sym:go:app/app.go:use
@@ -353,6 +354,54 @@ fn function_literal_parameters_type_their_calls() {
         edge CALLS sym:go:gin.go:Mount -> sym:go:gin.go:Router.Get L23 typed-receiver 0.85
         unresolved gin.go:19 fn in sym:go:gin.go:Route
         unresolved gin.go:27 ?.Get in sym:go:gin.go:Mount
+    "#]]
+    .assert_eq(&out);
+}
+
+/// Field reads and writes through typed receivers are ACCESSES edges to the field: on the
+/// receiver's own type, promoted through embedding, along a chain of fields, on a call's
+/// result, written by an assignment or `++`; package members and unknown names give none.
+#[test]
+fn field_reads_and_writes_are_accesses() {
+    let out = render_fixture_resolution(
+        r#"
+        //- /engine.go
+        package gin
+
+        import "net/http"
+
+        type Options struct{ Trailing bool }
+
+        type Engine struct {
+        	Options
+        	RedirectTrailingSlash bool
+        	count int
+        }
+
+        type Context struct{ engine *Engine }
+
+        func New() *Engine { return &Engine{} }
+
+        func (c *Context) Handle() {
+        	if c.engine.RedirectTrailingSlash {
+        		c.engine.count++
+        	}
+        	e := c.engine
+        	e.Trailing = true
+        	_ = New().count
+        	_ = http.StatusOK
+        	_ = e.missing
+        }
+        "#,
+    );
+    expect![[r#"
+        edge ACCESSES sym:go:engine.go:Context.Handle -> sym:go:engine.go:Context.engine L21 typed-receiver 0.85
+        edge ACCESSES sym:go:engine.go:Context.Handle -> sym:go:engine.go:Engine.RedirectTrailingSlash L18 typed-receiver 0.85
+        edge ACCESSES sym:go:engine.go:Context.Handle -> sym:go:engine.go:Engine.count L19 typed-receiver 0.85
+        edge ACCESSES sym:go:engine.go:Context.Handle -> sym:go:engine.go:Engine.count L23 typed-receiver 0.85
+        edge CALLS sym:go:engine.go:Context.Handle -> sym:go:engine.go:New L23 same-package 1.00
+        edge ACCESSES sym:go:engine.go:Context.Handle -> sym:go:engine.go:Options.Trailing L22 typed-receiver 0.85
+        edge EXTENDS sym:go:engine.go:Engine -> sym:go:engine.go:Options same-package 1.00
     "#]]
     .assert_eq(&out);
 }

@@ -152,6 +152,9 @@ ids! {
         type_switch_statement = "type_switch_statement",
         type_case = "type_case",
         func_literal = "func_literal",
+        assignment_statement = "assignment_statement",
+        inc_statement = "inc_statement",
+        dec_statement = "dec_statement",
     }
     anon {
         lparen = "(",
@@ -1064,6 +1067,8 @@ impl<'s> Extractor<'s> {
                 if let Some((callee, name)) = self.conversion_callee(node) {
                     self.call(callee, name, ctx);
                 }
+            } else if kind == k.selector_expression && ctx.scope.is_some() {
+                self.access(node, ctx);
             } else if ctx.scope.is_some() {
                 if kind == k.short_var_declaration {
                     if let (Some(left), Some(right)) =
@@ -1090,7 +1095,9 @@ impl<'s> Extractor<'s> {
             }
             let look_inside = match k.inside.get(usize::from(kind)) {
                 Some(Inside::Never) => false,
-                Some(Inside::IfParen) => self.has_paren(node),
+                // A selector holds a field read; one that is a whole selector was read above.
+                Some(Inside::IfParen) if kind == k.selector_expression => self.has_paren(node),
+                Some(Inside::IfParen) => self.has_paren_or_dot(node),
                 Some(Inside::Always) | None => true,
             };
             if look_inside && cursor.goto_first_child() {
@@ -1110,6 +1117,65 @@ impl<'s> Extractor<'s> {
                 depth -= 1;
             }
         }
+    }
+
+    /// Whether `node`'s text holds a `(` or a `.`: a call, or a selector that may read a field
+    /// (see [`NOTHING_INSIDE_WITHOUT_PAREN`]).
+    fn has_paren_or_dot(&self, node: Node<'_>) -> bool {
+        self.src
+            .as_bytes()
+            .get(node.start_byte()..node.end_byte())
+            .is_none_or(|b| b.iter().any(|&c| c == b'(' || c == b'.'))
+    }
+
+    /// A selector that is not the function of a call: a field read (or written, on the left
+    /// of an assignment or in `x.f++`), recorded with its receiver in a callee's shapes;
+    /// resolution keeps those that name a struct field. Package members (`http.StatusOK`)
+    /// come out too and resolve to no field.
+    fn access(&mut self, node: Node<'_>, ctx: Ctx) {
+        let k = self.k;
+        let parent = node.parent();
+        if parent.is_some_and(|p| {
+            p.kind_id() == k.call_expression
+                && p.child_by_field_id(k.f_function).is_some_and(|f| f.id() == node.id())
+        }) {
+            return;
+        }
+        let Some((callee, name)) = self.callee(node) else { return };
+        match &callee.receiver {
+            Receiver::None | Receiver::Other => return,
+            // `pkg.Name`: a package member, not a field (unless a local shadows the import,
+            // which is rare enough to leave out).
+            Receiver::Path(p) if p.len() == 1 && self.is_import_name(&p[0]) => return,
+            _ => {}
+        }
+        let write = parent.is_some_and(|p| {
+            let p = if p.kind() == "expression_list" { p.parent().unwrap_or(p) } else { p };
+            (p.kind_id() == k.assignment_statement
+                && p.child_by_field_id(k.f_left).is_some_and(|l| {
+                    l.start_byte() <= node.start_byte() && node.end_byte() <= l.end_byte()
+                }))
+                || p.kind_id() == k.inc_statement
+                || p.kind_id() == k.dec_statement
+        });
+        self.facts.accesses.push(FieldAccess {
+            receiver: callee.receiver,
+            name: callee.name,
+            line: start_line(name),
+            enclosing: ctx.enclosing,
+            write,
+        });
+    }
+
+    /// Whether `name` is the name an import of this file binds (its alias, or the last
+    /// element of its path, which is the package name by convention).
+    fn is_import_name(&self, name: &str) -> bool {
+        self.facts.imports.iter().any(|i| {
+            match i.bindings.first().and_then(|b| b.local.as_deref()) {
+                Some(alias) => alias == name,
+                None => i.source.rsplit('/').next() == Some(name),
+            }
+        })
     }
 
     /// Whether `node`'s text holds a `(` (see [`NOTHING_INSIDE_WITHOUT_PAREN`]).

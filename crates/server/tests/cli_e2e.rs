@@ -159,6 +159,7 @@ fn index_status_search_open_export() {
         {"dst":"sym:ts:src/util.ts:log","kind":"DEFINES","line":null,"reason":"structural","src":"file:src/util.ts","type":"edge","weight":1.0}
         {"dst":"file:pkg/store/ops.go","kind":"CONTAINS","line":null,"reason":"structural","src":"pkg:go:pkg/store","type":"edge","weight":1.0}
         {"dst":"file:pkg/store/store.go","kind":"CONTAINS","line":null,"reason":"structural","src":"pkg:go:pkg/store","type":"edge","weight":1.0}
+        {"dst":"sym:go:pkg/store/store.go:Store.items","kind":"ACCESSES","line":5,"reason":"typed-receiver","src":"sym:go:pkg/store/ops.go:Store.Add","type":"edge","weight":0.85}
         {"dst":"sym:go:pkg/store/ops.go:Store.Add","kind":"HAS_METHOD","line":null,"reason":"same-package","src":"sym:go:pkg/store/store.go:Store","type":"edge","weight":1.0}
         {"dst":"sym:go:pkg/store/store.go:Store.items","kind":"HAS_PROPERTY","line":null,"reason":"structural","src":"sym:go:pkg/store/store.go:Store","type":"edge","weight":1.0}
         {"dst":"sym:md:README.md:Demo.Usage","kind":"CONTAINS","line":null,"reason":"structural","src":"sym:md:README.md:Demo","type":"edge","weight":1.0}

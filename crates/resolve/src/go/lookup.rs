@@ -106,6 +106,12 @@ impl<'db> Tables<'db> {
         .unwrap_or(Field::Missing)
     }
 
+    /// The type that declares field `name` of `t` (itself, or the embedded type it is promoted
+    /// from).
+    pub fn field_owner(&self, t: &TypeRef, name: &str) -> Option<&'db TypeInfo> {
+        self.walk(t, |_| true, |info| info.fields.contains_key(name).then_some(info))
+    }
+
     /// The method names of `t` with promoted ones, and whether the set is complete (false when
     /// an interface on the way embeds something outside the workspace).
     pub fn method_names(&self, t: &TypeRef) -> (HashSet<&'db str>, bool) {

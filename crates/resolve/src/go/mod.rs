@@ -44,7 +44,7 @@ use codegraph_schema::{EdgeKind, NodeKind, Reason};
 use implements::package_implements;
 use layout::{FileImports, PkgRef, file_imports};
 use lookup::{Field, Tables};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use table::{Func, Scope, TypeRef, VarType, is_builtin_func, is_predeclared_type};
 
 /// How many nested resolutions (a local's initialiser call, a call-result receiver) one call
@@ -207,6 +207,38 @@ pub(crate) fn resolve_core<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>)
                 caller: caller_id(db, file, site.enclosing),
                 callee: codegraph_parse::render::render_callee(&site.callee),
             }),
+        }
+    }
+    // ACCESSES: a field read or written through a typed receiver (`c.engine`, `s.cfg.Port`,
+    // `New().x`), the field declared on the receiver's type or promoted through embedding.
+    // What does not name a struct field of the workspace is dropped, not counted unresolved.
+    let mut field_ids: HashMap<SourceFile, HashSet<&str>> = HashMap::new();
+    for a in &facts.accesses {
+        let fn_scope = a.enclosing.filter(|&i| {
+            facts
+                .symbols
+                .get(i as usize)
+                .is_some_and(|s| matches!(s.kind, NodeKind::Function | NodeKind::Method))
+        });
+        let Some(ty) = r.receiver_type(&a.receiver, fn_scope, a.line) else { continue };
+        let Some(owner) = r.tables.field_owner(&ty, &a.name).and_then(|info| info.sym) else {
+            continue;
+        };
+        let ids = symbol_ids(db, owner.file);
+        let Some(type_id) = ids.get(owner.idx as usize) else { continue };
+        let field = format!("{type_id}.{}", a.name);
+        let known = field_ids
+            .entry(owner.file)
+            .or_insert_with(|| ids.iter().map(String::as_str).collect())
+            .contains(field.as_str());
+        if known {
+            out.edges.push(Edge::new(
+                caller_id(db, file, a.enclosing),
+                field,
+                EdgeKind::Accesses,
+                Reason::TypedReceiver,
+                a.line,
+            ));
         }
     }
     // HANDLES_ROUTE / HANDLES_TOOL for handlers named by reference (`h`, `pkg.H`, `s.handle`),
@@ -522,6 +554,16 @@ impl<'db> Resolver<'db> {
             VarType::ResultOf { pkg, func } => {
                 self.tables.scope(&pkg.dir, &pkg.name)?.funcs.get(func)?.ret.clone()
             }
+        }
+    }
+
+    /// The type of the value a field access reads from: a typed local or package variable
+    /// and the fields after it (`c.engine`), or a call's result (`New().x`).
+    fn receiver_type(&self, r: &Receiver, func: Option<SymbolIdx>, line: u32) -> Option<TypeRef> {
+        match r {
+            Receiver::Path(parts) => self.path_type(parts, func, line, 0),
+            Receiver::CallResult(c) => self.call_type(c, func, line, 1),
+            _ => None,
         }
     }
 
