@@ -64,6 +64,16 @@ fn plan(corpora: &Path, db: &Path) -> Vec<Section> {
             args: s(&["accuracy"]),
         },
         Section {
+            title: "Impact follows real dependents (issue 17)",
+            about: "Depth-2 upstream impact of 50 sampled functions per corpus against the oracle's transitive callers (anonymous functions transparent, dispatch-only and route/tool nodes counted apart); `before` is the same walk with the edge kinds impact followed from every node before per-kind rules (containment and importers climbed).",
+            args: s(&["impact-accuracy"]),
+        },
+        Section {
+            title: "What default answers cost an agent (issue 17)",
+            about: "Characters and o200k tokens of the default `--json` answers (the MCP tools' answers) to the heaviest questions on openai, gin and the Go standard library; the budget is 16,000 characters, cut lists carry totals and a next offset.",
+            args: s(&["answer-sizes"]),
+        },
+        Section {
             title: "CALLS accuracy: GitNexus against the same oracles",
             about: "GitNexus's CALLS pairs (its edges carry no call-site line, so pairs, not sites) scored like ours.",
             args: s(&["accuracy", "--peers"]),
