@@ -212,7 +212,8 @@ impl RootHandle {
 
     /// A read-only connection to the index, waiting up to `build_wait` for a first index.
     /// Give it back with [`RootHandle::give_back`].
-    pub fn store(self: &Arc<Self>) -> Result<Store, RootError> {
+    /// `report` is called with a progress message each time it waits.
+    pub fn store_reporting(self: &Arc<Self>, report: &dyn Fn(String)) -> Result<Store, RootError> {
         self.ensure_started();
         if let Some(s) = self.readers.lock().unwrap_or_else(|p| p.into_inner()).pop() {
             return Ok(s);
@@ -260,6 +261,10 @@ impl RootHandle {
                         });
                     }
                     let wait = (deadline - now).min(Duration::from_millis(200));
+                    let secs = st.started.map_or(0, |s| s.elapsed().as_secs());
+                    drop(st);
+                    report(self.progress_message(secs));
+                    let st = self.lock();
                     drop(self.changed.wait_timeout(st, wait));
                 }
             }
@@ -276,6 +281,17 @@ impl RootHandle {
         let mut store = Store::open_read_only(&self.db).ok()?;
         let readable = store.reader().is_ok();
         readable.then_some(store)
+    }
+
+    /// What a build or re-check of this root has done so far, in words.
+    fn progress_message(&self, secs: u64) -> String {
+        let done = self.progress.done.load(Ordering::Relaxed);
+        let total = self.progress.total.load(Ordering::Relaxed);
+        if total > 0 {
+            format!("indexing {}: {done} of {total} files parsed ({secs} s)", self.root.display())
+        } else {
+            format!("indexing {}: scanning the tree ({secs} s)", self.root.display())
+        }
     }
 
     pub fn give_back(&self, store: Store) {
@@ -301,7 +317,8 @@ impl RootHandle {
 
     /// Waits (up to `refresh_wait`) until the worker has published the edits it holds. Used
     /// by impact operations, whose answer is worth a short wait; returns whether it caught up.
-    pub fn wait_fresh(&self) -> bool {
+    /// `report` is called with a progress message each time it waits.
+    pub fn wait_fresh_reporting(&self, report: &dyn Fn(String)) -> bool {
         let deadline = Instant::now() + self.opts.refresh_wait;
         let mut st = self.lock();
         let target = st.seen_batches;
@@ -316,9 +333,11 @@ impl RootHandle {
             if now >= deadline {
                 return false;
             }
+            drop(st);
+            report("waiting for edits on disk to be published".to_string());
             st = self
                 .changed
-                .wait_timeout(st, deadline - now)
+                .wait_timeout(self.lock(), (deadline - now).min(Duration::from_millis(250)))
                 .map_or_else(|p| p.into_inner().0, |r| r.0);
         }
     }

@@ -925,3 +925,94 @@ async fn an_edit_is_stale_from_its_first_event_and_impact_waits_for_it() {
     client.cancel().await.expect("cancel");
     roots.stop_all();
 }
+
+/// A client that records the progress notifications it receives.
+#[derive(Clone, Default)]
+struct ProgressClient(Arc<std::sync::Mutex<Vec<rmcp::model::ProgressNotificationParam>>>);
+
+impl rmcp::ClientHandler for ProgressClient {
+    async fn on_progress(
+        &self,
+        params: rmcp::model::ProgressNotificationParam,
+        _context: rmcp::service::NotificationContext<RoleClient>,
+    ) {
+        self.0.lock().expect("lock").push(params);
+    }
+}
+
+/// A call that waits (here: impact waiting for an edit to be published) sends progress
+/// notifications for the client's progress token, with a growing count and a message.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn waiting_calls_report_progress_to_clients_that_ask() {
+    let fx = fixture(FIXTURE);
+    let db = fx.root.parent().expect("parent").join("progress.db");
+    let opts = RootOptions {
+        build_wait: Duration::from_secs(60),
+        debounce: Duration::from_millis(1200),
+        refresh_wait: Duration::from_secs(5),
+        ..RootOptions::default()
+    };
+    let roots = Arc::new(RootSet::new(vec![RootHandle::new(fx.root.clone(), db, opts)], None));
+    let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    let server_roots = roots.clone();
+    tokio::spawn(async move {
+        if let Ok(server) = CodegraphMcp::new(server_roots).serve(server_io).await {
+            let _ = server.waiting().await;
+        }
+    });
+    let seen = ProgressClient::default();
+    let client = seen.clone().serve(client_io).await.expect("client handshake");
+    let ready_deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let r = client
+            .call_tool(CallToolRequestParams::new("index_status"))
+            .await
+            .expect("index_status");
+        let text = r.content.first().and_then(|c| c.as_text()).map(|t| t.text.clone());
+        let v: Value = serde_json::from_str(&text.unwrap_or_default()).unwrap_or(Value::Null);
+        if v["phase"] == "ready" {
+            break;
+        }
+        assert!(Instant::now() < ready_deadline, "not ready: {v}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+
+    let call = |token: Option<&str>| {
+        let mut params = CallToolRequestParams::new("impact_analysis")
+            .with_arguments(json!({"target": "greet"}).as_object().cloned().expect("object"));
+        if let Some(t) = token {
+            let mut meta = rmcp::model::RequestMetaObject::default();
+            meta.set_progress_token(rmcp::model::ProgressToken(
+                rmcp::model::NumberOrString::String(t.into()),
+            ));
+            params.meta = Some(meta);
+        }
+        params
+    };
+    let edit = |n: u32| {
+        std::fs::write(
+            fx.root.join("src/greet.ts"),
+            format!("/** Says hello. */\nexport function greet(name: string): string {{\n  return \"v{n} \" + name;\n}}\nexport function helper() {{ return 1; }}\n"),
+        )
+        .expect("write");
+    };
+    // (rmcp's client gives every request a progress token of its own when none is set.)
+    edit(1);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    client.call_tool(call(Some("impact-1"))).await.expect("impact");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let got = seen.0.lock().expect("lock").clone();
+    assert!(got.len() >= 2, "{got:?}");
+    let counts: Vec<f64> = got.iter().map(|p| p.progress).collect();
+    assert!(counts.windows(2).all(|w| w[0] < w[1]), "{counts:?}");
+    assert!(
+        got.iter()
+            .all(|p| p.message.as_deref() == Some("waiting for edits on disk to be published")),
+        "{got:?}"
+    );
+    let token = &got[0].progress_token;
+    assert!(got.iter().all(|p| &p.progress_token == token), "one call, one token: {got:?}");
+    client.cancel().await.expect("cancel");
+    roots.stop_all();
+}

@@ -23,7 +23,12 @@ use codegraph_query::{NodeRow, QueryError, Reader, SearchRequest};
 use codegraph_schema::NodeKind;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
+use rmcp::model::{
+    CallToolResult, ContentBlock, Implementation, ProgressNotificationParam, ProgressToken,
+    ServerCapabilities, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{Peer, RoleServer};
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -317,6 +322,7 @@ impl CodegraphMcp {
         &self,
         op: &'static str,
         args: Value,
+        progress: Option<Progress>,
         root: Option<String>,
         freshen: Freshen,
         f: F,
@@ -328,9 +334,14 @@ impl CodegraphMcp {
         let timer = crate::events::Timer::start("mcp", op, args);
         let job = move || -> ToolResult {
             let handle = roots.pick(root.as_deref())?;
-            let mut store = handle.store()?;
+            let report = |message: String| {
+                if let Some(p) = &progress {
+                    p.report(message);
+                }
+            };
+            let mut store = handle.store_reporting(&report)?;
             if freshen == Freshen::Briefly {
-                handle.wait_fresh();
+                handle.wait_fresh_reporting(&report);
             }
             let result = {
                 let reader = store.reader()?;
@@ -355,6 +366,37 @@ impl CodegraphMcp {
             Err(e) => timer.record(None, None, Some(&e.to_string())),
         }
         finish(joined)
+    }
+}
+
+/// Progress notifications for a call that waits (a first build, edits not yet published),
+/// sent when the client gave a progress token: each carries a count that grows and a message.
+struct Progress {
+    peer: Peer<RoleServer>,
+    token: ProgressToken,
+    runtime: tokio::runtime::Handle,
+    sent: std::sync::atomic::AtomicU64,
+}
+
+impl Progress {
+    fn of(ctx: &RequestContext<RoleServer>) -> Option<Progress> {
+        Some(Progress {
+            peer: ctx.peer.clone(),
+            token: ctx.meta.get_progress_token()?,
+            runtime: tokio::runtime::Handle::try_current().ok()?,
+            sent: std::sync::atomic::AtomicU64::new(0),
+        })
+    }
+
+    /// Sends one notification (from any thread; it does not wait for the send).
+    fn report(&self, message: String) {
+        let n = self.sent.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        let mut param = ProgressNotificationParam::new(self.token.clone(), n as f64);
+        param.message = Some(message);
+        let peer = self.peer.clone();
+        self.runtime.spawn(async move {
+            let _ = peer.notify_progress(param).await;
+        });
     }
 }
 
@@ -581,20 +623,31 @@ impl CodegraphMcp {
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
         output_schema = answer_schema()
     )]
-    async fn code_search(&self, Parameters(a): Parameters<SearchArgs>) -> CallToolResult {
+    async fn code_search(
+        &self,
+        Parameters(a): Parameters<SearchArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
         let root = a.root.clone();
-        self.with_reader("code_search", args_of(&a), root, Freshen::No, move |_, reader| {
-            if let Some(k) = &a.kind {
-                check_kind(k)?;
-            }
-            let window = Window::new(a.limit, 10, None, None);
-            let r = reader.search(&SearchRequest {
-                query: a.query,
-                kind: a.kind,
-                limit: window.limit.min(100),
-            })?;
-            Ok(page::answer(&window, SEARCH_LISTS, true, |p| search_json(&r, p))?)
-        })
+        self.with_reader(
+            "code_search",
+            args_of(&a),
+            Progress::of(&ctx),
+            root,
+            Freshen::No,
+            move |_, reader| {
+                if let Some(k) = &a.kind {
+                    check_kind(k)?;
+                }
+                let window = Window::new(a.limit, 10, None, None);
+                let r = reader.search(&SearchRequest {
+                    query: a.query,
+                    kind: a.kind,
+                    limit: window.limit.min(100),
+                })?;
+                Ok(page::answer(&window, SEARCH_LISTS, true, |p| search_json(&r, p))?)
+            },
+        )
         .await
     }
 
@@ -603,10 +656,15 @@ impl CodegraphMcp {
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
         output_schema = answer_schema()
     )]
-    async fn open_node(&self, Parameters(a): Parameters<OpenArgs>) -> CallToolResult {
+    async fn open_node(
+        &self,
+        Parameters(a): Parameters<OpenArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
         self.with_reader(
             "open_node",
             args_of(&a),
+            Progress::of(&ctx),
             a.root.clone(),
             Freshen::No,
             move |handle, reader| {
@@ -629,10 +687,15 @@ impl CodegraphMcp {
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
         output_schema = answer_schema()
     )]
-    async fn symbol_context(&self, Parameters(a): Parameters<TargetArgs>) -> CallToolResult {
+    async fn symbol_context(
+        &self,
+        Parameters(a): Parameters<TargetArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
         self.with_reader(
             "symbol_context",
             args_of(&a),
+            Progress::of(&ctx),
             a.root.clone(),
             Freshen::No,
             move |handle, reader| {
@@ -651,10 +714,15 @@ impl CodegraphMcp {
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
         output_schema = answer_schema()
     )]
-    async fn impact_analysis(&self, Parameters(a): Parameters<ImpactArgs>) -> CallToolResult {
+    async fn impact_analysis(
+        &self,
+        Parameters(a): Parameters<ImpactArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
         self.with_reader(
             "impact_analysis",
             args_of(&a),
+            Progress::of(&ctx),
             a.root.clone(),
             Freshen::Briefly,
             move |handle, reader| {
@@ -685,10 +753,15 @@ impl CodegraphMcp {
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
         output_schema = answer_schema()
     )]
-    async fn changed_code_impact(&self, Parameters(a): Parameters<ChangedArgs>) -> CallToolResult {
+    async fn changed_code_impact(
+        &self,
+        Parameters(a): Parameters<ChangedArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
         self.with_reader(
             "changed_code_impact",
             args_of(&a),
+            Progress::of(&ctx),
             a.root.clone(),
             Freshen::Briefly,
             move |handle, reader| {
@@ -727,10 +800,15 @@ impl CodegraphMcp {
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
         output_schema = answer_schema()
     )]
-    async fn trace(&self, Parameters(a): Parameters<TraceArgs>) -> CallToolResult {
+    async fn trace(
+        &self,
+        Parameters(a): Parameters<TraceArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
         self.with_reader(
             "trace",
             args_of(&a),
+            Progress::of(&ctx),
             a.root.clone(),
             Freshen::No,
             move |handle, reader| {
@@ -763,10 +841,15 @@ impl CodegraphMcp {
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
         output_schema = answer_schema()
     )]
-    async fn expand(&self, Parameters(a): Parameters<ExpandArgs>) -> CallToolResult {
+    async fn expand(
+        &self,
+        Parameters(a): Parameters<ExpandArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
         self.with_reader(
             "expand",
             args_of(&a),
+            Progress::of(&ctx),
             a.root.clone(),
             Freshen::No,
             move |handle, reader| {
@@ -795,33 +878,44 @@ impl CodegraphMcp {
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
         output_schema = answer_schema()
     )]
-    async fn dag_grep(&self, Parameters(a): Parameters<DagGrepArgs>) -> CallToolResult {
-        self.with_reader("dag_grep", args_of(&a), a.root.clone(), Freshen::No, move |_, reader| {
-            let req = DagGrepRequest {
-                query: a.query,
-                mode: a.mode.unwrap_or(ModeArg::Hybrid).mode(),
-                edge_sets: a.edge_sets.unwrap_or_default(),
-                edge_types: edges(&a.edges)?,
-                per_node_cap: a.per_node_cap.unwrap_or(20).clamp(1, 500),
-                include_anchors: a.anchors.unwrap_or(true),
-                k: a.k.unwrap_or(10).clamp(1, 50),
-                node_kinds: a.node_kinds.unwrap_or_default(),
-                direction: a.direction.unwrap_or(Dir::Out).direction(),
-                depth: a.depth.unwrap_or(2).clamp(1, 6),
-                budget: a.budget.unwrap_or(80).clamp(1, 500),
-                render: a.render.map(RenderArg::render),
-            };
-            let d = reader.dag_grep(&req)?;
-            paged(a.limit, a.offset, a.list, page::DAG_LIMIT, DAG_LISTS, |p| {
-                let mut v = dag_json(&d, p);
-                if req.render.is_none()
-                    && let Value::Object(m) = &mut v
-                {
-                    m.remove("rendered");
-                }
-                v
-            })
-        })
+    async fn dag_grep(
+        &self,
+        Parameters(a): Parameters<DagGrepArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        self.with_reader(
+            "dag_grep",
+            args_of(&a),
+            Progress::of(&ctx),
+            a.root.clone(),
+            Freshen::No,
+            move |_, reader| {
+                let req = DagGrepRequest {
+                    query: a.query,
+                    mode: a.mode.unwrap_or(ModeArg::Hybrid).mode(),
+                    edge_sets: a.edge_sets.unwrap_or_default(),
+                    edge_types: edges(&a.edges)?,
+                    per_node_cap: a.per_node_cap.unwrap_or(20).clamp(1, 500),
+                    include_anchors: a.anchors.unwrap_or(true),
+                    k: a.k.unwrap_or(10).clamp(1, 50),
+                    node_kinds: a.node_kinds.unwrap_or_default(),
+                    direction: a.direction.unwrap_or(Dir::Out).direction(),
+                    depth: a.depth.unwrap_or(2).clamp(1, 6),
+                    budget: a.budget.unwrap_or(80).clamp(1, 500),
+                    render: a.render.map(RenderArg::render),
+                };
+                let d = reader.dag_grep(&req)?;
+                paged(a.limit, a.offset, a.list, page::DAG_LIMIT, DAG_LISTS, |p| {
+                    let mut v = dag_json(&d, p);
+                    if req.render.is_none()
+                        && let Value::Object(m) = &mut v
+                    {
+                        m.remove("rendered");
+                    }
+                    v
+                })
+            },
+        )
         .await
     }
 
@@ -830,10 +924,15 @@ impl CodegraphMcp {
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
         output_schema = answer_schema()
     )]
-    async fn route_impact(&self, Parameters(a): Parameters<RouteArgs>) -> CallToolResult {
+    async fn route_impact(
+        &self,
+        Parameters(a): Parameters<RouteArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
         self.with_reader(
             "route_impact",
             args_of(&a),
+            Progress::of(&ctx),
             a.root.clone(),
             Freshen::Briefly,
             move |_, reader| {
@@ -851,10 +950,15 @@ impl CodegraphMcp {
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
         output_schema = answer_schema()
     )]
-    async fn tool_context(&self, Parameters(a): Parameters<ToolArgs>) -> CallToolResult {
+    async fn tool_context(
+        &self,
+        Parameters(a): Parameters<ToolArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
         self.with_reader(
             "tool_context",
             args_of(&a),
+            Progress::of(&ctx),
             a.root.clone(),
             Freshen::No,
             move |_, reader| {
