@@ -515,13 +515,10 @@ fn expressions_without_parens_skipped_calls_inside_found() {
         call L17:23 h in f
         read L4 a.b in f
         read L4 a.ok in f
-        read L5 a.b in f
         read L9 a.n in f
         read L11 a.get().n in f
         read L12 a.m in f
         write L13 a.n in f
-        read L14 a.n in f
-        read L15 a.n in f
         read L17 a.b.c in f
         read L17 a.d in f
         hint L3 f a : A

@@ -360,7 +360,8 @@ fn function_literal_parameters_type_their_calls() {
 
 /// Field reads and writes through typed receivers are ACCESSES edges to the field: on the
 /// receiver's own type, promoted through embedding, along a chain of fields, on a call's
-/// result, written by an assignment or `++`; package members and unknown names give none.
+/// result, written by an assignment or `++`; one edge per (symbol, field), at its first
+/// access; package members and unknown names give none.
 #[test]
 fn field_reads_and_writes_are_accesses() {
     let out = render_fixture_resolution(
@@ -376,6 +377,7 @@ fn field_reads_and_writes_are_accesses() {
         	Options
         	RedirectTrailingSlash bool
         	count int
+        	name  string
         }
 
         type Context struct{ engine *Engine }
@@ -388,19 +390,20 @@ fn field_reads_and_writes_are_accesses() {
         	}
         	e := c.engine
         	e.Trailing = true
-        	_ = New().count
+        	_ = New().name
+        	_ = c.engine.count
         	_ = http.StatusOK
         	_ = e.missing
         }
         "#,
     );
     expect![[r#"
-        edge ACCESSES sym:go:engine.go:Context.Handle -> sym:go:engine.go:Context.engine L21 typed-receiver 0.85
-        edge ACCESSES sym:go:engine.go:Context.Handle -> sym:go:engine.go:Engine.RedirectTrailingSlash L18 typed-receiver 0.85
-        edge ACCESSES sym:go:engine.go:Context.Handle -> sym:go:engine.go:Engine.count L19 typed-receiver 0.85
-        edge ACCESSES sym:go:engine.go:Context.Handle -> sym:go:engine.go:Engine.count L23 typed-receiver 0.85
-        edge CALLS sym:go:engine.go:Context.Handle -> sym:go:engine.go:New L23 same-package 1.00
-        edge ACCESSES sym:go:engine.go:Context.Handle -> sym:go:engine.go:Options.Trailing L22 typed-receiver 0.85
+        edge ACCESSES sym:go:engine.go:Context.Handle -> sym:go:engine.go:Context.engine L22 typed-receiver 0.85
+        edge ACCESSES sym:go:engine.go:Context.Handle -> sym:go:engine.go:Engine.RedirectTrailingSlash L19 typed-receiver 0.85
+        edge ACCESSES sym:go:engine.go:Context.Handle -> sym:go:engine.go:Engine.count L20 typed-receiver 0.85
+        edge ACCESSES sym:go:engine.go:Context.Handle -> sym:go:engine.go:Engine.name L24 typed-receiver 0.85
+        edge CALLS sym:go:engine.go:Context.Handle -> sym:go:engine.go:New L24 same-package 1.00
+        edge ACCESSES sym:go:engine.go:Context.Handle -> sym:go:engine.go:Options.Trailing L23 typed-receiver 0.85
         edge EXTENDS sym:go:engine.go:Engine -> sym:go:engine.go:Options same-package 1.00
     "#]]
     .assert_eq(&out);

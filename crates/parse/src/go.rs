@@ -50,8 +50,30 @@ impl Provider for GoProvider {
         let mut facts = ex.facts;
         facts.syntax_errors = count_errors(tree);
         crate::endpoints::go(text, tree, &mut facts);
+        dedup_accesses(&mut facts.accesses);
         facts
     }
+}
+
+/// One access per (enclosing symbol, receiver, field, read or write), the first in source
+/// order: a function that reads `s.mu` twenty times depends on the field once, and the facts
+/// (and the ACCESSES edges after them) stay proportional to what a function touches.
+fn dedup_accesses(accesses: &mut Vec<FieldAccess>) {
+    let mut seen: std::collections::HashMap<(Option<SymbolIdx>, bool, String), Vec<usize>> =
+        std::collections::HashMap::new();
+    let mut keep = Vec::with_capacity(accesses.len());
+    for a in accesses.drain(..) {
+        let bucket = seen.entry((a.enclosing, a.write, a.name.clone())).or_default();
+        if bucket
+            .iter()
+            .any(|&i: &usize| keep.get(i).is_some_and(|k: &FieldAccess| k.receiver == a.receiver))
+        {
+            continue;
+        }
+        bucket.push(keep.len());
+        keep.push(a);
+    }
+    *accesses = keep;
 }
 
 /// Declares the node-kind and field ids the extractor compares against, resolved by name once.

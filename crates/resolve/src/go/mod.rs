@@ -213,6 +213,8 @@ pub(crate) fn resolve_core<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>)
     // `New().x`), the field declared on the receiver's type or promoted through embedding.
     // What does not name a struct field of the workspace is dropped, not counted unresolved.
     let mut field_ids: HashMap<SourceFile, HashSet<&str>> = HashMap::new();
+    // One edge per (symbol, field), at its first access in source order.
+    let mut linked: HashSet<(Option<codegraph_parse::SymbolIdx>, String)> = HashSet::new();
     for a in &facts.accesses {
         let fn_scope = a.enclosing.filter(|&i| {
             facts
@@ -231,7 +233,7 @@ pub(crate) fn resolve_core<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>)
             .entry(owner.file)
             .or_insert_with(|| ids.iter().map(String::as_str).collect())
             .contains(field.as_str());
-        if known {
+        if known && linked.insert((a.enclosing, field.clone())) {
             out.edges.push(Edge::new(
                 caller_id(db, file, a.enclosing),
                 field,
