@@ -423,6 +423,63 @@ pub(crate) fn source_lines(root: &Path, n: &NodeRow) -> Option<Source> {
     Some(Source { first_line: start, lines, total })
 }
 
+/// A flow or a cluster opened by ID.
+pub(crate) enum Derived {
+    Flow(Flow),
+    Cluster(ClusterRef, Vec<String>),
+}
+
+/// The flow (`proc:...`) or cluster (`cluster:...`) an ID names; `Ok(None)` for other IDs, an
+/// error that says where to find IDs for an unknown one.
+pub(crate) fn load_derived(
+    reader: &codegraph_query::Reader<'_>,
+    id: &str,
+) -> Result<Option<Derived>, String> {
+    let err = |e: codegraph_query::QueryError| e.to_string();
+    if id.starts_with("proc:") {
+        match reader.flow(id).map_err(err)? {
+            Some(f) => Ok(Some(Derived::Flow(f))),
+            None => Err(format!(
+                "no flow with ID `{id}`; the flows of a symbol are in its context (or `codegraph flows`)"
+            )),
+        }
+    } else if id.starts_with("cluster:") {
+        match reader.cluster(id).map_err(err)? {
+            Some(c) => Ok(Some(Derived::Cluster(c, reader.cluster_members(id).map_err(err)?))),
+            None => Err(format!(
+                "no cluster with ID `{id}`; a symbol's cluster is in its context (or `codegraph clusters`)"
+            )),
+        }
+    } else {
+        Ok(None)
+    }
+}
+
+/// The lists of a flow or cluster answer.
+pub(crate) const DERIVED_LISTS: &[&str] = &["steps", "members"];
+
+/// A flow with its steps, or a cluster with its members, both paged.
+pub(crate) fn derived_json(d: &Derived, flows_at: Value, p: &mut Pager<'_>) -> Value {
+    let mut v = match d {
+        Derived::Flow(f) => json!({
+            "id": f.id,
+            "kind": "process",
+            "label": f.label,
+            "score": round(f.score),
+            "steps": p.list("steps", &f.steps, |s| json!(s)),
+        }),
+        Derived::Cluster(c, members) => {
+            let mut v = cluster_json(c);
+            v["kind"] = json!("cluster");
+            v["members"] = p.list("members", members, |m| json!(m));
+            v
+        }
+    };
+    v["flows_at"] = flows_at;
+    v["notes"] = json!([]);
+    v
+}
+
 /// The lists of an `open` answer.
 pub(crate) const OPEN_LISTS: &[&str] = &["outgoing", "incoming", "unresolved_calls"];
 

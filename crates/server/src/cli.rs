@@ -283,7 +283,63 @@ fn dispatch(cli: Cli) -> Result<()> {
         Command::Open { id, page, root } => {
             let (root, mut store) = open_store(root, cli.db.as_deref())?;
             let db_path = store.path().to_path_buf();
+            if id.starts_with("proc:") || id.starts_with("cluster:") {
+                crate::ops_cli::ensure_flows(&db_path);
+            }
             let reader = store.reader()?;
+            // A flow or a cluster, as MCP's open_node shows them.
+            if let Some(d) =
+                crate::answer::load_derived(&reader, &id).map_err(anyhow::Error::msg)?
+            {
+                let stale = freshness(&root, &db_path, &reader)?.stale();
+                let stamp = reader.derived_stamp()?;
+                let flows_at = crate::answer::flows_at_json(stamp.as_ref(), reader.revision());
+                let revision = reader.revision();
+                if json {
+                    return crate::ops_cli::print_paged(
+                        &page,
+                        crate::page::OPEN_LIMIT,
+                        crate::answer::DERIVED_LISTS,
+                        |p| {
+                            let mut v = crate::answer::derived_json(&d, flows_at.clone(), p);
+                            v["revision"] = json!(revision);
+                            v["stale"] = json!(stale);
+                            v
+                        },
+                    );
+                }
+                let mut out = std::io::stdout().lock();
+                match &d {
+                    crate::answer::Derived::Flow(f) => {
+                        writeln!(
+                            out,
+                            "{}  (process \"{}\", score {:.2}, revision {revision}{})",
+                            f.id,
+                            f.label,
+                            f.score,
+                            stale_note(stale)
+                        )?;
+                        for (i, s) in f.steps.iter().enumerate() {
+                            writeln!(out, "  {:>2}. {s}", i + 1)?;
+                        }
+                    }
+                    crate::answer::Derived::Cluster(c, members) => {
+                        writeln!(
+                            out,
+                            "{}  (cluster \"{}\", {} members, cohesion {:.2}, revision {revision}{})",
+                            c.id,
+                            c.label,
+                            members.len(),
+                            c.cohesion,
+                            stale_note(stale)
+                        )?;
+                        for m in members {
+                            writeln!(out, "  {m}")?;
+                        }
+                    }
+                }
+                return Ok(());
+            }
             let opened = reader.open(&id)?;
             let stale = freshness(&root, &db_path, &reader)?.stale();
             let unresolved = reader.unresolved_of(&id)?;

@@ -379,6 +379,20 @@ fn flows_and_clusters_are_stored_per_revision() {
           cluster:src-main-Server "src: main, Server" (3 member(s), cohesion 0.691)
     "#]]
     .assert_eq(&r.ok(&["clusters"]));
+    // `open` shows a flow or a cluster like MCP's open_node, paged in JSON.
+    expect![[r#"
+        proc:sym:ts:src/cli.ts:start  (process "start", score 1.05, revision 1)
+           1. sym:ts:src/cli.ts:start
+           2. sym:ts:src/app.ts:main
+           3. sym:ts:src/server.ts:Server
+           4. sym:ts:src/server.ts:Server.start
+           5. sym:ts:src/server.ts:Server.stop
+    "#]]
+    .assert_eq(&r.ok(&["open", "proc:sym:ts:src/cli.ts:start"]));
+    let v = r.json(&["open", "cluster:src-log-start", "--limit", "2"]);
+    assert_eq!(v["kind"], "cluster", "{v}");
+    assert_eq!(v["members"].as_array().map(Vec::len), Some(2), "{v}");
+    assert_eq!(v["cut"][0]["total"], 4, "{v}");
     let v = r.json(&["flows"]);
     assert_eq!(v["flows_at"]["computed_at_revision"], 1, "{v}");
     assert_eq!(v["flows_at"]["current"], true, "{v}");

@@ -6,9 +6,10 @@
 
 use super::roots::{Phase, RootError, RootHandle, RootSet, relative_to_root};
 use crate::answer::{
-    CHANGED_LISTS, CONTEXT_LISTS, DAG_LISTS, ENDPOINT_LISTS, EXPAND_LISTS, IMPACT_LISTS,
-    OPEN_LISTS, SEARCH_LISTS, changed_json, context_json, dag_json, endpoints_json, expand_json,
-    impact_json, lookup_failure_json, open_json, search_json, source_lines, trace_json,
+    CHANGED_LISTS, CONTEXT_LISTS, DAG_LISTS, DERIVED_LISTS, ENDPOINT_LISTS, EXPAND_LISTS,
+    IMPACT_LISTS, OPEN_LISTS, SEARCH_LISTS, changed_json, context_json, dag_json, derived_json,
+    endpoints_json, expand_json, flows_at_json, impact_json, load_derived, lookup_failure_json,
+    open_json, search_json, source_lines, trace_json,
 };
 use crate::diff::{DiffBase, changes};
 use crate::ops_cli::{Dir, ImpactDir, ModeArg, RenderArg};
@@ -34,9 +35,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::sync::Arc;
-
-/// Most edges `open_node` lists per direction.
-const OPEN_EDGE_CAP: usize = 40;
 
 /// What a failed tool call says.
 enum ToolError {
@@ -668,8 +666,17 @@ impl CodegraphMcp {
             a.root.clone(),
             Freshen::No,
             move |handle, reader| {
-                if let Some(v) = open_derived(reader, &a.id)? {
-                    return Ok(v);
+                if let Some(d) = load_derived(reader, &a.id)? {
+                    let stamp = reader.derived_stamp()?;
+                    let flows_at = flows_at_json(stamp.as_ref(), reader.revision());
+                    return paged(
+                        a.limit,
+                        a.offset,
+                        a.list,
+                        page::OPEN_LIMIT,
+                        DERIVED_LISTS,
+                        |p| derived_json(&d, flows_at.clone(), p),
+                    );
                 }
                 let opened = reader.open(&a.id).map_err(|e| lookup_error(&a.id, e))?;
                 let source = source_lines(&handle.root, &opened.node);
@@ -997,40 +1004,6 @@ impl CodegraphMcp {
         }
         finish(joined)
     }
-}
-
-/// A flow (`proc:...`, with its steps) or a cluster (`cluster:...`, with up to
-/// [`OPEN_EDGE_CAP`] members) for `open_node`; `None` for other IDs.
-fn open_derived(reader: &Reader<'_>, id: &str) -> Result<Option<Value>, ToolError> {
-    let stamp = reader.derived_stamp()?;
-    let mut v = if id.starts_with("proc:") {
-        let Some(f) = reader.flow(id)? else {
-            return Err(ToolError::Message(format!(
-                "no flow with ID `{id}`; symbol_context lists the flows a symbol is a step of"
-            )));
-        };
-        let mut v = crate::answer::flow_json(&f);
-        v["kind"] = json!("process");
-        v
-    } else if id.starts_with("cluster:") {
-        let Some(c) = reader.cluster(id)? else {
-            return Err(ToolError::Message(format!(
-                "no cluster with ID `{id}`; symbol_context names a symbol's cluster"
-            )));
-        };
-        let mut v = crate::answer::cluster_json(&c);
-        v["kind"] = json!("cluster");
-        let members = reader.cluster_members(id)?;
-        v["members"] = json!(members.iter().take(OPEN_EDGE_CAP).collect::<Vec<_>>());
-        if members.len() > OPEN_EDGE_CAP {
-            v["notes"] = json!([format!("{OPEN_EDGE_CAP} of {} members shown", members.len())]);
-        }
-        v
-    } else {
-        return Ok(None);
-    };
-    v["flows_at"] = crate::answer::flows_at_json(stamp.as_ref(), reader.revision());
-    Ok(Some(v))
 }
 
 /// The status of one root, at once: its worker's state (while it builds from scratch, files
