@@ -12,7 +12,7 @@
 use crate::accuracy::{index_scratch, remove_scratch};
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 /// The budget a default answer must stay under.
@@ -73,16 +73,8 @@ const CORPORA: &[Corpus] = &[
     },
 ];
 
-pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
-    let mut corpora = crate::report::corpora_dir();
-    let mut only: Option<String> = None;
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--corpora" => corpora = PathBuf::from(args.next().context("--corpora DIR")?),
-            "--only" => only = Some(args.next().context("--only NAME")?),
-            other => bail!("unknown argument {other}"),
-        }
-    }
+pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
+    let (corpora, only) = crate::report::corpus_args(args)?;
     let bin = crate::sibling_binary()?;
     let bpe = tiktoken_rs::o200k_base().map_err(|e| anyhow::anyhow!("tokenizer: {e}"))?;
     println!("| corpus | question | characters | tokens | cut lists | within budget |");

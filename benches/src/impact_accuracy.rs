@@ -24,7 +24,7 @@ use codegraph_schema::EdgeKind;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 use std::io::BufRead;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 /// (file, symbol); the symbol is `<module>` for code outside any declaration.
@@ -248,16 +248,8 @@ fn score(
     Ok(t)
 }
 
-pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
-    let mut corpora = crate::report::corpora_dir();
-    let mut only: Option<String> = None;
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--corpora" => corpora = PathBuf::from(args.next().context("--corpora DIR")?),
-            "--only" => only = Some(args.next().context("--only NAME")?),
-            other => bail!("unknown argument {other}"),
-        }
-    }
+pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
+    let (corpora, only) = crate::report::corpus_args(args)?;
     let bin = crate::sibling_binary()?;
     println!(
         "| corpus | functions | truth callers | reached (scored) | precision (micro / macro) | recall (micro / macro) | dispatch-only | routes/tools | before: reached | before: precision | before: recall |"

@@ -31,6 +31,23 @@ pub(crate) fn corpora_dir() -> PathBuf {
     })
 }
 
+/// `[--corpora DIR] [--only NAME]`: the corpora directory (default [`corpora_dir`]) and a
+/// corpus name filter.
+pub(crate) fn corpus_args(
+    mut args: impl Iterator<Item = String>,
+) -> Result<(PathBuf, Option<String>)> {
+    let mut corpora = corpora_dir();
+    let mut only: Option<String> = None;
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--corpora" => corpora = PathBuf::from(args.next().context("--corpora DIR")?),
+            "--only" => only = Some(args.next().context("--only NAME")?),
+            other => bail!("unknown argument {other}"),
+        }
+    }
+    Ok((corpora, only))
+}
+
 const GO_STDLIB: &str = "/usr/lib/go-1.19/src";
 
 /// The full plan. `db` is a scratch index of the Go standard library for the query bench.

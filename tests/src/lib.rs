@@ -257,6 +257,22 @@ pub mod cli {
             .expect("run codegraph")
     }
 
+    /// A fresh temporary directory holding `repo/`, a git repository (branch `main`, one
+    /// commit) of `fixture`: the directory (keep it alive), its canonical path and the repo.
+    pub fn git_fixture(
+        fixture: &str,
+    ) -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let base = std::fs::canonicalize(dir.path()).expect("canonical temp dir");
+        let root = base.join("repo");
+        std::fs::create_dir_all(&root).expect("create repo dir");
+        crate::write_fixture(&root, fixture);
+        git(&root, &["init", "-q", "-b", "main"]);
+        git(&root, &["add", "-A"]);
+        git(&root, &["commit", "-q", "-m", "init"]);
+        (dir, base, root)
+    }
+
     /// Panics with both streams unless the command succeeded.
     pub fn assert_ok(out: &Output) {
         assert!(

@@ -6,7 +6,6 @@
 //! target/mcp-inspector; CI runs it) or found through `CODEGRAPH_TEST_INSPECTOR`. Without it
 //! this test fails rather than skips, so a missing install step cannot pass unnoticed.
 
-use codegraph_tests::cli::git;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -65,14 +64,7 @@ fn call(bin: &Path, root: &Path, cache: &Path, tool: &str, args: &[&str]) -> Val
 #[test]
 fn the_inspector_cli_calls_every_tool_with_numbers_and_booleans() {
     let bin = inspector();
-    let dir = tempfile::tempdir().expect("temp dir");
-    let base = std::fs::canonicalize(dir.path()).expect("canonical temp dir");
-    let root = base.join("repo");
-    std::fs::create_dir_all(&root).expect("create repo dir");
-    codegraph_tests::write_fixture(&root, FIXTURE);
-    git(&root, &["init", "-q", "-b", "main"]);
-    git(&root, &["add", "-A"]);
-    git(&root, &["commit", "-q", "-m", "init"]);
+    let (_dir, base, root) = codegraph_tests::cli::git_fixture(FIXTURE);
     let cache = base.join("cache");
     // Build the index once, so every call below answers at once.
     let out = Command::new(env!("CARGO_BIN_EXE_codegraph"))

@@ -5,7 +5,6 @@
 //! (into target/mcp-venv; CI runs it) or found through `CODEGRAPH_TEST_PYTHON`. Without it
 //! these tests fail rather than skip, so a missing install step cannot pass unnoticed.
 
-use codegraph_tests::cli::git;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -47,14 +46,7 @@ fn python() -> PathBuf {
 /// Writes the fixture into a fresh git repository and runs the Python client on it.
 fn run_client(transport: &str) {
     let py = python();
-    let dir = tempfile::tempdir().expect("temp dir");
-    let base = std::fs::canonicalize(dir.path()).expect("canonical temp dir");
-    let root = base.join("repo");
-    std::fs::create_dir_all(&root).expect("create repo dir");
-    codegraph_tests::write_fixture(&root, FIXTURE);
-    git(&root, &["init", "-q", "-b", "main"]);
-    git(&root, &["add", "-A"]);
-    git(&root, &["commit", "-q", "-m", "init"]);
+    let (_dir, base, root) = codegraph_tests::cli::git_fixture(FIXTURE);
 
     let script = workspace().join("tests/mcp/e2e_client.py");
     let out = Command::new(&py)

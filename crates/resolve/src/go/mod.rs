@@ -103,12 +103,7 @@ pub(crate) fn resolve_reference(
         locals: locals(facts),
         outer: outer_functions(facts),
     };
-    let fn_scope = scope.filter(|&i| {
-        facts
-            .symbols
-            .get(i as usize)
-            .is_some_and(|s| matches!(s.kind, NodeKind::Function | NodeKind::Method))
-    });
+    let fn_scope = function_scope(facts, scope);
     match r.call(callee, fn_scope, line, 0) {
         Outcome::Found(f, reason) => Some(((f.sym.file, f.sym.idx), reason)),
         _ => None,
@@ -182,12 +177,7 @@ pub(crate) fn resolve_core<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>)
     }
     for site in &facts.calls {
         // Calls in a package-level var initialiser see package scope only.
-        let fn_scope = site.enclosing.filter(|&i| {
-            facts
-                .symbols
-                .get(i as usize)
-                .is_some_and(|s| matches!(s.kind, NodeKind::Function | NodeKind::Method))
-        });
+        let fn_scope = function_scope(facts, site.enclosing);
         match r.call(&site.callee, fn_scope, site.line, 0) {
             Outcome::Found(f, reason) => {
                 let Some(dst) = symbol_ids(db, f.sym.file).get(f.sym.idx as usize) else {
@@ -216,12 +206,7 @@ pub(crate) fn resolve_core<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>)
     // One edge per (symbol, field), at its first access in source order.
     let mut linked: HashSet<(Option<codegraph_parse::SymbolIdx>, String)> = HashSet::new();
     for a in &facts.accesses {
-        let fn_scope = a.enclosing.filter(|&i| {
-            facts
-                .symbols
-                .get(i as usize)
-                .is_some_and(|s| matches!(s.kind, NodeKind::Function | NodeKind::Method))
-        });
+        let fn_scope = function_scope(facts, a.enclosing);
         let Some(ty) = r.receiver_type(&a.receiver, fn_scope, a.line) else { continue };
         let Some(owner) = r.tables.field_owner(&ty, &a.name).and_then(|info| info.sym) else {
             continue;
@@ -247,12 +232,7 @@ pub(crate) fn resolve_core<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>)
     // resolved like a callee at the registration.
     for fe in crate::endpoints::file_endpoints(db, file) {
         let codegraph_parse::Handler::Reference(callee) = &fe.endpoint.handler else { continue };
-        let fn_scope = fe.endpoint.enclosing.filter(|&i| {
-            facts
-                .symbols
-                .get(i as usize)
-                .is_some_and(|s| matches!(s.kind, NodeKind::Function | NodeKind::Method))
-        });
+        let fn_scope = function_scope(facts, fe.endpoint.enclosing);
         if let Outcome::Found(f, reason) = r.call(callee, fn_scope, fe.endpoint.line, 0)
             && let Some(dst) = symbol_ids(db, f.sym.file).get(f.sym.idx as usize)
         {
@@ -325,6 +305,17 @@ fn locals(facts: &FileFacts) -> HashMap<(SymbolIdx, &str), Vec<(u32, &HintSource
         hints.sort_by_key(|(line, _)| *line);
     }
     map
+}
+
+/// The function whose locals a site at `enclosing` sees: the enclosing symbol when it is a
+/// function or method (a package-level var initialiser sees package scope only).
+fn function_scope(facts: &FileFacts, enclosing: Option<SymbolIdx>) -> Option<SymbolIdx> {
+    enclosing.filter(|&i| {
+        facts
+            .symbols
+            .get(i as usize)
+            .is_some_and(|s| matches!(s.kind, NodeKind::Function | NodeKind::Method))
+    })
 }
 
 /// Function symbols whose parent is a function or method, with that parent.

@@ -887,21 +887,26 @@ async fn http_refuses_foreign_origins_and_answers_parse_errors() {
     roots.stop_all();
 }
 
-/// From the first raw file event of an edit on, answers say `stale: true` (before the
-/// debounce has passed and the batch is published), and impact tools wait for the edit: right
-/// after a write, changed_code_impact answers from the new revision with the new symbols.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_edit_is_stale_from_its_first_event_and_impact_waits_for_it() {
-    let fx = fixture(FIXTURE);
-    let db = fx.root.parent().expect("parent").join("slow.db");
-    // A long debounce widens the window an answer could fall in.
+/// One served root whose edits are debounced for 1.2 s: a long window an answer could fall
+/// in, and a wait the impact tools sit through (up to 5 s).
+fn slow_debounce(root: &Path) -> Arc<RootSet> {
+    let db = root.parent().expect("parent").join("slow.db");
     let opts = RootOptions {
         build_wait: Duration::from_secs(60),
         debounce: Duration::from_millis(1200),
         refresh_wait: Duration::from_secs(5),
         ..RootOptions::default()
     };
-    let roots = Arc::new(RootSet::new(vec![RootHandle::new(fx.root.clone(), db, opts)], None));
+    Arc::new(RootSet::new(vec![RootHandle::new(root.to_path_buf(), db, opts)], None))
+}
+
+/// From the first raw file event of an edit on, answers say `stale: true` (before the
+/// debounce has passed and the batch is published), and impact tools wait for the edit: right
+/// after a write, changed_code_impact answers from the new revision with the new symbols.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_edit_is_stale_from_its_first_event_and_impact_waits_for_it() {
+    let fx = fixture(FIXTURE);
+    let roots = slow_debounce(&fx.root);
     let client = connect(roots.clone()).await;
     let before = ready(&client).await["revision"].as_i64().expect("revision");
     // Let the watchers settle on the built tree.
@@ -945,14 +950,7 @@ impl rmcp::ClientHandler for ProgressClient {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn waiting_calls_report_progress_to_clients_that_ask() {
     let fx = fixture(FIXTURE);
-    let db = fx.root.parent().expect("parent").join("progress.db");
-    let opts = RootOptions {
-        build_wait: Duration::from_secs(60),
-        debounce: Duration::from_millis(1200),
-        refresh_wait: Duration::from_secs(5),
-        ..RootOptions::default()
-    };
-    let roots = Arc::new(RootSet::new(vec![RootHandle::new(fx.root.clone(), db, opts)], None));
+    let roots = slow_debounce(&fx.root);
     let (server_io, client_io) = tokio::io::duplex(1 << 20);
     let server_roots = roots.clone();
     tokio::spawn(async move {
