@@ -7,6 +7,7 @@
 use crate::error::QueryError;
 use crate::read::{NODE_COLUMNS, Reader, node_from_row};
 use crate::terms::split_identifiers;
+use codegraph_schema::NodeKind;
 use rusqlite::params;
 
 /// BM25 column weights, in `NODE_FTS` column order: name, qualified_name, signature, doc,
@@ -79,6 +80,12 @@ impl Reader<'_> {
         if raw.is_empty() {
             return Err(QueryError::EmptyQuery);
         }
+        // Flows and clusters live beside the graph (derived tables), not in the full-text index.
+        if let Some(kind @ (NodeKind::Process | NodeKind::Cluster)) =
+            req.kind.as_deref().and_then(NodeKind::parse)
+        {
+            return self.search_derived(kind, raw, req.limit);
+        }
         let forms = [
             (Fallback::Raw, raw.to_string()),
             (Fallback::Quoted, format!("\"{}\"", raw.replace('"', "\"\""))),
@@ -103,6 +110,80 @@ impl Reader<'_> {
             }
         }
         Ok(SearchResult { hits: Vec::new(), fallback: None, fts_query: last })
+    }
+
+    /// Flows (`process`) or clusters whose label or ID holds every word of `query`
+    /// (case-insensitive), best first: flows by score, clusters by size then cohesion.
+    fn search_derived(
+        &self,
+        kind: NodeKind,
+        query: &str,
+        limit: usize,
+    ) -> Result<SearchResult, QueryError> {
+        let words: Vec<String> = query
+            .split(|c: char| !c.is_alphanumeric() && c != '_')
+            .filter(|w| !w.is_empty())
+            .take(8)
+            .map(|w| format!("%{}%", w.to_lowercase().replace(['%', '_'], "")))
+            .collect();
+        let filter = if words.is_empty() {
+            "1".to_string()
+        } else {
+            (1..=words.len())
+                .map(|i| format!("lower(label || ' ' || id) LIKE ?{i}"))
+                .collect::<Vec<_>>()
+                .join(" AND ")
+        };
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let (sql, kind_name) = match kind {
+            NodeKind::Process => (
+                format!(
+                    "SELECT id, label, score, 'flow of ' || steps || ' steps from ' || entry \
+                     FROM process WHERE {filter} ORDER BY score DESC, id LIMIT {limit}"
+                ),
+                NodeKind::Process.as_str(),
+            ),
+            _ => (
+                format!(
+                    "SELECT id, label, cohesion, 'cluster of ' || size || ' members, cohesion ' \
+                     || printf('%.2f', cohesion) FROM cluster WHERE {filter} \
+                     ORDER BY size DESC, cohesion DESC, id LIMIT {limit}"
+                ),
+                NodeKind::Cluster.as_str(),
+            ),
+        };
+        let rows: Vec<(String, String, f64, String)> =
+            self.rows(&sql, rusqlite::params_from_iter(words.iter()), |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+            })?;
+        let best = rows.iter().map(|r| r.2).fold(f64::MIN, f64::max).max(f64::MIN_POSITIVE);
+        let hits = rows
+            .into_iter()
+            .map(|(id, label, score, signature)| SearchHit {
+                node: crate::read::NodeRow {
+                    id,
+                    kind: kind_name.to_string(),
+                    name: label.clone(),
+                    qualified_name: label,
+                    file: None,
+                    language: None,
+                    start_line: None,
+                    end_line: None,
+                    signature: Some(signature),
+                    doc: None,
+                    exported: false,
+                    parent: None,
+                    size: None,
+                    lines: None,
+                    hash: None,
+                    props: None,
+                },
+                score: score / best,
+                relevance: score,
+            })
+            .collect::<Vec<_>>();
+        let fallback = (!hits.is_empty()).then_some(Fallback::Raw);
+        Ok(SearchResult { hits, fallback, fts_query: format!("{kind_name} label: {query}") })
     }
 
     fn run_fts(&self, fts: &str, req: &SearchRequest) -> rusqlite::Result<Vec<SearchHit>> {

@@ -238,6 +238,13 @@ fn dispatch(cli: Cli) -> Result<()> {
             }
             let (root, mut store) = open_store(root, cli.db.as_deref())?;
             let db_path = store.path().to_path_buf();
+            if kind
+                .as_deref()
+                .and_then(NodeKind::parse)
+                .is_some_and(|k| matches!(k, NodeKind::Process | NodeKind::Cluster))
+            {
+                crate::ops_cli::ensure_flows(&db_path);
+            }
             let reader = store.reader()?;
             let window = crate::page::Window::new(limit, 20, None, None);
             let result = reader.search(&SearchRequest { query, kind, limit: window.limit })?;

@@ -389,6 +389,13 @@ fn flows_and_clusters_are_stored_per_revision() {
            5. sym:ts:src/server.ts:Server.stop
     "#]]
     .assert_eq(&r.ok(&["open", "proc:sym:ts:src/cli.ts:start"]));
+    // Flows and clusters are searchable by their labels.
+    let v = r.json(&["search", "start", "--kind", "process"]);
+    assert_eq!(v["hits"][0]["id"], "proc:sym:ts:src/cli.ts:start", "{v}");
+    assert_eq!(v["hits"][0]["signature"], "flow of 5 steps from sym:ts:src/cli.ts:start", "{v}");
+    let v = r.json(&["search", "src log", "--kind", "cluster"]);
+    assert_eq!(v["hits"][0]["id"], "cluster:src-log-start", "{v}");
+    assert_eq!(v["hits"].as_array().map(Vec::len), Some(1), "{v}");
     let v = r.json(&["open", "cluster:src-log-start", "--limit", "2"]);
     assert_eq!(v["kind"], "cluster", "{v}");
     assert_eq!(v["members"].as_array().map(Vec::len), Some(2), "{v}");

@@ -669,6 +669,10 @@ async fn flows_and_clusters_are_derived_in_the_background() {
     assert_eq!(i["flows"][0]["id"], "proc:sym:go:main.go:main", "{i}");
     assert_eq!(i["flows"][0]["via"], c["symbol"]["id"], "{i}");
     assert_eq!(i["flows"][0]["depth"], 0, "{i}");
+    // Flows are searchable by label.
+    let s = ok(&client, "code_search", json!({"query": "main", "kind": "process"})).await;
+    assert_eq!(s["hits"][0]["id"], "proc:sym:go:main.go:main", "{s}");
+    assert_eq!(s["hits"][0]["kind"], "process", "{s}");
 
     client.cancel().await.expect("cancel");
     roots.stop_all();

@@ -92,7 +92,8 @@ pub struct CodegraphMcp {
 pub struct SearchArgs {
     /// Words, identifiers or an FTS5 query.
     pub query: String,
-    /// Only this node kind (function, method, class, interface, struct, file, ...).
+    /// Only this node kind (function, method, class, interface, struct, file, ...; process and
+    /// cluster search flows and clusters by label).
     pub kind: Option<String>,
     /// Max hits (default 10, at most 100).
     pub limit: Option<usize>,
