@@ -12,9 +12,9 @@
 //! that shape for exports.
 
 use crate::error::QueryError;
-use crate::read::Reader;
+use crate::read::{EdgeRow, NodeRow, Reader};
 use crate::store::Store;
-use codegraph_schema::EdgeKind;
+use codegraph_schema::{EdgeKind, NodeKind};
 use rusqlite::{OptionalExtension, params};
 
 /// The name of the flows-and-clusters row in `derivation`.
@@ -307,6 +307,96 @@ impl Reader<'_> {
         )
     }
 }
+
+impl Reader<'_> {
+    /// A flow (`proc:...`) or a cluster (`cluster:...`) as a node row of the model (kind
+    /// `process` / `cluster`, its label as name, a one-line signature); `None` for other IDs
+    /// and unknown ones.
+    pub fn derived_node(&self, id: &str) -> Result<Option<NodeRow>, QueryError> {
+        let (kind, sql) = if id.starts_with("proc:") {
+            (
+                NodeKind::Process,
+                "SELECT label, 'flow of ' || steps || ' steps from ' || entry FROM process WHERE id = ?1",
+            )
+        } else if id.starts_with("cluster:") {
+            (
+                NodeKind::Cluster,
+                "SELECT label, 'cluster of ' || size || ' members, cohesion ' || printf('%.2f', cohesion) \
+                 FROM cluster WHERE id = ?1",
+            )
+        } else {
+            return Ok(None);
+        };
+        let row: Vec<(String, String)> = self.rows(sql, [id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(row.into_iter().next().map(|(label, signature)| NodeRow {
+            id: id.to_string(),
+            kind: kind.as_str().to_string(),
+            name: label.clone(),
+            qualified_name: label,
+            file: None,
+            language: None,
+            start_line: None,
+            end_line: None,
+            signature: Some(signature),
+            doc: None,
+            exported: false,
+            parent: None,
+            size: None,
+            lines: None,
+            hash: None,
+            props: None,
+        }))
+    }
+
+    /// The derived edges at node `id` in `dir` of the given kinds, as stored edges would be
+    /// (ENTRY_POINT_OF entry -> process, STEP_IN_PROCESS step -> process with the step number
+    /// as its line, MEMBER_OF member -> cluster; weight 1.0, reason structural).
+    pub fn derived_edges(
+        &self,
+        id: &str,
+        out: bool,
+        kinds: &[EdgeKind],
+    ) -> Result<Vec<EdgeRow>, QueryError> {
+        let mut edges = Vec::new();
+        let edge = |kind: EdgeKind, src: String, dst: String, line: u32| EdgeRow {
+            src,
+            dst,
+            kind: kind.as_str().to_string(),
+            weight: 1.0,
+            reason: codegraph_schema::Reason::Structural.as_str().to_string(),
+            line,
+        };
+        for &k in kinds {
+            let sql = match (k, out) {
+                (EdgeKind::EntryPointOf, true) => {
+                    "SELECT entry, id, 0 FROM process WHERE entry = ?1 ORDER BY id"
+                }
+                (EdgeKind::EntryPointOf, false) => "SELECT entry, id, 0 FROM process WHERE id = ?1",
+                (EdgeKind::StepInProcess, true) => {
+                    "SELECT node, process, step FROM process_step WHERE node = ?1 ORDER BY process, step"
+                }
+                (EdgeKind::StepInProcess, false) => {
+                    "SELECT node, process, step FROM process_step WHERE process = ?1 ORDER BY step"
+                }
+                (EdgeKind::MemberOf, true) => {
+                    "SELECT node, cluster, 0 FROM cluster_member WHERE node = ?1"
+                }
+                (EdgeKind::MemberOf, false) => {
+                    "SELECT node, cluster, 0 FROM cluster_member WHERE cluster = ?1 ORDER BY node"
+                }
+                _ => continue,
+            };
+            let rows: Vec<(String, String, u32)> =
+                self.rows(sql, [id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+            edges.extend(rows.into_iter().map(|(src, dst, line)| edge(k, src, dst, line)));
+        }
+        Ok(edges)
+    }
+}
+
+/// The edge kinds whose edges live in the derived tables, not in `stored_edge`.
+pub const DERIVED_EDGE_KINDS: &[EdgeKind] =
+    &[EdgeKind::EntryPointOf, EdgeKind::StepInProcess, EdgeKind::MemberOf];
 
 fn flow_ref(r: &rusqlite::Row<'_>) -> rusqlite::Result<FlowRef> {
     Ok(FlowRef {

@@ -396,6 +396,29 @@ fn flows_and_clusters_are_stored_per_revision() {
     let v = r.json(&["search", "src log", "--kind", "cluster"]);
     assert_eq!(v["hits"][0]["id"], "cluster:src-log-start", "{v}");
     assert_eq!(v["hits"].as_array().map(Vec::len), Some(1), "{v}");
+    // ENTRY_POINT_OF / STEP_IN_PROCESS / MEMBER_OF are traversable: from a flow to its
+    // steps, from a symbol (when asked by kind) to its flows and cluster.
+    let v =
+        r.json(&["expand", "proc:sym:ts:src/cli.ts:start", "--direction", "in", "--depth", "1"]);
+    let reached: Vec<&str> =
+        v["nodes"].as_array().expect("nodes").iter().filter_map(|n| n["id"].as_str()).collect();
+    assert_eq!(reached[0], "proc:sym:ts:src/cli.ts:start", "{v}");
+    assert!(reached.contains(&"sym:ts:src/server.ts:Server.stop"), "{v}");
+    assert_eq!(reached.len(), 6, "the flow and its five steps: {v}");
+    let v = r.json(&["expand", "log", "--edge", "MEMBER_OF", "--depth", "1"]);
+    assert_eq!(v["nodes"][1]["id"], "cluster:src-log-start", "{v}");
+    assert_eq!(v["nodes"][1]["kind"], "cluster", "{v}");
+    let v = r.json(&[
+        "impact",
+        "Server.stop",
+        "--edge",
+        "STEP_IN_PROCESS",
+        "--direction",
+        "downstream",
+    ]);
+    let flows: Vec<&str> =
+        v["nodes"].as_array().expect("nodes").iter().filter_map(|n| n["id"].as_str()).collect();
+    assert_eq!(flows, ["proc:sym:ts:src/app.ts:main", "proc:sym:ts:src/cli.ts:start"], "{v}");
     let v = r.json(&["open", "cluster:src-log-start", "--limit", "2"]);
     assert_eq!(v["kind"], "cluster", "{v}");
     assert_eq!(v["members"].as_array().map(Vec::len), Some(2), "{v}");

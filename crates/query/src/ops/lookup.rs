@@ -109,6 +109,9 @@ impl Reader<'_> {
         if let Some(node) = self.node(text)? {
             return Ok(node);
         }
+        if let Some(node) = self.derived_node(text)? {
+            return Ok(node);
+        }
         if looks_like_id(text) {
             return Err(QueryError::UnknownId {
                 id: text.to_string(),

@@ -87,27 +87,58 @@ fn kind_filter(kinds: &[EdgeKind]) -> String {
 }
 
 /// A per-request view of the snapshot: node rows cached by row number, neighbour queries.
+/// Flows and clusters (derived tables, no row numbers) get negative row numbers for the
+/// request, so walks can step through ENTRY_POINT_OF / STEP_IN_PROCESS / MEMBER_OF.
 pub(crate) struct Graph<'a, 'r> {
     pub reader: &'a Reader<'r>,
     nodes: HashMap<i64, NodeRow>,
+    derived: std::cell::RefCell<Derived>,
+}
+
+/// Flows and clusters seen by one request: ID -> negative row number, and their rows.
+#[derive(Default)]
+struct Derived {
+    nids: HashMap<String, i64>,
+    rows: HashMap<i64, NodeRow>,
 }
 
 impl<'a, 'r> Graph<'a, 'r> {
     pub fn new(reader: &'a Reader<'r>) -> Self {
-        Graph { reader, nodes: HashMap::new() }
+        Graph { reader, nodes: HashMap::new(), derived: Default::default() }
     }
 
-    /// The row number of a node ID.
+    /// The row number of a node ID (a negative one for a flow or a cluster).
     pub fn nid(&self, id: &str) -> Result<Option<i64>, QueryError> {
-        self.reader
+        let stored = self
+            .reader
             .tx
             .prepare_cached("SELECT nid FROM node WHERE id = ?1")
             .and_then(|mut s| s.query_row([id], |r| r.get(0)).optional())
-            .map_err(self.reader.err())
+            .map_err(self.reader.err())?;
+        if stored.is_some() {
+            return Ok(stored);
+        }
+        if let Some(&nid) = self.derived.borrow().nids.get(id) {
+            return Ok(Some(nid));
+        }
+        let Some(row) = self.reader.derived_node(id)? else { return Ok(None) };
+        let mut d = self.derived.borrow_mut();
+        let nid = -(d.nids.len() as i64) - 1;
+        d.nids.insert(id.to_string(), nid);
+        d.rows.insert(nid, row);
+        Ok(Some(nid))
     }
 
     /// The node row of a row number (cached).
     pub fn node(&mut self, nid: i64) -> Result<&NodeRow, QueryError> {
+        if nid < 0 && !self.nodes.contains_key(&nid) {
+            let row = self.derived.borrow().rows.get(&nid).cloned();
+            let row = row.ok_or_else(|| QueryError::UnknownId {
+                id: format!("derived node {nid}"),
+                suggestions: Vec::new(),
+            })?;
+            self.nodes.insert(nid, row);
+        }
         if !self.nodes.contains_key(&nid) {
             let row = self
                 .reader
@@ -123,6 +154,45 @@ impl<'a, 'r> Graph<'a, 'r> {
     /// Edges of `kinds` (all kinds when empty) at `nid` in `dir`, strongest first, then by the
     /// other end's ID, kind and line; at most `cap`.
     pub fn hops(
+        &self,
+        nid: i64,
+        dir: Direction,
+        kinds: &[EdgeKind],
+        cap: usize,
+    ) -> Result<Vec<Hop>, QueryError> {
+        let mut hops = if nid < 0 { Vec::new() } else { self.stored_hops(nid, dir, kinds, cap)? };
+        // Derived edges: at a flow or cluster any of them (or those asked); at another node
+        // only when asked by kind (a default walk stays on the code graph).
+        let derived: Vec<EdgeKind> = crate::derived::DERIVED_EDGE_KINDS
+            .iter()
+            .copied()
+            .filter(|k| kinds.contains(k) || (nid < 0 && kinds.is_empty()))
+            .collect();
+        if !derived.is_empty() && hops.len() < cap {
+            let id = self.derived.borrow().rows.get(&nid).map(|row| row.id.clone());
+            let id = match id {
+                Some(id) => id,
+                None => self
+                    .reader
+                    .tx
+                    .prepare_cached("SELECT id FROM node WHERE nid = ?1")
+                    .and_then(|mut s| s.query_row([nid], |r| r.get::<_, String>(0)))
+                    .map_err(self.reader.err())?,
+            };
+            for edge in self.reader.derived_edges(&id, dir == Direction::Out, &derived)? {
+                let other_id = if dir == Direction::Out { &edge.dst } else { &edge.src };
+                let Some(other) = self.nid(other_id)? else { continue };
+                hops.push(Hop { other, edge });
+                if hops.len() >= cap {
+                    break;
+                }
+            }
+        }
+        Ok(hops)
+    }
+
+    /// The stored (and implied) edges of [`Graph::hops`].
+    fn stored_hops(
         &self,
         nid: i64,
         dir: Direction,
