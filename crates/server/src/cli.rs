@@ -260,7 +260,7 @@ fn dispatch(cli: Cli) -> Result<()> {
                 .map_err(anyhow::Error::msg)?;
                 print_json(&v)
             } else {
-                let mut out = std::io::stdout().lock();
+                let mut out: Vec<u8> = Vec::new();
                 match result.fallback {
                     None => writeln!(
                         out,
@@ -284,7 +284,7 @@ fn dispatch(cli: Cli) -> Result<()> {
                         writeln!(out, "       {}  {sig}", location(&h.node))?;
                     }
                 }
-                Ok(())
+                emit_text(&out, reader.revision(), stale)
             }
         }
         Command::Open { id, page, root } => {
@@ -315,7 +315,7 @@ fn dispatch(cli: Cli) -> Result<()> {
                         },
                     );
                 }
-                let mut out = std::io::stdout().lock();
+                let mut out: Vec<u8> = Vec::new();
                 match &d {
                     crate::answer::Derived::Flow(f) => {
                         writeln!(
@@ -345,7 +345,7 @@ fn dispatch(cli: Cli) -> Result<()> {
                         }
                     }
                 }
-                return Ok(());
+                return emit_text(&out, revision, stale);
             }
             let opened = reader.open(&id)?;
             let stale = freshness(&root, &db_path, &reader)?.stale();
@@ -367,7 +367,7 @@ fn dispatch(cli: Cli) -> Result<()> {
                 )
             } else {
                 let n = &opened.node;
-                let mut out = std::io::stdout().lock();
+                let mut out: Vec<u8> = Vec::new();
                 writeln!(
                     out,
                     "{}  ({}, revision {}{})",
@@ -403,7 +403,7 @@ fn dispatch(cli: Cli) -> Result<()> {
                 for (line, callee) in &unresolved {
                     writeln!(out, "  ?? unresolved call {callee} (line {line})")?;
                 }
-                Ok(())
+                emit_text(&out, reader.revision(), stale)
             }
         }
         Command::Export { root, format: ExportFormat::Jsonl, output, derived } => {
@@ -729,6 +729,14 @@ fn print_index(s: &IndexSummary, json: bool) -> Result<()> {
 
 fn stale_note(stale: bool) -> &'static str {
     if stale { ", stale: files changed since; run `codegraph index`" } else { "" }
+}
+
+/// Prints a text answer built in `out` and notes it (with its revision) for the events log.
+fn emit_text(out: &[u8], revision: i64, stale: bool) -> Result<()> {
+    let text = String::from_utf8_lossy(out);
+    crate::events::printed(json!({"revision": revision, "stale": stale, "text": text}));
+    std::io::stdout().lock().write_all(out)?;
+    Ok(())
 }
 
 /// `codegraph events`: the last `tail` events, one line each (JSON lines with `--json`).

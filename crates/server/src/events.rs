@@ -63,8 +63,15 @@ impl Timer {
     /// Records the answer (`None` for a failure, with its message in `error`).
     pub fn record(self, root: Option<&str>, answer: Option<&Value>, error: Option<&str>) {
         let Some(path) = log_path() else { return };
-        let text = answer.map(Value::to_string);
-        let chars = text.as_ref().map_or(0, |t| t.chars().count());
+        // A text answer (the CLI without --json) counts its text; a JSON one its JSON.
+        let chars = match answer {
+            Some(Value::String(t)) => t.chars().count(),
+            Some(a) => match a.get("text").and_then(Value::as_str) {
+                Some(t) => t.chars().count(),
+                None => a.to_string().chars().count(),
+            },
+            None => 0,
+        };
         let mut event = json!({
             "time_ms": SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64),
             "surface": self.surface,

@@ -271,7 +271,13 @@ fn queries_are_logged_as_events() {
     assert!(search["duration_ms"].is_number());
     // The text answer of impact is measured too.
     assert!(events[1]["chars"].as_u64().is_some_and(|c| c > 20), "{}", events[1]);
-    let human = run(&["events"], "on");
+    // A text answer is measured too, with its revision.
+    codegraph_tests::cli::assert_ok(&run(&["search", "greet"], "on"));
+    let out = run(&["events", "--tail", "1", "--json"], "on");
+    let last: Value = serde_json::from_slice(&out.stdout).expect("one JSON event");
+    assert_eq!((last["operation"].as_str(), last["revision"].as_i64()), (Some("search"), Some(1)));
+    assert!(last["chars"].as_u64().is_some_and(|c| c > 20), "{last}");
+    let human = run(&["events", "--tail", "2"], "on");
     codegraph_tests::cli::assert_ok(&human);
     let text = String::from_utf8_lossy(&human.stdout);
     assert!(text.lines().count() == 2 && text.contains(" cli  search "), "{text}");
