@@ -956,3 +956,44 @@ fn go_mounts() {
     "#]]
     .assert_eq(&out);
 }
+
+/// Routes come from routers: a call of the route shape on a receiver typed as something else
+/// (an SDK's HTTP client field, `private _client: OpenAI`, a parameter `api: ApiClient`) is no
+/// route, whether or not its result is used; nor is one whose result is returned through a
+/// type assertion (`return this._client.post(...) as APIPromise<T>`); a field typed or built
+/// as a router, and a parameter typed by a type parameter, still register routes.
+#[test]
+fn receivers_typed_as_clients_register_no_routes() {
+    let out = endpoints(
+        r#"
+        //- /src/images.ts
+        import express from "express";
+        import OpenAI from "./client";
+        export class Images {
+          constructor(private _client: OpenAI) {}
+          edit(body: unknown) {
+            this._client.post("/images/edits", makeOptions(body));
+          }
+        }
+        export class Server {
+          app: express.Express = express();
+          routes() { this.app.get("/health", handler); }
+        }
+        export class Files extends APIResource {
+          create(body: unknown) {
+            return this._client.post("/files", multipartFormRequestOptions(body)) as APIPromise<File>;
+          }
+        }
+        function plugin<T extends FastifyInstance>(instance: T, api: ApiClient) {
+          instance.get("/generic", handler);
+          api.get("/not-a-route", handler);
+        }
+        "#,
+    );
+    expect![[r#"
+        //- src/images.ts
+        route L11 express GET /health handler=handler recv=this.app in=Server.routes
+        route L19 express GET /generic handler=handler recv=instance in=plugin
+    "#]]
+    .assert_eq(&out);
+}

@@ -19,7 +19,9 @@ use super::{
     Enclosing, Extracted, Found, Piece, client_path, join_path, normalize_path, route,
     status_by_name, status_literal, tidy, tool,
 };
-use crate::facts::{Callee, ClientCall, Endpoint, FileFacts, Handler, Mount, Receiver, SymbolIdx};
+use crate::facts::{
+    Callee, ClientCall, Endpoint, FileFacts, Handler, HintSource, Mount, Receiver, SymbolIdx,
+};
 use crate::typescript::shapes::{
     callee_of, dotted, first_named, is_function_expr, path_of, prop_name, string_content,
     unwrap_expr,
@@ -53,6 +55,16 @@ const CLIENTS: &[&str] = &[
 /// HTTP client libraries called by name (`axios(...)`, `axios.get(...)`), and whose
 /// `create` / `extend` makes an instance with a base URL.
 const CLIENT_LIBS: &[&str] = &["axios", "ky", "got", "superagent", "ofetch"];
+
+/// Whether a type name names a router or an app (`Express`, `express.Router`,
+/// `FastifyInstance`, `Hono`, `Application`, `KoaRouter`...) and no client.
+fn names_a_router(t: &str) -> bool {
+    let t = t.to_ascii_lowercase();
+    !t.contains("client")
+        && ["router", "app", "express", "hono", "fastify", "koa", "server", "instance", "elysia"]
+            .iter()
+            .any(|w| t.contains(w))
+}
 
 /// Client methods named after the HTTP method they send.
 const CLIENT_VERBS: &[&str] = &["get", "post", "put", "delete", "patch", "head", "options"];
@@ -330,7 +342,16 @@ fn middleware_name(n: Node<'_>, src: &str) -> Option<String> {
 fn used_like_a_client(call: Node<'_>) -> bool {
     let mut child = call;
     let mut parent = call.parent();
-    while let Some(p) = parent.filter(|p| p.kind() == "parenthesized_expression") {
+    // Parentheses and type assertions (`return x.post(...) as APIPromise<T>`) keep the value.
+    while let Some(p) = parent.filter(|p| {
+        matches!(
+            p.kind(),
+            "parenthesized_expression"
+                | "as_expression"
+                | "satisfies_expression"
+                | "non_null_expression"
+        )
+    }) {
         child = p;
         parent = p.parent();
     }
@@ -582,6 +603,7 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
         let base = base_path(obj, self.src);
         if base.last().is_some_and(|b| CLIENTS.contains(&b.as_str()))
             || (!inline && self.client_use(call))
+            || self.typed_as_non_router(&base, prop)
         {
             return true;
         }
@@ -603,6 +625,75 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
         self.responses(body, &mut ep);
         self.push(ep, prop, None);
         true
+    }
+
+    /// Whether the receiver is declared as something other than a router: a field or local
+    /// annotated (`private _client: OpenAI`, `api: HttpClient`) or constructed (`new Client()`)
+    /// with a type whose name names no router or app. Routes come from routers; an SDK's HTTP
+    /// client of the same shape is not one. Receivers with no such declaration are left to the
+    /// other rules.
+    fn typed_as_non_router(&mut self, base: &[String], at: Node<'t>) -> bool {
+        let Some(first) = base.first() else { return false };
+        let enclosing = self.enclosing.of(start_line(at), start_col(at));
+        let symbols = &self.facts.symbols;
+        let parent = |i: SymbolIdx| symbols.get(i as usize).and_then(|s| s.parent);
+        let is_class =
+            |i: SymbolIdx| symbols.get(i as usize).is_some_and(|s| s.kind == NodeKind::Class);
+        // `this.x`: a field of the class around the registration; `x`: a local or module name.
+        let (name, scopes): (&str, Vec<Option<SymbolIdx>>) = if first == "this" {
+            let Some(field) = base.get(1) else { return false };
+            let mut s = enclosing;
+            let mut class = None;
+            for _ in 0..16 {
+                match s {
+                    Some(i) if is_class(i) => {
+                        class = Some(i);
+                        break;
+                    }
+                    Some(i) => s = parent(i),
+                    None => break,
+                }
+            }
+            match class {
+                Some(c) => (field.as_str(), vec![Some(c)]),
+                None => return false,
+            }
+        } else {
+            let mut chain = Vec::new();
+            let mut s = enclosing;
+            for _ in 0..16 {
+                chain.push(s);
+                match s {
+                    Some(i) => s = parent(i),
+                    None => break,
+                }
+            }
+            (first.as_str(), chain)
+        };
+        let declared = scopes.iter().find_map(|scope| {
+            self.facts.type_hints.iter().find(|h| h.scope == *scope && h.name == name)
+        });
+        // A type parameter (`instance: T` in `function plugin<T extends FastifyInstance>`)
+        // says nothing by its name.
+        let type_parameter = |t: &str| {
+            let mut s = enclosing;
+            for _ in 0..16 {
+                let Some(i) = s else { return false };
+                let Some(sym) = symbols.get(i as usize) else { return false };
+                if sym.signature.contains(&format!("<{t}"))
+                    || sym.signature.contains(&format!(", {t}"))
+                {
+                    return true;
+                }
+                s = sym.parent;
+            }
+            false
+        };
+        match declared.map(|h| &h.source) {
+            Some(HintSource::Annotation(t)) => !names_a_router(t) && !type_parameter(t),
+            Some(HintSource::Construct(t)) => !names_a_router(t),
+            _ => false,
+        }
     }
 
     /// Whether the call's result is used like a client response (see [`used_like_a_client`]).
