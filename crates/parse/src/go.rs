@@ -44,8 +44,13 @@ impl Provider for GoProvider {
         let Some(tree) = tree else {
             return FileFacts::default();
         };
-        let mut ex =
-            Extractor { src: text, k: kinds(), facts: FileFacts::default(), tparams: Vec::new() };
+        let mut ex = Extractor {
+            src: text,
+            k: kinds(),
+            facts: FileFacts::default(),
+            tparams: Vec::new(),
+            import_names: None,
+        };
         ex.top_level(tree.root_node());
         let mut facts = ex.facts;
         facts.syntax_errors = count_errors(tree);
@@ -283,6 +288,8 @@ struct Extractor<'s> {
     /// Type parameters of the declaration being extracted: a hint naming one says nothing
     /// about a declared type.
     tparams: Vec<&'s str>,
+    /// The names this file's imports bind (built on first use; see `is_import_name`).
+    import_names: Option<Vec<String>>,
 }
 
 /// Where walked code sits: the symbol its calls belong to, and the function whose locals its
@@ -1144,10 +1151,15 @@ impl<'s> Extractor<'s> {
     /// Whether `node`'s text holds a `(` or a `.`: a call, or a selector that may read a field
     /// (see [`NOTHING_INSIDE_WITHOUT_PAREN`]).
     fn has_paren_or_dot(&self, node: Node<'_>) -> bool {
+        self.text_has(node, |c| c == b'(' || c == b'.')
+    }
+
+    /// Whether `node`'s text holds a byte `hit` accepts (true when its range is not the text's).
+    fn text_has(&self, node: Node<'_>, hit: impl Fn(u8) -> bool) -> bool {
         self.src
             .as_bytes()
             .get(node.start_byte()..node.end_byte())
-            .is_none_or(|b| b.iter().any(|&c| c == b'(' || c == b'.'))
+            .is_none_or(|b| b.iter().any(|&c| hit(c)))
     }
 
     /// A selector that is not the function of a call: a field read (or written, on the left
@@ -1191,21 +1203,25 @@ impl<'s> Extractor<'s> {
 
     /// Whether `name` is the name an import of this file binds (its alias, or the last
     /// element of its path, which is the package name by convention).
-    fn is_import_name(&self, name: &str) -> bool {
-        self.facts.imports.iter().any(|i| {
-            match i.bindings.first().and_then(|b| b.local.as_deref()) {
-                Some(alias) => alias == name,
-                None => i.source.rsplit('/').next() == Some(name),
-            }
-        })
+    fn is_import_name(&mut self, name: &str) -> bool {
+        // Imports precede every body in a Go file: their names are read once, at the first
+        // selector of a body.
+        let imports = &self.facts.imports;
+        let names = self.import_names.get_or_insert_with(|| {
+            imports
+                .iter()
+                .map(|i| match i.bindings.first().and_then(|b| b.local.clone()) {
+                    Some(alias) => alias,
+                    None => i.source.rsplit('/').next().unwrap_or(&i.source).to_string(),
+                })
+                .collect()
+        });
+        names.iter().any(|n| n == name)
     }
 
     /// Whether `node`'s text holds a `(` (see [`NOTHING_INSIDE_WITHOUT_PAREN`]).
     fn has_paren(&self, node: Node<'_>) -> bool {
-        self.src
-            .as_bytes()
-            .get(node.start_byte()..node.end_byte())
-            .is_none_or(|b| b.contains(&b'('))
+        self.text_has(node, |c| c == b'(')
     }
 
     fn call(&mut self, callee: Callee, name: Node<'_>, ctx: Ctx) {

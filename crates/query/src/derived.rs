@@ -313,39 +313,17 @@ impl Reader<'_> {
     /// `process` / `cluster`, its label as name, a one-line signature); `None` for other IDs
     /// and unknown ones.
     pub fn derived_node(&self, id: &str) -> Result<Option<NodeRow>, QueryError> {
-        let (kind, sql) = if id.starts_with("proc:") {
-            (
-                NodeKind::Process,
-                "SELECT label, 'flow of ' || steps || ' steps from ' || entry FROM process WHERE id = ?1",
-            )
+        let kind = if id.starts_with("proc:") {
+            NodeKind::Process
         } else if id.starts_with("cluster:") {
-            (
-                NodeKind::Cluster,
-                "SELECT label, 'cluster of ' || size || ' members, cohesion ' || printf('%.2f', cohesion) \
-                 FROM cluster WHERE id = ?1",
-            )
+            NodeKind::Cluster
         } else {
             return Ok(None);
         };
-        let row: Vec<(String, String)> = self.rows(sql, [id], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        Ok(row.into_iter().next().map(|(label, signature)| NodeRow {
-            id: id.to_string(),
-            kind: kind.as_str().to_string(),
-            name: label.clone(),
-            qualified_name: label,
-            file: None,
-            language: None,
-            start_line: None,
-            end_line: None,
-            signature: Some(signature),
-            doc: None,
-            exported: false,
-            parent: None,
-            size: None,
-            lines: None,
-            hash: None,
-            props: None,
-        }))
+        let (select, table) = derived_select(kind);
+        let sql = format!("SELECT {select} FROM {table} WHERE id = ?1");
+        let rows: Vec<(NodeRow, f64)> = self.rows(&sql, [id], |r| derived_row(kind, r))?;
+        Ok(rows.into_iter().next().map(|(n, _)| n))
     }
 
     /// The derived edges at node `id` in `dir` of the given kinds, as stored edges would be
@@ -392,6 +370,49 @@ impl Reader<'_> {
         }
         Ok(edges)
     }
+}
+
+/// What a flow or cluster row gives a node row (ID, label, a rank, a one-line signature;
+/// read by [`derived_row`]) and the table it comes from. Flows rank by score, clusters by
+/// cohesion.
+pub(crate) fn derived_select(kind: NodeKind) -> (&'static str, &'static str) {
+    match kind {
+        NodeKind::Process => {
+            ("id, label, score, 'flow of ' || steps || ' steps from ' || entry", "process")
+        }
+        _ => (
+            "id, label, cohesion, 'cluster of ' || size || ' members, cohesion ' || printf('%.2f', cohesion)",
+            "cluster",
+        ),
+    }
+}
+
+/// A flow or a cluster (a row of [`derived_select`]) as a node row of the model (kind
+/// `process` / `cluster`, its label as name, the one-line signature), with its rank.
+pub(crate) fn derived_row(
+    kind: NodeKind,
+    r: &rusqlite::Row<'_>,
+) -> rusqlite::Result<(NodeRow, f64)> {
+    let label: String = r.get(1)?;
+    let node = NodeRow {
+        id: r.get(0)?,
+        kind: kind.as_str().to_string(),
+        name: label.clone(),
+        qualified_name: label,
+        file: None,
+        language: None,
+        start_line: None,
+        end_line: None,
+        signature: Some(r.get(3)?),
+        doc: None,
+        exported: false,
+        parent: None,
+        size: None,
+        lines: None,
+        hash: None,
+        props: None,
+    };
+    Ok((node, r.get(2)?))
 }
 
 /// The edge kinds whose edges live in the derived tables, not in `stored_edge`.

@@ -135,55 +135,24 @@ impl Reader<'_> {
                 .join(" AND ")
         };
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let (sql, kind_name) = match kind {
-            NodeKind::Process => (
-                format!(
-                    "SELECT id, label, score, 'flow of ' || steps || ' steps from ' || entry \
-                     FROM process WHERE {filter} ORDER BY score DESC, id LIMIT {limit}"
-                ),
-                NodeKind::Process.as_str(),
-            ),
-            _ => (
-                format!(
-                    "SELECT id, label, cohesion, 'cluster of ' || size || ' members, cohesion ' \
-                     || printf('%.2f', cohesion) FROM cluster WHERE {filter} \
-                     ORDER BY size DESC, cohesion DESC, id LIMIT {limit}"
-                ),
-                NodeKind::Cluster.as_str(),
-            ),
+        let (select, table) = crate::derived::derived_select(kind);
+        let order = match kind {
+            NodeKind::Process => "score DESC, id",
+            _ => "size DESC, cohesion DESC, id",
         };
-        let rows: Vec<(String, String, f64, String)> =
+        let sql =
+            format!("SELECT {select} FROM {table} WHERE {filter} ORDER BY {order} LIMIT {limit}");
+        let rows: Vec<(crate::read::NodeRow, f64)> =
             self.rows(&sql, rusqlite::params_from_iter(words.iter()), |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+                crate::derived::derived_row(kind, r)
             })?;
-        let best = rows.iter().map(|r| r.2).fold(f64::MIN, f64::max).max(f64::MIN_POSITIVE);
+        let best = rows.iter().map(|r| r.1).fold(f64::MIN, f64::max).max(f64::MIN_POSITIVE);
         let hits = rows
             .into_iter()
-            .map(|(id, label, score, signature)| SearchHit {
-                node: crate::read::NodeRow {
-                    id,
-                    kind: kind_name.to_string(),
-                    name: label.clone(),
-                    qualified_name: label,
-                    file: None,
-                    language: None,
-                    start_line: None,
-                    end_line: None,
-                    signature: Some(signature),
-                    doc: None,
-                    exported: false,
-                    parent: None,
-                    size: None,
-                    lines: None,
-                    hash: None,
-                    props: None,
-                },
-                score: score / best,
-                relevance: score,
-            })
+            .map(|(node, rank)| SearchHit { node, score: rank / best, relevance: rank })
             .collect::<Vec<_>>();
         let fallback = (!hits.is_empty()).then_some(Fallback::Raw);
-        Ok(SearchResult { hits, fallback, fts_query: format!("{kind_name} label: {query}") })
+        Ok(SearchResult { hits, fallback, fts_query: format!("{} label: {query}", kind.as_str()) })
     }
 
     fn run_fts(&self, fts: &str, req: &SearchRequest) -> rusqlite::Result<Vec<SearchHit>> {

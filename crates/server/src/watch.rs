@@ -67,6 +67,11 @@ fn is_ignore_file(path: &Path) -> bool {
         || (name == "exclude" && path.parent().is_some_and(|p| p.ends_with(".git/info")))
 }
 
+/// Whether an event only reads (an access other than a closed write): it changes nothing.
+pub(crate) fn is_read(kind: &EventKind) -> bool {
+    matches!(kind, EventKind::Access(a) if *a != AccessKind::Close(AccessMode::Write))
+}
+
 /// Reduces the watcher's results to the paths to re-list, or to a rescan.
 pub(crate) fn reduce(
     engine: &Engine,
@@ -87,8 +92,7 @@ pub(crate) fn reduce(
             }
         };
         for e in events {
-            if matches!(e.event.kind, EventKind::Access(kind) if kind != AccessKind::Close(AccessMode::Write))
-            {
+            if is_read(&e.event.kind) {
                 continue;
             }
             if e.event.need_rescan() {

@@ -449,17 +449,16 @@ fn dispatch_implementations(g: &mut Graph<'_, '_>, call: &Step) -> Result<Vec<St
 /// file's symbols, a package's files and their symbols.
 fn parts(g: &mut Graph<'_, '_>, nid: i64) -> Result<Vec<i64>, QueryError> {
     let node = g.node(nid)?;
+    // Types, and values that hold members (`obj.prop` of a module-level object).
+    if NodeKind::parse(&node.kind).is_some_and(NodeKind::is_type_like) {
+        let kinds = [EdgeKind::HasMethod, EdgeKind::HasProperty];
+        return Ok(g
+            .hops(nid, Direction::Out, &kinds, usize::MAX)?
+            .into_iter()
+            .map(|h| h.other)
+            .collect());
+    }
     match Role::of(&node.kind) {
-        Role::Type => Ok(g
-            .hops(nid, Direction::Out, &[EdgeKind::HasMethod, EdgeKind::HasProperty], usize::MAX)?
-            .into_iter()
-            .map(|h| h.other)
-            .collect()),
-        Role::Value if NodeKind::parse(&node.kind).is_some_and(NodeKind::is_type_like) => Ok(g
-            .hops(nid, Direction::Out, &[EdgeKind::HasMethod, EdgeKind::HasProperty], usize::MAX)?
-            .into_iter()
-            .map(|h| h.other)
-            .collect()),
         Role::File => match node.file.clone() {
             Some(path) => g.symbols_of_file(&path),
             None => Ok(Vec::new()),
@@ -571,7 +570,7 @@ pub(crate) fn impact_from(
         // Dispatch-only nodes are listed, not expanded (module doc).
         frontier = level
             .iter()
-            .filter(|(_, n)| n.dispatch.is_none() || !kinds.is_empty())
+            .filter(|(_, n)| n.dispatch.is_none())
             .map(|(nid, n)| (*nid, n.confidence, false))
             .collect();
         frontier.sort_by_key(|&(s, _, _)| s);
@@ -585,9 +584,11 @@ pub(crate) fn impact_from(
     let own_dirs: HashSet<&str> = own_files.iter().map(|f| dir_of(f)).collect();
     let mut files: BTreeMap<String, u32> = BTreeMap::new();
     let mut modules: BTreeMap<String, u32> = BTreeMap::new();
+    // Possible callers through dispatch are listed but left out of the risk (module doc).
+    let possible_only = |n: &ImpactNode| n.dispatch.is_some() && dir == ImpactDirection::Upstream;
     let mut dispatch = 0;
     for n in levels.iter().flatten() {
-        if n.dispatch.is_some() && dir == ImpactDirection::Upstream {
+        if possible_only(n) {
             dispatch += 1;
             continue;
         }
@@ -598,9 +599,7 @@ pub(crate) fn impact_from(
     }
     let file_count = files.keys().filter(|f| !own_files.contains(f.as_str())).count();
     let module_count = modules.keys().filter(|m| !own_dirs.contains(m.as_str())).count();
-    let direct = levels.first().map_or(0, |l| {
-        l.iter().filter(|n| n.dispatch.is_none() || dir != ImpactDirection::Upstream).count()
-    });
+    let direct = levels.first().map_or(0, |l| l.iter().filter(|n| !possible_only(n)).count());
     let by_count = |m: BTreeMap<String, u32>| {
         let mut v: Vec<(String, u32)> = m.into_iter().collect();
         v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));

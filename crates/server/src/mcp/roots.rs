@@ -551,9 +551,7 @@ impl RootHandle {
 /// Whether a raw watcher event may change the tree: not a read (access events other than a
 /// closed write), not git's own files.
 fn is_tree_change(event: &notify::Event, root: &Path) -> bool {
-    use notify::event::{AccessKind, AccessMode, EventKind};
-    if matches!(event.kind, EventKind::Access(kind) if kind != AccessKind::Close(AccessMode::Write))
-    {
+    if crate::watch::is_read(&event.kind) {
         return false;
     }
     event.paths.is_empty()

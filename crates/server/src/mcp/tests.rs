@@ -88,7 +88,11 @@ async fn connect(roots: Arc<RootSet>) -> Client {
 }
 
 /// Calls a tool: (is_error, the answer as JSON, or as a string when it is not JSON).
-async fn call(client: &Client, tool: &str, args: Value) -> (bool, Value) {
+async fn call<H: rmcp::ClientHandler>(
+    client: &RunningService<RoleClient, H>,
+    tool: &str,
+    args: Value,
+) -> (bool, Value) {
     let Value::Object(map) = args else { panic!("arguments must be an object") };
     let result = client
         .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(map))
@@ -137,7 +141,7 @@ fn ids(list: &Value, pointer: &str) -> Vec<String> {
 }
 
 /// Waits until index_status (which never waits itself) reports the root ready; its answer.
-async fn ready(client: &Client) -> Value {
+async fn ready<H: rmcp::ClientHandler>(client: &RunningService<RoleClient, H>) -> Value {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let (is_error, v) = call(client, "index_status", json!({})).await;
@@ -964,20 +968,7 @@ async fn waiting_calls_report_progress_to_clients_that_ask() {
     });
     let seen = ProgressClient::default();
     let client = seen.clone().serve(client_io).await.expect("client handshake");
-    let ready_deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let r = client
-            .call_tool(CallToolRequestParams::new("index_status"))
-            .await
-            .expect("index_status");
-        let text = r.content.first().and_then(|c| c.as_text()).map(|t| t.text.clone());
-        let v: Value = serde_json::from_str(&text.unwrap_or_default()).unwrap_or(Value::Null);
-        if v["phase"] == "ready" {
-            break;
-        }
-        assert!(Instant::now() < ready_deadline, "not ready: {v}");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    ready(&client).await;
     tokio::time::sleep(Duration::from_millis(1500)).await;
 
     let call = |token: Option<&str>| {
