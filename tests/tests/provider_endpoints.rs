@@ -997,3 +997,52 @@ fn receivers_typed_as_clients_register_no_routes() {
     "#]]
     .assert_eq(&out);
 }
+
+/// A registration counts only when its receiver is known to be a router or app: declared or
+/// built as one (`express.Router()`, `Fastify()`, a chain rooted at `fastify()`), a parameter
+/// of a function handed to a plugin call (`register(function (f) {...})`), or named like one
+/// (`app`, `router`, `server`, `instance`, `routes`). A receiver made by a client factory, a
+/// field or local with no such evidence, or a parameter of an ordinary function is no router.
+#[test]
+fn routes_need_a_router_receiver() {
+    let out = endpoints(
+        r#"
+        //- /test/plugin.test.js
+        const Fastify = require("fastify");
+        test("plugins", (t) => {
+          const f = Fastify();
+          f.register(function (child, opts, done) {
+            child.get("/plugin", handler);
+            done();
+          });
+          fastify().get("/chained", handler);
+        });
+        //- /src/app.js
+        const express = require("express");
+        const v1 = express.Router();
+        v1.get("/users", listUsers);
+        const api = createApiClient();
+        api.get("/remote", handler);
+        svc.post("/elsewhere", handler);
+        module.exports = function (app) {
+          app.get("/health", health);
+        };
+        function call(gateway) {
+          gateway.get("/through", handler);
+        }
+        class Sync {
+          run() { this.http.get("/poll", handler); this.router.get("/own", handler); }
+        }
+        "#,
+    );
+    expect![[r#"
+        //- test/plugin.test.js
+        route L5 fastify GET /plugin handler=handler recv=child in=<module>
+        route L8 fastify GET /chained handler=handler in=<module>
+        //- src/app.js
+        route L3 express GET /users handler=listUsers recv=v1 in=<module>
+        route L8 express GET /health handler=health recv=app in=module.exports
+        route L14 express GET /own handler=handler recv=this.router in=Sync.run
+    "#]]
+    .assert_eq(&out);
+}

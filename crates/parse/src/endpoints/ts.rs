@@ -56,14 +56,98 @@ const CLIENTS: &[&str] = &[
 /// `create` / `extend` makes an instance with a base URL.
 const CLIENT_LIBS: &[&str] = &["axios", "ky", "got", "superagent", "ofetch"];
 
-/// Whether a type name names a router or an app (`Express`, `express.Router`,
-/// `FastifyInstance`, `Hono`, `Application`, `KoaRouter`...) and no client.
+/// Whether a type or variable name names a router or an app (`Express`, `express.Router`,
+/// `FastifyInstance`, `Hono`, `Application`, `KoaRouter`, `app`, `routes`, `server`...) and
+/// no client.
 fn names_a_router(t: &str) -> bool {
     let t = t.to_ascii_lowercase();
     !t.contains("client")
-        && ["router", "app", "express", "hono", "fastify", "koa", "server", "instance", "elysia"]
+        && ["route", "app", "express", "hono", "fastify", "koa", "server", "instance", "elysia"]
             .iter()
             .any(|w| t.contains(w))
+}
+
+/// Whether a call makes a router or app: its name or receiver names one (`express()`,
+/// `express.Router()`, `Fastify()`, `new Hono()`, `buildApp()`, `app.withTypeProvider()`).
+fn callee_names_a_router(c: &Callee) -> bool {
+    names_a_router(&c.name)
+        || match &c.receiver {
+            Receiver::Path(p) => p.iter().any(|s| names_a_router(s)),
+            Receiver::CallResult(inner) => callee_names_a_router(inner),
+            _ => false,
+        }
+}
+
+/// Whether a call makes an HTTP client (`createClient()`, `axios.create()`, `ky.extend()`).
+fn callee_names_a_client(c: &Callee) -> bool {
+    c.name.to_ascii_lowercase().contains("client")
+        || match &c.receiver {
+            Receiver::Path(p) => p.first().is_some_and(|l| {
+                CLIENT_LIBS.contains(&l.as_str()) || CLIENTS.contains(&l.as_str())
+            }),
+            _ => false,
+        }
+}
+
+/// Calls that hand a router to the function they are given (`app.register((f) => ...)`).
+fn plugin_call(name: &str) -> bool {
+    matches!(name, "register" | "use" | "route" | "group" | "plugin")
+}
+
+/// Whether `name`, seen at `at`, is a parameter of an enclosing function that is passed to a
+/// plugin call (`fastify.register(function (f, opts, done) { f.get(...) })`). The innermost
+/// function that binds the name decides.
+fn plugin_parameter(at: Node<'_>, name: &str, src: &str) -> bool {
+    let mut n = at.parent();
+    for _ in 0..256 {
+        let Some(f) = n else { return false };
+        if is_function_like(f.kind()) && binds_parameter(f, name, src) {
+            let call = f.parent().filter(|a| a.kind() == "arguments").and_then(|a| a.parent());
+            let callee = call
+                .and_then(|c| c.child_by_field_name("function"))
+                .and_then(|func| callee_of(unwrap_expr(func), src))
+                .map(|(c, _)| c.name);
+            return callee.is_some_and(|c| plugin_call(&c));
+        }
+        n = f.parent();
+    }
+    false
+}
+
+/// Whether function `f` has a parameter named `name` (plain, typed, defaulted or rest).
+fn binds_parameter(f: Node<'_>, name: &str, src: &str) -> bool {
+    if let Some(p) = f.child_by_field_name("parameter") {
+        return text(p, src) == name;
+    }
+    let Some(params) = f.child_by_field_name("parameters") else { return false };
+    named_children(params).into_iter().any(|p| {
+        let id = match p.kind() {
+            "identifier" => Some(p),
+            "required_parameter" | "optional_parameter" => p.child_by_field_name("pattern"),
+            "assignment_pattern" => p.child_by_field_name("left"),
+            "rest_pattern" => first_named(p),
+            _ => None,
+        };
+        id.is_some_and(|i| i.kind() == "identifier" && text(i, src) == name)
+    })
+}
+
+/// The call a chain of calls is rooted at: `fastify()` in `fastify().get(...)` and in
+/// `fastify().register(p).get(...)`.
+fn chain_root_call(obj: Node<'_>, src: &str) -> Option<Callee> {
+    let mut o = unwrap_expr(obj);
+    for _ in 0..32 {
+        if o.kind() != "call_expression" {
+            return None;
+        }
+        let f = unwrap_expr(o.child_by_field_name("function")?);
+        if f.kind() == "member_expression" {
+            o = unwrap_expr(f.child_by_field_name("object")?);
+        } else {
+            return callee_of(f, src).map(|(c, _)| c);
+        }
+    }
+    None
 }
 
 /// Client methods named after the HTTP method they send.
@@ -603,7 +687,7 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
         let base = base_path(obj, self.src);
         if base.last().is_some_and(|b| CLIENTS.contains(&b.as_str()))
             || (!inline && self.client_use(call))
-            || self.typed_as_non_router(&base, prop)
+            || !self.receiver_is_router(&base, obj, prop)
         {
             return true;
         }
@@ -627,13 +711,22 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
         true
     }
 
-    /// Whether the receiver is declared as something other than a router: a field or local
-    /// annotated (`private _client: OpenAI`, `api: HttpClient`) or constructed (`new Client()`)
-    /// with a type whose name names no router or app. Routes come from routers; an SDK's HTTP
-    /// client of the same shape is not one. Receivers with no such declaration are left to the
-    /// other rules.
-    fn typed_as_non_router(&mut self, base: &[String], at: Node<'t>) -> bool {
-        let Some(first) = base.first() else { return false };
+    /// Whether the receiver of a registration is known to be a router or app. Routes come from
+    /// routers; an SDK's HTTP client of the same shape (`this._client.post(path, opts)`) is
+    /// not one. The evidence, strongest first:
+    /// - the receiver's declaration: annotated (`app: Express`, `instance: T` with `T` a type
+    ///   parameter) or constructed (`new Hono()`) with a type that names a router or app, or
+    ///   initialised by a call that does (`express()`, `express.Router()`, `Fastify()`);
+    ///   a type or call that names none (`private _client: OpenAI`, `createClient()`) says no;
+    /// - a parameter of a function handed to a plugin or mount call (`app.register((f) => ...)`,
+    ///   `router.use(...)`, `app.route(...)`): the framework passes it a router;
+    /// - a chain rooted at a call that names a router (`fastify().get(...)`);
+    /// - otherwise the receiver's own name must name one (`app`, `router`, `server`,
+    ///   `fastify`, `instance`, `routes`...).
+    fn receiver_is_router(&mut self, base: &[String], obj: Node<'t>, at: Node<'t>) -> bool {
+        let Some(first) = base.first() else {
+            return chain_root_call(obj, self.src).is_some_and(|c| callee_names_a_router(&c));
+        };
         let enclosing = self.enclosing.of(start_line(at), start_col(at));
         let symbols = &self.facts.symbols;
         let parent = |i: SymbolIdx| symbols.get(i as usize).and_then(|s| s.parent);
@@ -656,7 +749,7 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
             }
             match class {
                 Some(c) => (field.as_str(), vec![Some(c)]),
-                None => return false,
+                None => return names_a_router(field),
             }
         } else {
             let mut chain = Vec::new();
@@ -670,8 +763,16 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
             }
             (first.as_str(), chain)
         };
+        // The innermost scope that declares the name decides; within it, the latest hint
+        // before the registration.
+        let line = start_line(at);
         let declared = scopes.iter().find_map(|scope| {
-            self.facts.type_hints.iter().find(|h| h.scope == *scope && h.name == name)
+            self.facts
+                .type_hints
+                .iter()
+                .filter(|h| h.scope == *scope && h.name == name && h.line <= line)
+                .filter(|h| !matches!(h.source, HintSource::Return(_)))
+                .next_back()
         });
         // A type parameter (`instance: T` in `function plugin<T extends FastifyInstance>`)
         // says nothing by its name.
@@ -689,10 +790,15 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
             }
             false
         };
+        let by_name = names_a_router(name);
         match declared.map(|h| &h.source) {
-            Some(HintSource::Annotation(t)) => !names_a_router(t) && !type_parameter(t),
-            Some(HintSource::Construct(t)) => !names_a_router(t),
-            _ => false,
+            Some(HintSource::Annotation(t)) => names_a_router(t) || type_parameter(t),
+            Some(HintSource::Construct(t)) => names_a_router(t),
+            Some(HintSource::CallResult(c)) => {
+                callee_names_a_router(c) || (by_name && !callee_names_a_client(c))
+            }
+            Some(HintSource::Callback { callee, .. }) => plugin_call(&callee.name) || by_name,
+            _ => by_name || plugin_parameter(at, name, self.src),
         }
     }
 
