@@ -771,8 +771,7 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
                 .type_hints
                 .iter()
                 .filter(|h| h.scope == *scope && h.name == name && h.line <= line)
-                .filter(|h| !matches!(h.source, HintSource::Return(_)))
-                .next_back()
+                .rfind(|h| !matches!(h.source, HintSource::Return(_)))
         });
         // A type parameter (`instance: T` in `function plugin<T extends FastifyInstance>`)
         // says nothing by its name.
