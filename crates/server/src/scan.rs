@@ -18,7 +18,8 @@ use std::sync::{Arc, Mutex};
 /// Default `--max-file-size`.
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 1024 * 1024;
 
-/// Directory names never descended into.
+/// Names never indexed nor descended into, whether directories or files (a linked worktree's
+/// `.git` is a file).
 pub const ALWAYS_SKIPPED_DIRS: &[&str] = &[".git", ".mission"];
 
 /// How many leading bytes are checked for NUL.
@@ -173,8 +174,9 @@ pub fn walk(root: &Path, opts: &ScanOptions, start: &Path, max_depth: Option<usi
         .parents(true)
         .filter_entry(move |entry| {
             let path = entry.path();
-            if entry.file_type().is_some_and(|t| t.is_dir())
-                && path != filter_root
+            // `.git` is a directory in a repository and a file (`gitdir: ...`) in a linked
+            // worktree: neither is ever part of the graph.
+            if path != filter_root
                 && entry.file_name().to_str().is_some_and(|n| ALWAYS_SKIPPED_DIRS.contains(&n))
             {
                 return false;
@@ -427,6 +429,16 @@ mod tests {
         write(&root, "a.md", b"# a\n");
         let r =
             scan(&root, &ScanOptions { max_file_size: 1000, exclude: vec![root.join("index.db")] });
+        assert_eq!(paths(&r), vec!["a.md"]);
+    }
+
+    #[test]
+    fn a_worktree_git_file_is_never_indexed() {
+        let (_d, root) = tmp();
+        write(&root, ".git", b"gitdir: /elsewhere/.git/worktrees/wt1\n");
+        write(&root, "sub/.git/HEAD", b"ref: refs/heads/main\n");
+        write(&root, "a.md", b"# a\n");
+        let r = scan(&root, &opts());
         assert_eq!(paths(&r), vec!["a.md"]);
     }
 }
