@@ -172,6 +172,14 @@ impl Reader<'_> {
         Ok(v.and_then(|v| v.parse().ok()))
     }
 
+    /// A key of the index's own metadata (`seeded_from`...), if recorded.
+    pub fn meta(&self, key: &str) -> Result<Option<String>, QueryError> {
+        self.tx
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()
+            .map_err(|source| QueryError::Sqlite { path: self.path.clone(), source })
+    }
+
     /// Path, size, mtime and hash of every indexed file (no facts).
     pub fn source_stats(&self) -> Result<Vec<SourceRow>, QueryError> {
         let err = |source| QueryError::Sqlite { path: self.path.clone(), source };

@@ -281,6 +281,60 @@ impl Store {
         &self.path
     }
 
+    /// Copies this (read-only) index, as of its last committed revision, to a new database at
+    /// `dest` with SQLite's online backup: page by page under one read transaction, so a writer
+    /// working on the source meanwhile neither blocks the copy nor tears it. The copy is built
+    /// beside `dest` and renamed into place, so `dest` is either absent or whole.
+    pub fn copy_to(&self, dest: &Path) -> Result<(), QueryError> {
+        let tmp = sibling(dest, &format!(".building-{}", std::process::id()));
+        for f in database_files(&tmp) {
+            let _ = std::fs::remove_file(f);
+        }
+        let err = |source| QueryError::Sqlite { path: dest.to_path_buf(), source };
+        {
+            let mut out = Connection::open(&tmp).map_err(err)?;
+            let backup = rusqlite::backup::Backup::new(&self.conn, &mut out).map_err(err)?;
+            // Every page in one step: one read transaction, so no writer can make it restart.
+            let mut waited = Duration::ZERO;
+            loop {
+                match backup.step(-1).map_err(err)? {
+                    rusqlite::backup::StepResult::Done => break,
+                    rusqlite::backup::StepResult::More => {}
+                    _ if waited >= Duration::from_secs(10) => {
+                        return Err(err(rusqlite::Error::SqliteFailure(
+                            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_BUSY),
+                            Some("the source index stayed locked for 10 s".into()),
+                        )));
+                    }
+                    _ => {
+                        std::thread::sleep(Duration::from_millis(50));
+                        waited += Duration::from_millis(50);
+                    }
+                }
+            }
+            drop(backup);
+            // The copy is a database of its own: whole in one file, journaled like any index.
+            out.pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(())).map_err(err)?;
+        }
+        std::fs::rename(&tmp, dest).map_err(|source| QueryError::Io {
+            action: "move the copied index to",
+            path: dest.to_path_buf(),
+            source,
+        })?;
+        for f in database_files(&tmp).into_iter().skip(1) {
+            let _ = std::fs::remove_file(f);
+        }
+        Ok(())
+    }
+
+    /// Records a key of the index's own metadata (kept across revisions).
+    pub fn set_meta(&self, key: &str, value: &str) -> Result<(), QueryError> {
+        self.conn
+            .execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)", [key, value])
+            .map(|_| ())
+            .map_err(|source| QueryError::Sqlite { path: self.path.clone(), source })
+    }
+
     /// Sets the page cache of this connection (KiB). The bulk load wants a large one; a
     /// long-lived daemon writing a few rows per revision does well with a small one.
     pub fn set_cache_kib(&self, kib: i64) -> Result<(), QueryError> {

@@ -43,6 +43,9 @@ enum Command {
         /// Rebuild from scratch instead of updating the existing index.
         #[arg(long)]
         full: bool,
+        /// Never start this root's first index from a sibling worktree's index.
+        #[arg(long)]
+        no_share: bool,
     },
     /// Index a code root, then keep the index fresh as files change (until SIGINT/SIGTERM).
     Watch {
@@ -55,6 +58,9 @@ enum Command {
         /// Batches naming more paths than this are applied as a full rescan.
         #[arg(long, default_value_t = 1000)]
         max_batch_paths: usize,
+        /// Never start this root's first index from a sibling worktree's index.
+        #[arg(long)]
+        no_share: bool,
     },
     /// Serve roots to coding agents over MCP (stdio, or streamable HTTP with --http).
     Mcp {
@@ -74,6 +80,9 @@ enum Command {
         /// Seconds a call waits for a root's first index before answering "building".
         #[arg(long, default_value_t = 30)]
         build_wait_secs: u64,
+        /// Never start a root's first index from a sibling worktree's index.
+        #[arg(long)]
+        no_share: bool,
     },
     /// Show the published revision, its counts and skips, and whether it is stale.
     Status {
@@ -192,22 +201,28 @@ impl Command {
 fn dispatch(cli: Cli) -> Result<()> {
     let json = cli.json;
     match cli.command {
-        Command::Index { root, max_file_size, full } => {
+        Command::Index { root, max_file_size, full, no_share } => {
             let root = canonical_root(&root.unwrap_or_else(|| PathBuf::from(".")))?;
             let db = db_path(&root, cli.db.as_deref())?;
             let progress = !json && std::io::stderr().is_terminal();
             let summary = crate::engine::index(
                 &root,
                 &db,
-                &IndexOptions { max_file_size, progress, full, counter: None },
+                &IndexOptions { max_file_size, progress, full, share: !no_share, counter: None },
             )?;
             print_index(&summary, json)
         }
-        Command::Watch { root, max_file_size, debounce_ms, max_batch_paths } => {
+        Command::Watch { root, max_file_size, debounce_ms, max_batch_paths, no_share } => {
             let root = canonical_root(&root.unwrap_or_else(|| PathBuf::from(".")))?;
             let db = db_path(&root, cli.db.as_deref())?;
             let progress = !json && std::io::stderr().is_terminal();
-            let index_opts = IndexOptions { max_file_size, progress, full: false, counter: None };
+            let index_opts = IndexOptions {
+                max_file_size,
+                progress,
+                full: false,
+                share: !no_share,
+                counter: None,
+            };
             let opts = crate::watch::WatchOptions {
                 debounce: std::time::Duration::from_millis(debounce_ms),
                 max_batch_paths,
@@ -217,9 +232,18 @@ fn dispatch(cli: Cli) -> Result<()> {
                 if json { Ok(()) } else { print_index(s, false) }
             })
         }
-        Command::Mcp { roots, http, allow_remote, max_file_size, debounce_ms, build_wait_secs } => {
+        Command::Mcp {
+            roots,
+            http,
+            allow_remote,
+            max_file_size,
+            debounce_ms,
+            build_wait_secs,
+            no_share,
+        } => {
             let root_opts = crate::mcp::roots::RootOptions {
                 max_file_size,
+                share: !no_share,
                 debounce: std::time::Duration::from_millis(debounce_ms),
                 build_wait: std::time::Duration::from_secs(build_wait_secs),
                 ..Default::default()
@@ -562,6 +586,7 @@ fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Re
         ));
     }
     let list = |v: &[String]| -> Vec<String> { v.iter().take(limit).cloned().collect() };
+    let sharing = crate::seed::sharing(&root, &db_path, &reader)?;
     if json {
         let counts = |v: &[(String, u64)]| -> Value {
             Value::Object(v.iter().map(|(k, n)| (k.clone(), json!(n))).collect())
@@ -592,6 +617,7 @@ fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Re
             "edges_by_kind": counts(&st.edges_by_kind),
             "diagnostics_by_code": counts(&st.diagnostics_by_code),
             "skips": skips.iter().map(|d| json!({"path": d.path, "code": d.code, "detail": d.detail})).collect::<Vec<_>>(),
+            "repository": sharing.json(),
         }));
     }
     let mut out = std::io::stdout().lock();
@@ -608,6 +634,7 @@ fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Re
         None => "unknown",
     };
     writeln!(out, "freshness {label}: {why}")?;
+    sharing.write(&mut out)?;
     for (tag, paths) in [("+", &fresh.added), ("~", &fresh.modified), ("-", &fresh.removed)] {
         for p in paths.iter().take(limit) {
             writeln!(out, "  {tag} {p}")?;
@@ -666,6 +693,9 @@ fn print_index(s: &IndexSummary, json: bool) -> Result<()> {
             "dirty_files": s.dirty_files,
             "timings_ms": {"restore": s.restore_ms, "scan": s.scan_ms, "parse": s.parse_ms, "resolve": s.resolve_ms, "publish": s.publish_ms, "total": s.total_ms},
             "peak_rss_bytes": s.peak_rss_bytes,
+            "seeded_from": s.seeded_from,
+            "vouched_by_git": s.vouched_files,
+            "notes": s.notes,
         }));
     }
     let mut out = std::io::stdout().lock();
@@ -681,7 +711,19 @@ fn print_index(s: &IndexSummary, json: bool) -> Result<()> {
             s.changed_files,
             s.units_rewritten
         )?,
+        "seeded" => writeln!(
+            out,
+            "seeded {} from {} -> revision {} ({} files re-derived, {} reused)",
+            s.root.display(),
+            s.seeded_from.as_deref().unwrap_or("a sibling worktree"),
+            s.revision,
+            s.changed_files,
+            s.files.saturating_sub(s.changed_files)
+        )?,
         _ => writeln!(out, "indexed {} -> revision {}", s.root.display(), s.revision)?,
+    }
+    for note in &s.notes {
+        writeln!(out, "  note     {note}")?;
     }
     writeln!(out, "  db       {}", s.db.display())?;
     writeln!(
@@ -707,6 +749,13 @@ fn print_index(s: &IndexSummary, json: bool) -> Result<()> {
     }
     if let Some(c) = &s.head_commit {
         writeln!(out, "  commit   {c} ({} dirty files)", s.dirty_files)?;
+    }
+    if s.vouched_files > 0 {
+        writeln!(
+            out,
+            "  git      {} files with a new modification time vouched for by the git index (not read)",
+            s.vouched_files
+        )?;
     }
     if s.mode == "full" {
         writeln!(

@@ -8,7 +8,7 @@
 //! paths a file watcher reports, or rescan when the watcher cannot say). A cold start or an
 //! index written by another codegraph version is a full build ([`crate::index`]).
 
-use crate::git::{GitState, git_state};
+use crate::git::{GitState, IndexedBlob, git_state};
 use crate::index::{FullBuild, IndexOptions, IndexSummary, full_build, indexer_version, now_ms};
 use crate::scan::{Candidate, ScanOptions, ScannedFile, read_file, walk};
 use anyhow::{Context, Result};
@@ -79,6 +79,8 @@ pub struct Delta {
     pub removed: Vec<String>,
     /// New skip diagnostics per path; a path with an empty list is no longer skipped.
     pub skips: BTreeMap<String, Vec<Diagnostic>>,
+    /// Files whose stat changed that the git index vouched for (not read).
+    pub vouched: usize,
 }
 
 /// What one published (or skipped) revision did.
@@ -95,6 +97,8 @@ pub struct Applied {
     pub derive_ms: f64,
     /// Writing and committing the revision.
     pub publish_ms: f64,
+    /// Files whose stat changed that the git index vouched for, unread.
+    pub vouched_files: usize,
 }
 
 /// `codegraph index`: when the index was written by this version and every file still has
@@ -165,6 +169,9 @@ fn unchanged(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Option<
         publish_ms: 0,
         total_ms: start.elapsed().as_millis(),
         peak_rss_bytes: crate::index::peak_rss_bytes(),
+        seeded_from: None,
+        vouched_files: 0,
+        notes: Vec::new(),
     }))
 }
 
@@ -183,17 +190,47 @@ impl Engine {
         }
         let scan_opts = scan_options(db_path, opts.max_file_size);
         if !opts.full {
+            let start = Instant::now();
+            // A root with no index yet starts from a sibling worktree's, when there is one.
+            let seeding = if opts.share {
+                crate::seed::seed(root, db_path, opts.max_file_size)
+            } else {
+                crate::seed::Seeding::default()
+            };
+            for note in &seeding.notes {
+                tracing::warn!("{note}");
+            }
             let store = Store::open(db_path)?;
             let state = store.persisted_state()?;
             if state.revision.is_some()
                 && state.indexer_version == Some(indexer_version())
                 && !state.sources.is_empty()
             {
-                let start = Instant::now();
                 let mut engine = Engine::restore(root, scan_opts, store, state)?;
                 let restore_ms = start.elapsed().as_millis();
-                let applied = engine.sync_full(true)?;
-                let summary = engine.summary(db_path, &applied, restore_ms, start)?;
+                let mut applied = engine.sync_full(true)?;
+                if let Some(from) = &seeding.from {
+                    // The copy's revision describes the sibling: publish one of this root's
+                    // own even when no file differs.
+                    if applied.revision.is_none() {
+                        applied.revision = Some(engine.publish_snapshot(start)?);
+                    }
+                    let reused = engine.files.len().saturating_sub(applied.changed_files);
+                    let seed = serde_json::json!({
+                        "root": from.root.display().to_string(),
+                        "commit": from.commit,
+                        "re_derived": applied.changed_files + applied.removed_files,
+                        "reused": reused,
+                        "revision": engine.revision,
+                    });
+                    engine.store.set_meta(crate::seed::SEEDED_FROM, &seed.to_string())?;
+                }
+                let mut summary = engine.summary(db_path, &applied, restore_ms, start)?;
+                if let Some(from) = seeding.from {
+                    summary.mode = "seeded";
+                    summary.seeded_from = Some(crate::seed::describe(&from));
+                }
+                summary.notes = seeding.notes;
                 return Ok((engine, summary));
             }
         }
@@ -269,6 +306,9 @@ impl Engine {
             publish_ms: applied.publish_ms as u128,
             total_ms: start.elapsed().as_millis(),
             peak_rss_bytes: crate::index::peak_rss_bytes(),
+            seeded_from: None,
+            vouched_files: applied.vouched_files,
+            notes: Vec::new(),
         })
     }
 
@@ -379,7 +419,14 @@ impl Engine {
         let seen: HashSet<&str> = walked.candidates.iter().map(|c| c.rel.as_str()).collect();
         let removed: Vec<String> =
             self.files.keys().filter(|p| !seen.contains(p.as_str())).cloned().collect();
-        let mut delta = self.read_candidates(walked.candidates, start);
+        // A whole-tree scan asks the git index which files it can vouch for (a checkout, a
+        // stash or a new worktree rewrites files with content the index already names).
+        let blobs = if refresh_git || self.git.is_none() {
+            crate::git::index_blobs(&self.root)
+        } else {
+            HashMap::new()
+        };
+        let mut delta = self.read_candidates(walked.candidates, &blobs, start);
         delta.removed.extend(removed);
         // Every skip of this scan: the walk's, and the files that failed to read.
         let mut new_skips = group_skips(walked.skips);
@@ -403,8 +450,10 @@ impl Engine {
             self.git = git_state(&self.root);
         }
         let scan_ms = start.elapsed().as_secs_f64() * 1000.0;
+        let vouched = delta.vouched;
         let mut applied = self.apply(delta)?;
         applied.scan_ms = scan_ms;
+        applied.vouched_files = vouched;
         Ok(applied)
     }
 
@@ -476,7 +525,8 @@ impl Engine {
         for rel in candidates.keys() {
             removed.remove(rel);
         }
-        let mut delta = self.read_candidates(candidates.into_values().collect(), start);
+        let mut delta =
+            self.read_candidates(candidates.into_values().collect(), &HashMap::new(), start);
         let mut removed: Vec<String> = removed.into_iter().collect();
         removed.sort();
         delta.removed.extend(removed);
@@ -484,14 +534,24 @@ impl Engine {
             delta.skips.entry(p).or_insert(d);
         }
         let scan_ms = start.elapsed().as_secs_f64() * 1000.0;
+        let vouched = delta.vouched;
         let mut applied = self.apply(delta)?;
         applied.scan_ms = scan_ms;
+        applied.vouched_files = vouched;
         Ok(applied)
     }
 
     /// Reads candidates whose stat differs from what the engine holds; keeps the ones whose
     /// content hash differs.
-    fn read_candidates(&self, candidates: Vec<Candidate>, scan_start: Instant) -> Delta {
+    /// Reads the candidates whose stat differs from what the engine recorded, except those the
+    /// git index vouches for: same size and modification time as git recorded, and git's blob
+    /// ID equal to the hash the engine holds (the content is the same; only the stat moved).
+    fn read_candidates(
+        &self,
+        candidates: Vec<Candidate>,
+        blobs: &HashMap<String, IndexedBlob>,
+        scan_start: Instant,
+    ) -> Delta {
         let now_ns = i64::try_from(
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -499,13 +559,25 @@ impl Engine {
         )
         .unwrap_or(i64::MAX)
             - i64::try_from(scan_start.elapsed().as_nanos()).unwrap_or(0);
-        let to_read: Vec<Candidate> = candidates
-            .into_iter()
-            .filter(|c| match self.files.get(&c.rel) {
-                Some(e) => !c.stat_matches(e.size, e.mtime_ns),
-                None => true,
-            })
-            .collect();
+        let mut delta = Delta::default();
+        let mut to_read: Vec<Candidate> = Vec::new();
+        for c in candidates {
+            match self.files.get(&c.rel) {
+                Some(e) if c.stat_matches(e.size, e.mtime_ns) => {}
+                Some(e)
+                    if blobs.get(&c.rel).is_some_and(|b| {
+                        !b.racy && b.hash == e.hash && b.size == c.size && b.mtime_ns == c.mtime_ns
+                    }) =>
+                {
+                    let mtime = crate::scan::recorded_mtime(c.mtime_ns, now_ns);
+                    if mtime != e.mtime_ns {
+                        delta.touched.push((c.rel, mtime));
+                    }
+                    delta.vouched += 1;
+                }
+                _ => to_read.push(c),
+            }
+        }
         let results: Vec<(Candidate, Result<ScannedFile, Diagnostic>)> = to_read
             .into_par_iter()
             .map(|c| {
@@ -513,7 +585,6 @@ impl Engine {
                 (c, r)
             })
             .collect();
-        let mut delta = Delta::default();
         for (c, r) in results {
             // Racily clean: modified within the window before the read; trust only the hash.
             let mtime = crate::scan::recorded_mtime(c.mtime_ns, now_ns);
@@ -815,6 +886,15 @@ impl Engine {
             duration_ms: i64::try_from(start.elapsed().as_millis()).unwrap_or(i64::MAX),
             max_file_size: self.opts.max_file_size,
         }
+    }
+
+    /// Publishes a revision that changes no unit: the snapshot row of this root as it is (its
+    /// path, git state), e.g. over an index copied from a sibling worktree.
+    fn publish_snapshot(&mut self, start: Instant) -> Result<i64> {
+        let info = self.snapshot_info(start);
+        let revision = self.store.begin_update()?.commit(&info)?;
+        self.revision = revision;
+        Ok(revision)
     }
 
     /// Re-reads HEAD and the dirty files (after a commit or checkout).

@@ -4,6 +4,7 @@
 //! without re-reading the tree: a different HEAD, or a different fingerprint of the dirty
 //! files, means the index no longer describes the worktree.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 /// Git facts about a root.
@@ -65,4 +66,65 @@ pub fn fingerprint(root: &Path, dirty: &[String]) -> Option<String> {
         hasher.update(b"\n");
     }
     Some(hasher.finalize().to_hex()[..32].to_string())
+}
+
+/// What the git index records of one file it would call unchanged without reading it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexedBlob {
+    /// The blob ID: the file's content hash when the file still has this stat.
+    pub hash: String,
+    pub size: u64,
+    pub mtime_ns: i64,
+    /// Modified in the second the index was written: git cannot tell from the stat whether
+    /// the file changed after it hashed it, so neither can we (the blob ID still says what
+    /// git last saw, which is good enough to pick a sibling, not to skip a read).
+    pub racy: bool,
+}
+
+/// The git index's regular-file entries under `root` (canonical), by root-relative path,
+/// each usable as "this file has content `hash`" for as long as the file's size and
+/// modification time equal the ones git recorded, unless `racy` (modified in the second
+/// the index was written). Entries git is told not to check (assume-unchanged,
+/// skip-worktree), conflicted ones, symlinks and submodules are left out. Empty when `root` is in no repository or the index cannot be read.
+pub fn index_blobs(root: &Path) -> HashMap<String, IndexedBlob> {
+    let mut out = HashMap::new();
+    let Ok(repo) = gix::discover(root) else { return out };
+    let Some(workdir) = repo.workdir().and_then(|w| std::fs::canonicalize(w).ok()) else {
+        return out;
+    };
+    let Ok(prefix) = root.strip_prefix(&workdir) else { return out };
+    let prefix = prefix.to_string_lossy().replace('\\', "/");
+    let Ok(index) = repo.index_or_empty() else { return out };
+    let written = index.timestamp().unix_seconds();
+    use gix::index::entry::{Flags, Mode, Stage};
+    for entry in index.entries() {
+        if entry.stage() != Stage::Unconflicted
+            || !(entry.mode == Mode::FILE || entry.mode == Mode::FILE_EXECUTABLE)
+            || entry
+                .flags
+                .intersects(Flags::ASSUME_VALID | Flags::SKIP_WORKTREE | Flags::INTENT_TO_ADD)
+        {
+            continue;
+        }
+        let Ok(path) = std::str::from_utf8(entry.path(&index)) else { continue };
+        let rel = if prefix.is_empty() {
+            path
+        } else {
+            match path.strip_prefix(prefix.as_str()).and_then(|p| p.strip_prefix('/')) {
+                Some(rel) => rel,
+                None => continue,
+            }
+        };
+        out.insert(
+            rel.to_string(),
+            IndexedBlob {
+                hash: entry.id.to_hex().to_string(),
+                size: u64::from(entry.stat.size),
+                mtime_ns: i64::from(entry.stat.mtime.secs) * 1_000_000_000
+                    + i64::from(entry.stat.mtime.nsecs),
+                racy: i64::from(entry.stat.mtime.secs) >= written,
+            },
+        );
+    }
+    out
 }

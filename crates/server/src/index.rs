@@ -30,6 +30,9 @@ pub struct IndexOptions {
     pub progress: bool,
     /// Rebuild from scratch even when the index could be updated incrementally.
     pub full: bool,
+    /// A root with no index yet may start from a sibling worktree's index (`--no-share`
+    /// turns it off).
+    pub share: bool,
     /// Counts the files a full build has parsed, for a status reader on another thread.
     pub counter: Option<Arc<BuildProgress>>,
 }
@@ -75,6 +78,12 @@ pub struct IndexSummary {
     pub total_ms: u128,
     /// Peak resident set size of this process, when the OS reports it.
     pub peak_rss_bytes: Option<u64>,
+    /// A first index copied from a sibling worktree: "ROOT at COMMIT".
+    pub seeded_from: Option<String>,
+    /// Files whose stat changed that the git index vouched for (not read).
+    pub vouched_files: usize,
+    /// Things the run noticed and worked around (a sibling index it would not trust).
+    pub notes: Vec<String>,
 }
 
 /// Peak RSS (`VmHWM`) of this process from `/proc/self/status`; `None` off Linux.
@@ -319,6 +328,9 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
         publish_ms,
         total_ms: start.elapsed().as_millis(),
         peak_rss_bytes: peak_rss_bytes(),
+        seeded_from: None,
+        vouched_files: 0,
+        notes: Vec::new(),
     };
     let paths: Vec<String> = scanned.files.into_iter().map(|f| f.path).collect();
     let files = paths.into_iter().zip(files).zip(mtimes).map(|((p, f), m)| (p, f, m)).collect();

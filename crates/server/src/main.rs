@@ -19,6 +19,7 @@ mod ops_cli;
 mod page;
 mod paths;
 mod scan;
+mod seed;
 mod watch;
 
 use std::process::ExitCode;

@@ -52,10 +52,16 @@ pub struct ScanResult {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Hex content hash of raw bytes (128 bits of BLAKE3).
+/// Hex content hash of raw bytes: git's blob ID (SHA-1 of `blob <len>\0` and the bytes), so
+/// that a clean file's hash can be taken from the git index without reading the file (see
+/// [`crate::git::index_blobs`]) and sibling worktrees' indexes compare by git's own identity.
 pub fn content_hash(bytes: &[u8]) -> String {
-    let hash = blake3::hash(bytes);
-    hash.to_hex()[..32].to_string()
+    match gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, bytes) {
+        Ok(id) => id.to_hex().to_string(),
+        // Only a SHA-1 collision attack makes the checked hasher refuse; such bytes get a
+        // hash no git blob has, so they are never taken for a blob the git index names.
+        Err(_) => format!("x{}", &blake3::hash(bytes).to_hex()[..39]),
+    }
 }
 
 pub(crate) fn rel_path(root: &Path, path: &Path) -> String {

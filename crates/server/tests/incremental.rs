@@ -111,9 +111,16 @@ fn status_facts(f: &Fixture, db: &Path) -> Value {
     let db = db.to_string_lossy();
     let mut v = json(codegraph(&["status", "--json", "--all", "--db", &db], &f.root));
     let obj = v.as_object_mut().expect("object");
-    for volatile in
-        ["db", "revision", "created_at_ms", "duration_ms", "stale", "freshness", "changed"]
-    {
+    for volatile in [
+        "db",
+        "revision",
+        "created_at_ms",
+        "duration_ms",
+        "stale",
+        "freshness",
+        "changed",
+        "repository",
+    ] {
         obj.remove(volatile);
     }
     v

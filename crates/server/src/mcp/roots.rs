@@ -31,6 +31,8 @@ pub const DERIVE_MIN_INTERVAL: Duration = Duration::from_secs(5);
 #[derive(Debug, Clone)]
 pub struct RootOptions {
     pub max_file_size: u64,
+    /// A root with no index may start from a sibling worktree's.
+    pub share: bool,
     /// Quiet time after the last file event before a batch is applied.
     pub debounce: Duration,
     /// How long a query waits for the first index of a root before answering "building".
@@ -45,6 +47,7 @@ impl Default for RootOptions {
     fn default() -> Self {
         RootOptions {
             max_file_size: crate::scan::DEFAULT_MAX_FILE_SIZE,
+            share: true,
             debounce: Duration::from_millis(10),
             build_wait: Duration::from_secs(30),
             refresh_wait: Duration::from_secs(2),
@@ -403,6 +406,7 @@ impl RootHandle {
             max_file_size: self.opts.max_file_size,
             progress: false,
             full: false,
+            share: self.opts.share,
             counter: Some(self.progress.clone()),
         };
         let (mut engine, summary) = Engine::open(&self.root, &self.db, &index_opts)?;
