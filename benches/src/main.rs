@@ -18,6 +18,9 @@
 //!   codegraph-bench mcp-load DIR [--clients N] [--calls M] [--edit-ms MS] [--json] [--smoke]
 //!                                                         concurrent MCP clients while files change
 //!
+//!   codegraph-bench worktrees DIR [--changed N,N...]     a new git worktree seeded from its
+//!                                                         sibling vs a cold build
+//!
 //!   codegraph-bench report [--smoke] [--out FILE] [--only TEXT]
 //!                                                         all of the above in one run, written
 //!                                                         to docs/BENCHMARKS.md
@@ -35,6 +38,7 @@ mod peer_accuracy;
 mod peers;
 mod query_bench;
 mod report;
+mod worktrees;
 
 use anyhow::{Result, bail};
 use std::path::PathBuf;
@@ -85,6 +89,7 @@ fn main() -> Result<()> {
         Some("queries") => query_bench::run(args),
         Some("mcp-load") => mcp_load::run(args),
         Some("report") => report::run(args),
+        Some("worktrees") => worktrees::run(args),
         _ => bail!(
             "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | incremental DIR [--edits N] [--rss-edits N] [--keep] | accuracy [--corpora DIR] [--only NAME] [--peers] | impact-accuracy [--corpora DIR] [--only NAME] | answer-sizes [--corpora DIR] [--only NAME] | endpoints [--corpora DIR] [--only NAME] [--show N] | peers [--only NAME] [--runs N] [--smoke] | queries --db PATH [--calls N] | mcp-load DIR [--clients N] [--calls M] [--edit-ms MS] [--bin PATH] [--json] [--keep] | mcp-load --smoke | report [--smoke] [--out FILE] [--only TEXT]"
         ),

@@ -1,0 +1,183 @@
+//! `codegraph-bench worktrees DIR [--changed N,N...] [--bin PATH]`: what a new git worktree
+//! costs with sharing (its first index seeded from the main worktree's) and without
+//! (`--no-share`, a cold build), side by side, and whether the seeded index equals a full
+//! rebuild of the worktree (sorted export).
+//!
+//! DIR is copied into a temporary git repository (one commit) whose main worktree is indexed
+//! cold; then, for a worktree at the same commit and for worktrees whose HEAD changes N files
+//! (a branch that appends a function to N Go/TS sources), `codegraph index` runs once seeded
+//! and once with `--no-share --full` into another database. Wall times include process start.
+
+use anyhow::{Context, Result, bail};
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+struct Args {
+    dir: PathBuf,
+    changed: Vec<usize>,
+    bin: PathBuf,
+}
+
+fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args> {
+    let dir = PathBuf::from(it.next().context("missing DIR")?);
+    let mut changed = vec![0, 60, 2000];
+    let mut bin = crate::sibling_binary()?;
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--changed" => {
+                changed = it
+                    .next()
+                    .context("--changed N,N")?
+                    .split(',')
+                    .map(|n| n.trim().parse::<usize>())
+                    .collect::<Result<_, _>>()?
+            }
+            "--bin" => bin = PathBuf::from(it.next().context("--bin PATH")?),
+            other => bail!("unknown argument {other}"),
+        }
+    }
+    Ok(Args { dir, changed, bin })
+}
+
+fn git(cwd: &Path, args: &[&str]) -> Result<()> {
+    let st = Command::new("git")
+        .args(args)
+        .current_dir(cwd)
+        .env("GIT_AUTHOR_NAME", "bench")
+        .env("GIT_AUTHOR_EMAIL", "bench@example.invalid")
+        .env("GIT_COMMITTER_NAME", "bench")
+        .env("GIT_COMMITTER_EMAIL", "bench@example.invalid")
+        .stdout(std::process::Stdio::null())
+        .status()
+        .context("run git")?;
+    if !st.success() {
+        bail!("git {args:?} failed in {}", cwd.display());
+    }
+    Ok(())
+}
+
+/// One `codegraph` run: its JSON summary and wall seconds.
+fn codegraph(bin: &Path, cache: &Path, cwd: &Path, args: &[&str]) -> Result<(Value, f64)> {
+    let t = Instant::now();
+    let out = Command::new(bin)
+        .args(args)
+        .current_dir(cwd)
+        .env("CODEGRAPH_CACHE_DIR", cache)
+        .env("CODEGRAPH_EVENTS", "off")
+        .output()
+        .context("run codegraph")?;
+    let wall = t.elapsed().as_secs_f64();
+    if !out.status.success() {
+        bail!("codegraph {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let v = if args.contains(&"--json") {
+        serde_json::from_slice(&out.stdout).context("JSON summary")?
+    } else {
+        Value::String(String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    Ok((v, wall))
+}
+
+fn export(bin: &Path, cache: &Path, root: &Path, db: Option<&Path>) -> Result<BTreeSet<String>> {
+    let db_s = db.map(|d| d.display().to_string());
+    let mut args = vec!["export"];
+    if let Some(d) = &db_s {
+        args.extend(["--db", d.as_str()]);
+    }
+    let (v, _) = codegraph(bin, cache, root, &args)?;
+    Ok(v.as_str().unwrap_or_default().lines().map(str::to_string).collect())
+}
+
+fn mib(v: &Value) -> String {
+    v["peak_rss_bytes"].as_f64().map_or("-".into(), |b| format!("{:.0}", b / 1048576.0))
+}
+
+fn dir_bytes(dir: &Path) -> u64 {
+    std::fs::read_dir(dir)
+        .map(|rd| rd.flatten().filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum())
+        .unwrap_or(0)
+}
+
+pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
+    let args = parse_args(args)?;
+    let scratch = std::env::temp_dir().join(format!("codegraph-bench-wt-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch)?;
+    let base = std::fs::canonicalize(&scratch)?;
+    let result = scenarios(&args, &base);
+    let _ = std::fs::remove_dir_all(&base);
+    result
+}
+
+fn scenarios(args: &Args, base: &Path) -> Result<()> {
+    let main = base.join("main");
+    let cache = base.join("cache");
+    let st = Command::new("cp").arg("-rL").arg(&args.dir).arg(&main).status()?;
+    if !st.success() {
+        bail!("cannot copy {}", args.dir.display());
+    }
+    let _ = std::fs::remove_dir_all(main.join(".git"));
+    git(&main, &["init", "-q", "-b", "main"])?;
+    git(&main, &["add", "-A"])?;
+    git(&main, &["commit", "-q", "-m", "base"])?;
+    let (cold, cold_s) = codegraph(&args.bin, &cache, &main, &["index", "--json"])?;
+    println!(
+        "main worktree, cold: {:.2} s, {} MiB peak RSS, {} files",
+        cold_s,
+        mib(&cold),
+        cold["files"]
+    );
+    let sources = crate::editable_sources(&main);
+    println!();
+    println!(
+        "| new worktree | files changed by its HEAD | seeded | seeded peak RSS | re-derived | vouched by git | no sharing (cold) | cold peak RSS | seeded == full rebuild | index bytes |"
+    );
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    for (i, &n) in args.changed.iter().enumerate() {
+        let branch = format!("b{i}-{n}");
+        git(&main, &["checkout", "-q", "-b", &branch])?;
+        let n = n.min(sources.len());
+        for s in sources.iter().take(n) {
+            let extra = if s.go {
+                "\nfunc benchProbe() {}\n"
+            } else {
+                "\nexport function benchProbe() {}\n"
+            };
+            std::fs::write(main.join(&s.rel), format!("{}{extra}", s.text))?;
+        }
+        if n > 0 {
+            git(&main, &["commit", "-q", "-am", "bench"])?;
+        }
+        git(&main, &["checkout", "-q", "main"])?;
+        let wt = base.join(format!("wt-{branch}"));
+        git(&main, &["worktree", "add", "-q", &wt.display().to_string(), &branch])?;
+        let (seeded, seeded_s) = codegraph(&args.bin, &cache, &wt, &["index", "--json"])?;
+        if seeded["mode"] != "seeded" {
+            bail!("the worktree was not seeded: {seeded}");
+        }
+        let full_db = base.join(format!("full-{branch}.db"));
+        let full_db_s = full_db.display().to_string();
+        let (full, full_s) = codegraph(
+            &args.bin,
+            &cache,
+            &wt,
+            &["index", "--json", "--no-share", "--full", "--db", &full_db_s],
+        )?;
+        let equal = export(&args.bin, &cache, &wt, None)?
+            == export(&args.bin, &cache, &wt, Some(&full_db))?;
+        let db_dir = PathBuf::from(seeded["db"].as_str().unwrap_or_default());
+        println!(
+            "| {} | {n} | {seeded_s:.2} s | {} MiB | {} | {} | {full_s:.2} s | {} MiB | {} | {:.0} MiB |",
+            if n > 0 { "HEAD changes files" } else { "same commit" },
+            mib(&seeded),
+            seeded["changed_files"],
+            seeded["vouched_by_git"],
+            mib(&full),
+            if equal { "yes" } else { "NO" },
+            dir_bytes(db_dir.parent().unwrap_or(base)) as f64 / 1048576.0
+        );
+    }
+    Ok(())
+}
