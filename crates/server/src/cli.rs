@@ -272,7 +272,7 @@ fn dispatch(cli: Cli) -> Result<()> {
             let reader = store.reader()?;
             let window = crate::page::Window::new(limit, 20, None, None);
             let result = reader.search(&SearchRequest { query, kind, limit: window.limit })?;
-            let stale = freshness(&root, &db_path, &reader)?.stale();
+            let stale = crate::fresh::is_stale(&root, &db_path, &reader)?;
             if json {
                 let revision = reader.revision();
                 let v = crate::page::answer(&window, crate::answer::SEARCH_LISTS, false, |p| {
@@ -322,7 +322,7 @@ fn dispatch(cli: Cli) -> Result<()> {
             if let Some(d) =
                 crate::answer::load_derived(&reader, &id).map_err(anyhow::Error::msg)?
             {
-                let stale = freshness(&root, &db_path, &reader)?.stale();
+                let stale = crate::fresh::is_stale(&root, &db_path, &reader)?;
                 let stamp = reader.derived_stamp()?;
                 let flows_at = crate::answer::flows_at_json(stamp.as_ref(), reader.revision());
                 let revision = reader.revision();
@@ -372,7 +372,7 @@ fn dispatch(cli: Cli) -> Result<()> {
                 return emit_text(&out, revision, stale);
             }
             let opened = reader.open(&id)?;
-            let stale = freshness(&root, &db_path, &reader)?.stale();
+            let stale = crate::fresh::is_stale(&root, &db_path, &reader)?;
             let unresolved = reader.unresolved_of(&id)?;
             let source = source_lines(&root, &opened.node);
             if json {
@@ -562,10 +562,15 @@ fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Re
     let st = reader.status()?;
     let limit = if all { usize::MAX >> 1 } else { 20 };
     let skips = reader.diagnostics(true, limit)?;
-    let fresh = freshness(&root, &db_path, &reader)?;
     let snap = &st.snapshot;
+    // A live watch / mcp process vouches for its revision; otherwise walk the tree.
+    let claim = crate::owner::read(&db_path);
+    let vouched =
+        matches!(claim, Some(crate::owner::Claim::Fresh { revision }) if revision == snap.revision);
+    let pending = claim == Some(crate::owner::Claim::Pending);
+    let fresh = if vouched { Default::default() } else { freshness(&root, &db_path, &reader)? };
     let head_now = git_state(&root).and_then(|g| g.head_commit);
-    let stale = Some(fresh.stale());
+    let stale = Some(fresh.stale() || pending);
     let mut why = if fresh.stale() {
         format!(
             "{} file(s) changed since revision {} ({} added, {} modified, {} removed)",
@@ -575,9 +580,14 @@ fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Re
             fresh.modified.len(),
             fresh.removed.len()
         )
+    } else if vouched {
+        "every file event is published (a live watch or mcp process keeps this index)".to_string()
     } else {
         "every indexed file matches the tree".to_string()
     };
+    if pending {
+        why.push_str("; a live watch or mcp process has file events not published yet");
+    }
     if head_now != snap.head_commit {
         why.push_str(&format!(
             "; HEAD is {} (indexed at {})",

@@ -130,7 +130,7 @@ fn unchanged(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Option<
     {
         return Ok(None);
     }
-    if crate::fresh::freshness(root, db_path, &reader)?.stale() {
+    if crate::fresh::is_stale(root, db_path, &reader)? {
         return Ok(None);
     }
     let sources = reader.source_stats()?;
@@ -934,7 +934,9 @@ pub(crate) fn source_row_of(
 
 /// Scan options for a root whose index lives at `db_path` (the index's files are excluded).
 pub fn scan_options(db_path: &Path, max_file_size: u64) -> ScanOptions {
-    ScanOptions { max_file_size, exclude: codegraph_query::database_files(db_path).to_vec() }
+    let mut exclude = codegraph_query::database_files(db_path).to_vec();
+    exclude.extend(crate::owner::owner_files(db_path));
+    ScanOptions { max_file_size, exclude }
 }
 
 fn group_skips(skips: Vec<Diagnostic>) -> BTreeMap<String, Vec<Diagnostic>> {

@@ -1,4 +1,5 @@
-//! Is the published revision still the tree on disk? Stats every eligible file (the same
+//! Is the published revision still the tree on disk? When a live `watch` or `mcp` process
+//! owns the index, its word ([`crate::owner`]); otherwise stats every eligible file (the same
 //! walk the indexer does) and compares size and modification time with what the revision
 //! recorded; only files whose stat differs are read and hashed. New, changed and removed
 //! paths make the answer stale, and are listed.
@@ -69,4 +70,14 @@ pub fn freshness(root: &Path, db_path: &Path, reader: &Reader<'_>) -> Result<Fre
     out.modified.sort();
     out.removed.sort();
     Ok(out)
+}
+
+/// Whether the revision `reader` sees is stale: the live owner's word when it speaks of this
+/// revision (or of unpublished edits), else the walk of [`freshness`].
+pub fn is_stale(root: &Path, db_path: &Path, reader: &Reader<'_>) -> Result<bool> {
+    match crate::owner::read(db_path) {
+        Some(crate::owner::Claim::Fresh { revision }) if revision == reader.revision() => Ok(false),
+        Some(crate::owner::Claim::Pending) => Ok(true),
+        _ => Ok(freshness(root, db_path, reader)?.stale()),
+    }
 }

@@ -16,6 +16,7 @@ mod git;
 mod index;
 mod mcp;
 mod ops_cli;
+mod owner;
 mod page;
 mod paths;
 mod scan;

@@ -402,7 +402,7 @@ fn lookup(
 pub fn context(a: ContextArgs, db: Option<&Path>, json: bool) -> Result<()> {
     let (root, db_path, mut store) = open_with_flows(a.root, db)?;
     let reader = store.reader()?;
-    let stale = || Ok(freshness(&root, &db_path, &reader)?.stale());
+    let stale = || crate::fresh::is_stale(&root, &db_path, &reader);
     let node = lookup(&reader, a.target.target(), json, &stale)?;
     let mut c = reader.symbol_context(&node.id)?;
     c.stale = Some(stale()?);
@@ -416,7 +416,7 @@ pub fn context(a: ContextArgs, db: Option<&Path>, json: bool) -> Result<()> {
 pub fn impact(a: ImpactArgs, db: Option<&Path>, json: bool) -> Result<()> {
     let (root, db_path, mut store) = open_with_flows(a.root, db)?;
     let reader = store.reader()?;
-    let stale = || Ok(freshness(&root, &db_path, &reader)?.stale());
+    let stale = || crate::fresh::is_stale(&root, &db_path, &reader);
     let node = lookup(&reader, a.target.target(), json, &stale)?;
     let mut i = reader.impact(&[node.id], &a.opts.request(a.direction.direction())?)?;
     i.stale = Some(stale()?);
@@ -463,7 +463,7 @@ pub fn diff_impact(a: DiffImpactArgs, db: Option<&Path>, json: bool) -> Result<(
 pub fn trace(a: TraceArgs, db: Option<&Path>, json: bool) -> Result<()> {
     let (root, db_path, mut store) = open(a.root, db)?;
     let reader = store.reader()?;
-    let stale = || Ok(freshness(&root, &db_path, &reader)?.stale());
+    let stale = || crate::fresh::is_stale(&root, &db_path, &reader);
     let from = lookup(&reader, Target::new(a.from), json, &stale)?;
     let to = lookup(&reader, Target::new(a.to), json, &stale)?;
     let req =
@@ -476,7 +476,7 @@ pub fn trace(a: TraceArgs, db: Option<&Path>, json: bool) -> Result<()> {
 pub fn expand(a: ExpandArgs, db: Option<&Path>, json: bool) -> Result<()> {
     let (root, db_path, mut store) = open(a.root, db)?;
     let reader = store.reader()?;
-    let stale = || Ok(freshness(&root, &db_path, &reader)?.stale());
+    let stale = || crate::fresh::is_stale(&root, &db_path, &reader);
     let node = lookup(&reader, a.target.target(), json, &stale)?;
     let req = ExpandRequest {
         kinds: parse_edge_kinds(&a.edges)?,
@@ -511,7 +511,7 @@ pub fn dag_grep(a: DagGrepArgs, db: Option<&Path>, json: bool) -> Result<()> {
         render: a.render.map(RenderArg::render),
     };
     let mut d = reader.dag_grep(&req)?;
-    d.stale = Some(freshness(&root, &db_path, &reader)?.stale());
+    d.stale = Some(crate::fresh::is_stale(&root, &db_path, &reader)?);
     if json {
         print_paged(&a.page, DAG_LIMIT, DAG_LISTS, |p| dag_json(&d, p))
     } else {
@@ -525,7 +525,7 @@ pub fn endpoint(a: EndpointArgs, tool: bool, db: Option<&Path>, json: bool) -> R
     let reader = store.reader()?;
     let mut e =
         if tool { reader.tool_context(&a.query)? } else { reader.route_impact(&a.query)? };
-    e.stale = Some(freshness(&root, &db_path, &reader)?.stale());
+    e.stale = Some(crate::fresh::is_stale(&root, &db_path, &reader)?);
     if json {
         print_paged(&a.page, ENDPOINT_LIMIT, ENDPOINT_LISTS, |p| endpoints_json(&e, p))
     } else {
@@ -679,7 +679,7 @@ fn derived_answer(
 ) -> Result<()> {
     let (root, db_path, mut store) = open_with_flows(root, db)?;
     let reader = store.reader()?;
-    let stale = || Ok(freshness(&root, &db_path, &reader)?.stale());
+    let stale = || crate::fresh::is_stale(&root, &db_path, &reader);
     let stamp = reader.derived_stamp()?;
     let mut notes: Vec<String> = reader.flows_note(stamp.as_ref()).into_iter().collect();
     let mut v = json!({

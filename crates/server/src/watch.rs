@@ -145,9 +145,19 @@ pub fn run_watch(
     debouncer
         .watch(root, notify::RecursiveMode::Recursive)
         .with_context(|| format!("cannot watch {}", root.display()))?;
+    // The owner file lets CLI queries take this process's word on freshness; a raw watcher
+    // turns it "pending" on the first event of an edit, before the debounce.
+    let owner = crate::owner::Owner::claim(db_path).map(Arc::new);
+    let raw_last: Arc<std::sync::Mutex<Instant>> = Arc::new(std::sync::Mutex::new(Instant::now()));
+    let raw = owner.as_ref().and_then(|o| raw_watcher(root, db_path, o.clone(), raw_last.clone()));
+    let owner = if raw.is_some() { owner } else { None };
     let (mut engine, summary) = Engine::open(root, db_path, index_opts)?;
     engine.warm()?;
     on_open(&summary)?;
+    // Quiet this long after the last raw event, with every delivered batch applied, and the
+    // debouncer has handed over every event: the published revision is the tree.
+    let quiet_needed = opts.debounce * 2 + Duration::from_millis(100);
+    let mut healthy = true;
     log_line(
         opts.json,
         &json!({
@@ -167,7 +177,15 @@ pub fn run_watch(
     while !stop.load(Ordering::SeqCst) {
         let first = match rx.recv_timeout(Duration::from_millis(100)) {
             Ok(r) => r,
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                if let Some(o) = &owner {
+                    let last = *raw_last.lock().unwrap_or_else(|e| e.into_inner());
+                    if healthy && last.elapsed() >= quiet_needed {
+                        o.fresh(engine.revision());
+                    }
+                }
+                continue;
+            }
             Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
                 anyhow::bail!("the file watcher stopped unexpectedly")
             }
@@ -177,12 +195,25 @@ pub fn run_watch(
         let batch = reduce(&engine, results, opts.max_batch_paths);
         let Some(applied) = apply(&mut engine, &batch) else { continue };
         match applied {
-            Ok(a) => report(&engine, &batch, &a, opts.json),
+            Ok(a) => {
+                healthy = true;
+                report(&engine, &batch, &a, opts.json)
+            }
             // A failed revision leaves the previous one published; the next batch retries
-            // from the tree as it is then.
-            Err(e) => tracing::error!(error = %format!("{e:#}"), "publishing a revision failed"),
+            // from the tree as it is then. Until then the owner file stays "pending".
+            Err(e) => {
+                healthy = false;
+                if let Some(o) = &owner {
+                    o.pending();
+                }
+                tracing::error!(error = %format!("{e:#}"), "publishing a revision failed")
+            }
         }
     }
+    if let Some(o) = &owner {
+        o.release();
+    }
+    drop(raw);
     drop(debouncer);
     log_line(
         opts.json,
@@ -190,6 +221,43 @@ pub fn run_watch(
         &format!("stopped at revision {}", engine.revision()),
     );
     Ok(())
+}
+
+/// A watcher of raw (undebounced) events that marks the owner file "pending" on any event
+/// that may change the tree and notes when the last one came; `None` when it cannot start.
+fn raw_watcher(
+    root: &Path,
+    db_path: &Path,
+    owner: Arc<crate::owner::Owner>,
+    last: Arc<std::sync::Mutex<Instant>>,
+) -> Option<notify::RecommendedWatcher> {
+    let root_owned = root.to_path_buf();
+    let mut own_files = codegraph_query::database_files(db_path).to_vec();
+    own_files.extend(crate::owner::owner_files(db_path));
+    let mut w = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
+        // An error may hide an event: pending it is.
+        let changes = res.as_ref().map_or(true, |e| is_tree_change(e, &root_owned, &own_files));
+        if changes {
+            *last.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+            owner.pending();
+        }
+    })
+    .ok()?;
+    notify::Watcher::watch(&mut w, root, notify::RecursiveMode::Recursive).ok()?;
+    Some(w)
+}
+
+/// Whether a raw watcher event may change the tree: not a read (access events other than a
+/// closed write), not git's own files, not the index's own files (`--db` inside the root).
+pub(crate) fn is_tree_change(event: &notify::Event, root: &Path, own: &[PathBuf]) -> bool {
+    if is_read(&event.kind) {
+        return false;
+    }
+    event.paths.is_empty()
+        || event.paths.iter().any(|p| {
+            !own.iter().any(|o| p == o || p.starts_with(o))
+                && !p.strip_prefix(root).is_ok_and(|r| r.starts_with(".git"))
+        })
 }
 
 /// Applies a batch: refreshes HEAD when `.git` changed, then re-lists the batch's paths or

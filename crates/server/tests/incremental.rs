@@ -390,6 +390,80 @@ fn watch_follows_edits_and_stops_on_sigterm() {
     assert!(exit.success(), "{exit:?}");
 }
 
+/// `status --json` of the fixture's index: (stale, freshness text, revision).
+fn status_word(f: &Fixture) -> (bool, String, i64) {
+    let db = f.db.to_string_lossy();
+    let v = json(codegraph(&["status", "--json", "--db", &db], &f.root));
+    (
+        v["stale"].as_bool().expect("stale"),
+        v["freshness"].as_str().expect("freshness").to_string(),
+        v["revision"].as_i64().expect("revision"),
+    )
+}
+
+/// Polls `status` until `want` holds of it (30 s at most); returns the last answer.
+fn wait_status(
+    f: &Fixture,
+    what: &str,
+    want: impl Fn(&(bool, String, i64)) -> bool,
+) -> (bool, String, i64) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let st = status_word(f);
+        if want(&st) {
+            return st;
+        }
+        assert!(Instant::now() < deadline, "status never {what}: {st:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// While `watch` runs, CLI queries take its word on freshness (no walk of the tree): "fresh"
+/// once every event is published, "pending" (stale) from the first event of an edit until
+/// its revision is out, and nothing once it stops (the CLI walks again).
+#[cfg(unix)]
+#[test]
+fn cli_takes_the_watchers_word_on_freshness() {
+    let f = fixture();
+    let db = f.db.to_string_lossy().into_owned();
+    // A long debounce leaves a wide window between an edit and its revision.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_codegraph"))
+        .args(["watch", "--json", "--db", &db, "--debounce-ms", "1500"])
+        .current_dir(&f.root)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("spawn watch");
+    let rx = lines_of(&mut child);
+    let mut child = KillOnDrop(child);
+    next_event(&rx, "watching");
+    let owned = |st: &(bool, String, i64)| {
+        !st.0 && st.1.contains("a live watch or mcp process keeps this index")
+    };
+    let (_, _, before) = wait_status(&f, "vouched for by the watcher", owned);
+
+    edit(&f, "web/util.ts", "export function unused() {}", "export function helper() {}");
+    // The raw watcher marks the index pending long before the debounced revision.
+    let st = wait_status(&f, "pending", |st| st.0);
+    assert!(
+        st.1.ends_with("a live watch or mcp process has file events not published yet"),
+        "{st:?}"
+    );
+    next_event(&rx, "revision");
+    let (_, _, after) = wait_status(&f, "fresh again", owned);
+    assert!(after > before, "{before} -> {after}");
+    assert!(export(&f, &f.db).contains("sym:ts:web/util.ts:helper"));
+
+    let pid = child.0.id().to_string();
+    assert!(Command::new("kill").args(["-TERM", &pid]).status().expect("kill").success());
+    next_event(&rx, "stopped");
+    assert!(child.0.wait().expect("wait").success());
+    assert!(!PathBuf::from(format!("{db}.owner")).exists(), "the owner file is removed on exit");
+    let (stale, why, _) = status_word(&f);
+    assert!(!stale);
+    assert_eq!(why, "every indexed file matches the tree");
+}
+
 /// Kills a child process when a failing test unwinds past it.
 struct KillOnDrop(Child);
 

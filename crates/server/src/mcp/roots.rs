@@ -373,16 +373,25 @@ impl RootHandle {
         });
         // A second, raw watcher only notes that something changed, before the debounce: from
         // the first event of an edit on, answers say stale and impact tools wait for it.
+        // It also keeps the owner file that lets CLI queries take this server's word on
+        // freshness ([`crate::owner`]).
+        let owner = crate::owner::Owner::claim(&self.db).map(Arc::new);
         let raw = {
             let me = Arc::downgrade(self);
             let root = self.root.clone();
+            let mut own_files = codegraph_query::database_files(&self.db).to_vec();
+            own_files.extend(crate::owner::owner_files(&self.db));
+            let owner = owner.clone();
             notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
                 let Ok(event) = res else { return };
-                if !is_tree_change(&event, &root) {
+                if !crate::watch::is_tree_change(&event, &root, &own_files) {
                     return;
                 }
                 if let Some(me) = me.upgrade() {
                     me.update(|st| st.raw_last = Some(Instant::now()));
+                }
+                if let Some(o) = &owner {
+                    o.pending();
                 }
             })
             .and_then(|mut w| {
@@ -409,6 +418,8 @@ impl RootHandle {
             share: self.opts.share,
             counter: Some(self.progress.clone()),
         };
+        // Without both watchers this process cannot vouch for freshness.
+        let owner = if raw.is_some() && watcher.is_some() { owner } else { None };
         let (mut engine, summary) = Engine::open(&self.root, &self.db, &index_opts)?;
         engine.warm()?;
         tracing::info!(root = %self.root.display(), revision = summary.revision, mode = summary.mode, "index ready");
@@ -433,6 +444,12 @@ impl RootHandle {
                     self.published(&engine, applied.map(|a| a.revision));
                 }
                 continue;
+            }
+            if let Some(o) = &owner {
+                let st = self.state();
+                if !st.pending() && st.failed_publish.is_none() {
+                    o.fresh(engine.revision());
+                }
             }
             let first = match rx.recv_timeout(Duration::from_millis(100)) {
                 Ok(r) => r,
@@ -473,6 +490,9 @@ impl RootHandle {
             }
             self.published(&engine, applied.map(|a| a.revision));
             self.update(cover);
+        }
+        if let Some(o) = &owner {
+            o.release();
         }
         drop(raw);
         drop(watcher);
@@ -550,16 +570,6 @@ impl RootHandle {
             }
         }
     }
-}
-
-/// Whether a raw watcher event may change the tree: not a read (access events other than a
-/// closed write), not git's own files.
-fn is_tree_change(event: &notify::Event, root: &Path) -> bool {
-    if crate::watch::is_read(&event.kind) {
-        return false;
-    }
-    event.paths.is_empty()
-        || event.paths.iter().any(|p| !p.strip_prefix(root).is_ok_and(|r| r.starts_with(".git")))
 }
 
 /// The roots one server serves.

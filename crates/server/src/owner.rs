@@ -1,0 +1,190 @@
+//! Cheap freshness for the CLI. A process that keeps a root's index live (`codegraph watch`,
+//! `codegraph mcp`) says so in a small file beside the index (`index.db.owner`): its process
+//! ID and start time, and either "fresh at revision R" or "pending" (a file event arrived that
+//! is not published yet). A CLI query then takes that word instead of stat-ing every file of
+//! the tree; without a live owner (no file, a dead process, a reused process ID, another
+//! revision) it falls back to the walk ([`crate::fresh`]). Either way `stale` stays honest:
+//! the owner turns "pending" on the first raw event of an edit, before any debounce, and
+//! "fresh" only after a quiet period in which every event was applied and published.
+
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// What a live owner says of its root.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Claim {
+    /// Every file event so far is published in this revision.
+    Fresh { revision: i64 },
+    /// Events arrived that are not published yet.
+    Pending,
+}
+
+/// The owner file of the index at `db`.
+pub fn owner_path(db: &Path) -> PathBuf {
+    let mut p = db.as_os_str().to_os_string();
+    p.push(".owner");
+    PathBuf::from(p)
+}
+
+/// The owner file and the file it is written through: both belong to the index, never to
+/// the tree (`--db` may put them inside the root).
+pub fn owner_files(db: &Path) -> [PathBuf; 2] {
+    owner_files_of(&owner_path(db))
+}
+
+fn owner_files_of(path: &Path) -> [PathBuf; 2] {
+    let mut tmp = path.as_os_str().to_os_string();
+    tmp.push(".tmp");
+    [path.to_path_buf(), PathBuf::from(tmp)]
+}
+
+/// When process `pid` started (clock ticks since boot, `/proc/PID/stat` field 22); `None`
+/// when it does not run or the OS has no `/proc`.
+fn start_ticks(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let rest = stat.rsplit_once(')')?.1;
+    // Fields after the command name start at field 3 (state); starttime is field 22.
+    rest.split_whitespace().nth(19)?.parse().ok()
+}
+
+/// The claim of the live owner of the index at `db`, if there is one.
+pub fn read(db: &Path) -> Option<Claim> {
+    let text = std::fs::read_to_string(owner_path(db)).ok()?;
+    let v: Value = serde_json::from_str(&text).ok()?;
+    let pid = u32::try_from(v["pid"].as_u64()?).ok()?;
+    if start_ticks(pid)? != v["started"].as_u64()? {
+        return None;
+    }
+    match v["state"].as_str()? {
+        "fresh" => Some(Claim::Fresh { revision: v["revision"].as_i64()? }),
+        "pending" => Some(Claim::Pending),
+        _ => None,
+    }
+}
+
+/// This process's ownership of a root's index: the file is written on every change of
+/// state and removed when the owner is dropped.
+pub struct Owner {
+    path: PathBuf,
+    pid: u32,
+    started: u64,
+    /// The state last written.
+    state: Mutex<Option<Claim>>,
+    /// Given up: nothing more is written.
+    released: std::sync::atomic::AtomicBool,
+}
+
+impl Owner {
+    /// Claims the index at `db` for this process, as "pending" until told otherwise. `None`
+    /// where processes cannot be identified (no `/proc`): the CLI then always walks.
+    pub fn claim(db: &Path) -> Option<Owner> {
+        let pid = std::process::id();
+        let started = start_ticks(pid)?;
+        let owner = Owner {
+            path: owner_path(db),
+            pid,
+            started,
+            state: Mutex::new(None),
+            released: std::sync::atomic::AtomicBool::new(false),
+        };
+        owner.set(Claim::Pending);
+        Some(owner)
+    }
+
+    /// Every event so far is published in `revision`.
+    pub fn fresh(&self, revision: i64) {
+        self.set(Claim::Fresh { revision });
+    }
+
+    /// An event arrived that is not published yet (cheap when already pending).
+    pub fn pending(&self) {
+        self.set(Claim::Pending);
+    }
+
+    /// Gives the index up: removes the owner file (when it is still ours) and writes no more,
+    /// though a watcher thread may still hold this owner for a moment.
+    pub fn release(&self) {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        *state = Some(Claim::Pending);
+        self.released.store(true, std::sync::atomic::Ordering::SeqCst);
+        let ours = std::fs::read_to_string(&self.path)
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+            .is_some_and(|v| v["pid"].as_u64() == Some(u64::from(self.pid)));
+        if ours {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+
+    fn set(&self, claim: Claim) {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if *state == Some(claim) || self.released.load(std::sync::atomic::Ordering::SeqCst) {
+            return;
+        }
+        let body = match claim {
+            Claim::Fresh { revision } => {
+                json!({"pid": self.pid, "started": self.started, "state": "fresh", "revision": revision})
+            }
+            Claim::Pending => json!({"pid": self.pid, "started": self.started, "state": "pending"}),
+        };
+        // Written beside and renamed into place: a reader sees the old or the new state.
+        let [_, tmp] = owner_files_of(&self.path);
+        let written =
+            std::fs::write(&tmp, body.to_string()).and_then(|()| std::fs::rename(&tmp, &self.path));
+        match written {
+            Ok(()) => *state = Some(claim),
+            Err(e) => {
+                // A reader that cannot see the word walks the tree: slower, never wrong,
+                // unless the file still says "fresh": remove it.
+                tracing::warn!(path = %self.path.display(), "cannot write the owner file: {e}");
+                let _ = std::fs::remove_file(&self.path);
+                let _ = std::fs::remove_file(&tmp);
+                *state = None;
+            }
+        }
+    }
+}
+
+impl Drop for Owner {
+    fn drop(&mut self) {
+        // Only our own file: another owner may have claimed the index since.
+        if !self.released.load(std::sync::atomic::Ordering::SeqCst) {
+            self.release();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_live_owner_is_read_back_and_a_dead_or_forged_one_is_not() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let db = dir.path().join("index.db");
+        assert_eq!(read(&db), None);
+        let owner = Owner::claim(&db).expect("this OS has /proc");
+        assert_eq!(read(&db), Some(Claim::Pending));
+        owner.fresh(7);
+        assert_eq!(read(&db), Some(Claim::Fresh { revision: 7 }));
+        owner.pending();
+        assert_eq!(read(&db), Some(Claim::Pending));
+        let other = Owner::claim(&db).expect("claim");
+        other.release();
+        assert_eq!(read(&db), None, "a released owner removes its file");
+        other.fresh(8);
+        assert_eq!(read(&db), None, "and writes no more");
+        owner.fresh(9);
+        assert_eq!(read(&db), Some(Claim::Fresh { revision: 9 }));
+        drop(owner);
+        assert_eq!(read(&db), None, "a dropped owner removes its file");
+        // A file naming this process with another start time (a reused PID) is not trusted.
+        let forged =
+            json!({"pid": std::process::id(), "started": 1, "state": "fresh", "revision": 3});
+        std::fs::write(owner_path(&db), forged.to_string()).expect("write");
+        assert_eq!(read(&db), None);
+        std::fs::write(owner_path(&db), "not json").expect("write");
+        assert_eq!(read(&db), None);
+    }
+}
