@@ -2,7 +2,6 @@
 
 use crate::answer::{edge_json, node_json, source_lines};
 use crate::fresh::freshness;
-use crate::git::git_state;
 use crate::index::{IndexOptions, IndexSummary};
 use crate::paths::{canonical_root, db_path};
 use crate::scan::DEFAULT_MAX_FILE_SIZE;
@@ -569,7 +568,7 @@ fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Re
         matches!(claim, Some(crate::owner::Claim::Fresh { revision }) if revision == snap.revision);
     let pending = claim == Some(crate::owner::Claim::Pending);
     let fresh = if vouched { Default::default() } else { freshness(&root, &db_path, &reader)? };
-    let head_now = git_state(&root).and_then(|g| g.head_commit);
+    let head_now = crate::git::head_commit(&root);
     let stale = Some(fresh.stale() || pending);
     let mut why = if fresh.stale() {
         format!(

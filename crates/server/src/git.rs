@@ -50,6 +50,11 @@ pub fn git_state(root: &Path) -> Option<GitState> {
     Some(GitState { head_commit, dirty, dirty_fingerprint })
 }
 
+/// The HEAD commit of the repository `root` is in, without the cost of a status.
+pub fn head_commit(root: &Path) -> Option<String> {
+    gix::discover(root).ok()?.head_id().ok().map(|id| id.to_string())
+}
+
 /// BLAKE3 over `path \0 content-hash \n` of each dirty path (`-` for a deleted file).
 pub fn fingerprint(root: &Path, dirty: &[String]) -> Option<String> {
     if dirty.is_empty() {
