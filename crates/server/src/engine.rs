@@ -67,6 +67,21 @@ pub struct Engine {
     published: HashMap<String, u64>,
     git: Option<GitState>,
     revision: i64,
+    /// Inputs of removed paths, emptied, kept for the life of the process: a path that comes
+    /// back (a branch switch, a stash, an editor's delete-and-recreate) gets its old input
+    /// again, so salsa's per-input memos are overwritten rather than piling up.
+    retired: HashMap<String, SourceFile>,
+}
+
+/// What an input holds for a file: its text when a provider parses it or resolution reads it
+/// (`go.mod`, `*.json`); otherwise (a file of no language) no text at all, only empty facts,
+/// so non-code files cost their path and stat, not their bytes.
+pub(crate) fn content_for(f: &ScannedFile) -> Content {
+    if f.language.is_some() || codegraph_resolve::reads_as_text(&f.path) {
+        Content::Text(f.text.clone())
+    } else {
+        Content::Stored(Arc::new(FileFacts::default()))
+    }
 }
 
 /// How the tree differs from what the engine holds.
@@ -256,6 +271,7 @@ impl Engine {
             published,
             git,
             revision,
+            retired: HashMap::new(),
         };
         Ok((engine, summary))
     }
@@ -373,6 +389,7 @@ impl Engine {
             published: state.units,
             git: None,
             revision: state.revision.unwrap_or(0),
+            retired: HashMap::new(),
         })
     }
 
@@ -644,8 +661,22 @@ impl Engine {
         let mut list_changed = false;
         let mut upserted: Vec<String> = Vec::with_capacity(delta.upserts.len());
         for (f, mtime_ns) in delta.upserts {
-            let content = Content::Text(f.text.clone());
+            let content = content_for(&f);
             upserted.push(f.path.clone());
+            if !self.files.contains_key(&f.path)
+                && let Some(input) = self.retired.remove(&f.path)
+            {
+                // A path that comes back takes its old input (set below like an edit).
+                let entry = Entry {
+                    id: codegraph_resolve::ids::file_id(&f.path),
+                    input,
+                    size: 0,
+                    mtime_ns: 0,
+                    hash: String::new(),
+                };
+                self.files.insert(f.path.clone(), entry);
+                list_changed = true;
+            }
             match self.files.get_mut(&f.path) {
                 Some(e) => {
                     e.input.set_content(&mut self.db).with_durability(INPUT_DURABILITY).to(content);
@@ -683,8 +714,24 @@ impl Engine {
                 touched.push((path, mtime_ns));
             }
         }
+        let mut retiring: Vec<SourceFile> = Vec::new();
         for path in &delta.removed {
-            list_changed |= self.files.remove(path).is_some();
+            if let Some(e) = self.files.remove(path) {
+                list_changed = true;
+                // Empty the input: its text and the facts derived from it are released.
+                e.input
+                    .set_content(&mut self.db)
+                    .with_durability(INPUT_DURABILITY)
+                    .to(Content::Stored(Arc::new(FileFacts::default())));
+                e.input.set_meta(&mut self.db).with_durability(INPUT_DURABILITY).to(FileMeta {
+                    size: 0,
+                    hash: String::new(),
+                    lossy_utf8: false,
+                    lines: 0,
+                });
+                retiring.push(e.input);
+                self.retired.insert(path.clone(), e.input);
+            }
         }
         if list_changed {
             let inputs: Vec<SourceFile> = self.files.values().map(|e| e.input).collect();
@@ -694,6 +741,11 @@ impl Engine {
         // Re-derive every unit's digest: unchanged ones are validated, not recomputed.
         let ws = self.workspace;
         let t_inputs = start.elapsed();
+        // Re-derive the emptied inputs once, so that their memos (facts, graph, resolution)
+        // are replaced by empty ones instead of holding the removed file's until it returns.
+        for &input in &retiring {
+            file_unit_digest(&self.db, ws, input);
+        }
         let digests = self.file_digests()?;
         let t_par = start.elapsed();
         let db = &self.db;

@@ -392,7 +392,7 @@ fn prepare(f: &ScannedFile) -> Prepared {
             let facts_blob = Some(codegraph_parse::encode_facts(&facts));
             Prepared { content: Content::Stored(Arc::new(facts)), facts_blob }
         }
-        _ => Prepared { content: Content::Text(f.text.clone()), facts_blob: None },
+        _ => Prepared { content: crate::engine::content_for(f), facts_blob: None },
     }
 }
 
