@@ -18,6 +18,8 @@
 //!   codegraph-bench mcp-load DIR [--clients N] [--calls M] [--edit-ms MS] [--json] [--smoke]
 //!                                                         concurrent MCP clients while files change
 //!
+//!   codegraph-bench churn DIR [--ops N] [--switches N]  branch switches in a watched root and
+//!                                                         the daemon's RSS over a long session
 //!   codegraph-bench worktrees DIR [--changed N,N...]     a new git worktree seeded from its
 //!                                                         sibling vs a cold build
 //!
@@ -29,6 +31,7 @@
 
 mod accuracy;
 mod answer_sizes;
+mod churn;
 mod endpoints;
 mod impact_accuracy;
 mod incremental_bench;
@@ -90,6 +93,7 @@ fn main() -> Result<()> {
         Some("mcp-load") => mcp_load::run(args),
         Some("report") => report::run(args),
         Some("worktrees") => worktrees::run(args),
+        Some("churn") => churn::run(args),
         _ => bail!(
             "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | incremental DIR [--edits N] [--rss-edits N] [--keep] | accuracy [--corpora DIR] [--only NAME] [--peers] | impact-accuracy [--corpora DIR] [--only NAME] | answer-sizes [--corpora DIR] [--only NAME] | endpoints [--corpora DIR] [--only NAME] [--show N] | peers [--only NAME] [--runs N] [--smoke] | queries --db PATH [--calls N] | mcp-load DIR [--clients N] [--calls M] [--edit-ms MS] [--bin PATH] [--json] [--keep] | mcp-load --smoke | report [--smoke] [--out FILE] [--only TEXT]"
         ),

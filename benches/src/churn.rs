@@ -1,0 +1,249 @@
+//! `codegraph-bench churn DIR [--ops N] [--switches N] [--bin PATH]`: a long `codegraph watch`
+//! session on a private git repository made of DIR. Measures what a branch switch costs in a
+//! watched root (checkouts that change 60 and 2,000 files: time from the checkout to the last
+//! revision it causes), then runs N operations (body edits, deletes, re-creates of deleted
+//! files, new files, and `--switches` branch switches spread over them), each waited for, and
+//! prints the daemon's RSS after the first 100 operations and after the last: memory must stay
+//! flat in a long session.
+
+use anyhow::{Context, Result, bail};
+use serde_json::Value;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant};
+
+struct Args {
+    dir: PathBuf,
+    ops: usize,
+    switches: usize,
+    bin: PathBuf,
+}
+
+fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args> {
+    let dir = PathBuf::from(it.next().context("missing DIR")?);
+    let mut a = Args { dir, ops: 1000, switches: 10, bin: crate::sibling_binary()? };
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--ops" => a.ops = it.next().context("--ops N")?.parse()?,
+            "--switches" => a.switches = it.next().context("--switches N")?.parse()?,
+            "--bin" => a.bin = PathBuf::from(it.next().context("--bin PATH")?),
+            other => bail!("unknown argument {other}"),
+        }
+    }
+    Ok(a)
+}
+
+fn git(cwd: &Path, args: &[&str]) -> Result<()> {
+    let st = Command::new("git")
+        .args(args)
+        .current_dir(cwd)
+        .env("GIT_AUTHOR_NAME", "bench")
+        .env("GIT_AUTHOR_EMAIL", "bench@example.invalid")
+        .env("GIT_COMMITTER_NAME", "bench")
+        .env("GIT_COMMITTER_EMAIL", "bench@example.invalid")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .context("run git")?;
+    if !st.success() {
+        bail!("git {args:?} failed");
+    }
+    Ok(())
+}
+
+fn rss_mib(pid: u32) -> Option<f64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024.0)
+}
+
+/// Waits for one `revision` event (the change was published).
+fn wait_revision(rx: &Receiver<Value>) -> Result<()> {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let v = rx.recv_timeout(left).context("no revision within 60 s")?;
+        if v["event"] == "revision" {
+            return Ok(());
+        }
+    }
+}
+
+/// Waits for the revisions a bulk change causes: returns the time of the last one, once
+/// none came for `quiet`.
+fn settle(rx: &Receiver<Value>, start: Instant, quiet: Duration) -> Result<Duration> {
+    wait_revision(rx)?;
+    let mut last = start.elapsed();
+    while let Ok(v) = rx.recv_timeout(quiet) {
+        if v["event"] == "revision" {
+            last = start.elapsed();
+        }
+    }
+    Ok(last)
+}
+
+pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
+    let a = parse_args(args)?;
+    let work = std::env::temp_dir().join(format!("codegraph-churn-{}", std::process::id()));
+    std::fs::create_dir_all(&work)?;
+    let result = session(&a, &work);
+    let _ = std::fs::remove_dir_all(&work);
+    result
+}
+
+fn session(a: &Args, work: &Path) -> Result<()> {
+    let root = work.join("root");
+    let st = Command::new("cp").arg("-rL").arg(&a.dir).arg(&root).status()?;
+    if !st.success() {
+        bail!("cannot copy {}", a.dir.display());
+    }
+    let _ = std::fs::remove_dir_all(root.join(".git"));
+    git(&root, &["init", "-q", "-b", "main"])?;
+    git(&root, &["add", "-A"])?;
+    git(&root, &["commit", "-q", "-m", "base"])?;
+    let sources = crate::editable_sources(&root);
+    if sources.len() < 100 {
+        bail!("{} has too few Go/TS sources for a churn session", a.dir.display());
+    }
+    // Two branches: one changing 60 files, one changing 2,000 (or as many as there are).
+    for (branch, n) in [("b60", 60usize), ("b2000", 2000)] {
+        git(&root, &["checkout", "-q", "-b", branch, "main"])?;
+        for s in sources.iter().rev().take(n) {
+            let extra = if s.go {
+                "\nfunc churnBranch() {}\n"
+            } else {
+                "\nexport function churnBranch() {}\n"
+            };
+            std::fs::write(root.join(&s.rel), format!("{}{extra}", s.text))?;
+        }
+        git(&root, &["commit", "-q", "-am", branch])?;
+    }
+    git(&root, &["checkout", "-q", "main"])?;
+
+    let db = work.join("index.db");
+    let mut child = Command::new(&a.bin)
+        .args(["watch", "--json", "--no-share", "--db"])
+        .arg(&db)
+        .arg(&root)
+        .env("CODEGRAPH_EVENTS", "off")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .context("spawn codegraph watch")?;
+    let stdout = child.stdout.take().context("stdout")?;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if let Ok(v) = serde_json::from_str::<Value>(&line)
+                && tx.send(v).is_err()
+            {
+                break;
+            }
+        }
+    });
+    let pid = child.id();
+    let result = (|| -> Result<()> {
+        let deadline = Instant::now() + Duration::from_secs(600);
+        loop {
+            let v = rx.recv_timeout(deadline.saturating_duration_since(Instant::now()))?;
+            if v["event"] == "watching" {
+                break;
+            }
+        }
+        let quiet = Duration::from_millis(1500);
+        println!("| checkout in a watched root | files changed | to the last revision |");
+        println!("| --- | --- | --- |");
+        for (to, back, n) in [("b60", "main", 60), ("b2000", "main", 2000.min(sources.len()))] {
+            for (label, branch) in [(format!("main -> {to}"), to), (format!("{to} -> main"), back)]
+            {
+                let start = Instant::now();
+                git(&root, &["checkout", "-q", branch])?;
+                let t = settle(&rx, start, quiet)?;
+                println!("| {label} | {n} | {:.0} ms |", t.as_secs_f64() * 1000.0);
+            }
+        }
+        println!();
+
+        let mut deleted: Vec<usize> = Vec::new();
+        let mut rss_100 = None;
+        let every = if a.switches == 0 { usize::MAX } else { (a.ops / a.switches).max(1) };
+        let mut on_b60 = false;
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let started = Instant::now();
+        for i in 0..a.ops {
+            if i > 0 && i % every == 0 {
+                // Commit the churn so far, then switch: the checkout is clean.
+                git(&root, &["add", "-A"])?;
+                git(&root, &["commit", "-q", "-m", "churn", "--allow-empty"])?;
+                on_b60 = !on_b60;
+                git(&root, &["checkout", "-q", if on_b60 { "b60" } else { "main" }])?;
+                settle(&rx, Instant::now(), quiet)?;
+                deleted.clear();
+            } else {
+                match i % 10 {
+                    0 => {
+                        let k = next(sources.len());
+                        let p = root.join(&sources[k].rel);
+                        if !p.exists() {
+                            continue;
+                        }
+                        std::fs::remove_file(p)?;
+                        deleted.push(k);
+                        wait_revision(&rx)?;
+                    }
+                    1 if !deleted.is_empty() => {
+                        let k = deleted.remove(0);
+                        std::fs::write(root.join(&sources[k].rel), &sources[k].text)?;
+                        wait_revision(&rx)?;
+                    }
+                    2 => {
+                        std::fs::create_dir_all(root.join("churn"))?;
+                        std::fs::write(
+                            root.join(format!("churn/c{i}.go")),
+                            format!("package churn\n\nfunc C{i}() {{}}\n"),
+                        )?;
+                        wait_revision(&rx)?;
+                    }
+                    _ => {
+                        let k = next(sources.len());
+                        let p = root.join(&sources[k].rel);
+                        let Ok(text) = std::fs::read_to_string(&p) else { continue };
+                        std::fs::write(&p, format!("{text}// churn {i}\n"))?;
+                        wait_revision(&rx)?;
+                    }
+                }
+            }
+            if i + 1 == 100 {
+                rss_100 = rss_mib(pid);
+            }
+        }
+        let rss_end = rss_mib(pid);
+        let fmt = |v: Option<f64>| v.map_or("?".into(), |m| format!("{m:.0} MiB"));
+        println!(
+            "churn: {} operations ({} branch switches) in {:.0} s; watch RSS after 100: {}, after {}: {}{}",
+            a.ops,
+            if every == usize::MAX { 0 } else { (a.ops - 1) / every },
+            started.elapsed().as_secs_f64(),
+            fmt(rss_100),
+            a.ops,
+            fmt(rss_end),
+            match (rss_100, rss_end) {
+                (Some(x), Some(y)) => format!(" ({:+.1}%)", (y - x) / x * 100.0),
+                _ => String::new(),
+            }
+        );
+        Ok(())
+    })();
+    let _ = Command::new("kill").arg("-TERM").arg(pid.to_string()).status();
+    let _ = child.wait();
+    result
+}
