@@ -60,29 +60,52 @@ fn rss_mib(pid: u32) -> Option<f64> {
     Some(kib / 1024.0)
 }
 
-/// Waits for one `revision` event (the change was published).
-fn wait_revision(rx: &Receiver<Value>) -> Result<()> {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        let v = rx.recv_timeout(left).context("no revision within 60 s")?;
-        if v["event"] == "revision" {
-            return Ok(());
-        }
-    }
+/// The owner file's word: `Some(revision)` when the watcher says every event is published.
+fn owner_fresh(db: &Path) -> Option<i64> {
+    let text = std::fs::read_to_string(format!("{}.owner", db.display())).ok()?;
+    let v: Value = serde_json::from_str(&text).ok()?;
+    if v["state"] == "fresh" { v["revision"].as_i64() } else { None }
 }
 
-/// Waits for the revisions a bulk change causes: returns the time of the last one, once
-/// none came for `quiet`.
-fn settle(rx: &Receiver<Value>, start: Instant, quiet: Duration) -> Result<Duration> {
-    wait_revision(rx)?;
-    let mut last = start.elapsed();
-    while let Ok(v) = rx.recv_timeout(quiet) {
-        if v["event"] == "revision" {
-            last = start.elapsed();
+/// Waits until the watcher has published a revision after `before` and says it is fresh;
+/// `false` when none came within 5 s (the operation changed nothing the index holds).
+fn wait_published(db: &Path, before: i64) -> Result<bool> {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < deadline {
+        if owner_fresh(db).is_some_and(|r| r > before) {
+            return Ok(true);
         }
+        std::thread::sleep(Duration::from_millis(5));
     }
-    Ok(last)
+    Ok(false)
+}
+
+/// Waits until the watcher's owner file says "fresh" after at least one revision (every
+/// event of the change published); returns when the last revision came.
+fn settle(rx: &Receiver<Value>, start: Instant, db: &Path) -> Result<Duration> {
+    let owner = PathBuf::from(format!("{}.owner", db.display()));
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let mut last = None;
+    loop {
+        while let Ok(v) = rx.try_recv() {
+            if v["event"] == "revision" {
+                last = Some(start.elapsed());
+            }
+        }
+        let fresh = std::fs::read_to_string(&owner)
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+            .is_some_and(|v| v["state"] == "fresh");
+        if let Some(t) = last
+            && fresh
+        {
+            return Ok(t);
+        }
+        if Instant::now() > deadline {
+            bail!("the watcher never settled");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
 
 pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
@@ -153,7 +176,6 @@ fn session(a: &Args, work: &Path) -> Result<()> {
                 break;
             }
         }
-        let quiet = Duration::from_millis(1500);
         println!("| checkout in a watched root | files changed | to the last revision |");
         println!("| --- | --- | --- |");
         for (to, back, n) in [("b60", "main", 60), ("b2000", "main", 2000.min(sources.len()))] {
@@ -161,7 +183,7 @@ fn session(a: &Args, work: &Path) -> Result<()> {
             {
                 let start = Instant::now();
                 git(&root, &["checkout", "-q", branch])?;
-                let t = settle(&rx, start, quiet)?;
+                let t = settle(&rx, start, &db)?;
                 println!("| {label} | {n} | {:.0} ms |", t.as_secs_f64() * 1000.0);
             }
         }
@@ -179,14 +201,27 @@ fn session(a: &Args, work: &Path) -> Result<()> {
             (seed % n as u64) as usize
         };
         let started = Instant::now();
+        let mut published = 0usize;
         for i in 0..a.ops {
+            // Every change so far is published: the watcher's word, at this revision.
+            let waiting = Instant::now();
+            let rev = loop {
+                if let Some(r) = owner_fresh(&db) {
+                    break r;
+                }
+                if waiting.elapsed() > Duration::from_secs(120) {
+                    bail!("the watcher never said fresh before operation {i}");
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            };
+            while rx.try_recv().is_ok() {}
             if i > 0 && i % every == 0 {
                 // Commit the churn so far, then switch: the checkout is clean.
                 git(&root, &["add", "-A"])?;
                 git(&root, &["commit", "-q", "-m", "churn", "--allow-empty"])?;
                 on_b60 = !on_b60;
                 git(&root, &["checkout", "-q", if on_b60 { "b60" } else { "main" }])?;
-                settle(&rx, Instant::now(), quiet)?;
+                settle(&rx, Instant::now(), &db)?;
                 deleted.clear();
             } else {
                 match i % 10 {
@@ -198,12 +233,12 @@ fn session(a: &Args, work: &Path) -> Result<()> {
                         }
                         std::fs::remove_file(p)?;
                         deleted.push(k);
-                        wait_revision(&rx)?;
+                        published += usize::from(wait_published(&db, rev)?);
                     }
                     1 if !deleted.is_empty() => {
                         let k = deleted.remove(0);
                         std::fs::write(root.join(&sources[k].rel), &sources[k].text)?;
-                        wait_revision(&rx)?;
+                        published += usize::from(wait_published(&db, rev)?);
                     }
                     2 => {
                         std::fs::create_dir_all(root.join("churn"))?;
@@ -211,14 +246,14 @@ fn session(a: &Args, work: &Path) -> Result<()> {
                             root.join(format!("churn/c{i}.go")),
                             format!("package churn\n\nfunc C{i}() {{}}\n"),
                         )?;
-                        wait_revision(&rx)?;
+                        published += usize::from(wait_published(&db, rev)?);
                     }
                     _ => {
                         let k = next(sources.len());
                         let p = root.join(&sources[k].rel);
                         let Ok(text) = std::fs::read_to_string(&p) else { continue };
                         std::fs::write(&p, format!("{text}// churn {i}\n"))?;
-                        wait_revision(&rx)?;
+                        published += usize::from(wait_published(&db, rev)?);
                     }
                 }
             }
@@ -229,7 +264,7 @@ fn session(a: &Args, work: &Path) -> Result<()> {
         let rss_end = rss_mib(pid);
         let fmt = |v: Option<f64>| v.map_or("?".into(), |m| format!("{m:.0} MiB"));
         println!(
-            "churn: {} operations ({} branch switches) in {:.0} s; watch RSS after 100: {}, after {}: {}{}",
+            "churn: {} operations ({} branch switches, {published} published edits) in {:.0} s; watch RSS after 100: {}, after {}: {}{}",
             a.ops,
             if every == usize::MAX { 0 } else { (a.ops - 1) / every },
             started.elapsed().as_secs_f64(),

@@ -73,22 +73,26 @@ pub struct Engine {
     retired: HashMap<String, SourceFile>,
 }
 
-/// What an input holds for a file: its text when a provider parses it or resolution reads it
-/// (`go.mod`, `*.json`); otherwise (a file of no language) no text at all, only empty facts,
-/// so non-code files cost their path and stat, not their bytes.
+/// What an input holds for a file, as the full build makes it: the facts its provider
+/// extracts (parsed here, on the caller's thread, the tree dropped at once: salsa never holds
+/// a syntax tree or the text of a code file), the text of a file resolution reads as text
+/// (`go.mod`, `*.json`), and empty facts for a file of no language (its path and stat only).
 pub(crate) fn content_for(f: &ScannedFile) -> Content {
-    if f.language.is_some() || codegraph_resolve::reads_as_text(&f.path) {
-        Content::Text(f.text.clone())
-    } else {
-        Content::Stored(Arc::new(FileFacts::default()))
+    if codegraph_resolve::reads_as_text(&f.path) {
+        return Content::Text(f.text.clone());
+    }
+    match f.language {
+        Some(language) => Content::Stored(Arc::new(codegraph_parse::analyze(language, &f.text))),
+        None => Content::Stored(Arc::new(FileFacts::default())),
     }
 }
 
 /// How the tree differs from what the engine holds.
 #[derive(Debug, Default)]
 pub struct Delta {
-    /// New files and files whose content changed, with the mtime to record.
-    pub upserts: Vec<(ScannedFile, i64)>,
+    /// New files and files whose content changed, with the mtime to record and what their
+    /// input will hold ([`content_for`], computed on all cores while reading).
+    pub upserts: Vec<(ScannedFile, i64, Content)>,
     /// Files whose stat changed but whose content did not: path, new mtime.
     pub touched: Vec<(String, i64)>,
     pub removed: Vec<String>,
@@ -613,7 +617,7 @@ impl Engine {
                                 delta.touched.push((f.path.clone(), mtime));
                             }
                         }
-                        _ => delta.upserts.push((f, mtime)),
+                        _ => delta.upserts.push((f, mtime, Content::Text(Arc::from("")))),
                     }
                     // A path skipped before and readable now is no longer skipped.
                     if self.skips.contains_key(&c.rel) {
@@ -628,6 +632,8 @@ impl Engine {
                 }
             }
         }
+        // Extract the changed files' facts on all cores, as the full build does.
+        delta.upserts.par_iter_mut().for_each(|(f, _, content)| *content = content_for(f));
         delta
     }
 
@@ -660,8 +666,7 @@ impl Engine {
         };
         let mut list_changed = false;
         let mut upserted: Vec<String> = Vec::with_capacity(delta.upserts.len());
-        for (f, mtime_ns) in delta.upserts {
-            let content = content_for(&f);
+        for (f, mtime_ns, content) in delta.upserts {
             upserted.push(f.path.clone());
             if !self.files.contains_key(&f.path)
                 && let Some(input) = self.retired.remove(&f.path)
