@@ -22,8 +22,20 @@ struct Args {
 }
 
 fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args> {
-    let dir = PathBuf::from(it.next().context("missing DIR")?);
-    let mut a = Args { dir, ops: 1000, switches: 10, bin: crate::sibling_binary()? };
+    let first = it.next().context("missing DIR (or --smoke)")?;
+    let smoke = first == "--smoke";
+    let dir = if smoke {
+        let tmp =
+            std::env::temp_dir().join(format!("codegraph-bench-synth-{}", std::process::id()));
+        crate::synthetic_corpus(&tmp, 120)?
+    } else {
+        PathBuf::from(first)
+    };
+    let mut a = if smoke {
+        Args { dir, ops: 30, switches: 2, bin: crate::sibling_binary()? }
+    } else {
+        Args { dir, ops: 1000, switches: 10, bin: crate::sibling_binary()? }
+    };
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--ops" => a.ops = it.next().context("--ops N")?.parse()?,
@@ -114,6 +126,7 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
     std::fs::create_dir_all(&work)?;
     let result = session(&a, &work);
     let _ = std::fs::remove_dir_all(&work);
+    crate::remove_synthetic(&a.dir);
     result
 }
 

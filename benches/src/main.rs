@@ -18,9 +18,11 @@
 //!   codegraph-bench mcp-load DIR [--clients N] [--calls M] [--edit-ms MS] [--json] [--smoke]
 //!                                                         concurrent MCP clients while files change
 //!
-//!   codegraph-bench churn DIR [--ops N] [--switches N]  branch switches in a watched root and
+//!   codegraph-bench churn DIR|--smoke [--ops N] [--switches N]
+//!                                                         branch switches in a watched root and
 //!                                                         the daemon's RSS over a long session
-//!   codegraph-bench worktrees DIR [--changed N,N...]     a new git worktree seeded from its
+//!   codegraph-bench worktrees DIR|--smoke [--changed N,N...]
+//!                                                         a new git worktree seeded from its
 //!                                                         sibling vs a cold build
 //!
 //!   codegraph-bench report [--smoke] [--out FILE] [--only TEXT]
@@ -72,6 +74,37 @@ fn editable_sources(root: &std::path::Path) -> Vec<EditableSource> {
         out.push(EditableSource { rel, go, text });
     }
     out
+}
+
+/// A small synthetic Go module for `--smoke` runs: `n` files in 10 packages, each function
+/// calling one in the previous file. Returns the directory (under `dir`; remove it with
+/// [`remove_synthetic`]).
+fn synthetic_corpus(dir: &std::path::Path, n: usize) -> Result<PathBuf> {
+    let root = dir.join("synthetic");
+    std::fs::create_dir_all(&root)?;
+    std::fs::write(root.join("go.mod"), "module example.com/synthetic\n")?;
+    for i in 0..n {
+        let pkg = format!("p{}", i % 10);
+        std::fs::create_dir_all(root.join(&pkg))?;
+        let callee = if i >= 10 { format!("F{}()", i - 10) } else { String::new() };
+        std::fs::write(
+            root.join(&pkg).join(format!("f{i}.go")),
+            format!("package {pkg}\n\n// F{i} is function {i}.\nfunc F{i}() {{\n\t{callee}\n}}\n"),
+        )?;
+    }
+    Ok(root)
+}
+
+/// Removes a corpus [`synthetic_corpus`] made (nothing for any other directory).
+fn remove_synthetic(root: &std::path::Path) {
+    if root.file_name().is_some_and(|n| n == "synthetic")
+        && let Some(parent) = root.parent()
+        && parent
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("codegraph-bench-synth-"))
+    {
+        let _ = std::fs::remove_dir_all(parent);
+    }
 }
 
 /// The `codegraph` binary next to this one (same target directory).

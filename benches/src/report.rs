@@ -106,6 +106,16 @@ fn plan(corpora: &Path, db: &Path) -> Vec<Section> {
             args: s(&["endpoints", "--show", "5"]),
         },
         Section {
+            title: "A new worktree seeded from its sibling (issue 18)",
+            about: "A private git repository of the Go standard library, its main worktree indexed cold; then `codegraph index` of a new worktree at the same commit and of worktrees whose HEAD changes 60 and 2,000 files, seeded from the main worktree's index, next to `--no-share --full` (a cold build) of the same worktree; the seeded index's sorted export is compared with the cold build's. Wall times include process start.",
+            args: s(&["worktrees", GO_STDLIB]),
+        },
+        Section {
+            title: "Branch switches and a long watch session (issue 18)",
+            about: "`codegraph watch` on a private git repository of the Go standard library: checkouts that change 60 and 2,000 files, timed to the last revision they cause; then 1,000 operations (body edits, deletes, re-creates, new files, 10 branch switches), each waited for, and the daemon's RSS after the first 100 and after the last.",
+            args: s(&["churn", GO_STDLIB]),
+        },
+        Section {
             title: "MCP server under load (issue 6)",
             about: "8 concurrent MCP clients over streamable HTTP while files are edited and re-indexed: throughput, latency per tool, revision order and torn-revision checks.",
             args: s(&["mcp-load", GO_STDLIB]),
@@ -121,6 +131,16 @@ fn smoke_plan() -> Vec<Section> {
             title: "Side by side (smoke)",
             about: "codegraph and ctags on a tiny corpus.",
             args: s(&["peers", "--smoke", "--runs", "1"]),
+        },
+        Section {
+            title: "Worktrees (smoke)",
+            about: "A new worktree of a small synthetic Go module, seeded vs cold.",
+            args: s(&["worktrees", "--smoke"]),
+        },
+        Section {
+            title: "Branch switches and churn (smoke)",
+            about: "A short watch session on a small synthetic Go module.",
+            args: s(&["churn", "--smoke"]),
         },
         Section {
             title: "MCP server under load (smoke)",

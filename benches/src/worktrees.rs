@@ -22,8 +22,16 @@ struct Args {
 }
 
 fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args> {
-    let dir = PathBuf::from(it.next().context("missing DIR")?);
-    let mut changed = vec![0, 60, 2000];
+    let first = it.next().context("missing DIR (or --smoke)")?;
+    let smoke = first == "--smoke";
+    let dir = if smoke {
+        let tmp =
+            std::env::temp_dir().join(format!("codegraph-bench-synth-{}", std::process::id()));
+        crate::synthetic_corpus(&tmp, 120)?
+    } else {
+        PathBuf::from(first)
+    };
+    let mut changed = if smoke { vec![0, 20] } else { vec![0, 60, 2000] };
     let mut bin = crate::sibling_binary()?;
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -108,6 +116,7 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
     let base = std::fs::canonicalize(&scratch)?;
     let result = scenarios(&args, &base);
     let _ = std::fs::remove_dir_all(&base);
+    crate::remove_synthetic(&args.dir);
     result
 }
 
