@@ -82,7 +82,14 @@ pub(crate) fn content_for(f: &ScannedFile) -> Content {
         return Content::Text(f.text.clone());
     }
     match f.language {
-        Some(language) => Content::Stored(Arc::new(codegraph_parse::analyze(language, &f.text))),
+        Some(language) => {
+            match crate::shared::facts(&f.meta.hash, Some(language), || {
+                Some(codegraph_parse::analyze(language, &f.text))
+            }) {
+                Some(facts) => Content::Stored(facts),
+                None => Content::Stored(Arc::new(FileFacts::default())),
+            }
+        }
         None => Content::Stored(Arc::new(FileFacts::default())),
     }
 }
@@ -351,9 +358,13 @@ impl Engine {
                 } else {
                     match &row.facts {
                         None => Some(Content::Stored(Arc::new(FileFacts::default()))),
-                        Some(bytes) => codegraph_parse::decode_facts(bytes)
-                            .ok()
-                            .map(|f| Content::Stored(Arc::new(f))),
+                        // Another root of this process may hold the same blob's facts.
+                        Some(bytes) => crate::shared::facts(
+                            &row.hash,
+                            codegraph_parse::Language::from_path(&row.path),
+                            || codegraph_parse::decode_facts(bytes).ok(),
+                        )
+                        .map(Content::Stored),
                     }
                 };
                 (row, content)

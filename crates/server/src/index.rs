@@ -390,7 +390,10 @@ fn prepare(f: &ScannedFile) -> Prepared {
         Some(language) if !codegraph_resolve::reads_as_text(&f.path) => {
             let facts = codegraph_parse::analyze(language, &f.text);
             let facts_blob = Some(codegraph_parse::encode_facts(&facts));
-            Prepared { content: Content::Stored(Arc::new(facts)), facts_blob }
+            // One copy per blob in this process (sibling roots of one `mcp`).
+            let facts = crate::shared::facts(&f.meta.hash, Some(language), || Some(facts))
+                .unwrap_or_default();
+            Prepared { content: Content::Stored(facts), facts_blob }
         }
         _ => Prepared { content: crate::engine::content_for(f), facts_blob: None },
     }

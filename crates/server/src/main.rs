@@ -21,6 +21,7 @@ mod page;
 mod paths;
 mod scan;
 mod seed;
+mod shared;
 mod watch;
 
 use std::process::ExitCode;
