@@ -7,10 +7,11 @@
 
 use crate::ids::{file_id, go_package_id, parent_dir, symbol_id};
 use codegraph_db::{SourceFile, file_facts};
+use codegraph_parse::FileFacts;
 use codegraph_parse::Language;
 use codegraph_schema::{DiagnosticCode, EdgeKind, NodeKind, Reason};
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 /// A node of the graph, ready to be stored.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -123,16 +124,70 @@ pub fn file_node(db: &dyn salsa::Database, file: SourceFile) -> Node {
 /// Symbol and endpoint nodes, the endpoints' edges and syntax notes of one file: a function of
 /// the path and the facts only (never of the text), so equal facts stop an edit here. Symbols
 /// bring no edges: their DEFINES and parent edges are implied by their rows.
+///
+/// Its rows are shared by every salsa database of the process whose input at the same path
+/// holds the same facts (the same `Arc`, which the server shares per blob): sibling worktrees
+/// served by one process keep one copy of each unchanged file's rows ([`shared_rows`]).
 #[salsa::tracked(returns(ref))]
 pub fn file_graph(db: &dyn salsa::Database, file: SourceFile) -> FileGraph {
     let path = file.path(db);
     let language = file.language(db);
-    let fid = file_id(path);
-    let mut graph = FileGraph::default();
     let Some(language) = language else {
-        return graph;
+        return FileGraph::default();
     };
     let facts = file_facts(db, file);
+    shared_rows(path, facts, || build_file_graph(db, file, language, facts))
+}
+
+/// Rows already built for (`path`, `facts`) by any database of the process, else `make()`'s.
+/// An entry holds the facts weakly, so their allocation (and its address, the key) cannot be
+/// reused by other facts while the entry exists; rows live as long as some memo holds them.
+fn shared_rows(path: &str, facts: &Arc<FileFacts>, make: impl FnOnce() -> FileGraph) -> FileGraph {
+    type Entry = (Weak<FileFacts>, Weak<[Node]>, Weak<[Edge]>, Vec<(DiagnosticCode, String)>);
+    static TABLE: OnceLock<Mutex<HashMap<(String, usize), Entry>>> = OnceLock::new();
+    let table = TABLE.get_or_init(Mutex::default);
+    let key = (path.to_string(), Arc::as_ptr(facts) as usize);
+    let found = {
+        let t = table.lock().unwrap_or_else(|e| e.into_inner());
+        t.get(&key).and_then(|(f, n, e, d)| {
+            let same = f.upgrade().is_some_and(|f| Arc::ptr_eq(&f, facts));
+            match (same, n.upgrade(), e.upgrade()) {
+                (true, Some(nodes), Some(edges)) => {
+                    Some(FileGraph { nodes, edges, diagnostics: d.clone() })
+                }
+                _ => None,
+            }
+        })
+    };
+    if let Some(g) = found {
+        return g;
+    }
+    let g = make();
+    let mut t = table.lock().unwrap_or_else(|e| e.into_inner());
+    if t.len() > 1024 && t.len().is_power_of_two() {
+        t.retain(|_, (f, n, _, _)| f.strong_count() > 0 && n.strong_count() > 0);
+    }
+    t.insert(
+        key,
+        (
+            Arc::downgrade(facts),
+            Arc::downgrade(&g.nodes),
+            Arc::downgrade(&g.edges),
+            g.diagnostics.clone(),
+        ),
+    );
+    g
+}
+
+fn build_file_graph(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+    language: Language,
+    facts: &FileFacts,
+) -> FileGraph {
+    let path = file.path(db);
+    let fid = file_id(path);
+    let mut graph = FileGraph::default();
     let mut nodes = Vec::with_capacity(facts.symbols.len());
     let mut edges = Vec::new();
     if facts.syntax_errors > 0 {
