@@ -13,7 +13,7 @@ use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 struct Args {
     dir: PathBuf,
@@ -139,6 +139,7 @@ fn scenarios(args: &Args, base: &Path) -> Result<()> {
         cold["files"]
     );
     let sources = crate::editable_sources(&main);
+    let mut roots: Vec<PathBuf> = vec![main.clone()];
     println!();
     println!(
         "| new worktree | files changed by its HEAD | seeded | seeded peak RSS | re-derived | vouched by git | no sharing (cold) | cold peak RSS | seeded == full rebuild | index bytes |"
@@ -176,6 +177,7 @@ fn scenarios(args: &Args, base: &Path) -> Result<()> {
         )?;
         let equal = export(&args.bin, &cache, &wt, None)?
             == export(&args.bin, &cache, &wt, Some(&full_db))?;
+        roots.push(wt.clone());
         let db_dir = PathBuf::from(seeded["db"].as_str().unwrap_or_default());
         println!(
             "| {} | {n} | {seeded_s:.2} s | {} MiB | {} | {} | {full_s:.2} s | {} MiB | {} | {:.0} MiB |",
@@ -188,5 +190,98 @@ fn scenarios(args: &Args, base: &Path) -> Result<()> {
             dir_bytes(db_dir.parent().unwrap_or(base)) as f64 / 1048576.0
         );
     }
+    println!();
+    let one = mcp_rss(&args.bin, &cache, &roots[..1])?;
+    let all = mcp_rss(&args.bin, &cache, &roots)?;
+    println!("| `codegraph mcp` serving | settled RSS | peak RSS |");
+    println!("| --- | --- | --- |");
+    println!("| the main worktree alone | {:.0} MiB | {:.0} MiB |", one.0, one.1);
+    println!(
+        "| the main worktree and {} worktrees | {:.0} MiB ({:.2}x) | {:.0} MiB ({:.2}x) |",
+        roots.len() - 1,
+        all.0,
+        all.0 / one.0,
+        all.1,
+        all.1 / one.1
+    );
     Ok(())
+}
+
+/// Starts `codegraph mcp ROOTS...` on stdio, makes one `code_search` call per root (each
+/// root's first call: it opens and warms that root), waits until the server has settled
+/// (RSS unchanged for 5 s after the flows and clusters of every root are computed, at most
+/// 120 s) and returns its settled and peak RSS in MiB.
+fn mcp_rss(bin: &Path, cache: &Path, roots: &[PathBuf]) -> Result<(f64, f64)> {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = Command::new(bin)
+        .arg("mcp")
+        .args(roots)
+        .env("CODEGRAPH_CACHE_DIR", cache)
+        .env("CODEGRAPH_EVENTS", "off")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .context("spawn codegraph mcp")?;
+    let result = (|| -> Result<(f64, f64)> {
+        let mut stdin = child.stdin.take().context("stdin")?;
+        let mut lines = BufReader::new(child.stdout.take().context("stdout")?).lines();
+        let mut call = |id: u64, method: &str, params: Value| -> Result<Value> {
+            let msg =
+                serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+            writeln!(stdin, "{msg}")?;
+            loop {
+                let line = lines.next().context("the server closed stdout")??;
+                let v: Value = serde_json::from_str(&line)?;
+                if v["id"] == id {
+                    return Ok(v);
+                }
+            }
+        };
+        call(
+            0,
+            "initialize",
+            serde_json::json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}),
+        )?;
+        let mut id = 1;
+        for root in roots {
+            loop {
+                id += 1;
+                let v = call(
+                    id,
+                    "tools/call",
+                    serde_json::json!({"name": "code_search", "arguments": {"query": "main", "root": root.display().to_string()}}),
+                )?;
+                if v["result"]["isError"] == true {
+                    std::thread::sleep(Duration::from_millis(200));
+                    continue;
+                }
+                break;
+            }
+        }
+        let status = |key: &str| -> Option<f64> {
+            let s = std::fs::read_to_string(format!("/proc/{}/status", child.id())).ok()?;
+            let l = s.lines().find(|l| l.starts_with(key))?;
+            Some(l.split_whitespace().nth(1)?.parse::<f64>().ok()? / 1024.0)
+        };
+        let start = Instant::now();
+        let mut last = status("VmRSS:").unwrap_or(0.0);
+        let mut stable_since = Instant::now();
+        while start.elapsed() < Duration::from_secs(120) {
+            std::thread::sleep(Duration::from_millis(500));
+            let now = status("VmRSS:").unwrap_or(0.0);
+            if (now - last).abs() > 2.0 {
+                stable_since = Instant::now();
+                last = now;
+            } else if stable_since.elapsed() >= Duration::from_secs(5)
+                && start.elapsed() >= Duration::from_secs(10)
+            {
+                break;
+            }
+        }
+        Ok((last, status("VmHWM:").unwrap_or(0.0)))
+    })();
+    let _ = child.kill();
+    let _ = child.wait();
+    result
 }
