@@ -132,6 +132,8 @@ fn scenarios(args: &Args, base: &Path) -> Result<()> {
     git(&main, &["add", "-A"])?;
     git(&main, &["commit", "-q", "-m", "base"])?;
     let (cold, cold_s) = codegraph(&args.bin, &cache, &main, &["index", "--json"])?;
+    // Flows and clusters, as any served root has them after its first flows query.
+    codegraph(&args.bin, &cache, &main, &["flows", "--json"])?;
     println!(
         "main worktree, cold: {:.2} s, {} MiB peak RSS, {} files",
         cold_s,
@@ -209,8 +211,8 @@ fn scenarios(args: &Args, base: &Path) -> Result<()> {
 
 /// Starts `codegraph mcp ROOTS...` on stdio, makes one `code_search` call per root (each
 /// root's first call: it opens and warms that root), waits until the server has settled
-/// (RSS unchanged for 5 s after the flows and clusters of every root are computed, at most
-/// 120 s) and returns its settled and peak RSS in MiB.
+/// (RSS unchanged for 10 s, at least 20 s after the last first call, at most 180 s: every
+/// root's flows and clusters are computed by then) and returns its settled and peak RSS in MiB.
 fn mcp_rss(bin: &Path, cache: &Path, roots: &[PathBuf]) -> Result<(f64, f64)> {
     use std::io::{BufRead, BufReader, Write};
     let mut child = Command::new(bin)
@@ -267,14 +269,14 @@ fn mcp_rss(bin: &Path, cache: &Path, roots: &[PathBuf]) -> Result<(f64, f64)> {
         let start = Instant::now();
         let mut last = status("VmRSS:").unwrap_or(0.0);
         let mut stable_since = Instant::now();
-        while start.elapsed() < Duration::from_secs(120) {
+        while start.elapsed() < Duration::from_secs(180) {
             std::thread::sleep(Duration::from_millis(500));
             let now = status("VmRSS:").unwrap_or(0.0);
             if (now - last).abs() > 2.0 {
                 stable_since = Instant::now();
                 last = now;
-            } else if stable_since.elapsed() >= Duration::from_secs(5)
-                && start.elapsed() >= Duration::from_secs(10)
+            } else if stable_since.elapsed() >= Duration::from_secs(10)
+                && start.elapsed() >= Duration::from_secs(20)
             {
                 break;
             }

@@ -327,6 +327,16 @@ impl Store {
         Ok(())
     }
 
+    /// Stamps flows and clusters computed at revision `from` as those of revision `to`: for a
+    /// revision that changed no row (a seeded worktree's first revision over its sibling's
+    /// copied graph), so they are not computed again. Returns whether a stamp moved.
+    pub fn carry_derived(&self, from: i64, to: i64) -> Result<bool, QueryError> {
+        self.conn
+            .execute("UPDATE derivation SET revision = ?2 WHERE revision = ?1", [from, to])
+            .map(|n| n > 0)
+            .map_err(|source| QueryError::Sqlite { path: self.path.clone(), source })
+    }
+
     /// Records a key of the index's own metadata (kept across revisions).
     pub fn set_meta(&self, key: &str, value: &str) -> Result<(), QueryError> {
         self.conn

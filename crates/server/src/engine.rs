@@ -239,7 +239,10 @@ impl Engine {
                     // The copy's revision describes the sibling: publish one of this root's
                     // own even when no file differs.
                     if applied.revision.is_none() {
+                        let copied = engine.revision;
                         applied.revision = Some(engine.publish_snapshot(start)?);
+                        // The same rows: the sibling's flows and clusters are this revision's.
+                        engine.store.carry_derived(copied, engine.revision)?;
                     }
                     let reused = engine.files.len().saturating_sub(applied.changed_files);
                     let seed = serde_json::json!({

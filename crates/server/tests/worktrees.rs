@@ -109,6 +109,9 @@ fn a_new_worktree_is_seeded_from_its_sibling_and_equals_a_full_build() {
     let cache = base.join("cache");
     let first = index(&cache, &main, &[]);
     assert_eq!(first["mode"], "full");
+    // Flows and clusters computed on main (any `flows` query does it) come along with a seed
+    // that changes no row.
+    assert_ok(&codegraph(&cache, &["flows", "--json"], &main));
 
     // Same commit: everything is reused; the git index vouches for every file.
     let wt1 = base.join("wt1");
@@ -125,6 +128,17 @@ fn a_new_worktree_is_seeded_from_its_sibling_and_equals_a_full_build() {
     assert_eq!(s["vouched_by_git"], first["files"], "{s}");
     assert_eq!(s["head_commit"], first["head_commit"]);
     assert_same_as_full(&cache, &wt1, &base);
+    let wt1_db = PathBuf::from(s["db"].as_str().expect("db"));
+    let conn = rusqlite::Connection::open(&wt1_db).expect("open");
+    let (derived_at, revision): (i64, i64) = conn
+        .query_row(
+            "SELECT (SELECT revision FROM derivation), (SELECT MAX(revision) FROM snapshot)",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .expect("stamps");
+    assert_eq!(derived_at, revision, "the sibling's flows are stamped with the seeded revision");
+    drop(conn);
     // The seeded index is a root of its own: its snapshot names it, and status says where
     // it came from and which siblings share the repository.
     let st = json(codegraph(&cache, &["status", "--json"], &wt1));
