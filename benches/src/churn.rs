@@ -22,15 +22,7 @@ struct Args {
 }
 
 fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args> {
-    let first = it.next().context("missing DIR (or --smoke)")?;
-    let smoke = first == "--smoke";
-    let dir = if smoke {
-        let tmp =
-            std::env::temp_dir().join(format!("codegraph-bench-synth-{}", std::process::id()));
-        crate::synthetic_corpus(&tmp, 120)?
-    } else {
-        PathBuf::from(first)
-    };
+    let (dir, smoke) = crate::corpus_or_smoke(it.next())?;
     let mut a = if smoke {
         Args { dir, ops: 30, switches: 2, bin: crate::sibling_binary()? }
     } else {
@@ -45,24 +37,6 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args> {
         }
     }
     Ok(a)
-}
-
-fn git(cwd: &Path, args: &[&str]) -> Result<()> {
-    let st = Command::new("git")
-        .args(args)
-        .current_dir(cwd)
-        .env("GIT_AUTHOR_NAME", "bench")
-        .env("GIT_AUTHOR_EMAIL", "bench@example.invalid")
-        .env("GIT_COMMITTER_NAME", "bench")
-        .env("GIT_COMMITTER_EMAIL", "bench@example.invalid")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .context("run git")?;
-    if !st.success() {
-        bail!("git {args:?} failed");
-    }
-    Ok(())
 }
 
 fn rss_mib(pid: u32) -> Option<f64> {
@@ -132,21 +106,14 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
 
 fn session(a: &Args, work: &Path) -> Result<()> {
     let root = work.join("root");
-    let st = Command::new("cp").arg("-rL").arg(&a.dir).arg(&root).status()?;
-    if !st.success() {
-        bail!("cannot copy {}", a.dir.display());
-    }
-    let _ = std::fs::remove_dir_all(root.join(".git"));
-    git(&root, &["init", "-q", "-b", "main"])?;
-    git(&root, &["add", "-A"])?;
-    git(&root, &["commit", "-q", "-m", "base"])?;
+    crate::git_copy(&a.dir, &root)?;
     let sources = crate::editable_sources(&root);
     if sources.len() < 100 {
         bail!("{} has too few Go/TS sources for a churn session", a.dir.display());
     }
     // Two branches: one changing 60 files, one changing 2,000 (or as many as there are).
     for (branch, n) in [("b60", 60usize), ("b2000", 2000)] {
-        git(&root, &["checkout", "-q", "-b", branch, "main"])?;
+        crate::git(&root, &["checkout", "-q", "-b", branch, "main"])?;
         for s in sources.iter().rev().take(n) {
             let extra = if s.go {
                 "\nfunc churnBranch() {}\n"
@@ -155,9 +122,9 @@ fn session(a: &Args, work: &Path) -> Result<()> {
             };
             std::fs::write(root.join(&s.rel), format!("{}{extra}", s.text))?;
         }
-        git(&root, &["commit", "-q", "-am", branch])?;
+        crate::git(&root, &["commit", "-q", "-am", branch])?;
     }
-    git(&root, &["checkout", "-q", "main"])?;
+    crate::git(&root, &["checkout", "-q", "main"])?;
 
     let db = work.join("index.db");
     let mut child = Command::new(&a.bin)
@@ -195,7 +162,7 @@ fn session(a: &Args, work: &Path) -> Result<()> {
             for (label, branch) in [(format!("main -> {to}"), to), (format!("{to} -> main"), back)]
             {
                 let start = Instant::now();
-                git(&root, &["checkout", "-q", branch])?;
+                crate::git(&root, &["checkout", "-q", branch])?;
                 let t = settle(&rx, start, &db)?;
                 println!("| {label} | {n} | {:.0} ms |", t.as_secs_f64() * 1000.0);
             }
@@ -204,7 +171,7 @@ fn session(a: &Args, work: &Path) -> Result<()> {
 
         let mut deleted: Vec<usize> = Vec::new();
         let mut rss_100 = None;
-        let every = if a.switches == 0 { usize::MAX } else { (a.ops / a.switches).max(1) };
+        let every = a.ops.checked_div(a.switches).map_or(usize::MAX, |e| e.max(1));
         let mut on_b60 = false;
         let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
         let mut next = |n: usize| {
@@ -230,10 +197,10 @@ fn session(a: &Args, work: &Path) -> Result<()> {
             while rx.try_recv().is_ok() {}
             if i > 0 && i % every == 0 {
                 // Commit the churn so far, then switch: the checkout is clean.
-                git(&root, &["add", "-A"])?;
-                git(&root, &["commit", "-q", "-m", "churn", "--allow-empty"])?;
+                crate::git(&root, &["add", "-A"])?;
+                crate::git(&root, &["commit", "-q", "-m", "churn", "--allow-empty"])?;
                 on_b60 = !on_b60;
-                git(&root, &["checkout", "-q", if on_b60 { "b60" } else { "main" }])?;
+                crate::git(&root, &["checkout", "-q", if on_b60 { "b60" } else { "main" }])?;
                 settle(&rx, Instant::now(), &db)?;
                 deleted.clear();
             } else {

@@ -95,6 +95,50 @@ fn synthetic_corpus(dir: &std::path::Path, n: usize) -> Result<PathBuf> {
     Ok(root)
 }
 
+/// The corpus of a bench whose first argument is `DIR` or `--smoke` (a [`synthetic_corpus`]
+/// of 120 files in the temporary directory), and whether it is the smoke one.
+fn corpus_or_smoke(first: Option<String>) -> Result<(PathBuf, bool)> {
+    let first = first.ok_or_else(|| anyhow::anyhow!("missing DIR (or --smoke)"))?;
+    if first == "--smoke" {
+        let tmp =
+            std::env::temp_dir().join(format!("codegraph-bench-synth-{}", std::process::id()));
+        Ok((synthetic_corpus(&tmp, 120)?, true))
+    } else {
+        Ok((PathBuf::from(first), false))
+    }
+}
+
+/// Runs git in `cwd` with a fixed identity, quietly; an error when it fails.
+fn git(cwd: &std::path::Path, args: &[&str]) -> Result<()> {
+    let st = std::process::Command::new("git")
+        .args(args)
+        .current_dir(cwd)
+        .env("GIT_AUTHOR_NAME", "bench")
+        .env("GIT_AUTHOR_EMAIL", "bench@example.invalid")
+        .env("GIT_COMMITTER_NAME", "bench")
+        .env("GIT_COMMITTER_EMAIL", "bench@example.invalid")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()?;
+    if !st.success() {
+        bail!("git {args:?} failed in {}", cwd.display());
+    }
+    Ok(())
+}
+
+/// Copies `dir` (symlinks followed) to `dest` as a fresh git repository: its files in one
+/// commit on branch `main`.
+fn git_copy(dir: &std::path::Path, dest: &std::path::Path) -> Result<()> {
+    let st = std::process::Command::new("cp").arg("-rL").arg(dir).arg(dest).status()?;
+    if !st.success() {
+        bail!("cannot copy {}", dir.display());
+    }
+    let _ = std::fs::remove_dir_all(dest.join(".git"));
+    git(dest, &["init", "-q", "-b", "main"])?;
+    git(dest, &["add", "-A"])?;
+    git(dest, &["commit", "-q", "-m", "base"])
+}
+
 /// Removes a corpus [`synthetic_corpus`] made (nothing for any other directory).
 fn remove_synthetic(root: &std::path::Path) {
     if root.file_name().is_some_and(|n| n == "synthetic")

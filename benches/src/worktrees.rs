@@ -22,15 +22,7 @@ struct Args {
 }
 
 fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args> {
-    let first = it.next().context("missing DIR (or --smoke)")?;
-    let smoke = first == "--smoke";
-    let dir = if smoke {
-        let tmp =
-            std::env::temp_dir().join(format!("codegraph-bench-synth-{}", std::process::id()));
-        crate::synthetic_corpus(&tmp, 120)?
-    } else {
-        PathBuf::from(first)
-    };
+    let (dir, smoke) = crate::corpus_or_smoke(it.next())?;
     let mut changed = if smoke { vec![0, 20] } else { vec![0, 60, 2000] };
     let mut bin = crate::sibling_binary()?;
     while let Some(a) = it.next() {
@@ -48,23 +40,6 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args> {
         }
     }
     Ok(Args { dir, changed, bin })
-}
-
-fn git(cwd: &Path, args: &[&str]) -> Result<()> {
-    let st = Command::new("git")
-        .args(args)
-        .current_dir(cwd)
-        .env("GIT_AUTHOR_NAME", "bench")
-        .env("GIT_AUTHOR_EMAIL", "bench@example.invalid")
-        .env("GIT_COMMITTER_NAME", "bench")
-        .env("GIT_COMMITTER_EMAIL", "bench@example.invalid")
-        .stdout(std::process::Stdio::null())
-        .status()
-        .context("run git")?;
-    if !st.success() {
-        bail!("git {args:?} failed in {}", cwd.display());
-    }
-    Ok(())
 }
 
 /// One `codegraph` run: its JSON summary and wall seconds.
@@ -123,14 +98,7 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
 fn scenarios(args: &Args, base: &Path) -> Result<()> {
     let main = base.join("main");
     let cache = base.join("cache");
-    let st = Command::new("cp").arg("-rL").arg(&args.dir).arg(&main).status()?;
-    if !st.success() {
-        bail!("cannot copy {}", args.dir.display());
-    }
-    let _ = std::fs::remove_dir_all(main.join(".git"));
-    git(&main, &["init", "-q", "-b", "main"])?;
-    git(&main, &["add", "-A"])?;
-    git(&main, &["commit", "-q", "-m", "base"])?;
+    crate::git_copy(&args.dir, &main)?;
     let (cold, cold_s) = codegraph(&args.bin, &cache, &main, &["index", "--json"])?;
     // Flows and clusters, as any served root has them after its first flows query.
     codegraph(&args.bin, &cache, &main, &["flows", "--json"])?;
@@ -149,7 +117,7 @@ fn scenarios(args: &Args, base: &Path) -> Result<()> {
     println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     for (i, &n) in args.changed.iter().enumerate() {
         let branch = format!("b{i}-{n}");
-        git(&main, &["checkout", "-q", "-b", &branch])?;
+        crate::git(&main, &["checkout", "-q", "-b", &branch])?;
         let n = n.min(sources.len());
         for s in sources.iter().take(n) {
             let extra = if s.go {
@@ -160,11 +128,11 @@ fn scenarios(args: &Args, base: &Path) -> Result<()> {
             std::fs::write(main.join(&s.rel), format!("{}{extra}", s.text))?;
         }
         if n > 0 {
-            git(&main, &["commit", "-q", "-am", "bench"])?;
+            crate::git(&main, &["commit", "-q", "-am", "bench"])?;
         }
-        git(&main, &["checkout", "-q", "main"])?;
+        crate::git(&main, &["checkout", "-q", "main"])?;
         let wt = base.join(format!("wt-{branch}"));
-        git(&main, &["worktree", "add", "-q", &wt.display().to_string(), &branch])?;
+        crate::git(&main, &["worktree", "add", "-q", &wt.display().to_string(), &branch])?;
         let (seeded, seeded_s) = codegraph(&args.bin, &cache, &wt, &["index", "--json"])?;
         if seeded["mode"] != "seeded" {
             bail!("the worktree was not seeded: {seeded}");
