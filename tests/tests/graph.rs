@@ -113,3 +113,43 @@ fn package_units_partition_the_package_rows() {
         ]
     );
 }
+
+/// Sibling roots of one process share a file's graph rows when their inputs at the same path
+/// hold the same facts (the same `Arc`), and sharing never changes an answer: rows built from
+/// other facts, or from equal facts in another allocation, are the same rows by value.
+#[test]
+fn file_graph_rows_are_shared_by_facts_and_path_only() {
+    use codegraph_db::{Content, Database, FileMeta, SourceFile};
+    use codegraph_parse::{Language, analyze};
+    use codegraph_resolve::file_graph;
+    use std::sync::Arc;
+
+    let text = "package p\n\n// Open opens.\nfunc Open() {}\n\ntype T struct{ x int }\n";
+    let facts = Arc::new(analyze(Language::Go, text));
+    let input = |db: &Database, path: &str, facts: &Arc<_>| {
+        SourceFile::new(
+            db,
+            path.to_string(),
+            Some(Language::Go),
+            Content::Stored(Arc::clone(facts)),
+            FileMeta::for_text(text),
+        )
+    };
+    let (a, b, c) = (Database::default(), Database::default(), Database::default());
+    let (fa, fb) = (input(&a, "p/open.go", &facts), input(&b, "p/open.go", &facts));
+    let (ga, gb) = (file_graph(&a, fa), file_graph(&b, fb));
+    assert!(Arc::ptr_eq(&ga.nodes, &gb.nodes), "same path and facts: one copy of the rows");
+    assert!(Arc::ptr_eq(&ga.edges, &gb.edges));
+    // Equal facts in another allocation: built again, equal by value.
+    let own = Arc::new(analyze(Language::Go, text));
+    let fc = input(&c, "p/open.go", &own);
+    let gc = file_graph(&c, fc);
+    assert!(!Arc::ptr_eq(&ga.nodes, &gc.nodes));
+    assert_eq!(ga, gc);
+    // The same facts at another path: other rows (the IDs name the path).
+    let d = Database::default();
+    let fd = input(&d, "q/open.go", &facts);
+    let gd = file_graph(&d, fd);
+    let ids: Vec<&str> = gd.nodes.iter().map(|n| n.id.as_str()).collect();
+    assert_eq!(ids, ["sym:go:q/open.go:Open", "sym:go:q/open.go:T", "sym:go:q/open.go:T.x"]);
+}
