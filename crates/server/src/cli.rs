@@ -1,12 +1,12 @@
 //! Command definitions (clap) and their human / `--json` output.
 
 use crate::answer::{edge_json, node_json, source_lines};
-use crate::fresh::freshness;
-use crate::index::{IndexOptions, IndexSummary};
-use crate::paths::{canonical_root, db_path};
-use crate::scan::DEFAULT_MAX_FILE_SIZE;
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand, ValueEnum};
+use codegraph_engine::fresh::freshness;
+use codegraph_engine::index::{IndexOptions, IndexSummary};
+use codegraph_engine::paths::{canonical_root, db_path};
+use codegraph_engine::scan::DEFAULT_MAX_FILE_SIZE;
 use codegraph_query::{EdgeRow, NodeRow, QueryError, SearchRequest, Store};
 use codegraph_schema::NodeKind;
 use serde_json::{Value, json};
@@ -204,7 +204,7 @@ fn dispatch(cli: Cli) -> Result<()> {
             let root = canonical_root(&root.unwrap_or_else(|| PathBuf::from(".")))?;
             let db = db_path(&root, cli.db.as_deref())?;
             let progress = !json && std::io::stderr().is_terminal();
-            let summary = crate::engine::index(
+            let summary = codegraph_engine::engine::index(
                 &root,
                 &db,
                 &IndexOptions { max_file_size, progress, full, share: !no_share, counter: None },
@@ -222,12 +222,12 @@ fn dispatch(cli: Cli) -> Result<()> {
                 share: !no_share,
                 counter: None,
             };
-            let opts = crate::watch::WatchOptions {
+            let opts = crate::watch_cmd::WatchOptions {
                 debounce: std::time::Duration::from_millis(debounce_ms),
                 max_batch_paths,
                 json,
             };
-            crate::watch::run_watch(&root, &db, &index_opts, &opts, |s| {
+            crate::watch_cmd::run_watch(&root, &db, &index_opts, &opts, |s| {
                 if json { Ok(()) } else { print_index(s, false) }
             })
         }
@@ -271,7 +271,7 @@ fn dispatch(cli: Cli) -> Result<()> {
             let reader = store.reader()?;
             let window = crate::page::Window::new(limit, 20, None, None);
             let result = reader.search(&SearchRequest { query, kind, limit: window.limit })?;
-            let stale = crate::fresh::is_stale(&root, &db_path, &reader)?;
+            let stale = codegraph_engine::fresh::is_stale(&root, &db_path, &reader)?;
             if json {
                 let revision = reader.revision();
                 let v = crate::page::answer(&window, crate::answer::SEARCH_LISTS, false, |p| {
@@ -321,7 +321,7 @@ fn dispatch(cli: Cli) -> Result<()> {
             if let Some(d) =
                 crate::answer::load_derived(&reader, &id).map_err(anyhow::Error::msg)?
             {
-                let stale = crate::fresh::is_stale(&root, &db_path, &reader)?;
+                let stale = codegraph_engine::fresh::is_stale(&root, &db_path, &reader)?;
                 let stamp = reader.derived_stamp()?;
                 let flows_at = crate::answer::flows_at_json(stamp.as_ref(), reader.revision());
                 let revision = reader.revision();
@@ -371,7 +371,7 @@ fn dispatch(cli: Cli) -> Result<()> {
                 return emit_text(&out, revision, stale);
             }
             let opened = reader.open(&id)?;
-            let stale = crate::fresh::is_stale(&root, &db_path, &reader)?;
+            let stale = codegraph_engine::fresh::is_stale(&root, &db_path, &reader)?;
             let unresolved = reader.unresolved_of(&id)?;
             let source = source_lines(&root, &opened.node);
             if json {
@@ -563,12 +563,11 @@ fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Re
     let skips = reader.diagnostics(true, limit)?;
     let snap = &st.snapshot;
     // A live watch / mcp process vouches for its revision; otherwise walk the tree.
-    let claim = crate::owner::read(&db_path);
-    let vouched =
-        matches!(claim, Some(crate::owner::Claim::Fresh { revision }) if revision == snap.revision);
-    let pending = claim == Some(crate::owner::Claim::Pending);
+    let claim = codegraph_engine::owner::read(&db_path);
+    let vouched = matches!(claim, Some(codegraph_engine::owner::Claim::Fresh { revision }) if revision == snap.revision);
+    let pending = claim == Some(codegraph_engine::owner::Claim::Pending);
     let fresh = if vouched { Default::default() } else { freshness(&root, &db_path, &reader)? };
-    let head_now = crate::git::head_commit(&root);
+    let head_now = codegraph_engine::git::head_commit(&root);
     let stale = Some(fresh.stale() || pending);
     let mut why = if fresh.stale() {
         format!(
@@ -595,7 +594,7 @@ fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Re
         ));
     }
     let list = |v: &[String]| -> Vec<String> { v.iter().take(limit).cloned().collect() };
-    let sharing = crate::seed::sharing(&root, &db_path, &reader)?;
+    let sharing = codegraph_engine::seed::sharing(&root, &db_path, &reader)?;
     if json {
         let counts = |v: &[(String, u64)]| -> Value {
             Value::Object(v.iter().map(|(k, n)| (k.clone(), json!(n))).collect())

@@ -44,7 +44,7 @@ pub fn log_path() -> Option<PathBuf> {
     if off {
         return None;
     }
-    crate::paths::cache_dir().ok().map(|d| d.join("events.jsonl"))
+    codegraph_engine::paths::cache_dir().ok().map(|d| d.join("events.jsonl"))
 }
 
 /// An operation being timed; [`Timer::record`] writes its event.

@@ -1,28 +1,17 @@
-//! The `codegraph` binary: command-line parsing, logging setup, and the human / JSON rendering
-//! of each command's result. The work itself lives in the library crates and in the sibling
-//! modules here (scanning, git, indexing).
+//! The `codegraph` binary: the transports on top of the engine (`codegraph-engine`):
+//! command-line parsing, logging setup, the human / JSON rendering of each command's result,
+//! the `watch` command and the MCP server.
 //!
-//! Architecture invariant: only this crate does process-level IO (file system walks, git, the
-//! terminal, the watcher, the MCP transports), and only this crate knows JSON.
+//! Architecture invariant: only this crate touches the terminal (beyond the engine's optional
+//! progress bar) and the network; the engine does the file-system, git and index work.
 
 mod answer;
 mod cli;
-mod derived;
-mod diff;
-mod engine;
 mod events;
-mod fresh;
-mod git;
-mod index;
 mod mcp;
 mod ops_cli;
-mod owner;
 mod page;
-mod paths;
-mod scan;
-mod seed;
-mod shared;
-mod watch;
+mod watch_cmd;
 
 use std::process::ExitCode;
 

@@ -14,14 +14,14 @@ use crate::answer::{
     changed_json, cluster_json, context_json, dag_json, endpoints_json, expand_json, flow_json,
     flow_ref_json, flows_at_json, impact_json, lookup_failure_json, node_brief, trace_json,
 };
-use crate::diff::{DiffBase, changes};
-use crate::fresh::freshness;
 use crate::page::{
     CONTEXT_LIMIT, DAG_LIMIT, ENDPOINT_LIMIT, EXPAND_LIMIT, IMPACT_LIMIT, Pager, Window,
 };
-use crate::paths::{canonical_root, db_path};
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
+use codegraph_engine::diff::{DiffBase, changes};
+use codegraph_engine::fresh::freshness;
+use codegraph_engine::paths::{canonical_root, db_path};
 use codegraph_query::ops::dag_grep::{DagGrepRequest, Mode, Render};
 use codegraph_query::ops::expand::ExpandRequest;
 use codegraph_query::ops::impact::{ImpactDirection, ImpactRequest};
@@ -373,7 +373,7 @@ fn open_index(
 /// Brings the stored flows and clusters of the index at `db` up to its current revision; a
 /// failure is reported on stderr and the answers say the flows are missing or lag.
 pub fn ensure_flows(db: &Path) {
-    if let Err(e) = crate::derived::ensure_current(db) {
+    if let Err(e) = codegraph_engine::derived::ensure_current(db) {
         eprintln!("codegraph: warning: execution flows and clusters not updated: {e:#}");
     }
 }
@@ -402,7 +402,7 @@ fn lookup(
 pub fn context(a: ContextArgs, db: Option<&Path>, json: bool) -> Result<()> {
     let (root, db_path, mut store) = open_with_flows(a.root, db)?;
     let reader = store.reader()?;
-    let stale = || crate::fresh::is_stale(&root, &db_path, &reader);
+    let stale = || codegraph_engine::fresh::is_stale(&root, &db_path, &reader);
     let node = lookup(&reader, a.target.target(), json, &stale)?;
     let mut c = reader.symbol_context(&node.id)?;
     c.stale = Some(stale()?);
@@ -416,7 +416,7 @@ pub fn context(a: ContextArgs, db: Option<&Path>, json: bool) -> Result<()> {
 pub fn impact(a: ImpactArgs, db: Option<&Path>, json: bool) -> Result<()> {
     let (root, db_path, mut store) = open_with_flows(a.root, db)?;
     let reader = store.reader()?;
-    let stale = || crate::fresh::is_stale(&root, &db_path, &reader);
+    let stale = || codegraph_engine::fresh::is_stale(&root, &db_path, &reader);
     let node = lookup(&reader, a.target.target(), json, &stale)?;
     let mut i = reader.impact(&[node.id], &a.opts.request(a.direction.direction())?)?;
     i.stale = Some(stale()?);
@@ -463,7 +463,7 @@ pub fn diff_impact(a: DiffImpactArgs, db: Option<&Path>, json: bool) -> Result<(
 pub fn trace(a: TraceArgs, db: Option<&Path>, json: bool) -> Result<()> {
     let (root, db_path, mut store) = open(a.root, db)?;
     let reader = store.reader()?;
-    let stale = || crate::fresh::is_stale(&root, &db_path, &reader);
+    let stale = || codegraph_engine::fresh::is_stale(&root, &db_path, &reader);
     let from = lookup(&reader, Target::new(a.from), json, &stale)?;
     let to = lookup(&reader, Target::new(a.to), json, &stale)?;
     let req =
@@ -476,7 +476,7 @@ pub fn trace(a: TraceArgs, db: Option<&Path>, json: bool) -> Result<()> {
 pub fn expand(a: ExpandArgs, db: Option<&Path>, json: bool) -> Result<()> {
     let (root, db_path, mut store) = open(a.root, db)?;
     let reader = store.reader()?;
-    let stale = || crate::fresh::is_stale(&root, &db_path, &reader);
+    let stale = || codegraph_engine::fresh::is_stale(&root, &db_path, &reader);
     let node = lookup(&reader, a.target.target(), json, &stale)?;
     let req = ExpandRequest {
         kinds: parse_edge_kinds(&a.edges)?,
@@ -511,7 +511,7 @@ pub fn dag_grep(a: DagGrepArgs, db: Option<&Path>, json: bool) -> Result<()> {
         render: a.render.map(RenderArg::render),
     };
     let mut d = reader.dag_grep(&req)?;
-    d.stale = Some(crate::fresh::is_stale(&root, &db_path, &reader)?);
+    d.stale = Some(codegraph_engine::fresh::is_stale(&root, &db_path, &reader)?);
     if json {
         print_paged(&a.page, DAG_LIMIT, DAG_LISTS, |p| dag_json(&d, p))
     } else {
@@ -525,7 +525,7 @@ pub fn endpoint(a: EndpointArgs, tool: bool, db: Option<&Path>, json: bool) -> R
     let reader = store.reader()?;
     let mut e =
         if tool { reader.tool_context(&a.query)? } else { reader.route_impact(&a.query)? };
-    e.stale = Some(crate::fresh::is_stale(&root, &db_path, &reader)?);
+    e.stale = Some(codegraph_engine::fresh::is_stale(&root, &db_path, &reader)?);
     if json {
         print_paged(&a.page, ENDPOINT_LIMIT, ENDPOINT_LISTS, |p| endpoints_json(&e, p))
     } else {
@@ -679,7 +679,7 @@ fn derived_answer(
 ) -> Result<()> {
     let (root, db_path, mut store) = open_with_flows(root, db)?;
     let reader = store.reader()?;
-    let stale = || crate::fresh::is_stale(&root, &db_path, &reader);
+    let stale = || codegraph_engine::fresh::is_stale(&root, &db_path, &reader);
     let stamp = reader.derived_stamp()?;
     let mut notes: Vec<String> = reader.flows_note(stamp.as_ref()).into_iter().collect();
     let mut v = json!({

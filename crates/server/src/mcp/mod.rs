@@ -45,11 +45,11 @@ pub fn root_set(
     }
     let mut handles: Vec<Arc<RootHandle>> = Vec::new();
     for r in &roots {
-        let root = crate::paths::canonical_root(r)?;
+        let root = codegraph_engine::paths::canonical_root(r)?;
         if handles.iter().any(|h| h.root == root) {
             continue;
         }
-        let db = crate::paths::db_path(&root, db)?;
+        let db = codegraph_engine::paths::db_path(&root, db)?;
         handles.push(RootHandle::new(root, db, opts.clone()));
     }
     let cwd = std::env::current_dir().ok().and_then(|c| std::fs::canonicalize(c).ok());

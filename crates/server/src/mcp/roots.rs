@@ -11,10 +11,10 @@
 //! reached) the worker polls the tree with stat-based rescans instead and each answer checks
 //! freshness with the same stat walk `codegraph status` uses.
 
-use crate::engine::Engine;
-use crate::index::IndexOptions;
-use crate::watch::{apply, reduce, rescan_reason};
 use anyhow::{Result, anyhow};
+use codegraph_engine::engine::Engine;
+use codegraph_engine::index::IndexOptions;
+use codegraph_engine::watch::{apply, reduce, rescan_reason};
 use codegraph_query::{QueryError, Store};
 use notify_debouncer_full::{DebounceEventResult, new_debouncer};
 use std::path::{Component, Path, PathBuf};
@@ -46,7 +46,7 @@ pub struct RootOptions {
 impl Default for RootOptions {
     fn default() -> Self {
         RootOptions {
-            max_file_size: crate::scan::DEFAULT_MAX_FILE_SIZE,
+            max_file_size: codegraph_engine::scan::DEFAULT_MAX_FILE_SIZE,
             share: true,
             debounce: Duration::from_millis(10),
             build_wait: Duration::from_secs(30),
@@ -131,7 +131,7 @@ pub struct RootHandle {
     /// Idle read-only connections to the index.
     readers: Mutex<Vec<Store>>,
     /// Files parsed of files scanned while the worker builds the index from scratch.
-    pub progress: Arc<crate::index::BuildProgress>,
+    pub progress: Arc<codegraph_engine::index::BuildProgress>,
 }
 
 /// Why a root cannot answer yet.
@@ -170,7 +170,7 @@ impl RootHandle {
             changed: Condvar::new(),
             stop: Arc::new(AtomicBool::new(false)),
             readers: Mutex::new(Vec::new()),
-            progress: Arc::new(crate::index::BuildProgress::default()),
+            progress: Arc::new(codegraph_engine::index::BuildProgress::default()),
         })
     }
 
@@ -313,7 +313,9 @@ impl RootHandle {
                 Ok(st.pending() || st.failed_publish.is_some() || behind)
             }
             // Polling: the tree is the judge.
-            Phase::Ready => Ok(crate::fresh::freshness(&self.root, &self.db, reader)?.stale()),
+            Phase::Ready => {
+                Ok(codegraph_engine::fresh::freshness(&self.root, &self.db, reader)?.stale())
+            }
             _ => Ok(true),
         }
     }
@@ -374,17 +376,17 @@ impl RootHandle {
         // A second, raw watcher only notes that something changed, before the debounce: from
         // the first event of an edit on, answers say stale and impact tools wait for it.
         // It also keeps the owner file that lets CLI queries take this server's word on
-        // freshness ([`crate::owner`]).
-        let owner = crate::owner::Owner::claim(&self.db).map(Arc::new);
+        // freshness ([`codegraph_engine::owner`]).
+        let owner = codegraph_engine::owner::Owner::claim(&self.db).map(Arc::new);
         let raw = {
             let me = Arc::downgrade(self);
             let root = self.root.clone();
             let mut own_files = codegraph_query::database_files(&self.db).to_vec();
-            own_files.extend(crate::owner::owner_files(&self.db));
+            own_files.extend(codegraph_engine::owner::owner_files(&self.db));
             let owner = owner.clone();
             notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
                 let Ok(event) = res else { return };
-                if !crate::watch::is_tree_change(&event, &root, &own_files) {
+                if !codegraph_engine::watch::is_tree_change(&event, &root, &own_files) {
                     return;
                 }
                 if let Some(me) = me.upgrade() {
@@ -533,7 +535,7 @@ impl RootHandle {
             }
             last_run = Some(Instant::now());
             let started = Instant::now();
-            match crate::derived::ensure_current(&self.db) {
+            match codegraph_engine::derived::ensure_current(&self.db) {
                 Ok((revision, computed)) => {
                     have = Some(revision);
                     if computed {

@@ -11,9 +11,9 @@ use crate::answer::{
     endpoints_json, expand_json, flows_at_json, impact_json, load_derived, lookup_failure_json,
     open_json, search_json, source_lines, trace_json,
 };
-use crate::diff::{DiffBase, changes};
 use crate::ops_cli::{Dir, ImpactDir, ModeArg, RenderArg};
 use crate::page::{self, Pager, Window};
+use codegraph_engine::diff::{DiffBase, changes};
 use codegraph_query::ops::dag_grep::DagGrepRequest;
 use codegraph_query::ops::expand::ExpandRequest;
 use codegraph_query::ops::impact::ImpactRequest;

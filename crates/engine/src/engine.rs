@@ -34,7 +34,7 @@ use std::time::Instant;
 /// file get cheaper. Agents touch new files all the time, so a uniform level (every edit
 /// re-validates the graph, ~50 ms there, and re-runs only what really changed) gives the
 /// steadier latency. `codegraph-bench incremental` reports both kinds of edits.
-pub(crate) const INPUT_DURABILITY: Durability = Durability::LOW;
+pub const INPUT_DURABILITY: Durability = Durability::LOW;
 
 /// Syntax trees a watch daemon keeps (the full build keeps 256 while it streams the tree).
 pub const DAEMON_PARSE_LRU: usize = 32;
@@ -77,7 +77,7 @@ pub struct Engine {
 /// extracts (parsed here, on the caller's thread, the tree dropped at once: salsa never holds
 /// a syntax tree or the text of a code file), the text of a file resolution reads as text
 /// (`go.mod`, `*.json`), and empty facts for a file of no language (its path and stat only).
-pub(crate) fn content_for(f: &ScannedFile) -> Content {
+pub fn content_for(f: &ScannedFile) -> Content {
     if codegraph_resolve::reads_as_text(&f.path) {
         return Content::Text(f.text.clone());
     }
@@ -975,7 +975,7 @@ impl Engine {
 }
 
 /// The `source` row of a file: what the scanner saw and its encoded facts.
-pub(crate) fn source_row(
+pub fn source_row(
     db: &dyn salsa::Database,
     path: &str,
     input: SourceFile,
@@ -986,7 +986,7 @@ pub(crate) fn source_row(
 }
 
 /// The `source` row of a file from what the scanner saw and its encoded facts.
-pub(crate) fn source_row_of(
+pub fn source_row_of(
     path: &str,
     meta: &FileMeta,
     mtime_ns: i64,

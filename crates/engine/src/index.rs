@@ -94,13 +94,13 @@ pub fn peak_rss_bytes() -> Option<u64> {
     Some(kb * 1024)
 }
 
-pub(crate) fn now_ns() -> i64 {
+pub fn now_ns() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX))
 }
 
-pub(crate) fn now_ms() -> i64 {
+pub fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
@@ -486,7 +486,7 @@ fn progress_bar(enabled: bool, len: usize) -> indicatif::ProgressBar {
 /// Crash-test hook: when `CODEGRAPH_PAUSE_AT` names this point, create the file named by
 /// `CODEGRAPH_PAUSE_FILE` and sleep, so a test can kill the process at exactly this moment
 /// (every row written, the transaction not committed). Inert otherwise.
-pub(crate) fn pause_point(name: &str) {
+pub fn pause_point(name: &str) {
     if std::env::var("CODEGRAPH_PAUSE_AT").is_ok_and(|p| p == name) {
         if let Ok(marker) = std::env::var("CODEGRAPH_PAUSE_FILE") {
             let _ = std::fs::write(marker, name);

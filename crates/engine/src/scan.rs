@@ -70,7 +70,7 @@ pub fn content_hash(bytes: &[u8]) -> String {
     out
 }
 
-pub(crate) fn rel_path(root: &Path, path: &Path) -> String {
+pub fn rel_path(root: &Path, path: &Path) -> String {
     let rel = path.strip_prefix(root).unwrap_or(path);
     let s = rel.to_string_lossy();
     if std::path::MAIN_SEPARATOR == '/' {

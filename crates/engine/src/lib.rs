@@ -1,0 +1,18 @@
+//! The incremental engine of one code root, as a library: scanning the tree, git state,
+//! building and restoring an index, applying edits and publishing revisions, following a
+//! root's files, freshness, seeding a worktree from its sibling, and the owner file. The
+//! `codegraph` binary (`crates/server`) holds the transports (CLI, MCP) on top of it; tests
+//! and benches can drive the engine directly.
+
+pub mod derived;
+pub mod diff;
+pub mod engine;
+pub mod fresh;
+pub mod git;
+pub mod index;
+pub mod owner;
+pub mod paths;
+pub mod scan;
+pub mod seed;
+pub mod shared;
+pub mod watch;

@@ -1,0 +1,161 @@
+//! `codegraph watch`: the engine's watch loop ([`codegraph_engine::watch`]) driven from the
+//! command line, with one line per revision on stdout (`--json`: JSON lines) and a clean stop
+//! on SIGINT / SIGTERM.
+
+use anyhow::{Context, Result};
+use codegraph_engine::engine::{Applied, Engine};
+use codegraph_engine::index::{IndexOptions, IndexSummary};
+use codegraph_engine::watch::{Batch, apply, raw_watcher, reduce, rescan_reason};
+use notify_debouncer_full::{DebounceEventResult, new_debouncer};
+use serde_json::json;
+use std::io::Write;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+pub struct WatchOptions {
+    /// Quiet time after the last event before a batch is applied.
+    pub debounce: Duration,
+    /// A batch naming more paths than this is applied as a full rescan.
+    pub max_batch_paths: usize,
+    /// JSON lines on stdout instead of human lines.
+    pub json: bool,
+}
+
+/// Runs the watch loop until SIGINT or SIGTERM.
+pub fn run_watch(
+    root: &Path,
+    db_path: &Path,
+    index_opts: &IndexOptions,
+    opts: &WatchOptions,
+    on_open: impl FnOnce(&IndexSummary) -> Result<()>,
+) -> Result<()> {
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register(signal, stop.clone())
+            .context("cannot install the SIGINT/SIGTERM handler")?;
+    }
+    let (tx, rx) = std::sync::mpsc::channel::<DebounceEventResult>();
+    // Watch before the initial sync, so that no edit falls between the two.
+    let mut debouncer =
+        new_debouncer(opts.debounce, None, tx).context("cannot start the watcher")?;
+    debouncer
+        .watch(root, notify::RecursiveMode::Recursive)
+        .with_context(|| format!("cannot watch {}", root.display()))?;
+    // The owner file lets CLI queries take this process's word on freshness; a raw watcher
+    // turns it "pending" on the first event of an edit, before the debounce.
+    let owner = codegraph_engine::owner::Owner::claim(db_path).map(Arc::new);
+    let raw_last: Arc<std::sync::Mutex<Instant>> = Arc::new(std::sync::Mutex::new(Instant::now()));
+    let raw = owner.as_ref().and_then(|o| raw_watcher(root, db_path, o.clone(), raw_last.clone()));
+    let owner = if raw.is_some() { owner } else { None };
+    let (mut engine, summary) = Engine::open(root, db_path, index_opts)?;
+    engine.warm()?;
+    on_open(&summary)?;
+    // Quiet this long after the last raw event, with every delivered batch applied, and the
+    // debouncer has handed over every event: the published revision is the tree.
+    let quiet_needed = opts.debounce * 2 + Duration::from_millis(100);
+    let mut healthy = true;
+    log_line(
+        opts.json,
+        &json!({
+            "event": "watching",
+            "root": root.display().to_string(),
+            "revision": engine.revision(),
+            "files": engine.file_count(),
+        }),
+        &format!(
+            "watching {} at revision {} ({} files)",
+            root.display(),
+            engine.revision(),
+            engine.file_count()
+        ),
+    );
+
+    while !stop.load(Ordering::SeqCst) {
+        let first = match rx.recv_timeout(Duration::from_millis(100)) {
+            Ok(r) => r,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                if let Some(o) = &owner {
+                    let last = *raw_last.lock().unwrap_or_else(|e| e.into_inner());
+                    if healthy && last.elapsed() >= quiet_needed {
+                        o.fresh(engine.revision());
+                    }
+                }
+                continue;
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                anyhow::bail!("the file watcher stopped unexpectedly")
+            }
+        };
+        let mut results = vec![first];
+        results.extend(rx.try_iter());
+        let batch = reduce(&engine, results, opts.max_batch_paths);
+        let Some(applied) = apply(&mut engine, &batch) else { continue };
+        match applied {
+            Ok(a) => {
+                healthy = true;
+                report(&engine, &batch, &a, opts.json)
+            }
+            // A failed revision leaves the previous one published; the next batch retries
+            // from the tree as it is then. Until then the owner file stays "pending".
+            Err(e) => {
+                healthy = false;
+                if let Some(o) = &owner {
+                    o.pending();
+                }
+                tracing::error!(error = %format!("{e:#}"), "publishing a revision failed")
+            }
+        }
+    }
+    if let Some(o) = &owner {
+        o.release();
+    }
+    drop(raw);
+    drop(debouncer);
+    log_line(
+        opts.json,
+        &json!({"event": "stopped", "revision": engine.revision()}),
+        &format!("stopped at revision {}", engine.revision()),
+    );
+    Ok(())
+}
+
+fn report(engine: &Engine, batch: &Batch, a: &Applied, json_out: bool) {
+    let Some(revision) = a.revision else { return };
+    let latency_ms = batch.first_event.map(|t| t.elapsed().as_secs_f64() * 1000.0);
+    let rescan = rescan_reason(batch.rescan);
+    log_line(
+        json_out,
+        &json!({
+            "event": "revision",
+            "revision": revision,
+            "changed_files": a.changed_files,
+            "removed_files": a.removed_files,
+            "units_rewritten": a.units_rewritten,
+            "rescan": rescan,
+            "latency_ms": latency_ms,
+            "scan_ms": a.scan_ms,
+            "derive_ms": a.derive_ms,
+            "publish_ms": a.publish_ms,
+            "files": engine.file_count(),
+        }),
+        &format!(
+            "revision {revision}: {} changed, {} removed, {} units rewritten{}; edit->publish {} (scan {:.1}, derive {:.1}, publish {:.1} ms)",
+            a.changed_files,
+            a.removed_files,
+            a.units_rewritten,
+            rescan.map_or(String::new(), |r| format!(", rescan: {r}")),
+            latency_ms.map_or("?".to_string(), |l| format!("{l:.1} ms")),
+            a.scan_ms,
+            a.derive_ms,
+            a.publish_ms,
+        ),
+    );
+}
+
+fn log_line(json_out: bool, value: &serde_json::Value, human: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = if json_out { writeln!(out, "{value}") } else { writeln!(out, "{human}") };
+    let _ = out.flush();
+}
