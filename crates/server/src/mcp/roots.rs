@@ -27,6 +27,9 @@ pub const DERIVE_QUIET: Duration = Duration::from_millis(750);
 /// Least time between two computations of flows and clusters of one root.
 pub const DERIVE_MIN_INTERVAL: Duration = Duration::from_secs(5);
 
+/// Held while one root's flows and clusters are computed (see `run_deriver`).
+static DERIVING: Mutex<()> = Mutex::new(());
+
 /// How the server runs the workers of its roots.
 #[derive(Debug, Clone)]
 pub struct RootOptions {
@@ -534,6 +537,9 @@ impl RootHandle {
                 continue;
             }
             last_run = Some(Instant::now());
+            // One root's flows and clusters at a time: the computation holds the whole graph,
+            // and roots computing at once would add their peaks.
+            let _one_at_a_time = DERIVING.lock().unwrap_or_else(|e| e.into_inner());
             let started = Instant::now();
             match codegraph_engine::derived::ensure_current(&self.db) {
                 Ok((revision, computed)) => {
