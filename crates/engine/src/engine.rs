@@ -484,12 +484,7 @@ impl Engine {
         if refresh_git || self.git.is_none() {
             self.git = git_state(&self.root);
         }
-        let scan_ms = start.elapsed().as_secs_f64() * 1000.0;
-        let vouched = delta.vouched;
-        let mut applied = self.apply(delta)?;
-        applied.scan_ms = scan_ms;
-        applied.vouched_files = vouched;
-        Ok(applied)
+        self.apply_scanned(delta, start)
     }
 
     /// Applies the paths a watcher reported (files or directories, created, changed or
@@ -568,6 +563,12 @@ impl Engine {
         for (p, d) in skips {
             delta.skips.entry(p).or_insert(d);
         }
+        self.apply_scanned(delta, start)
+    }
+
+    /// Applies a scan's delta, recording how long the scan took (since `start`) and how many
+    /// files the git index vouched for.
+    fn apply_scanned(&mut self, delta: Delta, start: Instant) -> Result<Applied> {
         let scan_ms = start.elapsed().as_secs_f64() * 1000.0;
         let vouched = delta.vouched;
         let mut applied = self.apply(delta)?;
@@ -620,6 +621,7 @@ impl Engine {
                 (c, r)
             })
             .collect();
+        let mut changed: Vec<(ScannedFile, i64)> = Vec::new();
         for (c, r) in results {
             // Racily clean: modified within the window before the read; trust only the hash.
             let mtime = crate::scan::recorded_mtime(c.mtime_ns, now_ns);
@@ -631,7 +633,7 @@ impl Engine {
                                 delta.touched.push((f.path.clone(), mtime));
                             }
                         }
-                        _ => delta.upserts.push((f, mtime, Content::Text(Arc::from("")))),
+                        _ => changed.push((f, mtime)),
                     }
                     // A path skipped before and readable now is no longer skipped.
                     if self.skips.contains_key(&c.rel) {
@@ -647,7 +649,13 @@ impl Engine {
             }
         }
         // Extract the changed files' facts on all cores, as the full build does.
-        delta.upserts.par_iter_mut().for_each(|(f, _, content)| *content = content_for(f));
+        delta.upserts = changed
+            .into_par_iter()
+            .map(|(f, mtime)| {
+                let content = content_for(&f);
+                (f, mtime, content)
+            })
+            .collect();
         delta
     }
 

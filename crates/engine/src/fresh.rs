@@ -75,9 +75,18 @@ pub fn freshness(root: &Path, db_path: &Path, reader: &Reader<'_>) -> Result<Fre
 /// Whether the revision `reader` sees is stale: the live owner's word when it speaks of this
 /// revision (or of unpublished edits), else the walk of [`freshness`].
 pub fn is_stale(root: &Path, db_path: &Path, reader: &Reader<'_>) -> Result<bool> {
-    match crate::owner::read(db_path) {
-        Some(crate::owner::Claim::Fresh { revision }) if revision == reader.revision() => Ok(false),
-        Some(crate::owner::Claim::Pending) => Ok(true),
-        _ => Ok(freshness(root, db_path, reader)?.stale()),
+    match owner_word(db_path, reader.revision()) {
+        Some(stale) => Ok(stale),
+        None => Ok(freshness(root, db_path, reader)?.stale()),
+    }
+}
+
+/// What a live owner of the index at `db_path` says of `revision`: `Some(false)` when every
+/// event is published in it, `Some(true)` when events are pending, `None` when no live owner
+/// speaks of it (then only a walk can tell).
+pub fn owner_word(db_path: &Path, revision: i64) -> Option<bool> {
+    match crate::owner::read(db_path)? {
+        crate::owner::Claim::Fresh { revision: r } => (r == revision).then_some(false),
+        crate::owner::Claim::Pending => Some(true),
     }
 }

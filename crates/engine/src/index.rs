@@ -383,20 +383,16 @@ fn prepare_in_parallel(files: &[ScannedFile], mut on_file: impl FnMut(usize, Pre
     });
 }
 
-/// Stored facts for a provider file; the text otherwise, and for a file resolution reads as
-/// text (salsa parses it if asked; a restore reads such a file again, so no facts are stored).
+/// What the input holds ([`crate::engine::content_for`], the same for a cold build and an
+/// edit) and, for a provider file, its encoded facts for the `source` table (a file resolution
+/// reads as text is read again by a restore, so no facts are stored for it).
 fn prepare(f: &ScannedFile) -> Prepared {
-    match f.language {
-        Some(language) if !codegraph_resolve::reads_as_text(&f.path) => {
-            let facts = codegraph_parse::analyze(language, &f.text);
-            let facts_blob = Some(codegraph_parse::encode_facts(&facts));
-            // One copy per blob in this process (sibling roots of one `mcp`).
-            let facts = crate::shared::facts(&f.meta.hash, Some(language), || Some(facts))
-                .unwrap_or_default();
-            Prepared { content: Content::Stored(facts), facts_blob }
-        }
-        _ => Prepared { content: crate::engine::content_for(f), facts_blob: None },
-    }
+    let content = crate::engine::content_for(f);
+    let facts_blob = match (&content, f.language) {
+        (Content::Stored(facts), Some(_)) => Some(codegraph_parse::encode_facts(facts)),
+        _ => None,
+    };
+    Prepared { content, facts_blob }
 }
 
 /// What the main thread sends the writer thread: a closed set of events.

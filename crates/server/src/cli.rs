@@ -563,9 +563,8 @@ fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Re
     let skips = reader.diagnostics(true, limit)?;
     let snap = &st.snapshot;
     // A live watch / mcp process vouches for its revision; otherwise walk the tree.
-    let claim = codegraph_engine::owner::read(&db_path);
-    let vouched = matches!(claim, Some(codegraph_engine::owner::Claim::Fresh { revision }) if revision == snap.revision);
-    let pending = claim == Some(codegraph_engine::owner::Claim::Pending);
+    let word = codegraph_engine::fresh::owner_word(&db_path, snap.revision);
+    let (vouched, pending) = (word == Some(false), word == Some(true));
     let fresh = if vouched { Default::default() } else { freshness(&root, &db_path, &reader)? };
     let head_now = codegraph_engine::git::head_commit(&root);
     let stale = Some(fresh.stale() || pending);
