@@ -154,7 +154,7 @@ fn published_edges(nodes: &[&Node], edges: &[&Edge]) -> Vec<Edge> {
         .for_each_edge(|e| {
             let kind = EdgeKind::parse(&e.kind).expect("a known edge kind");
             let reason = Reason::parse(&e.reason).expect("a known reason");
-            let edge = Edge::new(e.src, e.dst, kind, reason, e.line);
+            let edge = Edge::new(e.src.into(), e.dst.into(), kind, reason, e.line);
             assert_eq!(edge.weight(), e.weight, "the stored weight is the reason's");
             out.push(edge);
         })

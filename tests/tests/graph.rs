@@ -96,7 +96,7 @@ fn package_units_partition_the_package_rows() {
     let mut all = PackageGraph::default();
     for &u in units {
         let g = package_unit_graph(&db, ws, u);
-        assert_eq!(g.nodes.iter().map(|n| n.id.as_str()).collect::<Vec<_>>(), vec![u.id(&db)]);
+        assert_eq!(g.nodes.iter().map(|n| &*n.id).collect::<Vec<_>>(), vec![u.id(&db)]);
         all.nodes.extend(g.nodes.iter().cloned());
         all.edges.extend(g.edges.iter().cloned());
     }
@@ -150,6 +150,6 @@ fn file_graph_rows_are_shared_by_facts_and_path_only() {
     let d = Database::default();
     let fd = input(&d, "q/open.go", &facts);
     let gd = file_graph(&d, fd);
-    let ids: Vec<&str> = gd.nodes.iter().map(|n| n.id.as_str()).collect();
+    let ids: Vec<&str> = gd.nodes.iter().map(|n| &*n.id).collect();
     assert_eq!(ids, ["sym:go:q/open.go:Open", "sym:go:q/open.go:T", "sym:go:q/open.go:T.x"]);
 }

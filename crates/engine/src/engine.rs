@@ -45,7 +45,7 @@ pub const DAEMON_SQLITE_CACHE_KIB: i64 = 8 * 1024;
 /// What the engine knows of one indexed file.
 struct Entry {
     /// The file node ID (`file:PATH`), the unit's ID.
-    id: String,
+    id: codegraph_resolve::ids::Id,
     input: SourceFile,
     size: u64,
     /// 0 = unknown: always hash.
@@ -778,7 +778,7 @@ impl Engine {
         let db = &self.db;
         let mut changed_files: Vec<(&String, SourceFile, u64)> = Vec::new();
         for ((path, e), digest) in self.files.iter().zip(digests) {
-            if self.published.get(&e.id) != Some(&digest) {
+            if self.published.get(&*e.id) != Some(&digest) {
                 changed_files.push((path, e.input, digest));
             }
         }
@@ -794,7 +794,7 @@ impl Engine {
         // Units that no longer exist (only when the file list changed).
         let mut gone: Vec<String> = Vec::new();
         if list_changed {
-            let mut live: HashSet<&str> = self.files.values().map(|e| e.id.as_str()).collect();
+            let mut live: HashSet<&str> = self.files.values().map(|e| &*e.id).collect();
             let units = package_units(db, ws);
             live.extend(units.iter().map(|u| u.id(db)));
             gone =
@@ -895,7 +895,7 @@ impl Engine {
             self.published.remove(&id);
         }
         for (path, _, digest) in changed_files {
-            self.published.insert(codegraph_resolve::ids::file_id(path), digest);
+            self.published.insert(codegraph_resolve::ids::file_id(path).to_string(), digest);
         }
         for (id, _, digest) in changed_packages {
             self.published.insert(id, digest);

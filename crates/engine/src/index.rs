@@ -245,7 +245,7 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
             }
             let digest = file_unit_digest(&db, workspace, file);
             batch.units.push((id.clone(), digest));
-            published.insert(id, digest);
+            published.insert(id.to_string(), digest);
         }
         writer_gone = writer_gone || to_writer.send(WriterEvent::Batch(batch)).is_err();
     }
@@ -253,12 +253,12 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
     let mut batch = Batch::default();
     for &unit in package_units(&db, workspace) {
         let g = package_unit_graph(&db, workspace, unit);
-        let id = unit.id(&db).to_string();
+        let id = codegraph_resolve::ids::intern(unit.id(&db));
         let digest = package_unit_digest(&db, workspace, unit);
         batch.nodes.push(Arc::from(g.nodes.as_slice()));
         batch.edges.push((id.clone(), Arc::from(g.edges.as_slice())));
         batch.units.push((id.clone(), digest));
-        published.insert(id, digest);
+        published.insert(id.to_string(), digest);
     }
     let mut skipped: BTreeMap<&'static str, usize> = BTreeMap::new();
     let mut lossy_files = 0;
@@ -409,12 +409,12 @@ struct Batch {
     /// Runs of nodes, shared with the salsa memos that produced them (no copies).
     nodes: Vec<Arc<[Node]>>,
     /// (owner unit ID, its edges).
-    edges: Vec<(String, Arc<[Edge]>)>,
+    edges: Vec<(codegraph_resolve::ids::Id, Arc<[Edge]>)>,
     diagnostics: Vec<Diagnostic>,
     /// (file path, its unresolved call sites).
     unresolved: Vec<(String, Vec<UnresolvedSite>)>,
     /// (unit ID, digest).
-    units: Vec<(String, u64)>,
+    units: Vec<(codegraph_resolve::ids::Id, u64)>,
     sources: Vec<SourceRow>,
 }
 
@@ -437,7 +437,7 @@ fn write_revision(
                 for (file, sites) in &b.unresolved {
                     publication.insert_unresolved(file, sites)?;
                 }
-                publication.insert_units(b.units.iter().map(|(id, d)| (id.as_str(), *d)))?;
+                publication.insert_units(b.units.iter().map(|(id, d)| (&**id, *d)))?;
                 publication.insert_sources(&b.sources)?;
             }
             WriterEvent::FileRowsSent => publication.index_nodes()?,

@@ -370,7 +370,7 @@ impl Store {
         publication.insert_nodes(nodes.iter().copied())?;
         // Without units, each edge belongs to the file of its source node (or the node itself).
         let files: HashMap<&str, &str> =
-            nodes.iter().filter_map(|n| Some((n.id.as_str(), n.file.as_deref()?))).collect();
+            nodes.iter().filter_map(|n| Some((&*n.id, n.file.as_deref()?))).collect();
         let owner_of = |id: &str| -> String {
             files.get(id).map_or_else(|| id.to_string(), |f| format!("file:{f}"))
         };
@@ -453,12 +453,12 @@ impl Publication<'_> {
         let path = &self.path;
         let err = |source| QueryError::Sqlite { path: path.clone(), source };
         for n in nodes {
-            if self.nids.contains_key(&n.id) {
+            if self.nids.contains_key(&*n.id) {
                 tracing::warn!(id = %n.id, "publish: duplicate node ID ignored");
                 continue;
             }
             let nid = self.nids.len() as i64 + 1;
-            self.nids.insert(n.id.clone(), nid);
+            self.nids.insert(n.id.to_string(), nid);
             match n.kind.category() {
                 NodeCategory::Symbol => self.symbols += 1,
                 NodeCategory::File => self.files += 1,
@@ -482,7 +482,7 @@ impl Publication<'_> {
         let err = |source| QueryError::Sqlite { path: path.clone(), source };
         let owner_nid = self.nids.get(owner).copied();
         for e in edges {
-            match (self.nids.get(&e.src), self.nids.get(&e.dst), owner_nid) {
+            match (self.nids.get(&*e.src), self.nids.get(&*e.dst), owner_nid) {
                 (Some(&src), Some(&dst), Some(owner)) => {
                     self.edges += insert_edge(&mut ins, e, src, dst, owner).map_err(err)? as i64;
                 }

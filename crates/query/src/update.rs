@@ -293,11 +293,11 @@ impl Update<'_> {
             let path = &self.path;
             let err = |source| QueryError::Sqlite { path: path.clone(), source };
             for n in &rows.nodes {
-                if nids.contains_key(n.id.as_str()) {
+                if nids.contains_key(&*n.id) {
                     tracing::warn!(id = %n.id, "update: duplicate node ID ignored");
                     continue;
                 }
-                let nid = match old.remove(&n.id) {
+                let nid = match old.remove(&*n.id) {
                     // Most nodes of an edited file only move (lines) or stay as they are:
                     // rewrite the row only when it changed, the full-text row only when its
                     // text did.
@@ -319,7 +319,7 @@ impl Update<'_> {
                         self.next_nid - 1
                     }
                 };
-                nids.insert(n.id.as_str(), nid);
+                nids.insert(&*n.id, nid);
             }
         }
         for kind in added {
@@ -384,11 +384,11 @@ impl Update<'_> {
         local: &HashMap<&str, i64>,
     ) -> Result<(), QueryError> {
         for e in edges {
-            let src = match local.get(e.src.as_str()) {
+            let src = match local.get(&*e.src) {
                 Some(&n) => Some(n),
                 None => self.nid_of(&e.src)?,
             };
-            let dst = match local.get(e.dst.as_str()) {
+            let dst = match local.get(&*e.dst) {
                 Some(&n) => Some(n),
                 None => self.nid_of(&e.dst)?,
             };
@@ -519,13 +519,13 @@ fn same_text(row: &NodeRow, n: &Node) -> bool {
 /// Is the stored row exactly the new node?
 fn same_row(row: &NodeRow, n: &Node) -> bool {
     same_text(row, n)
-        && row.id == n.id
+        && *row.id == *n.id
         && row.kind == n.kind.as_str()
         && row.language.as_deref() == n.language
         && row.start_line == n.start_line
         && row.end_line == n.end_line
         && row.exported == n.exported
-        && row.parent == n.parent
+        && row.parent.as_deref() == n.parent.as_deref()
         && row.size == n.size
         && row.lines == n.lines
         && row.hash == n.hash

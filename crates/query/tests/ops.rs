@@ -16,7 +16,7 @@ use expect_test::{Expect, expect};
 
 fn file(path: &str, parent: Option<&str>) -> Node {
     Node {
-        id: format!("file:{path}"),
+        id: format!("file:{path}").into(),
         kind: NodeKind::File,
         name: path.rsplit('/').next().unwrap_or(path).into(),
         qualified_name: path.into(),
@@ -27,7 +27,7 @@ fn file(path: &str, parent: Option<&str>) -> Node {
         signature: None,
         doc: None,
         exported: false,
-        parent: parent.map(str::to_string),
+        parent: parent.map(Into::into),
         size: Some(100),
         lines: Some(30),
         hash: Some("h".into()),
@@ -42,7 +42,7 @@ fn sym(path: &str, qn: &str, kind: NodeKind, lines: (u32, u32)) -> Node {
         None => format!("file:{path}"),
     };
     Node {
-        id: format!("sym:{lang}:{path}:{qn}"),
+        id: format!("sym:{lang}:{path}:{qn}").into(),
         kind,
         name: qn.rsplit('.').next().unwrap_or(qn).into(),
         qualified_name: qn.into(),
@@ -53,7 +53,7 @@ fn sym(path: &str, qn: &str, kind: NodeKind, lines: (u32, u32)) -> Node {
         signature: Some(format!("{qn}()")),
         doc: None,
         exported: true,
-        parent: Some(parent),
+        parent: Some(parent.into()),
         size: None,
         lines: None,
         hash: None,
@@ -119,7 +119,7 @@ fn store() -> (tempfile::TempDir, Store) {
     // HAS_METHOD edge is the package's, stored.
     for n in &mut nodes {
         if n.language == Some("go") && n.kind == Method {
-            n.parent = n.file.as_deref().map(f);
+            n.parent = n.file.as_deref().map(|p| f(p).into());
         }
     }
     let st = Reason::Structural;
@@ -156,12 +156,12 @@ fn store() -> (tempfile::TempDir, Store) {
             SERVER,
             UnresolvedSite {
                 line: 13,
-                caller: s(SERVER, "Server.stop"),
+                caller: s(SERVER, "Server.stop").into(),
                 callee: "this.flush".into(),
             },
         ),
-        (APP, UnresolvedSite { line: 4, caller: s(APP, "run"), callee: "x.log".into() }),
-        (APP, UnresolvedSite { line: 8, caller: s(APP, "start"), callee: "log".into() }),
+        (APP, UnresolvedSite { line: 4, caller: s(APP, "run").into(), callee: "x.log".into() }),
+        (APP, UnresolvedSite { line: 8, caller: s(APP, "start").into(), callee: "log".into() }),
     ];
     publish(nodes, edges, &unresolved, &f(UTIL))
 }
@@ -702,7 +702,7 @@ fn impact_store() -> (tempfile::TempDir, Store) {
     route.id = "route:src/use.ts:GET /items".into();
     route.kind = NodeKind::Route;
     route.name = "GET /items".into();
-    route.parent = Some(f(USE_TS));
+    route.parent = Some(f(USE_TS).into());
     let nodes = vec![
         file(STORE_TS, None),
         file(USE_TS, None),

@@ -160,7 +160,7 @@ fn main() {
     for &f in &files {
         let facts = file_facts(&db, f);
         for (id, s) in symbol_ids(&db, f).iter().zip(&facts.symbols) {
-            sym.insert(id.as_str(), (f.path(&db).as_str(), s.qualified_name.as_str()));
+            sym.insert(&**id, (f.path(&db).as_str(), s.qualified_name.as_str()));
         }
     }
     let mut ours: HashMap<Site, String> = HashMap::new();
@@ -180,8 +180,8 @@ fn main() {
         }
         unresolved += r.unresolved.len();
         for e in r.edges.iter().filter(|e| e.kind == EdgeKind::Calls) {
-            let Some(&(cf, cq)) = sym.get(e.dst.as_str()) else { continue };
-            let caller = sym.get(e.src.as_str()).map_or("<module>", |&(_, q)| q);
+            let Some(&(cf, cq)) = sym.get(&*e.dst) else { continue };
+            let caller = sym.get(&*e.src).map_or("<module>", |&(_, q)| q);
             ours.insert(
                 (path.clone(), e.line, cf.to_string(), cq.to_string()),
                 e.reason.to_string(),

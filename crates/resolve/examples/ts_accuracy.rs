@@ -99,7 +99,7 @@ fn main() {
     for &f in &files {
         for n in file_graph(&db, f).nodes.iter() {
             let Node { id, file, qualified_name, .. } = n;
-            syms.insert(id.clone(), (file.clone().unwrap_or_default(), qualified_name.clone()));
+            syms.insert(id.to_string(), (file.clone().unwrap_or_default(), qualified_name.clone()));
         }
     }
     let caller_name = |id: &str| -> String {
@@ -154,7 +154,7 @@ fn main() {
             if e.kind != EdgeKind::Calls {
                 continue;
             }
-            let Some((cf, cq)) = syms.get(&e.dst) else { continue };
+            let Some((cf, cq)) = syms.get(&*e.dst) else { continue };
             let key = (path.clone(), e.line, cf.clone(), cq.clone());
             if i_sites.insert(key.clone()) {
                 let ent = by_reason.entry(e.reason.to_string()).or_default();

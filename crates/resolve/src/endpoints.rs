@@ -13,7 +13,7 @@
 //! handler reaches its routes and tools.
 
 use crate::graph::{Edge, Node, symbol_ids};
-use crate::ids::file_id;
+use crate::ids::{Id, file_id, intern};
 use crate::keys::FileKey;
 use codegraph_db::{SourceFile, Workspace, file_facts};
 use codegraph_parse::{Endpoint, EndpointKind, Handler, Language, SymbolIdx};
@@ -23,7 +23,7 @@ use std::collections::HashMap;
 /// One endpoint of a file, with its node ID.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FileEndpoint {
-    pub id: String,
+    pub id: Id,
     pub endpoint: Endpoint,
 }
 
@@ -179,7 +179,7 @@ pub fn file_endpoints(db: &dyn salsa::Database, file: SourceFile) -> Vec<FileEnd
         .map(|endpoint| {
             let n = seen.entry(endpoint_id(path, &endpoint, 1)).or_insert(0);
             *n += 1;
-            FileEndpoint { id: endpoint_id(path, &endpoint, *n), endpoint }
+            FileEndpoint { id: intern(&endpoint_id(path, &endpoint, *n)), endpoint }
         })
         .collect()
 }
@@ -301,7 +301,7 @@ pub(crate) fn endpoint_rows(
 /// The handler a registration in `file` names within that file: a symbol of the file, or code
 /// written in place (its enclosing symbol, or the file at module level). `None` for a handler
 /// named by reference (resolution ties it) or not known.
-fn local_handler(db: &dyn salsa::Database, file: SourceFile, e: &Endpoint) -> Option<String> {
+fn local_handler(db: &dyn salsa::Database, file: SourceFile, e: &Endpoint) -> Option<Id> {
     match &e.handler {
         Handler::Symbol(i) => symbol_ids(db, file).get(*i as usize).cloned(),
         Handler::Inline => Some(crate::resolved::caller_id(db, file, e.enclosing)),
@@ -314,7 +314,7 @@ fn local_handler(db: &dyn salsa::Database, file: SourceFile, e: &Endpoint) -> Op
 pub struct RouteEntry {
     pub method: String,
     pub path: String,
-    pub id: String,
+    pub id: Id,
 }
 
 /// A route that only other files can complete: declared on a router in another file and
@@ -422,7 +422,7 @@ pub(crate) fn composed_routes<'db>(
             let base = endpoint_id(file.path(db), &composed, 1);
             let n = seen.entry(base).or_insert(0);
             *n += 1;
-            let id = endpoint_id(file.path(db), &composed, *n);
+            let id = intern(&endpoint_id(file.path(db), &composed, *n));
             let label = label(&composed);
             let node = Node {
                 id: id.clone(),
@@ -505,7 +505,7 @@ fn const_path_routes(
         resolved.path_expr.clear();
         let n = seen.entry(endpoint_id(path, &resolved, 1)).or_insert(0);
         *n += 1;
-        let id = endpoint_id(path, &resolved, *n);
+        let id = intern(&endpoint_id(path, &resolved, *n));
         let label = label(&resolved);
         let node = Node {
             id: id.clone(),

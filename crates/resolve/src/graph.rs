@@ -5,7 +5,7 @@
 //! elsewhere never rewrites them; [`file_node`] depends on metadata only, [`file_graph`] on
 //! the path and the facts only.
 
-use crate::ids::{file_id, go_package_id, parent_dir, symbol_id};
+use crate::ids::{Id, file_id, go_package_id, parent_dir, symbol_id};
 use codegraph_db::{SourceFile, file_facts};
 use codegraph_parse::FileFacts;
 use codegraph_parse::Language;
@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 /// A node of the graph, ready to be stored.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Node {
-    pub id: String,
+    pub id: Id,
     pub kind: NodeKind,
     pub name: String,
     pub qualified_name: String,
@@ -27,7 +27,7 @@ pub struct Node {
     pub signature: Option<String>,
     pub doc: Option<String>,
     pub exported: bool,
-    pub parent: Option<String>,
+    pub parent: Option<Id>,
     pub size: Option<u64>,
     pub lines: Option<u32>,
     pub hash: Option<String>,
@@ -39,8 +39,8 @@ pub struct Node {
 /// results to stop propagation).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Edge {
-    pub src: String,
-    pub dst: String,
+    pub src: Id,
+    pub dst: Id,
     pub kind: EdgeKind,
     pub reason: Reason,
     pub weight_milli: u16,
@@ -50,7 +50,7 @@ pub struct Edge {
 
 impl Edge {
     /// An edge whose weight is its reason's.
-    pub fn new(src: String, dst: String, kind: EdgeKind, reason: Reason, line: u32) -> Edge {
+    pub fn new(src: Id, dst: Id, kind: EdgeKind, reason: Reason, line: u32) -> Edge {
         // Reason weights are in [0, 1], so the product fits in u16.
         let weight_milli = (reason.weight() * 1000.0).round() as u16;
         Edge { src, dst, kind, reason, weight_milli, line }
@@ -74,7 +74,7 @@ pub struct FileGraph {
 
 /// The symbol IDs of a file, index-aligned with its facts' symbols.
 #[salsa::tracked(returns(ref))]
-pub fn symbol_ids(db: &dyn salsa::Database, file: SourceFile) -> Vec<String> {
+pub fn symbol_ids(db: &dyn salsa::Database, file: SourceFile) -> Vec<Id> {
     let Some(language) = file.language(db) else {
         return Vec::new();
     };

@@ -4,30 +4,71 @@
 //! IDs are built from the path and the qualified name only (never from byte offsets or line
 //! numbers), so an edit elsewhere in a file does not change them. Symbols whose qualified name
 //! repeats within a file (Go `init`, redeclarations) get `#2`, `#3`... in source order.
+//!
+//! IDs are [`Id`]s, interned process-wide ([`intern`]): a symbol's ID is one allocation however
+//! many edges, unresolved sites, memos and sibling worktrees' databases name it.
 
 use codegraph_parse::Language;
 use codegraph_schema::NodeCategory;
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// A node ID, shared: cloning one is a reference count, not a copy.
+pub type Id = Arc<str>;
 
 /// `file:{path}`.
-pub fn file_id(path: &str) -> String {
-    format!("{}:{path}", NodeCategory::File.id_prefix())
+pub fn file_id(path: &str) -> Id {
+    intern(&format!("{}:{path}", NodeCategory::File.id_prefix()))
 }
 
 /// `sym:{tag}:{path}:{qualified_name}` plus `#n` for the n-th duplicate (n >= 2).
-pub fn symbol_id(language: Language, path: &str, qualified_name: &str, occurrence: u32) -> String {
+pub fn symbol_id(language: Language, path: &str, qualified_name: &str, occurrence: u32) -> Id {
     let prefix = NodeCategory::Symbol.id_prefix();
     let tag = language.id_tag();
-    if occurrence <= 1 {
+    intern(&if occurrence <= 1 {
         format!("{prefix}:{tag}:{path}:{qualified_name}")
     } else {
         format!("{prefix}:{tag}:{path}:{qualified_name}#{occurrence}")
-    }
+    })
 }
 
 /// `pkg:go:{dir}` (`.` for the root directory).
-pub fn go_package_id(dir: &str) -> String {
+pub fn go_package_id(dir: &str) -> Id {
     let dir = if dir.is_empty() { "." } else { dir };
-    format!("{}:go:{dir}", NodeCategory::Package.id_prefix())
+    intern(&format!("{}:go:{dir}", NodeCategory::Package.id_prefix()))
+}
+
+/// The one [`Id`] of the process equal to `s`: every salsa database of the process (one per
+/// served root) and every memo in it share it.
+///
+/// The table holds one reference of each ID; an ID nothing else holds any more is dropped at
+/// the next sweep, which runs when the table has doubled since the last one (amortized O(1)
+/// per call, and the table stays within twice the IDs alive).
+pub fn intern(s: &str) -> Id {
+    struct Table {
+        set: HashSet<Id>,
+        sweep_at: usize,
+    }
+    static SHARDS: OnceLock<Vec<Mutex<Table>>> = OnceLock::new();
+    const SHARDS_N: usize = 16;
+    let shards = SHARDS.get_or_init(|| {
+        (0..SHARDS_N).map(|_| Mutex::new(Table { set: HashSet::new(), sweep_at: 1024 })).collect()
+    });
+    let shard = {
+        use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+        BuildHasherDefault::<DefaultHasher>::default().hash_one(s) as usize % SHARDS_N
+    };
+    let mut t = shards[shard].lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(id) = t.set.get(s) {
+        return id.clone();
+    }
+    if t.set.len() >= t.sweep_at {
+        t.set.retain(|id| Arc::strong_count(id) > 1);
+        t.sweep_at = (t.set.len() * 2).max(1024);
+    }
+    let id: Id = Arc::from(s);
+    t.set.insert(id.clone());
+    id
 }
 
 /// The directory part of a root-relative path (`""` for a file at the root).
@@ -41,15 +82,27 @@ mod tests {
 
     #[test]
     fn id_shapes() {
-        assert_eq!(file_id("src/a.ts"), "file:src/a.ts");
+        assert_eq!(&*file_id("src/a.ts"), "file:src/a.ts");
         assert_eq!(
-            symbol_id(Language::TypeScript, "src/a.ts", "Server.start", 1),
+            &*symbol_id(Language::TypeScript, "src/a.ts", "Server.start", 1),
             "sym:ts:src/a.ts:Server.start"
         );
-        assert_eq!(symbol_id(Language::Go, "a.go", "init", 2), "sym:go:a.go:init#2");
-        assert_eq!(go_package_id("net/http"), "pkg:go:net/http");
-        assert_eq!(go_package_id(""), "pkg:go:.");
+        assert_eq!(&*symbol_id(Language::Go, "a.go", "init", 2), "sym:go:a.go:init#2");
+        assert_eq!(&*go_package_id("net/http"), "pkg:go:net/http");
+        assert_eq!(&*go_package_id(""), "pkg:go:.");
         assert_eq!(parent_dir("net/http/server.go"), "net/http");
         assert_eq!(parent_dir("main.go"), "");
+    }
+
+    #[test]
+    fn equal_ids_are_one_allocation_while_held() {
+        let a = symbol_id(Language::Go, "x/interned.go", "F", 1);
+        let b = intern("sym:go:x/interned.go:F");
+        assert!(Arc::ptr_eq(&a, &b));
+        // Sweeps keep what is held and drop what is not.
+        for i in 0..5000 {
+            intern(&format!("garbage-{i}"));
+        }
+        assert!(Arc::ptr_eq(&a, &intern("sym:go:x/interned.go:F")));
     }
 }

@@ -11,7 +11,7 @@
 
 use crate::go::layout::{go_dir_files, go_file_summary, go_files};
 use crate::graph::{Edge, Node};
-use crate::ids::{file_id, go_package_id};
+use crate::ids::{Id, file_id, go_package_id};
 use crate::keys::DirKey;
 use codegraph_db::{SourceFile, Workspace};
 use codegraph_parse::Language;
@@ -43,7 +43,7 @@ pub fn package_units(db: &dyn salsa::Database, workspace: Workspace) -> Vec<Pack
     go_files(db, workspace)
         .dirs
         .keys()
-        .map(|dir| PackageUnit::new(db, dir.as_str(), go_package_id(dir)))
+        .map(|dir| PackageUnit::new(db, dir.as_str(), go_package_id(dir).to_string()))
         .collect()
 }
 
@@ -75,7 +75,7 @@ pub(crate) fn package_unit_graph<'db>(
     let pid = go_package_id(dir);
     let mut name: Option<&str> = None;
     // Type name -> (symbol ID, file) for the top-level types of the package.
-    let mut types: HashMap<&str, (&str, SourceFile)> = HashMap::new();
+    let mut types: HashMap<&str, (&Id, SourceFile)> = HashMap::new();
     for &file in files {
         let summary = go_file_summary(db, file);
         // Prefer the package's own name over an external `_test` package in the same dir.
@@ -85,7 +85,7 @@ pub(crate) fn package_unit_graph<'db>(
             name = Some(p);
         }
         for (type_name, id) in &summary.types {
-            types.entry(type_name.as_str()).or_insert((id.as_str(), file));
+            types.entry(type_name.as_str()).or_insert((id, file));
         }
         out.edges.push(Edge::new(
             pid.clone(),
@@ -101,7 +101,7 @@ pub(crate) fn package_unit_graph<'db>(
                 let reason =
                     if type_file == file { Reason::Structural } else { Reason::SamePackage };
                 out.edges.push(Edge::new(
-                    type_id.to_string(),
+                    type_id.clone(),
                     method_id.clone(),
                     EdgeKind::HasMethod,
                     reason,

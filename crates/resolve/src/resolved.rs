@@ -3,7 +3,7 @@
 //! complete they are.
 
 use crate::graph::{Edge, Node, symbol_ids};
-use crate::ids::file_id;
+use crate::ids::{Id, file_id};
 use crate::keys::FileKey;
 use codegraph_db::SourceFile;
 use codegraph_parse::{Language, SymbolIdx};
@@ -27,18 +27,14 @@ pub struct UnresolvedSite {
     /// 1-based line of the call.
     pub line: u32,
     /// ID of the enclosing symbol, or of the file for module-level code.
-    pub caller: String,
+    pub caller: Id,
     /// The callee as written (`a.b.c`, `this.m`, `f().g`), see `codegraph_parse::render`.
     pub callee: String,
 }
 
 /// The node ID that owns code at `enclosing` in `file`: the symbol, or the file itself for
 /// module-level code (`<module>`).
-pub fn caller_id(
-    db: &dyn salsa::Database,
-    file: SourceFile,
-    enclosing: Option<SymbolIdx>,
-) -> String {
+pub fn caller_id(db: &dyn salsa::Database, file: SourceFile, enclosing: Option<SymbolIdx>) -> Id {
     enclosing
         .and_then(|i| symbol_ids(db, file).get(i as usize).cloned())
         .unwrap_or_else(|| file_id(file.path(db)))

@@ -17,6 +17,8 @@ use std::process::ExitCode;
 
 /// mimalloc returns freed memory to the OS and fragments less than the system allocator, which
 /// keeps a long-running watch daemon's RSS flat while edits replace texts, trees and memos.
+/// (Build with `--no-default-features` for the system allocator, e.g. to profile the heap.)
+#[cfg(feature = "mimalloc")]
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

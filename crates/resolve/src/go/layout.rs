@@ -88,9 +88,9 @@ pub(crate) struct GoFileSummary {
     /// The package clause name.
     pub package: Option<String>,
     /// Top-level named types (struct, interface, other): `(name, symbol ID)`, in source order.
-    pub types: Vec<(String, String)>,
+    pub types: Vec<(String, crate::ids::Id)>,
     /// Top-level methods: `(receiver type name, symbol ID)`, in source order.
-    pub methods: Vec<(String, String)>,
+    pub methods: Vec<(String, crate::ids::Id)>,
 }
 
 #[salsa::tracked(returns(ref))]

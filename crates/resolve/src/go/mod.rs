@@ -216,12 +216,12 @@ pub(crate) fn resolve_core<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>)
         let field = format!("{type_id}.{}", a.name);
         let known = field_ids
             .entry(owner.file)
-            .or_insert_with(|| ids.iter().map(String::as_str).collect())
+            .or_insert_with(|| ids.iter().map(|id| &**id).collect())
             .contains(field.as_str());
         if known && linked.insert((a.enclosing, field.clone())) {
             out.edges.push(Edge::new(
                 caller_id(db, file, a.enclosing),
-                field,
+                crate::ids::intern(&field),
                 EdgeKind::Accesses,
                 Reason::TypedReceiver,
                 a.line,

@@ -32,7 +32,7 @@ use project::{ModTarget, file_modules};
 use resolver::{Def, Outcome, Resolver, Target};
 use std::collections::HashSet;
 
-fn sym_id(db: &dyn salsa::Database, (f, i): Target) -> Option<String> {
+fn sym_id(db: &dyn salsa::Database, (f, i): Target) -> Option<crate::ids::Id> {
     symbol_ids(db, f).get(i as usize).cloned()
 }
 
