@@ -153,3 +153,49 @@ fn file_graph_rows_are_shared_by_facts_and_path_only() {
     let ids: Vec<&str> = gd.nodes.iter().map(|n| &*n.id).collect();
     assert_eq!(ids, ["sym:go:q/open.go:Open", "sym:go:q/open.go:T", "sym:go:q/open.go:T.x"]);
 }
+
+/// Sibling databases of one process (one per served root) keep one copy of each resolution
+/// that comes out equal (`codegraph_resolve`'s hash-consing), and their own where it differs.
+#[test]
+fn equal_resolutions_of_sibling_databases_are_one_allocation() {
+    use codegraph_resolve::{resolve_file, symbol_ids};
+    use codegraph_tests::fixture_db;
+
+    let fixture = |callee: &str| {
+        format!(
+            "//- /go.mod\nmodule example.com/m\n\
+             //- /a/a.go\npackage a\n\nfunc {callee}() {{}}\n\
+             //- /b/b.go\npackage b\n\nimport \"example.com/m/a\"\n\nfunc Run() {{\n\ta.Open()\n}}\n"
+        )
+    };
+    let (db1, files1, ws1) = fixture_db(&fixture("Open"));
+    let (db2, files2, ws2) = fixture_db(&fixture("Open"));
+    let (db3, files3, ws3) = fixture_db(&fixture("Close"));
+    let b = |files: &[codegraph_db::SourceFile], db: &codegraph_db::Database| {
+        files.iter().copied().find(|f| f.path(db) == "b/b.go").unwrap()
+    };
+    let (r1, r2, r3) = (
+        resolve_file(&db1, ws1, b(&files1, &db1)),
+        resolve_file(&db2, ws2, b(&files2, &db2)),
+        resolve_file(&db3, ws3, b(&files3, &db3)),
+    );
+    let calls = |r: &codegraph_resolve::Resolved| {
+        r.edges.iter().map(|e| format!("{} {} -> {}", e.kind, e.src, e.dst)).collect::<Vec<_>>()
+    };
+    assert_eq!(
+        calls(r1),
+        ["IMPORTS file:b/b.go -> pkg:go:a", "CALLS sym:go:b/b.go:Run -> sym:go:a/a.go:Open"]
+    );
+    assert!(std::ptr::eq(r1, r2), "equal resolutions: one allocation");
+    // The third root's `a.Open` names nothing: its own answer, not its siblings'.
+    assert!(!std::ptr::eq(r1, r3));
+    assert_eq!(calls(r3), ["IMPORTS file:b/b.go -> pkg:go:a"]);
+    assert_eq!(r3.unresolved.len(), 1);
+    // Symbol ID lists are shared the same way, and their IDs are one allocation each.
+    let a = |files: &[codegraph_db::SourceFile], db: &codegraph_db::Database| {
+        files.iter().copied().find(|f| f.path(db) == "a/a.go").unwrap()
+    };
+    let (ids1, ids2) = (symbol_ids(&db1, a(&files1, &db1)), symbol_ids(&db2, a(&files2, &db2)));
+    assert!(std::sync::Arc::ptr_eq(ids1, ids2));
+    assert!(std::sync::Arc::ptr_eq(&ids1[0], &r1.edges[1].dst));
+}

@@ -72,16 +72,17 @@ pub struct FileGraph {
     pub diagnostics: Vec<(DiagnosticCode, String)>,
 }
 
-/// The symbol IDs of a file, index-aligned with its facts' symbols.
+/// The symbol IDs of a file, index-aligned with its facts' symbols. Equal lists of sibling
+/// databases share one allocation ([`crate::shared`]).
 #[salsa::tracked(returns(ref))]
-pub fn symbol_ids(db: &dyn salsa::Database, file: SourceFile) -> Vec<Id> {
-    let Some(language) = file.language(db) else {
-        return Vec::new();
-    };
+pub fn symbol_ids(db: &dyn salsa::Database, file: SourceFile) -> Arc<Vec<Id>> {
     let path = file.path(db);
+    let Some(language) = file.language(db) else {
+        return crate::shared::share(path, Vec::new());
+    };
     let facts = file_facts(db, file);
     let mut seen: HashMap<&str, u32> = HashMap::new();
-    facts
+    let ids = facts
         .symbols
         .iter()
         .map(|s| {
@@ -89,7 +90,8 @@ pub fn symbol_ids(db: &dyn salsa::Database, file: SourceFile) -> Vec<Id> {
             *n += 1;
             symbol_id(language, path, &s.qualified_name, *n)
         })
-        .collect()
+        .collect();
+    crate::shared::share(path, ids)
 }
 
 /// The file node: path, language, size, lines, content hash. It depends on the file's metadata,

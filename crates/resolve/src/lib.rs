@@ -24,6 +24,7 @@ pub mod ids;
 mod keys;
 mod packages;
 mod resolved;
+mod shared;
 mod ts;
 
 pub use graph::{Edge, FileGraph, Node, file_graph, file_node, symbol_ids};

@@ -7,6 +7,7 @@ use crate::ids::{Id, file_id};
 use crate::keys::FileKey;
 use codegraph_db::SourceFile;
 use codegraph_parse::{Language, SymbolIdx};
+use std::sync::Arc;
 
 /// The resolution result of one file.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -19,6 +20,16 @@ pub struct Resolved {
     pub edges: Vec<Edge>,
     /// Call sites of this file that resolved to nothing.
     pub unresolved: Vec<UnresolvedSite>,
+}
+
+impl Resolved {
+    /// Without spare capacity: a memo keeps it for the life of the file's version.
+    pub(crate) fn compact(mut self) -> Resolved {
+        self.nodes.shrink_to_fit();
+        self.edges.shrink_to_fit();
+        self.unresolved.shrink_to_fit();
+        self
+    }
 }
 
 /// A call site with no target.
@@ -42,12 +53,17 @@ pub fn caller_id(db: &dyn salsa::Database, file: SourceFile, enclosing: Option<S
 
 /// The resolution of one file of a workspace, by language (`crate::resolve_file` is the
 /// public entry). For Go, the concatenation of the two memoized parts.
+/// Equal results of sibling databases share one allocation ([`crate::shared`]).
 #[salsa::tracked(returns(ref))]
-pub(crate) fn resolve_file<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Resolved {
+pub(crate) fn resolve_file<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Arc<Resolved> {
+    crate::shared::share(key.file(db).path(db), resolve_rows(db, key).compact())
+}
+
+fn resolve_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Resolved {
     let (workspace, file) = (key.workspace(db), key.file(db));
     match file.language(db) {
         Some(Language::Go) => {
-            let mut out = crate::go::resolve_core(db, key).clone();
+            let mut out = Resolved::clone(crate::go::resolve_core(db, key));
             out.edges.extend(crate::go::file_implements(db, key).iter().cloned());
             out
         }

@@ -98,7 +98,7 @@ pub(crate) fn go_file_summary(db: &dyn salsa::Database, file: SourceFile) -> GoF
     let facts = file_facts(db, file);
     let ids = symbol_ids(db, file);
     let mut out = GoFileSummary { package: facts.package.clone(), ..GoFileSummary::default() };
-    for (s, id) in facts.symbols.iter().zip(ids) {
+    for (s, id) in facts.symbols.iter().zip(ids.iter()) {
         if s.parent.is_some() {
             continue;
         }
@@ -219,8 +219,17 @@ pub(crate) struct FileImports {
 
 /// The imports of one Go file, resolved to packages. Depends on the file's facts, the layout,
 /// and the names of the imported packages only.
+///
+/// Equal imports of sibling databases share one allocation ([`crate::shared`]).
 #[salsa::tracked(returns(ref))]
-pub(crate) fn file_imports<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> FileImports {
+pub(crate) fn file_imports<'db>(
+    db: &'db dyn salsa::Database,
+    key: FileKey<'db>,
+) -> std::sync::Arc<FileImports> {
+    crate::shared::share(key.file(db).path(db), imports_of(db, key))
+}
+
+fn imports_of<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> FileImports {
     let (workspace, file) = (key.workspace(db), key.file(db));
     let layout = go_layout(db, workspace);
     let facts = file_facts(db, file);

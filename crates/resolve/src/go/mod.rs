@@ -145,8 +145,17 @@ pub(crate) fn const_path(
 /// its resolution but IMPLEMENTS ([`file_implements`]). Kept apart because IMPLEMENTS depends
 /// on the interfaces of every package: this part depends only on the packages the file looks
 /// into, so salsa can skip its verification when none of them changed durably.
+///
+/// Equal results of sibling databases share one allocation ([`crate::shared`]).
 #[salsa::tracked(returns(ref))]
-pub(crate) fn resolve_core<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Resolved {
+pub(crate) fn resolve_core<'db>(
+    db: &'db dyn salsa::Database,
+    key: FileKey<'db>,
+) -> std::sync::Arc<Resolved> {
+    crate::shared::share(key.file(db).path(db), resolve_core_rows(db, key).compact())
+}
+
+fn resolve_core_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Resolved {
     let (workspace, file) = (key.workspace(db), key.file(db));
     let facts = file_facts(db, file);
     let Some(pkg) = facts.package.clone() else {

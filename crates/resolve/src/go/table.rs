@@ -308,9 +308,17 @@ pub(crate) struct FileDecls {
     pub vars: Vec<(String, VarType)>,
 }
 
-/// The declarations of one Go file, from its facts and imports only.
+/// The declarations of one Go file, from its facts and imports only. Equal declarations of
+/// sibling databases share one allocation ([`crate::shared`]).
 #[salsa::tracked(returns(ref))]
-pub(crate) fn file_decls<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> FileDecls {
+pub(crate) fn file_decls<'db>(
+    db: &'db dyn salsa::Database,
+    key: FileKey<'db>,
+) -> std::sync::Arc<FileDecls> {
+    crate::shared::share(key.file(db).path(db), decls_of(db, key))
+}
+
+fn decls_of<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> FileDecls {
     let file = key.file(db);
     let facts = file_facts(db, file);
     let Some(pkg_name) = facts.package.as_deref() else {
@@ -331,13 +339,21 @@ pub(crate) fn file_decls<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -
     out
 }
 
-/// The table of the packages in `dir`, merged from its files' [`file_decls`].
+/// The table of the packages in `dir`, merged from its files' [`file_decls`]. Equal tables of
+/// sibling databases share one allocation ([`crate::shared`]).
 #[salsa::tracked(returns(ref))]
-pub(crate) fn package_table<'db>(db: &'db dyn salsa::Database, dir: DirKey<'db>) -> PackageTable {
+pub(crate) fn package_table<'db>(
+    db: &'db dyn salsa::Database,
+    dir: DirKey<'db>,
+) -> std::sync::Arc<PackageTable> {
+    crate::shared::share(dir.dir(db), table_of(db, dir))
+}
+
+fn table_of<'db>(db: &'db dyn salsa::Database, dir: DirKey<'db>) -> PackageTable {
     let workspace = dir.workspace(db);
     let decls: Vec<&FileDecls> = go_dir_files(db, dir)
         .iter()
-        .map(|&f| file_decls(db, FileKey::new(db, workspace, f)))
+        .map(|&f| &**file_decls(db, FileKey::new(db, workspace, f)))
         .collect();
     let mut table = PackageTable { main: package_name(db, dir).clone(), scopes: BTreeMap::new() };
     // Pass 1: types and functions; pass 2: methods and vars (methods attach to types).
