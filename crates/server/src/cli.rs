@@ -153,6 +153,11 @@ enum Command {
         #[arg(long, default_value_t = 20)]
         tail: usize,
     },
+    /// Internal: computes and stores the flows and clusters of the index at DB unless they
+    /// are current (the MCP server runs it as a child process, so that whole-graph work never
+    /// stays in the server's memory).
+    #[command(hide = true)]
+    DeriveFlows { db: PathBuf },
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -245,6 +250,7 @@ fn dispatch(cli: Cli) -> Result<()> {
                 share: !no_share,
                 debounce: std::time::Duration::from_millis(debounce_ms),
                 build_wait: std::time::Duration::from_secs(build_wait_secs),
+                deriver: std::env::current_exe().ok(),
                 ..Default::default()
             };
             let set = crate::mcp::root_set(&roots, cli.db.as_deref(), &root_opts)?;
@@ -476,6 +482,11 @@ fn dispatch(cli: Cli) -> Result<()> {
         Command::Flows(a) => crate::ops_cli::flows(a, cli.db.as_deref(), json),
         Command::Clusters(a) => crate::ops_cli::clusters(a, cli.db.as_deref(), json),
         Command::Events { tail } => events(tail, json),
+        Command::DeriveFlows { db } => {
+            let (revision, computed) = codegraph_engine::derived::ensure_current(&db)?;
+            println!("{}", json!({"revision": revision, "computed": computed}));
+            Ok(())
+        }
     }
 }
 

@@ -228,3 +228,102 @@ fn http_refuses_a_public_address_without_a_token() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("needs a bearer token"), "{err}");
 }
+
+/// One server serving sibling worktrees shares what their files derive in common (facts, IDs,
+/// resolutions): each root must still answer exactly as a server serving it alone does, the
+/// worktree whose HEAD renamed a function included.
+#[test]
+fn sibling_roots_in_one_server_answer_as_each_alone() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = std::fs::canonicalize(tmp.path()).expect("canonical");
+    let main = dir.join("main");
+    std::fs::create_dir_all(main.join("src")).expect("mkdir");
+    std::fs::write(
+        main.join("src/util.ts"),
+        "export function helper() { return 1; }\nexport function unused() { return 2; }\n",
+    )
+    .expect("write");
+    std::fs::write(
+        main.join("src/app.ts"),
+        "import { helper } from './util';\nexport function run() { return helper(); }\n",
+    )
+    .expect("write");
+    git(&main, &["init", "-q"]);
+    git(&main, &["add", "."]);
+    git(&main, &["commit", "-qm", "init"]);
+    let wt = dir.join("wt");
+    git(&main, &["worktree", "add", "-q", "-b", "task", wt.to_str().expect("utf8"), "HEAD"]);
+    std::fs::write(
+        wt.join("src/app.ts"),
+        "import { unused } from './util';\nexport function run() { return unused(); }\n",
+    )
+    .expect("write");
+    git(&wt, &["commit", "-qam", "call unused"]);
+    let (main_s, wt_s) = (main.display().to_string(), wt.display().to_string());
+    let questions = |root: &str| {
+        vec![
+            ("code_search", json!({"query": "run", "root": root})),
+            ("symbol_context", json!({"target": "sym:ts:src/util.ts:helper", "root": root})),
+            ("symbol_context", json!({"target": "sym:ts:src/util.ts:unused", "root": root})),
+            ("impact_analysis", json!({"target": "sym:ts:src/util.ts:helper", "root": root})),
+            ("impact_analysis", json!({"target": "sym:ts:src/util.ts:unused", "root": root})),
+        ]
+    };
+    // Answers name the revision they read (each server may publish its own): compare the rest.
+    let answers = |server: &mut Server, root: &str| -> Vec<String> {
+        questions(root)
+            .into_iter()
+            .map(|(tool, args)| {
+                let deadline = Instant::now() + Duration::from_secs(60);
+                loop {
+                    let (is_error, text) = server.call(tool, args.clone());
+                    if !is_error {
+                        let mut v: Value = serde_json::from_str(&text).unwrap_or(json!(text));
+                        if let Some(o) = v.as_object_mut() {
+                            o.remove("revision");
+                        }
+                        break v.to_string();
+                    }
+                    assert!(Instant::now() < deadline, "{tool} kept failing: {text}");
+                    std::thread::sleep(Duration::from_millis(200));
+                }
+            })
+            .collect()
+    };
+    // Answers are compared once each root is settled: ready, no pending edit, and its flows
+    // and clusters computed (by a `codegraph derive-flows` child) for its current revision.
+    let settle = |server: &mut Server, root: &str| {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let (_, text) = server.call("index_status", json!({"root": root}));
+            let v: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+            if v["phase"] == "ready"
+                && v["pending_edits"] == json!(false)
+                && v["flows_at"]["current"] == json!(true)
+            {
+                assert!(v["flows_at"]["clusters"].as_u64().is_some_and(|n| n >= 1), "{v}");
+                break;
+            }
+            assert!(Instant::now() < deadline, "{root} did not settle: {v}");
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    };
+    let mut both = Server::start(&["mcp", &main_s, &wt_s], &dir, &[]);
+    settle(&mut both, &main_s);
+    settle(&mut both, &wt_s);
+    let (together_main, together_wt) = (answers(&mut both, &main_s), answers(&mut both, &wt_s));
+    drop(both);
+    let mut alone = Server::start(&["mcp", &wt_s], &dir, &[]);
+    settle(&mut alone, &wt_s);
+    let alone_wt = answers(&mut alone, &wt_s);
+    drop(alone);
+    let mut alone = Server::start(&["mcp", &main_s], &dir, &[]);
+    settle(&mut alone, &main_s);
+    let alone_main = answers(&mut alone, &main_s);
+    assert_eq!(together_wt, alone_wt);
+    assert_eq!(together_main, alone_main);
+    // And the two roots' answers do differ where their code does.
+    assert!(together_main[3].contains("src/app.ts"), "{}", together_main[3]);
+    assert!(!together_wt[3].contains("sym:ts:src/app.ts:run"), "{}", together_wt[3]);
+    assert!(together_wt[4].contains("sym:ts:src/app.ts:run"), "{}", together_wt[4]);
+}

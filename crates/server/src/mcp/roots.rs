@@ -44,6 +44,9 @@ pub struct RootOptions {
     pub refresh_wait: Duration,
     /// Polling interval when the file watcher is unavailable.
     pub poll_interval: Duration,
+    /// The `codegraph` binary, to compute flows and clusters in a child process
+    /// (`codegraph derive-flows DB`); `None` computes them in this process.
+    pub deriver: Option<PathBuf>,
 }
 
 impl Default for RootOptions {
@@ -55,6 +58,7 @@ impl Default for RootOptions {
             build_wait: Duration::from_secs(30),
             refresh_wait: Duration::from_secs(2),
             poll_interval: Duration::from_secs(2),
+            deriver: None,
         }
     }
 }
@@ -541,7 +545,7 @@ impl RootHandle {
             // and roots computing at once would add their peaks.
             let _one_at_a_time = DERIVING.lock().unwrap_or_else(|e| e.into_inner());
             let started = Instant::now();
-            match codegraph_engine::derived::ensure_current(&self.db) {
+            match self.derive() {
                 Ok((revision, computed)) => {
                     have = Some(revision);
                     if computed {
@@ -552,6 +556,39 @@ impl RootHandle {
                     tracing::warn!(root = %self.root.display(), error = %format!("{e:#}"), "computing flows and clusters failed")
                 }
             }
+        }
+    }
+
+    /// Computes and stores the root's flows and clusters unless they are current: in a child
+    /// process when the server knows its binary, so the whole graph they are computed from
+    /// (hundreds of MiB on a large root) is never this process's. In-process, freed memory
+    /// stays with the allocator until the thread that freed it allocates again (the Go
+    /// standard library served with three worktrees settled ~320 MiB higher), and a derive
+    /// that fails cannot take the server with it. Returns (revision, computed).
+    fn derive(&self) -> Result<(i64, bool)> {
+        let Some(bin) = &self.opts.deriver else {
+            return codegraph_engine::derived::ensure_current(&self.db);
+        };
+        let out = std::process::Command::new(bin)
+            .arg("derive-flows")
+            .arg(&self.db)
+            .env("CODEGRAPH_EVENTS", "off")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .map_err(|e| anyhow!("starting `{} derive-flows`: {e}", bin.display()))?;
+        if !out.status.success() {
+            let err = String::from_utf8_lossy(&out.stderr);
+            return Err(anyhow!(
+                "`codegraph derive-flows` failed ({}): {}",
+                out.status,
+                err.trim()
+            ));
+        }
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .map_err(|e| anyhow!("`codegraph derive-flows` answered no JSON: {e}"))?;
+        match (v["revision"].as_i64(), v["computed"].as_bool()) {
+            (Some(revision), Some(computed)) => Ok((revision, computed)),
+            _ => Err(anyhow!("`codegraph derive-flows` answered {v}")),
         }
     }
 
