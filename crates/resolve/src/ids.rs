@@ -10,7 +10,8 @@
 
 use codegraph_parse::Language;
 use codegraph_schema::NodeCategory;
-use std::collections::HashSet;
+use rustc_hash::{FxBuildHasher, FxHashSet};
+use std::hash::BuildHasher;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// A node ID, shared: cloning one is a reference count, not a copy.
@@ -46,18 +47,16 @@ pub fn go_package_id(dir: &str) -> Id {
 /// per call, and the table stays within twice the IDs alive).
 pub fn intern(s: &str) -> Id {
     struct Table {
-        set: HashSet<Id>,
+        set: FxHashSet<Id>,
         sweep_at: usize,
     }
     static SHARDS: OnceLock<Vec<Mutex<Table>>> = OnceLock::new();
     const SHARDS_N: usize = 16;
     let shards = SHARDS.get_or_init(|| {
-        (0..SHARDS_N).map(|_| Mutex::new(Table { set: HashSet::new(), sweep_at: 1024 })).collect()
+        (0..SHARDS_N).map(|_| Mutex::new(Table { set: FxHashSet::default(), sweep_at: 1024 })).collect()
     });
-    let shard = {
-        use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
-        BuildHasherDefault::<DefaultHasher>::default().hash_one(s) as usize % SHARDS_N
-    };
+    // The high bits pick the shard (the set's own table uses the low ones).
+    let shard = (FxBuildHasher.hash_one(s) >> 58) as usize % SHARDS_N;
     let mut t = shards[shard].lock().unwrap_or_else(|e| e.into_inner());
     if let Some(id) = t.set.get(s) {
         return id.clone();

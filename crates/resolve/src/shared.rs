@@ -10,16 +10,16 @@
 //! is shared. Values are compared with `Eq`, never trusted by key alone, so sharing can only
 //! save memory, never change an answer.
 
+use rustc_hash::{FxBuildHasher, FxHashMap};
 use std::any::{Any, TypeId};
-use std::collections::HashMap;
-use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher, Hash};
+use std::hash::{BuildHasher, Hash};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 type Slot = Vec<Weak<dyn Any + Send + Sync>>;
 
 struct Table {
     /// (value type, slot key) -> the live values of that slot (one per distinct value).
-    slots: HashMap<(TypeId, u64), Slot>,
+    slots: FxHashMap<(TypeId, u64), Slot>,
     sweep_at: usize,
 }
 
@@ -28,7 +28,7 @@ const SHARDS: usize = 16;
 fn shards() -> &'static [Mutex<Table>] {
     static TABLES: OnceLock<Vec<Mutex<Table>>> = OnceLock::new();
     TABLES.get_or_init(|| {
-        (0..SHARDS).map(|_| Mutex::new(Table { slots: HashMap::new(), sweep_at: 1024 })).collect()
+        (0..SHARDS).map(|_| Mutex::new(Table { slots: FxHashMap::default(), sweep_at: 1024 })).collect()
     })
 }
 
@@ -40,8 +40,8 @@ pub(crate) fn share<T>(key: impl Hash, value: T) -> Arc<T>
 where
     T: Eq + Send + Sync + 'static,
 {
-    let hash = BuildHasherDefault::<DefaultHasher>::default().hash_one(&key);
-    let shard = &shards()[hash as usize % SHARDS];
+    let hash = FxBuildHasher.hash_one(&key);
+    let shard = &shards()[(hash >> 58) as usize % SHARDS];
     let mut t = shard.lock().unwrap_or_else(|e| e.into_inner());
     let slot = t.slots.entry((TypeId::of::<T>(), hash)).or_default();
     for weak in slot.iter() {
