@@ -107,7 +107,7 @@ fn plan(corpora: &Path, db: &Path) -> Vec<Section> {
         },
         Section {
             title: "A new worktree seeded from its sibling (issue 18)",
-            about: "A private git repository of the Go standard library, its main worktree indexed cold; then `codegraph index` of a new worktree at the same commit and of worktrees whose HEAD changes 60 and 2,000 files, seeded from the main worktree's index, next to `--no-share --full` (a cold build) of the same worktree; the seeded index's sorted export is compared with the cold build's. Wall times include process start.",
+            about: "A private git repository of the Go standard library, its main worktree indexed cold; then `codegraph index` of a new worktree at the same commit and of worktrees whose HEAD changes 60 and 2,000 files, seeded from the main worktree's index, next to `--no-share --full` (a cold build) of the same worktree; the seeded index's sorted export is compared with the cold build's. Wall times include process start. Then the settled RSS of one `codegraph mcp` serving the main worktree alone, with three worktrees at its commit (the issue's setup), and with the worktrees above (one first call per root; each root's flows and clusters computed).",
             args: s(&["worktrees", GO_STDLIB]),
         },
         Section {

@@ -7,6 +7,8 @@
 //! cold; then, for a worktree at the same commit and for worktrees whose HEAD changes N files
 //! (a branch that appends a function to N Go/TS sources), `codegraph index` runs once seeded
 //! and once with `--no-share --full` into another database. Wall times include process start.
+//! Then the settled RSS of one `codegraph mcp` serving the main worktree alone, with three
+//! worktrees at its commit (seeded), and with the worktrees above.
 
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
@@ -161,19 +163,32 @@ fn scenarios(args: &Args, base: &Path) -> Result<()> {
         );
     }
     println!();
+    // The setup: three siblings at the main worktree's commit (seeded from it).
+    let mut same = vec![main.clone()];
+    for i in 0..3 {
+        let wt = base.join(format!("wt-same-{i}"));
+        crate::git(&main, &["worktree", "add", "-q", "--detach", &wt.display().to_string()])?;
+        codegraph(&args.bin, &cache, &wt, &["index", "--json"])?;
+        same.push(wt);
+    }
     let one = mcp_rss(&args.bin, &cache, &roots[..1])?;
-    let all = mcp_rss(&args.bin, &cache, &roots)?;
     println!("| `codegraph mcp` serving | settled RSS | peak RSS |");
     println!("| --- | --- | --- |");
     println!("| the main worktree alone | {:.0} MiB | {:.0} MiB |", one.0, one.1);
-    println!(
-        "| the main worktree and {} worktrees | {:.0} MiB ({:.2}x) | {:.0} MiB ({:.2}x) |",
-        roots.len() - 1,
-        all.0,
-        all.0 / one.0,
-        all.1,
-        all.1 / one.1
-    );
+    let changed: Vec<String> = args.changed.iter().map(usize::to_string).collect();
+    for (what, set) in [
+        ("3 worktrees at its commit".to_string(), &same),
+        (format!("{} worktrees changing {} files", roots.len() - 1, changed.join(" / ")), &roots),
+    ] {
+        let all = mcp_rss(&args.bin, &cache, set)?;
+        println!(
+            "| the main worktree and {what} | {:.0} MiB ({:.2}x) | {:.0} MiB ({:.2}x) |",
+            all.0,
+            all.0 / one.0,
+            all.1,
+            all.1 / one.1
+        );
+    }
     Ok(())
 }
 

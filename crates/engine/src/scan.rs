@@ -89,6 +89,8 @@ pub struct Candidate {
     pub size: u64,
     /// Modification time in nanoseconds since the epoch (0 when unknown).
     pub mtime_ns: i64,
+    /// The size limit of the walk: the read stops there whatever the file has become.
+    pub max_size: u64,
 }
 
 impl Candidate {
@@ -197,7 +199,15 @@ pub fn walk(root: &Path, opts: &ScanOptions, start: &Path, max_depth: Option<usi
                 return false;
             }
             if entry.path_is_symlink() {
-                let inside = std::fs::canonicalize(path).is_ok_and(|t| t.starts_with(&filter_root));
+                let resolved = std::fs::canonicalize(path);
+                if let Err(e) = &resolved
+                    && is_loop(e)
+                {
+                    let rel = rel_path(&filter_root, path);
+                    push(&filter_skips, rel, DiagnosticCode::SymlinkLoop, format!("{e}"));
+                    return false;
+                }
+                let inside = resolved.is_ok_and(|t| t.starts_with(&filter_root));
                 if !inside {
                     let target = std::fs::read_link(path)
                         .map_or_else(|_| "?".to_string(), |t| t.display().to_string());
@@ -217,7 +227,17 @@ pub fn walk(root: &Path, opts: &ScanOptions, start: &Path, max_depth: Option<usi
     for entry in walker {
         match entry {
             Ok(entry) => {
-                if !entry.file_type().is_some_and(|t| t.is_file()) {
+                let Some(kind) = entry.file_type() else { continue };
+                if !kind.is_file() {
+                    if let Some(what) = special_kind(kind) {
+                        let rel = rel_path(root, entry.path());
+                        push(
+                            &skips,
+                            rel,
+                            DiagnosticCode::NotRegular,
+                            format!("{what}, not a file"),
+                        );
+                    }
                     continue;
                 }
                 let rel = rel_path(root, entry.path());
@@ -237,7 +257,14 @@ pub fn walk(root: &Path, opts: &ScanOptions, start: &Path, max_depth: Option<usi
                     );
                     continue;
                 }
-                candidates.push(Candidate { abs: entry.into_path(), rel, size, mtime_ns });
+                let max_size = opts.max_file_size;
+                candidates.push(Candidate {
+                    abs: entry.into_path(),
+                    rel,
+                    size,
+                    mtime_ns,
+                    max_size,
+                });
             }
             Err(err) => record_walk_error(root, &skips, &err),
         }
@@ -248,6 +275,128 @@ pub fn walk(root: &Path, opts: &ScanOptions, start: &Path, max_depth: Option<usi
     skips.sort();
     skips.dedup_by(|a, b| a.path == b.path && a.code == b.code);
     Walk { candidates, skips }
+}
+
+/// A FIFO, socket or device node (never indexed, and never opened: a FIFO blocks the reader,
+/// a device can be endless); `None` for files, directories and symlinks.
+fn special_kind(kind: std::fs::FileType) -> Option<&'static str> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return Some("a FIFO");
+        }
+        if kind.is_socket() {
+            return Some("a socket");
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return Some("a device node");
+        }
+    }
+    let _ = kind;
+    None
+}
+
+/// A symlink chain that never ends (ELOOP), also when the walker wraps the OS error in its
+/// own (the error it wraps, and that one's source, are looked at).
+fn is_loop(e: &std::io::Error) -> bool {
+    #[cfg(unix)]
+    {
+        let mut cur: Option<&(dyn std::error::Error + 'static)> = e.get_ref().map(|i| i as _);
+        if e.raw_os_error() == Some(libc::ELOOP) {
+            return true;
+        }
+        while let Some(inner) = cur {
+            if inner
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.raw_os_error() == Some(libc::ELOOP))
+            {
+                return true;
+            }
+            cur = inner.source();
+        }
+        false
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = e;
+        false
+    }
+}
+
+/// A root-relative path for a message: `.` for the root itself.
+fn shown(rel: &str) -> &str {
+    if rel.is_empty() { "." } else { rel }
+}
+
+/// Reads `rel` under `root` (canonical) under the scanner's rules, at the moment of the read:
+/// the path, symlinks resolved, must stay inside the root and name a regular file of at most
+/// `max_size` bytes. What the index recorded is not trusted: the path may have been replaced
+/// since (by a symlink to `/etc/passwd`, a FIFO, `/dev/zero`). The file is opened without
+/// blocking (a FIFO swapped in after the check cannot hang the reader), checked again through
+/// the open handle, and read no further than `max_size` bytes.
+pub fn read_within(root: &Path, rel: &str, max_size: u64) -> Result<Vec<u8>, Diagnostic> {
+    let refuse =
+        |code: DiagnosticCode, detail: String| Diagnostic { path: rel.to_string(), code, detail };
+    let abs = root.join(rel);
+    let resolved = std::fs::canonicalize(&abs).map_err(|e| {
+        if is_loop(&e) {
+            refuse(DiagnosticCode::SymlinkLoop, format!("{e}"))
+        } else {
+            refuse(DiagnosticCode::Unreadable, format!("cannot resolve the path: {e}"))
+        }
+    })?;
+    if !resolved.starts_with(root) {
+        return Err(refuse(
+            DiagnosticCode::SymlinkOutsideRoot,
+            format!("now resolves to {}, outside the root; not read", resolved.display()),
+        ));
+    }
+    read_regular(&resolved, max_size, refuse)
+}
+
+/// Opens `path` without blocking, and reads it if the handle is a regular file of at most
+/// `max_size` bytes, no further than that.
+fn read_regular(
+    path: &Path,
+    max_size: u64,
+    refuse: impl Fn(DiagnosticCode, String) -> Diagnostic,
+) -> Result<Vec<u8>, Diagnostic> {
+    use std::io::Read;
+    let mut open = std::fs::OpenOptions::new();
+    open.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        open.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = open
+        .open(path)
+        .map_err(|e| refuse(DiagnosticCode::Unreadable, format!("cannot open: {e}")))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| refuse(DiagnosticCode::Unreadable, format!("cannot stat: {e}")))?;
+    if !meta.is_file() {
+        let what = special_kind(meta.file_type()).unwrap_or("a directory");
+        return Err(refuse(
+            DiagnosticCode::NotRegular,
+            format!("now {what}, not a file; not read"),
+        ));
+    }
+    let too_large = |size: u64| {
+        refuse(DiagnosticCode::TooLarge, format!("{size} bytes exceeds the size limit {max_size}"))
+    };
+    if meta.len() > max_size {
+        return Err(too_large(meta.len()));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(max_size.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| refuse(DiagnosticCode::Unreadable, format!("cannot read: {e}")))?;
+    if bytes.len() as u64 > max_size {
+        return Err(too_large(bytes.len() as u64));
+    }
+    Ok(bytes)
 }
 
 fn push(skips: &Mutex<Vec<Diagnostic>>, path: String, code: DiagnosticCode, detail: String) {
@@ -274,7 +423,7 @@ fn record_walk_error(root: &Path, skips: &Mutex<Vec<Diagnostic>>, err: &ignore::
                     skips,
                     rel_path(root, child),
                     DiagnosticCode::SymlinkLoop,
-                    format!("symlink loop back to {}", rel_path(root, ancestor)),
+                    format!("symlink loop back to {}", shown(&rel_path(root, ancestor))),
                 );
                 return;
             }
@@ -282,7 +431,10 @@ fn record_walk_error(root: &Path, skips: &Mutex<Vec<Diagnostic>>, err: &ignore::
         }
     }
     let rel = path.map_or_else(|| "?".to_string(), |p| rel_path(root, p));
-    let code = if cur.io_error().is_some() {
+    let code = if cur.io_error().is_some_and(is_loop) {
+        // Symlinks that point at each other: the walker's stat fails with ELOOP.
+        DiagnosticCode::SymlinkLoop
+    } else if cur.io_error().is_some() {
         DiagnosticCode::Unreadable
     } else {
         DiagnosticCode::WalkError
@@ -292,11 +444,13 @@ fn record_walk_error(root: &Path, skips: &Mutex<Vec<Diagnostic>>, err: &ignore::
 
 /// Reads one eligible file: binary sniff, hash, lossy decode, line count.
 pub fn read_file(c: &Candidate) -> Result<ScannedFile, Diagnostic> {
-    let (path, rel) = (&c.abs, c.rel.clone());
-    let bytes = std::fs::read(path).map_err(|e| Diagnostic {
+    let rel = c.rel.clone();
+    // What the walk saw may have been replaced since (a FIFO, a device): read it under the
+    // same rules again.
+    let bytes = read_regular(&c.abs, c.max_size, |code, detail| Diagnostic {
         path: rel.clone(),
-        code: DiagnosticCode::Unreadable,
-        detail: format!("cannot read: {e}"),
+        code,
+        detail,
     })?;
     if bytes[..bytes.len().min(BINARY_SNIFF)].contains(&0) {
         return Err(Diagnostic {
@@ -402,6 +556,12 @@ mod tests {
         std::os::unix::fs::symlink(&root, root.join("src/loop")).unwrap();
         std::os::unix::fs::symlink(root.join("src/a.ts"), root.join("alias.ts")).unwrap();
         std::os::unix::fs::symlink(root.join("missing"), root.join("dangling.ts")).unwrap();
+        // Two links naming each other: a loop, not an unreadable file.
+        std::os::unix::fs::symlink(root.join("y.ts"), root.join("x.ts")).unwrap();
+        std::os::unix::fs::symlink(root.join("x.ts"), root.join("y.ts")).unwrap();
+        // A FIFO: never opened (it would block the scan), recorded.
+        let made = std::process::Command::new("mkfifo").arg(root.join("pipe.ts")).status();
+        assert!(made.is_ok_and(|s| s.success()));
         let r = scan(&root, &opts());
         assert_eq!(paths(&r), vec!["alias.ts", "src/a.ts"]);
         assert_eq!(
@@ -410,9 +570,52 @@ mod tests {
                 // A dangling link fails in the walker's stat before any root check.
                 ("dangling.ts".into(), DiagnosticCode::Unreadable),
                 ("out".into(), DiagnosticCode::SymlinkOutsideRoot),
+                ("pipe.ts".into(), DiagnosticCode::NotRegular),
                 ("s.ts".into(), DiagnosticCode::SymlinkOutsideRoot),
                 ("src/loop".into(), DiagnosticCode::SymlinkLoop),
+                ("x.ts".into(), DiagnosticCode::SymlinkLoop),
+                ("y.ts".into(), DiagnosticCode::SymlinkLoop),
             ]
+        );
+        let detail = |p: &str| r.diagnostics.iter().find(|d| d.path == p).unwrap().detail.clone();
+        assert_eq!(detail("src/loop"), "symlink loop back to .");
+        assert_eq!(detail("pipe.ts"), "a FIFO, not a file");
+    }
+
+    /// Query-time reads (`open`): what the path is now, under the scanner's rules.
+    #[cfg(unix)]
+    #[test]
+    fn reads_within_the_root_refuse_what_the_path_has_become() {
+        let (_d, root) = tmp();
+        let (_o, outside) = tmp();
+        write(&outside, "secret.txt", b"secret\n");
+        write(&root, "src/a.ts", b"export const a = 1;\n");
+        write(&root, "big.ts", &[b'x'; 2000]);
+        std::os::unix::fs::symlink(root.join("src/a.ts"), root.join("alias.ts")).unwrap();
+        std::os::unix::fs::symlink(outside.join("secret.txt"), root.join("s.ts")).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", root.join("zero.ts")).unwrap();
+        std::os::unix::fs::symlink(root.join("y.ts"), root.join("x.ts")).unwrap();
+        std::os::unix::fs::symlink(root.join("x.ts"), root.join("y.ts")).unwrap();
+        let made = std::process::Command::new("mkfifo").arg(root.join("pipe.ts")).status();
+        assert!(made.is_ok_and(|s| s.success()));
+        let read = |rel: &str| read_within(&root, rel, 1000).map_err(|d| (d.code, d.detail));
+        assert_eq!(read("src/a.ts").unwrap(), b"export const a = 1;\n");
+        assert_eq!(read("alias.ts").unwrap(), b"export const a = 1;\n");
+        let code = |rel: &str| read(rel).unwrap_err().0;
+        assert_eq!(code("s.ts"), DiagnosticCode::SymlinkOutsideRoot);
+        assert_eq!(code("zero.ts"), DiagnosticCode::SymlinkOutsideRoot);
+        assert_eq!(code("x.ts"), DiagnosticCode::SymlinkLoop);
+        assert_eq!(code("pipe.ts"), DiagnosticCode::NotRegular);
+        assert_eq!(code("src"), DiagnosticCode::NotRegular);
+        assert_eq!(code("missing.ts"), DiagnosticCode::Unreadable);
+        assert_eq!(
+            read("big.ts").unwrap_err(),
+            (DiagnosticCode::TooLarge, "2000 bytes exceeds the size limit 1000".to_string())
+        );
+        // The root's own device files are refused too, whatever their path.
+        assert_eq!(
+            read_within(Path::new("/dev"), "zero", 1000).unwrap_err().code,
+            DiagnosticCode::NotRegular
         );
     }
 

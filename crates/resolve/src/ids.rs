@@ -53,7 +53,9 @@ pub fn intern(s: &str) -> Id {
     static SHARDS: OnceLock<Vec<Mutex<Table>>> = OnceLock::new();
     const SHARDS_N: usize = 16;
     let shards = SHARDS.get_or_init(|| {
-        (0..SHARDS_N).map(|_| Mutex::new(Table { set: FxHashSet::default(), sweep_at: 1024 })).collect()
+        (0..SHARDS_N)
+            .map(|_| Mutex::new(Table { set: FxHashSet::default(), sweep_at: 1024 }))
+            .collect()
     });
     // The high bits pick the shard (the set's own table uses the low ones).
     let shard = (FxBuildHasher.hash_one(s) >> 58) as usize % SHARDS_N;

@@ -28,7 +28,9 @@ const SHARDS: usize = 16;
 fn shards() -> &'static [Mutex<Table>] {
     static TABLES: OnceLock<Vec<Mutex<Table>>> = OnceLock::new();
     TABLES.get_or_init(|| {
-        (0..SHARDS).map(|_| Mutex::new(Table { slots: FxHashMap::default(), sweep_at: 1024 })).collect()
+        (0..SHARDS)
+            .map(|_| Mutex::new(Table { slots: FxHashMap::default(), sweep_at: 1024 }))
+            .collect()
     })
 }
 

@@ -235,6 +235,7 @@ vocabulary! {
         Unreadable => "unreadable",
         SymlinkOutsideRoot => "symlink-outside-root",
         SymlinkLoop => "symlink-loop",
+        NotRegular => "not-regular",
         WalkError => "walk-error",
         LossyUtf8 => "lossy-utf8",
         SyntaxErrors => "syntax-errors",

@@ -403,15 +403,23 @@ pub(crate) struct Source {
     pub total: usize,
 }
 
-/// The lines of a node's source (at most [`MAX_SOURCE_LINES`]), read from the root; `None`
-/// when unavailable.
-pub(crate) fn source_lines(root: &Path, n: &NodeRow) -> Option<Source> {
-    let file = n.file.as_ref()?;
+/// The lines of a node's source (at most [`MAX_SOURCE_LINES`]), read from the root (canonical)
+/// now, under the scanner's rules ([`codegraph_engine::scan::read_within`]: inside the root
+/// after resolving symlinks, a regular file, at most `max_size` bytes, never blocking).
+/// `Ok(None)` for nodes without lines of their own (files, packages); `Err` says why the file
+/// is not read any more.
+pub(crate) fn source_lines(
+    root: &Path,
+    n: &NodeRow,
+    max_size: u64,
+) -> Result<Option<Source>, String> {
+    let Some(file) = n.file.as_ref() else { return Ok(None) };
     if n.kind == "file" || n.kind == "package" {
-        return None;
+        return Ok(None);
     }
-    let (start, end) = (n.start_line?, n.end_line?);
-    let bytes = std::fs::read(root.join(file)).ok()?;
+    let (Some(start), Some(end)) = (n.start_line, n.end_line) else { return Ok(None) };
+    let bytes = codegraph_engine::scan::read_within(root, file, max_size)
+        .map_err(|d| format!("{file}: {} ({})", d.detail, d.code))?;
     let text = String::from_utf8_lossy(&bytes);
     let total = end.saturating_sub(start) as usize + 1;
     let lines: Vec<String> = text
@@ -420,7 +428,7 @@ pub(crate) fn source_lines(root: &Path, n: &NodeRow) -> Option<Source> {
         .take(total.min(MAX_SOURCE_LINES))
         .map(str::to_string)
         .collect();
-    Some(Source { first_line: start, lines, total })
+    Ok(Some(Source { first_line: start, lines, total }))
 }
 
 /// A flow or a cluster opened by ID.
@@ -494,7 +502,7 @@ fn open_edge(e: &EdgeRow, other: &str) -> Value {
 /// [`MAX_SOURCE_LINES`], said in `notes`), its edges both ways and its unresolved call sites.
 pub(crate) fn open_json(
     opened: &codegraph_query::OpenedNode,
-    source: Option<&Source>,
+    source: &Result<Option<Source>, String>,
     unresolved: &[(u32, String)],
     p: &mut Pager<'_>,
 ) -> Value {
@@ -510,8 +518,12 @@ pub(crate) fn open_json(
     v["doc"] = doc_text(&n.doc);
     let mut notes = Vec::new();
     v["source"] = match source {
-        None => Value::Null,
-        Some(s) => {
+        Ok(None) => Value::Null,
+        Err(why) => {
+            notes.push(format!("source not shown: {why}"));
+            Value::Null
+        }
+        Ok(Some(s)) => {
             if s.total > s.lines.len() {
                 let next = s.first_line as usize + s.lines.len();
                 notes.push(format!(

@@ -379,7 +379,9 @@ fn dispatch(cli: Cli) -> Result<()> {
             let opened = reader.open(&id)?;
             let stale = codegraph_engine::fresh::is_stale(&root, &db_path, &reader)?;
             let unresolved = reader.unresolved_of(&id)?;
-            let source = source_lines(&root, &opened.node);
+            let max_size =
+                reader.max_file_size()?.unwrap_or(codegraph_engine::scan::DEFAULT_MAX_FILE_SIZE);
+            let source = source_lines(&root, &opened.node, max_size);
             if json {
                 let revision = reader.revision();
                 crate::ops_cli::print_paged(
@@ -387,8 +389,7 @@ fn dispatch(cli: Cli) -> Result<()> {
                     crate::page::OPEN_LIMIT,
                     crate::answer::OPEN_LISTS,
                     |p| {
-                        let mut v =
-                            crate::answer::open_json(&opened, source.as_ref(), &unresolved, p);
+                        let mut v = crate::answer::open_json(&opened, &source, &unresolved, p);
                         v["revision"] = json!(revision);
                         v["stale"] = json!(stale);
                         v
@@ -413,7 +414,10 @@ fn dispatch(cli: Cli) -> Result<()> {
                 if let Some(doc) = &n.doc {
                     writeln!(out, "  doc: {}", doc.replace('\n', "\n       "))?;
                 }
-                if let Some(s) = &source {
+                if let Err(why) = &source {
+                    writeln!(out, "  source not shown: {why}")?;
+                }
+                if let Ok(Some(s)) = &source {
                     writeln!(out)?;
                     for (i, l) in s.lines.iter().enumerate() {
                         writeln!(out, "{:>6} | {l}", s.first_line + i as u32)?;

@@ -680,10 +680,13 @@ impl CodegraphMcp {
                     );
                 }
                 let opened = reader.open(&a.id).map_err(|e| lookup_error(&a.id, e))?;
-                let source = source_lines(&handle.root, &opened.node);
+                let max_size = reader
+                    .max_file_size()?
+                    .unwrap_or(codegraph_engine::scan::DEFAULT_MAX_FILE_SIZE);
+                let source = source_lines(&handle.root, &opened.node, max_size);
                 let unresolved = reader.unresolved_of(&a.id)?;
                 paged(a.limit, a.offset, a.list, page::OPEN_LIMIT, OPEN_LISTS, |p| {
-                    open_json(&opened, source.as_ref(), &unresolved, p)
+                    open_json(&opened, &source, &unresolved, p)
                 })
             },
         )
