@@ -65,9 +65,9 @@ enum Command {
     Mcp {
         /// Code roots to serve (repositories, worktrees); default: the current directory.
         roots: Vec<PathBuf>,
-        /// Serve streamable HTTP on this address (e.g. 127.0.0.1:7300; port 0 picks one)
-        /// instead of stdio.
-        #[arg(long, value_name = "ADDR")]
+        /// Serve streamable HTTP on this address (e.g. 127.0.0.1:7300 or localhost:7300; port
+        /// 0 picks one) instead of stdio.
+        #[arg(long, value_name = "ADDR", value_parser = http_addr)]
         http: Option<std::net::SocketAddr>,
         /// Allow a non-loopback --http address; needs CODEGRAPH_MCP_TOKEN.
         #[arg(long)]
@@ -158,6 +158,25 @@ enum Command {
     /// stays in the server's memory).
     #[command(hide = true)]
     DeriveFlows { db: PathBuf },
+}
+
+/// `--http ADDR`: an IP address with a port, or a host name with a port (`localhost:7300`),
+/// resolved here; a name with several addresses takes its first IPv4 one.
+fn http_addr(s: &str) -> Result<std::net::SocketAddr, String> {
+    use std::net::ToSocketAddrs;
+    if let Ok(a) = s.parse() {
+        return Ok(a);
+    }
+    let addrs: Vec<std::net::SocketAddr> = s
+        .to_socket_addrs()
+        .map_err(|e| format!("{s} is not HOST:PORT or IP:PORT ({e})"))?
+        .collect();
+    addrs
+        .iter()
+        .find(|a| a.is_ipv4())
+        .or(addrs.first())
+        .copied()
+        .ok_or_else(|| format!("{s} resolves to no address"))
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -873,4 +892,17 @@ fn edge_suffix(e: &EdgeRow) -> String {
         s.push_str(&format!(" [{} {:.2}]", e.reason, e.weight));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn http_addresses_take_ips_and_host_names() {
+        assert_eq!(super::http_addr("127.0.0.1:7300").unwrap().to_string(), "127.0.0.1:7300");
+        assert_eq!(super::http_addr("[::1]:0").unwrap().to_string(), "[::1]:0");
+        let a = super::http_addr("localhost:7300").unwrap();
+        assert!(a.ip().is_loopback() && a.port() == 7300, "{a}");
+        assert!(super::http_addr("localhost").is_err());
+        assert!(super::http_addr("127.0.0.1:99999").is_err());
+    }
 }

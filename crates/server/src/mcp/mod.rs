@@ -163,7 +163,7 @@ pub async fn serve_http_on(
     let mut router =
         axum::Router::new().nest_service("/mcp", service).layer(axum::middleware::from_fn(guard));
     if let Some(token) = token.filter(|t| !t.is_empty()) {
-        let expected: Arc<str> = format!("Bearer {token}").into();
+        let expected: Arc<str> = token.into();
         router = router.layer(axum::middleware::from_fn(
             move |req: axum::extract::Request, next: axum::middleware::Next| {
                 let expected = expected.clone();
@@ -172,7 +172,7 @@ pub async fn serve_http_on(
                         .headers()
                         .get(axum::http::header::AUTHORIZATION)
                         .and_then(|v| v.to_str().ok())
-                        .is_some_and(|v| constant_time_eq(v.as_bytes(), expected.as_bytes()));
+                        .is_some_and(|v| bearer_matches(v, &expected));
                     if ok {
                         next.run(req).await
                     } else {
@@ -185,11 +185,26 @@ pub async fn serve_http_on(
             },
         ));
     }
+    // Without TCP_NODELAY, each answer on a kept-alive connection waited ~40 ms for the
+    // client's delayed ACK (Nagle): SDK clients keep connections alive.
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!(error = %e, "cannot set TCP_NODELAY");
+        }
+    });
     axum::serve(listener, router)
         .with_graceful_shutdown(async move { stop.cancelled().await })
         .await
         .context("the HTTP server failed")?;
     Ok(())
+}
+
+/// `Authorization: Bearer TOKEN`, the scheme in any case (RFC 9110: schemes are
+/// case-insensitive), the token compared in constant time.
+fn bearer_matches(header: &str, token: &str) -> bool {
+    let Some((scheme, given)) = header.trim().split_once(' ') else { return false };
+    scheme.eq_ignore_ascii_case("bearer")
+        && constant_time_eq(given.trim().as_bytes(), token.as_bytes())
 }
 
 /// Largest request body the guard reads to check that it is JSON.
@@ -285,7 +300,17 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 
 #[cfg(test)]
 mod guard_tests {
-    use super::origin_allowed;
+    use super::{bearer_matches, origin_allowed};
+
+    #[test]
+    fn the_bearer_scheme_is_case_insensitive_and_the_token_exact() {
+        for h in ["Bearer s3cret", "bearer s3cret", "BEARER s3cret", "  Bearer   s3cret "] {
+            assert!(bearer_matches(h, "s3cret"), "{h:?}");
+        }
+        for h in ["Bearer s3cre", "Bearer S3CRET", "Basic s3cret", "s3cret", "Bearer", ""] {
+            assert!(!bearer_matches(h, "s3cret"), "{h:?}");
+        }
+    }
 
     #[test]
     fn origins_of_this_machine_or_of_the_named_host() {
