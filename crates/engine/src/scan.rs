@@ -240,6 +240,17 @@ pub fn walk(root: &Path, opts: &ScanOptions, start: &Path, max_depth: Option<usi
                     }
                     continue;
                 }
+                if entry.path().strip_prefix(root).unwrap_or(entry.path()).to_str().is_none() {
+                    // Two names that differ only in invalid bytes would be one path as text.
+                    push(
+                        &skips,
+                        escaped_path(entry.path().strip_prefix(root).unwrap_or(entry.path())),
+                        DiagnosticCode::NonUtf8Name,
+                        "the path is not valid UTF-8 (shown with \\xNN escapes); not indexed"
+                            .to_string(),
+                    );
+                    continue;
+                }
                 let rel = rel_path(root, entry.path());
                 let (size, mtime_ns) = match entry.metadata() {
                     Ok(m) => (m.len(), mtime_ns(&m)),
@@ -321,6 +332,27 @@ fn is_loop(e: &std::io::Error) -> bool {
     {
         let _ = e;
         false
+    }
+}
+
+/// A path that is not valid UTF-8, written reversibly: valid text as it is, each byte of an
+/// invalid sequence as `\xNN`.
+fn escaped_path(path: &Path) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let mut out = String::new();
+        for chunk in path.as_os_str().as_bytes().utf8_chunks() {
+            out.push_str(chunk.valid());
+            for b in chunk.invalid() {
+                out.push_str(&format!("\\x{b:02x}"));
+            }
+        }
+        out
+    }
+    #[cfg(not(unix))]
+    {
+        path.to_string_lossy().into_owned()
     }
 }
 
@@ -580,6 +612,28 @@ mod tests {
         let detail = |p: &str| r.diagnostics.iter().find(|d| d.path == p).unwrap().detail.clone();
         assert_eq!(detail("src/loop"), "symlink loop back to .");
         assert_eq!(detail("pipe.ts"), "a FIFO, not a file");
+    }
+
+    /// Names that differ only in bytes that are not UTF-8 would collapse into one path as
+    /// text: they are skipped, each under its own escaped name, and a valid name stays.
+    #[cfg(unix)]
+    #[test]
+    fn non_utf8_names_are_skipped_apart() {
+        use std::os::unix::ffi::OsStrExt;
+        let (_d, root) = tmp();
+        for name in [&b"x\xff.ts"[..], b"x\xfe.ts", "x\u{FFFD}.ts".as_bytes()] {
+            let path = root.join(std::ffi::OsStr::from_bytes(name));
+            std::fs::write(path, b"export const v = 1;\n").unwrap();
+        }
+        let r = scan(&root, &opts());
+        assert_eq!(paths(&r), vec!["x\u{FFFD}.ts"]);
+        assert_eq!(
+            diags(&r),
+            vec![
+                ("x\\xfe.ts".into(), DiagnosticCode::NonUtf8Name),
+                ("x\\xff.ts".into(), DiagnosticCode::NonUtf8Name),
+            ]
+        );
     }
 
     /// Query-time reads (`open`): what the path is now, under the scanner's rules.

@@ -236,6 +236,7 @@ vocabulary! {
         SymlinkOutsideRoot => "symlink-outside-root",
         SymlinkLoop => "symlink-loop",
         NotRegular => "not-regular",
+        NonUtf8Name => "non-utf8-name",
         WalkError => "walk-error",
         LossyUtf8 => "lossy-utf8",
         SyntaxErrors => "syntax-errors",

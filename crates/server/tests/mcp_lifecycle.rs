@@ -327,3 +327,42 @@ fn sibling_roots_in_one_server_answer_as_each_alone() {
     assert!(!together_wt[3].contains("sym:ts:src/app.ts:run"), "{}", together_wt[3]);
     assert!(together_wt[4].contains("sym:ts:src/app.ts:run"), "{}", together_wt[4]);
 }
+
+/// Malformed stdio input is answered, not met with silence (issue 25, item 7): a line that is
+/// not JSON gets -32700 with a null id, a line that is not UTF-8 gets -32700 with its id when
+/// the rest reads as JSON, a `tools/call` without params gets -32602; the session goes on.
+#[test]
+fn malformed_stdio_lines_get_json_rpc_errors() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = std::fs::canonicalize(tmp.path()).expect("canonical");
+    let root = repo(&dir, "r", "export function alpha() { return 1; }\n");
+    let root_s = root.display().to_string();
+    let mut server = Server::start(&["mcp", &root_s], &dir, &[]);
+    let next = |server: &mut Server| -> Value {
+        let line = server.lines.recv_timeout(Duration::from_secs(20)).expect("an answer");
+        serde_json::from_str(&line).expect("stdout carries only JSON-RPC")
+    };
+    writeln!(server.stdin, "this is not json").expect("write");
+    server.stdin.flush().expect("flush");
+    let v = next(&mut server);
+    assert_eq!(v["error"]["code"], -32700, "{v}");
+    assert_eq!(v["id"], Value::Null, "{v}");
+
+    server
+        .stdin
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":41,\"method\":\"ping\",\"x\":\"\xff\"}\n")
+        .expect("write");
+    server.stdin.flush().expect("flush");
+    let v = next(&mut server);
+    assert_eq!(v["error"]["code"], -32700, "{v}");
+    assert_eq!(v["id"], 41, "{v}");
+
+    server.send(&json!({"jsonrpc": "2.0", "id": 42, "method": "tools/call"}));
+    let v = next(&mut server);
+    assert_eq!(v["error"]["code"], -32602, "{v}");
+    assert_eq!(v["id"], 42, "{v}");
+    // The session still answers.
+    let (is_error, text) = server.call("code_search", json!({"query": "alpha", "root": root_s}));
+    assert!(!is_error, "{text}");
+    assert!(text.contains("sym:ts:src/a.ts:alpha"), "{text}");
+}

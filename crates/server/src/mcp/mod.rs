@@ -78,12 +78,120 @@ pub fn run(roots: Arc<RootSet>, opts: McpOptions) -> Result<()> {
 
 async fn serve_stdio(roots: Arc<RootSet>) -> Result<()> {
     let server = CodegraphMcp::new(roots)
-        .serve(rmcp::transport::stdio())
+        .serve(checked_stdio())
         .await
         .context("the MCP client did not complete the handshake on stdin/stdout")?;
     tokio::select! {
         r = server.waiting() => { r.context("the MCP session failed")?; }
         _ = shutdown_signal() => {}
+    }
+    Ok(())
+}
+
+/// Stdin and stdout for the MCP transport, with a gate in front: a line that is not JSON
+/// (or not UTF-8) gets a JSON-RPC parse error (-32700, with the request's `id` when one can be
+/// read) and a `tools/call` without `params` an invalid-params error (-32602), instead of
+/// silence that leaves the client waiting. The transport's own output and these answers reach
+/// stdout through one writer, a whole line at a time.
+fn checked_stdio() -> (tokio::io::DuplexStream, tokio::io::DuplexStream) {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    const PIPE: usize = 1 << 16;
+    let (to_server, from_gate) = tokio::io::duplex(PIPE);
+    let (to_gate, from_server) = tokio::io::duplex(PIPE);
+    let (lines_tx, mut lines_rx) = tokio::sync::mpsc::channel::<Vec<u8>>(64);
+    // The one writer of stdout.
+    tokio::spawn(async move {
+        let mut out = tokio::io::stdout();
+        while let Some(line) = lines_rx.recv().await {
+            if out.write_all(&line).await.is_err() || out.flush().await.is_err() {
+                break;
+            }
+        }
+    });
+    // The transport's messages, line by line.
+    let answers = lines_tx.clone();
+    tokio::spawn(async move {
+        let mut reader = BufReader::new(from_server);
+        loop {
+            let mut line = Vec::new();
+            match reader.read_until(b'\n', &mut line).await {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    if answers.send(line).await.is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    // The gate on stdin.
+    tokio::spawn(async move {
+        let mut stdin = BufReader::new(tokio::io::stdin());
+        let mut to_server = to_server;
+        loop {
+            let mut line = Vec::new();
+            match stdin.read_until(b'\n', &mut line).await {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            match gate(&line) {
+                Ok(()) => {
+                    if to_server.write_all(&line).await.is_err() {
+                        break;
+                    }
+                }
+                Err(answer) => {
+                    tracing::warn!("{}", answer["error"]["message"].as_str().unwrap_or_default());
+                    let mut bytes = answer.to_string().into_bytes();
+                    bytes.push(b'\n');
+                    if lines_tx.send(bytes).await.is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+        // End of input: the transport sees it and ends the session.
+        let _ = to_server.shutdown().await;
+    });
+    (from_gate, to_gate)
+}
+
+/// Whether a stdin line may go to the MCP transport, else the JSON-RPC error to answer.
+fn gate(line: &[u8]) -> Result<(), serde_json::Value> {
+    let error = |id: &serde_json::Value, code: i64, message: String| {
+        Err(
+            serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}}),
+        )
+    };
+    let text = match std::str::from_utf8(line) {
+        Ok(t) => t,
+        Err(e) => {
+            // The id, if the rest of the line is JSON.
+            let lossy = String::from_utf8_lossy(line);
+            let id = serde_json::from_str::<serde_json::Value>(&lossy)
+                .ok()
+                .map_or(serde_json::Value::Null, |v| v["id"].clone());
+            return error(&id, -32700, format!("parse error: the line is not UTF-8 ({e})"));
+        }
+    };
+    if text.trim().is_empty() {
+        return Ok(());
+    }
+    let v: serde_json::Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => {
+            return error(&serde_json::Value::Null, -32700, format!("parse error: {e}"));
+        }
+    };
+    if v["method"] == "tools/call"
+        && v.get("id").is_some()
+        && v.get("params").is_none_or(serde_json::Value::is_null)
+    {
+        return error(
+            &v["id"],
+            -32602,
+            "invalid params: tools/call needs params with a tool name".into(),
+        );
     }
     Ok(())
 }
