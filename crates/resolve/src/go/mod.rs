@@ -280,18 +280,24 @@ fn resolve_core_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Re
 
 /// The IMPLEMENTS edges from the types this file declares, in their package's order. A file
 /// that declares no type has none, and does not depend on the interfaces of the workspace.
+/// Equal lists of sibling databases share one allocation ([`crate::shared`]).
 #[salsa::tracked(returns(ref))]
-pub(crate) fn file_implements<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Vec<Edge> {
+pub(crate) fn file_implements<'db>(
+    db: &'db dyn salsa::Database,
+    key: FileKey<'db>,
+) -> std::sync::Arc<Vec<Edge>> {
     let (workspace, file) = (key.workspace(db), key.file(db));
+    let path = file.path(db);
     if layout::go_file_summary(db, file).types.is_empty() {
-        return Vec::new();
+        return crate::shared::share(path, Vec::new());
     }
-    let dir = parent_dir(file.path(db));
-    package_implements(db, DirKey::new(db, workspace, dir))
+    let dir = parent_dir(path);
+    let edges = package_implements(db, DirKey::new(db, workspace, dir))
         .iter()
         .filter(|(f, _)| *f == file)
         .map(|(_, e)| e.clone())
-        .collect()
+        .collect();
+    crate::shared::share(path, edges)
 }
 
 /// Hints of locals, parameters and receivers, by function and name.
