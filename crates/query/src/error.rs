@@ -17,6 +17,11 @@ pub enum QueryError {
     UnknownId { id: String, suggestions: Vec<String> },
     #[error("empty search query")]
     EmptyQuery,
+    /// A search query with more words than [`crate::search::MAX_QUERY_WORDS`].
+    #[error(
+        "the search query has {words} words; at most {max} are searched: shorten it to the names and words that matter"
+    )]
+    QueryTooLong { words: usize, max: usize },
     /// A name that matches several nodes: the candidates, best first (never a guess).
     #[error("`{query}` is ambiguous: {}", list_candidates(.candidates))]
     Ambiguous { query: String, candidates: Vec<crate::ops::lookup::Candidate> },

@@ -59,14 +59,25 @@ pub struct SearchResult {
     pub fts_query: String,
 }
 
-/// The OR-joined fallback: every word and identifier part, quoted.
+/// Most words a search query may have. A query is matched against every row's text, and the
+/// cost of its fallback forms grows with its words: a pasted file of 16k words took seconds
+/// to minutes. Longer queries are refused with a message that says so.
+pub const MAX_QUERY_WORDS: usize = 64;
+
+/// The words of a query, as the fallback forms split it.
+fn words(query: &str) -> impl Iterator<Item = &str> {
+    query.split(|c: char| !c.is_alphanumeric() && c != '_').filter(|w| !w.is_empty())
+}
+
+/// The OR-joined fallback: every word and identifier part, quoted, each once (linear).
 fn or_terms(query: &str) -> String {
+    let mut seen = std::collections::HashSet::new();
     let mut terms: Vec<String> = Vec::new();
-    for word in query.split(|c: char| !c.is_alphanumeric() && c != '_') {
+    for word in words(query) {
         for t in std::iter::once(word.to_lowercase())
             .chain(split_identifiers(word).split(' ').map(str::to_string))
         {
-            if !t.is_empty() && !terms.contains(&t) {
+            if !t.is_empty() && seen.insert(t.clone()) {
                 terms.push(t);
             }
         }
@@ -79,6 +90,10 @@ impl Reader<'_> {
         let raw = req.query.trim();
         if raw.is_empty() {
             return Err(QueryError::EmptyQuery);
+        }
+        let n = words(raw).count();
+        if n > MAX_QUERY_WORDS {
+            return Err(QueryError::QueryTooLong { words: n, max: MAX_QUERY_WORDS });
         }
         // Flows and clusters live beside the graph (derived tables), not in the full-text index.
         if let Some(kind @ (NodeKind::Process | NodeKind::Cluster)) =

@@ -166,6 +166,17 @@ fn search_fallback_chain() {
         reader.search(&SearchRequest { query: "  ".into(), kind: None, limit: 5 }),
         Err(QueryError::EmptyQuery)
     ));
+    // A pasted wall of text is refused at once (it used to take seconds to minutes), and
+    // a query at the limit still runs.
+    let wall = vec!["server"; 16_000].join(" ");
+    let t = std::time::Instant::now();
+    let err = reader.search(&SearchRequest { query: wall, kind: None, limit: 5 }).unwrap_err();
+    assert!(t.elapsed() < std::time::Duration::from_secs(1), "{:?}", t.elapsed());
+    assert!(matches!(err, QueryError::QueryTooLong { words: 16_000, max: 64 }), "{err}");
+    assert!(err.to_string().starts_with("the search query has 16000 words; at most 64"));
+    let at_limit = vec!["server"; 64].join(" ");
+    let r = reader.search(&SearchRequest { query: at_limit, kind: None, limit: 5 }).unwrap();
+    assert!(!r.hits.is_empty());
 }
 
 #[test]
