@@ -25,6 +25,9 @@
 //!                                                         a new git worktree seeded from its
 //!                                                         sibling vs a cold build
 //!
+//!   codegraph-bench mcp-rss --cache DIR [--bin PATH] ROOT...
+//!                                                         settled RSS of one mcp serving ROOTs
+//!
 //!   codegraph-bench report [--smoke] [--out FILE] [--only TEXT]
 //!                                                         all of the above in one run, written
 //!                                                         to docs/BENCHMARKS.md
@@ -170,9 +173,10 @@ fn main() -> Result<()> {
         Some("mcp-load") => mcp_load::run(args),
         Some("report") => report::run(args),
         Some("worktrees") => worktrees::run(args),
+        Some("mcp-rss") => worktrees::run_mcp_rss(args),
         Some("churn") => churn::run(args),
         _ => bail!(
-            "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | incremental DIR [--edits N] [--rss-edits N] [--keep] | accuracy [--corpora DIR] [--only NAME] [--peers] | impact-accuracy [--corpora DIR] [--only NAME] | answer-sizes [--corpora DIR] [--only NAME] | endpoints [--corpora DIR] [--only NAME] [--show N] | peers [--only NAME] [--runs N] [--smoke] | queries --db PATH [--calls N] | mcp-load DIR [--clients N] [--calls M] [--edit-ms MS] [--bin PATH] [--json] [--keep] | mcp-load --smoke | report [--smoke] [--out FILE] [--only TEXT]"
+            "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | incremental DIR [--edits N] [--rss-edits N] [--keep] | accuracy [--corpora DIR] [--only NAME] [--peers] | impact-accuracy [--corpora DIR] [--only NAME] | answer-sizes [--corpora DIR] [--only NAME] | endpoints [--corpora DIR] [--only NAME] [--show N] | peers [--only NAME] [--runs N] [--smoke] | queries --db PATH [--calls N] | mcp-load DIR [--clients N] [--calls M] [--edit-ms MS] [--bin PATH] [--json] [--keep] | mcp-load --smoke | mcp-rss --cache DIR [--bin PATH] ROOT... | report [--smoke] [--out FILE] [--only TEXT]"
         ),
     }
 }

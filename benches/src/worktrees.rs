@@ -192,6 +192,27 @@ fn scenarios(args: &Args, base: &Path) -> Result<()> {
     Ok(())
 }
 
+/// `codegraph-bench mcp-rss --cache DIR [--bin PATH] ROOT...`: the settled and peak RSS of one
+/// `codegraph mcp` serving ROOT... from the index cache DIR (indexes built beforehand), as the
+/// worktrees scenario measures it; for comparing root sets on trees of one's own.
+pub fn run_mcp_rss(mut it: impl Iterator<Item = String>) -> Result<()> {
+    let (mut cache, mut bin, mut roots) = (None, crate::sibling_binary()?, Vec::new());
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--cache" => cache = Some(PathBuf::from(it.next().context("--cache DIR")?)),
+            "--bin" => bin = PathBuf::from(it.next().context("--bin PATH")?),
+            _ => roots.push(PathBuf::from(a)),
+        }
+    }
+    let cache = cache.context("--cache DIR: the index cache the roots were indexed into")?;
+    if roots.is_empty() {
+        bail!("usage: codegraph-bench mcp-rss --cache DIR [--bin PATH] ROOT...");
+    }
+    let (settled, peak) = mcp_rss(&bin, &cache, &roots)?;
+    println!("{} root(s): settled RSS {settled:.0} MiB, peak RSS {peak:.0} MiB", roots.len());
+    Ok(())
+}
+
 /// Starts `codegraph mcp ROOTS...` on stdio, makes one `code_search` call per root (each
 /// root's first call: it opens and warms that root), waits until the server has settled
 /// (RSS unchanged for 10 s, at least 20 s after the last first call, at most 180 s: every
