@@ -71,6 +71,10 @@ pub struct Engine {
     /// back (a branch switch, a stash, an editor's delete-and-recreate) gets its old input
     /// again, so salsa's per-input memos are overwritten rather than piling up.
     retired: HashMap<String, SourceFile>,
+    /// A revision failed to publish: the paths it carried were forgotten (so the next whole-
+    /// tree sync reads them again) and units that vanished are looked for again. Until a
+    /// revision succeeds, callers sync the whole tree ([`Engine::needs_retry`]).
+    unsettled: bool,
 }
 
 /// What an input holds for a file, as the full build makes it: the facts its provider
@@ -125,6 +129,8 @@ pub struct Applied {
     pub publish_ms: f64,
     /// Files whose stat changed that the git index vouched for, unread.
     pub vouched_files: usize,
+    /// The index was damaged, deleted or replaced, and this revision rebuilt it: why.
+    pub rebuilt: Option<String>,
 }
 
 /// `codegraph index`: when the index was written by this version and every file still has
@@ -144,6 +150,11 @@ pub fn index(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<IndexSu
 
 fn unchanged(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Option<IndexSummary>> {
     let start = Instant::now();
+    // A writer at work, a writer that never finished, or a reader that met a damaged page:
+    // the engine takes the lock, checks and answers.
+    if crate::guard::needs_check(db_path) {
+        return Ok(None);
+    }
     let Ok(mut store) = Store::open_read_only(db_path) else {
         return Ok(None);
     };
@@ -205,6 +216,11 @@ impl Engine {
     /// Opens the engine of `root`: restores from the index at `db_path` when it was written
     /// by this version, else builds it from scratch. Either way the index then describes the
     /// tree as it is now.
+    ///
+    /// It holds the index's write lock meanwhile ([`crate::guard`]): a second writer waits.
+    /// An index whose last writer did not finish is checked first, and a damaged one (found
+    /// so, or failing with SQLite's "malformed" on the way) is moved aside and rebuilt; the
+    /// summary's notes say so.
     pub fn open(
         root: &Path,
         db_path: &Path,
@@ -214,8 +230,38 @@ impl Engine {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot create the index directory {}", dir.display()))?;
         }
+        let lock = crate::guard::acquire(db_path)?;
+        let mut repaired = None;
+        if let Some(detail) = crate::guard::damage(db_path, &lock) {
+            let aside = crate::guard::move_aside(db_path)?;
+            repaired = Some(crate::guard::repaired_note(db_path, &detail, &aside));
+        }
+        let mut opened = Engine::open_locked(root, db_path, opts, repaired.is_some());
+        if repaired.is_none()
+            && let Err(e) = &opened
+            && let Some(detail) = crate::guard::damage_in(e)
+        {
+            let aside = crate::guard::move_aside(db_path)?;
+            repaired = Some(crate::guard::repaired_note(db_path, &detail, &aside));
+            opened = Engine::open_locked(root, db_path, opts, true);
+        }
+        let (engine, mut summary) = opened?;
+        if let Some(note) = repaired {
+            tracing::warn!("{note}");
+            summary.notes.push(note);
+        }
+        drop(lock);
+        Ok((engine, summary))
+    }
+
+    fn open_locked(
+        root: &Path,
+        db_path: &Path,
+        opts: &IndexOptions,
+        full: bool,
+    ) -> Result<(Engine, IndexSummary)> {
         let scan_opts = scan_options(db_path, opts.max_file_size);
-        if !opts.full {
+        if !opts.full && !full {
             let start = Instant::now();
             // A root with no index yet starts from a sibling worktree's, when there is one.
             let seeding = if opts.share {
@@ -263,8 +309,14 @@ impl Engine {
                 return Ok((engine, summary));
             }
         }
+        let build = full_build(root, db_path, opts)?;
+        Ok(Engine::from_build(root, scan_opts, build))
+    }
+
+    /// The engine that continues from a full build.
+    fn from_build(root: &Path, scan_opts: ScanOptions, build: FullBuild) -> (Engine, IndexSummary) {
         let FullBuild { db, store, files, workspace, skips, published, git, revision, summary } =
-            full_build(root, db_path, opts)?;
+            build;
         let files = files
             .into_iter()
             .map(|(path, input, mtime_ns)| {
@@ -286,8 +338,9 @@ impl Engine {
             git,
             revision,
             retired: HashMap::new(),
+            unsettled: false,
         };
-        Ok((engine, summary))
+        (engine, summary)
     }
 
     /// The index summary of an incremental open.
@@ -408,6 +461,7 @@ impl Engine {
             git: None,
             revision: state.revision.unwrap_or(0),
             retired: HashMap::new(),
+            unsettled: false,
         })
     }
 
@@ -482,7 +536,7 @@ impl Engine {
         }
         // Read failures of candidates are skips too (already in delta.skips).
         if refresh_git || self.git.is_none() {
-            self.git = git_state(&self.root);
+            self.git = git_state(&self.root, &self.opts);
         }
         self.apply_scanned(delta, start)
     }
@@ -661,7 +715,126 @@ impl Engine {
 
     /// Sets the inputs the delta changes, re-derives, and publishes the units whose rows
     /// changed in one transaction. No change, no revision.
+    ///
+    /// Under the index's write lock. An index deleted, replaced or found damaged is rebuilt
+    /// from the tree (the answer's `rebuilt` says why). When publishing fails (another
+    /// process holds SQLite's lock past the busy timeout, a full disk), the delta's paths are
+    /// forgotten so that the next whole-tree sync ([`Engine::needs_retry`]) reads them again:
+    /// nothing of a failed batch is lost.
     pub fn apply(&mut self, delta: Delta) -> Result<Applied> {
+        let db_path = self.store.path().to_path_buf();
+        let lock = crate::guard::acquire(&db_path)?;
+        if self.store.is_detached() {
+            return self.rebuild(format!(
+                "the index file {} was deleted or replaced while this process kept it",
+                db_path.display()
+            ));
+        }
+        if let Some(detail) = crate::guard::damage(&db_path, &lock) {
+            let aside = crate::guard::move_aside(&db_path)?;
+            return self.rebuild(crate::guard::repaired_note(&db_path, &detail, &aside));
+        }
+        self.adopt_foreign_revision()?;
+        let carried: Vec<String> = delta
+            .upserts
+            .iter()
+            .map(|(f, _, _)| f.path.clone())
+            .chain(delta.touched.iter().map(|(p, _)| p.clone()))
+            .collect();
+        let result = self.apply_locked(delta);
+        match result {
+            Ok(applied) => {
+                self.unsettled = false;
+                Ok(applied)
+            }
+            Err(e) => {
+                if let Some(detail) = crate::guard::damage_in(&e) {
+                    let aside = crate::guard::move_aside(&db_path)?;
+                    return self.rebuild(crate::guard::repaired_note(&db_path, &detail, &aside));
+                }
+                for path in carried {
+                    if let Some(entry) = self.files.get_mut(&path) {
+                        entry.mtime_ns = 0;
+                        entry.hash.clear();
+                    }
+                }
+                self.unsettled = true;
+                Err(e)
+            }
+        }
+    }
+
+    /// Whether a revision failed to publish and the next sync must be of the whole tree.
+    pub fn needs_retry(&self) -> bool {
+        self.unsettled
+    }
+
+    /// Rebuilds the index from the tree when its file was deleted or replaced while this
+    /// engine kept it (checked with one `stat`; long-lived owners call this when idle).
+    pub fn check_index(&mut self) -> Result<Option<Applied>> {
+        if !self.store.is_detached() {
+            return Ok(None);
+        }
+        let db_path = self.store.path().to_path_buf();
+        let _lock = crate::guard::acquire(&db_path)?;
+        if !self.store.is_detached() {
+            return Ok(None);
+        }
+        self.rebuild(format!(
+            "the index file {} was deleted or replaced while this process kept it",
+            db_path.display()
+        ))
+        .map(Some)
+    }
+
+    /// Another process published a revision since ours (an `index` next to a `watch`): take
+    /// the unit digests it left, so that this engine compares against what is stored.
+    fn adopt_foreign_revision(&mut self) -> Result<()> {
+        let latest = self.store.latest_revision()?;
+        if let Some(latest) = latest.filter(|&r| r != self.revision) {
+            self.published = self.store.unit_digests()?;
+            self.revision = latest;
+            self.unsettled = true;
+        }
+        Ok(())
+    }
+
+    /// Replaces this engine by a full build of the tree into a new index at the same path
+    /// (the caller holds the write lock and moved any damaged file aside).
+    fn rebuild(&mut self, why: String) -> Result<Applied> {
+        let start = Instant::now();
+        tracing::warn!("{why}; rebuilding it");
+        let db_path = self.store.path().to_path_buf();
+        if self.store.is_detached() {
+            // Whatever is at the path now is not ours to trust; a deleted file is just gone.
+            for f in codegraph_query::database_files(&db_path) {
+                let _ = std::fs::remove_file(f);
+            }
+        }
+        let opts = IndexOptions {
+            max_file_size: self.opts.max_file_size,
+            progress: false,
+            full: true,
+            share: false,
+            counter: None,
+        };
+        let build = full_build(&self.root, &db_path, &opts)?;
+        let (engine, summary) = Engine::from_build(&self.root, self.opts.clone(), build);
+        let old = std::mem::replace(self, engine);
+        old.release_for_exit();
+        self.db.set_parse_lru(DAEMON_PARSE_LRU);
+        self.store.set_cache_kib(DAEMON_SQLITE_CACHE_KIB)?;
+        Ok(Applied {
+            revision: Some(self.revision),
+            changed_files: summary.files,
+            units_rewritten: self.published.len(),
+            derive_ms: start.elapsed().as_secs_f64() * 1000.0,
+            rebuilt: Some(why),
+            ..Default::default()
+        })
+    }
+
+    fn apply_locked(&mut self, delta: Delta) -> Result<Applied> {
         let start = Instant::now();
         let mut delta = delta;
         let current = &self.skips;
@@ -793,7 +966,7 @@ impl Engine {
         }
         // Units that no longer exist (only when the file list changed).
         let mut gone: Vec<String> = Vec::new();
-        if list_changed {
+        if list_changed || self.unsettled {
             let mut live: HashSet<&str> = self.files.values().map(|e| &*e.id).collect();
             let units = package_units(db, ws);
             live.extend(units.iter().map(|u| u.id(db)));
@@ -970,6 +1143,7 @@ impl Engine {
     /// Publishes a revision that changes no unit: the snapshot row of this root as it is (its
     /// path, git state), e.g. over an index copied from a sibling worktree.
     fn publish_snapshot(&mut self, start: Instant) -> Result<i64> {
+        let _lock = crate::guard::acquire(self.store.path())?;
         let info = self.snapshot_info(start);
         let revision = self.store.begin_update()?.commit(&info)?;
         self.revision = revision;
@@ -978,7 +1152,7 @@ impl Engine {
 
     /// Re-reads HEAD and the dirty files (after a commit or checkout).
     pub fn refresh_git(&mut self) {
-        self.git = git_state(&self.root);
+        self.git = git_state(&self.root, &self.opts);
     }
 }
 
@@ -1013,9 +1187,7 @@ pub fn source_row_of(
 
 /// Scan options for a root whose index lives at `db_path` (the index's files are excluded).
 pub fn scan_options(db_path: &Path, max_file_size: u64) -> ScanOptions {
-    let mut exclude = codegraph_query::database_files(db_path).to_vec();
-    exclude.extend(crate::owner::owner_files(db_path));
-    ScanOptions { max_file_size, exclude }
+    ScanOptions { max_file_size, exclude: crate::guard::index_files(db_path) }
 }
 
 fn group_skips(skips: Vec<Diagnostic>) -> BTreeMap<String, Vec<Diagnostic>> {

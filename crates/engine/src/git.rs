@@ -19,7 +19,10 @@ pub struct GitState {
 
 /// Reads the git state of `root` (canonical); `None` when the root is not inside a git
 /// repository or the repository cannot be read (the snapshot then records no commit).
-pub fn git_state(root: &Path) -> Option<GitState> {
+/// Dirty files are read under the scanner's rules (`opts`): the index's own files (an index
+/// inside the root is an untracked file) are left out, and only regular files within the
+/// size limit are read.
+pub fn git_state(root: &Path, opts: &crate::scan::ScanOptions) -> Option<GitState> {
     let repo = gix::discover(root).ok()?;
     let workdir = std::fs::canonicalize(repo.workdir()?).ok()?;
     let prefix = root.strip_prefix(&workdir).ok()?.to_path_buf();
@@ -44,9 +47,10 @@ pub fn git_state(root: &Path) -> Option<GitState> {
             dirty.push(rel);
         }
     }
+    dirty.retain(|rel| !opts.exclude.iter().any(|e| *e == root.join(rel)));
     dirty.sort();
     dirty.dedup();
-    let dirty_fingerprint = fingerprint(root, &dirty);
+    let dirty_fingerprint = fingerprint(root, &dirty, opts.max_file_size);
     Some(GitState { head_commit, dirty, dirty_fingerprint })
 }
 
@@ -55,8 +59,12 @@ pub fn head_commit(root: &Path) -> Option<String> {
     gix::discover(root).ok()?.head_id().ok().map(|id| id.to_string())
 }
 
-/// BLAKE3 over `path \0 content-hash \n` of each dirty path (`-` for a deleted file).
-pub fn fingerprint(root: &Path, dirty: &[String]) -> Option<String> {
+/// BLAKE3 over `path \0 content-hash \n` of each dirty path (`-` for a deleted file, the
+/// skip code for a path the scanner would not read: a FIFO, a link out of the root, a file
+/// over `max_size`). Reads go through [`crate::scan::read_within`]: never a blocking or
+/// endless read, and never an open of a file this process must not close (closing any
+/// descriptor of an SQLite database drops the process's locks on it).
+pub fn fingerprint(root: &Path, dirty: &[String], max_size: u64) -> Option<String> {
     if dirty.is_empty() {
         return None;
     }
@@ -64,9 +72,10 @@ pub fn fingerprint(root: &Path, dirty: &[String]) -> Option<String> {
     for rel in dirty {
         hasher.update(rel.as_bytes());
         hasher.update(b"\0");
-        match std::fs::read(root.join(rel)) {
+        match crate::scan::read_within(root, rel, max_size) {
             Ok(bytes) => hasher.update(crate::scan::content_hash(&bytes).as_bytes()),
-            Err(_) => hasher.update(b"-"),
+            Err(d) if d.code == codegraph_schema::DiagnosticCode::Unreadable => hasher.update(b"-"),
+            Err(d) => hasher.update(d.code.as_str().as_bytes()),
         };
         hasher.update(b"\n");
     }
@@ -132,4 +141,52 @@ pub fn index_blobs(root: &Path) -> HashMap<String, IndexedBlob> {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Dirty files are read under the scanner's rules: a link to an endless device is
+    /// fingerprinted by its skip code without a read (it used to read forever), and the index's own files inside the root are left out entirely
+    /// (opening and closing an SQLite database this process holds drops its locks).
+    #[test]
+    fn dirty_files_are_read_under_the_scanners_rules() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = std::fs::canonicalize(dir.path()).expect("canonical");
+        let git = |args: &[&str]| {
+            let ok = std::process::Command::new("git")
+                .args(args)
+                .current_dir(&root)
+                .env("GIT_AUTHOR_NAME", "t")
+                .env("GIT_AUTHOR_EMAIL", "t@example.invalid")
+                .env("GIT_COMMITTER_NAME", "t")
+                .env("GIT_COMMITTER_EMAIL", "t@example.invalid")
+                .status()
+                .expect("git")
+                .success();
+            assert!(ok, "git {args:?}");
+        };
+        std::fs::write(root.join("a.ts"), "export const a = 1;\n").expect("write");
+        git(&["init", "-q", "-b", "main"]);
+        git(&["add", "-A"]);
+        git(&["commit", "-q", "-m", "init"]);
+        let db = root.join(".idx/index.db");
+        std::fs::create_dir_all(root.join(".idx")).expect("mkdir");
+        std::fs::write(&db, "not read").expect("write");
+        let fifo = std::process::Command::new("mkfifo").arg(root.join("pipe.ts")).status();
+        assert!(fifo.expect("mkfifo").success());
+        std::os::unix::fs::symlink("/dev/zero", root.join("zero.ts")).expect("symlink");
+        let opts = crate::engine::scan_options(&db, 1 << 20);
+        let state = git_state(&root, &opts).expect("a repository");
+        // gix lists no FIFO as untracked; the link is dirty and fingerprinted unread.
+        assert_eq!(state.dirty, ["zero.ts"]);
+        let before = state.dirty_fingerprint.expect("dirty");
+        std::fs::write(&db, "changed, still not read").expect("write");
+        let after = git_state(&root, &opts).and_then(|s| s.dirty_fingerprint);
+        assert_eq!(after, Some(before.clone()));
+        std::fs::write(root.join("a.ts"), "export const a = 2;\n").expect("write");
+        let edited = git_state(&root, &opts).and_then(|s| s.dirty_fingerprint);
+        assert_ne!(edited, Some(before));
+    }
 }

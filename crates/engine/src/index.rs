@@ -126,10 +126,11 @@ pub struct FullBuild {
 /// the previous one entirely.
 pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<FullBuild> {
     let start = Instant::now();
-    let git_root = root.to_path_buf();
-    let git = std::thread::spawn(move || git_state(&git_root));
-
     let scan_opts = crate::engine::scan_options(db_path, opts.max_file_size);
+    let git_root = root.to_path_buf();
+    let git_opts = scan_opts.clone();
+    let git = std::thread::spawn(move || git_state(&git_root, &git_opts));
+
     let mut scanned = scan(root, &scan_opts);
     let scan_ms = start.elapsed().as_millis();
     // Taken after the reads: later than any of them, so the racy window errs on the safe side.

@@ -9,6 +9,7 @@ pub mod diff;
 pub mod engine;
 pub mod fresh;
 pub mod git;
+pub mod guard;
 pub mod index;
 pub mod owner;
 pub mod paths;

@@ -63,14 +63,23 @@ pub fn read(db: &Path) -> Option<Claim> {
     }
 }
 
+/// The note of the live owner of the index at `db` (why its events are not published yet),
+/// if there is a live owner and it left one.
+pub fn note(db: &Path) -> Option<String> {
+    read(db)?;
+    let text = std::fs::read_to_string(owner_path(db)).ok()?;
+    let v: Value = serde_json::from_str(&text).ok()?;
+    v["note"].as_str().map(str::to_string)
+}
+
 /// This process's ownership of a root's index: the file is written on every change of
 /// state and removed when the owner is dropped.
 pub struct Owner {
     path: PathBuf,
     pid: u32,
     started: u64,
-    /// The state last written.
-    state: Mutex<Option<Claim>>,
+    /// The state last written, with its note.
+    state: Mutex<Option<(Claim, Option<String>)>>,
     /// Given up: nothing more is written.
     released: std::sync::atomic::AtomicBool,
 }
@@ -88,25 +97,38 @@ impl Owner {
             state: Mutex::new(None),
             released: std::sync::atomic::AtomicBool::new(false),
         };
-        owner.set(Claim::Pending);
+        owner.set(Claim::Pending, None);
         Some(owner)
     }
 
     /// Every event so far is published in `revision`.
     pub fn fresh(&self, revision: i64) {
-        self.set(Claim::Fresh { revision });
+        self.set(Claim::Fresh { revision }, None);
     }
 
     /// An event arrived that is not published yet (cheap when already pending).
     pub fn pending(&self) {
-        self.set(Claim::Pending);
+        let noted = self
+            .state
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+            .and_then(|s| matches!(s.0, Claim::Pending).then(|| s.1.clone()).flatten());
+        // A pending publish keeps its note until it is published.
+        self.set(Claim::Pending, noted.as_deref());
+    }
+
+    /// Events are not published because publishing failed; `note` says why (`status` shows
+    /// it, e.g. "publish pending: locked ...").
+    pub fn pending_because(&self, note: &str) {
+        self.set(Claim::Pending, Some(note));
     }
 
     /// Gives the index up: removes the owner file (when it is still ours) and writes no more,
     /// though a watcher thread may still hold this owner for a moment.
     pub fn release(&self) {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        *state = Some(Claim::Pending);
+        *state = Some((Claim::Pending, None));
         self.released.store(true, std::sync::atomic::Ordering::SeqCst);
         let ours = std::fs::read_to_string(&self.path)
             .ok()
@@ -117,23 +139,28 @@ impl Owner {
         }
     }
 
-    fn set(&self, claim: Claim) {
+    fn set(&self, claim: Claim, note: Option<&str>) {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        if *state == Some(claim) || self.released.load(std::sync::atomic::Ordering::SeqCst) {
+        let next = (claim, note.map(str::to_string));
+        if state.as_ref() == Some(&next) || self.released.load(std::sync::atomic::Ordering::SeqCst)
+        {
             return;
         }
-        let body = match claim {
+        let mut body = match claim {
             Claim::Fresh { revision } => {
                 json!({"pid": self.pid, "started": self.started, "state": "fresh", "revision": revision})
             }
             Claim::Pending => json!({"pid": self.pid, "started": self.started, "state": "pending"}),
         };
+        if let Some(note) = note {
+            body["note"] = json!(note);
+        }
         // Written beside and renamed into place: a reader sees the old or the new state.
         let [_, tmp] = owner_files_of(&self.path);
         let written =
             std::fs::write(&tmp, body.to_string()).and_then(|()| std::fs::rename(&tmp, &self.path));
         match written {
-            Ok(()) => *state = Some(claim),
+            Ok(()) => *state = Some(next),
             Err(e) => {
                 // A reader that cannot see the word walks the tree: slower, never wrong,
                 // unless the file still says "fresh": remove it.
@@ -170,6 +197,14 @@ mod tests {
         assert_eq!(read(&db), Some(Claim::Fresh { revision: 7 }));
         owner.pending();
         assert_eq!(read(&db), Some(Claim::Pending));
+        assert_eq!(note(&db), None);
+        owner.pending_because("publish pending: locked");
+        owner.pending();
+        assert_eq!(read(&db), Some(Claim::Pending));
+        assert_eq!(note(&db).as_deref(), Some("publish pending: locked"), "kept until published");
+        owner.fresh(8);
+        assert_eq!(note(&db), None);
+        owner.pending();
         let other = Owner::claim(&db).expect("claim");
         other.release();
         assert_eq!(read(&db), None, "a released owner removes its file");

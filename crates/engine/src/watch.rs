@@ -28,6 +28,8 @@ pub enum Rescan {
     IgnoreRules,
     /// Too many paths to list one by one.
     LargeBatch,
+    /// A failed publish tried again ([`Retry`]).
+    Retry,
 }
 
 /// A batch of events reduced to what the engine needs.
@@ -117,8 +119,7 @@ pub fn raw_watcher(
     last: Arc<std::sync::Mutex<Instant>>,
 ) -> Option<notify::RecommendedWatcher> {
     let root_owned = root.to_path_buf();
-    let mut own_files = codegraph_query::database_files(db_path).to_vec();
-    own_files.extend(crate::owner::owner_files(db_path));
+    let own_files = crate::guard::index_files(db_path);
     let mut w = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
         // An error may hide an event: pending it is.
         let changes = res.as_ref().map_or(true, |e| is_tree_change(e, &root_owned, &own_files));
@@ -151,10 +152,61 @@ pub fn apply(engine: &mut Engine, batch: &Batch) -> Option<Result<Applied>> {
     if batch.git_changed {
         engine.refresh_git();
     }
+    if engine.needs_retry() && batch.touches_tree() {
+        // A failed revision forgot its paths: only a whole-tree sync finds them again.
+        return Some(engine.sync_full(batch.git_changed));
+    }
     match batch.rescan {
         Rescan::No if batch.paths.is_empty() => None,
         Rescan::No => Some(engine.sync_paths(&batch.paths)),
         _ => Some(engine.sync_full(batch.git_changed)),
+    }
+}
+
+/// When to try a failed publish again: after 250 ms, doubling up to 5 s, until one succeeds
+/// (new events retry at once; the batch is never dropped, see [`Engine::apply`]).
+#[derive(Debug)]
+pub struct Retry {
+    at: Option<Instant>,
+    backoff: std::time::Duration,
+}
+
+impl Default for Retry {
+    fn default() -> Self {
+        Retry { at: None, backoff: Retry::FIRST }
+    }
+}
+
+impl Retry {
+    const FIRST: std::time::Duration = std::time::Duration::from_millis(250);
+    const MAX: std::time::Duration = std::time::Duration::from_secs(5);
+
+    /// Records the outcome of a sync.
+    pub fn record<T>(&mut self, outcome: &Result<T>) {
+        match outcome {
+            Ok(_) => *self = Retry::default(),
+            Err(_) => {
+                self.at = Some(Instant::now() + self.backoff);
+                self.backoff = (self.backoff * 2).min(Retry::MAX);
+            }
+        }
+    }
+
+    /// Whether a retry is waiting and its time has come.
+    pub fn due(&self) -> bool {
+        self.at.is_some_and(|t| Instant::now() >= t)
+    }
+}
+
+/// What a live owner says while a failed publish waits for its retry: "publish pending:
+/// locked" when another process held SQLite's write lock, else the first line of the error.
+pub fn pending_note(e: &anyhow::Error) -> String {
+    let text = format!("{e:#}");
+    if text.contains("database is locked") || text.contains("database table is locked") {
+        "publish pending: locked (another process holds the index's write lock); retrying".into()
+    } else {
+        let first = text.lines().next().unwrap_or("");
+        format!("publish pending: {first}; retrying")
     }
 }
 
@@ -164,5 +216,6 @@ pub fn rescan_reason(rescan: Rescan) -> Option<&'static str> {
         Rescan::WatcherLost => Some("watcher"),
         Rescan::IgnoreRules => Some("ignore-rules"),
         Rescan::LargeBatch => Some("large-batch"),
+        Rescan::Retry => Some("retry"),
     }
 }

@@ -41,12 +41,48 @@ pub enum QueryError {
         #[source]
         source: std::io::Error,
     },
-    #[error("SQLite error on {path}: {source}")]
+    #[error("SQLite error on {path}: {source}{}", damaged_hint(.source))]
     Sqlite {
         path: PathBuf,
         #[source]
         source: rusqlite::Error,
     },
+}
+
+impl QueryError {
+    /// The database this error found damaged (SQLite said "malformed" or "not a database"):
+    /// derived data, so the writer moves it aside and rebuilds it.
+    pub fn damaged_path(&self) -> Option<&std::path::Path> {
+        match self {
+            QueryError::Sqlite { path, source } if is_damage(source) => Some(path),
+            _ => None,
+        }
+    }
+
+    /// SQLite's words on the damage, when this error is one ([`Self::damaged_path`]).
+    pub fn damage(&self) -> Option<String> {
+        match self {
+            QueryError::Sqlite { source, .. } if is_damage(source) => Some(source.to_string()),
+            _ => None,
+        }
+    }
+}
+
+/// Whether a SQLite error says the database file itself is damaged (never a busy or locked
+/// database, a full disk or a permission problem: those are not repaired by a rebuild).
+pub fn is_damage(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase)
+    )
+}
+
+fn damaged_hint(e: &rusqlite::Error) -> &'static str {
+    if is_damage(e) {
+        "; the index is damaged: run `codegraph index` to move it aside and rebuild it"
+    } else {
+        ""
+    }
 }
 
 fn list_candidates(c: &[crate::ops::lookup::Candidate]) -> String {

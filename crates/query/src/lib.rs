@@ -23,7 +23,7 @@ pub use derived::{
     ClusterRef, ClusterRow, DerivedRows, DerivedStamp, Flow, FlowRef, ImpactFlow, MAX_IMPACT_FLOWS,
     NOT_COMPUTED, ProcessRow,
 };
-pub use error::QueryError;
+pub use error::{QueryError, is_damage};
 pub use read::{DiagnosticRow, EdgeRow, NodeRow, OpenedNode, Reader, SnapshotRow, Status};
 pub use search::{Fallback, SearchHit, SearchRequest, SearchResult};
 pub use store::{Diagnostic, Publication, SnapshotInfo, SourceRow, Store, database_files};

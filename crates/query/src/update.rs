@@ -81,15 +81,8 @@ impl Store {
             .optional()
             .map_err(err)?
             .unwrap_or((None, None));
-        let mut state = PersistedState { revision, indexer_version, ..Default::default() };
-        let mut stmt = self.conn.prepare("SELECT id, digest FROM unit").map_err(err)?;
-        let rows = stmt
-            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as u64)))
-            .map_err(err)?;
-        for row in rows {
-            let (id, digest) = row.map_err(err)?;
-            state.units.insert(id, digest);
-        }
+        let units = self.unit_digests()?;
+        let mut state = PersistedState { revision, indexer_version, units, ..Default::default() };
         let mut stmt = self
             .conn
             .prepare(
@@ -128,6 +121,28 @@ impl Store {
             }
         }
         Ok(state)
+    }
+
+    /// The newest published revision, if any.
+    pub fn latest_revision(&self) -> Result<Option<i64>, QueryError> {
+        self.conn
+            .query_row("SELECT MAX(revision) FROM snapshot", [], |r| r.get::<_, Option<i64>>(0))
+            .map_err(|source| QueryError::Sqlite { path: self.path.clone(), source })
+    }
+
+    /// Unit ID -> digest of its rows, as stored.
+    pub fn unit_digests(&self) -> Result<HashMap<String, u64>, QueryError> {
+        let err = |source| QueryError::Sqlite { path: self.path.clone(), source };
+        let mut stmt = self.conn.prepare("SELECT id, digest FROM unit").map_err(err)?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as u64)))
+            .map_err(err)?;
+        let mut units = HashMap::new();
+        for row in rows {
+            let (id, digest) = row.map_err(err)?;
+            units.insert(id, digest);
+        }
+        Ok(units)
     }
 
     /// Records new modification times of files whose content did not change, without a new

@@ -211,6 +211,27 @@ fn missing_and_empty_indexes_are_specific_errors() {
     assert!(matches!(Store::open_read_only(&path), Err(QueryError::NoIndex { .. })));
     let mut w = Store::open(&path).unwrap();
     assert!(matches!(w.reader(), Err(QueryError::NoRevision { .. })));
+
+    // A file a writer is creating (tables, no version row yet) has no revision; it is not
+    // "schema version 0" (a concurrent `status` used to say so).
+    let creating = dir.path().join("creating.db");
+    let c = rusqlite::Connection::open(&creating).unwrap();
+    c.execute_batch("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)").unwrap();
+    assert!(matches!(Store::open_read_only(&creating), Err(QueryError::NoRevision { .. })));
+
+    // Garbage and a truncated index are named damaged, with what to do; never "no revision".
+    let garbage = dir.path().join("garbage.db");
+    std::fs::write(&garbage, vec![0x42u8; 9000]).unwrap();
+    let e = Store::open_read_only(&garbage).err().expect("damaged");
+    assert_eq!(e.damaged_path(), Some(garbage.as_path()), "{e}");
+    assert!(
+        e.to_string().ends_with(
+            "the index is damaged: run `codegraph index` to move it aside and rebuild it"
+        ),
+        "{e}"
+    );
+    assert!(Store::check_integrity(&garbage).is_err());
+    assert_eq!(Store::check_integrity(&path), Ok(()));
 }
 
 #[test]

@@ -45,6 +45,11 @@ enum Command {
         /// Never start this root's first index from a sibling worktree's index.
         #[arg(long)]
         no_share: bool,
+        /// Verify every page of the index first (SQLite's quick_check) and rebuild it if it
+        /// is damaged. Without it the check runs only when the last writer did not finish or
+        /// a query met a damaged page.
+        #[arg(long)]
+        check: bool,
     },
     /// Index a code root, then keep the index fresh as files change (until SIGINT/SIGTERM).
     Watch {
@@ -224,9 +229,13 @@ impl Command {
 fn dispatch(cli: Cli) -> Result<()> {
     let json = cli.json;
     match cli.command {
-        Command::Index { root, max_file_size, full, no_share } => {
+        Command::Index { root, max_file_size, full, no_share, check } => {
             let root = canonical_root(&root.unwrap_or_else(|| PathBuf::from(".")))?;
             let db = db_path(&root, cli.db.as_deref())?;
+            if check && db.exists() {
+                // The writer checks an index marked suspect before it trusts it.
+                codegraph_engine::guard::mark_suspect(&db);
+            }
             let progress = !json && std::io::stderr().is_terminal();
             let summary = codegraph_engine::engine::index(
                 &root,
@@ -618,6 +627,9 @@ fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Re
     };
     if pending {
         why.push_str("; a live watch or mcp process has file events not published yet");
+        if let Some(note) = codegraph_engine::owner::note(&db_path) {
+            why.push_str(&format!(" ({note})"));
+        }
     }
     if head_now != snap.head_commit {
         why.push_str(&format!(

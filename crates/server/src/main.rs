@@ -43,6 +43,14 @@ fn main() -> ExitCode {
     match cli::run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
+            // A damaged page met by a read: the next writer checks the whole index and
+            // rebuilds it (`codegraph index` after this message does).
+            if let Some(path) = err
+                .chain()
+                .find_map(|c| c.downcast_ref::<codegraph_query::QueryError>()?.damaged_path())
+            {
+                codegraph_engine::guard::mark_suspect(path);
+            }
             eprintln!("error: {err:#}");
             ExitCode::FAILURE
         }

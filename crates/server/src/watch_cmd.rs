@@ -5,7 +5,9 @@
 use anyhow::{Context, Result};
 use codegraph_engine::engine::{Applied, Engine};
 use codegraph_engine::index::{IndexOptions, IndexSummary};
-use codegraph_engine::watch::{Batch, apply, raw_watcher, reduce, rescan_reason};
+use codegraph_engine::watch::{
+    Batch, Rescan, Retry, apply, pending_note, raw_watcher, reduce, rescan_reason,
+};
 use notify_debouncer_full::{DebounceEventResult, new_debouncer};
 use serde_json::json;
 use std::io::Write;
@@ -56,6 +58,8 @@ pub fn run_watch(
     // debouncer has handed over every event: the published revision is the tree.
     let quiet_needed = opts.debounce * 2 + Duration::from_millis(100);
     let mut healthy = true;
+    let mut retry = Retry::default();
+    let mut last_check = Instant::now();
     log_line(
         opts.json,
         &json!({
@@ -72,10 +76,37 @@ pub fn run_watch(
         ),
     );
 
+    let idle_batch =
+        Batch { paths: Vec::new(), git_changed: false, rescan: Rescan::Retry, first_event: None };
     while !stop.load(Ordering::SeqCst) {
         let first = match rx.recv_timeout(Duration::from_millis(100)) {
             Ok(r) => r,
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                if retry.due() {
+                    // A failed publish: the whole tree again, until it lands.
+                    let outcome = engine.sync_full(false);
+                    healthy = settle(
+                        &engine,
+                        &idle_batch,
+                        outcome,
+                        &mut retry,
+                        owner.as_deref(),
+                        opts.json,
+                    );
+                } else if last_check.elapsed() >= INDEX_CHECK_INTERVAL {
+                    // The index file deleted or replaced under us: rebuilt, not written blind.
+                    last_check = Instant::now();
+                    if let Some(outcome) = engine.check_index().transpose() {
+                        healthy = settle(
+                            &engine,
+                            &idle_batch,
+                            outcome,
+                            &mut retry,
+                            owner.as_deref(),
+                            opts.json,
+                        );
+                    }
+                }
                 if let Some(o) = &owner {
                     let last = *raw_last.lock().unwrap_or_else(|e| e.into_inner());
                     if healthy && last.elapsed() >= quiet_needed {
@@ -92,21 +123,7 @@ pub fn run_watch(
         results.extend(rx.try_iter());
         let batch = reduce(&engine, results, opts.max_batch_paths);
         let Some(applied) = apply(&mut engine, &batch) else { continue };
-        match applied {
-            Ok(a) => {
-                healthy = true;
-                report(&engine, &batch, &a, opts.json)
-            }
-            // A failed revision leaves the previous one published; the next batch retries
-            // from the tree as it is then. Until then the owner file stays "pending".
-            Err(e) => {
-                healthy = false;
-                if let Some(o) = &owner {
-                    o.pending();
-                }
-                tracing::error!(error = %format!("{e:#}"), "publishing a revision failed")
-            }
-        }
+        healthy = settle(&engine, &batch, applied, &mut retry, owner.as_deref(), opts.json);
     }
     if let Some(o) = &owner {
         o.release();
@@ -121,8 +138,47 @@ pub fn run_watch(
     Ok(())
 }
 
+/// How often an idle watch checks that its index file is still the one it writes.
+const INDEX_CHECK_INTERVAL: Duration = Duration::from_secs(2);
+
+/// Records one sync's outcome: a revision line, or a failure that leaves the owner file
+/// "pending" with the reason and schedules a retry of the whole tree. Returns whether the
+/// index now holds every applied event.
+fn settle(
+    engine: &Engine,
+    batch: &Batch,
+    outcome: Result<Applied>,
+    retry: &mut Retry,
+    owner: Option<&codegraph_engine::owner::Owner>,
+    json_out: bool,
+) -> bool {
+    retry.record(&outcome);
+    match outcome {
+        Ok(a) => {
+            report(engine, batch, &a, json_out);
+            true
+        }
+        Err(e) => {
+            let note = pending_note(&e);
+            if let Some(o) = owner {
+                o.pending_because(&note);
+            }
+            tracing::error!(error = %format!("{e:#}"), "publishing a revision failed; {note}");
+            false
+        }
+    }
+}
+
 fn report(engine: &Engine, batch: &Batch, a: &Applied, json_out: bool) {
     let Some(revision) = a.revision else { return };
+    if let Some(why) = &a.rebuilt {
+        log_line(
+            json_out,
+            &json!({"event": "rebuilt", "revision": revision, "reason": why, "files": engine.file_count()}),
+            &format!("revision {revision}: rebuilt from the tree ({why})"),
+        );
+        return;
+    }
     let latency_ms = batch.first_event.map(|t| t.elapsed().as_secs_f64() * 1000.0);
     let rescan = rescan_reason(batch.rescan);
     log_line(

@@ -22,6 +22,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+/// How often an idle root checks that its index file is still the one it writes.
+const INDEX_CHECK_INTERVAL: Duration = Duration::from_secs(2);
+
 /// Quiet time after the last publish before flows and clusters are recomputed.
 pub const DERIVE_QUIET: Duration = Duration::from_millis(750);
 /// Least time between two computations of flows and clusters of one root.
@@ -388,8 +391,7 @@ impl RootHandle {
         let raw = {
             let me = Arc::downgrade(self);
             let root = self.root.clone();
-            let mut own_files = codegraph_query::database_files(&self.db).to_vec();
-            own_files.extend(codegraph_engine::owner::owner_files(&self.db));
+            let own_files = codegraph_engine::guard::index_files(&self.db);
             let owner = owner.clone();
             notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
                 let Ok(event) = res else { return };
@@ -444,13 +446,15 @@ impl RootHandle {
         });
         self.start_deriver();
         let mut last_poll = Instant::now();
+        let mut retry = codegraph_engine::watch::Retry::default();
+        let mut last_check = Instant::now();
         while !self.stop.load(Ordering::SeqCst) {
             if watcher.is_none() {
                 std::thread::sleep(Duration::from_millis(100));
                 if last_poll.elapsed() >= self.opts.poll_interval {
                     last_poll = Instant::now();
                     let applied = engine.sync_full(true);
-                    self.published(&engine, applied.map(|a| a.revision));
+                    self.published(&engine, applied, owner.as_deref());
                 }
                 continue;
             }
@@ -462,7 +466,22 @@ impl RootHandle {
             }
             let first = match rx.recv_timeout(Duration::from_millis(100)) {
                 Ok(r) => r,
-                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    if retry.due() {
+                        // A failed publish: the whole tree again, until it lands.
+                        let applied = engine.sync_full(false);
+                        retry.record(&applied);
+                        self.published(&engine, applied, owner.as_deref());
+                    } else if last_check.elapsed() >= INDEX_CHECK_INTERVAL {
+                        // The index file deleted or replaced under us: rebuilt, not written blind.
+                        last_check = Instant::now();
+                        if let Some(applied) = engine.check_index().transpose() {
+                            retry.record(&applied);
+                            self.published(&engine, applied, owner.as_deref());
+                        }
+                    }
+                    continue;
+                }
                 Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
                     return Err(anyhow!("the file watcher stopped unexpectedly"));
                 }
@@ -485,6 +504,7 @@ impl RootHandle {
                 self.update(cover);
                 continue;
             };
+            retry.record(&applied);
             if let Ok(a) = &applied
                 && a.revision.is_some()
             {
@@ -497,7 +517,7 @@ impl RootHandle {
                     "published"
                 );
             }
-            self.published(&engine, applied.map(|a| a.revision));
+            self.published(&engine, applied, owner.as_deref());
             self.update(cover);
         }
         if let Some(o) = &owner {
@@ -592,25 +612,40 @@ impl RootHandle {
         }
     }
 
-    /// Records the outcome of one sync.
-    fn published(&self, engine: &Engine, outcome: Result<Option<i64>>) {
+    /// Records the outcome of one sync; a failure leaves the owner file "pending" with the
+    /// reason until a retry lands.
+    fn published(
+        &self,
+        engine: &Engine,
+        outcome: Result<codegraph_engine::engine::Applied>,
+        owner: Option<&codegraph_engine::owner::Owner>,
+    ) {
         match outcome {
-            Ok(revision) => self.update(|st| {
-                st.applied_batches = st.seen_batches;
-                st.failed_publish = None;
-                st.revision = Some(engine.revision());
-                if revision.is_some() {
-                    st.last_publish = Some(Instant::now());
-                    st.published += 1;
+            Ok(applied) => {
+                if let Some(why) = &applied.rebuilt {
+                    tracing::warn!(root = %self.root.display(), revision = applied.revision, "rebuilt the index: {why}");
                 }
-            }),
-            Err(e) => {
-                // The previous revision stays published; the next batch retries from the tree.
-                let error = format!("{e:#}");
-                tracing::error!(root = %self.root.display(), error = %error, "publishing a revision failed");
                 self.update(|st| {
                     st.applied_batches = st.seen_batches;
-                    st.failed_publish = Some(error);
+                    st.failed_publish = None;
+                    st.revision = Some(engine.revision());
+                    if applied.revision.is_some() {
+                        st.last_publish = Some(Instant::now());
+                        st.published += 1;
+                    }
+                })
+            }
+            Err(e) => {
+                // The previous revision stays published; the retry syncs the whole tree.
+                let note = codegraph_engine::watch::pending_note(&e);
+                let error = format!("{e:#}");
+                tracing::error!(root = %self.root.display(), error = %error, "publishing a revision failed; {note}");
+                if let Some(o) = owner {
+                    o.pending_because(&note);
+                }
+                self.update(|st| {
+                    st.applied_batches = st.seen_batches;
+                    st.failed_publish = Some(format!("{note} ({error})"));
                 });
             }
         }
