@@ -26,5 +26,7 @@ pub use derived::{
 pub use error::{QueryError, is_damage};
 pub use read::{DiagnosticRow, EdgeRow, NodeRow, OpenedNode, Reader, SnapshotRow, Status};
 pub use search::{Fallback, SearchHit, SearchRequest, SearchResult};
-pub use store::{Diagnostic, Publication, SnapshotInfo, SourceRow, Store, database_files};
+pub use store::{
+    Diagnostic, Interrupt, Publication, SnapshotInfo, SourceRow, Store, database_files,
+};
 pub use update::{PersistedState, UnitKind, UnitRows, Update};

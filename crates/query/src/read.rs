@@ -139,6 +139,11 @@ impl Store {
     pub fn reader(&mut self) -> Result<Reader<'_>, QueryError> {
         let path = self.path.clone();
         let err = |source| QueryError::Sqlite { path: path.clone(), source };
+        if !self.conn.is_autocommit() {
+            // A reader whose rollback was interrupted (a cancelled call) left its transaction
+            // open: end it, or this connection could never read a newer revision.
+            self.conn.execute_batch("ROLLBACK").map_err(err)?;
+        }
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Deferred)

@@ -25,6 +25,16 @@ pub struct Store {
     identity: Option<(u64, u64)>,
 }
 
+/// Stops the statement a [`Store`]'s connection runs ([`Store::interrupt_handle`]); a no-op
+/// when none runs.
+pub struct Interrupt(rusqlite::InterruptHandle);
+
+impl Interrupt {
+    pub fn interrupt(&self) {
+        self.0.interrupt();
+    }
+}
+
 /// The (device, inode) of the file at `path`, where the platform has them.
 fn file_identity(path: &Path) -> Option<(u64, u64)> {
     #[cfg(unix)]
@@ -318,6 +328,12 @@ impl Store {
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// A handle that stops the statement this connection runs (from another thread), for a
+    /// query whose client has gone: the query fails with SQLite's "interrupted".
+    pub fn interrupt_handle(&self) -> Interrupt {
+        Interrupt(self.conn.get_interrupt_handle())
     }
 
     /// Whether the file this store opened is no longer the one at its path (deleted, or

@@ -371,3 +371,39 @@ fn an_abandoned_bulk_build_leaves_no_files() {
     Store::open(&other).unwrap().discard_bulk();
     assert_eq!(files_in(dir.path()), vec!["x.db.building-1".to_string()]);
 }
+
+/// A query whose client went away is stopped: an interrupt from another thread makes the
+/// running statement fail with SQLite's "interrupted", and the connection serves on.
+#[test]
+fn an_interrupt_stops_a_running_query_and_the_connection_serves_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("i.db");
+    let (nodes, edges) = graph();
+    let mut w = Store::open(&path).unwrap();
+    publish(&mut w, &nodes, &edges);
+    let mut store = Store::open_read_only(&path).unwrap();
+    let interrupt = store.interrupt_handle();
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let stop = done.clone();
+    let nagger = std::thread::spawn(move || {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while !stop.load(std::sync::atomic::Ordering::SeqCst)
+            && std::time::Instant::now() < deadline
+        {
+            interrupt.interrupt();
+        }
+    });
+    let request = SearchRequest { query: "store add server".into(), kind: None, limit: 10 };
+    let mut interrupted = None;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while interrupted.is_none() && std::time::Instant::now() < deadline {
+        if let Err(e) = store.reader().and_then(|r| r.search(&request)) {
+            interrupted = Some(e.to_string());
+        }
+    }
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    nagger.join().unwrap();
+    let e = interrupted.expect("some statement was interrupted");
+    assert!(e.contains("interrupted"), "{e}");
+    assert!(!store.reader().unwrap().search(&request).unwrap().hits.is_empty());
+}

@@ -87,6 +87,9 @@ enum Command {
         /// Never start a root's first index from a sibling worktree's index.
         #[arg(long)]
         no_share: bool,
+        /// With --http: close a session after this many seconds without a request.
+        #[arg(long, default_value_t = crate::mcp::DEFAULT_SESSION_IDLE.as_secs())]
+        session_idle_secs: u64,
     },
     /// Show the published revision, its counts and skips, and whether it is stale.
     Status {
@@ -272,6 +275,7 @@ fn dispatch(cli: Cli) -> Result<()> {
             debounce_ms,
             build_wait_secs,
             no_share,
+            session_idle_secs,
         } => {
             let root_opts = crate::mcp::roots::RootOptions {
                 max_file_size,
@@ -283,7 +287,8 @@ fn dispatch(cli: Cli) -> Result<()> {
             };
             let set = crate::mcp::root_set(&roots, cli.db.as_deref(), &root_opts)?;
             let token = std::env::var("CODEGRAPH_MCP_TOKEN").ok().filter(|t| !t.is_empty());
-            crate::mcp::run(set, crate::mcp::McpOptions { http, allow_remote, token })
+            let session_idle = std::time::Duration::from_secs(session_idle_secs.max(1));
+            crate::mcp::run(set, crate::mcp::McpOptions { http, allow_remote, token, session_idle })
         }
         Command::Status { root, all } => status(root, cli.db.as_deref(), all, json),
         Command::Search { query, root, kind, limit } => {

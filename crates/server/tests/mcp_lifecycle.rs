@@ -366,3 +366,52 @@ fn malformed_stdio_lines_get_json_rpc_errors() {
     assert!(!is_error, "{text}");
     assert!(text.contains("sym:ts:src/a.ts:alpha"), "{text}");
 }
+
+/// Pipelined requests are all answered (the gate bounds how many run at once; the rest wait
+/// in the pipe): 300 `symbol_context` calls written in one go, one of them cancelled.
+#[test]
+fn pipelined_requests_are_bounded_and_all_answered() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = std::fs::canonicalize(tmp.path()).expect("canonical");
+    let root = repo(
+        &dir,
+        "r",
+        "export function alpha() { return beta(); }\nexport function beta() { return 1; }\n",
+    );
+    let root_s = root.display().to_string();
+    let mut server = Server::start(&["mcp", &root_s], &dir, &[]);
+    // Built and answering first, so that every call below does the same work.
+    let (is_error, text) = server.call("symbol_context", json!({"target": "beta", "root": root_s}));
+    assert!(!is_error, "{text}");
+    let mut batch = String::new();
+    for id in 1000..1300 {
+        let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "symbol_context", "arguments": {"target": "beta", "root": root_s}}});
+        batch.push_str(&format!("{call}\n"));
+        if id == 1100 {
+            let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                "params": {"requestId": 1005}});
+            batch.push_str(&format!("{cancel}\n"));
+        }
+    }
+    server.stdin.write_all(batch.as_bytes()).expect("write");
+    server.stdin.flush().expect("flush");
+    let mut answered = std::collections::BTreeSet::new();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !(1000..1300).filter(|&id| id != 1005).all(|id| answered.contains(&id)) {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let line = server.lines.recv_timeout(left).expect("every pipelined call is answered");
+        let v: Value = serde_json::from_str(&line).expect("json");
+        if let Some(id) = v["id"].as_u64() {
+            assert!(
+                v["result"]["content"][0]["text"].as_str().unwrap_or("").contains("beta"),
+                "{v}"
+            );
+            answered.insert(id);
+        }
+    }
+    // (The cancelled one may or may not have been answered before its cancellation came.)
+    // And the session goes on.
+    let (is_error, _) = server.call("symbol_context", json!({"target": "alpha", "root": root_s}));
+    assert!(!is_error);
+}

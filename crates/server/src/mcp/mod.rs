@@ -17,9 +17,11 @@ use rmcp::ServiceExt;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use roots::{RootHandle, RootOptions, RootSet};
+use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 use tools::CodegraphMcp;
 
 /// How `codegraph mcp` was asked to run.
@@ -30,7 +32,41 @@ pub struct McpOptions {
     pub allow_remote: bool,
     /// The bearer token HTTP requests must present (`CODEGRAPH_MCP_TOKEN`).
     pub token: Option<String>,
+    /// An HTTP session without a request for this long is closed and its memory freed.
+    pub session_idle: Duration,
 }
+
+/// How the HTTP transport serves (besides its listener and roots).
+#[derive(Clone, Debug)]
+pub struct HttpServe {
+    /// The bearer token every request must carry, if any.
+    pub token: Option<String>,
+    /// Accept any `Host` (remote clients; the token guards them).
+    pub any_host: bool,
+    /// Idle sessions are closed after this long ([`DEFAULT_SESSION_IDLE`] by default).
+    pub session_idle: Duration,
+    /// Connections served at once ([`MAX_CONNECTIONS`]).
+    pub max_connections: usize,
+    /// Time to send a request's header ([`HEADER_TIMEOUT`]).
+    pub header_timeout: Duration,
+}
+
+impl HttpServe {
+    /// The defaults, with a token or not.
+    pub fn new(token: Option<String>, any_host: bool) -> HttpServe {
+        HttpServe {
+            token,
+            any_host,
+            session_idle: DEFAULT_SESSION_IDLE,
+            max_connections: MAX_CONNECTIONS,
+            header_timeout: HEADER_TIMEOUT,
+        }
+    }
+}
+
+/// How long an HTTP session may stay idle: sessions a client never DELETEs (~73 KB each)
+/// are reclaimed after it.
+pub const DEFAULT_SESSION_IDLE: Duration = Duration::from_secs(300);
 
 /// Builds the root set: each root canonical, with its index path (`--db` only for one root).
 pub fn root_set(
@@ -93,12 +129,26 @@ async fn serve_stdio(roots: Arc<RootSet>) -> Result<()> {
 /// read) and a `tools/call` without `params` an invalid-params error (-32602), instead of
 /// silence that leaves the client waiting. The transport's own output and these answers reach
 /// stdout through one writer, a whole line at a time.
+///
+/// The gate also bounds the requests in flight to [`MAX_IN_FLIGHT`]: a request waits at the
+/// gate (and the client's pipe fills, which is the queue) until an earlier one is answered or
+/// cancelled. 1,000 pipelined `symbol_context` calls took an unbounded server to 1.4 GB.
 fn checked_stdio() -> (tokio::io::DuplexStream, tokio::io::DuplexStream) {
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
     const PIPE: usize = 1 << 16;
     let (to_server, from_gate) = tokio::io::duplex(PIPE);
     let (to_gate, from_server) = tokio::io::duplex(PIPE);
     let (lines_tx, mut lines_rx) = tokio::sync::mpsc::channel::<Vec<u8>>(64);
+    let permits = Arc::new(tokio::sync::Semaphore::new(MAX_IN_FLIGHT));
+    // Request ID (as JSON text) -> its slot, released when the answer goes out.
+    let held: Arc<std::sync::Mutex<HashMap<String, tokio::sync::OwnedSemaphorePermit>>> =
+        Arc::default();
+    let release = {
+        let held = held.clone();
+        move |id: &str| {
+            held.lock().unwrap_or_else(|e| e.into_inner()).remove(id);
+        }
+    };
     // The one writer of stdout.
     tokio::spawn(async move {
         let mut out = tokio::io::stdout();
@@ -117,6 +167,9 @@ fn checked_stdio() -> (tokio::io::DuplexStream, tokio::io::DuplexStream) {
             match reader.read_until(b'\n', &mut line).await {
                 Ok(0) | Err(_) => break,
                 Ok(_) => {
+                    if let Some(id) = answered_id(&line) {
+                        release(&id);
+                    }
                     if answers.send(line).await.is_err() {
                         break;
                     }
@@ -135,7 +188,17 @@ fn checked_stdio() -> (tokio::io::DuplexStream, tokio::io::DuplexStream) {
                 Ok(_) => {}
             }
             match gate(&line) {
-                Ok(()) => {
+                Ok(passage) => {
+                    match passage {
+                        Passage::Request(id) => {
+                            let Ok(permit) = permits.clone().acquire_owned().await else { break };
+                            held.lock().unwrap_or_else(|e| e.into_inner()).insert(id, permit);
+                        }
+                        Passage::Cancel(id) => {
+                            held.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
+                        }
+                        Passage::Other => {}
+                    }
                     if to_server.write_all(&line).await.is_err() {
                         break;
                     }
@@ -156,8 +219,31 @@ fn checked_stdio() -> (tokio::io::DuplexStream, tokio::io::DuplexStream) {
     (from_gate, to_gate)
 }
 
-/// Whether a stdin line may go to the MCP transport, else the JSON-RPC error to answer.
-fn gate(line: &[u8]) -> Result<(), serde_json::Value> {
+/// Requests a stdio client may have in flight at once; more wait at the gate.
+const MAX_IN_FLIGHT: usize = 8;
+
+/// What a stdin line the gate lets through is.
+#[derive(Debug, PartialEq, Eq)]
+enum Passage {
+    /// A request (it has a method and an ID; the ID as JSON text): it takes a slot.
+    Request(String),
+    /// `notifications/cancelled` for the request with this ID: its slot is free.
+    Cancel(String),
+    /// A notification, a response to the server, a blank line.
+    Other,
+}
+
+/// The ID (as JSON text) of the request a transport line answers, if it is an answer.
+fn answered_id(line: &[u8]) -> Option<String> {
+    let v: serde_json::Value = serde_json::from_slice(line).ok()?;
+    (v.get("method").is_none() && (v.get("result").is_some() || v.get("error").is_some()))
+        .then(|| v.get("id").map(serde_json::Value::to_string))
+        .flatten()
+}
+
+/// Whether a stdin line may go to the MCP transport (and what it is), else the JSON-RPC
+/// error to answer.
+fn gate(line: &[u8]) -> Result<Passage, serde_json::Value> {
     let error = |id: &serde_json::Value, code: i64, message: String| {
         Err(
             serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}}),
@@ -175,7 +261,7 @@ fn gate(line: &[u8]) -> Result<(), serde_json::Value> {
         }
     };
     if text.trim().is_empty() {
-        return Ok(());
+        return Ok(Passage::Other);
     }
     let v: serde_json::Value = match serde_json::from_str(text) {
         Ok(v) => v,
@@ -193,7 +279,14 @@ fn gate(line: &[u8]) -> Result<(), serde_json::Value> {
             "invalid params: tools/call needs params with a tool name".into(),
         );
     }
-    Ok(())
+    if v["method"] == "notifications/cancelled" {
+        let id = &v["params"]["requestId"];
+        return Ok(if id.is_null() { Passage::Other } else { Passage::Cancel(id.to_string()) });
+    }
+    Ok(match v.get("id") {
+        Some(id) if v.get("method").is_some() && !id.is_null() => Passage::Request(id.to_string()),
+        _ => Passage::Other,
+    })
 }
 
 async fn shutdown_signal() {
@@ -244,7 +337,11 @@ async fn serve_http(roots: Arc<RootSet>, addr: SocketAddr, opts: &McpOptions) ->
         }
     };
     tokio::spawn(on_signal);
-    serve_http_on(roots, listener, opts.token.clone(), !loopback, stop).await
+    let serve = HttpServe {
+        session_idle: opts.session_idle,
+        ..HttpServe::new(opts.token.clone(), !loopback)
+    };
+    serve_http_on(roots, listener, serve, stop).await
 }
 
 /// Serves MCP over streamable HTTP at `/mcp` on a bound listener until `stop` is cancelled.
@@ -252,20 +349,22 @@ async fn serve_http(roots: Arc<RootSet>, addr: SocketAddr, opts: &McpOptions) ->
 pub async fn serve_http_on(
     roots: Arc<RootSet>,
     listener: tokio::net::TcpListener,
-    token: Option<String>,
-    any_host: bool,
+    serve: HttpServe,
     stop: tokio_util::sync::CancellationToken,
 ) -> Result<()> {
+    let HttpServe { token, any_host, session_idle, max_connections, header_timeout } = serve;
     let mut config = StreamableHttpServerConfig::default();
     config.cancellation_token = stop.child_token();
     if any_host {
         // Remote clients use whatever host name reaches this machine; the token guards it.
         config = config.disable_allowed_hosts();
     }
+    let mut sessions = LocalSessionManager::default();
+    sessions.session_config.keep_alive = Some(session_idle);
     let service: StreamableHttpService<CodegraphMcp, LocalSessionManager> =
         StreamableHttpService::new(
             move || Ok(CodegraphMcp::new(roots.clone())),
-            Default::default(),
+            Arc::new(sessions),
             config,
         );
     let mut router =
@@ -293,18 +392,105 @@ pub async fn serve_http_on(
             },
         ));
     }
-    // Without TCP_NODELAY, each answer on a kept-alive connection waited ~40 ms for the
-    // client's delayed ACK (Nagle): SDK clients keep connections alive.
-    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+    serve_connections(listener, router, max_connections, header_timeout, stop).await;
+    Ok(())
+}
+
+/// Connections served at once. One more is answered `503` with `Retry-After` and closed, so
+/// stalled clients cannot hold every descriptor of the process (300 stalled requests used to
+/// lock every other client out).
+pub const MAX_CONNECTIONS: usize = 256;
+
+/// A client must send a request's whole header within this time, else its connection is
+/// closed (slow headers arrive before the token check).
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A POST body must arrive within this time (`408` otherwise).
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The accept loop of the HTTP transport: at most `max_connections` at once, each with
+/// `TCP_NODELAY` (without it every answer on a kept-alive connection waited ~40 ms for the
+/// client's delayed ACK) and a header read timeout; on `stop`, connections finish their
+/// answers (up to 2 s) and close.
+async fn serve_connections(
+    listener: tokio::net::TcpListener,
+    router: axum::Router,
+    max_connections: usize,
+    header_timeout: Duration,
+    stop: tokio_util::sync::CancellationToken,
+) {
+    raise_descriptor_limit(max_connections as u64 * 2 + 256);
+    let slots = Arc::new(tokio::sync::Semaphore::new(max_connections.max(1)));
+    loop {
+        let accepted = tokio::select! {
+            a = listener.accept() => a,
+            () = stop.cancelled() => break,
+        };
+        let (tcp, _) = match accepted {
+            Ok(a) => a,
+            Err(e) => {
+                // Out of descriptors or a reset before accept: wait a little, go on.
+                tracing::warn!(error = %e, "cannot accept a connection");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
         if let Err(e) = tcp.set_nodelay(true) {
             tracing::debug!(error = %e, "cannot set TCP_NODELAY");
         }
-    });
-    axum::serve(listener, router)
-        .with_graceful_shutdown(async move { stop.cancelled().await })
-        .await
-        .context("the HTTP server failed")?;
-    Ok(())
+        let Ok(slot) = slots.clone().try_acquire_owned() else {
+            tokio::spawn(refuse_busy(tcp));
+            continue;
+        };
+        let service = hyper_util::service::TowerToHyperService::new(router.clone());
+        let stop = stop.clone();
+        tokio::spawn(async move {
+            let _slot = slot;
+            let mut http = hyper::server::conn::http1::Builder::new();
+            http.timer(hyper_util::rt::TokioTimer::new()).header_read_timeout(header_timeout);
+            let conn = http.serve_connection(hyper_util::rt::TokioIo::new(tcp), service);
+            tokio::pin!(conn);
+            tokio::select! {
+                r = conn.as_mut() => {
+                    if let Err(e) = r {
+                        tracing::debug!(error = %e, "HTTP connection ended");
+                    }
+                }
+                () = stop.cancelled() => {
+                    conn.as_mut().graceful_shutdown();
+                    let _ = tokio::time::timeout(Duration::from_secs(2), conn).await;
+                }
+            }
+        });
+    }
+}
+
+/// Answers a connection over the cap `503` and closes it.
+async fn refuse_busy(mut tcp: tokio::net::TcpStream) {
+    use tokio::io::AsyncWriteExt;
+    let answer = "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Type: text/plain\r\nContent-Length: 38\r\nConnection: close\r\n\r\ntoo many connections: retry in a second";
+    let _ = tokio::time::timeout(Duration::from_secs(1), tcp.write_all(answer.as_bytes())).await;
+    let _ = tcp.shutdown().await;
+}
+
+/// Raises this process's soft limit on open descriptors towards `wanted` (within the hard
+/// limit), so the connection cap, not the descriptor limit, is what a flood meets.
+fn raise_descriptor_limit(wanted: u64) {
+    #[cfg(target_os = "linux")]
+    {
+        use rustix::process::{Resource, getrlimit, setrlimit};
+        let mut limit = getrlimit(Resource::Nofile);
+        let current = limit.current.unwrap_or(u64::MAX);
+        let target = limit.maximum.map_or(wanted, |max| wanted.min(max));
+        if current < target {
+            limit.current = Some(target);
+            if let Err(e) = setrlimit(Resource::Nofile, limit) {
+                tracing::debug!(error = %e, "cannot raise the descriptor limit");
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = wanted;
 }
 
 /// `Authorization: Bearer TOKEN`, the scheme in any case (RFC 9110: schemes are
@@ -343,9 +529,18 @@ async fn guard(
         return next.run(req).await;
     }
     let (parts, body) = req.into_parts();
-    let bytes = match axum::body::to_bytes(body, MAX_BODY_BYTES).await {
-        Ok(b) => b,
+    let bytes = match tokio::time::timeout(BODY_TIMEOUT, axum::body::to_bytes(body, MAX_BODY_BYTES))
+        .await
+    {
+        Ok(Ok(b)) => b,
         Err(_) => {
+            return (
+                StatusCode::REQUEST_TIMEOUT,
+                format!("the request body did not arrive within {} s\n", BODY_TIMEOUT.as_secs()),
+            )
+                .into_response();
+        }
+        Ok(Err(_)) => {
             return (
                 StatusCode::PAYLOAD_TOO_LARGE,
                 format!("request body over {MAX_BODY_BYTES} bytes\n"),

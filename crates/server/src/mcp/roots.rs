@@ -228,8 +228,11 @@ impl RootHandle {
     /// `report` is called with a progress message each time it waits.
     pub fn store_reporting(self: &Arc<Self>, report: &dyn Fn(String)) -> Result<Store, RootError> {
         self.ensure_started();
-        if let Some(s) = self.readers.lock().unwrap_or_else(|p| p.into_inner()).pop() {
-            return Ok(s);
+        while let Some(s) = self.readers.lock().unwrap_or_else(|p| p.into_inner()).pop() {
+            // A reader of a file that was deleted or replaced (a rebuilt index) is dropped.
+            if !s.is_detached() {
+                return Ok(s);
+            }
         }
         let deadline = Instant::now() + self.opts.build_wait;
         loop {

@@ -549,13 +549,8 @@ async fn streamable_http_with_a_bearer_token() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = listener.local_addr().expect("addr");
     let stop = tokio_util::sync::CancellationToken::new();
-    let server = tokio::spawn(super::serve_http_on(
-        roots.clone(),
-        listener,
-        Some("s3cret".to_string()),
-        false,
-        stop.clone(),
-    ));
+    let serve = super::HttpServe::new(Some("s3cret".to_string()), false);
+    let server = tokio::spawn(super::serve_http_on(roots.clone(), listener, serve, stop.clone()));
     let url = format!("http://{addr}/mcp");
 
     use rmcp::transport::StreamableHttpClientTransport;
@@ -872,8 +867,8 @@ async fn http_refuses_foreign_origins_and_answers_parse_errors() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = listener.local_addr().expect("addr");
     let stop = tokio_util::sync::CancellationToken::new();
-    let server =
-        tokio::spawn(super::serve_http_on(roots.clone(), listener, None, false, stop.clone()));
+    let serve = super::HttpServe::new(None, false);
+    let server = tokio::spawn(super::serve_http_on(roots.clone(), listener, serve, stop.clone()));
     let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
 
     let (status, body) = raw_http(addr, &[("Origin", "http://evil.example")], init).await;
@@ -1008,4 +1003,122 @@ async fn waiting_calls_report_progress_to_clients_that_ask() {
     assert!(got.iter().all(|p| &p.progress_token == token), "one call, one token: {got:?}");
     client.cancel().await.expect("cancel");
     roots.stop_all();
+}
+
+/// The stdio gate counts requests (method + ID) in and answers (result or error + ID) out;
+/// a cancellation frees its request's slot; notifications and the client's own answers take
+/// none.
+#[test]
+fn the_stdio_gate_tells_requests_answers_and_cancellations_apart() {
+    use super::{Passage, answered_id, gate};
+    let pass = |v: Value| gate(v.to_string().as_bytes()).expect("passes");
+    assert_eq!(
+        pass(json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "x"}})),
+        Passage::Request("7".into())
+    );
+    assert_eq!(
+        pass(json!({"jsonrpc": "2.0", "id": "a", "method": "ping"})),
+        Passage::Request("\"a\"".into())
+    );
+    assert_eq!(
+        pass(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})),
+        Passage::Other
+    );
+    assert_eq!(
+        pass(
+            json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}})
+        ),
+        Passage::Cancel("7".into())
+    );
+    assert_eq!(pass(json!({"jsonrpc": "2.0", "id": 3, "result": {}})), Passage::Other);
+    assert_eq!(
+        answered_id(br#"{"jsonrpc":"2.0","id":7,"result":{"content":[]}}"#),
+        Some("7".into())
+    );
+    assert_eq!(
+        answered_id(br#"{"jsonrpc":"2.0","id":"a","error":{"code":1}}"#),
+        Some("\"a\"".into())
+    );
+    assert_eq!(answered_id(br#"{"jsonrpc":"2.0","id":9,"method":"roots/list"}"#), None);
+    assert_eq!(answered_id(br#"{"jsonrpc":"2.0","method":"notifications/progress"}"#), None);
+}
+
+/// HTTP limits (issue 25, item 5): a client that never finishes its header is cut off after
+/// the header timeout; connections over the cap are answered 503 at once instead of waiting
+/// on stalled ones; a freed slot serves again; an idle session is closed and its ID refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn http_cuts_slow_headers_caps_connections_and_expires_idle_sessions() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let fx = fixture(FIXTURE);
+    let roots = Arc::new(RootSet::new(vec![handle(&fx.root)], None));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let stop = tokio_util::sync::CancellationToken::new();
+    let serve = super::HttpServe {
+        session_idle: Duration::from_secs(1),
+        max_connections: 3,
+        header_timeout: Duration::from_secs(1),
+        ..super::HttpServe::new(None, false)
+    };
+    let server = tokio::spawn(super::serve_http_on(roots.clone(), listener, serve, stop.clone()));
+    let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+
+    // Three clients stall in the middle of their headers and hold every slot.
+    let mut stalled = Vec::new();
+    for _ in 0..3 {
+        let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
+        s.write_all(format!("POST /mcp HTTP/1.1\r\nHost: {addr}\r\nX-Slow: ").as_bytes())
+            .await
+            .expect("write");
+        stalled.push(s);
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // A fourth is told at once to come back.
+    let started = Instant::now();
+    let (status, body) = raw_http(addr, &[], init).await;
+    assert_eq!(status, 503, "{body}");
+    assert!(started.elapsed() < Duration::from_secs(1), "{:?}", started.elapsed());
+    // The stalled ones are cut off after the header timeout...
+    for mut s in stalled {
+        let mut buf = Vec::new();
+        let read = tokio::time::timeout(Duration::from_secs(5), s.read_to_end(&mut buf)).await;
+        assert!(read.is_ok(), "a stalled header must be cut off");
+    }
+    // ...and their slots serve again.
+    let mut session = None;
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while session.is_none() {
+        assert!(Instant::now() < deadline, "no slot came free");
+        let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
+        let req = format!(
+            "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n{init}",
+            init.len()
+        );
+        s.write_all(req.as_bytes()).await.expect("write");
+        let mut out = Vec::new();
+        let _ = s.read_to_end(&mut out).await;
+        let text = String::from_utf8_lossy(&out).to_string();
+        if text.starts_with("HTTP/1.1 200") {
+            session = text
+                .lines()
+                .find_map(|l| l.strip_prefix("mcp-session-id: ").map(|v| v.trim().to_string()));
+            assert!(session.is_some(), "{text}");
+        } else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    let session = session.expect("a session");
+    // Idle past its limit, the session is gone: a call on it is refused, not served.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let ping = r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#;
+    let (status, body) = raw_http(
+        addr,
+        &[("Mcp-Session-Id", session.as_str()), ("Mcp-Protocol-Version", "2025-11-25")],
+        ping,
+    )
+    .await;
+    assert_eq!(status, 404, "an expired session must be gone: {body}");
+    assert!(body.contains("Session not found"), "{body}");
+    stop.cancel();
+    let _ = server.await;
 }

@@ -321,7 +321,7 @@ impl CodegraphMcp {
         &self,
         op: &'static str,
         args: Value,
-        progress: Option<Progress>,
+        call: CallCtx,
         root: Option<String>,
         freshen: Freshen,
         f: F,
@@ -331,7 +331,16 @@ impl CodegraphMcp {
     {
         let roots = self.roots.clone();
         let timer = crate::events::Timer::start("mcp", op, args);
+        let CallCtx { progress, cancel } = call;
+        // The running query's interrupt, while it runs: a client that cancels or goes away
+        // stops it at SQLite's next step instead of leaving it to run to the end.
+        let running: Arc<std::sync::Mutex<Option<codegraph_query::Interrupt>>> = Arc::default();
+        let slot = running.clone();
+        let gone = cancel.clone();
         let job = move || -> ToolResult {
+            if gone.is_cancelled() {
+                return Err(ToolError::Message("the call was cancelled".into()));
+            }
             let handle = roots.pick(root.as_deref())?;
             let report = |message: String| {
                 if let Some(p) = &progress {
@@ -342,7 +351,8 @@ impl CodegraphMcp {
             if freshen == Freshen::Briefly {
                 handle.wait_fresh_reporting(&report);
             }
-            let result = {
+            *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(store.interrupt_handle());
+            let result = (|| -> ToolResult {
                 let reader = store.reader()?;
                 let mut v = f(&handle, &reader)?;
                 mcp_wording(&mut v);
@@ -352,12 +362,23 @@ impl CodegraphMcp {
                     map.insert("revision".into(), json!(reader.revision()));
                     map.insert("stale".into(), json!(stale));
                 }
-                v
-            };
+                Ok(v)
+            })();
+            // No interrupt may reach the connection once another call can have it.
+            slot.lock().unwrap_or_else(|e| e.into_inner()).take();
             handle.give_back(store);
-            Ok(result)
+            result
         };
-        let joined = tokio::task::spawn_blocking(job).await;
+        let mut task = tokio::task::spawn_blocking(job);
+        let joined = tokio::select! {
+            joined = &mut task => joined,
+            () = cancel.cancelled() => {
+                if let Some(i) = running.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+                    i.interrupt();
+                }
+                task.await
+            }
+        };
         match &joined {
             Ok(Ok(v)) => timer.record(v["root"].as_str(), Some(v), None),
             Ok(Err(ToolError::Message(m))) => timer.record(None, None, Some(m)),
@@ -365,6 +386,19 @@ impl CodegraphMcp {
             Err(e) => timer.record(None, None, Some(&e.to_string())),
         }
         finish(joined)
+    }
+}
+
+/// What a tool call brings besides its arguments: progress notifications (when the client
+/// asked for them) and the call's cancellation (the client cancelled or went away).
+struct CallCtx {
+    progress: Option<Progress>,
+    cancel: tokio_util::sync::CancellationToken,
+}
+
+impl CallCtx {
+    fn of(ctx: &RequestContext<RoleServer>) -> CallCtx {
+        CallCtx { progress: Progress::of(ctx), cancel: ctx.ct.clone() }
     }
 }
 
@@ -631,7 +665,7 @@ impl CodegraphMcp {
         self.with_reader(
             "code_search",
             args_of(&a),
-            Progress::of(&ctx),
+            CallCtx::of(&ctx),
             root,
             Freshen::No,
             move |_, reader| {
@@ -663,7 +697,7 @@ impl CodegraphMcp {
         self.with_reader(
             "open_node",
             args_of(&a),
-            Progress::of(&ctx),
+            CallCtx::of(&ctx),
             a.root.clone(),
             Freshen::No,
             move |handle, reader| {
@@ -706,7 +740,7 @@ impl CodegraphMcp {
         self.with_reader(
             "symbol_context",
             args_of(&a),
-            Progress::of(&ctx),
+            CallCtx::of(&ctx),
             a.root.clone(),
             Freshen::No,
             move |handle, reader| {
@@ -733,7 +767,7 @@ impl CodegraphMcp {
         self.with_reader(
             "impact_analysis",
             args_of(&a),
-            Progress::of(&ctx),
+            CallCtx::of(&ctx),
             a.root.clone(),
             Freshen::Briefly,
             move |handle, reader| {
@@ -772,7 +806,7 @@ impl CodegraphMcp {
         self.with_reader(
             "changed_code_impact",
             args_of(&a),
-            Progress::of(&ctx),
+            CallCtx::of(&ctx),
             a.root.clone(),
             Freshen::Briefly,
             move |handle, reader| {
@@ -819,7 +853,7 @@ impl CodegraphMcp {
         self.with_reader(
             "trace",
             args_of(&a),
-            Progress::of(&ctx),
+            CallCtx::of(&ctx),
             a.root.clone(),
             Freshen::No,
             move |handle, reader| {
@@ -860,7 +894,7 @@ impl CodegraphMcp {
         self.with_reader(
             "expand",
             args_of(&a),
-            Progress::of(&ctx),
+            CallCtx::of(&ctx),
             a.root.clone(),
             Freshen::No,
             move |handle, reader| {
@@ -897,7 +931,7 @@ impl CodegraphMcp {
         self.with_reader(
             "dag_grep",
             args_of(&a),
-            Progress::of(&ctx),
+            CallCtx::of(&ctx),
             a.root.clone(),
             Freshen::No,
             move |_, reader| {
@@ -943,7 +977,7 @@ impl CodegraphMcp {
         self.with_reader(
             "route_impact",
             args_of(&a),
-            Progress::of(&ctx),
+            CallCtx::of(&ctx),
             a.root.clone(),
             Freshen::Briefly,
             move |_, reader| {
@@ -969,7 +1003,7 @@ impl CodegraphMcp {
         self.with_reader(
             "tool_context",
             args_of(&a),
-            Progress::of(&ctx),
+            CallCtx::of(&ctx),
             a.root.clone(),
             Freshen::No,
             move |_, reader| {
