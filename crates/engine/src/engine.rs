@@ -75,6 +75,9 @@ pub struct Engine {
     /// tree sync reads them again) and units that vanished are looked for again. Until a
     /// revision succeeds, callers sync the whole tree ([`Engine::needs_retry`]).
     unsettled: bool,
+    /// Symlinked directories inside the root, as the last whole-tree walk found them: an
+    /// event under a target refreshes the same path under each alias.
+    dir_links: Vec<crate::scan::DirLink>,
 }
 
 /// What an input holds for a file, as the full build makes it: the facts its provider
@@ -315,8 +318,18 @@ impl Engine {
 
     /// The engine that continues from a full build.
     fn from_build(root: &Path, scan_opts: ScanOptions, build: FullBuild) -> (Engine, IndexSummary) {
-        let FullBuild { db, store, files, workspace, skips, published, git, revision, summary } =
-            build;
+        let FullBuild {
+            db,
+            store,
+            files,
+            workspace,
+            skips,
+            published,
+            git,
+            revision,
+            summary,
+            links,
+        } = build;
         let files = files
             .into_iter()
             .map(|(path, input, mtime_ns)| {
@@ -339,6 +352,7 @@ impl Engine {
             revision,
             retired: HashMap::new(),
             unsettled: false,
+            dir_links: links,
         };
         (engine, summary)
     }
@@ -462,6 +476,7 @@ impl Engine {
             revision: state.revision.unwrap_or(0),
             retired: HashMap::new(),
             unsettled: false,
+            dir_links: Vec::new(),
         })
     }
 
@@ -505,6 +520,7 @@ impl Engine {
     pub fn sync_full(&mut self, refresh_git: bool) -> Result<Applied> {
         let start = Instant::now();
         let walked = walk(&self.root, &self.opts, &self.root, None);
+        self.dir_links = walked.links.clone();
         let seen: HashSet<&str> = walked.candidates.iter().map(|c| c.rel.as_str()).collect();
         let removed: Vec<String> =
             self.files.keys().filter(|p| !seen.contains(p.as_str())).cloned().collect();
@@ -548,12 +564,57 @@ impl Engine {
         let mut candidates: BTreeMap<String, Candidate> = BTreeMap::new();
         let mut removed: HashSet<String> = HashSet::new();
         let mut skips: BTreeMap<String, Vec<Diagnostic>> = BTreeMap::new();
+        // A path under a symlinked directory's target is also a path under each alias.
+        let mut all: Vec<PathBuf> = paths.to_vec();
         for abs in paths {
+            for link in &self.dir_links {
+                if let Ok(below) = abs.strip_prefix(&link.target) {
+                    all.push(self.root.join(&link.alias).join(below));
+                }
+            }
+        }
+        all.sort();
+        all.dedup();
+        for abs in &all {
             if self.is_irrelevant(abs) {
                 continue;
             }
             let rel = crate::scan::rel_path(&self.root, abs);
-            match std::fs::symlink_metadata(abs) {
+            let meta = std::fs::symlink_metadata(abs);
+            // A symlink to a directory inside the root is walked like the directory (a full
+            // walk follows it); one that leaves the root is a file-level skip below.
+            let linked_dir = meta.as_ref().is_ok_and(|m| m.file_type().is_symlink())
+                && std::fs::canonicalize(abs)
+                    .is_ok_and(|t| t.starts_with(&self.root) && t.is_dir());
+            self.dir_links.retain(|l| l.alias != rel);
+            if linked_dir && let Ok(target) = std::fs::canonicalize(abs) {
+                self.dir_links.push(crate::scan::DirLink { alias: rel.clone(), target });
+            }
+            match meta {
+                Ok(_) if linked_dir => {
+                    let w = walk(&self.root, &self.opts, abs, None);
+                    let prefix = format!("{rel}/");
+                    let found: HashSet<&str> =
+                        w.candidates.iter().map(|c| c.rel.as_str()).collect();
+                    removed.extend(
+                        self.files
+                            .keys()
+                            .filter(|p| {
+                                (**p == rel || p.starts_with(&prefix))
+                                    && !found.contains(p.as_str())
+                            })
+                            .cloned(),
+                    );
+                    for c in w.candidates {
+                        candidates.insert(c.rel.clone(), c);
+                    }
+                    for (p, d) in group_skips(w.skips) {
+                        skips.insert(p, d);
+                    }
+                    if self.skips.contains_key(&rel) {
+                        skips.entry(rel.clone()).or_default();
+                    }
+                }
                 Err(_) => {
                     // Gone: the file itself, or everything under a removed directory.
                     let prefix = format!("{rel}/");
@@ -569,12 +630,20 @@ impl Engine {
                     let prefix = format!("{rel}/");
                     let found: HashSet<&str> =
                         w.candidates.iter().map(|c| c.rel.as_str()).collect();
+                    // The directory's files that are gone, and a file of the same name that
+                    // the directory replaced (`rm a.ts; mkdir a.ts`).
                     removed.extend(
                         self.files
                             .keys()
-                            .filter(|p| p.starts_with(&prefix) && !found.contains(p.as_str()))
+                            .filter(|p| {
+                                (**p == rel || p.starts_with(&prefix))
+                                    && !found.contains(p.as_str())
+                            })
                             .cloned(),
                     );
+                    if self.skips.contains_key(&rel) {
+                        skips.entry(rel.clone()).or_default();
+                    }
                     for c in w.candidates {
                         candidates.insert(c.rel.clone(), c);
                     }
@@ -600,6 +669,9 @@ impl Engine {
                     if !found && self.files.contains_key(&rel) {
                         removed.insert(rel.clone());
                     }
+                    // A file that replaced a directory of the same name: its files are gone.
+                    let prefix = format!("{rel}/");
+                    removed.extend(self.files.keys().filter(|p| p.starts_with(&prefix)).cloned());
                     if self.skips.get(&rel).map_or(!skip.is_empty(), |s| *s != skip) {
                         skips.insert(rel.clone(), skip);
                     }

@@ -120,6 +120,8 @@ pub struct FullBuild {
     pub git: Option<GitState>,
     pub revision: i64,
     pub summary: IndexSummary,
+    /// Symlinked directories inside the root that the scan followed.
+    pub links: Vec<crate::scan::DirLink>,
 }
 
 /// Scans, parses and resolves everything and publishes it as one new revision that replaces
@@ -335,7 +337,8 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
     };
     let paths: Vec<String> = scanned.files.into_iter().map(|f| f.path).collect();
     let files = paths.into_iter().zip(files).zip(mtimes).map(|((p, f), m)| (p, f, m)).collect();
-    Ok(FullBuild { db, store, files, workspace, skips, published, git, revision, summary })
+    let links = scanned.links;
+    Ok(FullBuild { db, store, files, workspace, skips, published, git, revision, summary, links })
 }
 
 /// Files per batch sent to the writer thread.

@@ -50,6 +50,18 @@ pub struct ScanResult {
     pub files: Vec<ScannedFile>,
     /// Skipped paths and notes, sorted by path.
     pub diagnostics: Vec<Diagnostic>,
+    /// Symlinked directories inside the root that the walk followed ([`Walk::links`]).
+    pub links: Vec<DirLink>,
+}
+
+/// A symlink to a directory inside the root: its files are indexed under the link's path
+/// too, so an edit under the target must refresh the alias.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DirLink {
+    /// Root-relative path of the link.
+    pub alias: String,
+    /// The canonical directory it resolves to.
+    pub target: PathBuf,
 }
 
 /// Hex content hash of raw bytes: git's blob ID (SHA-1 of `blob <len>\0` and the bytes), so
@@ -106,6 +118,8 @@ impl Candidate {
 pub struct Walk {
     pub candidates: Vec<Candidate>,
     pub skips: Vec<Diagnostic>,
+    /// Symlinked directories inside the root the walk went into, sorted by alias.
+    pub links: Vec<DirLink>,
 }
 
 /// Walks `root` (already canonical) and reads every eligible file, in parallel.
@@ -131,6 +145,7 @@ pub fn scan(root: &Path, opts: &ScanOptions) -> ScanResult {
     diagnostics.sort();
     diagnostics.dedup_by(|a, b| a.path == b.path && a.code == b.code);
     out.diagnostics = diagnostics;
+    out.links = walked.links;
     out
 }
 
@@ -175,6 +190,8 @@ pub fn walk(root: &Path, opts: &ScanOptions, start: &Path, max_depth: Option<usi
     let mut candidates: Vec<Candidate> = Vec::new();
     let filter_root = root.to_path_buf();
     let filter_skips = skips.clone();
+    let links: Arc<Mutex<Vec<DirLink>>> = Arc::default();
+    let filter_links = links.clone();
     let exclude = opts.exclude.clone();
     let walker = ignore::WalkBuilder::new(start)
         .max_depth(max_depth)
@@ -207,7 +224,14 @@ pub fn walk(root: &Path, opts: &ScanOptions, start: &Path, max_depth: Option<usi
                     push(&filter_skips, rel, DiagnosticCode::SymlinkLoop, format!("{e}"));
                     return false;
                 }
-                let inside = resolved.is_ok_and(|t| t.starts_with(&filter_root));
+                let inside = resolved.as_ref().is_ok_and(|t| t.starts_with(&filter_root));
+                if let Ok(target) = resolved.as_ref()
+                    && inside
+                    && target.is_dir()
+                    && let Ok(mut l) = filter_links.lock()
+                {
+                    l.push(DirLink { alias: rel_path(&filter_root, path), target: target.clone() });
+                }
                 if !inside {
                     let target = std::fs::read_link(path)
                         .map_or_else(|_| "?".to_string(), |t| t.display().to_string());
@@ -285,7 +309,10 @@ pub fn walk(root: &Path, opts: &ScanOptions, start: &Path, max_depth: Option<usi
     let mut skips = std::mem::take(&mut *skips.lock().unwrap_or_else(|e| e.into_inner()));
     skips.sort();
     skips.dedup_by(|a, b| a.path == b.path && a.code == b.code);
-    Walk { candidates, skips }
+    let mut links = std::mem::take(&mut *links.lock().unwrap_or_else(|e| e.into_inner()));
+    links.sort_by(|a, b| a.alias.cmp(&b.alias));
+    links.dedup();
+    Walk { candidates, skips, links }
 }
 
 /// A FIFO, socket or device node (never indexed, and never opened: a FIFO blocks the reader,
