@@ -28,6 +28,10 @@
 //!   codegraph-bench mcp-rss --cache DIR [--bin PATH] ROOT...
 //!                                                         settled RSS of one mcp serving ROOTs
 //!
+//!   codegraph-bench attack [DIR] [--bin PATH] [--stalled N] [--sessions N] [--pipelined N]
+//!                                                         issue 25's attack set replayed with
+//!                                                         bounded counts: one table
+//!
 //!   codegraph-bench report [--smoke] [--out FILE] [--only TEXT]
 //!                                                         all of the above in one run, written
 //!                                                         to docs/BENCHMARKS.md
@@ -36,6 +40,7 @@
 
 mod accuracy;
 mod answer_sizes;
+mod attack;
 mod churn;
 mod endpoints;
 mod impact_accuracy;
@@ -174,9 +179,10 @@ fn main() -> Result<()> {
         Some("report") => report::run(args),
         Some("worktrees") => worktrees::run(args),
         Some("mcp-rss") => worktrees::run_mcp_rss(args),
+        Some("attack") => attack::run(args),
         Some("churn") => churn::run(args),
         _ => bail!(
-            "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | incremental DIR [--edits N] [--rss-edits N] [--keep] | accuracy [--corpora DIR] [--only NAME] [--peers] | impact-accuracy [--corpora DIR] [--only NAME] | answer-sizes [--corpora DIR] [--only NAME] | endpoints [--corpora DIR] [--only NAME] [--show N] | peers [--only NAME] [--runs N] [--smoke] | queries --db PATH [--calls N] | mcp-load DIR [--clients N] [--calls M] [--edit-ms MS] [--bin PATH] [--json] [--keep] | mcp-load --smoke | mcp-rss --cache DIR [--bin PATH] ROOT... | report [--smoke] [--out FILE] [--only TEXT]"
+            "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | incremental DIR [--edits N] [--rss-edits N] [--keep] | accuracy [--corpora DIR] [--only NAME] [--peers] | impact-accuracy [--corpora DIR] [--only NAME] | answer-sizes [--corpora DIR] [--only NAME] | endpoints [--corpora DIR] [--only NAME] [--show N] | peers [--only NAME] [--runs N] [--smoke] | queries --db PATH [--calls N] | mcp-load DIR [--clients N] [--calls M] [--edit-ms MS] [--bin PATH] [--json] [--keep] | mcp-load --smoke | mcp-rss --cache DIR [--bin PATH] ROOT... | attack [DIR] [--bin PATH] [--stalled N] [--sessions N] [--pipelined N] | report [--smoke] [--out FILE] [--only TEXT]"
         ),
     }
 }

@@ -21,6 +21,7 @@ use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tools::CodegraphMcp;
 
@@ -396,9 +397,10 @@ pub async fn serve_http_on(
     Ok(())
 }
 
-/// Connections served at once. One more is answered `503` with `Retry-After` and closed, so
-/// stalled clients cannot hold every descriptor of the process (300 stalled requests used to
-/// lock every other client out).
+/// Connections served at once. One more closes the oldest connection that never sent a whole
+/// request header, or, when every connection is a working client, is answered `503` with
+/// `Retry-After`: stalled clients can neither hold every descriptor of the process nor lock
+/// new clients out (300 stalled requests used to).
 pub const MAX_CONNECTIONS: usize = 256;
 
 /// A client must send a request's whole header within this time, else its connection is
@@ -421,6 +423,8 @@ async fn serve_connections(
 ) {
     raise_descriptor_limit(max_connections as u64 * 2 + 256);
     let slots = Arc::new(tokio::sync::Semaphore::new(max_connections.max(1)));
+    let live: Arc<std::sync::Mutex<std::collections::VecDeque<Conn>>> = Arc::default();
+    let mut next_id = 0u64;
     loop {
         let accepted = tokio::select! {
             a = listener.accept() => a,
@@ -438,12 +442,49 @@ async fn serve_connections(
         if let Err(e) = tcp.set_nodelay(true) {
             tracing::debug!(error = %e, "cannot set TCP_NODELAY");
         }
-        let Ok(slot) = slots.clone().try_acquire_owned() else {
-            tokio::spawn(refuse_busy(tcp));
-            continue;
+        let slot = match slots.clone().try_acquire_owned() {
+            Ok(slot) => slot,
+            Err(_) => {
+                // Full: the oldest connection that never sent a whole request header makes
+                // room (stalled clients cannot starve new ones); only when every connection
+                // is a working client is the newcomer told to come back.
+                let victim = {
+                    let mut live = live.lock().unwrap_or_else(|e| e.into_inner());
+                    let oldest = live.iter().position(|c: &Conn| !c.served.load(Ordering::SeqCst));
+                    oldest.and_then(|i| live.remove(i))
+                };
+                let Some(victim) = victim else {
+                    tokio::spawn(refuse_busy(tcp));
+                    continue;
+                };
+                victim.close.cancel();
+                match tokio::time::timeout(Duration::from_secs(1), slots.clone().acquire_owned())
+                    .await
+                {
+                    Ok(Ok(slot)) => slot,
+                    _ => {
+                        tokio::spawn(refuse_busy(tcp));
+                        continue;
+                    }
+                }
+            }
         };
+        next_id += 1;
+        let me = Conn {
+            id: next_id,
+            served: Arc::new(AtomicBool::new(false)),
+            close: tokio_util::sync::CancellationToken::new(),
+        };
+        let (id, served, close) = (me.id, me.served.clone(), me.close.clone());
+        live.lock().unwrap_or_else(|e| e.into_inner()).push_back(me);
         let service = hyper_util::service::TowerToHyperService::new(router.clone());
+        // Marks the connection as a working client once hyper has read a whole request head.
+        let service = hyper::service::service_fn(move |req| {
+            served.store(true, Ordering::SeqCst);
+            hyper::service::Service::call(&service, req)
+        });
         let stop = stop.clone();
+        let live = live.clone();
         tokio::spawn(async move {
             let _slot = slot;
             let mut http = hyper::server::conn::http1::Builder::new();
@@ -456,13 +497,24 @@ async fn serve_connections(
                         tracing::debug!(error = %e, "HTTP connection ended");
                     }
                 }
+                () = close.cancelled() => {}
                 () = stop.cancelled() => {
                     conn.as_mut().graceful_shutdown();
                     let _ = tokio::time::timeout(Duration::from_secs(2), conn).await;
                 }
             }
+            live.lock().unwrap_or_else(|e| e.into_inner()).retain(|c| c.id != id);
         });
     }
+}
+
+/// A live HTTP connection, for choosing whom to close when the cap is reached.
+struct Conn {
+    id: u64,
+    /// It has sent at least one whole request header.
+    served: Arc<AtomicBool>,
+    /// Closes it.
+    close: tokio_util::sync::CancellationToken,
 }
 
 /// Answers a connection over the cap `503` and closes it.

@@ -1043,9 +1043,10 @@ fn the_stdio_gate_tells_requests_answers_and_cancellations_apart() {
     assert_eq!(answered_id(br#"{"jsonrpc":"2.0","method":"notifications/progress"}"#), None);
 }
 
-/// HTTP limits (issue 25, item 5): a client that never finishes its header is cut off after
-/// the header timeout; connections over the cap are answered 503 at once instead of waiting
-/// on stalled ones; a freed slot serves again; an idle session is closed and its ID refused.
+/// HTTP limits (issue 25, item 5): at the connection cap a new client is served at once by
+/// closing the oldest connection that never sent a whole header; the other stalled ones are
+/// cut off at the header timeout; when every connection is a working client the newcomer is
+/// answered 503 at once; an idle session is closed and its ID refused.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn http_cuts_slow_headers_caps_connections_and_expires_idle_sessions() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -1073,40 +1074,46 @@ async fn http_cuts_slow_headers_caps_connections_and_expires_idle_sessions() {
         stalled.push(s);
     }
     tokio::time::sleep(Duration::from_millis(200)).await;
-    // A fourth is told at once to come back.
+    // A new client is served at once: the oldest stalled connection makes room.
     let started = Instant::now();
-    let (status, body) = raw_http(addr, &[], init).await;
-    assert_eq!(status, 503, "{body}");
+    let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    let req = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n{init}",
+        init.len()
+    );
+    s.write_all(req.as_bytes()).await.expect("write");
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out).await;
+    let text = String::from_utf8_lossy(&out).to_string();
+    assert!(text.starts_with("HTTP/1.1 200"), "{text}");
     assert!(started.elapsed() < Duration::from_secs(1), "{:?}", started.elapsed());
-    // The stalled ones are cut off after the header timeout...
+    let session =
+        text.lines().find_map(|l| l.strip_prefix("mcp-session-id: ").map(|v| v.trim().to_string()));
+    // The stalled ones are all cut off (one to make room, the rest at the header timeout).
     for mut s in stalled {
         let mut buf = Vec::new();
         let read = tokio::time::timeout(Duration::from_secs(5), s.read_to_end(&mut buf)).await;
         assert!(read.is_ok(), "a stalled header must be cut off");
     }
-    // ...and their slots serve again.
-    let mut session = None;
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while session.is_none() {
-        assert!(Instant::now() < deadline, "no slot came free");
+    // Three working clients on kept-alive connections fill the cap: a fourth is told at once
+    // to come back, and none of theirs is closed for it.
+    let mut working = Vec::new();
+    for _ in 0..3 {
         let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
+        let ping = r#"{"jsonrpc":"2.0","id":9,"method":"ping"}"#;
         let req = format!(
-            "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n{init}",
-            init.len()
+            "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n{ping}",
+            ping.len()
         );
         s.write_all(req.as_bytes()).await.expect("write");
-        let mut out = Vec::new();
-        let _ = s.read_to_end(&mut out).await;
-        let text = String::from_utf8_lossy(&out).to_string();
-        if text.starts_with("HTTP/1.1 200") {
-            session = text
-                .lines()
-                .find_map(|l| l.strip_prefix("mcp-session-id: ").map(|v| v.trim().to_string()));
-            assert!(session.is_some(), "{text}");
-        } else {
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+        let mut buf = [0u8; 64];
+        let n = s.read(&mut buf).await.expect("an answer");
+        assert!(n > 0);
+        working.push(s);
     }
+    let (status, body) = raw_http(addr, &[], init).await;
+    assert_eq!(status, 503, "{body}");
+    drop(working);
     let session = session.expect("a session");
     // Idle past its limit, the session is gone: a call on it is refused, not served.
     tokio::time::sleep(Duration::from_millis(2500)).await;

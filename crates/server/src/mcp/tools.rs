@@ -312,7 +312,10 @@ pub struct StatusArgs {
 
 impl CodegraphMcp {
     pub fn new(roots: Arc<RootSet>) -> Self {
-        CodegraphMcp { roots, tool_router: Self::tool_router() }
+        // One router for every session: building it (every tool's JSON schemas) per HTTP
+        // session cost ~70 KB each.
+        static ROUTER: std::sync::OnceLock<ToolRouter<CodegraphMcp>> = std::sync::OnceLock::new();
+        CodegraphMcp { roots, tool_router: ROUTER.get_or_init(Self::tool_router).clone() }
     }
 
     /// Runs `f` on the blocking pool with one snapshot of the chosen root, then adds `root`,
