@@ -1,7 +1,7 @@
 //! `codegraph-bench attack`: replays issue 25's attack set against the release binary with
 //! bounded counts and time, and prints one table (docs/BENCHMARKS.md): a 16k-word search, an
 //! HTTP keep-alive connection's call latency, RSS before and after 1,000 sessions nobody
-//! closes (and once they idled out), stalled connections against a new client, and the peak
+//! closes (once they idled out, and after a second burst), stalled connections against a new client, and the peak
 //! RSS of 1,000 pipelined stdio calls.
 //!
 //! Plain blocking sockets and a minimal HTTP/1.1 reader (Content-Length or chunked bodies),
@@ -21,6 +21,8 @@ struct Args {
     stalled: usize,
     sessions: usize,
     pipelined: usize,
+    /// Seconds to wait after the sessions' idle limit (5 s) before measuring RSS again.
+    idle_wait: u64,
 }
 
 fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args> {
@@ -30,6 +32,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args> {
         stalled: 300,
         sessions: 1000,
         pipelined: 1000,
+        idle_wait: 8,
     };
     while let Some(arg) = it.next() {
         let mut num = |name: &str| -> Result<usize> {
@@ -40,6 +43,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args> {
             "--stalled" => a.stalled = num("--stalled")?,
             "--sessions" => a.sessions = num("--sessions")?,
             "--pipelined" => a.pipelined = num("--pipelined")?,
+            "--idle-wait" => a.idle_wait = num("--idle-wait")? as u64,
             other if !other.starts_with('-') => a.root = Some(PathBuf::from(other)),
             other => bail!("unknown argument {other}"),
         }
@@ -268,15 +272,23 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
             t.elapsed().as_secs_f64()
         ),
     ));
-    std::thread::sleep(Duration::from_secs(8));
+    std::thread::sleep(Duration::from_secs(a.idle_wait));
     let expired = initialize(&addr).is_ok();
     rows.push((
-        "RSS once they idled out (--session-idle-secs 5, +8 s)".into(),
+        format!("RSS once they idled out (--session-idle-secs 5, +{} s)", a.idle_wait),
         format!(
             "{}{}",
             mib(status_kib(pid, "VmRSS:")),
             if expired { "" } else { " (server down!)" }
         ),
+    ));
+    // Expired sessions' memory is reused: a second burst does not add the first one's again.
+    for _ in 0..a.sessions {
+        initialize(&addr)?;
+    }
+    rows.push((
+        format!("RSS after {} more sessions (the first expired)", a.sessions),
+        mib(status_kib(pid, "VmRSS:")),
     ));
     // Stalled connections: each sends half a header and waits.
     let mut stalled = Vec::new();

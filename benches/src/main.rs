@@ -28,7 +28,7 @@
 //!   codegraph-bench mcp-rss --cache DIR [--bin PATH] ROOT...
 //!                                                         settled RSS of one mcp serving ROOTs
 //!
-//!   codegraph-bench attack [DIR] [--bin PATH] [--stalled N] [--sessions N] [--pipelined N]
+//!   codegraph-bench attack [DIR] [--bin PATH] [--stalled N] [--sessions N] [--pipelined N] [--idle-wait S]
 //!                                                         issue 25's attack set replayed with
 //!                                                         bounded counts: one table
 //!
@@ -182,7 +182,7 @@ fn main() -> Result<()> {
         Some("attack") => attack::run(args),
         Some("churn") => churn::run(args),
         _ => bail!(
-            "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | incremental DIR [--edits N] [--rss-edits N] [--keep] | accuracy [--corpora DIR] [--only NAME] [--peers] | impact-accuracy [--corpora DIR] [--only NAME] | answer-sizes [--corpora DIR] [--only NAME] | endpoints [--corpora DIR] [--only NAME] [--show N] | peers [--only NAME] [--runs N] [--smoke] | queries --db PATH [--calls N] | mcp-load DIR [--clients N] [--calls M] [--edit-ms MS] [--bin PATH] [--json] [--keep] | mcp-load --smoke | mcp-rss --cache DIR [--bin PATH] ROOT... | attack [DIR] [--bin PATH] [--stalled N] [--sessions N] [--pipelined N] | report [--smoke] [--out FILE] [--only TEXT]"
+            "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | incremental DIR [--edits N] [--rss-edits N] [--keep] | accuracy [--corpora DIR] [--only NAME] [--peers] | impact-accuracy [--corpora DIR] [--only NAME] | answer-sizes [--corpora DIR] [--only NAME] | endpoints [--corpora DIR] [--only NAME] [--show N] | peers [--only NAME] [--runs N] [--smoke] | queries --db PATH [--calls N] | mcp-load DIR [--clients N] [--calls M] [--edit-ms MS] [--bin PATH] [--json] [--keep] | mcp-load --smoke | mcp-rss --cache DIR [--bin PATH] ROOT... | attack [DIR] [--bin PATH] [--stalled N] [--sessions N] [--pipelined N] [--idle-wait S] | report [--smoke] [--out FILE] [--only TEXT]"
         ),
     }
 }

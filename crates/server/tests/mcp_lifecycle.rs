@@ -415,3 +415,43 @@ fn pipelined_requests_are_bounded_and_all_answered() {
     let (is_error, _) = server.call("symbol_context", json!({"target": "alpha", "root": root_s}));
     assert!(!is_error);
 }
+
+/// An index deleted while `mcp` serves it is noticed and rebuilt (issue 25, item 9): calls
+/// go on answering from the new file, and edits keep reaching it.
+#[test]
+fn an_index_deleted_while_serving_is_rebuilt() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = std::fs::canonicalize(tmp.path()).expect("canonical");
+    let root = repo(&dir, "r", "export function alpha() { return 1; }\n");
+    let root_s = root.display().to_string();
+    let mut server = Server::start(&["mcp", &root_s], &dir, &[]);
+    let (is_error, text) = server.call("code_search", json!({"query": "alpha"}));
+    assert!(!is_error && text.contains("sym:ts:src/a.ts:alpha"), "{text}");
+    let db = std::fs::read_dir(dir.join("cache"))
+        .expect("cache dir")
+        .filter_map(Result::ok)
+        .map(|e| e.path().join("index.db"))
+        .find(|p| p.exists())
+        .expect("the root's index");
+    for f in codegraph_query::database_files(&db) {
+        let _ = std::fs::remove_file(f);
+    }
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !db.exists() {
+        assert!(Instant::now() < deadline, "the deleted index was never rebuilt");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    std::fs::write(root.join("src/b.ts"), "export function gamma() { return 2; }\n")
+        .expect("write");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (is_error, text) = server.call("code_search", json!({"query": "gamma"}));
+        if !is_error && text.contains("sym:ts:src/b.ts:gamma") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "an edit after the rebuild never showed: {text}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let (is_error, text) = server.call("code_search", json!({"query": "alpha"}));
+    assert!(!is_error && text.contains("sym:ts:src/a.ts:alpha"), "{text}");
+}
