@@ -581,8 +581,8 @@ impl Engine {
             }
             let rel = crate::scan::rel_path(&self.root, abs);
             let meta = std::fs::symlink_metadata(abs);
-            // A symlink to a directory inside the root is walked like the directory (a full
-            // walk follows it); one that leaves the root is a file-level skip below.
+            // A symlink to a directory inside the root is walked like a directory (a full walk
+            // follows it); one that leaves the root is a file-level skip below.
             let linked_dir = meta.as_ref().is_ok_and(|m| m.file_type().is_symlink())
                 && std::fs::canonicalize(abs)
                     .is_ok_and(|t| t.starts_with(&self.root) && t.is_dir());
@@ -591,30 +591,6 @@ impl Engine {
                 self.dir_links.push(crate::scan::DirLink { alias: rel.clone(), target });
             }
             match meta {
-                Ok(_) if linked_dir => {
-                    let w = walk(&self.root, &self.opts, abs, None);
-                    let prefix = format!("{rel}/");
-                    let found: HashSet<&str> =
-                        w.candidates.iter().map(|c| c.rel.as_str()).collect();
-                    removed.extend(
-                        self.files
-                            .keys()
-                            .filter(|p| {
-                                (**p == rel || p.starts_with(&prefix))
-                                    && !found.contains(p.as_str())
-                            })
-                            .cloned(),
-                    );
-                    for c in w.candidates {
-                        candidates.insert(c.rel.clone(), c);
-                    }
-                    for (p, d) in group_skips(w.skips) {
-                        skips.insert(p, d);
-                    }
-                    if self.skips.contains_key(&rel) {
-                        skips.entry(rel.clone()).or_default();
-                    }
-                }
                 Err(_) => {
                     // Gone: the file itself, or everything under a removed directory.
                     let prefix = format!("{rel}/");
@@ -625,7 +601,7 @@ impl Engine {
                         skips.insert(rel.clone(), Vec::new());
                     }
                 }
-                Ok(meta) if meta.is_dir() => {
+                Ok(meta) if meta.is_dir() || linked_dir => {
                     let w = walk(&self.root, &self.opts, abs, None);
                     let prefix = format!("{rel}/");
                     let found: HashSet<&str> =

@@ -82,30 +82,19 @@ pub fn run_watch(
         let first = match rx.recv_timeout(Duration::from_millis(100)) {
             Ok(r) => r,
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                if retry.due() {
+                let outcome = if retry.due() {
                     // A failed publish: the whole tree again, until it lands.
-                    let outcome = engine.sync_full(false);
-                    healthy = settle(
-                        &engine,
-                        &idle_batch,
-                        outcome,
-                        &mut retry,
-                        owner.as_deref(),
-                        opts.json,
-                    );
+                    Some(engine.sync_full(false))
                 } else if last_check.elapsed() >= INDEX_CHECK_INTERVAL {
                     // The index file deleted or replaced under us: rebuilt, not written blind.
                     last_check = Instant::now();
-                    if let Some(outcome) = engine.check_index().transpose() {
-                        healthy = settle(
-                            &engine,
-                            &idle_batch,
-                            outcome,
-                            &mut retry,
-                            owner.as_deref(),
-                            opts.json,
-                        );
-                    }
+                    engine.check_index().transpose()
+                } else {
+                    None
+                };
+                if let Some(outcome) = outcome {
+                    let owner = owner.as_deref();
+                    healthy = settle(&engine, &idle_batch, outcome, &mut retry, owner, opts.json);
                 }
                 if let Some(o) = &owner {
                     let last = *raw_last.lock().unwrap_or_else(|e| e.into_inner());
