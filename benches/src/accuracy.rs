@@ -279,13 +279,33 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
     });
     let mut only: Option<String> = None;
     let mut peers = false;
+    // A corpus kept out of the repository (held-out code), scored the same way.
+    let (mut extra_root, mut extra_oracle): (Option<PathBuf>, Option<PathBuf>) = (None, None);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--corpora" => corpora = PathBuf::from(args.next().context("--corpora DIR")?),
             "--only" => only = Some(args.next().context("--only NAME")?),
             "--peers" => peers = true,
+            "--root" => extra_root = Some(PathBuf::from(args.next().context("--root DIR")?)),
+            "--oracle" => extra_oracle = Some(PathBuf::from(args.next().context("--oracle FILE")?)),
             other => bail!("unknown argument {other}"),
         }
+    }
+    if let (Some(root), Some(oracle)) = (&extra_root, &extra_oracle) {
+        let bin = crate::sibling_binary()?;
+        let o = load_oracle(oracle)?;
+        let s = score_ours(&bin, "held-out", root, &o)?;
+        println!(
+            "{}: oracle sites {}, our sites {}, site precision {}, site recall {}, unresolved (ours) {}, index {:.1} s",
+            root.display(),
+            o.sites.len(),
+            s.sites,
+            pct(s.site_hit, s.sites),
+            pct(s.site_hit, o.sites.len()),
+            s.unresolved,
+            s.index_secs
+        );
+        return Ok(());
     }
     if peers {
         return crate::peer_accuracy::run(&corpora, only.as_deref());

@@ -4,6 +4,8 @@
 //!   codegraph-bench index DIR [--runs N] [--bin PATH]      cold index vs the parse floor
 //!   codegraph-bench incremental DIR [--edits N] [--rss-edits N]  re-index and watch latency
 //!   codegraph-bench accuracy [--corpora DIR] [--only NAME] CALLS edges vs compiler oracles
+//!   codegraph-bench accuracy --root DIR --oracle FILE     the same for a corpus kept out of
+//!                                                         the repository (held-out code)
 //!   codegraph-bench accuracy --peers [--only NAME]        GitNexus's CALLS pairs vs the same
 //!                                                         oracles, next to ours (rxjs, openai)
 //!   codegraph-bench impact-accuracy [--corpora DIR] [--only NAME]

@@ -113,6 +113,52 @@ fn gopath_layout_vendor_and_aliases_without_go_mod() {
     "#]].assert_eq(&out);
 }
 
+/// A GOPATH-era project checked out on its own (no go.mod, not under `$GOPATH/src`): its
+/// files import their own packages by full path. The prefix they agree on names the root
+/// (two directories vote for `github.com/org/project`); a lone external import that happens
+/// to end with a one-segment directory of the root (`golang.org/x/net/context` and
+/// `context/`) is not taken for the project's own.
+#[test]
+fn gopath_import_prefix_inferred_without_go_mod() {
+    let out = render_fixture_resolution(
+        r#"
+        //- /cmd/tool/main.go
+        package main
+
+        import (
+        	"github.com/org/project/api/server/httputils"
+        	"github.com/org/project/pkg/log"
+        	"golang.org/x/net/context"
+        )
+
+        func main() {
+        	httputils.WriteJSON()
+        	log.Info()
+        	context.Background()
+        }
+        //- /api/server/httputils/h.go
+        package httputils
+
+        func WriteJSON() {}
+        //- /pkg/log/log.go
+        package log
+
+        func Info() {}
+        //- /context/c.go
+        package context
+
+        func Background() {}
+        "#,
+    );
+    expect![[r#"
+        edge IMPORTS file:cmd/tool/main.go -> pkg:go:api/server/httputils L4 import-resolved 0.95
+        edge IMPORTS file:cmd/tool/main.go -> pkg:go:pkg/log L5 import-resolved 0.95
+        edge CALLS sym:go:cmd/tool/main.go:main -> sym:go:api/server/httputils/h.go:WriteJSON L10 import-resolved 0.95
+        edge CALLS sym:go:cmd/tool/main.go:main -> sym:go:pkg/log/log.go:Info L11 import-resolved 0.95
+        unresolved cmd/tool/main.go:12 context.Background in sym:go:cmd/tool/main.go:main
+    "#]].assert_eq(&out);
+}
+
 #[test]
 fn methods_through_typed_receivers() {
     let out = render_fixture_resolution(

@@ -1185,6 +1185,7 @@ impl Engine {
             created_at_ms: now_ms(),
             duration_ms: i64::try_from(start.elapsed().as_millis()).unwrap_or(i64::MAX),
             max_file_size: self.opts.max_file_size,
+            go_import_prefix: crate::index::go_import_prefix(&self.db, self.workspace),
         }
     }
 

@@ -86,6 +86,14 @@ pub struct IndexSummary {
     pub notes: Vec<String>,
 }
 
+/// The note a snapshot keeps on how Go import paths map to the root when no `go.mod` covers
+/// it: `PREFIX (inferred from imports naming N package directories)`.
+pub fn go_import_prefix(db: &Database, workspace: Workspace) -> Option<String> {
+    codegraph_resolve::go_inferred_prefix(db, workspace).map(|p| {
+        format!("{} (inferred from imports naming {} package directories)", p.prefix, p.packages)
+    })
+}
+
 /// Peak RSS (`VmHWM`) of this process from `/proc/self/status`; `None` off Linux.
 pub fn peak_rss_bytes() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -286,6 +294,7 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
         created_at_ms: now_ms(),
         duration_ms: i64::try_from(start.elapsed().as_millis()).unwrap_or(i64::MAX),
         max_file_size: opts.max_file_size,
+        go_import_prefix: go_import_prefix(&db, workspace),
     };
     if !writer_gone {
         let _ = to_writer.send(WriterEvent::Batch(batch));

@@ -122,6 +122,9 @@ pub struct SnapshotInfo {
     pub duration_ms: i64,
     /// The scanner's size limit for this revision (a freshness check must walk the same way).
     pub max_file_size: u64,
+    /// How Go import paths map to the root when no `go.mod` covers it (`status` shows it):
+    /// the inferred prefix, or `None`.
+    pub go_import_prefix: Option<String>,
 }
 
 /// A scanner skip or a note on an indexed file.
@@ -824,6 +827,13 @@ pub(crate) fn insert_snapshot(
         "INSERT OR REPLACE INTO meta (key, value) VALUES ('max_file_size', ?1)",
         [info.max_file_size.to_string()],
     )?;
+    match &info.go_import_prefix {
+        Some(p) => tx.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES ('go_import_prefix', ?1)",
+            [p],
+        )?,
+        None => tx.execute("DELETE FROM meta WHERE key = 'go_import_prefix'", [])?,
+    };
     tx.execute(
         "INSERT INTO snapshot (revision, root, head_commit, dirty_fingerprint, dirty_files, \
          indexer_version, schema_version, created_at_ms, duration_ms, files, symbols, edges, skipped, \

@@ -645,6 +645,7 @@ fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Re
     }
     let list = |v: &[String]| -> Vec<String> { v.iter().take(limit).cloned().collect() };
     let sharing = codegraph_engine::seed::sharing(&root, &db_path, &reader)?;
+    let go_prefix = reader.meta("go_import_prefix")?;
     if json {
         let counts = |v: &[(String, u64)]| -> Value {
             Value::Object(v.iter().map(|(k, n)| (k.clone(), json!(n))).collect())
@@ -676,6 +677,7 @@ fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Re
             "diagnostics_by_code": counts(&st.diagnostics_by_code),
             "skips": skips.iter().map(|d| json!({"path": d.path, "code": d.code, "detail": d.detail})).collect::<Vec<_>>(),
             "repository": sharing.json(),
+            "go_import_prefix": go_prefix,
         }));
     }
     let mut out = std::io::stdout().lock();
@@ -693,6 +695,9 @@ fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Re
     };
     writeln!(out, "freshness {label}: {why}")?;
     sharing.write(&mut out)?;
+    if let Some(p) = &go_prefix {
+        writeln!(out, "go import prefix {p}; no go.mod covers the root")?;
+    }
     for (tag, paths) in [("+", &fresh.added), ("~", &fresh.modified), ("-", &fresh.removed)] {
         for p in paths.iter().take(limit) {
             writeln!(out, "  {tag} {p}")?;

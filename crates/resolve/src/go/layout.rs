@@ -10,6 +10,9 @@
 //!   re-runs whenever a file is added or removed.
 //! - [`go_layout`] is the import-resolution view: the set of package directories and the
 //!   modules. Adding a file to an existing package leaves it equal, so no import re-resolves.
+//!   A root no `go.mod` covers (a GOPATH-era project) gets its import-path prefix inferred from
+//!   the imports its files make ([`infer_prefix`], reading each file's [`go_import_paths`], an
+//!   `Eq` firewall, so only an edit of an import list can change it).
 //! - [`go_dir_files`] is one package's file list: adding a file to package P changes only P's.
 //! - [`go_file_summary`] is one file's package clause, top-level type names and method
 //!   receivers: a function-body edit leaves it equal. [`package_name`] and the package graph
@@ -64,6 +67,72 @@ pub(crate) struct GoLayout {
     pub modules: Vec<(String, String)>,
     /// Whether any package directory lies under a `vendor/` directory.
     pub has_vendor: bool,
+    /// The root's import-path prefix when no `go.mod` covers the root, inferred from the
+    /// imports the files make ([`infer_prefix`]).
+    pub inferred: Option<InferredPrefix>,
+}
+
+/// An import-path prefix that names the root directory, and the evidence for it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct InferredPrefix {
+    /// `github.com/org/project`: `github.com/org/project/a/b` is the root's `a/b`.
+    pub prefix: String,
+    /// Distinct package directories of the root that imports named through it.
+    pub packages: usize,
+}
+
+/// The import paths of one Go file (an edit that keeps them leaves this equal).
+#[salsa::tracked(returns(ref))]
+pub(crate) fn go_import_paths(db: &dyn salsa::Database, file: SourceFile) -> Vec<String> {
+    file_facts(db, file).imports.iter().map(|i| i.source.clone()).collect()
+}
+
+/// Infers the import-path prefix of a root that no `go.mod` covers: every import path that
+/// does not resolve otherwise and ends with the path of a package directory of the root
+/// (`github.com/org/project/api/server` with a directory `api/server`) votes for the part
+/// before it (`github.com/org/project`); the prefix named through the most distinct
+/// directories wins (then the longer directory match, then the shorter prefix), if it is
+/// named through two directories or one of two or more segments. A GOPATH
+/// project imports its own packages by their full path, so the prefix its files agree on is
+/// the one `go build` would use under `$GOPATH/src`.
+fn infer_prefix(
+    db: &dyn salsa::Database,
+    files: &GoFiles,
+    layout: &GoLayout,
+) -> Option<InferredPrefix> {
+    // prefix -> (distinct directories, deepest directory match in segments)
+    let mut votes: HashMap<String, (BTreeSet<&str>, usize)> = HashMap::new();
+    for (dir, dir_files) in &files.dirs {
+        for &file in dir_files {
+            for path in go_import_paths(db, file) {
+                if layout.resolve_import(dir, path).is_some() {
+                    continue;
+                }
+                let segments: Vec<&str> = path.split('/').collect();
+                for k in 1..segments.len() {
+                    let rest = segments[k..].join("/");
+                    if let Some(d) = layout.dirs.get(rest.as_str()) {
+                        let entry = votes.entry(segments[..k].join("/")).or_default();
+                        entry.0.insert(d.as_str());
+                        entry.1 = entry.1.max(segments.len() - k);
+                    }
+                }
+            }
+        }
+    }
+    votes
+        .into_iter()
+        .max_by(|(pa, (da, sa)), (pb, (db_, sb))| {
+            da.len()
+                .cmp(&db_.len())
+                .then(sa.cmp(sb))
+                .then_with(|| pb.len().cmp(&pa.len()))
+                .then_with(|| pb.cmp(pa))
+        })
+        // One import of a one-segment directory (`golang.org/x/net/context` with a `context`
+        // directory) is too weak: it would send calls into an external package to ours.
+        .filter(|(_, (dirs, depth))| dirs.len() >= 2 || *depth >= 2)
+        .map(|(prefix, (dirs, _))| InferredPrefix { prefix, packages: dirs.len() })
 }
 
 /// The package directories and modules. Reads [`go_files`] and `go.mod` texts only.
@@ -79,7 +148,19 @@ pub(crate) fn go_layout(db: &dyn salsa::Database, workspace: Workspace) -> GoLay
     layout.has_vendor =
         layout.dirs.iter().any(|d| d.starts_with("vendor/") || d.contains("/vendor/"));
     layout.modules.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.cmp(b)));
+    // Only a root no go.mod covers reads its files' imports.
+    if !layout.modules.iter().any(|(_, dir)| dir.is_empty()) {
+        layout.inferred = infer_prefix(db, files, &layout);
+    }
     layout
+}
+
+/// The root's inferred import-path prefix, when no `go.mod` covers it (for `status`).
+pub fn go_inferred_prefix(
+    db: &dyn salsa::Database,
+    workspace: Workspace,
+) -> Option<InferredPrefix> {
+    go_layout(db, workspace).inferred.clone()
 }
 
 /// What the package layer needs from one Go file: a function-body edit leaves it equal.
@@ -162,6 +243,17 @@ impl GoLayout {
                 if let Some(d) = found(&d) {
                     return Some(d);
                 }
+            }
+        }
+        if let Some(inferred) = &self.inferred {
+            let prefix = inferred.prefix.as_str();
+            if path == prefix {
+                return found("");
+            }
+            if let Some(rest) = path.strip_prefix(prefix).and_then(|r| r.strip_prefix('/'))
+                && let Some(d) = found(rest)
+            {
+                return Some(d);
             }
         }
         found(path).or_else(|| found(&format!("src/{path}")))
