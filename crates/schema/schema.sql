@@ -71,7 +71,7 @@ CREATE INDEX IF NOT EXISTS edge_by_owner ON stored_edge (owner);
 -- Paths skipped by the scanner (with the reason) and notes on indexed files.
 CREATE TABLE IF NOT EXISTS diagnostic (
   path TEXT NOT NULL, -- root-relative path
-  code TEXT NOT NULL, -- what happened (one of: binary, too-large, unreadable, symlink-outside-root, symlink-loop, not-regular, non-utf8-name, walk-error, lossy-utf8, syntax-errors)
+  code TEXT NOT NULL, -- what happened (one of: binary, too-large, unreadable, symlink-outside-root, symlink-loop, not-regular, non-utf8-name, walk-error, lossy-utf8, syntax-errors, parse-repaired)
   detail TEXT NOT NULL, -- human-readable detail
   skipped INTEGER NOT NULL, -- 1 when the path is not in the index
   PRIMARY KEY (path, code)

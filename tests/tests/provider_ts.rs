@@ -767,3 +767,53 @@ fn field_accesses_reads_and_writes() {
     "##]]
     .assert_eq(&out);
 }
+
+/// Parse repair (issue 19): each construct the TypeScript compiler accepts and
+/// tree-sitter-typescript rejects parses after a repair that keeps lines and columns, so the
+/// facts are whole (no syntax errors), point at the original lines, and say a repair was made.
+#[test]
+fn parse_repair_of_constructs_the_grammar_rejects() {
+    let out = render_fixture_facts(
+        r#"
+        //- /src/overloads.ts
+        export const pipe: {
+          <A>(a: A): A
+          <A, B>(a: A, ab: (a: A) => B): B
+        } = function (a: any, ...fns: any[]) {
+          return fns.reduce((acc, f) => f(acc), a);
+        };
+        export function use() {
+          return pipe(1, double);
+        }
+        function double(x: number) {
+          return x * 2;
+        }
+        //- /src/hkt.d.ts
+        export declare const map: <A, B>(f: (a: A) => B) => (fa: import('./HKT').Kind<'IO', A>) => import('./HKT').Kind<'IO', B>
+        export declare function lift<in out T>(x: T): T
+        export type * from './types'
+        export declare function after(): void
+        "#,
+    );
+    expect![[r#"
+        //- src/overloads.ts
+        sym function pipe L1-6 exported sig="const pipe: { <A>(a: A): A; <A, B>(a: A, ab: (a: A) => B): B } = function (a: any, ...fns: any[])"
+        sym function use L7-9 exported sig="function use()"
+        sym function double L10-12 sig="function double(x: number)"
+        call L5:14 fns.reduce in pipe
+        call L5:33 f in pipe
+        call L8:10 pipe in use
+        hint L5 pipe acc = param 0 of arg 0 of fns.reduce()
+        hint L5 pipe f = param 1 of arg 0 of fns.reduce()
+        repairs 1
+        //- src/hkt.d.ts
+        sym constant map L1-1 exported sig="const map: <A, B>(f: (a: A) => B) => (fa: Kind<'IO', A>) => Kind<'IO', B>"
+        sym function lift L2-2 exported sig="function lift< T>(x: T): T"
+        sym function after L4-4 exported sig="function after(): void"
+        import L3 ReExport "./types" all
+        hint L2 lift  -> T
+        hint L2 lift x : T
+        repairs 4
+    "#]]
+    .assert_eq(&out);
+}

@@ -35,7 +35,7 @@ use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// The layout version written as the first byte. Bump it on any change to the encoding.
-pub const CODEC_VERSION: u8 = 5;
+pub const CODEC_VERSION: u8 = 6;
 
 /// Deepest chain of call results (`Receiver::CallResult` nesting) that decoding accepts; the
 /// providers cap their chains at 8, and a bound keeps a corrupt blob from building a chain
@@ -304,6 +304,7 @@ impl<'f> Writer<'f> {
             }
         }
         self.varint(u64::from(f.syntax_errors));
+        self.varint(u64::from(f.repairs));
         self.symbols(&f.symbols);
         self.imports(&f.imports);
         self.sites(f);
@@ -825,6 +826,7 @@ impl<'b> Reader<'b> {
             t => return Err(Self::unknown(start, "package", u64::from(t))),
         };
         let syntax_errors = self.u32("syntax error count")?;
+        let repairs = self.u32("repair count")?;
         let symbols = self.symbols()?;
         let imports = self.imports()?;
 
@@ -893,6 +895,7 @@ impl<'b> Reader<'b> {
             client_calls,
             package,
             syntax_errors,
+            repairs,
         })
     }
 

@@ -13,6 +13,7 @@
 //! (module-level object-literal properties and variables name the calls inside them, `this.x =
 //! function` inside a constructor is `C.constructor.x`) are reproduced on purpose.
 
+mod repair;
 pub(crate) mod shapes;
 mod walk;
 
@@ -22,6 +23,14 @@ use crate::lang::{Capability, Language};
 
 pub struct TsProvider {
     language: Language,
+}
+
+impl TsProvider {
+    fn extract_tree(text: &str, tree: &tree_sitter::Tree) -> FileFacts {
+        let mut facts = walk::extract(text, tree);
+        crate::endpoints::typescript(text, tree, &mut facts);
+        facts
+    }
 }
 
 pub static TYPESCRIPT: TsProvider = TsProvider { language: Language::TypeScript };
@@ -46,13 +55,19 @@ impl Provider for TsProvider {
     }
 
     fn extract(&self, text: &str, tree: Option<&tree_sitter::Tree>) -> FileFacts {
-        match tree {
-            Some(tree) => {
-                let mut facts = walk::extract(text, tree);
-                crate::endpoints::typescript(text, tree, &mut facts);
-                facts
-            }
-            None => FileFacts::default(),
+        let Some(tree) = tree else { return FileFacts::default() };
+        // A file with parse errors may hold a construct tsc accepts and the grammar rejects:
+        // repaired (lines and columns kept) and kept when the repaired parse is cleaner.
+        if tree.root_node().has_error()
+            && self.language != Language::JavaScript
+            && let Some((repaired, edits)) = repair::repair(text)
+            && let Some(better) = crate::parse_tree(self.language, &repaired, None)
+            && crate::util::count_errors(&better) < crate::util::count_errors(tree)
+        {
+            let mut facts = Self::extract_tree(&repaired, &better);
+            facts.repairs = edits;
+            return facts;
         }
+        Self::extract_tree(text, tree)
     }
 }

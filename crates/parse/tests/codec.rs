@@ -575,6 +575,7 @@ fn synthetic() -> FileFacts {
         default_export: Some("ü".into()),
         string_consts: vec![(String::new(), "ü".into()), ("a".into(), String::new())],
         syntax_errors: u32::MAX,
+        repairs: u32::MAX - 1,
     }
 }
 
@@ -755,21 +756,21 @@ fn malformed_items_are_specific_errors() {
         ),
         // A node kind spelling the schema does not know.
         (
-            vec![v, 0, 0, 1, 3, b'f', b'o', b'o'],
-            DecodeError { offset: 4, kind: DecodeErrorKind::UnknownNodeKind("foo".into()) },
+            vec![v, 0, 0, 0, 1, 3, b'f', b'o', b'o'],
+            DecodeError { offset: 5, kind: DecodeErrorKind::UnknownNodeKind("foo".into()) },
         ),
         // A billion symbols in a few bytes.
         (
-            vec![v, 0, 0, 0, 0x80, 0x94, 0xeb, 0xdc, 0x03],
+            vec![v, 0, 0, 0, 0, 0x80, 0x94, 0xeb, 0xdc, 0x03],
             DecodeError {
-                offset: 4,
+                offset: 5,
                 kind: DecodeErrorKind::BadLength { what: "symbols", len: 1_000_000_000 },
             },
         ),
     ];
-    // Empty sections up to the endpoints: package, syntax errors, kinds, symbols, imports,
-    // calls, accesses, heritage, hints.
-    let empty = vec![v, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    // Empty sections up to the endpoints: package, syntax errors, repairs, kinds, symbols,
+    // imports, calls, accesses, heritage, hints.
+    let empty = vec![v, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
     let mut cases = cases;
     // An endpoint header with a bit no layout defines.
     let mut bad_header = empty.clone();
@@ -778,7 +779,7 @@ fn malformed_items_are_specific_errors() {
     cases.push((
         bad_header,
         DecodeError {
-            offset: 11,
+            offset: 12,
             kind: DecodeErrorKind::UnknownTag { what: "endpoint header", tag: 16 },
         },
     ));
@@ -788,7 +789,7 @@ fn malformed_items_are_specific_errors() {
     big_status.extend([1, 0, 0, 1, 1, 0, 0, 1, 0xf0, 0xa2, 0x04, 0, 0, 0]);
     cases.push((
         big_status,
-        DecodeError { offset: 18, kind: DecodeErrorKind::Overflow { what: "status code" } },
+        DecodeError { offset: 19, kind: DecodeErrorKind::Overflow { what: "status code" } },
     ));
     // A billion endpoints in a few bytes.
     let mut many = empty.clone();
@@ -796,7 +797,7 @@ fn malformed_items_are_specific_errors() {
     cases.push((
         many,
         DecodeError {
-            offset: 10,
+            offset: 11,
             kind: DecodeErrorKind::BadLength { what: "endpoints", len: 1_000_000_000 },
         },
     ));
@@ -806,7 +807,7 @@ fn malformed_items_are_specific_errors() {
     cases.push((
         many,
         DecodeError {
-            offset: 11,
+            offset: 12,
             kind: DecodeErrorKind::BadLength { what: "mounts", len: 1_000_000_000 },
         },
     ));
@@ -816,7 +817,7 @@ fn malformed_items_are_specific_errors() {
     cases.push((
         many,
         DecodeError {
-            offset: 12,
+            offset: 13,
             kind: DecodeErrorKind::BadLength { what: "client calls", len: 1_000_000_000 },
         },
     ));
@@ -826,7 +827,7 @@ fn malformed_items_are_specific_errors() {
     cases.push((
         bad_client,
         DecodeError {
-            offset: 13,
+            offset: 14,
             kind: DecodeErrorKind::UnknownTag { what: "client call header", tag: 2 },
         },
     ));

@@ -198,6 +198,15 @@ fn build_file_graph(
             format!("{} syntax error node(s); facts are partial", facts.syntax_errors),
         ));
     }
+    if facts.repairs > 0 {
+        graph.diagnostics.push((
+            DiagnosticCode::ParseRepaired,
+            format!(
+                "{} repair(s) of constructs the TypeScript compiler accepts and the grammar rejects; facts from the repaired text (same lines and columns)",
+                facts.repairs
+            ),
+        ));
+    }
     let ids = symbol_ids(db, file);
     for (i, s) in facts.symbols.iter().enumerate() {
         let id = ids[i].clone();

@@ -240,13 +240,21 @@ vocabulary! {
         WalkError => "walk-error",
         LossyUtf8 => "lossy-utf8",
         SyntaxErrors => "syntax-errors",
+        /// Facts come from a repaired text (constructs the compiler accepts and the grammar
+        /// rejects; lines and columns kept).
+        ParseRepaired => "parse-repaired",
     }
 }
 
 impl DiagnosticCode {
     /// Whether this code means the file was left out of the index.
     pub const fn is_skip(self) -> bool {
-        !matches!(self, DiagnosticCode::LossyUtf8 | DiagnosticCode::SyntaxErrors)
+        !matches!(
+            self,
+            DiagnosticCode::LossyUtf8
+                | DiagnosticCode::SyntaxErrors
+                | DiagnosticCode::ParseRepaired
+        )
     }
 }
 
