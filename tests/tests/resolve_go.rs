@@ -454,3 +454,58 @@ fn field_reads_and_writes_are_accesses() {
     "#]]
     .assert_eq(&out);
 }
+
+/// Go scopes (issue 19): a func literal's parameter, a `:=` in an inner block and a range
+/// variable shadow an outer variable of the same name with their own types.
+#[test]
+fn inner_scopes_shadow_outer_variables() {
+    let out = render_fixture_resolution(
+        r#"
+        //- /go.mod
+        module example.com/m
+        //- /r.go
+        package m
+
+        type Mux struct{}
+
+        func (m *Mux) Route(p string, fn func(r Router)) {}
+
+        func (m *Mux) Get(p string) {}
+
+        type Router interface{ Get(p string) }
+
+        type Sub struct{}
+
+        func (s *Sub) Get(p string) {}
+
+        func NewRouter() *Mux { return &Mux{} }
+
+        func main() {
+        	r := NewRouter()
+        	r.Route("/x", func(r Router) {
+        		r.Get("/y")
+        	})
+        	if true {
+        		r := &Sub{}
+        		r.Get("/z")
+        	}
+        	subs := []*Sub{}
+        	for _, r := range subs {
+        		r.Get("/w")
+        	}
+        	r.Get("/v")
+        }
+        "#,
+    );
+    expect![[r#"
+        edge IMPLEMENTS sym:go:r.go:Mux -> sym:go:r.go:Router method-set 0.80
+        edge IMPLEMENTS sym:go:r.go:Sub -> sym:go:r.go:Router method-set 0.80
+        edge CALLS sym:go:r.go:main -> sym:go:r.go:Mux.Get L30 typed-receiver 0.85
+        edge CALLS sym:go:r.go:main -> sym:go:r.go:Mux.Route L19 typed-receiver 0.85
+        edge CALLS sym:go:r.go:main -> sym:go:r.go:NewRouter L18 same-package 1.00
+        edge CALLS sym:go:r.go:main -> sym:go:r.go:Router.Get L20 interface-method 0.80
+        edge CALLS sym:go:r.go:main -> sym:go:r.go:Sub.Get L24 typed-receiver 0.85
+        edge CALLS sym:go:r.go:main -> sym:go:r.go:Sub.Get L28 typed-receiver 0.85
+    "#]]
+    .assert_eq(&out);
+}

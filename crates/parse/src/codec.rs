@@ -35,7 +35,7 @@ use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// The layout version written as the first byte. Bump it on any change to the encoding.
-pub const CODEC_VERSION: u8 = 6;
+pub const CODEC_VERSION: u8 = 7;
 
 /// Deepest chain of call results (`Receiver::CallResult` nesting) that decoding accepts; the
 /// providers cap their chains at 8, and a bound keeps a corrupt blob from building a chain
@@ -487,6 +487,15 @@ impl<'f> Writer<'f> {
             self.str(&h.name);
             self.varint(delta(line, h.line));
             line = h.line;
+            match h.visible {
+                None => self.u8(0),
+                Some(v) => {
+                    self.u8(1);
+                    self.varint(u64::from(v.col));
+                    self.varint(u64::from(v.end_line));
+                    self.varint(u64::from(v.end_col));
+                }
+            }
             match &h.source {
                 HintSource::Annotation(t) => {
                     self.u8(HINT_ANNOTATION);
@@ -1018,6 +1027,16 @@ impl<'b> Reader<'b> {
             let scope = self.opt_idx(&mut prev)?;
             let name = self.string()?;
             line = self.line(line)?;
+            let at = self.pos;
+            let visible = match self.u8()? {
+                0 => None,
+                1 => Some(Visibility {
+                    col: self.u32("visibility column")?,
+                    end_line: self.u32("visibility end line")?,
+                    end_col: self.u32("visibility end column")?,
+                }),
+                t => return Err(Self::unknown(at, "visibility", u64::from(t))),
+            };
             let start = self.pos;
             let source = match self.u8()? {
                 HINT_ANNOTATION => HintSource::Annotation(self.string()?),
@@ -1039,7 +1058,7 @@ impl<'b> Reader<'b> {
                 HINT_VALUE => HintSource::Value(self.receiver(0)?.0),
                 t => return Err(Self::unknown(start, "hint source", u64::from(t))),
             };
-            type_hints.push(TypeHint { scope, name, source, line });
+            type_hints.push(TypeHint { scope, name, source, line, visible });
         }
         Ok(type_hints)
     }

@@ -218,6 +218,19 @@ pub struct TypeHint {
     pub source: HintSource,
     /// 1-based line of the declaration.
     pub line: u32,
+    /// Go locals: where in the function the binding is visible (a `:=` in an inner block, a
+    /// func literal's parameter, a range variable shadow an outer name only there). `None`:
+    /// from `line` on, to the end of `scope`.
+    pub visible: Option<Visibility>,
+}
+
+/// The part of a function where a binding is visible: from (`line`, `col`) of its
+/// [`TypeHint`] to (`end_line`, `end_col`), 1-based, inclusive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Visibility {
+    pub col: u32,
+    pub end_line: u32,
+    pub end_col: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

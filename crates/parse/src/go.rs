@@ -179,6 +179,14 @@ ids! {
         type_switch_statement = "type_switch_statement",
         type_case = "type_case",
         func_literal = "func_literal",
+        block = "block",
+        for_statement = "for_statement",
+        if_statement = "if_statement",
+        expression_switch_statement = "expression_switch_statement",
+        select_statement = "select_statement",
+        expression_case = "expression_case",
+        default_case = "default_case",
+        communication_case = "communication_case",
         assignment_statement = "assignment_statement",
         inc_statement = "inc_statement",
         dec_statement = "dec_statement",
@@ -472,6 +480,7 @@ impl<'s> Extractor<'s> {
                 name: String::new(),
                 source: HintSource::Return(t),
                 line: start_line(result),
+                visible: None,
             });
             // Named results are locals too.
             if result.kind_id() == k.parameter_list {
@@ -596,7 +605,44 @@ impl<'s> Extractor<'s> {
             name: self.text(name).to_string(),
             source,
             line: start_line(name),
+            visible: self.visibility(name),
         });
+    }
+
+    /// Where a local bound at `name` is visible: to the end of the innermost block, `case`,
+    /// `for` / `if` / `switch` / `select` statement or func literal that holds the binding (Go's
+    /// scopes: a func literal's parameter or a `:=` in an inner block shadows an outer name
+    /// only there). `None` for a function's own parameters and receiver (the whole function).
+    fn visibility(&self, name: Node<'_>) -> Option<Visibility> {
+        let k = self.k;
+        let mut node = name;
+        while let Some(parent) = node.parent() {
+            let kind = parent.kind_id();
+            if kind == k.function_declaration || kind == k.method_declaration {
+                return None;
+            }
+            if kind == k.func_literal
+                || kind == k.block
+                || kind == k.for_statement
+                || kind == k.if_statement
+                || kind == k.expression_switch_statement
+                || kind == k.type_switch_statement
+                || kind == k.select_statement
+                || kind == k.expression_case
+                || kind == k.default_case
+                || kind == k.type_case
+                || kind == k.communication_case
+            {
+                let end = parent.end_position();
+                return Some(Visibility {
+                    col: u32::try_from(name.start_position().column + 1).unwrap_or(u32::MAX),
+                    end_line: u32::try_from(end.row + 1).unwrap_or(u32::MAX),
+                    end_col: u32::try_from(end.column).unwrap_or(u32::MAX),
+                });
+            }
+            node = parent;
+        }
+        None
     }
 
     /// `type X ...` / `type ( ... )`.
@@ -718,6 +764,7 @@ impl<'s> Extractor<'s> {
                 name: short,
                 source: HintSource::Annotation(target.clone()),
                 line: start_line(field),
+                visible: None,
             });
             self.facts.heritage.push(Heritage {
                 symbol: owner,
@@ -755,6 +802,7 @@ impl<'s> Extractor<'s> {
                         name: String::new(),
                         source: HintSource::Return(t),
                         line: start_line(result),
+                        visible: None,
                     });
                 }
             } else if kind == k.type_elem && elem.named_child_count() == 1 {
@@ -1019,6 +1067,7 @@ impl<'s> Extractor<'s> {
                     name: self.text(name).to_string(),
                     source: HintSource::Annotation(t),
                     line: start_line(case),
+                    visible: None,
                 });
             }
         }
@@ -1038,6 +1087,7 @@ impl<'s> Extractor<'s> {
             name: name.to_string(),
             source: before,
             line: end_line(switch) + 1,
+            visible: None,
         });
     }
 

@@ -463,18 +463,21 @@ fn synthetic() -> FileFacts {
                 name: String::new(),
                 source: HintSource::Callback { callee, arg: u32::MAX, param: 0 },
                 line: u32::MAX,
+                visible: None,
             },
             TypeHint {
                 scope: None,
                 name: "x".into(),
                 source: HintSource::ParamFn { index: u32::MAX, param: u32::MAX, ty: "ü".into() },
                 line: 0,
+                visible: None,
             },
             TypeHint {
                 scope: Some(0),
                 name: "x".into(),
                 source: HintSource::Value(Receiver::Other),
                 line: 0,
+                visible: None,
             },
         ],
         endpoints: vec![

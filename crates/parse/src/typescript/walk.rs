@@ -549,6 +549,7 @@ impl<'s, 't> Walker<'s, 't> {
                 name: String::new(),
                 source: HintSource::Return(ty),
                 line: start_line(func),
+                visible: None,
             });
         }
     }
@@ -928,6 +929,7 @@ impl<'s, 't> Walker<'s, 't> {
                 name,
                 source: HintSource::Annotation(ty),
                 line: start_line(node),
+                visible: None,
             });
         }
         self.push_frame(node, false, Some(sym), None);
@@ -1176,6 +1178,7 @@ impl<'s, 't> Walker<'s, 't> {
                 name: name.to_string(),
                 source,
                 line: start_line(node),
+                visible: None,
             });
         }
     }
@@ -1216,6 +1219,7 @@ impl<'s, 't> Walker<'s, 't> {
                 name: local.to_string(),
                 source: HintSource::Value(Receiver::Path(path)),
                 line: start_line(k),
+                visible: None,
             });
         }
     }
@@ -1242,6 +1246,7 @@ impl<'s, 't> Walker<'s, 't> {
             name: text(left, self.src).to_string(),
             source: HintSource::Value(Receiver::Path(path)),
             line: start_line(node),
+            visible: None,
         });
     }
 
@@ -1270,6 +1275,7 @@ impl<'s, 't> Walker<'s, 't> {
             name: text(left, self.src).to_string(),
             source: HintSource::Annotation(ty),
             line: start_line(node),
+            visible: None,
         });
     }
 
@@ -1758,6 +1764,7 @@ impl<'s, 't> Walker<'s, 't> {
                     name: "this".to_string(),
                     source: HintSource::Annotation(ty),
                     line: start_line(node),
+                    visible: None,
                 });
             }
             return;
@@ -1801,6 +1808,7 @@ impl<'s, 't> Walker<'s, 't> {
                     name: name.clone(),
                     source: HintSource::Annotation(ty.clone()),
                     line: start_line(node),
+                    visible: None,
                 });
             }
         }
@@ -1814,6 +1822,7 @@ impl<'s, 't> Walker<'s, 't> {
                 name,
                 source: HintSource::Annotation(ty),
                 line: start_line(node),
+                visible: None,
             });
         } else if is_function_expr(owner.kind()) {
             self.callback_hint(node, pi, owner, scope, name, position);
@@ -1849,6 +1858,7 @@ impl<'s, 't> Walker<'s, 't> {
             name,
             source: HintSource::Callback { callee, arg, param },
             line: start_line(node),
+            visible: None,
         });
     }
 
@@ -1885,6 +1895,7 @@ impl<'s, 't> Walker<'s, 't> {
                     ty,
                 },
                 line: start_line(node),
+                visible: None,
             });
         }
     }

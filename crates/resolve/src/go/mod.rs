@@ -73,7 +73,7 @@ struct Resolver<'db> {
     own: PkgRef,
     scope: Option<&'db Scope>,
     /// `(function, name)` -> hints in source order.
-    locals: HashMap<(SymbolIdx, &'db str), Vec<(u32, &'db HintSource)>>,
+    locals: HashMap<(SymbolIdx, &'db str), Vec<Binding<'db>>>,
     /// The enclosing function of a function symbol nested in one (a route handler written in
     /// place): its locals are visible inside, as a closure's are.
     outer: HashMap<SymbolIdx, SymbolIdx>,
@@ -104,7 +104,7 @@ pub(crate) fn resolve_reference(
         outer: outer_functions(facts),
     };
     let fn_scope = function_scope(facts, scope);
-    match r.call(callee, fn_scope, line, 0) {
+    match r.call(callee, fn_scope, line_end(line), 0) {
         Outcome::Found(f, reason) => Some(((f.sym.file, f.sym.idx), reason)),
         _ => None,
     }
@@ -187,7 +187,7 @@ fn resolve_core_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Re
     for site in &facts.calls {
         // Calls in a package-level var initialiser see package scope only.
         let fn_scope = function_scope(facts, site.enclosing);
-        match r.call(&site.callee, fn_scope, site.line, 0) {
+        match r.call(&site.callee, fn_scope, pos(site.line, site.col), 0) {
             Outcome::Found(f, reason) => {
                 let Some(dst) = symbol_ids(db, f.sym.file).get(f.sym.idx as usize) else {
                     continue;
@@ -216,7 +216,7 @@ fn resolve_core_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Re
     let mut linked: HashSet<(Option<codegraph_parse::SymbolIdx>, String)> = HashSet::new();
     for a in &facts.accesses {
         let fn_scope = function_scope(facts, a.enclosing);
-        let Some(ty) = r.receiver_type(&a.receiver, fn_scope, a.line) else { continue };
+        let Some(ty) = r.receiver_type(&a.receiver, fn_scope, line_end(a.line)) else { continue };
         let Some(owner) = r.tables.field_owner(&ty, &a.name).and_then(|info| info.sym) else {
             continue;
         };
@@ -242,7 +242,7 @@ fn resolve_core_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Re
     for fe in crate::endpoints::file_endpoints(db, file) {
         let codegraph_parse::Handler::Reference(callee) = &fe.endpoint.handler else { continue };
         let fn_scope = function_scope(facts, fe.endpoint.enclosing);
-        if let Outcome::Found(f, reason) = r.call(callee, fn_scope, fe.endpoint.line, 0)
+        if let Outcome::Found(f, reason) = r.call(callee, fn_scope, line_end(fe.endpoint.line), 0)
             && let Some(dst) = symbol_ids(db, f.sym.file).get(f.sym.idx as usize)
         {
             out.edges.push(Edge::new(
@@ -300,9 +300,25 @@ pub(crate) fn file_implements<'db>(
     crate::shared::share(path, edges)
 }
 
-/// Hints of locals, parameters and receivers, by function and name.
-fn locals(facts: &FileFacts) -> HashMap<(SymbolIdx, &str), Vec<(u32, &HintSource)>> {
-    let mut map: HashMap<(SymbolIdx, &str), Vec<(u32, &HintSource)>> = HashMap::new();
+/// A place in a file, ordered: the line in the high half, the 1-based column in the low.
+type Pos = u64;
+
+fn pos(line: u32, col: u32) -> Pos {
+    (u64::from(line) << 32) | u64::from(col)
+}
+
+/// The end of `line`: for a use whose column is not recorded.
+fn line_end(line: u32) -> Pos {
+    pos(line, u32::MAX)
+}
+
+/// A local's binding: visible from one place to another (`None`: to the end of the function).
+type Binding<'f> = (Pos, Option<Pos>, &'f HintSource);
+
+/// Hints of locals, parameters and receivers, by function and name, in order of where their
+/// visibility starts.
+fn locals(facts: &FileFacts) -> HashMap<(SymbolIdx, &str), Vec<Binding<'_>>> {
+    let mut map: HashMap<(SymbolIdx, &str), Vec<Binding<'_>>> = HashMap::new();
     for h in &facts.type_hints {
         let Some(scope) = h.scope else { continue };
         if matches!(h.source, HintSource::Return(_)) || h.name.is_empty() {
@@ -313,11 +329,15 @@ fn locals(facts: &FileFacts) -> HashMap<(SymbolIdx, &str), Vec<(u32, &HintSource
             .get(scope as usize)
             .is_some_and(|s| matches!(s.kind, NodeKind::Function | NodeKind::Method));
         if is_fn {
-            map.entry((scope, h.name.as_str())).or_default().push((h.line, &h.source));
+            let (from, to) = match h.visible {
+                Some(v) => (pos(h.line, v.col), Some(pos(v.end_line, v.end_col))),
+                None => (pos(h.line, 0), None),
+            };
+            map.entry((scope, h.name.as_str())).or_default().push((from, to, &h.source));
         }
     }
     for hints in map.values_mut() {
-        hints.sort_by_key(|(line, _)| *line);
+        hints.sort_by_key(|(from, _, _)| *from);
     }
     map
 }
@@ -360,7 +380,7 @@ impl<'db> Resolver<'db> {
         &self,
         callee: &Callee,
         func: Option<SymbolIdx>,
-        line: u32,
+        line: Pos,
         depth: u32,
     ) -> Outcome<'db> {
         if depth > MAX_DEPTH {
@@ -384,7 +404,7 @@ impl<'db> Resolver<'db> {
         &self,
         callee: &Callee,
         func: Option<SymbolIdx>,
-        line: u32,
+        line: Pos,
         depth: u32,
     ) -> Option<TypeRef> {
         match self.call(callee, func, line, depth) {
@@ -423,7 +443,7 @@ impl<'db> Resolver<'db> {
         &self,
         parts: &[String],
         func: Option<SymbolIdx>,
-        line: u32,
+        line: Pos,
         depth: u32,
     ) -> Option<TypeRef> {
         let first = parts.first()?;
@@ -452,7 +472,7 @@ impl<'db> Resolver<'db> {
     }
 
     /// `f()`: a local func value, a package function, a conversion, a builtin, a dot import.
-    fn bare(&self, name: &str, func: Option<SymbolIdx>, line: u32, depth: u32) -> Outcome<'db> {
+    fn bare(&self, name: &str, func: Option<SymbolIdx>, line: Pos, depth: u32) -> Outcome<'db> {
         if !matches!(self.local(func, name, line, depth), Local::Unbound) {
             return Outcome::Skip;
         }
@@ -486,7 +506,7 @@ impl<'db> Resolver<'db> {
         parts: &[String],
         name: &str,
         func: Option<SymbolIdx>,
-        line: u32,
+        line: Pos,
         depth: u32,
     ) -> Outcome<'db> {
         let Some(first) = parts.first() else { return Outcome::Unresolved };
@@ -567,7 +587,7 @@ impl<'db> Resolver<'db> {
 
     /// The type of the value a field access reads from: a typed local or package variable
     /// and the fields after it (`c.engine`), or a call's result (`New().x`).
-    fn receiver_type(&self, r: &Receiver, func: Option<SymbolIdx>, line: u32) -> Option<TypeRef> {
+    fn receiver_type(&self, r: &Receiver, func: Option<SymbolIdx>, line: Pos) -> Option<TypeRef> {
         match r {
             Receiver::Path(parts) => self.path_type(parts, func, line, 0),
             Receiver::CallResult(c) => self.call_type(c, func, line, 1),
@@ -577,7 +597,7 @@ impl<'db> Resolver<'db> {
 
     /// The type of local `name` of function `func` at `line`: the nearest declaration at or
     /// above the line (a parameter, the receiver, `x := T{}`, `var x T`, `x := NewT()`).
-    fn local(&self, func: Option<SymbolIdx>, name: &str, line: u32, depth: u32) -> Local {
+    fn local(&self, func: Option<SymbolIdx>, name: &str, line: Pos, depth: u32) -> Local {
         let Some(mut func) = func else { return Local::Unbound };
         // The function's own locals, else those of the functions it is nested in.
         let mut hops = 0;
@@ -593,14 +613,17 @@ impl<'db> Resolver<'db> {
                 _ => return Local::Unbound,
             }
         };
-        let Some(&(hline, source)) = hints.iter().rev().find(|(l, _)| *l <= line) else {
+        // The innermost binding in view: the latest to start among those visible here.
+        let Some(&(from, _, source)) =
+            hints.iter().rev().find(|(f, to, _)| *f <= line && to.is_none_or(|t| line <= t))
+        else {
             return Local::Unbound;
         };
         if depth > MAX_DEPTH {
             return Local::Unknown;
         }
         // The initialiser sees the bindings before the declaration (`req := req.Clone()`).
-        let before = hline.saturating_sub(1);
+        let before = from.saturating_sub(1);
         let t = match source {
             HintSource::Annotation(t) | HintSource::Construct(t) => {
                 table::resolve_type(self.imports, &self.own, t)
