@@ -303,6 +303,41 @@ fn route_handlers_answering_with_web_responses() {
     .assert_eq(&out);
 }
 
+/// Tool names written through same-file constants (issue 19): a property of a constant object
+/// (`TOOLS.list_items`, `TOOLS['get_item']`, nested `NAMES.admin.reset`), an enum member, a
+/// constant's constant; a name that is none of these is not guessed.
+#[test]
+fn mcp_tool_names_from_constant_objects_and_enums() {
+    let out = endpoints(
+        r#"
+        //- /src/tools.ts
+        import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+        const server = new McpServer({ name: 'demo', version: '1.0.0' });
+        const TOOLS = { list_items: 'list_items', get_item: "get_item" } as const;
+        const NAMES = { admin: { reset: 'admin_reset' } };
+        enum Tool { Search = 'search_items', Count = 'count_items' }
+        const ALIAS = TOOLS.list_items;
+        server.tool(TOOLS.list_items, 'Lists items', async () => ({ content: [] }));
+        server.tool(TOOLS['get_item'], async () => ({ content: [] }));
+        server.tool(NAMES.admin.reset, async () => ({ content: [] }));
+        server.registerTool(Tool.Search, { description: 'Searches' }, async () => ({}));
+        server.tool(ALIAS, async () => ({ content: [] }));
+        server.tool(Tool.Count, async () => ({ content: [] }));
+        server.tool(makeName(), async () => ({ content: [] }));
+        "#,
+    );
+    expect![[r#"
+        //- src/tools.ts
+        tool L7 mcp-sdk list_items desc="Lists items" handler=sym:$tool list_items in=<module>
+        tool L8 mcp-sdk get_item handler=sym:$tool get_item in=<module>
+        tool L9 mcp-sdk admin_reset handler=sym:$tool admin_reset in=<module>
+        tool L10 mcp-sdk search_items desc="Searches" handler=sym:$tool search_items in=<module>
+        tool L11 mcp-sdk list_items handler=sym:$tool list_items in=<module>
+        tool L12 mcp-sdk count_items handler=sym:$tool count_items in=<module>
+    "#]]
+    .assert_eq(&out);
+}
+
 #[test]
 fn mcp_sdk_tool_and_register_tool() {
     let out = endpoints(

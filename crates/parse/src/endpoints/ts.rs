@@ -502,6 +502,11 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
                             }
                         }
                     }
+                    "enum_declaration" => {
+                        if let Some(n) = stmt.child_by_field_name("name") {
+                            map.entry(text(n, self.src)).or_insert(stmt);
+                        }
+                    }
                     _ => {}
                 }
             }
@@ -1289,10 +1294,73 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
         }
     }
 
-    /// A string literal, directly or through a top-level constant.
+    /// A string literal, directly or through a top-level constant: `'echo'`, `NAME`,
+    /// `TOOLS.list_items` / `TOOLS['list_items']` (a property of a same-file constant object,
+    /// nested objects included), `Tools.ListItems` (a same-file enum member).
     fn string_value(&mut self, n: Node<'t>) -> Option<&'s str> {
+        self.string_value_at(n, 0)
+    }
+
+    fn string_value_at(&mut self, n: Node<'t>, depth: u32) -> Option<&'s str> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
         let v = self.constant(n);
-        literal(v, self.src)
+        if let Some(s) = literal(v, self.src) {
+            return Some(s);
+        }
+        let (object, key) = match v.kind() {
+            "member_expression" => {
+                let key = v.child_by_field_name("property")?;
+                (v.child_by_field_name("object")?, self.text(key))
+            }
+            "subscript_expression" => {
+                let key = literal(v.child_by_field_name("index")?, self.src)?;
+                (v.child_by_field_name("object")?, key)
+            }
+            _ => return None,
+        };
+        let holder = self.object_value(object, depth + 1)?;
+        match holder.kind() {
+            "object" => {
+                let value = member(holder, key, self.src)?;
+                self.string_value_at(value, depth + 1)
+            }
+            "enum_declaration" => {
+                let body = holder.child_by_field_name("body")?;
+                named_children(body).into_iter().find_map(|m| {
+                    let name = m.child_by_field_name("name")?;
+                    if m.kind() != "enum_assignment" || prop_name(name, self.src) != key {
+                        return None;
+                    }
+                    literal(m.child_by_field_name("value")?, self.src)
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// The object literal or enum an expression names: a same-file constant, or a property
+    /// of one (`TOOLS.admin` for `const TOOLS = { admin: {...} }`).
+    fn object_value(&mut self, n: Node<'t>, depth: u32) -> Option<Node<'t>> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let v = self.constant(n);
+        match v.kind() {
+            "object" | "enum_declaration" => Some(v),
+            "member_expression" => {
+                let key = v.child_by_field_name("property")?;
+                let key = self.text(key);
+                let holder = self.object_value(v.child_by_field_name("object")?, depth + 1)?;
+                (holder.kind() == "object")
+                    .then(|| member(holder, key, self.src))
+                    .flatten()
+                    .map(unwrap_expr)
+                    .filter(|m| m.kind() == "object")
+            }
+            _ => None,
+        }
     }
 
     /// `server.tool('name', 'description'?, {shape}?, {annotations}?, handler)`.
