@@ -512,3 +512,62 @@ fn handlers_written_in_place_are_symbols_with_their_own_calls() {
     "#]]
     .assert_eq(&(handlers.join("\n") + "\n"));
 }
+
+/// FETCHES stay with what can serve the call (issue 19): a test's `fetch('/')` names the route
+/// its own file declares, not every `GET /` of the repository; a front-end package with no
+/// routes of its own reaches its API package; a path many files serve links the nearest few
+/// (at most 3), not all of them.
+#[test]
+fn client_calls_fetch_the_nearest_servers_only() {
+    let fixture = r#"
+        //- /package.json
+        {"name": "framework"}
+        //- /test/a.test.js
+        const app = require("express")();
+        app.get("/", (req, res) => res.send("a"));
+        function t() { return fetch("/"); }
+        //- /test/b.test.js
+        const app = require("express")();
+        app.get("/", (req, res) => res.send("b"));
+        function t() { return fetch("/"); }
+        //- /examples/hello.js
+        const app = require("express")();
+        app.get("/", (req, res) => res.send("hello"));
+        //- /web/package.json
+        {"name": "web"}
+        //- /web/src/client.js
+        export function load() { return fetch("/api/users"); }
+        export function everywhere() { return fetch("/shared"); }
+        //- /api/package.json
+        {"name": "api"}
+        //- /api/server.js
+        const app = require("express")();
+        app.get("/api/users", (req, res) => res.json([]));
+        //- /api/a/one.js
+        const app = require("express")();
+        app.get("/shared", (req, res) => res.send("1"));
+        //- /api/b/two.js
+        const app = require("express")();
+        app.get("/shared", (req, res) => res.send("2"));
+        //- /api/c/three.js
+        const app = require("express")();
+        app.get("/shared", (req, res) => res.send("3"));
+        //- /api/d/four.js
+        const app = require("express")();
+        app.get("/shared", (req, res) => res.send("4"));
+        "#;
+    let out: String = render_fixture_resolution(fixture)
+        .lines()
+        .filter(|l| l.contains("FETCHES"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    expect![[r#"
+        edge FETCHES sym:js:test/a.test.js:t -> route:test/a.test.js:GET / L3 url-match 0.90
+        edge FETCHES sym:js:test/b.test.js:t -> route:test/b.test.js:GET / L3 url-match 0.90
+        edge FETCHES sym:js:web/src/client.js:everywhere -> route:api/a/one.js:GET /shared L2 url-match 0.90
+        edge FETCHES sym:js:web/src/client.js:everywhere -> route:api/b/two.js:GET /shared L2 url-match 0.90
+        edge FETCHES sym:js:web/src/client.js:everywhere -> route:api/c/three.js:GET /shared L2 url-match 0.90
+        edge FETCHES sym:js:web/src/client.js:load -> route:api/server.js:GET /api/users L1 url-match 0.90
+    "#]]
+    .assert_eq(&out);
+}

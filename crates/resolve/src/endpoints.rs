@@ -315,6 +315,8 @@ pub struct RouteEntry {
     pub method: String,
     pub path: String,
     pub id: Id,
+    /// The file that serves it (declares it, or mounts it under a prefix).
+    pub file: String,
 }
 
 /// A route that only other files can complete: declared on a router in another file and
@@ -546,11 +548,13 @@ fn const_path_routes(
 pub fn route_table(db: &dyn salsa::Database, workspace: Workspace) -> Vec<RouteEntry> {
     let mut out: Vec<RouteEntry> = Vec::new();
     for &f in workspace.files(db) {
+        let file = f.path(db);
         for c in composed_routes(db, FileKey::new(db, workspace, f)) {
             out.push(RouteEntry {
                 method: c.method.clone(),
                 path: c.path.clone(),
                 id: c.node.id.clone(),
+                file: file.clone(),
             });
         }
         for fe in file_endpoints(db, f) {
@@ -559,6 +563,7 @@ pub fn route_table(db: &dyn salsa::Database, workspace: Workspace) -> Vec<RouteE
                     method: fe.endpoint.method.clone(),
                     path: fe.endpoint.name.clone(),
                     id: fe.id.clone(),
+                    file: file.clone(),
                 });
             }
         }
@@ -601,9 +606,15 @@ pub(crate) fn fetch_edges(
         return Vec::new();
     }
     let routes = route_table(db, workspace);
+    let packages = package_roots(db, workspace);
+    let caller = file.path(db).as_str();
+    let caller_pkg = package_of(packages, caller);
     let mut out = Vec::new();
     for call in &facts.client_calls {
-        let mut best: Vec<(&RouteEntry, f64)> = Vec::new();
+        // (weight, nearness, route) of every route that can serve the call, and whether one
+        // of them is in the caller's own package or app.
+        let mut candidates: Vec<(f64, usize, &RouteEntry)> = Vec::new();
+        let mut own = Vec::new();
         for r in routes {
             let m = path_match(&r.path, &call.path);
             if m == 0 {
@@ -620,14 +631,30 @@ pub(crate) fn fetch_edges(
             if call.has_base {
                 w -= 0.1;
             }
-            match best.first().map(|b| b.1) {
-                Some(top) if w < top => {}
-                Some(top) if w > top => best = vec![(r, w)],
-                _ => best.push((r, w)),
-            }
+            own.push(package_of(packages, &r.file) == caller_pkg);
+            candidates.push((w, nearness(caller, &r.file), r));
         }
+        // A bare path is served by the caller's own package or app when that declares a match
+        // (a test's own server); another package's routes stand only when it has none (a
+        // front end calling its API package through a proxy), or when the call names a base
+        // URL, a service of its own.
+        if own.iter().any(|&o| o) && !call.has_base {
+            let mut keep = own.iter();
+            candidates.retain(|_| keep.next().copied().unwrap_or(false));
+        }
+        // The best match, the nearest servers of it (the same file, then the same
+        // directory...), at most MAX_FETCH_TARGETS: a test's `fetch('/')` names the route its
+        // own file declares, not every `GET /` of the repository.
+        let Some(&(top_w, _, _)) =
+            candidates.iter().max_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
+        else {
+            continue;
+        };
+        let best: Vec<&(f64, usize, &RouteEntry)> =
+            candidates.iter().filter(|c| c.0 >= top_w).collect();
+        let nearest = best.iter().map(|c| c.1).max().unwrap_or(0);
         let src = crate::resolved::caller_id(db, file, call.enclosing);
-        for (r, w) in best {
+        for &&(w, _, r) in best.iter().filter(|c| c.1 == nearest).take(MAX_FETCH_TARGETS) {
             let mut e = Edge::new(
                 src.clone(),
                 r.id.clone(),
@@ -640,6 +667,48 @@ pub(crate) fn fetch_edges(
         }
     }
     out
+}
+
+/// FETCHES edges one client call may have: the nearest equally good servers, at most this
+/// many (in route-ID order).
+pub const MAX_FETCH_TARGETS: usize = 3;
+
+/// How near two files are: `usize::MAX` for the same file, else the number of leading
+/// directories they share.
+fn nearness(a: &str, b: &str) -> usize {
+    if a == b {
+        return usize::MAX;
+    }
+    let (da, db_) = (crate::ids::parent_dir(a), crate::ids::parent_dir(b));
+    da.split('/').zip(db_.split('/')).take_while(|(x, y)| x == y && !x.is_empty()).count()
+}
+
+/// The directories holding a `package.json` or `go.mod`: the packages and apps of the
+/// repository (`""` for the root). Reads paths only.
+#[salsa::tracked(returns(ref))]
+pub fn package_roots(db: &dyn salsa::Database, workspace: Workspace) -> Vec<String> {
+    let mut out: Vec<String> = workspace
+        .files(db)
+        .iter()
+        .map(|f| f.path(db).as_str())
+        .filter(|p| {
+            let name = p.rsplit('/').next().unwrap_or(p);
+            (name == "package.json" || name == "go.mod") && !p.contains("node_modules/")
+        })
+        .map(|p| crate::ids::parent_dir(p).to_string())
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The package root a file belongs to: the deepest of `roots` that holds it.
+fn package_of<'r>(roots: &'r [String], path: &str) -> Option<&'r str> {
+    roots
+        .iter()
+        .filter(|r| r.is_empty() || path.starts_with(&format!("{r}/")))
+        .max_by_key(|r| r.len())
+        .map(String::as_str)
 }
 
 #[cfg(test)]
