@@ -421,6 +421,7 @@ fn aliases_narrowing_loops_array_elements_and_this_parameters() {
             edge CALLS sym:ts:src/use.ts:run -> sym:ts:src/sub.ts:Sub.close L4 typed-receiver 0.85
             edge CALLS sym:ts:src/use.ts:run -> sym:ts:src/sub.ts:Sub.remove L5 this-dispatch 0.90
             edge CALLS sym:ts:src/use.ts:run -> sym:ts:src/use.ts:schedule L5 same-file 0.95
+            unresolved src/sub.ts:10 k.remove in sym:ts:src/sub.ts:Sub.close
             unresolved src/sub.ts:11 children.shift in sym:ts:src/sub.ts:Sub.close
             unresolved src/sub.ts:12 children.push in sym:ts:src/sub.ts:Sub.close
             unresolved src/sub.ts:16 alias.pop in sym:ts:src/sub.ts:Sub.close
@@ -481,6 +482,35 @@ fn accesses_of_fields_parameter_properties_interfaces_and_inherited_fields() {
             edge CALLS sym:ts:src/main.ts:use -> sym:ts:src/main.ts:Counter L15 same-file 0.95
             edge ACCESSES sym:ts:src/main.ts:use -> sym:ts:src/main.ts:Counter.count L16 typed-receiver 0.85
             edge ACCESSES sym:ts:src/main.ts:use -> sym:ts:src/main.ts:Counter.count L22 typed-receiver 0.85
+        "#]],
+    );
+}
+
+/// A call we cannot resolve is counted, never dropped (issue 19): a method call on an untyped
+/// parameter (`reply.send(...)` in a JavaScript handler) is an unresolved site, so impact can
+/// say that callers may be missing; a function's own `call` / `apply` / `bind` is the
+/// language's and stays out. A parameter called as a function (`cb(1)`) is listed too: nothing
+/// tells it from a declaration we failed to find.
+#[test]
+fn calls_through_untyped_receivers_are_unresolved_not_dropped() {
+    check(
+        r#"
+        //- /lib/route.js
+        function handler(request, reply) {
+          reply.send({ ok: true });
+          request.log.info("x");
+          helper.call(null, 1);
+        }
+        function helper(x) {}
+        //- /lib/typed.ts
+        export function run(cb: (x: number) => void) {
+          cb(1);
+        }
+        "#,
+        expect![[r#"
+            unresolved lib/route.js:2 reply.send in sym:js:lib/route.js:handler
+            unresolved lib/route.js:3 request.log.info in sym:js:lib/route.js:handler
+            unresolved lib/typed.ts:2 cb in sym:ts:lib/typed.ts:run
         "#]],
     );
 }

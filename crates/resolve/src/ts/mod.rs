@@ -140,12 +140,14 @@ pub(crate) fn resolve_file(
                     ));
                 }
             }
-            Outcome::Unresolved => out.unresolved.push(UnresolvedSite {
+            // A call we cannot resolve is counted, never dropped: also through a receiver we
+            // cannot see into (`reply.send(...)` on an untyped parameter).
+            Outcome::Unresolved | Outcome::Unknown => out.unresolved.push(UnresolvedSite {
                 line: site.line,
                 caller: caller_id(db, file, site.enclosing),
                 callee: render_callee(&site.callee),
             }),
-            Outcome::External | Outcome::Unknown => {}
+            Outcome::External | Outcome::Value => {}
         }
     }
     // ACCESSES: a member read or write whose receiver resolves (exactly as a method call's

@@ -51,8 +51,11 @@ pub(crate) enum Outcome {
     External,
     /// Looks internal but did not resolve.
     Unresolved,
-    /// Nothing to say (untyped receivers we cannot see into).
+    /// A receiver we cannot see into (an untyped parameter or variable): recorded as an
+    /// unresolved site, never dropped, so impact can say callers may be missing.
     Unknown,
+    /// A call of a value (a local of function type), not of a declaration: nothing to record.
+    Value,
 }
 
 pub(crate) struct Resolver<'db> {
@@ -606,7 +609,15 @@ impl<'db> Resolver<'db> {
             },
             Val::Sym(g, i) => match self.child(g, i, name) {
                 Some(c) => Outcome::Found((g, c), local(g)),
-                // Functions and untyped variables carry runtime members we do not model.
+                // A function's own runtime members (`f.call(...)`) are the language's.
+                None if matches!(name, "call" | "apply" | "bind")
+                    && self.symbol(g, i).is_some_and(|s| {
+                        matches!(s.kind, NodeKind::Function | NodeKind::Method)
+                    }) =>
+                {
+                    Outcome::External
+                }
+                // An untyped variable's members: we cannot see into it.
                 None => Outcome::Unknown,
             },
             Val::Inst(g, i) => match self.member((g, i), name, depth + 1) {
@@ -632,7 +643,8 @@ impl<'db> Resolver<'db> {
         match &c.receiver {
             Receiver::None => {
                 if self.local_type(f, scope, &c.name, depth).is_some() {
-                    return Outcome::Unknown; // a typed local of function type
+                    // A typed local of function type: a call of a value, not a declaration.
+                    return Outcome::Value;
                 }
                 match self.name(f, scope, &c.name, depth) {
                     Some(Def::Sym(g, i)) => Outcome::Found((g, i), local(g)),
