@@ -644,7 +644,7 @@ fn commonjs_js_file() {
         //- lib/server.js
         sym constant http L2-2 sig="const http = require('http')"
         sym constant app L3-3 sig="const app = require('./app')({ logger: true })"
-        sym function Server L4-4 sig="function Server(opts)"
+        sym function Server L4-4 exported sig="function Server(opts)"
         sym method Server.listen L5-7 in=Server sig="Server.prototype.listen = function listen(port)"
         sym function create L8-8 exported sig="exports.create = function (opts)"
         sym function version L9-9 exported sig="module.exports.version = () =>"

@@ -514,3 +514,45 @@ fn calls_through_untyped_receivers_are_unresolved_not_dropped() {
         "#]],
     );
 }
+
+/// CommonJS (issue 19): `require` of a module whose `module.exports` is a function, an object
+/// of functions, or built with `exports.x = ...`, called directly, destructured or through the
+/// module value.
+#[test]
+fn commonjs_require_and_module_exports() {
+    check(
+        r#"
+        //- /lib/b.js
+        function f() {}
+        module.exports = f;
+        //- /lib/c.js
+        function g() {}
+        function h() {}
+        module.exports = { g, h };
+        //- /lib/d.js
+        exports.k = function () {};
+        //- /lib/a.js
+        const f = require("./b.js");
+        const { g } = require("./c");
+        const c = require("./c");
+        const d = require("./d");
+        function main() {
+          f();
+          g();
+          c.h();
+          d.k();
+        }
+        "#,
+        expect![[r#"
+            edge IMPORTS file:lib/a.js -> file:lib/b.js L1 import-resolved 0.95
+            edge IMPORTS file:lib/a.js -> file:lib/c.js L2 import-resolved 0.95
+            edge IMPORTS file:lib/a.js -> file:lib/c.js L3 import-resolved 0.95
+            edge IMPORTS file:lib/a.js -> file:lib/d.js L4 import-resolved 0.95
+            edge IMPORTS file:lib/a.js -> sym:js:lib/c.js:g L2 import-resolved 0.95
+            edge CALLS sym:js:lib/a.js:main -> sym:js:lib/b.js:f L6 import-resolved 0.95
+            edge CALLS sym:js:lib/a.js:main -> sym:js:lib/c.js:g L7 import-resolved 0.95
+            edge CALLS sym:js:lib/a.js:main -> sym:js:lib/c.js:h L8 import-resolved 0.95
+            edge CALLS sym:js:lib/a.js:main -> sym:js:lib/d.js:k L9 import-resolved 0.95
+        "#]],
+    );
+}

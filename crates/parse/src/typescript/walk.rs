@@ -188,6 +188,7 @@ impl<'s, 't> Walker<'s, 't> {
             "decorator" => self.decorator(node),
             "for_in_statement" => self.for_of(node),
             "binary_expression" => self.instanceof(node),
+            "assignment_expression" => self.commonjs_exports(node),
             _ => {}
         }
         if self.frames.last().is_some_and(|f| f.owner == node.id()) {
@@ -1641,6 +1642,47 @@ impl<'s, 't> Walker<'s, 't> {
             bindings,
             line: start_line(node),
         });
+    }
+
+    /// CommonJS `module.exports = f` (the module's default, what `require` gives) and
+    /// `module.exports = { f, g: g }` (those top-level names exported, as `export { f, g }`).
+    fn commonjs_exports(&mut self, node: Node<'t>) {
+        let Some(left) = node.child_by_field_name("left") else { return };
+        if dotted(text(left, self.src)) != "module.exports" {
+            return;
+        }
+        let Some(right) = node.child_by_field_name("right") else { return };
+        match right.kind() {
+            "identifier" => {
+                let name = text(right, self.src).to_string();
+                self.facts.default_export.get_or_insert_with(|| name.clone());
+                self.exported_names.insert(name);
+            }
+            "object" => {
+                let mut c = right.walk();
+                for member in right.named_children(&mut c) {
+                    let name = match member.kind() {
+                        "shorthand_property_identifier" => text(member, self.src).to_string(),
+                        "pair" => {
+                            let (Some(k), Some(v)) = (
+                                member.child_by_field_name("key"),
+                                member.child_by_field_name("value"),
+                            ) else {
+                                continue;
+                            };
+                            let key = prop_name(k, self.src);
+                            if v.kind() != "identifier" || text(v, self.src) != key {
+                                continue;
+                            }
+                            key
+                        }
+                        _ => continue,
+                    };
+                    self.exported_names.insert(name);
+                }
+            }
+            _ => {}
+        }
     }
 
     fn export_statement(&mut self, node: Node<'t>) {

@@ -648,6 +648,13 @@ impl<'db> Resolver<'db> {
                 }
                 match self.name(f, scope, &c.name, depth) {
                     Some(Def::Sym(g, i)) => Outcome::Found((g, i), local(g)),
+                    // A required module called as a function: CommonJS `module.exports = f`.
+                    Some(Def::Module(m)) => {
+                        match self.export(m, "default", &mut HashSet::new(), depth + 1) {
+                            Some(Def::Sym(g, i)) => Outcome::Found((g, i), Reason::ImportResolved),
+                            _ => Outcome::External,
+                        }
+                    }
                     Some(_) => Outcome::External,
                     None if GLOBALS.contains(&c.name.as_str()) => Outcome::External,
                     None => Outcome::Unresolved,
