@@ -305,7 +305,8 @@ fn route_handlers_answering_with_web_responses() {
 
 /// Tool names written through same-file constants (issue 19): a property of a constant object
 /// (`TOOLS.list_items`, `TOOLS['get_item']`, nested `NAMES.admin.reset`), an enum member, a
-/// constant's constant; a name that is none of these is not guessed.
+/// constant's constant. A name that is none of these is not guessed, and the registration is
+/// not dropped either: it is kept under the expression as written, flagged.
 #[test]
 fn mcp_tool_names_from_constant_objects_and_enums() {
     let out = endpoints(
@@ -334,6 +335,7 @@ fn mcp_tool_names_from_constant_objects_and_enums() {
         tool L10 mcp-sdk search_items desc="Searches" handler=sym:$tool search_items in=<module>
         tool L11 mcp-sdk list_items handler=sym:$tool list_items in=<module>
         tool L12 mcp-sdk count_items handler=sym:$tool count_items in=<module>
+        tool L13 mcp-sdk makeName() (name not evaluated) handler=sym:$tool makeName() in=<module>
     "#]]
     .assert_eq(&out);
 }

@@ -509,3 +509,42 @@ fn inner_scopes_shadow_outer_variables() {
     "#]]
     .assert_eq(&out);
 }
+
+/// Calls on call results (issue 19): a method called on what a method or function returns,
+/// through the declared result type, in chains of any length.
+#[test]
+fn calls_on_call_results_follow_declared_results() {
+    let out = render_fixture_resolution(
+        r#"
+        //- /go.mod
+        module example.com/m
+        //- /big.go
+        package m
+
+        type Int struct{}
+
+        func (z *Int) Mul(a, b *Int) *Int { return z }
+
+        func (z *Int) Mod(a, b *Int) *Int { return z }
+
+        func (z *Int) Sign() int { return 0 }
+
+        func NewInt() *Int { return &Int{} }
+
+        func use() {
+        	x := NewInt()
+        	x.Mul(x, x).Mod(x, x).Sign()
+        	NewInt().Mul(x, x)
+        }
+        "#,
+    );
+    expect![[r#"
+        edge CALLS sym:go:big.go:use -> sym:go:big.go:Int.Mod L15 typed-receiver 0.85
+        edge CALLS sym:go:big.go:use -> sym:go:big.go:Int.Mul L15 typed-receiver 0.85
+        edge CALLS sym:go:big.go:use -> sym:go:big.go:Int.Mul L16 typed-receiver 0.85
+        edge CALLS sym:go:big.go:use -> sym:go:big.go:Int.Sign L15 typed-receiver 0.85
+        edge CALLS sym:go:big.go:use -> sym:go:big.go:NewInt L14 same-package 1.00
+        edge CALLS sym:go:big.go:use -> sym:go:big.go:NewInt L16 same-package 1.00
+    "#]]
+    .assert_eq(&out);
+}

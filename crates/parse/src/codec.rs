@@ -225,7 +225,8 @@ const EP_HANDLER_SYMBOL: u64 = 1;
 const EP_HANDLER_INLINE: u64 = 2;
 const EP_HANDLER_UNKNOWN: u64 = 3;
 const EP_DESCRIPTION: u64 = 1 << 3;
-const EP_HEADER_MAX: u64 = (1 << 4) - 1;
+const EP_NAME_EXPR: u64 = 1 << 4;
+const EP_HEADER_MAX: u64 = (1 << 5) - 1;
 
 // Client call header: bit 0 "has a base".
 const CLIENT_HAS_BASE: u64 = 1;
@@ -552,6 +553,9 @@ impl<'f> Writer<'f> {
             }
             if e.description.is_some() {
                 header |= EP_DESCRIPTION;
+            }
+            if e.name_is_expr {
+                header |= EP_NAME_EXPR;
             }
             self.varint(header);
             self.str(&e.framework);
@@ -1116,6 +1120,7 @@ impl<'b> Reader<'b> {
                 framework,
                 method,
                 name,
+                name_is_expr: header & EP_NAME_EXPR != 0,
                 description,
                 fields,
                 response_keys,

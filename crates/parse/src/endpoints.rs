@@ -322,6 +322,7 @@ impl Endpoint {
             framework: framework.to_string(),
             method: method.to_string(),
             name: path,
+            name_is_expr: false,
             description: None,
             fields: Vec::new(),
             response_keys: Vec::new(),

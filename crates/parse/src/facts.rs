@@ -273,6 +273,9 @@ pub struct Endpoint {
     /// `:name` (Go `{id}` and `{id:[0-9]+}` become `:id`), prefixes of groups / controllers /
     /// sub-routers declared in the same file applied. Tool: the tool name.
     pub name: String,
+    /// Tool: the name could not be evaluated (a call, a parameter, an import's member):
+    /// `name` is the expression as written. The registration is kept, never dropped.
+    pub name_is_expr: bool,
     /// Tool: its description literal.
     pub description: Option<String>,
     /// Tool: the names of its input fields, in source order.

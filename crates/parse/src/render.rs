@@ -109,6 +109,9 @@ pub fn render_facts(f: &FileFacts) -> String {
             }
             EndpointKind::Tool => {
                 let _ = write!(out, "tool L{} {} {}", e.line, e.framework, e.name);
+                if e.name_is_expr {
+                    let _ = write!(out, " (name not evaluated)");
+                }
                 if let Some(d) = &e.description {
                     let _ = write!(out, " desc={d:?}");
                 }

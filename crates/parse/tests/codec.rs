@@ -486,6 +486,7 @@ fn synthetic() -> FileFacts {
                 framework: String::new(),
                 method: String::new(),
                 name: "ü".into(),
+                name_is_expr: true,
                 description: Some(String::new()),
                 fields: vec![String::new(), "ü".into()],
                 response_keys: vec![],
@@ -506,6 +507,7 @@ fn synthetic() -> FileFacts {
                 framework: "express".into(),
                 method: "ANY".into(),
                 name: "/".into(),
+                name_is_expr: false,
                 description: None,
                 fields: vec![],
                 response_keys: vec!["a".into(), "a".into()],
@@ -522,6 +524,7 @@ fn synthetic() -> FileFacts {
                 framework: "express".into(),
                 method: "GET".into(),
                 name: "/".into(),
+                name_is_expr: false,
                 description: None,
                 fields: vec![],
                 response_keys: vec![],
@@ -673,6 +676,7 @@ fn out_of_range_references_are_errors() {
         framework: "express".into(),
         method: "GET".into(),
         name: "/".into(),
+        name_is_expr: false,
         description: None,
         fields: vec![],
         response_keys: vec![],
@@ -777,13 +781,13 @@ fn malformed_items_are_specific_errors() {
     let mut cases = cases;
     // An endpoint header with a bit no layout defines.
     let mut bad_header = empty.clone();
-    bad_header.extend([1, 16]);
+    bad_header.extend([1, 32]);
     bad_header.extend([0; 10]);
     cases.push((
         bad_header,
         DecodeError {
             offset: 12,
-            kind: DecodeErrorKind::UnknownTag { what: "endpoint header", tag: 16 },
+            kind: DecodeErrorKind::UnknownTag { what: "endpoint header", tag: 32 },
         },
     ));
     // A status code above u16::MAX: header (route, reference handler), framework "", method

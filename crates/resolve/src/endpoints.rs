@@ -209,7 +209,8 @@ pub const PROPS_LIST_SEP: char = '\u{1f}';
 
 /// The structured properties of a route or tool node, one `key=value` line each (lists joined
 /// by [`PROPS_LIST_SEP`]; line breaks and separators inside values become spaces): `kind`,
-/// `framework`, `method` and `path` (routes), `name` and `fields` (tools), `middleware`,
+/// `framework`, `method` and `path` (routes), `name`, `name_is_expression` (when the name is
+/// the expression as written) and `fields` (tools), `middleware`,
 /// `responds` (literal response keys), `status` (literal status codes), and for a mounted
 /// route `registered` (`file:line` of the registration) and `mounted_under`. The query layer
 /// reads them back (`ops::endpoints::EndpointProps`).
@@ -234,6 +235,10 @@ pub fn props(e: &Endpoint, mounted: Option<(&str, u32, &str)>) -> String {
             lines.push("kind=tool".to_string());
             lines.push(format!("framework={}", clean(&e.framework)));
             lines.push(format!("name={}", clean(&e.name)));
+            if e.name_is_expr {
+                // The name is the expression as written: no value could be read from it.
+                lines.push("name_is_expression=true".to_string());
+            }
             lines.push(format!("fields={}", list(&e.fields)));
         }
     }

@@ -1365,7 +1365,8 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
 
     /// `server.tool('name', 'description'?, {shape}?, {annotations}?, handler)`.
     fn sdk_tool(&mut self, prop: Node<'t>, a: &[Node<'t>]) {
-        let Some(name) = a.first().and_then(|n| self.string_value(*n)) else { return };
+        let Some(&first) = a.first() else { return };
+        let (name, name_is_expr) = self.tool_name(first);
         let [_, middle @ .., last] = a else { return };
         if !is_handler_like(unwrap_expr(*last).kind()) {
             return;
@@ -1382,16 +1383,37 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
             }
         }
         let (handler, _) = self.handler_of(*last, 0);
-        let mut ep = tool("mcp-sdk", name.to_string(), handler);
+        let mut ep = tool("mcp-sdk", name, handler);
+        ep.name_is_expr = name_is_expr;
         ep.description = description;
         ep.fields = fields.unwrap_or_default();
         self.push(ep, prop, None);
     }
 
+    /// A tool's name: its value when it can be evaluated, else the expression as written
+    /// (whitespace collapsed, cut at 120 characters), flagged: a registration is never dropped
+    /// for a name we cannot read.
+    fn tool_name(&mut self, n: Node<'t>) -> (String, bool) {
+        match self.string_value(n) {
+            Some(v) => (v.to_string(), false),
+            None => {
+                let text: String = self
+                    .text(n)
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    .chars()
+                    .take(120)
+                    .collect();
+                (text, true)
+            }
+        }
+    }
+
     /// `server.registerTool('name', { description, inputSchema }, handler)`.
     fn register_tool(&mut self, prop: Node<'t>, a: &[Node<'t>]) {
         let [name, config, handler] = a else { return };
-        let Some(name) = self.string_value(*name) else { return };
+        let (name, name_is_expr) = self.tool_name(*name);
         let config = self.constant(*config);
         if config.kind() != "object" {
             return;
@@ -1403,7 +1425,8 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
             None => Vec::new(),
         };
         let (handler, _) = self.handler_of(*handler, 0);
-        let mut ep = tool("mcp-sdk", name.to_string(), handler);
+        let mut ep = tool("mcp-sdk", name, handler);
+        ep.name_is_expr = name_is_expr;
         ep.description = description.map(str::to_string);
         ep.fields = fields;
         self.push(ep, prop, None);
