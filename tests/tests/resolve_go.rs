@@ -548,3 +548,36 @@ fn calls_on_call_results_follow_declared_results() {
     "#]]
     .assert_eq(&out);
 }
+
+/// Build constraints (issue 19): of two files declaring one function for different targets,
+/// the one whose `//go:build` line holds for linux/amd64 is the one calls resolve to, whatever
+/// the file order; the other stays indexed.
+#[test]
+fn go_build_lines_choose_the_target_platforms_declaration() {
+    let out = render_fixture_resolution(
+        r#"
+        //- /go.mod
+        module example.com/m
+        //- /a/generic_sum.go
+        //go:build !amd64 && !arm64
+
+        package a
+
+        func sum() int { return 0 }
+        //- /a/sum_asm.go
+        //go:build amd64 || arm64
+
+        package a
+
+        func sum() int { return 1 }
+        //- /a/use.go
+        package a
+
+        func use() int { return sum() }
+        "#,
+    );
+    expect![[r#"
+        edge CALLS sym:go:a/use.go:use -> sym:go:a/sum_asm.go:sum L3 same-package 1.00
+    "#]]
+    .assert_eq(&out);
+}

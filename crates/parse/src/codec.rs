@@ -35,7 +35,7 @@ use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// The layout version written as the first byte. Bump it on any change to the encoding.
-pub const CODEC_VERSION: u8 = 7;
+pub const CODEC_VERSION: u8 = 8;
 
 /// Deepest chain of call results (`Receiver::CallResult` nesting) that decoding accepts; the
 /// providers cap their chains at 8, and a bound keeps a corrupt blob from building a chain
@@ -306,6 +306,13 @@ impl<'f> Writer<'f> {
         }
         self.varint(u64::from(f.syntax_errors));
         self.varint(u64::from(f.repairs));
+        match &f.build_constraint {
+            None => self.u8(0),
+            Some(b) => {
+                self.u8(1);
+                self.str(b);
+            }
+        }
         self.symbols(&f.symbols);
         self.imports(&f.imports);
         self.sites(f);
@@ -840,6 +847,12 @@ impl<'b> Reader<'b> {
         };
         let syntax_errors = self.u32("syntax error count")?;
         let repairs = self.u32("repair count")?;
+        let at = self.pos;
+        let build_constraint = match self.u8()? {
+            0 => None,
+            1 => Some(self.string()?),
+            t => return Err(Self::unknown(at, "build constraint", u64::from(t))),
+        };
         let symbols = self.symbols()?;
         let imports = self.imports()?;
 
@@ -909,6 +922,7 @@ impl<'b> Reader<'b> {
             package,
             syntax_errors,
             repairs,
+            build_constraint,
         })
     }
 

@@ -48,6 +48,8 @@ pub struct FileFacts {
     /// Edits of the parse repair the facts were extracted after (0: the text as it is), for
     /// constructs the compiler accepts and the grammar rejects (`typescript::repair`).
     pub repairs: u32,
+    /// Go: the `//go:build` expression before the package clause, as written.
+    pub build_constraint: Option<String>,
 }
 
 /// A declaration.

@@ -333,6 +333,13 @@ impl<'s> Extractor<'s> {
             let mut descend = false;
             if let Some(run) = runs.last_mut() {
                 if kind == k.comment {
+                    // `//go:build EXPR` before the package clause: the file's constraint.
+                    if self.facts.package.is_none()
+                        && self.facts.build_constraint.is_none()
+                        && let Some(expr) = self.text(node).strip_prefix("//go:build ")
+                    {
+                        self.facts.build_constraint = Some(expr.trim().to_string());
+                    }
                     run.add_comment(node);
                 } else {
                     let docs = run.take(node);

@@ -582,6 +582,7 @@ fn synthetic() -> FileFacts {
         string_consts: vec![(String::new(), "ü".into()), ("a".into(), String::new())],
         syntax_errors: u32::MAX,
         repairs: u32::MAX - 1,
+        build_constraint: Some("linux && (amd64 || arm64)".into()),
     }
 }
 
@@ -763,21 +764,21 @@ fn malformed_items_are_specific_errors() {
         ),
         // A node kind spelling the schema does not know.
         (
-            vec![v, 0, 0, 0, 1, 3, b'f', b'o', b'o'],
-            DecodeError { offset: 5, kind: DecodeErrorKind::UnknownNodeKind("foo".into()) },
+            vec![v, 0, 0, 0, 0, 1, 3, b'f', b'o', b'o'],
+            DecodeError { offset: 6, kind: DecodeErrorKind::UnknownNodeKind("foo".into()) },
         ),
         // A billion symbols in a few bytes.
         (
-            vec![v, 0, 0, 0, 0, 0x80, 0x94, 0xeb, 0xdc, 0x03],
+            vec![v, 0, 0, 0, 0, 0, 0x80, 0x94, 0xeb, 0xdc, 0x03],
             DecodeError {
-                offset: 5,
+                offset: 6,
                 kind: DecodeErrorKind::BadLength { what: "symbols", len: 1_000_000_000 },
             },
         ),
     ];
-    // Empty sections up to the endpoints: package, syntax errors, repairs, kinds, symbols,
-    // imports, calls, accesses, heritage, hints.
-    let empty = vec![v, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    // Empty sections up to the endpoints: package, syntax errors, repairs, build constraint,
+    // kinds, symbols, imports, calls, accesses, heritage, hints.
+    let empty = vec![v, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
     let mut cases = cases;
     // An endpoint header with a bit no layout defines.
     let mut bad_header = empty.clone();
@@ -786,7 +787,7 @@ fn malformed_items_are_specific_errors() {
     cases.push((
         bad_header,
         DecodeError {
-            offset: 12,
+            offset: 13,
             kind: DecodeErrorKind::UnknownTag { what: "endpoint header", tag: 32 },
         },
     ));
@@ -796,7 +797,7 @@ fn malformed_items_are_specific_errors() {
     big_status.extend([1, 0, 0, 1, 1, 0, 0, 1, 0xf0, 0xa2, 0x04, 0, 0, 0]);
     cases.push((
         big_status,
-        DecodeError { offset: 19, kind: DecodeErrorKind::Overflow { what: "status code" } },
+        DecodeError { offset: 20, kind: DecodeErrorKind::Overflow { what: "status code" } },
     ));
     // A billion endpoints in a few bytes.
     let mut many = empty.clone();
@@ -804,7 +805,7 @@ fn malformed_items_are_specific_errors() {
     cases.push((
         many,
         DecodeError {
-            offset: 11,
+            offset: 12,
             kind: DecodeErrorKind::BadLength { what: "endpoints", len: 1_000_000_000 },
         },
     ));
@@ -814,7 +815,7 @@ fn malformed_items_are_specific_errors() {
     cases.push((
         many,
         DecodeError {
-            offset: 12,
+            offset: 13,
             kind: DecodeErrorKind::BadLength { what: "mounts", len: 1_000_000_000 },
         },
     ));
@@ -824,7 +825,7 @@ fn malformed_items_are_specific_errors() {
     cases.push((
         many,
         DecodeError {
-            offset: 13,
+            offset: 14,
             kind: DecodeErrorKind::BadLength { what: "client calls", len: 1_000_000_000 },
         },
     ));
@@ -834,7 +835,7 @@ fn malformed_items_are_specific_errors() {
     cases.push((
         bad_client,
         DecodeError {
-            offset: 14,
+            offset: 15,
             kind: DecodeErrorKind::UnknownTag { what: "client call header", tag: 2 },
         },
     ));

@@ -145,9 +145,107 @@ const GOARCH: &[&str] = &[
 ];
 
 /// Which of several declarations of one name (build-constrained files) to keep: 0 for a file
-/// whose name says linux / amd64 (the usual oracle platform), 1 for no platform suffix, 2 for
-/// another platform.
-pub(crate) fn file_rank(path: &str) -> u8 {
+/// whose name or `//go:build` line says linux / amd64 (the usual oracle platform), 1 for no
+/// constraint, 2 for another platform (by name, or a `//go:build` line that is false there).
+pub(crate) fn file_rank(path: &str, build: Option<&str>) -> u8 {
+    let by_name = name_rank(path);
+    match build.and_then(build_satisfied) {
+        Some(false) => 2,
+        Some(true) if by_name == 1 => 0,
+        _ => by_name,
+    }
+}
+
+/// Whether a `//go:build` expression holds for linux/amd64 with the gc toolchain, cgo and
+/// every Go release tag; `None` when it cannot be read (then the file's name decides).
+pub(crate) fn build_satisfied(expr: &str) -> Option<bool> {
+    let tokens = build_tokens(expr)?;
+    let mut p = BuildParser { tokens: &tokens, at: 0 };
+    let v = p.or()?;
+    (p.at == tokens.len()).then_some(v)
+}
+
+fn build_tokens(expr: &str) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    let b = expr.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b' ' | b'\t' => i += 1,
+            b'(' | b')' | b'!' => {
+                out.push((b[i] as char).to_string());
+                i += 1;
+            }
+            b'&' | b'|' if b.get(i + 1) == Some(&b[i]) => {
+                out.push(expr[i..i + 2].to_string());
+                i += 2;
+            }
+            c if c.is_ascii_alphanumeric() || c == b'_' || c == b'.' => {
+                let start = i;
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'.')
+                {
+                    i += 1;
+                }
+                out.push(expr[start..i].to_string());
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+struct BuildParser<'t> {
+    tokens: &'t [String],
+    at: usize,
+}
+
+impl BuildParser<'_> {
+    fn peek(&self) -> Option<&str> {
+        self.tokens.get(self.at).map(String::as_str)
+    }
+
+    fn or(&mut self) -> Option<bool> {
+        let mut v = self.and()?;
+        while self.peek() == Some("||") {
+            self.at += 1;
+            v |= self.and()?;
+        }
+        Some(v)
+    }
+
+    fn and(&mut self) -> Option<bool> {
+        let mut v = self.not()?;
+        while self.peek() == Some("&&") {
+            self.at += 1;
+            v &= self.not()?;
+        }
+        Some(v)
+    }
+
+    fn not(&mut self) -> Option<bool> {
+        match self.peek()? {
+            "!" => {
+                self.at += 1;
+                Some(!self.not()?)
+            }
+            "(" => {
+                self.at += 1;
+                let v = self.or()?;
+                (self.peek() == Some(")")).then(|| self.at += 1)?;
+                Some(v)
+            }
+            tag => {
+                let v = matches!(tag, "linux" | "amd64" | "unix" | "gc" | "cgo")
+                    || tag.strip_prefix("go1.").is_some_and(|m| m.parse::<u32>().is_ok());
+                self.at += 1;
+                Some(v)
+            }
+        }
+    }
+}
+
+/// The rank of a file by its name's `_GOOS` / `_GOARCH` suffix (see [`file_rank`]).
+fn name_rank(path: &str) -> u8 {
     let name = path.rsplit('/').next().unwrap_or(path);
     let stem = name.strip_suffix(".go").unwrap_or(name);
     let stem = stem.strip_suffix("_test").unwrap_or(stem);
@@ -328,7 +426,7 @@ fn decls_of<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> FileDecls {
     let cx = FileCx {
         facts,
         file,
-        rank: file_rank(path),
+        rank: file_rank(path, facts.build_constraint.as_deref()),
         imports: file_imports(db, key),
         own: PkgRef { dir: parent_dir(path).to_string(), name: pkg_name.to_string() },
         index: FileIndex::new(facts),
@@ -555,12 +653,20 @@ mod tests {
 
     #[test]
     fn ranks_and_underlying() {
-        assert_eq!(file_rank("a/fd_linux.go"), 0);
-        assert_eq!(file_rank("a/fd_windows.go"), 2);
-        assert_eq!(file_rank("a/fd_linux_arm64.go"), 2);
-        assert_eq!(file_rank("a/fd_amd64.go"), 0);
-        assert_eq!(file_rank("a/fd.go"), 1);
-        assert_eq!(file_rank("a/linux.go"), 1);
+        assert_eq!(file_rank("a/fd_linux.go", None), 0);
+        assert_eq!(file_rank("a/fd_windows.go", None), 2);
+        assert_eq!(file_rank("a/fd_linux_arm64.go", None), 2);
+        assert_eq!(file_rank("a/fd_amd64.go", None), 0);
+        assert_eq!(file_rank("a/fd.go", None), 1);
+        assert_eq!(file_rank("a/linux.go", None), 1);
+        // `//go:build` lines, evaluated for linux/amd64 (gc, cgo, unix, every go1.N).
+        assert_eq!(file_rank("a/arith_generic.go", Some("!amd64 && !arm64")), 2);
+        assert_eq!(file_rank("a/arith_decl.go", Some("(amd64 || arm64) && !math_big_pure_go")), 0);
+        assert_eq!(file_rank("a/x.go", Some("ignore")), 2);
+        assert_eq!(file_rank("a/x.go", Some("unix && go1.21")), 0);
+        assert_eq!(file_rank("a/x_windows.go", Some("windows")), 2);
+        assert_eq!(file_rank("a/x.go", Some("linux &&")), 1, "unreadable: the name decides");
+        assert_eq!(build_satisfied("!(darwin || freebsd)"), Some(true));
         assert_eq!(named_underlying("type A = pkg.B", "A"), Some((true, "pkg.B".into())));
         assert_eq!(named_underlying("B[T any] List[T]", "B"), Some((false, "List".into())));
         assert_eq!(named_underlying("type C int", "C"), Some((false, "int".into())));
