@@ -50,6 +50,7 @@ impl Provider for GoProvider {
             facts: FileFacts::default(),
             tparams: Vec::new(),
             import_names: None,
+            scopes: Vec::new(),
         };
         ex.top_level(tree.root_node());
         let mut facts = ex.facts;
@@ -298,6 +299,10 @@ struct Extractor<'s> {
     tparams: Vec<&'s str>,
     /// The names this file's imports bind (built on first use; see `is_import_name`).
     import_names: Option<Vec<String>>,
+    /// Scopes the walk is inside (blocks, cases, statements with their own scope, func
+    /// literals): (cursor depth, end line, end column) of each, innermost last. A local's
+    /// binding is visible to the end of the innermost one ([`Extractor::visibility`]).
+    scopes: Vec<(usize, u32, u32)>,
 }
 
 /// Where walked code sits: the symbol its calls belong to, and the function whose locals its
@@ -617,39 +622,33 @@ impl<'s> Extractor<'s> {
     }
 
     /// Where a local bound at `name` is visible: to the end of the innermost block, `case`,
-    /// `for` / `if` / `switch` / `select` statement or func literal that holds the binding (Go's
+    /// `for` / `if` / `switch` / `select` statement or func literal the walk is inside (Go's
     /// scopes: a func literal's parameter or a `:=` in an inner block shadows an outer name
-    /// only there). `None` for a function's own parameters and receiver (the whole function).
+    /// only there). `None` outside the walk: a function's own parameters and receiver (the
+    /// whole function). Kept by the walk as a stack, not by `Node::parent`, which descends
+    /// from the root on every call (that cost 4 s of the Go standard library's index).
     fn visibility(&self, name: Node<'_>) -> Option<Visibility> {
+        let &(_, end_line, end_col) = self.scopes.last()?;
+        Some(Visibility {
+            col: u32::try_from(name.start_position().column + 1).unwrap_or(u32::MAX),
+            end_line,
+            end_col,
+        })
+    }
+
+    fn is_scope(&self, kind: u16) -> bool {
         let k = self.k;
-        let mut node = name;
-        while let Some(parent) = node.parent() {
-            let kind = parent.kind_id();
-            if kind == k.function_declaration || kind == k.method_declaration {
-                return None;
-            }
-            if kind == k.func_literal
-                || kind == k.block
-                || kind == k.for_statement
-                || kind == k.if_statement
-                || kind == k.expression_switch_statement
-                || kind == k.type_switch_statement
-                || kind == k.select_statement
-                || kind == k.expression_case
-                || kind == k.default_case
-                || kind == k.type_case
-                || kind == k.communication_case
-            {
-                let end = parent.end_position();
-                return Some(Visibility {
-                    col: u32::try_from(name.start_position().column + 1).unwrap_or(u32::MAX),
-                    end_line: u32::try_from(end.row + 1).unwrap_or(u32::MAX),
-                    end_col: u32::try_from(end.column).unwrap_or(u32::MAX),
-                });
-            }
-            node = parent;
-        }
-        None
+        kind == k.func_literal
+            || kind == k.block
+            || kind == k.for_statement
+            || kind == k.if_statement
+            || kind == k.expression_switch_statement
+            || kind == k.type_switch_statement
+            || kind == k.select_statement
+            || kind == k.expression_case
+            || kind == k.default_case
+            || kind == k.type_case
+            || kind == k.communication_case
     }
 
     /// `type X ...` / `type ( ... )`.
@@ -1140,9 +1139,20 @@ impl<'s> Extractor<'s> {
         let k = self.k;
         let mut cursor = root.walk();
         let mut depth = 0usize;
+        let base = self.scopes.len();
         loop {
             let node = cursor.node();
             let kind = node.kind_id();
+            // Leave the scopes of finished siblings and subtrees; enter this node's.
+            while self.scopes.len() > base && self.scopes.last().is_some_and(|s| s.0 >= depth) {
+                self.scopes.pop();
+            }
+            if self.is_scope(kind) {
+                let end = node.end_position();
+                let line = u32::try_from(end.row + 1).unwrap_or(u32::MAX);
+                let col = u32::try_from(end.column).unwrap_or(u32::MAX);
+                self.scopes.push((depth, line, col));
+            }
             if kind == k.call_expression {
                 if let Some(function) = node.child_by_field_id(k.f_function)
                     && let Some((callee, name)) = self.callee(function)
@@ -1192,12 +1202,14 @@ impl<'s> Extractor<'s> {
             }
             loop {
                 if depth == 0 {
+                    self.scopes.truncate(base);
                     return;
                 }
                 if cursor.goto_next_sibling() {
                     break;
                 }
                 if !cursor.goto_parent() {
+                    self.scopes.truncate(base);
                     return;
                 }
                 depth -= 1;
