@@ -503,3 +503,28 @@ pub fn pause_point(name: &str) {
         std::thread::sleep(std::time::Duration::from_secs(60));
     }
 }
+
+/// One language the indexer reads: its name, the file extensions it takes and what its
+/// provider extracts (`codegraph languages`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LanguageInfo {
+    pub name: &'static str,
+    pub extensions: &'static [&'static str],
+    pub capabilities: Vec<&'static str>,
+}
+
+/// Every language with a provider, in the registry's order.
+pub fn languages() -> Vec<LanguageInfo> {
+    codegraph_parse::Language::ALL
+        .iter()
+        .map(|&l| LanguageInfo {
+            name: l.as_str(),
+            extensions: l.extensions(),
+            capabilities: codegraph_parse::provider(l)
+                .capabilities()
+                .iter()
+                .map(|c| c.as_str())
+                .collect(),
+        })
+        .collect()
+}

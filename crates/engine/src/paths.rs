@@ -56,3 +56,94 @@ pub fn db_path(canonical_root: &Path, explicit: Option<&Path>) -> Result<PathBuf
         None => default_db_path(canonical_root),
     }
 }
+
+/// How a command found its root (for the note it prints when the root is not where the user
+/// stands).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Found {
+    /// The directory the user named (or the current one) is the root.
+    AsGiven,
+    /// The nearest ancestor that has an index.
+    IndexedAncestor,
+    /// No ancestor has an index: the git worktree the directory is in.
+    GitWorktree,
+}
+
+/// The root a command works on, found like git finds its repository: from `start` (the
+/// directory the user named, or the current one) the nearest directory, itself included,
+/// that has an index (its default database exists); else the root of the git worktree
+/// `start` is in; else `start` itself. With `--db` the index is given, so only the git rule
+/// applies. The result is canonical.
+pub fn discover_root(start: &Path, explicit_db: Option<&Path>) -> Result<(PathBuf, Found)> {
+    let start = canonical_root(start)?;
+    if explicit_db.is_none() {
+        for dir in start.ancestors() {
+            if default_db_path(dir).is_ok_and(|db| db.exists()) {
+                let found = if dir == start { Found::AsGiven } else { Found::IndexedAncestor };
+                return Ok((dir.to_path_buf(), found));
+            }
+        }
+    }
+    for dir in start.ancestors() {
+        if dir.join(".git").exists() {
+            let found = if dir == start { Found::AsGiven } else { Found::GitWorktree };
+            return Ok((dir.to_path_buf(), found));
+        }
+    }
+    Ok((start, Found::AsGiven))
+}
+
+/// `path` (relative to `root`) as the user standing in `cwd` would type it: relative to
+/// `cwd` when `cwd` is inside `root` (`../x.go` for a file above it), else as given.
+pub fn display_path(root: &Path, cwd: Option<&Path>, path: &str) -> String {
+    let Some(inside) = cwd.and_then(|c| c.strip_prefix(root).ok()) else {
+        return path.to_string();
+    };
+    let here: Vec<&std::ffi::OsStr> = inside.iter().collect();
+    if here.is_empty() {
+        return path.to_string();
+    }
+    let there: Vec<&str> = path.split('/').collect();
+    let common = here
+        .iter()
+        .zip(there.iter())
+        .take_while(|(a, b)| a.to_str() == Some(**b))
+        .count()
+        .min(there.len().saturating_sub(1));
+    let mut out: Vec<&str> = vec![".."; here.len() - common];
+    out.extend(&there[common..]);
+    out.join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_print_relative_to_where_the_user_stands() {
+        let root = Path::new("/r");
+        assert_eq!(display_path(root, Some(Path::new("/r")), "a/b.go"), "a/b.go");
+        assert_eq!(display_path(root, Some(Path::new("/r/a")), "a/b.go"), "b.go");
+        assert_eq!(display_path(root, Some(Path::new("/r/a")), "c.go"), "../c.go");
+        assert_eq!(display_path(root, Some(Path::new("/r/a/x")), "a/y/b.go"), "../y/b.go");
+        assert_eq!(display_path(root, Some(Path::new("/elsewhere")), "a/b.go"), "a/b.go");
+        assert_eq!(display_path(root, None, "a/b.go"), "a/b.go");
+        // A file named like the directory the user stands in is still a file.
+        assert_eq!(display_path(root, Some(Path::new("/r/a")), "a"), "../a");
+    }
+
+    #[test]
+    fn the_root_is_the_nearest_indexed_ancestor_else_the_git_worktree() {
+        let tmp = std::env::temp_dir().join(format!("cg-discover-{}", std::process::id()));
+        let sub = tmp.join("repo/pkg/inner");
+        std::fs::create_dir_all(&sub).unwrap();
+        std::fs::create_dir_all(tmp.join("repo/.git")).unwrap();
+        let repo = canonical_root(&tmp.join("repo")).unwrap();
+        // --db given: only the git rule.
+        let (r, how) = discover_root(&sub, Some(Path::new("/x.db"))).unwrap();
+        assert_eq!((r, how), (repo.clone(), Found::GitWorktree));
+        let (r, how) = discover_root(&repo, Some(Path::new("/x.db"))).unwrap();
+        assert_eq!((r, how), (repo.clone(), Found::AsGiven));
+        std::fs::remove_dir_all(&tmp).unwrap();
+    }
+}

@@ -33,7 +33,14 @@ impl Provider for GoProvider {
     }
 
     fn capabilities(&self) -> &'static [Capability] {
-        &[Capability::Symbols, Capability::Imports, Capability::Calls, Capability::Types]
+        &[
+            Capability::Symbols,
+            Capability::Imports,
+            Capability::Calls,
+            Capability::Types,
+            Capability::Routes,
+            Capability::Tools,
+        ]
     }
 
     fn grammar(&self) -> Option<tree_sitter::Language> {

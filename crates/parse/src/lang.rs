@@ -21,6 +21,19 @@ pub enum Capability {
     Tools,
 }
 
+impl Capability {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Capability::Symbols => "symbols",
+            Capability::Imports => "imports",
+            Capability::Calls => "calls",
+            Capability::Types => "types",
+            Capability::Routes => "routes",
+            Capability::Tools => "tools",
+        }
+    }
+}
+
 impl Language {
     pub const ALL: &'static [Language] = &[
         Language::TypeScript,
@@ -34,14 +47,18 @@ impl Language {
     pub fn from_path(path: &str) -> Option<Language> {
         let name = path.rsplit('/').next().unwrap_or(path);
         let ext = name.rsplit_once('.')?.1;
-        Some(match ext {
-            "ts" | "mts" | "cts" => Language::TypeScript,
-            "tsx" => Language::Tsx,
-            "js" | "jsx" | "mjs" | "cjs" => Language::JavaScript,
-            "go" => Language::Go,
-            "md" | "markdown" | "mdx" => Language::Markdown,
-            _ => return None,
-        })
+        Language::ALL.iter().copied().find(|l| l.extensions().contains(&ext))
+    }
+
+    /// The file-name extensions (without the dot) this language's provider reads.
+    pub const fn extensions(self) -> &'static [&'static str] {
+        match self {
+            Language::TypeScript => &["ts", "mts", "cts"],
+            Language::Tsx => &["tsx"],
+            Language::JavaScript => &["js", "jsx", "mjs", "cjs"],
+            Language::Go => &["go"],
+            Language::Markdown => &["md", "markdown", "mdx"],
+        }
     }
 
     /// The spelling stored on file nodes.

@@ -43,7 +43,14 @@ impl Provider for TsProvider {
     }
 
     fn capabilities(&self) -> &'static [Capability] {
-        &[Capability::Symbols, Capability::Imports, Capability::Calls, Capability::Types]
+        &[
+            Capability::Symbols,
+            Capability::Imports,
+            Capability::Calls,
+            Capability::Types,
+            Capability::Routes,
+            Capability::Tools,
+        ]
     }
 
     fn grammar(&self) -> Option<tree_sitter::Language> {

@@ -24,7 +24,9 @@ pub use derived::{
     NOT_COMPUTED, ProcessRow,
 };
 pub use error::{QueryError, is_damage};
-pub use read::{DiagnosticRow, EdgeRow, NodeRow, OpenedNode, Reader, SnapshotRow, Status};
+pub use read::{
+    DiagnosticRow, EdgeRow, FileAccounting, NodeRow, OpenedNode, Reader, SnapshotRow, Status,
+};
 pub use search::{Fallback, SearchHit, SearchRequest, SearchResult};
 pub use store::{
     Diagnostic, Interrupt, Publication, SnapshotInfo, SourceRow, Store, database_files,

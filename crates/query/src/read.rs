@@ -73,6 +73,17 @@ pub struct DiagnosticRow {
     pub skipped: bool,
 }
 
+/// What became of every indexed file (`codegraph index` / `status`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FileAccounting {
+    /// Files a provider parsed, by language.
+    pub parsed: Vec<(String, u64)>,
+    /// Files indexed as text only (no provider reads them), by extension.
+    pub text_only: Vec<(String, u64)>,
+    /// Files parsed with syntax errors (their facts come from what the parser recovered).
+    pub syntax_errors: Vec<String>,
+}
+
 /// What `status` reports from the index alone (freshness against the worktree is the
 /// server's job: it needs the file system and git).
 #[derive(Clone, Debug)]
@@ -282,6 +293,42 @@ impl Reader<'_> {
                 "SELECT file, COUNT(*) AS n FROM unresolved GROUP BY file ORDER BY n DESC, file LIMIT 10",
             )?,
         })
+    }
+
+    /// Every indexed file accounted for: files a provider parsed, by language, and text-only
+    /// files, by extension (`(no extension)` for none), each sorted by count, then name.
+    pub fn file_accounting(&self) -> Result<FileAccounting, QueryError> {
+        let files: Vec<(Option<String>, String)> = self.rows(
+            "SELECT language, file FROM node WHERE kind = 'file' AND file IS NOT NULL",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        let mut parsed: std::collections::BTreeMap<String, u64> = Default::default();
+        let mut text: std::collections::BTreeMap<String, u64> = Default::default();
+        for (language, path) in files {
+            match language {
+                Some(l) => *parsed.entry(l).or_default() += 1,
+                None => {
+                    let name = path.rsplit('/').next().unwrap_or(&path);
+                    let ext = match name.rsplit_once('.') {
+                        Some((stem, ext)) if !stem.is_empty() => format!(".{ext}"),
+                        _ => "(no extension)".to_string(),
+                    };
+                    *text.entry(ext).or_default() += 1;
+                }
+            }
+        }
+        let sorted = |m: std::collections::BTreeMap<String, u64>| {
+            let mut v: Vec<(String, u64)> = m.into_iter().collect();
+            v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+            v
+        };
+        let syntax_errors = self.rows(
+            "SELECT path FROM diagnostic WHERE code = 'syntax-errors' ORDER BY path",
+            [],
+            |r| r.get(0),
+        )?;
+        Ok(FileAccounting { parsed: sorted(parsed), text_only: sorted(text), syntax_errors })
     }
 
     /// Diagnostics, optionally only skips, sorted by path.

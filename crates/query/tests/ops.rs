@@ -540,17 +540,19 @@ fn dag_grep_tree_mermaid_cycles_budget_and_direction_in() {
     check(
         mermaid.rendered.unwrap_or_default(),
         expect![[r#"
-        flowchart LR
-          n0["ping<br/>function · src/cycle.ts"]
-          n1["pong<br/>function · src/cycle.ts"]
-          n2["cycle.ts<br/>file · src/cycle.ts"]
-          n0 -->|CALLS| n1
-          n1 -.->|CALLS| n0
-          n2 -.- n0
-          n2 -.- n1
-          classDef seed stroke-width:3px
-          class n0 seed
-    "#]],
+            flowchart LR
+              %% dag_grep `ping` (out), revision 1
+              %% warning: mode `hybrid` falls back to fts: there is no semantic index
+              n0["ping<br/>function · src/cycle.ts"]
+              n1["pong<br/>function · src/cycle.ts"]
+              n2["cycle.ts<br/>file · src/cycle.ts"]
+              n0 -->|CALLS| n1
+              n1 -.->|CALLS| n0
+              n2 -.- n0
+              n2 -.- n1
+              classDef seed stroke-width:3px
+              class n0 seed
+        "#]],
     );
 
     let start = DagGrepRequest {

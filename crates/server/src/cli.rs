@@ -28,13 +28,19 @@ struct Cli {
     /// Machine-readable output.
     #[arg(long, global = true)]
     json: bool,
+    /// The code root (a repository or worktree), the same as the positional ROOT; `mcp`
+    /// takes it several times. Default: the nearest directory up from the current one that
+    /// has an index, else the git worktree root, else the current directory.
+    #[arg(long = "root", global = true, value_name = "ROOT")]
+    roots: Vec<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Index a code root and publish a new revision.
     Index {
-        /// The code root (a repository or worktree); default: the current directory.
+        /// The code root (a repository or worktree); also `--root`. Default: the nearest
+        /// indexed directory up from here, else the git worktree root, else here.
         root: Option<PathBuf>,
         /// Files larger than this many bytes are skipped.
         #[arg(long, default_value_t = DEFAULT_MAX_FILE_SIZE)]
@@ -53,6 +59,8 @@ enum Command {
     },
     /// Index a code root, then keep the index fresh as files change (until SIGINT/SIGTERM).
     Watch {
+        /// The code root (a repository or worktree); also `--root`. Default: the nearest
+        /// indexed directory up from here, else the git worktree root, else here.
         root: Option<PathBuf>,
         #[arg(long, default_value_t = DEFAULT_MAX_FILE_SIZE)]
         max_file_size: u64,
@@ -68,7 +76,9 @@ enum Command {
     },
     /// Serve roots to coding agents over MCP (stdio, or streamable HTTP with --http).
     Mcp {
-        /// Code roots to serve (repositories, worktrees); default: the current directory.
+        /// Code roots to serve (repositories, worktrees; also `--root`, repeatable); default:
+        /// found from the current directory like the other commands.
+        #[arg(value_name = "ROOT")]
         roots: Vec<PathBuf>,
         /// Serve streamable HTTP on this address (e.g. 127.0.0.1:7300 or localhost:7300; port
         /// 0 picks one) instead of stdio.
@@ -93,6 +103,8 @@ enum Command {
     },
     /// Show the published revision, its counts and skips, and whether it is stale.
     Status {
+        /// The code root (a repository or worktree); also `--root`. Default: the nearest
+        /// indexed directory up from here, else the git worktree root, else here.
         root: Option<PathBuf>,
         /// List every skipped path, not only the first 20.
         #[arg(long)]
@@ -100,26 +112,33 @@ enum Command {
     },
     /// Full-text search (BM25) over names, qualified names, signatures, docs and paths.
     Search {
+        /// Words, a name, a prefix (`ShouldBind`) or a qualified name.
         query: String,
-        #[arg(long)]
-        root: Option<PathBuf>,
         /// Only nodes of this kind (function, method, class, file, ...).
         #[arg(long)]
         kind: Option<String>,
         /// Most hits (default 20; in --json shrunk to stay under ~4k tokens unless given).
         #[arg(long)]
         limit: Option<usize>,
+        /// The code root; also `--root`. Default: the nearest indexed directory up from here,
+        /// else the git worktree root.
+        #[arg(value_name = "ROOT")]
+        root: Option<PathBuf>,
     },
     /// Show a node by ID: its fields, source lines and edges.
     Open {
         id: String,
         #[command(flatten)]
         page: crate::ops_cli::PageOpts,
-        #[arg(long)]
+        /// The code root; also `--root`. Default: the nearest indexed directory up from here,
+        /// else the git worktree root.
+        #[arg(value_name = "ROOT")]
         root: Option<PathBuf>,
     },
     /// Dump the whole graph.
     Export {
+        /// The code root (a repository or worktree); also `--root`. Default: the nearest
+        /// indexed directory up from here, else the git worktree root, else here.
         root: Option<PathBuf>,
         #[arg(long, value_enum, default_value_t = ExportFormat::Jsonl)]
         format: ExportFormat,
@@ -161,6 +180,19 @@ enum Command {
         #[arg(long, default_value_t = 20)]
         tail: usize,
     },
+    /// The version of codegraph, of what it extracts and stores, and where indexes live.
+    Version,
+    /// The languages codegraph reads and what it extracts from each (other text files are
+    /// indexed as files only).
+    Languages,
+    /// Print a shell completion script (e.g. `codegraph completions bash >
+    /// ~/.local/share/bash-completion/completions/codegraph`).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff; `codegraph man > codegraph.1 && man ./codegraph.1`).
+    Man,
     /// Internal: computes and stores the flows and clusters of the index at DB unless they
     /// are current (the MCP server runs it as a child process, so that whole-graph work never
     /// stays in the server's memory).
@@ -229,11 +261,54 @@ impl Command {
     }
 }
 
-fn dispatch(cli: Cli) -> Result<()> {
+impl Command {
+    /// Folds the global `--root` flags into the command's own root argument.
+    fn merge_roots(&mut self, flags: &[PathBuf]) -> Result<()> {
+        use crate::ops_cli as o;
+        let slot: &mut Option<PathBuf> = match self {
+            Command::Mcp { roots, .. } => {
+                roots.extend(flags.iter().cloned());
+                return Ok(());
+            }
+            Command::Events { .. }
+            | Command::DeriveFlows { .. }
+            | Command::Version
+            | Command::Languages
+            | Command::Completions { .. }
+            | Command::Man => {
+                if !flags.is_empty() {
+                    bail!("this command takes no root");
+                }
+                return Ok(());
+            }
+            Command::Index { root, .. }
+            | Command::Watch { root, .. }
+            | Command::Status { root, .. }
+            | Command::Search { root, .. }
+            | Command::Open { root, .. }
+            | Command::Export { root, .. } => root,
+            Command::Context(o::ContextArgs { root, .. })
+            | Command::Impact(o::ImpactArgs { root, .. })
+            | Command::DiffImpact(o::DiffImpactArgs { root, .. })
+            | Command::Trace(o::TraceArgs { root, .. })
+            | Command::Expand(o::ExpandArgs { root, .. })
+            | Command::DagGrep(o::DagGrepArgs { root, .. })
+            | Command::RouteImpact(o::EndpointArgs { root, .. })
+            | Command::ToolContext(o::EndpointArgs { root, .. })
+            | Command::Flows(o::DerivedArgs { root, .. })
+            | Command::Clusters(o::DerivedArgs { root, .. }) => root,
+        };
+        *slot = one_root(slot.take(), flags)?;
+        Ok(())
+    }
+}
+
+fn dispatch(mut cli: Cli) -> Result<()> {
     let json = cli.json;
+    cli.command.merge_roots(&cli.roots)?;
     match cli.command {
         Command::Index { root, max_file_size, full, no_share, check } => {
-            let root = canonical_root(&root.unwrap_or_else(|| PathBuf::from(".")))?;
+            let root = write_root(root, cli.db.as_deref())?;
             let db = db_path(&root, cli.db.as_deref())?;
             if check && db.exists() {
                 // The writer checks an index marked suspect before it trusts it.
@@ -245,10 +320,13 @@ fn dispatch(cli: Cli) -> Result<()> {
                 &db,
                 &IndexOptions { max_file_size, progress, full, share: !no_share, counter: None },
             )?;
-            print_index(&summary, json)
+            let accounting = Store::open_read_only(&summary.db)
+                .ok()
+                .and_then(|mut s| s.reader().ok()?.file_accounting().ok());
+            print_index(&summary, accounting.as_ref(), json)
         }
         Command::Watch { root, max_file_size, debounce_ms, max_batch_paths, no_share } => {
-            let root = canonical_root(&root.unwrap_or_else(|| PathBuf::from(".")))?;
+            let root = write_root(root, cli.db.as_deref())?;
             let db = db_path(&root, cli.db.as_deref())?;
             let progress = !json && std::io::stderr().is_terminal();
             let index_opts = IndexOptions {
@@ -264,7 +342,7 @@ fn dispatch(cli: Cli) -> Result<()> {
                 json,
             };
             crate::watch_cmd::run_watch(&root, &db, &index_opts, &opts, |s| {
-                if json { Ok(()) } else { print_index(s, false) }
+                if json { Ok(()) } else { print_index(s, None, false) }
             })
         }
         Command::Mcp {
@@ -285,6 +363,8 @@ fn dispatch(cli: Cli) -> Result<()> {
                 deriver: std::env::current_exe().ok(),
                 ..Default::default()
             };
+            let roots =
+                if roots.is_empty() { vec![write_root(None, cli.db.as_deref())?] } else { roots };
             let set = crate::mcp::root_set(&roots, cli.db.as_deref(), &root_opts)?;
             let token = std::env::var("CODEGRAPH_MCP_TOKEN").ok().filter(|t| !t.is_empty());
             let session_idle = std::time::Duration::from_secs(session_idle_secs.max(1));
@@ -474,7 +554,7 @@ fn dispatch(cli: Cli) -> Result<()> {
         }
         Command::Export { root, format: ExportFormat::Jsonl, output, derived } => {
             if derived {
-                let root = canonical_root(&root.clone().unwrap_or_else(|| PathBuf::from(".")))?;
+                let root = query_root(root.clone(), cli.db.as_deref())?;
                 let db = db_path(&root, cli.db.as_deref())?;
                 if db.exists() {
                     crate::ops_cli::ensure_flows(&db);
@@ -519,9 +599,31 @@ fn dispatch(cli: Cli) -> Result<()> {
         Command::Flows(a) => crate::ops_cli::flows(a, cli.db.as_deref(), json),
         Command::Clusters(a) => crate::ops_cli::clusters(a, cli.db.as_deref(), json),
         Command::Events { tail } => events(tail, json),
+        Command::Version => version(json),
+        Command::Languages => languages(json),
+        Command::Completions { shell } => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(shell, &mut cmd, "codegraph", &mut std::io::stdout());
+            Ok(())
+        }
+        Command::Man => {
+            let cmd = <Cli as clap::CommandFactory>::command();
+            let mut out = std::io::stdout().lock();
+            clap_mangen::Man::new(cmd.clone()).render(&mut out)?;
+            // One section per subcommand, as `git help` lists them.
+            for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+                writeln!(out, ".SH \"{}\"", sub.get_name().to_uppercase())?;
+                let sub = sub.clone().bin_name(format!("codegraph {}", sub.get_name()));
+                let man = clap_mangen::Man::new(sub);
+                man.render_synopsis_section(&mut out)?;
+                man.render_description_section(&mut out)?;
+                man.render_options_section(&mut out)?;
+            }
+            Ok(())
+        }
         Command::DeriveFlows { db } => {
             let (revision, computed) = codegraph_engine::derived::ensure_current(&db)?;
-            println!("{}", json!({"revision": revision, "computed": computed}));
+            writeln!(std::io::stdout(), "{}", json!({"revision": revision, "computed": computed}))?;
             Ok(())
         }
     }
@@ -587,17 +689,53 @@ fn export_derived<W: Write>(
 
 /// Opens the index of a root for reading, with an actionable error when there is none.
 fn open_store(root: Option<PathBuf>, db: Option<&Path>) -> Result<(PathBuf, Store)> {
-    let root = canonical_root(&root.unwrap_or_else(|| PathBuf::from(".")))?;
+    let root = query_root(root, db)?;
     let path = db_path(&root, db)?;
     match Store::open_read_only(&path) {
         Ok(store) => Ok((root, store)),
-        Err(QueryError::NoIndex { .. }) => bail!(
-            "no index for {} yet (looked for {}): run `codegraph index {}` first",
-            root.display(),
-            path.display(),
-            root.display()
-        ),
+        Err(QueryError::NoIndex { .. }) => Err(no_index(&root, &path)),
         Err(e) => Err(e.into()),
+    }
+}
+
+/// The root a read command works on: the directory named (positionally or with `--root`),
+/// else the current one, and from there up to the nearest directory with an index, else the
+/// git worktree root (`paths::discover_root`; like git, a subdirectory finds its repository).
+pub(crate) fn query_root(root: Option<PathBuf>, db: Option<&Path>) -> Result<PathBuf> {
+    let start = root.unwrap_or_else(|| PathBuf::from("."));
+    Ok(codegraph_engine::paths::discover_root(&start, db)?.0)
+}
+
+/// The root `index`, `watch` and `mcp` work on: the directory named, as given; without one,
+/// found from the current directory like [`query_root`].
+fn write_root(root: Option<PathBuf>, db: Option<&Path>) -> Result<PathBuf> {
+    match root {
+        Some(r) => canonical_root(&r),
+        None => Ok(codegraph_engine::paths::discover_root(Path::new("."), db)?.0),
+    }
+}
+
+/// The error of a read command on a root that has no index (in it or above it).
+pub(crate) fn no_index(root: &Path, db: &Path) -> anyhow::Error {
+    anyhow::anyhow!(
+        "no index for {} or a directory above it (looked for {}): run `codegraph index {}` first",
+        root.display(),
+        db.display(),
+        root.display()
+    )
+}
+
+/// One root from a positional argument and the global `--root` flag (either form; both
+/// only when they agree).
+fn one_root(pos: Option<PathBuf>, flags: &[PathBuf]) -> Result<Option<PathBuf>> {
+    match (pos, flags) {
+        (p, []) => Ok(p),
+        (None, [f]) => Ok(Some(f.clone())),
+        (Some(p), [f]) if canonical_root(&p).ok() == canonical_root(f).ok() => Ok(Some(p)),
+        (Some(p), [f]) => {
+            bail!("two roots given: {} and --root {}; name one", p.display(), f.display())
+        }
+        (_, _) => bail!("this command works on one root; --root was given {} times", flags.len()),
     }
 }
 
@@ -646,6 +784,7 @@ fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Re
     let list = |v: &[String]| -> Vec<String> { v.iter().take(limit).cloned().collect() };
     let sharing = codegraph_engine::seed::sharing(&root, &db_path, &reader)?;
     let go_prefix = reader.meta("go_import_prefix")?;
+    let accounting = reader.file_accounting()?;
     if json {
         let counts = |v: &[(String, u64)]| -> Value {
             Value::Object(v.iter().map(|(k, n)| (k.clone(), json!(n))).collect())
@@ -678,6 +817,7 @@ fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Re
             "skips": skips.iter().map(|d| json!({"path": d.path, "code": d.code, "detail": d.detail})).collect::<Vec<_>>(),
             "repository": sharing.json(),
             "go_import_prefix": go_prefix,
+            "files_accounting": accounting_json(&accounting),
         }));
     }
     let mut out = std::io::stdout().lock();
@@ -708,6 +848,18 @@ fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Re
         "files {}  symbols {}  edges {}  skipped {}",
         snap.files, snap.symbols, snap.edges, snap.skipped
     )?;
+    writeln!(out, "files     {}", accounting_line(&accounting))?;
+    if !accounting.syntax_errors.is_empty() {
+        let shown: Vec<&str> =
+            accounting.syntax_errors.iter().take(limit).map(String::as_str).collect();
+        writeln!(
+            out,
+            "syntax errors in {} file(s): {}{}",
+            accounting.syntax_errors.len(),
+            shown.join(", "),
+            if shown.len() < accounting.syntax_errors.len() { " ... (use --all)" } else { "" }
+        )?;
+    }
     let fmt = |v: &[(String, u64)]| {
         v.iter().map(|(k, n)| format!("{k} {n}")).collect::<Vec<_>>().join(", ")
     };
@@ -733,9 +885,35 @@ fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Re
     Ok(())
 }
 
-fn print_index(s: &IndexSummary, json: bool) -> Result<()> {
+/// `parsed 18 (go 18), text only 9 (.md 3, .mod 1)`.
+fn accounting_line(a: &codegraph_query::FileAccounting) -> String {
+    let fmt = |v: &[(String, u64)]| {
+        let total: u64 = v.iter().map(|(_, n)| n).sum();
+        let parts: Vec<String> = v.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        if parts.is_empty() { "0".to_string() } else { format!("{total} ({})", parts.join(", ")) }
+    };
+    format!("parsed {}, text only {}", fmt(&a.parsed), fmt(&a.text_only))
+}
+
+fn accounting_json(a: &codegraph_query::FileAccounting) -> Value {
+    let counts = |v: &[(String, u64)]| -> Value {
+        Value::Object(v.iter().map(|(k, n)| (k.clone(), json!(n))).collect())
+    };
+    json!({
+        "parsed_by_language": counts(&a.parsed),
+        "text_only_by_extension": counts(&a.text_only),
+        "syntax_error_files": a.syntax_errors,
+    })
+}
+
+fn print_index(
+    s: &IndexSummary,
+    accounting: Option<&codegraph_query::FileAccounting>,
+    json: bool,
+) -> Result<()> {
     if json {
         return print_json(&json!({
+            "files_accounting": accounting.map(accounting_json),
             "root": s.root.display().to_string(),
             "db": s.db.display().to_string(),
             "revision": s.revision,
@@ -789,11 +967,12 @@ fn print_index(s: &IndexSummary, json: bool) -> Result<()> {
         writeln!(out, "  note     {note}")?;
     }
     writeln!(out, "  db       {}", s.db.display())?;
-    writeln!(
-        out,
-        "  files    {} ({} parsed, {} lines, {} bytes)",
-        s.files, s.parsed_files, s.lines, s.bytes
-    )?;
+    writeln!(out, "  files    {} ({} lines, {} bytes)", s.files, s.lines, s.bytes)?;
+    if let Some(a) = accounting {
+        writeln!(out, "           {}", accounting_line(a))?;
+    } else {
+        writeln!(out, "           parsed {}", s.parsed_files)?;
+    }
     writeln!(out, "  symbols  {}", s.symbols)?;
     writeln!(out, "  edges    {} ({} call sites unresolved)", s.edges, s.unresolved)?;
     let skipped: usize = s.skipped.values().sum();
@@ -808,6 +987,21 @@ fn print_index(s: &IndexSummary, json: bool) -> Result<()> {
             out,
             "  notes    {} lossy UTF-8, {} with syntax errors",
             s.lossy_files, s.files_with_syntax_errors
+        )?;
+    }
+    if let Some(a) = accounting.filter(|a| !a.syntax_errors.is_empty()) {
+        let shown: Vec<&str> = a.syntax_errors.iter().take(10).map(String::as_str).collect();
+        let more = a.syntax_errors.len().saturating_sub(shown.len());
+        writeln!(
+            out,
+            "  syntax errors in {} file(s): {}{}",
+            a.syntax_errors.len(),
+            shown.join(", "),
+            if more > 0 {
+                format!(" and {more} more (`codegraph status --all`)")
+            } else {
+                String::new()
+            }
         )?;
     }
     if let Some(c) = &s.head_commit {
@@ -886,6 +1080,57 @@ fn events(tail: usize, json: bool) -> Result<()> {
             e["arguments"]
         )?;
     }
+    Ok(())
+}
+
+/// `codegraph version`.
+fn version(json: bool) -> Result<()> {
+    let cache = codegraph_engine::paths::cache_dir().map(|d| d.display().to_string());
+    let v = json!({
+        "version": env!("CARGO_PKG_VERSION"),
+        "indexer_version": codegraph_engine::index::indexer_version(),
+        "schema_version": codegraph_schema::ddl::SCHEMA_VERSION,
+        "cache_dir": cache.as_ref().ok(),
+    });
+    if json {
+        return print_json(&v);
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "codegraph {}", env!("CARGO_PKG_VERSION"))?;
+    writeln!(
+        out,
+        "indexer   {} (an index written by another is rebuilt)",
+        codegraph_engine::index::indexer_version()
+    )?;
+    writeln!(out, "schema    {}", codegraph_schema::ddl::SCHEMA_VERSION)?;
+    match cache {
+        Ok(d) => writeln!(out, "cache     {d} (CODEGRAPH_CACHE_DIR to move it)")?,
+        Err(e) => writeln!(out, "cache     none: {e:#}")?,
+    }
+    Ok(())
+}
+
+/// `codegraph languages`.
+fn languages(json: bool) -> Result<()> {
+    let langs = codegraph_engine::index::languages();
+    if json {
+        let list: Vec<Value> = langs
+            .iter()
+            .map(|l| json!({"language": l.name, "extensions": l.extensions, "extracts": l.capabilities}))
+            .collect();
+        return print_json(
+            &json!({ "languages": list, "other_text_files": "file nodes only (searchable by path)" }),
+        );
+    }
+    let mut out = std::io::stdout().lock();
+    for l in &langs {
+        let exts: Vec<String> = l.extensions.iter().map(|e| format!(".{e}")).collect();
+        writeln!(out, "{:<11} {:<22} {}", l.name, exts.join(" "), l.capabilities.join(", "))?;
+    }
+    writeln!(
+        out,
+        "other text files are indexed as file nodes (searchable by path), binary files are skipped"
+    )?;
     Ok(())
 }
 

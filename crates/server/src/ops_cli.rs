@@ -21,7 +21,7 @@ use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 use codegraph_engine::diff::{DiffBase, changes};
 use codegraph_engine::fresh::freshness;
-use codegraph_engine::paths::{canonical_root, db_path};
+use codegraph_engine::paths::db_path;
 use codegraph_query::ops::dag_grep::{DagGrepRequest, Mode, Render};
 use codegraph_query::ops::expand::ExpandRequest;
 use codegraph_query::ops::impact::{ImpactDirection, ImpactRequest};
@@ -91,7 +91,9 @@ pub struct ContextArgs {
     pub target: TargetArgs,
     #[command(flatten)]
     pub page: PageOpts,
-    #[arg(long)]
+    /// The code root; also `--root`. Default: the nearest indexed directory up from here,
+    /// else the git worktree root.
+    #[arg(value_name = "ROOT")]
     pub root: Option<PathBuf>,
 }
 
@@ -160,7 +162,9 @@ pub struct ImpactArgs {
     pub direction: ImpactDir,
     #[command(flatten)]
     pub opts: ImpactOpts,
-    #[arg(long)]
+    /// The code root; also `--root`. Default: the nearest indexed directory up from here,
+    /// else the git worktree root.
+    #[arg(value_name = "ROOT")]
     pub root: Option<PathBuf>,
 }
 
@@ -174,7 +178,9 @@ pub struct DiffImpactArgs {
     pub base: Option<String>,
     #[command(flatten)]
     pub opts: ImpactOpts,
-    #[arg(long)]
+    /// The code root; also `--root`. Default: the nearest indexed directory up from here,
+    /// else the git worktree root.
+    #[arg(value_name = "ROOT")]
     pub root: Option<PathBuf>,
 }
 
@@ -192,7 +198,9 @@ pub struct TraceArgs {
     /// Show at most this many shortest paths.
     #[arg(long, default_value_t = 3)]
     pub paths: usize,
-    #[arg(long)]
+    /// The code root; also `--root`. Default: the nearest indexed directory up from here,
+    /// else the git worktree root.
+    #[arg(value_name = "ROOT")]
     pub root: Option<PathBuf>,
 }
 
@@ -202,7 +210,9 @@ pub struct EndpointArgs {
     pub query: String,
     #[command(flatten)]
     pub page: PageOpts,
-    #[arg(long)]
+    /// The code root; also `--root`. Default: the nearest indexed directory up from here,
+    /// else the git worktree root.
+    #[arg(value_name = "ROOT")]
     pub root: Option<PathBuf>,
 }
 
@@ -241,7 +251,9 @@ pub struct ExpandArgs {
     pub budget: usize,
     #[command(flatten)]
     pub page: PageOpts,
-    #[arg(long)]
+    /// The code root; also `--root`. Default: the nearest indexed directory up from here,
+    /// else the git worktree root.
+    #[arg(value_name = "ROOT")]
     pub root: Option<PathBuf>,
 }
 
@@ -320,7 +332,9 @@ pub struct DagGrepArgs {
     pub render: Option<RenderArg>,
     #[command(flatten)]
     pub page: PageOpts,
-    #[arg(long)]
+    /// The code root; also `--root`. Default: the nearest indexed directory up from here,
+    /// else the git worktree root.
+    #[arg(value_name = "ROOT")]
     pub root: Option<PathBuf>,
 }
 
@@ -334,7 +348,9 @@ pub struct DerivedArgs {
     /// Most flows, clusters or members listed (0 = all).
     #[arg(long, default_value_t = 50)]
     pub limit: usize,
-    #[arg(long)]
+    /// The code root; also `--root`. Default: the nearest indexed directory up from here,
+    /// else the git worktree root.
+    #[arg(value_name = "ROOT")]
     pub root: Option<PathBuf>,
 }
 
@@ -353,19 +369,14 @@ fn open_index(
     db: Option<&Path>,
     flows: bool,
 ) -> Result<(PathBuf, PathBuf, Store)> {
-    let root = canonical_root(&root.unwrap_or_else(|| PathBuf::from(".")))?;
+    let root = crate::cli::query_root(root, db)?;
     let path = db_path(&root, db)?;
     if flows && path.exists() {
         ensure_flows(&path);
     }
     match Store::open_read_only(&path) {
         Ok(store) => Ok((root, path, store)),
-        Err(QueryError::NoIndex { .. }) => bail!(
-            "no index for {} yet (looked for {}): run `codegraph index {}` first",
-            root.display(),
-            path.display(),
-            root.display()
-        ),
+        Err(QueryError::NoIndex { .. }) => Err(crate::cli::no_index(&root, &path)),
         Err(e) => Err(e.into()),
     }
 }
@@ -512,8 +523,16 @@ pub fn dag_grep(a: DagGrepArgs, db: Option<&Path>, json: bool) -> Result<()> {
     };
     let mut d = reader.dag_grep(&req)?;
     d.stale = Some(codegraph_engine::fresh::is_stale(&root, &db_path, &reader)?);
+    let mermaid = matches!(a.render, Some(RenderArg::Mermaid));
+    if mermaid {
+        // Again, now that staleness is known (its comment line says so).
+        d.rendered = Some(codegraph_query::ops::dag_grep::render_mermaid(&d));
+    }
     if json {
         print_paged(&a.page, DAG_LIMIT, DAG_LISTS, |p| dag_json(&d, p))
+    } else if mermaid {
+        // A Mermaid document alone (`> graph.mmd` must be valid): the revision is in it.
+        text(d.rendered.as_deref().unwrap_or_default())
     } else {
         text(&render::dag(&d))
     }

@@ -655,9 +655,22 @@ pub fn render_tree(r: &DagGrep) -> String {
 }
 
 /// Mermaid flowchart: stored edge direction, back-edges dotted, anchor edges as dotted links,
-/// seeds in bold.
+/// seeds in bold. Parallel edges (one per call site) are drawn once, labelled with their
+/// count. The text is a valid Mermaid document on its own: anything else (the revision,
+/// warnings) goes in `%%` comment lines after the diagram type.
 pub fn render_mermaid(r: &DagGrep) -> String {
     let mut out = String::from("flowchart LR\n");
+    let _ = writeln!(
+        out,
+        "  %% dag_grep `{}` ({}), revision {}{}",
+        r.query.replace('\n', " "),
+        r.direction.as_str(),
+        r.revision,
+        if r.stale == Some(true) { ", stale" } else { "" }
+    );
+    for w in &r.warnings {
+        let _ = writeln!(out, "  %% warning: {}", w.replace('\n', " "));
+    }
     let index: HashMap<&str, usize> =
         r.nodes.iter().enumerate().map(|(i, n)| (n.node.id.as_str(), i)).collect();
     let esc = |s: &str| s.replace('"', "#quot;").replace('<', "#lt;").replace('>', "#gt;");
@@ -671,19 +684,35 @@ pub fn render_mermaid(r: &DagGrep) -> String {
         .iter()
         .map(|e| (e.src.as_str(), e.dst.as_str(), e.kind.as_str(), e.line))
         .collect();
+    // (source, target, kind, style) -> how many stored edges, in first-seen order.
+    type Link<'a> = (usize, usize, &'a str, u8);
+    let mut drawn: Vec<(Link<'_>, usize)> = Vec::new();
     for e in &r.edges {
-        let (Some(s), Some(d)) = (index.get(e.edge.src.as_str()), index.get(e.edge.dst.as_str()))
+        let (Some(&s), Some(&d)) = (index.get(e.edge.src.as_str()), index.get(e.edge.dst.as_str()))
         else {
             continue;
         };
         let key = (e.edge.src.as_str(), e.edge.dst.as_str(), e.edge.kind.as_str(), e.edge.line);
-        if e.anchor {
-            let _ = writeln!(out, "  n{s} -.- n{d}");
+        let style = if e.anchor {
+            0
         } else if back.contains(&key) {
-            let _ = writeln!(out, "  n{s} -.->|{}| n{d}", e.edge.kind);
+            1
         } else {
-            let _ = writeln!(out, "  n{s} -->|{}| n{d}", e.edge.kind);
+            2
+        };
+        let k = (s, d, e.edge.kind.as_str(), style);
+        match drawn.iter_mut().find(|(x, _)| *x == k) {
+            Some((_, n)) => *n += 1,
+            None => drawn.push((k, 1)),
         }
+    }
+    for ((s, d, kind, style), n) in drawn {
+        let label = if n > 1 { format!("{kind} x{n}") } else { kind.to_string() };
+        let _ = match style {
+            0 => writeln!(out, "  n{s} -.- n{d}"),
+            1 => writeln!(out, "  n{s} -.->|{label}| n{d}"),
+            _ => writeln!(out, "  n{s} -->|{label}| n{d}"),
+        };
     }
     let seeds: Vec<String> = r
         .nodes

@@ -922,7 +922,7 @@ impl CodegraphMcp {
     }
 
     #[tool(
-        description = "Explain a concept: search seeds, expand along weighted edges, return a layered DAG (cycles as back-edges).",
+        description = "Explain a concept: search seeds, expand along weighted edges, return a layered DAG (edges into the same or an earlier layer, cycles included, as back-edges).",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
         output_schema = answer_schema()
     )]

@@ -1,0 +1,278 @@
+//! The CLI as a person uses it (issue 24): the root found from a subdirectory like git finds
+//! its repository, roots given positionally or with `--root`, a closed pipe ending a command
+//! quietly, rendered formats that are documents of their own (a Mermaid file that parses),
+//! every file accounted for in the index summary, and the conveniences (`version`,
+//! `languages`, `completions`, `man`).
+
+use serde_json::Value;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const FIXTURE: &str = r#"
+//- /src/server.ts
+import { log } from "./util";
+
+export class Server {
+  start(): void {
+    log("start");
+    log("again");
+  }
+}
+//- /src/util.ts
+export function log(msg: string) {
+  console.log(msg);
+}
+//- /pkg/store/store.go
+package store
+
+// Store keeps things.
+type Store struct {
+	items []string
+}
+
+func (s *Store) Add(item string) {
+	s.items = append(s.items, item)
+}
+//- /pkg/store/broken.go
+package store
+
+func (
+//- /notes.txt
+plain text
+//- /Makefile
+all:
+"#;
+
+struct Env {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    cache: PathBuf,
+}
+
+fn env() -> Env {
+    let (dir, base, root) = codegraph_tests::cli::git_fixture(FIXTURE);
+    Env { _dir: dir, cache: base.join("cache"), root }
+}
+
+impl Env {
+    fn cmd(&self, args: &[&str], cwd: &Path) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_codegraph"));
+        c.args(args)
+            .current_dir(cwd)
+            .env("CODEGRAPH_CACHE_DIR", &self.cache)
+            .env("CODEGRAPH_EVENTS", "off")
+            .env_remove("CODEGRAPH_LOG");
+        c
+    }
+
+    fn run(&self, args: &[&str], cwd: &Path) -> Output {
+        self.cmd(args, cwd).output().expect("run codegraph")
+    }
+
+    fn ok(&self, args: &[&str], cwd: &Path) -> String {
+        let out = self.run(args, cwd);
+        codegraph_tests::cli::assert_ok(&out);
+        String::from_utf8(out.stdout).expect("UTF-8 output")
+    }
+
+    fn json(&self, args: &[&str], cwd: &Path) -> Value {
+        serde_json::from_str(&self.ok(args, cwd)).expect("JSON output")
+    }
+}
+
+#[test]
+fn the_root_is_found_from_a_subdirectory_and_named_either_way() {
+    let e = env();
+    let sub = e.root.join("pkg/store");
+    // Without an index anywhere, `index` from a subdirectory indexes the git worktree.
+    let idx = e.json(&["index", "--json"], &sub);
+    assert_eq!(idx["root"], e.root.to_str().unwrap(), "{idx}");
+    // Queries from a subdirectory use the nearest indexed directory above.
+    let hits = e.json(&["search", "Store", "--json"], &sub);
+    assert_eq!(hits["hits"][0]["id"], "sym:go:pkg/store/store.go:Store", "{hits}");
+    let st = e.json(&["status", "--json"], &sub);
+    assert_eq!(st["root"], e.root.to_str().unwrap());
+    // A subdirectory named explicitly finds the same index.
+    let st = e.json(&["status", "pkg/store", "--json"], &e.root);
+    assert_eq!(st["root"], e.root.to_str().unwrap());
+
+    // Both forms, on every command: positional ROOT and --root.
+    let other = e.root.parent().unwrap();
+    let root = e.root.to_str().unwrap();
+    let a = e.json(&["search", "Server", root, "--json"], other);
+    let b = e.json(&["search", "Server", "--root", root, "--json"], other);
+    assert_eq!(a["hits"], b["hits"]);
+    assert_eq!(a["hits"][0]["id"], "sym:ts:src/server.ts:Server");
+    let c = e.json(&["context", "Server.start", root, "--json"], other);
+    assert_eq!(c["symbol"]["id"], "sym:ts:src/server.ts:Server.start", "{c}");
+    let again = e.json(&["index", "--root", root, "--json"], other);
+    assert_eq!(again["mode"], "unchanged", "{again}");
+    let st = e.json(&["status", "--root", root, "--json"], other);
+    assert_eq!(st["revision"], 1);
+    // Two different roots is an error that says so.
+    let out = e.run(&["search", "Server", root, "--root", "/tmp"], other);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("two roots given"), "{err}");
+
+    // Outside any repository or index: the error names the directory and the fix.
+    let lone = other.join("lone");
+    std::fs::create_dir_all(&lone).unwrap();
+    let out = e.run(&["search", "x"], &lone);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no index for") && err.contains("codegraph index"), "{err}");
+}
+
+#[test]
+fn a_closed_pipe_ends_the_command_quietly() {
+    let e = env();
+    // Enough output that the writer is still writing when the reader goes away.
+    let many: String = (0..3000)
+        .map(|i| format!("export function f{i}(a: number) {{ return f{}(a); }}\n", (i + 1) % 3000))
+        .collect();
+    std::fs::write(e.root.join("src/many.ts"), many).unwrap();
+    e.ok(&["index"], &e.root);
+    for args in [&["export"][..], &["search", "f", "--limit", "3000"][..]] {
+        let mut child =
+            e.cmd(args, &e.root).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+        assert!(!first.is_empty());
+        // The reader is dropped here, like `| head -1`.
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{args:?}: {:?}", out.status);
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}");
+    }
+}
+
+/// A small checker of the Mermaid flowchart subset we write: a `flowchart` header, then
+/// `%%` comments, node declarations `ID["label"]`, links `A -->|label| B`, `A -.->|label| B`,
+/// `A -.- B`, `classDef` and `class` lines; links name declared nodes only; labels hold no
+/// raw quotes. Returns the links as (source, arrow, label, target).
+fn check_mermaid(text: &str) -> Vec<(String, String, String, String)> {
+    let mut lines = text.lines();
+    let header = lines.next().expect("a header line");
+    assert!(
+        ["flowchart LR", "flowchart TD", "flowchart TB"].contains(&header),
+        "not a flowchart header: {header:?}\n{text}"
+    );
+    let mut declared = std::collections::HashSet::new();
+    let mut links = Vec::new();
+    let is_id = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    for line in lines {
+        let l = line.trim();
+        if l.is_empty() || l.starts_with("%%") || l.starts_with("classDef ") {
+            continue;
+        }
+        if let Some(rest) = l.strip_prefix("class ") {
+            for id in rest.split_whitespace().next().unwrap_or("").split(',') {
+                assert!(declared.contains(id), "class names an undeclared node: {l}");
+            }
+            continue;
+        }
+        if let Some((id, label)) = l.split_once("[\"") {
+            assert!(is_id(id), "bad node ID in {l}");
+            let label = label.strip_suffix("\"]").unwrap_or_else(|| panic!("unclosed node: {l}"));
+            assert!(!label.contains('"'), "raw quote in a label: {l}");
+            declared.insert(id.to_string());
+            continue;
+        }
+        let parts: Vec<&str> = l.split_whitespace().collect();
+        let (src, arrow, label, dst) = match parts.as_slice() {
+            [s, "-.-", d] => (*s, "-.-", "", *d),
+            [s, a, d] => {
+                let (arrow, label) = a.split_once('|').unwrap_or_else(|| panic!("bad link {l}"));
+                let label = label.strip_suffix('|').unwrap_or_else(|| panic!("bad label {l}"));
+                (*s, arrow, label, *d)
+            }
+            [s, a, rest @ .., d] => {
+                // A label with spaces: `A -->|CALLS x2| B`.
+                let joined = format!("{a} {}", rest.join(" "));
+                let (arrow, label) = joined.split_once('|').unwrap_or_else(|| panic!("bad {l}"));
+                let label = label.strip_suffix('|').unwrap_or_else(|| panic!("bad {l}"));
+                links.push((s.to_string(), arrow.to_string(), label.to_string(), d.to_string()));
+                assert!(declared.contains(*s) && declared.contains(*d), "undeclared in {l}");
+                continue;
+            }
+            _ => panic!("not a Mermaid line we write: {l:?}\n{text}"),
+        };
+        assert!(["-->", "-.->", "-.-"].contains(&arrow), "bad arrow in {l}");
+        assert!(declared.contains(src) && declared.contains(dst), "undeclared node in {l}");
+        links.push((src.to_string(), arrow.to_string(), label.to_string(), dst.to_string()));
+    }
+    links
+}
+
+#[test]
+fn mermaid_output_is_a_mermaid_document_with_one_link_per_pair() {
+    let e = env();
+    e.ok(&["index"], &e.root);
+    let text = e.ok(&["dag-grep", "start", "--render", "mermaid", "--no-anchors"], &e.root);
+    assert!(text.starts_with("flowchart LR\n"), "{text}");
+    assert!(text.contains("%% dag_grep `start` (out), revision 1"), "{text}");
+    let links = check_mermaid(&text);
+    // Server.start calls log twice (two call sites): one link, labelled with the count.
+    let calls: Vec<_> = links.iter().filter(|l| l.2.starts_with("CALLS")).collect();
+    assert_eq!(calls.len(), 1, "{text}");
+    assert_eq!(calls[0].2, "CALLS x2", "{text}");
+    // The checker rejects what is not Mermaid.
+    let bad = std::panic::catch_unwind(|| check_mermaid("revision 1\nflowchart LR\n"));
+    assert!(bad.is_err());
+}
+
+#[test]
+fn the_index_summary_accounts_for_every_file() {
+    let e = env();
+    let text = e.ok(&["index"], &e.root);
+    assert!(text.contains("  files    6 ("), "{text}");
+    assert!(
+        text.contains("parsed 4 (go 2, typescript 2), text only 2 ((no extension) 1, .txt 1)"),
+        "{text}"
+    );
+    assert!(text.contains("syntax errors in 1 file(s): pkg/store/broken.go"), "{text}");
+    let st = e.json(&["status", "--json"], &e.root);
+    assert_eq!(
+        st["files_accounting"],
+        serde_json::json!({
+            "parsed_by_language": {"go": 2, "typescript": 2},
+            "text_only_by_extension": {"(no extension)": 1, ".txt": 1},
+            "syntax_error_files": ["pkg/store/broken.go"],
+        }),
+        "{st}"
+    );
+}
+
+#[test]
+fn version_languages_completions_and_man() {
+    let e = env();
+    let v = e.json(&["version", "--json"], &e.root);
+    assert_eq!(v["version"], env!("CARGO_PKG_VERSION"));
+    assert!(v["indexer_version"].as_str().is_some_and(|s| s.contains("+facts")), "{v}");
+    assert_eq!(v["cache_dir"], e.cache.to_str().unwrap());
+    let l = e.json(&["languages", "--json"], &e.root);
+    let go = l["languages"].as_array().unwrap().iter().find(|x| x["language"] == "go").unwrap();
+    assert_eq!(go["extensions"], serde_json::json!(["go"]));
+    assert!(go["extracts"].as_array().unwrap().contains(&Value::from("calls")), "{l}");
+    let text = e.ok(&["languages"], &e.root);
+    assert!(text.lines().any(|l| l.starts_with("typescript") && l.contains(".ts .mts .cts")));
+    for shell in ["bash", "zsh", "fish"] {
+        let script = e.ok(&["completions", shell], &e.root);
+        assert!(script.contains("dag-grep"), "{shell}");
+    }
+    let man = e.ok(&["man"], &e.root);
+    assert!(man.starts_with(".ie") || man.contains(".TH codegraph"), "{}", &man[..200]);
+    assert!(man.contains(".SH \"DAG-GREP\""), "one section per command");
+}
+
+#[test]
+fn logs_have_no_colour_off_a_terminal_and_info_is_short() {
+    let e = env();
+    let out = e.cmd(&["index"], &e.root).env("CODEGRAPH_LOG", "info").output().unwrap();
+    codegraph_tests::cli::assert_ok(&out);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains('\u{1b}'), "ANSI escapes in a log written to a pipe: {err}");
+    // salsa's per-query spans stay at trace: a whole index logs a handful of lines at info.
+    assert!(err.lines().count() < 10, "{err}");
+}
