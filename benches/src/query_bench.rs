@@ -51,7 +51,12 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
     let mut results = Vec::new();
     results.push(time("search", &targets, |n| {
         reader
-            .search(&SearchRequest { query: n.name.clone(), kind: None, limit: 20 })
+            .search(&SearchRequest {
+                query: n.name.clone(),
+                kind: None,
+                limit: 20,
+                include_tests: false,
+            })
             .map(|r| r.hits.len())
     })?);
     results.push(time("symbol_context", &targets, |n| {

@@ -71,6 +71,12 @@ pub fn compute(reader: &Reader<'_>) -> Result<DerivedRows> {
 /// unless the stored ones already are of it. Returns the revision they now come from, and
 /// whether this call computed them.
 pub fn ensure_current(db: &Path) -> Result<(i64, bool)> {
+    ensure_current_with(db, |_| {})
+}
+
+/// [`ensure_current`], calling `starting(revision)` first when it has to compute (so a
+/// caller can say why it is waiting).
+pub fn ensure_current_with(db: &Path, starting: impl FnOnce(i64)) -> Result<(i64, bool)> {
     let rows = {
         let mut store = Store::open_read_only(db)?;
         let reader = store.reader()?;
@@ -78,6 +84,7 @@ pub fn ensure_current(db: &Path) -> Result<(i64, bool)> {
         if have == Some(reader.revision()) {
             return Ok((reader.revision(), false));
         }
+        starting(reader.revision());
         compute(&reader)?
     };
     store_rows(db, &rows)?;

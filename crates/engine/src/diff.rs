@@ -49,7 +49,7 @@ pub fn changes(root: &Path, base: &DiffBase) -> Result<Vec<FileChange>> {
         DiffBase::Ref(spec) => {
             let id = resolve_rev(&repo, spec).with_context(|| {
                 format!(
-                    "unknown revision `{spec}` (a branch, tag, `HEAD` or a full commit ID, optionally followed by `~N`)"
+                    "unknown revision `{spec}` (a branch, tag, `HEAD`, a commit ID or its prefix, with `~N` / `^`...: what `git rev-parse` accepts)"
                 )
             })?;
             Some(
@@ -148,24 +148,10 @@ pub fn changes(root: &Path, base: &DiffBase) -> Result<Vec<FileChange>> {
 /// A reference name (`main`, `v1`, `HEAD`, `refs/...`) or a full object ID, with an optional
 /// `~N` suffix that walks N first parents. (Full rev-parse syntax needs gix's `revision`
 /// feature, which this build leaves out.)
+/// What git's rev-parse accepts: a branch, tag, `HEAD`, a full or abbreviated commit ID,
+/// `~N` / `^` suffixes, `@{upstream}`...
 fn resolve_rev(repo: &gix::Repository, spec: &str) -> Result<gix::ObjectId> {
-    let (name, back) = match spec.rsplit_once('~') {
-        Some((name, n)) => (name, if n.is_empty() { 1 } else { n.parse::<usize>()? }),
-        None => (spec, 0),
-    };
-    let mut id = match gix::ObjectId::from_hex(name.as_bytes()) {
-        Ok(id) => id,
-        Err(_) => repo.find_reference(name)?.into_fully_peeled_id()?.detach(),
-    };
-    for _ in 0..back {
-        let commit = repo.find_commit(id)?;
-        id = commit
-            .parent_ids()
-            .next()
-            .ok_or_else(|| anyhow!("{name} has fewer than {back} ancestors"))?
-            .detach();
-    }
-    Ok(id)
+    Ok(repo.rev_parse_single(spec).map_err(|e| anyhow!("{e}"))?.detach())
 }
 
 fn lines(bytes: &[u8]) -> u32 {

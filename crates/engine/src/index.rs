@@ -231,7 +231,8 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
     }
     let workspace =
         Workspace::builder(files.clone()).durability(crate::engine::INPUT_DURABILITY).new(&db);
-    bar.finish_and_clear();
+    // The bar keeps moving through the phases after the parse (seconds on a big root).
+    phase(&bar, "resolving imports, calls and types");
     let parse_ms = parse_start.elapsed().as_millis();
 
     // Cross-file resolution needs every file's facts, so it runs after the parse pass.
@@ -283,6 +284,7 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
     }
     let skips: Vec<Diagnostic> = diagnostics.iter().filter(|d| d.code.is_skip()).cloned().collect();
     batch.diagnostics = diagnostics;
+    phase(&bar, "writing and publishing the revision");
     let publish_start = Instant::now();
     let git: Option<GitState> = git.join().ok().flatten();
     let info = SnapshotInfo {
@@ -311,6 +313,7 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
         store = store.install(db_path)?;
     }
     let publish_ms = publish_start.elapsed().as_millis();
+    bar.finish_and_clear();
     // What the revision holds (duplicate rows were merged on insert).
     let snap = store.reader()?.snapshot()?;
 
@@ -477,6 +480,18 @@ impl Counts {
         self.parsed_files += usize::from(file.language.is_some());
         self.lines += file.lines.map_or(0, u64::from);
     }
+}
+
+/// Turns the parse bar into a spinner that names the phase running now.
+fn phase(bar: &indicatif::ProgressBar, what: &str) {
+    if bar.is_hidden() {
+        return;
+    }
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {msg} [{elapsed}]") {
+        bar.set_style(style);
+    }
+    bar.set_message(what.to_string());
+    bar.enable_steady_tick(std::time::Duration::from_millis(120));
 }
 
 fn progress_bar(enabled: bool, len: usize) -> indicatif::ProgressBar {

@@ -4,6 +4,7 @@
 //! `codegraph` binary (`crates/server`) holds the transports (CLI, MCP) on top of it; tests
 //! and benches can drive the engine directly.
 
+pub mod cache;
 pub mod derived;
 pub mod diff;
 pub mod engine;

@@ -22,12 +22,14 @@ pub enum QueryError {
         "the search query has {words} words; at most {max} are searched: shorten it to the names and words that matter"
     )]
     QueryTooLong { words: usize, max: usize },
-    /// A name that matches several nodes: the candidates, best first (never a guess).
-    #[error("`{query}` is ambiguous: {}", list_candidates(.candidates))]
-    Ambiguous { query: String, candidates: Vec<crate::ops::lookup::Candidate> },
-    /// A name that matches no node, with near matches.
-    #[error("no symbol named `{query}`{}", suggest(.suggestions))]
-    NotFound { query: String, suggestions: Vec<String> },
+    /// A name that matches several nodes (`total` of them): the first candidates, best first
+    /// (never a guess), at most [`crate::ops::lookup::MAX_CANDIDATES`].
+    #[error("`{query}` is ambiguous: {}", list_candidates(.candidates, *.total))]
+    Ambiguous { query: String, total: usize, candidates: Vec<crate::ops::lookup::Candidate> },
+    /// A name, file hint or `path:line` that matches no node, with near matches; `searched`
+    /// says where the lookup looked.
+    #[error("{}{}", .searched.describe(.query), suggest_as(.searched.suggestion_intro(), .suggestions))]
+    NotFound { query: String, suggestions: Vec<String>, searched: crate::ops::lookup::Searched },
     #[error("unknown edge kind `{kind}`; one of: {}", edge_kinds())]
     UnknownEdgeKind { kind: String },
     #[error("unknown edge set `{set}`; known: structural")]
@@ -85,13 +87,14 @@ fn damaged_hint(e: &rusqlite::Error) -> &'static str {
     }
 }
 
-fn list_candidates(c: &[crate::ops::lookup::Candidate]) -> String {
+fn list_candidates(c: &[crate::ops::lookup::Candidate], total: usize) -> String {
     let list: Vec<String> = c.iter().map(|c| c.describe()).collect();
-    format!(
-        "{} candidates: {}; pass one of these IDs, or narrow with --file / --kind",
-        c.len(),
-        list.join(", ")
-    )
+    let head = if total > c.len() {
+        format!("it names {total} nodes; the first {}", c.len())
+    } else {
+        format!("{} candidates", c.len())
+    };
+    format!("{head}: {}; pass one of these IDs, or narrow with --file / --kind", list.join(", "))
 }
 
 fn edge_kinds() -> String {
@@ -100,5 +103,9 @@ fn edge_kinds() -> String {
 }
 
 fn suggest(s: &[String]) -> String {
-    if s.is_empty() { String::new() } else { format!("; did you mean: {}", s.join(", ")) }
+    suggest_as("did you mean", s)
+}
+
+fn suggest_as(intro: &str, s: &[String]) -> String {
+    if s.is_empty() { String::new() } else { format!("; {intro}: {}", s.join(", ")) }
 }

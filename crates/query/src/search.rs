@@ -1,11 +1,23 @@
 //! Full-text search over the snapshot (BM25), with the fallback chain of the DAG-grep spec:
-//! the raw query, then the query as one quoted phrase, then its terms OR-joined.
+//! the raw query, then the query as one quoted phrase, then (new) its words as prefixes, then
+//! its terms OR-joined.
 //!
 //! The raw form lets users write FTS5 syntax (`Server AND start*`); when it is not valid FTS5
 //! or finds nothing, the next form is tried, and the result says which one answered.
+//!
+//! Recall and ranking on top of BM25, for queries that are plain words:
+//! - prefix recall: when the raw or quoted form answers, the prefix form's hits are merged
+//!   in, so `ShouldBind` finds `ShouldBindJSON` and `ShouldBindQuery` too, not only the one
+//!   node named `ShouldBind`. The prefix form also matches the words written together as the
+//!   start of a name (`abort with status` finds `AbortWithStatus`, one token to FTS5).
+//! - name boosts: an exact name, then a name whose camel-case parts are the query's words
+//!   (`abort with status` ~ `AbortWithStatus`), then a name the query starts.
+//! - test code (`ops::is_test_path`) ranks after every other hit unless
+//!   [`SearchRequest::include_tests`]; it is never removed.
 
 use crate::error::QueryError;
-use crate::read::{NODE_COLUMNS, Reader, node_from_row};
+use crate::ops::is_test_path;
+use crate::read::{NODE_COLUMNS, NodeRow, Reader, node_from_row};
 use crate::terms::split_identifiers;
 use codegraph_schema::NodeKind;
 use rusqlite::params;
@@ -20,6 +32,9 @@ pub struct SearchRequest {
     /// Only nodes of this kind (a `NodeKind` spelling).
     pub kind: Option<String>,
     pub limit: usize,
+    /// Rank test code like any other code; by default (false) test hits come after every
+    /// other hit (they are kept, not removed).
+    pub include_tests: bool,
 }
 
 /// Which form of the query produced the hits.
@@ -27,6 +42,8 @@ pub struct SearchRequest {
 pub enum Fallback {
     Raw,
     Quoted,
+    /// Every word as a prefix (`"shouldbind"*`), or the words joined as a name prefix.
+    Prefix,
     OrTerms,
 }
 
@@ -35,6 +52,7 @@ impl Fallback {
         match self {
             Fallback::Raw => "raw",
             Fallback::Quoted => "quoted",
+            Fallback::Prefix => "prefix",
             Fallback::OrTerms => "or-terms",
         }
     }
@@ -43,10 +61,11 @@ impl Fallback {
 #[derive(Clone, Debug)]
 pub struct SearchHit {
     pub node: crate::read::NodeRow,
-    /// BM25 relevance normalized to (0, 1]; the best hit has 1.0.
+    /// BM25 relevance normalized to (0, 1]; the most relevant hit has 1.0 (a test hit ranked
+    /// after the definitions may be that one).
     pub score: f64,
     /// The raw relevance: `-bm25()` (SQLite's bm25 is negative, lower is better) times the
-    /// exact-name boost; not comparable across queries.
+    /// name boost; not comparable across queries.
     pub relevance: f64,
 }
 
@@ -85,6 +104,31 @@ fn or_terms(query: &str) -> String {
     terms.iter().map(|t| format!("\"{t}\"")).collect::<Vec<_>>().join(" OR ")
 }
 
+/// The prefix form of a query of plain words (letters, digits, `_`, `.`, `-`, `/` and
+/// spaces; at most 8 words), or `None`: every word of 3 or more characters as a prefix
+/// (shorter ones exact), AND-joined; with several words, OR the words written together as the
+/// prefix of a name (`abort with status` -> `name: "abortwithstatus"*`).
+fn prefix_form(query: &str) -> Option<String> {
+    if !query.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '-' | '/' | ' ')) {
+        return None;
+    }
+    let ws: Vec<String> = words(query).map(str::to_lowercase).collect();
+    if ws.is_empty() || ws.len() > 8 {
+        return None;
+    }
+    let each = |w: &String| {
+        if w.chars().count() >= 3 { format!("\"{w}\"*") } else { format!("\"{w}\"") }
+    };
+    let all: Vec<String> = ws.iter().map(each).collect();
+    if !ws.iter().any(|w| w.chars().count() >= 3) {
+        return None;
+    }
+    if ws.len() == 1 {
+        return Some(all.join(" "));
+    }
+    Some(format!("({}) OR name : \"{}\"*", all.join(" "), ws.concat()))
+}
+
 impl Reader<'_> {
     pub fn search(&self, req: &SearchRequest) -> Result<SearchResult, QueryError> {
         let raw = req.query.trim();
@@ -101,19 +145,34 @@ impl Reader<'_> {
         {
             return self.search_derived(kind, raw, req.limit);
         }
+        let prefix = prefix_form(raw);
         let forms = [
-            (Fallback::Raw, raw.to_string()),
-            (Fallback::Quoted, format!("\"{}\"", raw.replace('"', "\"\""))),
-            (Fallback::OrTerms, or_terms(raw)),
+            (Fallback::Raw, Some(raw.to_string())),
+            (Fallback::Quoted, Some(format!("\"{}\"", raw.replace('"', "\"\"")))),
+            (Fallback::Prefix, prefix.clone()),
+            (Fallback::OrTerms, Some(or_terms(raw))),
         ];
         let mut last = String::new();
         for (fallback, fts) in forms {
+            let Some(fts) = fts else { continue };
             if fts.is_empty() || fts == last {
                 continue;
             }
             last = fts.clone();
             match self.run_fts(&fts, req) {
-                Ok(hits) if !hits.is_empty() => {
+                Ok(mut rows) if !rows.is_empty() => {
+                    // Prefix recall for the raw and quoted forms (see the module doc).
+                    if matches!(fallback, Fallback::Raw | Fallback::Quoted)
+                        && let Some(p) = prefix.as_deref().filter(|p| *p != fts)
+                    {
+                        let more = self.run_fts(p, req).map_err(self.err())?;
+                        for row in more {
+                            if !rows.iter().any(|r| r.0.id == row.0.id) {
+                                rows.push(row);
+                            }
+                        }
+                    }
+                    let hits = rank_hits(rows, req);
                     return Ok(SearchResult { hits, fallback: Some(fallback), fts_query: fts });
                 }
                 Ok(_) => {}
@@ -170,7 +229,9 @@ impl Reader<'_> {
         Ok(SearchResult { hits, fallback, fts_query: format!("{} label: {query}", kind.as_str()) })
     }
 
-    fn run_fts(&self, fts: &str, req: &SearchRequest) -> rusqlite::Result<Vec<SearchHit>> {
+    /// The rows `fts` matches (of the asked kind) with their `bm25()`, best first,
+    /// over-fetched so the ranking of [`rank_hits`] can lift a hit from further down.
+    fn run_fts(&self, fts: &str, req: &SearchRequest) -> rusqlite::Result<Vec<(NodeRow, f64)>> {
         let sql = format!(
             "SELECT {cols}, bm25(node_fts, {BM25_WEIGHTS}) AS rank \
              FROM node_fts JOIN node ON node.nid = node_fts.rowid \
@@ -183,49 +244,86 @@ impl Reader<'_> {
                 .join(", ")
         );
         let limit = req.limit.max(1);
-        // Over-fetch so the name boost below can lift an exact match from further down.
         let fetch = (limit * 3).clamp(limit, limit + 200);
         let mut stmt = self.tx.prepare_cached(&sql)?;
         let rows = stmt.query_map(params![fts, req.kind, fetch as i64], |r| {
             Ok((node_from_row(r)?, r.get::<_, f64>(16)?))
         })?;
-        let query = req.query.trim();
-        // bm25() is negative, lower is better: relevance = -bm25, times a boost for a node
-        // whose name or qualified name is exactly the query.
-        let mut hits: Vec<SearchHit> = rows
-            .map(|row| {
-                row.map(|(node, bm25)| {
-                    let score = -bm25 * name_boost(&node, query);
-                    SearchHit { node, score, relevance: score }
-                })
-            })
-            .collect::<Result<_, _>>()?;
-        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.node.id.cmp(&b.node.id)));
-        hits.truncate(limit);
-        let best = hits.first().map_or(1.0, |h| h.score).max(1e-9);
-        for h in &mut hits {
-            h.score = (h.score / best).clamp(0.0, 1.0);
-        }
-        Ok(hits)
+        rows.collect()
     }
 }
 
-/// Ranking boost: exact name (case-sensitive) 2x, exact name ignoring case or exact
-/// qualified name 1.5x, else 1x. Symbols beat files with the same name by a hair.
-fn name_boost(node: &crate::read::NodeRow, query: &str) -> f64 {
-    let kind = if node.kind == "file" { 1.0 } else { 1.01 };
-    if node.name == query {
-        2.0 * kind
-    } else if node.name.eq_ignore_ascii_case(query) || node.qualified_name == query {
-        1.5 * kind
-    } else {
-        kind
+/// Hits from rows with their `bm25()`: relevance = -bm25 times the name boost; test code after
+/// the rest unless the request includes tests; at most `req.limit`; scores normalized by the
+/// most relevant.
+fn rank_hits(rows: Vec<(NodeRow, f64)>, req: &SearchRequest) -> Vec<SearchHit> {
+    let query = Query::new(req.query.trim());
+    let mut hits: Vec<(bool, SearchHit)> = rows
+        .into_iter()
+        .map(|(node, bm25)| {
+            let score = -bm25 * name_boost(&node, &query);
+            let test = !req.include_tests && node.file.as_deref().is_some_and(is_test_path);
+            (test, SearchHit { node, score, relevance: score })
+        })
+        .collect();
+    hits.sort_by(|(ta, a), (tb, b)| {
+        ta.cmp(tb).then_with(|| b.score.total_cmp(&a.score)).then_with(|| a.node.id.cmp(&b.node.id))
+    });
+    hits.truncate(req.limit.max(1));
+    let best = hits.iter().map(|(_, h)| h.score).fold(1e-9, f64::max);
+    hits.into_iter()
+        .map(|(_, mut h)| {
+            h.score = (h.score / best).clamp(0.0, 1.0);
+            h
+        })
+        .collect()
+}
+
+/// The query as the name boost compares it.
+struct Query<'q> {
+    text: &'q str,
+    lower: String,
+    /// Its identifier parts (`abort with status` and `AbortWithStatus` both give
+    /// `abort with status`).
+    parts: String,
+}
+
+impl<'q> Query<'q> {
+    fn new(text: &'q str) -> Self {
+        Query { text, lower: text.to_lowercase(), parts: split_identifiers(text) }
     }
+}
+
+/// Ranking boost: exact name (case-sensitive) 2x; exact name ignoring case, exact qualified
+/// name, or a name or qualified name whose identifier parts are the query's 1.5x; a name the
+/// query (of 3 or more characters) starts, ignoring case, or whose parts start with the
+/// query's, 1.25x; else 1x. Symbols beat files with the same name by a hair.
+fn name_boost(node: &NodeRow, q: &Query<'_>) -> f64 {
+    let kind = if node.kind == "file" { 1.0 } else { 1.01 };
+    let boost = if node.name == q.text {
+        2.0
+    } else if node.name.eq_ignore_ascii_case(q.text) || node.qualified_name == q.text {
+        1.5
+    } else if q.parts.is_empty() {
+        1.0
+    } else {
+        let parts = split_identifiers(&node.name);
+        if parts == q.parts || split_identifiers(&node.qualified_name) == q.parts {
+            1.5
+        } else if (q.lower.chars().count() >= 3 && node.name.to_lowercase().starts_with(&q.lower))
+            || parts.starts_with(&format!("{} ", q.parts))
+        {
+            1.25
+        } else {
+            1.0
+        }
+    };
+    boost * kind
 }
 
 #[cfg(test)]
 mod tests {
-    use super::or_terms;
+    use super::{or_terms, prefix_form};
 
     #[test]
     fn or_terms_quotes_words_and_parts() {
@@ -234,5 +332,17 @@ mod tests {
             "\"servehttp\" OR \"serve\" OR \"http\" OR \"request\""
         );
         assert_eq!(or_terms("(\"x"), "\"x\"");
+    }
+
+    #[test]
+    fn prefix_forms() {
+        assert_eq!(prefix_form("ShouldBind").as_deref(), Some("\"shouldbind\"*"));
+        assert_eq!(
+            prefix_form("abort with status").as_deref(),
+            Some("(\"abort\"* \"with\"* \"status\"*) OR name : \"abortwithstatus\"*")
+        );
+        assert_eq!(prefix_form("go to").as_deref(), None);
+        assert_eq!(prefix_form("Server AND start*"), None);
+        assert_eq!(prefix_form("handleRequest(req"), None);
     }
 }

@@ -225,9 +225,10 @@ fn lookup_ids_names_hints_ambiguity_and_unknowns() {
     };
     assert_eq!(hinted(Some("method"), None).unwrap(), s(SERVER, "Server.start"));
     assert_eq!(hinted(None, Some("app.ts")).unwrap(), s(APP, "start"));
-    expect!["no symbol named `start`; did you mean: sym:ts:src/app.ts:start, sym:ts:src/server.ts:Server.start, sym:ts:src/server.test.ts:testStart"]
+    expect!["no symbol named `start` in the 1 indexed file whose path contains `cycle.ts`; did you mean: sym:ts:src/app.ts:start, sym:ts:src/server.ts:Server.start, sym:ts:src/server.test.ts:testStart"]
         .assert_eq(&err_text(hinted(None, Some("cycle.ts"))));
-    expect![[r#"no symbol named `Stopp`"#]].assert_eq(&err_text(id(Target::new("Stopp"))));
+    expect!["no symbol named `Stopp`; did you mean: sym:ts:src/server.ts:Server.stop"]
+        .assert_eq(&err_text(id(Target::new("Stopp"))));
     expect!["unknown ID `sym:ts:src/server.ts:Server.halt`; did you mean: sym:ts:src/server.ts:Server, sym:ts:src/server.ts:Server.stop, sym:ts:src/server.ts:Server.start"]
         .assert_eq(&err_text(id(Target::new("sym:ts:src/server.ts:Server.halt"))));
     expect![[r#"unknown node kind `widget`"#]].assert_eq(&err_text(id(Target {
@@ -254,12 +255,12 @@ fn symbol_context_of_a_method_and_a_class() {
             container:
               <- HAS_METHOD   sym:ts:src/server.ts:Server (class)
             callers:
-              sym:ts:src/server.test.ts:testStart (function) line 3 [typed-receiver 0.85]
-              sym:ts:src/server.ts:main (function) line 23 [typed-receiver 0.85]
+              src/server.test.ts:3  sym:ts:src/server.test.ts:testStart (function) line 3 [typed-receiver 0.85]
+              src/server.ts:23  sym:ts:src/server.ts:main (function) line 23 [typed-receiver 0.85]
             callees:
-              sym:ts:src/server.ts:Server.stop (method) line 8 [this-dispatch 0.90]
-              sym:ts:src/util.ts:Logger.write (method) line 7 [typed-receiver 0.85]
-              sym:ts:src/util.ts:log (function) line 5, 9 [import-resolved 0.95]
+              src/server.ts:11  sym:ts:src/server.ts:Server.stop (method) line 8 [this-dispatch 0.90]
+              src/util.ts:6  sym:ts:src/util.ts:Logger.write (method) line 7 [typed-receiver 0.85]
+              src/util.ts:1  sym:ts:src/util.ts:log (function) line 5, 9 [import-resolved 0.95]
             file imports:
               -> IMPORTS      file:src/util.ts (file) (line 1) [import-resolved 0.95]
             file imported by:
@@ -299,8 +300,8 @@ fn symbol_context_of_a_method_and_a_class() {
             container:
               <- CONTAINS     file:src/util.ts (file)
             callers:
-              sym:ts:src/server.ts:Server.start (method) line 5, 9 [import-resolved 0.95]
-              sym:ts:src/server.ts:Server.stop (method) line 12 [import-resolved 0.95]
+              src/server.ts:5  sym:ts:src/server.ts:Server.start (method) line 5, 9 [import-resolved 0.95]
+              src/server.ts:12  sym:ts:src/server.ts:Server.stop (method) line 12 [import-resolved 0.95]
             imported by:
               <- IMPORTS      file:src/server.ts (file) (line 1) [import-resolved 0.95]
             file imported by:
@@ -324,12 +325,12 @@ fn impact_upstream_downstream_tests_floor_and_risk() {
             upstream impact of sym:ts:src/util.ts:log (revision 1)
             risk low: 2 direct, 4 node(s) reached, 2 other file(s), 0 other module(s)
             depth 1:
-              sym:ts:src/server.ts:Server.start (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 5) [import-resolved 0.95]
-              sym:ts:src/server.ts:Server.stop (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 12) [import-resolved 0.95]
+              src/server.ts:5  sym:ts:src/server.ts:Server.start (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 5) [import-resolved 0.95]
+              src/server.ts:12  sym:ts:src/server.ts:Server.stop (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 12) [import-resolved 0.95]
             depth 2:
-              sym:ts:src/server.ts:main (function) 0.807 via CALLS -> sym:ts:src/server.ts:Server.start (line 23) [typed-receiver 0.85]
+              src/server.ts:23  sym:ts:src/server.ts:main (function) 0.807 via CALLS -> sym:ts:src/server.ts:Server.start (line 23) [typed-receiver 0.85]
             depth 3:
-              sym:ts:src/app.ts:run (function) 0.767 via CALLS -> sym:ts:src/server.ts:main (line 2) [import-resolved 0.95]
+              src/app.ts:2  sym:ts:src/app.ts:run (function) 0.767 via CALLS -> sym:ts:src/server.ts:main (line 2) [import-resolved 0.95]
             files: src/server.ts (3), src/app.ts (1)
             modules: src (4)
             note: 2 unresolved call site(s) call something named `log`: upstream may be incomplete
@@ -344,8 +345,8 @@ fn impact_upstream_downstream_tests_floor_and_risk() {
             upstream impact of sym:ts:src/server.ts:Server.start (revision 1)
             risk low: 2 direct, 2 node(s) reached, 1 other file(s), 0 other module(s)
             depth 1:
-              sym:ts:src/server.test.ts:testStart (function) 0.850 via CALLS -> sym:ts:src/server.ts:Server.start (line 3) [typed-receiver 0.85]
-              sym:ts:src/server.ts:main (function) 0.850 via CALLS -> sym:ts:src/server.ts:Server.start (line 23) [typed-receiver 0.85]
+              src/server.test.ts:3  sym:ts:src/server.test.ts:testStart (function) 0.850 via CALLS -> sym:ts:src/server.ts:Server.start (line 3) [typed-receiver 0.85]
+              src/server.ts:23  sym:ts:src/server.ts:main (function) 0.850 via CALLS -> sym:ts:src/server.ts:Server.start (line 23) [typed-receiver 0.85]
             files: src/server.test.ts (1), src/server.ts (1)
             modules: src (2)
             note: depth limit 1 reached: more nodes lie beyond (raise --depth)
@@ -373,11 +374,11 @@ fn impact_upstream_downstream_tests_floor_and_risk() {
             downstream impact of sym:ts:src/app.ts:run (revision 1)
             risk low: 2 direct, 4 node(s) reached, 2 other file(s), 0 other module(s)
             depth 1:
-              sym:ts:src/app.ts:start (function) 0.950 via CALLS <- sym:ts:src/app.ts:run (line 3) [same-file 0.95]
-              sym:ts:src/server.ts:main (function) 0.950 via CALLS <- sym:ts:src/app.ts:run (line 2) [import-resolved 0.95]
+              src/app.ts:6  sym:ts:src/app.ts:start (function) 0.950 via CALLS <- sym:ts:src/app.ts:run (line 3) [same-file 0.95]
+              src/server.ts:22  sym:ts:src/server.ts:main (function) 0.950 via CALLS <- sym:ts:src/app.ts:run (line 2) [import-resolved 0.95]
             depth 2:
-              sym:ts:src/cycle.ts:ping (function) 0.902 via CALLS <- sym:ts:src/app.ts:start (line 7) [import-resolved 0.95]
-              sym:ts:src/server.ts:Server.start (method) 0.807 via CALLS <- sym:ts:src/server.ts:main (line 23) [typed-receiver 0.85]
+              src/cycle.ts:1  sym:ts:src/cycle.ts:ping (function) 0.902 via CALLS <- sym:ts:src/app.ts:start (line 7) [import-resolved 0.95]
+              src/server.ts:4  sym:ts:src/server.ts:Server.start (method) 0.807 via CALLS <- sym:ts:src/server.ts:main (line 23) [typed-receiver 0.85]
             files: src/server.ts (2), src/app.ts (1), src/cycle.ts (1)
             modules: src (4)
             note: 2 call site(s) inside the reached symbols did not resolve: downstream may be incomplete
@@ -398,7 +399,7 @@ fn impact_upstream_downstream_tests_floor_and_risk() {
             downstream impact of sym:ts:src/cycle.ts:ping (revision 1)
             risk low: 1 direct, 1 node(s) reached, 0 other file(s), 0 other module(s)
             depth 1:
-              sym:ts:src/cycle.ts:pong (function) 0.950 via CALLS <- sym:ts:src/cycle.ts:ping (line 2) [same-file 0.95]
+              src/cycle.ts:5  sym:ts:src/cycle.ts:pong (function) 0.950 via CALLS <- sym:ts:src/cycle.ts:ping (line 2) [same-file 0.95]
             files: src/cycle.ts (1)
             modules: src (1)
             note: execution flows and clusters are not computed for this index yet: none are listed
@@ -666,12 +667,12 @@ fn changed_code_maps_hunks_to_innermost_symbols() {
             upstream impact of sym:ts:src/cycle.ts:ping, sym:ts:src/cycle.ts:pong, sym:ts:src/server.ts:Server.start, sym:ts:src/util.ts:Logger, sym:ts:src/util.ts:Logger.write (revision 1)
             risk medium: 4 direct, 5 node(s) reached, 1 other file(s), 0 other module(s)
             depth 1:
-              file:src/server.ts (file) 0.950 via IMPORTS -> sym:ts:src/util.ts:Logger (line 1) [import-resolved 0.95]
-              sym:ts:src/app.ts:start (function) 0.950 via CALLS -> sym:ts:src/cycle.ts:ping (line 7) [import-resolved 0.95]
-              sym:ts:src/util.ts:FileLogger (class) 0.950 via EXTENDS -> sym:ts:src/util.ts:Logger [same-file 0.95]
-              sym:ts:src/server.ts:main (function) 0.850 via CALLS -> sym:ts:src/server.ts:Server.start (line 23) [typed-receiver 0.85]
+              src/server.ts:1  file:src/server.ts (file) 0.950 via IMPORTS -> sym:ts:src/util.ts:Logger (line 1) [import-resolved 0.95]
+              src/app.ts:7  sym:ts:src/app.ts:start (function) 0.950 via CALLS -> sym:ts:src/cycle.ts:ping (line 7) [import-resolved 0.95]
+              src/util.ts:14  sym:ts:src/util.ts:FileLogger (class) 0.950 via EXTENDS -> sym:ts:src/util.ts:Logger [same-file 0.95]
+              src/server.ts:23  sym:ts:src/server.ts:main (function) 0.850 via CALLS -> sym:ts:src/server.ts:Server.start (line 23) [typed-receiver 0.85]
             depth 2:
-              sym:ts:src/app.ts:run (function) 0.902 via CALLS -> sym:ts:src/app.ts:start (line 3) [same-file 0.95]
+              src/app.ts:3  sym:ts:src/app.ts:run (function) 0.902 via CALLS -> sym:ts:src/app.ts:start (line 3) [same-file 0.95]
             files: src/app.ts (2), src/server.ts (2), src/util.ts (1)
             modules: src (5)
             note: 1 node(s) inside the target (members, symbols of a file or package) count as the target: their dependents are included
@@ -773,8 +774,8 @@ fn impact_follows_dependents_per_kind() {
             upstream impact of sym:ts:src/store.ts:MemStore.get (revision 1)
             risk low: 1 direct, 2 node(s) reached, 0 other file(s), 0 other module(s)
             depth 1:
-              sym:ts:src/store.ts:CachedStore.get (method) 0.900 via CALLS -> sym:ts:src/store.ts:MemStore.get (line 16) [super-dispatch 0.90]
-              sym:ts:src/use.ts:load (function) 0.760 via CALLS -> sym:ts:src/store.ts:Store.get (line 4) [interface-method 0.80] (dispatch, for sym:ts:src/store.ts:MemStore.get)
+              src/store.ts:16  sym:ts:src/store.ts:CachedStore.get (method) 0.900 via CALLS -> sym:ts:src/store.ts:MemStore.get (line 16) [super-dispatch 0.90]
+              src/use.ts:4  sym:ts:src/use.ts:load (function) 0.760 via CALLS -> sym:ts:src/store.ts:Store.get (line 4) [interface-method 0.80] (dispatch, for sym:ts:src/store.ts:MemStore.get)
             files: src/store.ts (1)
             modules: src (1)
             note: 1 node(s) call a method the target overrides or implements (dispatch): possible callers, not expanded, not counted in the risk
@@ -787,12 +788,12 @@ fn impact_follows_dependents_per_kind() {
             upstream impact of sym:ts:src/store.ts:Store.get (revision 1)
             risk low: 1 direct, 4 node(s) reached, 2 other file(s), 0 other module(s)
             depth 1:
-              sym:ts:src/use.ts:load (function) 0.800 via CALLS -> sym:ts:src/store.ts:Store.get (line 4) [interface-method 0.80]
+              src/use.ts:4  sym:ts:src/use.ts:load (function) 0.800 via CALLS -> sym:ts:src/store.ts:Store.get (line 4) [interface-method 0.80]
             depth 2:
-              route:src/use.ts:GET /items (route) 0.760 via HANDLES_ROUTE -> sym:ts:src/use.ts:load (line 20) [same-file 0.95]
-              sym:ts:src/use.ts:main (function) 0.760 via CALLS -> sym:ts:src/use.ts:load (line 17) [same-file 0.95]
+              src/use.ts:20  route:src/use.ts:GET /items (route) 0.760 via HANDLES_ROUTE -> sym:ts:src/use.ts:load (line 20) [same-file 0.95]
+              src/use.ts:17  sym:ts:src/use.ts:main (function) 0.760 via CALLS -> sym:ts:src/use.ts:load (line 17) [same-file 0.95]
             depth 3:
-              sym:ts:src/client.ts:fetchItems (function) 0.684 via FETCHES -> route:src/use.ts:GET /items (line 2) [url-match 0.90]
+              src/client.ts:2  sym:ts:src/client.ts:fetchItems (function) 0.684 via FETCHES -> route:src/use.ts:GET /items (line 2) [url-match 0.90]
             files: src/use.ts (3), src/client.ts (1)
             modules: src (4)
             note: execution flows and clusters are not computed for this index yet: none are listed
@@ -804,12 +805,12 @@ fn impact_follows_dependents_per_kind() {
             upstream impact of sym:ts:src/store.ts:MemStore (revision 1)
             risk medium: 5 direct, 6 node(s) reached, 2 other file(s), 0 other module(s)
             depth 1:
-              file:src/reexport.ts (file) 0.950 via IMPORTS -> sym:ts:src/store.ts:MemStore (line 1) [import-resolved 0.95]
-              sym:ts:src/store.ts:CachedStore (class) 0.950 via EXTENDS -> sym:ts:src/store.ts:MemStore (line 14) [same-file 0.95]
-              sym:ts:src/use.ts:make (function) 0.950 via CALLS -> sym:ts:src/store.ts:MemStore (line 13) [import-resolved 0.95]
-              sym:ts:src/store.ts:CachedStore.get (method) 0.900 via CALLS -> sym:ts:src/store.ts:MemStore.get (line 16) [super-dispatch 0.90]
-              sym:ts:src/use.ts:count (function) 0.850 via ACCESSES -> sym:ts:src/store.ts:MemStore.size (line 9) [typed-receiver 0.85]
-              sym:ts:src/use.ts:load (function) 0.760 via CALLS -> sym:ts:src/store.ts:Store.get (line 4) [interface-method 0.80] (dispatch, for sym:ts:src/store.ts:MemStore.get)
+              src/reexport.ts:1  file:src/reexport.ts (file) 0.950 via IMPORTS -> sym:ts:src/store.ts:MemStore (line 1) [import-resolved 0.95]
+              src/store.ts:14  sym:ts:src/store.ts:CachedStore (class) 0.950 via EXTENDS -> sym:ts:src/store.ts:MemStore (line 14) [same-file 0.95]
+              src/use.ts:13  sym:ts:src/use.ts:make (function) 0.950 via CALLS -> sym:ts:src/store.ts:MemStore (line 13) [import-resolved 0.95]
+              src/store.ts:16  sym:ts:src/store.ts:CachedStore.get (method) 0.900 via CALLS -> sym:ts:src/store.ts:MemStore.get (line 16) [super-dispatch 0.90]
+              src/use.ts:9  sym:ts:src/use.ts:count (function) 0.850 via ACCESSES -> sym:ts:src/store.ts:MemStore.size (line 9) [typed-receiver 0.85]
+              src/use.ts:4  sym:ts:src/use.ts:load (function) 0.760 via CALLS -> sym:ts:src/store.ts:Store.get (line 4) [interface-method 0.80] (dispatch, for sym:ts:src/store.ts:MemStore.get)
             files: src/store.ts (2), src/use.ts (2), src/reexport.ts (1)
             modules: src (5)
             note: 2 node(s) inside the target (members, symbols of a file or package) count as the target: their dependents are included
@@ -823,7 +824,7 @@ fn impact_follows_dependents_per_kind() {
             upstream impact of sym:ts:src/store.ts:MemStore.size (revision 1)
             risk low: 1 direct, 1 node(s) reached, 1 other file(s), 0 other module(s)
             depth 1:
-              sym:ts:src/use.ts:count (function) 0.850 via ACCESSES -> sym:ts:src/store.ts:MemStore.size (line 9) [typed-receiver 0.85]
+              src/use.ts:9  sym:ts:src/use.ts:count (function) 0.850 via ACCESSES -> sym:ts:src/store.ts:MemStore.size (line 9) [typed-receiver 0.85]
             files: src/use.ts (1)
             modules: src (1)
             note: execution flows and clusters are not computed for this index yet: none are listed
@@ -835,16 +836,16 @@ fn impact_follows_dependents_per_kind() {
             upstream impact of file:src/store.ts (revision 1)
             risk medium: 5 direct, 8 node(s) reached, 3 other file(s), 0 other module(s)
             depth 1:
-              file:src/reexport.ts (file) 0.950 via IMPORTS -> file:src/store.ts (line 1) [import-resolved 0.95]
-              file:src/use.ts (file) 0.950 via IMPORTS -> file:src/store.ts (line 1) [import-resolved 0.95]
-              sym:ts:src/use.ts:make (function) 0.950 via CALLS -> sym:ts:src/store.ts:MemStore (line 13) [import-resolved 0.95]
-              sym:ts:src/use.ts:count (function) 0.850 via ACCESSES -> sym:ts:src/store.ts:MemStore.size (line 9) [typed-receiver 0.85]
-              sym:ts:src/use.ts:load (function) 0.800 via CALLS -> sym:ts:src/store.ts:Store.get (line 4) [interface-method 0.80]
+              src/reexport.ts:1  file:src/reexport.ts (file) 0.950 via IMPORTS -> file:src/store.ts (line 1) [import-resolved 0.95]
+              src/use.ts:1  file:src/use.ts (file) 0.950 via IMPORTS -> file:src/store.ts (line 1) [import-resolved 0.95]
+              src/use.ts:13  sym:ts:src/use.ts:make (function) 0.950 via CALLS -> sym:ts:src/store.ts:MemStore (line 13) [import-resolved 0.95]
+              src/use.ts:9  sym:ts:src/use.ts:count (function) 0.850 via ACCESSES -> sym:ts:src/store.ts:MemStore.size (line 9) [typed-receiver 0.85]
+              src/use.ts:4  sym:ts:src/use.ts:load (function) 0.800 via CALLS -> sym:ts:src/store.ts:Store.get (line 4) [interface-method 0.80]
             depth 2:
-              route:src/use.ts:GET /items (route) 0.760 via HANDLES_ROUTE -> sym:ts:src/use.ts:load (line 20) [same-file 0.95]
-              sym:ts:src/use.ts:main (function) 0.760 via CALLS -> sym:ts:src/use.ts:load (line 17) [same-file 0.95]
+              src/use.ts:20  route:src/use.ts:GET /items (route) 0.760 via HANDLES_ROUTE -> sym:ts:src/use.ts:load (line 20) [same-file 0.95]
+              src/use.ts:17  sym:ts:src/use.ts:main (function) 0.760 via CALLS -> sym:ts:src/use.ts:load (line 17) [same-file 0.95]
             depth 3:
-              sym:ts:src/client.ts:fetchItems (function) 0.684 via FETCHES -> route:src/use.ts:GET /items (line 2) [url-match 0.90]
+              src/client.ts:2  sym:ts:src/client.ts:fetchItems (function) 0.684 via FETCHES -> route:src/use.ts:GET /items (line 2) [url-match 0.90]
             files: src/use.ts (6), src/client.ts (1), src/reexport.ts (1)
             modules: src (8)
             note: 7 node(s) inside the target (members, symbols of a file or package) count as the target: their dependents are included
@@ -857,8 +858,8 @@ fn impact_follows_dependents_per_kind() {
             upstream impact of pkg:go:pkg/kv (revision 1)
             risk low: 2 direct, 2 node(s) reached, 1 other file(s), 1 other module(s)
             depth 1:
-              file:pkg/app/app.go (file) 0.950 via IMPORTS -> pkg:go:pkg/kv (line 3) [import-resolved 0.95]
-              sym:go:pkg/app/app.go:Run (function) 0.950 via CALLS -> sym:go:pkg/kv/kv.go:Get (line 6) [import-resolved 0.95]
+              pkg/app/app.go:3  file:pkg/app/app.go (file) 0.950 via IMPORTS -> pkg:go:pkg/kv (line 3) [import-resolved 0.95]
+              pkg/app/app.go:6  sym:go:pkg/app/app.go:Run (function) 0.950 via CALLS -> sym:go:pkg/kv/kv.go:Get (line 6) [import-resolved 0.95]
             files: pkg/app/app.go (2)
             modules: pkg/app (2)
             note: 2 node(s) inside the target (members, symbols of a file or package) count as the target: their dependents are included
@@ -872,11 +873,11 @@ fn impact_follows_dependents_per_kind() {
             downstream impact of sym:ts:src/use.ts:main (revision 1)
             risk low: 1 direct, 4 node(s) reached, 1 other file(s), 0 other module(s)
             depth 1:
-              sym:ts:src/use.ts:load (function) 0.950 via CALLS <- sym:ts:src/use.ts:main (line 17) [same-file 0.95]
+              src/use.ts:3  sym:ts:src/use.ts:load (function) 0.950 via CALLS <- sym:ts:src/use.ts:main (line 17) [same-file 0.95]
             depth 2:
-              sym:ts:src/store.ts:Store.get (method) 0.760 via CALLS <- sym:ts:src/use.ts:load (line 4) [interface-method 0.80]
-              sym:ts:src/store.ts:MemStore.get (method) 0.722 via CALLS <- sym:ts:src/use.ts:load (line 4) [interface-method 0.80] (dispatch)
-              sym:ts:src/store.ts:CachedStore.get (method) 0.686 via CALLS <- sym:ts:src/use.ts:load (line 4) [interface-method 0.80] (dispatch)
+              src/store.ts:2  sym:ts:src/store.ts:Store.get (method) 0.760 via CALLS <- sym:ts:src/use.ts:load (line 4) [interface-method 0.80]
+              src/store.ts:6  sym:ts:src/store.ts:MemStore.get (method) 0.722 via CALLS <- sym:ts:src/use.ts:load (line 4) [interface-method 0.80] (dispatch)
+              src/store.ts:15  sym:ts:src/store.ts:CachedStore.get (method) 0.686 via CALLS <- sym:ts:src/use.ts:load (line 4) [interface-method 0.80] (dispatch)
             files: src/store.ts (3), src/use.ts (1)
             modules: src (4)
             note: execution flows and clusters are not computed for this index yet: none are listed

@@ -133,7 +133,12 @@ fn search_fallback_chain() {
     let reader = w.reader().unwrap();
     let search = |q: &str, kind: Option<&str>| {
         reader
-            .search(&SearchRequest { query: q.into(), kind: kind.map(str::to_string), limit: 10 })
+            .search(&SearchRequest {
+                query: q.into(),
+                kind: kind.map(str::to_string),
+                limit: 10,
+                include_tests: false,
+            })
             .unwrap()
     };
 
@@ -163,19 +168,28 @@ fn search_fallback_chain() {
     assert!(r.hits.is_empty());
 
     assert!(matches!(
-        reader.search(&SearchRequest { query: "  ".into(), kind: None, limit: 5 }),
+        reader.search(&SearchRequest {
+            query: "  ".into(),
+            kind: None,
+            limit: 5,
+            include_tests: false
+        }),
         Err(QueryError::EmptyQuery)
     ));
     // A pasted wall of text is refused at once (it used to take seconds to minutes), and
     // a query at the limit still runs.
     let wall = vec!["server"; 16_000].join(" ");
     let t = std::time::Instant::now();
-    let err = reader.search(&SearchRequest { query: wall, kind: None, limit: 5 }).unwrap_err();
+    let err = reader
+        .search(&SearchRequest { query: wall, kind: None, limit: 5, include_tests: false })
+        .unwrap_err();
     assert!(t.elapsed() < std::time::Duration::from_secs(1), "{:?}", t.elapsed());
     assert!(matches!(err, QueryError::QueryTooLong { words: 16_000, max: 64 }), "{err}");
     assert!(err.to_string().starts_with("the search query has 16000 words; at most 64"));
     let at_limit = vec!["server"; 64].join(" ");
-    let r = reader.search(&SearchRequest { query: at_limit, kind: None, limit: 5 }).unwrap();
+    let r = reader
+        .search(&SearchRequest { query: at_limit, kind: None, limit: 5, include_tests: false })
+        .unwrap();
     assert!(!r.hits.is_empty());
 }
 
@@ -393,7 +407,12 @@ fn an_interrupt_stops_a_running_query_and_the_connection_serves_on() {
             interrupt.interrupt();
         }
     });
-    let request = SearchRequest { query: "store add server".into(), kind: None, limit: 10 };
+    let request = SearchRequest {
+        query: "store add server".into(),
+        kind: None,
+        limit: 10,
+        include_tests: false,
+    };
     let mut interrupted = None;
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     while interrupted.is_none() && std::time::Instant::now() < deadline {

@@ -662,12 +662,17 @@ pub(crate) fn lookup_failure_json(
     use codegraph_query::QueryError;
     let mut v = json!({"query": query, "message": e.to_string()});
     match e {
-        QueryError::Ambiguous { candidates, .. } => {
+        QueryError::Ambiguous { candidates, total, .. } => {
             v["error"] = json!("ambiguous");
+            let shown = if *total > candidates.len() {
+                format!("; the first {} are listed", candidates.len())
+            } else {
+                String::new()
+            };
             v["message"] = json!(format!(
-                "`{query}` names {} nodes: pass one of these IDs, or narrow with {hint}",
-                candidates.len()
+                "`{query}` names {total} nodes{shown}: pass one of these IDs, or narrow with {hint}"
             ));
+            v["total"] = json!(total);
             v["candidates"] = Value::Array(
                 candidates
                     .iter()
@@ -679,7 +684,21 @@ pub(crate) fn lookup_failure_json(
                     .collect(),
             );
         }
-        QueryError::NotFound { suggestions, .. } | QueryError::UnknownId { suggestions, .. } => {
+        QueryError::NotFound { suggestions, searched, .. } => {
+            use codegraph_query::ops::lookup::Searched;
+            v["error"] = json!("not_found");
+            v["suggestions"] = json!(suggestions);
+            let why = match searched {
+                Searched::Everywhere => "no_name",
+                Searched::FilesContaining { .. } => "not_in_files",
+                Searched::NoFileContains { .. } => "file_hint",
+                Searched::NoFileAt { .. } => "no_file",
+                Searched::Line { .. } => "no_symbol_at_line",
+                _ => "other",
+            };
+            v["searched"] = json!(why);
+        }
+        QueryError::UnknownId { suggestions, .. } => {
             v["error"] = json!("not_found");
             v["suggestions"] = json!(suggestions);
         }

@@ -31,8 +31,8 @@ struct Cli {
     /// The code root (a repository or worktree), the same as the positional ROOT; `mcp`
     /// takes it several times. Default: the nearest directory up from the current one that
     /// has an index, else the git worktree root, else the current directory.
-    #[arg(long = "root", global = true, value_name = "ROOT")]
-    roots: Vec<PathBuf>,
+    #[arg(id = "root_flag", long = "root", global = true, value_name = "ROOT")]
+    root_flags: Vec<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -62,6 +62,7 @@ enum Command {
         /// The code root (a repository or worktree); also `--root`. Default: the nearest
         /// indexed directory up from here, else the git worktree root, else here.
         root: Option<PathBuf>,
+        /// Files larger than this many bytes are skipped.
         #[arg(long, default_value_t = DEFAULT_MAX_FILE_SIZE)]
         max_file_size: u64,
         /// Quiet time after the last file event before a revision is published.
@@ -87,8 +88,10 @@ enum Command {
         /// Allow a non-loopback --http address; needs CODEGRAPH_MCP_TOKEN.
         #[arg(long)]
         allow_remote: bool,
+        /// Files larger than this many bytes are skipped.
         #[arg(long, default_value_t = DEFAULT_MAX_FILE_SIZE)]
         max_file_size: u64,
+        /// Quiet time after the last file event before a revision is published.
         #[arg(long, default_value_t = 10)]
         debounce_ms: u64,
         /// Seconds a call waits for a root's first index before answering "building".
@@ -120,6 +123,9 @@ enum Command {
         /// Most hits (default 20; in --json shrunk to stay under ~4k tokens unless given).
         #[arg(long)]
         limit: Option<usize>,
+        /// Rank test code with the rest (by default tests come after definitions).
+        #[arg(long)]
+        include_tests: bool,
         /// The code root; also `--root`. Default: the nearest indexed directory up from here,
         /// else the git worktree root.
         #[arg(value_name = "ROOT")]
@@ -127,6 +133,7 @@ enum Command {
     },
     /// Show a node by ID: its fields, source lines and edges.
     Open {
+        /// A node ID (`sym:go:pkg/a.go:Server.Start`, `file:src/a.ts`, `proc:...`).
         id: String,
         #[command(flatten)]
         page: crate::ops_cli::PageOpts,
@@ -140,6 +147,7 @@ enum Command {
         /// The code root (a repository or worktree); also `--root`. Default: the nearest
         /// indexed directory up from here, else the git worktree root, else here.
         root: Option<PathBuf>,
+        /// Output format: one JSON object per line (`type` node, edge or unresolved).
         #[arg(long, value_enum, default_value_t = ExportFormat::Jsonl)]
         format: ExportFormat,
         /// Write to this file instead of standard output.
@@ -180,6 +188,12 @@ enum Command {
         #[arg(long, default_value_t = 20)]
         tail: usize,
     },
+    /// The indexes in the cache directory: list them, remove one, or collect those whose
+    /// root is gone or that another indexer version wrote.
+    Cache {
+        #[command(subcommand)]
+        action: CacheAction,
+    },
     /// The version of codegraph, of what it extracts and stores, and where indexes live.
     Version,
     /// The languages codegraph reads and what it extracts from each (other text files are
@@ -188,6 +202,7 @@ enum Command {
     /// Print a shell completion script (e.g. `codegraph completions bash >
     /// ~/.local/share/bash-completion/completions/codegraph`).
     Completions {
+        /// The shell to complete for.
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
@@ -197,7 +212,10 @@ enum Command {
     /// are current (the MCP server runs it as a child process, so that whole-graph work never
     /// stays in the server's memory).
     #[command(hide = true)]
-    DeriveFlows { db: PathBuf },
+    DeriveFlows {
+        /// The index database.
+        db: PathBuf,
+    },
 }
 
 /// `--http ADDR`: an IP address with a port, or a host name with a port (`localhost:7300`),
@@ -217,6 +235,25 @@ fn http_addr(s: &str) -> Result<std::net::SocketAddr, String> {
         .or(addrs.first())
         .copied()
         .ok_or_else(|| format!("{s} resolves to no address"))
+}
+
+#[derive(Subcommand, Debug)]
+enum CacheAction {
+    /// Every index: its root, revision, size, and whether `gc` would collect it.
+    List,
+    /// Remove the index of each ROOT (a root that no longer exists is matched by name).
+    Rm {
+        /// Roots whose index to remove.
+        #[arg(required = true, value_name = "ROOT")]
+        paths: Vec<PathBuf>,
+    },
+    /// Remove the indexes whose root is gone, that another indexer version wrote, or that
+    /// cannot be read (never one a running watch / mcp keeps).
+    Gc {
+        /// Say what would be removed, remove nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -273,6 +310,7 @@ impl Command {
             Command::Events { .. }
             | Command::DeriveFlows { .. }
             | Command::Version
+            | Command::Cache { .. }
             | Command::Languages
             | Command::Completions { .. }
             | Command::Man => {
@@ -305,7 +343,7 @@ impl Command {
 
 fn dispatch(mut cli: Cli) -> Result<()> {
     let json = cli.json;
-    cli.command.merge_roots(&cli.roots)?;
+    cli.command.merge_roots(&cli.root_flags)?;
     match cli.command {
         Command::Index { root, max_file_size, full, no_share, check } => {
             let root = write_root(root, cli.db.as_deref())?;
@@ -371,7 +409,7 @@ fn dispatch(mut cli: Cli) -> Result<()> {
             crate::mcp::run(set, crate::mcp::McpOptions { http, allow_remote, token, session_idle })
         }
         Command::Status { root, all } => status(root, cli.db.as_deref(), all, json),
-        Command::Search { query, root, kind, limit } => {
+        Command::Search { query, root, kind, limit, include_tests } => {
             if let Some(k) = &kind
                 && NodeKind::parse(k).is_none()
             {
@@ -389,7 +427,12 @@ fn dispatch(mut cli: Cli) -> Result<()> {
             }
             let reader = store.reader()?;
             let window = crate::page::Window::new(limit, 20, None, None);
-            let result = reader.search(&SearchRequest { query, kind, limit: window.limit })?;
+            let result = reader.search(&SearchRequest {
+                query,
+                kind,
+                limit: window.limit,
+                include_tests,
+            })?;
             let stale = codegraph_engine::fresh::is_stale(&root, &db_path, &reader)?;
             if json {
                 let revision = reader.revision();
@@ -600,6 +643,7 @@ fn dispatch(mut cli: Cli) -> Result<()> {
         Command::Clusters(a) => crate::ops_cli::clusters(a, cli.db.as_deref(), json),
         Command::Events { tail } => events(tail, json),
         Command::Version => version(json),
+        Command::Cache { action } => cache(action, json),
         Command::Languages => languages(json),
         Command::Completions { shell } => {
             let mut cmd = <Cli as clap::CommandFactory>::command();
@@ -1083,6 +1127,119 @@ fn events(tail: usize, json: bool) -> Result<()> {
     Ok(())
 }
 
+/// `codegraph cache list|rm|gc`.
+fn cache(action: CacheAction, json: bool) -> Result<()> {
+    use codegraph_engine::cache::{self as c, CachedIndex};
+    let mib = |b: u64| format!("{:.1} MiB", b as f64 / (1024.0 * 1024.0));
+    let entry = |i: &CachedIndex| {
+        json!({
+            "root": i.root, "dir": i.dir.display().to_string(), "revision": i.revision,
+            "indexer_version": i.indexer_version, "bytes": i.bytes,
+            "collectable": i.stale, "kept_by_live_process": i.owned,
+        })
+    };
+    let indexes = c::list()?;
+    let mut out = std::io::stdout().lock();
+    match action {
+        CacheAction::List => {
+            let total: u64 = indexes.iter().map(|i| i.bytes).sum();
+            if json {
+                let list: Vec<Value> = indexes.iter().map(entry).collect();
+                return print_json(&json!({"cache_dir": c_dir(), "indexes": list, "bytes": total}));
+            }
+            if indexes.is_empty() {
+                writeln!(out, "no indexes in {}", c_dir())?;
+                return Ok(());
+            }
+            for i in &indexes {
+                writeln!(
+                    out,
+                    "{:>10}  rev {:<5} {}{}{}",
+                    mib(i.bytes),
+                    i.revision.map_or("-".to_string(), |r| r.to_string()),
+                    i.root.as_deref().unwrap_or("(unreadable)"),
+                    if i.owned { "  [kept by a running watch/mcp]" } else { "" },
+                    i.stale.as_ref().map(|w| format!("  [gc: {w}]")).unwrap_or_default()
+                )?;
+            }
+            writeln!(out, "{} index(es), {} in {}", indexes.len(), mib(total), c_dir())?;
+            Ok(())
+        }
+        CacheAction::Rm { paths: roots } => {
+            let mut removed = Vec::new();
+            for r in &roots {
+                let Some(i) = c::find(&indexes, r) else {
+                    bail!(
+                        "no cached index for {} (`codegraph cache list` shows them)",
+                        r.display()
+                    );
+                };
+                c::remove(&i)?;
+                removed.push(entry(&i));
+                if !json {
+                    writeln!(
+                        out,
+                        "removed the index of {} ({})",
+                        i.root.as_deref().unwrap_or("?"),
+                        mib(i.bytes)
+                    )?;
+                }
+            }
+            if json {
+                return print_json(&json!({"removed": removed}));
+            }
+            Ok(())
+        }
+        CacheAction::Gc { dry_run } => {
+            let mut removed = Vec::new();
+            let mut kept = Vec::new();
+            let mut freed = 0;
+            for i in indexes.iter().filter(|i| i.stale.is_some()) {
+                let result = if dry_run || i.owned { Ok(()) } else { c::remove(i) };
+                match (result, i.owned) {
+                    (Ok(()), false) => {
+                        freed += i.bytes;
+                        removed.push(entry(i));
+                    }
+                    (Err(e), _) => kept.push(json!({"index": entry(i), "why": format!("{e:#}")})),
+                    (Ok(()), true) => {
+                        kept.push(json!({"index": entry(i), "why": "kept by a running watch/mcp"}))
+                    }
+                }
+            }
+            if json {
+                return print_json(
+                    &json!({"dry_run": dry_run, "removed": removed, "kept": kept, "bytes_freed": freed}),
+                );
+            }
+            let verb = if dry_run { "would remove" } else { "removed" };
+            for r in &removed {
+                writeln!(
+                    out,
+                    "{verb} {} ({})",
+                    r["root"].as_str().or(r["dir"].as_str()).unwrap_or("?"),
+                    r["collectable"].as_str().unwrap_or("")
+                )?;
+            }
+            for k in &kept {
+                writeln!(
+                    out,
+                    "kept {}: {}",
+                    k["index"]["root"].as_str().unwrap_or("?"),
+                    k["why"].as_str().unwrap_or("")
+                )?;
+            }
+            writeln!(out, "{verb} {} index(es), {}", removed.len(), mib(freed))?;
+            Ok(())
+        }
+    }
+}
+
+fn c_dir() -> String {
+    codegraph_engine::paths::cache_dir()
+        .map_or_else(|e| format!("{e:#}"), |d| d.display().to_string())
+}
+
 /// `codegraph version`.
 fn version(json: bool) -> Result<()> {
     let cache = codegraph_engine::paths::cache_dir().map(|d| d.display().to_string());
@@ -1163,6 +1320,31 @@ fn edge_suffix(e: &EdgeRow) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// `codegraph help X` explains every argument of every command (a blank `[ROOT]` or
+    /// `--depth` leaves a user guessing).
+    #[test]
+    fn every_argument_has_help_text() {
+        fn walk(cmd: &clap::Command, path: &str, missing: &mut Vec<String>) {
+            for arg in cmd.get_arguments() {
+                let id = arg.get_id().as_str();
+                if id == "help" || id == "version" {
+                    continue;
+                }
+                if arg.get_help().is_none() && arg.get_long_help().is_none() {
+                    missing.push(format!("{path} {id}"));
+                }
+            }
+            for sub in cmd.get_subcommands() {
+                walk(sub, &format!("{path} {}", sub.get_name()), missing);
+            }
+        }
+        let mut cmd = <super::Cli as clap::CommandFactory>::command();
+        cmd.build();
+        let mut missing = Vec::new();
+        walk(&cmd, "codegraph", &mut missing);
+        assert!(missing.is_empty(), "arguments without help: {missing:#?}");
+    }
+
     #[test]
     fn http_addresses_take_ips_and_host_names() {
         assert_eq!(super::http_addr("127.0.0.1:7300").unwrap().to_string(), "127.0.0.1:7300");

@@ -37,9 +37,11 @@ use std::path::{Path, PathBuf};
 /// What names a node: an ID, or a name / qualified name / path with optional hints.
 #[derive(Args, Debug)]
 pub struct TargetArgs {
-    /// Node ID (`sym:ts:src/a.ts:Server.start`) or name (`Server.start`, `start`, `src/a.ts`).
+    /// Node ID (`sym:ts:src/a.ts:Server.start`), name (`start`), qualified name
+    /// (`Server.start`), package- or module-qualified name (`gin.New`, `errors.New`,
+    /// `util.log`), a path (`src/a.ts`) or `path:line` (the innermost symbol there).
     pub target: String,
-    /// Only candidates whose file path contains this text.
+    /// Only candidates whose file path (relative to the root) contains this text.
     #[arg(long)]
     pub file: Option<String>,
     /// Only candidates of this node kind.
@@ -127,6 +129,7 @@ pub struct ImpactOpts {
     /// types, importers of a file; never a member's container).
     #[arg(long = "edge", value_name = "KIND")]
     pub edges: Vec<String>,
+    /// How many edges away from the target to go.
     #[arg(long, default_value_t = 3)]
     pub depth: u32,
     /// Do not follow edges whose confidence is below this.
@@ -135,6 +138,7 @@ pub struct ImpactOpts {
     /// Follow into test code (`_test.go`, `*.test.ts`, `__tests__/`, `test/`...).
     #[arg(long)]
     pub include_tests: bool,
+    /// Stop the walk after reaching this many nodes (the answer says it was cut).
     #[arg(long, default_value_t = 1000)]
     pub max_nodes: usize,
     #[command(flatten)]
@@ -158,6 +162,7 @@ impl ImpactOpts {
 pub struct ImpactArgs {
     #[command(flatten)]
     pub target: TargetArgs,
+    /// upstream: what depends on the target; downstream: what it depends on.
     #[arg(long, value_enum, default_value_t = ImpactDir::Upstream)]
     pub direction: ImpactDir,
     #[command(flatten)]
@@ -193,10 +198,11 @@ pub struct TraceArgs {
     /// Edge kinds to follow (repeatable); default CALLS and HAS_METHOD.
     #[arg(long = "edge", value_name = "KIND")]
     pub edges: Vec<String>,
+    /// Longest path, in edges.
     #[arg(long, default_value_t = 8)]
     pub depth: u32,
-    /// Show at most this many shortest paths.
-    #[arg(long, default_value_t = 3)]
+    /// Show at most this many shortest paths (`--paths` is accepted too).
+    #[arg(long = "limit", visible_alias = "paths", default_value_t = 3)]
     pub paths: usize,
     /// The code root; also `--root`. Default: the nearest indexed directory up from here,
     /// else the git worktree root.
@@ -242,12 +248,14 @@ pub struct ExpandArgs {
     /// Edge kinds to follow (repeatable); default: every kind.
     #[arg(long = "edge", value_name = "KIND")]
     pub edges: Vec<String>,
+    /// out: edges from the node; in: edges into it.
     #[arg(long, value_enum, default_value_t = Dir::Out)]
     pub direction: Dir,
+    /// How many edges away from the node to go.
     #[arg(long, default_value_t = 2)]
     pub depth: u32,
-    /// Maximum distinct nodes, the seed included.
-    #[arg(long, default_value_t = 50)]
+    /// Most distinct nodes, the target included (`--budget` is accepted too).
+    #[arg(long = "max-nodes", visible_alias = "budget", default_value_t = 50)]
     pub budget: usize,
     #[command(flatten)]
     pub page: PageOpts,
@@ -302,10 +310,12 @@ impl RenderArg {
 pub struct DagGrepArgs {
     /// Text query for seed selection (full-text search).
     pub query: String,
+    /// How seeds are picked: fts (full-text search); semantic and hybrid fall back to fts
+    /// (there is no embedding index).
     #[arg(long, value_enum, default_value_t = ModeArg::Hybrid)]
     pub mode: ModeArg,
-    /// Number of seeds kept.
-    #[arg(long, default_value_t = 10)]
+    /// Number of seeds kept (`--k` is accepted too).
+    #[arg(long = "seeds", visible_alias = "k", default_value_t = 10)]
     pub k: usize,
     /// Only seeds of this node kind (repeatable).
     #[arg(long = "node-kind", value_name = "KIND")]
@@ -316,12 +326,17 @@ pub struct DagGrepArgs {
     /// Explicit edge kind (repeatable).
     #[arg(long = "edge", value_name = "KIND")]
     pub edges: Vec<String>,
+    /// out: follow edges from the seeds; in: edges into them.
     #[arg(long, value_enum, default_value_t = Dir::Out)]
     pub direction: Dir,
+    /// How many edges away from the seeds to expand.
     #[arg(long, default_value_t = 2)]
     pub depth: u32,
-    #[arg(long, default_value_t = 80)]
+    /// Most distinct nodes in the subgraph, seeds and anchors included (`--budget` is
+    /// accepted too).
+    #[arg(long = "max-nodes", visible_alias = "budget", default_value_t = 80)]
     pub budget: usize,
+    /// Most edges followed out of one node.
     #[arg(long, default_value_t = 20)]
     pub per_node_cap: usize,
     /// Do not add the files and packages of the symbols found.
@@ -384,7 +399,12 @@ fn open_index(
 /// Brings the stored flows and clusters of the index at `db` up to its current revision; a
 /// failure is reported on stderr and the answers say the flows are missing or lag.
 pub fn ensure_flows(db: &Path) {
-    if let Err(e) = codegraph_engine::derived::ensure_current(db) {
+    let said = |revision: i64| {
+        eprintln!(
+            "codegraph: computing the execution flows and clusters of revision {revision} (once per revision)..."
+        );
+    };
+    if let Err(e) = codegraph_engine::derived::ensure_current_with(db, said) {
         eprintln!("codegraph: warning: execution flows and clusters not updated: {e:#}");
     }
 }
@@ -477,8 +497,11 @@ pub fn trace(a: TraceArgs, db: Option<&Path>, json: bool) -> Result<()> {
     let stale = || codegraph_engine::fresh::is_stale(&root, &db_path, &reader);
     let from = lookup(&reader, Target::new(a.from), json, &stale)?;
     let to = lookup(&reader, Target::new(a.to), json, &stale)?;
-    let req =
-        TraceRequest { kinds: parse_edge_kinds(&a.edges)?, max_depth: a.depth, max_paths: a.paths };
+    let req = TraceRequest {
+        kinds: parse_edge_kinds(&a.edges)?,
+        max_depth: a.depth,
+        max_paths: if a.paths == 0 { 100 } else { a.paths },
+    };
     let mut t = reader.trace(&from.id, &to.id, &req)?;
     t.stale = Some(stale()?);
     if json { print(&trace_json(&t)) } else { text(&render::trace(&t)) }
@@ -546,10 +569,16 @@ pub fn endpoint(a: EndpointArgs, tool: bool, db: Option<&Path>, json: bool) -> R
         if tool { reader.tool_context(&a.query)? } else { reader.route_impact(&a.query)? };
     e.stale = Some(codegraph_engine::fresh::is_stale(&root, &db_path, &reader)?);
     if json {
-        print_paged(&a.page, ENDPOINT_LIMIT, ENDPOINT_LISTS, |p| endpoints_json(&e, p))
+        print_paged(&a.page, ENDPOINT_LIMIT, ENDPOINT_LISTS, |p| endpoints_json(&e, p))?;
     } else {
-        text(&render::endpoints(&e))
+        text(&render::endpoints(&e))?;
     }
+    // One rule for every command: a target that names nothing is an error (exit 1), after
+    // the answer that says why; an empty list about a target that exists is an answer.
+    if e.matches.is_empty() {
+        bail!("no {} matches `{}`", if tool { "tool" } else { "route" }, a.query);
+    }
+    Ok(())
 }
 
 /// `flows`: every flow, one flow with its steps, or the flows a symbol is a step of.

@@ -43,7 +43,8 @@ pub(crate) struct Window {
 }
 
 impl Window {
-    /// The window of a request: `limit` if given (1..=[`MAX_LIMIT`]), else `default`.
+    /// The window of a request: `limit` if given (at most [`MAX_LIMIT`]; 0 means "as many
+    /// as allowed", as `--limit 0` does on every command), else `default`.
     pub fn new(
         limit: Option<usize>,
         default: usize,
@@ -51,7 +52,11 @@ impl Window {
         list: Option<String>,
     ) -> Self {
         Window {
-            limit: limit.unwrap_or(default).clamp(1, MAX_LIMIT),
+            limit: match limit {
+                Some(0) => MAX_LIMIT,
+                Some(n) => n.min(MAX_LIMIT),
+                None => default.clamp(1, MAX_LIMIT),
+            },
             offset: offset.unwrap_or(0),
             list,
             explicit: limit.is_some(),

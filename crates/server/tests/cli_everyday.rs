@@ -276,3 +276,136 @@ fn logs_have_no_colour_off_a_terminal_and_info_is_short() {
     // salsa's per-query spans stay at trace: a whole index logs a handful of lines at info.
     assert!(err.lines().count() < 10, "{err}");
 }
+
+#[test]
+fn cache_list_rm_and_gc() {
+    let e = env();
+    e.ok(&["index"], &e.root);
+    // A second root, indexed and then deleted: gc collects it, and only it.
+    let gone = e.root.parent().unwrap().join("gone");
+    std::fs::create_dir_all(&gone).unwrap();
+    std::fs::write(gone.join("a.go"), "package a\n").unwrap();
+    e.ok(&["index", gone.to_str().unwrap()], &e.root);
+    std::fs::remove_dir_all(&gone).unwrap();
+    let list = e.json(&["cache", "list", "--json"], &e.root);
+    let roots: Vec<&str> =
+        list["indexes"].as_array().unwrap().iter().filter_map(|i| i["root"].as_str()).collect();
+    assert_eq!(roots, [gone.to_str().unwrap(), e.root.to_str().unwrap()], "{list}");
+    assert_eq!(list["indexes"][0]["collectable"], format!("{} is gone", gone.display()));
+    assert_eq!(list["indexes"][1]["collectable"], Value::Null);
+    let dry = e.json(&["cache", "gc", "--dry-run", "--json"], &e.root);
+    assert_eq!(dry["removed"].as_array().unwrap().len(), 1, "{dry}");
+    assert_eq!(
+        e.json(&["cache", "list", "--json"], &e.root)["indexes"].as_array().unwrap().len(),
+        2
+    );
+    let gc = e.json(&["cache", "gc", "--json"], &e.root);
+    assert_eq!(gc["removed"][0]["root"], gone.to_str().unwrap(), "{gc}");
+    let list = e.json(&["cache", "list", "--json"], &e.root);
+    assert_eq!(list["indexes"].as_array().unwrap().len(), 1, "{list}");
+    // rm by root; then queries say there is no index.
+    let text = e.ok(&["cache", "rm", e.root.to_str().unwrap()], &e.root);
+    assert!(text.starts_with(&format!("removed the index of {}", e.root.display())), "{text}");
+    assert!(!e.run(&["search", "Store"], &e.root).status.success());
+    let out = e.run(&["cache", "rm", "/no/such/root"], &e.root);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no cached index for /no/such/root"));
+}
+
+#[test]
+fn one_exit_rule_revisions_as_git_reads_them_and_one_limit_vocabulary() {
+    let e = env();
+    e.ok(&["index"], &e.root);
+    // A target that names nothing exits 1, whatever the command.
+    for args in [
+        &["context", "NoSuchThing"][..],
+        &["route-impact", "GET /nowhere"][..],
+        &["tool-context", "nothing"][..],
+    ] {
+        let out = e.run(args, &e.root);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+    }
+    let out = e.run(&["route-impact", "GET /nowhere"], &e.root);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no route matches `GET /nowhere`"));
+    // An abbreviated commit ID, as git accepts it.
+    let head = Command::new("git")
+        .args(["rev-parse", "--short=7", "HEAD"])
+        .current_dir(&e.root)
+        .output()
+        .unwrap();
+    let short = String::from_utf8(head.stdout).unwrap().trim().to_string();
+    std::fs::write(
+        e.root.join("src/util.ts"),
+        "export function log(m: string) {\n  return m;\n}\n",
+    )
+    .unwrap();
+    let d = e.json(&["diff-impact", "--base", &short, "--json"], &e.root);
+    assert_eq!(d["changed_files"][0]["path"], "src/util.ts", "{d}");
+    let out = e.run(&["diff-impact", "--base", "nosuchref"], &e.root);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown revision `nosuchref`"));
+    // The same names for sizes: --max-nodes (alias --budget), --seeds (alias --k), --limit.
+    let a = e.json(&["expand", "Server", "--max-nodes", "2", "--json"], &e.root);
+    let b = e.json(&["expand", "Server", "--budget", "2", "--json"], &e.root);
+    assert_eq!(a["nodes"], b["nodes"]);
+    let a = e.json(&["dag-grep", "start", "--seeds", "1", "--json"], &e.root);
+    let b = e.json(&["dag-grep", "start", "--k", "1", "--json"], &e.root);
+    assert_eq!((a["seeds"].as_array().map(Vec::len), &a["nodes"]), (Some(1), &b["nodes"]));
+    // --limit 0 is "as many as allowed", not one.
+    let all = e.json(&["search", "store", "--limit", "0", "--json"], &e.root);
+    let one = e.json(&["search", "store", "--limit", "1", "--json"], &e.root);
+    assert!(all["hits"].as_array().unwrap().len() > one["hits"].as_array().unwrap().len(), "{all}");
+}
+
+#[test]
+fn computing_flows_is_said_not_silent() {
+    let e = env();
+    e.ok(&["index"], &e.root);
+    let out = e.run(&["context", "Server.start"], &e.root);
+    codegraph_tests::cli::assert_ok(&out);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("computing the execution flows and clusters of revision 1"), "{err}");
+    // Once per revision.
+    let out = e.run(&["context", "Server.start"], &e.root);
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
+
+#[test]
+fn names_people_type() {
+    let e = env();
+    e.ok(&["index"], &e.root);
+    let id = |args: &[&str]| e.json(args, &e.root)["symbol"]["id"].as_str().map(str::to_string);
+    // Package-qualified (Go), module-qualified (TS), and path:line (the innermost symbol).
+    assert_eq!(
+        id(&["context", "store.Store", "--json"]).as_deref(),
+        Some("sym:go:pkg/store/store.go:Store")
+    );
+    assert_eq!(
+        id(&["context", "store.Store.Add", "--json"]).as_deref(),
+        Some("sym:go:pkg/store/store.go:Store.Add")
+    );
+    assert_eq!(id(&["context", "util.log", "--json"]).as_deref(), Some("sym:ts:src/util.ts:log"));
+    assert_eq!(
+        id(&["context", "pkg/store/store.go:9", "--json"]).as_deref(),
+        Some("sym:go:pkg/store/store.go:Store.Add")
+    );
+    assert_eq!(
+        id(&["context", "server.ts:5", "--json"]).as_deref(),
+        Some("sym:ts:src/server.ts:Server.start")
+    );
+    // A typo suggests the name by edit distance; a --file that matches nothing says so.
+    let out = e.run(&["context", "Stroe"], &e.root);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("sym:go:pkg/store/store.go:Store"), "{err}");
+    let out = e.run(&["context", "log", "--file", "nosuch.ts"], &e.root);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no indexed file path contains `nosuch.ts`"), "{err}");
+    // Callers print where to jump: path:line first.
+    let text = e.ok(&["context", "log"], &e.root);
+    assert!(
+        text.contains(
+            "\n  src/server.ts:5  sym:ts:src/server.ts:Server.start (method) line 5, 6 ["
+        ),
+        "{text}"
+    );
+}

@@ -120,10 +120,10 @@ fn context_impact_trace_expand_dag_grep() {
         container:
           <- HAS_METHOD   sym:ts:src/server.ts:Server (class)
         callers:
-          sym:ts:src/app.ts:main (function) line 5 [typed-receiver 0.85]
+          src/app.ts:5  sym:ts:src/app.ts:main (function) line 5 [typed-receiver 0.85]
         callees:
-          sym:ts:src/server.ts:Server.stop (method) line 6 [this-dispatch 0.90]
-          sym:ts:src/util.ts:log (function) line 5 [import-resolved 0.95]
+          src/server.ts:8  sym:ts:src/server.ts:Server.stop (method) line 6 [this-dispatch 0.90]
+          src/util.ts:1  sym:ts:src/util.ts:log (function) line 5 [import-resolved 0.95]
         file imports:
           -> IMPORTS      file:src/util.ts (file) (line 1) [import-resolved 0.95]
         file imported by:
@@ -139,13 +139,13 @@ fn context_impact_trace_expand_dag_grep() {
         upstream impact of sym:ts:src/util.ts:log (revision 1)
         risk medium: 3 direct, 5 node(s) reached, 4 other file(s), 0 other module(s)
         depth 1:
-          sym:ts:src/old.ts:legacy (function) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 4) [import-resolved 0.95]
-          sym:ts:src/server.ts:Server.start (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 5) [import-resolved 0.95]
-          sym:ts:src/server.ts:Server.stop (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 9) [import-resolved 0.95]
+          src/old.ts:4  sym:ts:src/old.ts:legacy (function) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 4) [import-resolved 0.95]
+          src/server.ts:5  sym:ts:src/server.ts:Server.start (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 5) [import-resolved 0.95]
+          src/server.ts:9  sym:ts:src/server.ts:Server.stop (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 9) [import-resolved 0.95]
         depth 2:
-          sym:ts:src/app.ts:main (function) 0.807 via CALLS -> sym:ts:src/server.ts:Server.start (line 5) [typed-receiver 0.85]
+          src/app.ts:5  sym:ts:src/app.ts:main (function) 0.807 via CALLS -> sym:ts:src/server.ts:Server.start (line 5) [typed-receiver 0.85]
         depth 3:
-          sym:ts:src/cli.ts:start (function) 0.767 via CALLS -> sym:ts:src/app.ts:main (line 4) [import-resolved 0.95]
+          src/cli.ts:4  sym:ts:src/cli.ts:start (function) 0.767 via CALLS -> sym:ts:src/app.ts:main (line 4) [import-resolved 0.95]
         files: src/server.ts (2), src/app.ts (1), src/cli.ts (1), src/old.ts (1)
         modules: src (5)
         flows through the change (2):
@@ -193,8 +193,9 @@ fn context_impact_trace_expand_dag_grep() {
         "fts",
     ]));
     expect![[r#"
-        revision 1
         flowchart LR
+          %% dag_grep `legacy` (out), revision 1
+          %% warning: mode `hybrid` falls back to fts: there is no semantic index
           n0["legacy<br/>function · src/old.ts"]
           n1["log<br/>function · src/util.ts"]
           n2["old.ts<br/>file · src/old.ts"]
@@ -293,12 +294,12 @@ fn diff_impact_of_modified_added_and_deleted_files() {
         upstream impact of sym:ts:src/old.ts:legacy, sym:ts:src/util.ts:log (revision 1, stale: files changed since; run `codegraph index`)
         risk medium: 2 direct, 4 node(s) reached, 3 other file(s), 0 other module(s)
         depth 1:
-          sym:ts:src/server.ts:Server.start (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 5) [import-resolved 0.95]
-          sym:ts:src/server.ts:Server.stop (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 9) [import-resolved 0.95]
+          src/server.ts:5  sym:ts:src/server.ts:Server.start (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 5) [import-resolved 0.95]
+          src/server.ts:9  sym:ts:src/server.ts:Server.stop (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 9) [import-resolved 0.95]
         depth 2:
-          sym:ts:src/app.ts:main (function) 0.807 via CALLS -> sym:ts:src/server.ts:Server.start (line 5) [typed-receiver 0.85]
+          src/app.ts:5  sym:ts:src/app.ts:main (function) 0.807 via CALLS -> sym:ts:src/server.ts:Server.start (line 5) [typed-receiver 0.85]
         depth 3:
-          sym:ts:src/cli.ts:start (function) 0.767 via CALLS -> sym:ts:src/app.ts:main (line 4) [import-resolved 0.95]
+          src/cli.ts:4  sym:ts:src/cli.ts:start (function) 0.767 via CALLS -> sym:ts:src/app.ts:main (line 4) [import-resolved 0.95]
         files: src/server.ts (2), src/app.ts (1), src/cli.ts (1)
         modules: src (4)
         flows through the change (2):
@@ -318,12 +319,12 @@ fn diff_impact_of_modified_added_and_deleted_files() {
         upstream impact of sym:ts:src/extra.ts:extra, sym:ts:src/util.ts:log (revision 2)
         risk medium: 2 direct, 4 node(s) reached, 3 other file(s), 0 other module(s)
         depth 1:
-          sym:ts:src/server.ts:Server.start (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 5) [import-resolved 0.95]
-          sym:ts:src/server.ts:Server.stop (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 9) [import-resolved 0.95]
+          src/server.ts:5  sym:ts:src/server.ts:Server.start (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 5) [import-resolved 0.95]
+          src/server.ts:9  sym:ts:src/server.ts:Server.stop (method) 0.950 via CALLS -> sym:ts:src/util.ts:log (line 9) [import-resolved 0.95]
         depth 2:
-          sym:ts:src/app.ts:main (function) 0.807 via CALLS -> sym:ts:src/server.ts:Server.start (line 5) [typed-receiver 0.85]
+          src/app.ts:5  sym:ts:src/app.ts:main (function) 0.807 via CALLS -> sym:ts:src/server.ts:Server.start (line 5) [typed-receiver 0.85]
         depth 3:
-          sym:ts:src/cli.ts:start (function) 0.767 via CALLS -> sym:ts:src/app.ts:main (line 4) [import-resolved 0.95]
+          src/cli.ts:4  sym:ts:src/cli.ts:start (function) 0.767 via CALLS -> sym:ts:src/app.ts:main (line 4) [import-resolved 0.95]
         files: src/server.ts (2), src/app.ts (1), src/cli.ts (1)
         modules: src (4)
         flows through the change (2):

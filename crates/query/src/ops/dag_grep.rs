@@ -256,7 +256,13 @@ impl Reader<'_> {
         };
         let mut hits = Vec::new();
         for kind in kinds_to_search {
-            let r = self.search(&SearchRequest { query: req.query.clone(), kind, limit: k * 3 })?;
+            // Test code is part of an explanation: it ranks as BM25 says.
+            let r = self.search(&SearchRequest {
+                query: req.query.clone(),
+                kind,
+                limit: k * 3,
+                include_tests: true,
+            })?;
             if let Some(f) = r.fallback
                 && f != crate::Fallback::Raw
             {

@@ -1,5 +1,6 @@
 //! The graph operations that answer questions about code (symbol context, impact, changed-code
-//! impact, trace, expand, DAG grep), shared by the CLI and, later, the MCP server.
+//! impact, trace, expand, DAG grep), shared by the CLI and the MCP server, and the lookup that
+//! turns a user's target text into one node ([`lookup`], with near matches from [`near`]).
 //!
 //! Each operation is a method on [`Reader`], so it reads one revision inside one read
 //! transaction, and each result carries that `revision`, a `stale` slot that the caller (who can
@@ -17,6 +18,7 @@ pub mod endpoints;
 pub mod expand;
 pub mod impact;
 pub mod lookup;
+pub mod near;
 pub mod render;
 pub mod trace;
 

@@ -62,16 +62,34 @@ fn links(out: &mut String, title: &str, links: &[Link]) {
     }
 }
 
-fn calls(out: &mut String, title: &str, calls: &[CallLink]) {
+/// `path:line` (root-relative) that terminals and editors jump to; `path` without a line;
+/// `-` for a node without a file.
+fn jump(file: Option<&str>, line: Option<u32>) -> String {
+    match (file, line) {
+        (Some(f), Some(l)) if l > 0 => format!("{f}:{l}"),
+        (Some(f), _) => f.to_string(),
+        _ => "-".to_string(),
+    }
+}
+
+/// Calls of or by a symbol, one line per other symbol: where to jump first, then its ID and
+/// kind, the call-site lines, and the best site's reason and confidence. Callers (`callee_of`
+/// `None`) jump to their first call site; callees (`callee_of` the calling symbol, whose file
+/// holds the call sites) jump to their declaration.
+fn calls(out: &mut String, title: &str, calls: &[CallLink], callee_of: Option<&NodeRow>) {
     if calls.is_empty() {
         return;
     }
     let _ = writeln!(out, "{title}:");
     for c in calls {
         let lines: Vec<String> = c.lines.iter().map(u32::to_string).collect();
+        let at = match callee_of {
+            None => jump(c.node.file.as_deref(), c.lines.first().copied()),
+            Some(_) => jump(c.node.file.as_deref(), c.node.start_line),
+        };
         let _ = writeln!(
             out,
-            "  {} ({}) line {} [{} {:.2}]",
+            "  {at}  {} ({}) line {} [{} {:.2}]",
             c.node.id,
             c.node.kind,
             lines.join(", "),
@@ -91,8 +109,8 @@ pub fn context(c: &SymbolContext) -> String {
     }
     links(&mut out, "container", &c.containers);
     links(&mut out, "members", &c.members);
-    calls(&mut out, "callers", &c.callers);
-    calls(&mut out, "callees", &c.callees);
+    calls(&mut out, "callers", &c.callers, None);
+    calls(&mut out, "callees", &c.callees, Some(s));
     links(&mut out, "heritage", &c.heritage);
     links(&mut out, "references", &c.references);
     links(&mut out, "routes and tools", &c.endpoints);
@@ -151,9 +169,17 @@ pub fn impact(i: &Impact) -> String {
                 Some(_) => " (dispatch)".to_string(),
                 None => String::new(),
             };
+            // Where the dependency sits: the edge's line when it is in this node's file
+            // (a caller's call site), else the node's declaration.
+            let line = if n.node.id == via.src && via.line > 0 {
+                Some(via.line)
+            } else {
+                n.node.start_line
+            };
             let _ = writeln!(
                 out,
-                "  {} ({}) {:.3} via {} {} {}{}{dispatch}",
+                "  {}  {} ({}) {:.3} via {} {} {}{}{dispatch}",
+                jump(n.node.file.as_deref(), line),
                 n.node.id,
                 n.node.kind,
                 n.confidence,
@@ -302,9 +328,9 @@ pub fn endpoints(a: &EndpointAnswer) -> String {
             let _ = writeln!(out, "  description: {doc}");
         }
         links(&mut out, "handler", &m.handlers);
-        calls(&mut out, "handler callers", &m.handler_callers);
-        calls(&mut out, "handler callees", &m.handler_callees);
-        calls(&mut out, "consumers (FETCHES)", &m.consumers);
+        calls(&mut out, "handler callers", &m.handler_callers, None);
+        calls(&mut out, "handler callees", &m.handler_callees, Some(&m.node));
+        calls(&mut out, "consumers (FETCHES)", &m.consumers, None);
         for f in &m.flows {
             let _ = writeln!(out, "  flow {}", flow(f));
         }

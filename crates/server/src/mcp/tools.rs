@@ -97,6 +97,8 @@ pub struct SearchArgs {
     pub kind: Option<String>,
     /// Max hits (default 10, at most 100).
     pub limit: Option<usize>,
+    /// Rank test code with the rest (default false: tests after definitions).
+    pub include_tests: Option<bool>,
     /// Served root: its path or a unique end of it (default: the only or current one).
     pub root: Option<String>,
 }
@@ -218,8 +220,9 @@ pub struct ExpandArgs {
     pub direction: Option<Dir>,
     /// Default 2.
     pub depth: Option<u32>,
-    /// Max nodes (default 50).
-    pub budget: Option<usize>,
+    /// Most distinct nodes, the target included (default 50; `budget` is accepted too).
+    #[serde(alias = "budget")]
+    pub max_nodes: Option<usize>,
     /// Edge kinds (default all).
     pub edges: Option<Vec<String>>,
     /// Items per list (default: fits ~4k tokens).
@@ -238,12 +241,14 @@ pub struct ExpandArgs {
 pub struct DagGrepArgs {
     /// Text query that picks the seeds.
     pub query: String,
-    /// Seeds kept (default 10).
-    pub k: Option<usize>,
+    /// Seeds kept (default 10; `k` is accepted too).
+    #[serde(alias = "k")]
+    pub seeds: Option<usize>,
     /// Default 2.
     pub depth: Option<u32>,
-    /// Max nodes (default 80).
-    pub budget: Option<usize>,
+    /// Most distinct nodes, seeds and anchors included (default 80; `budget` is accepted too).
+    #[serde(alias = "budget")]
+    pub max_nodes: Option<usize>,
     /// Default out.
     pub direction: Option<Dir>,
     /// Only seeds of these node kinds.
@@ -680,6 +685,7 @@ impl CodegraphMcp {
                     query: a.query,
                     kind: a.kind,
                     limit: window.limit.min(100),
+                    include_tests: a.include_tests.unwrap_or(false),
                 })?;
                 Ok(page::answer(&window, SEARCH_LISTS, true, |p| search_json(&r, p))?)
             },
@@ -885,7 +891,7 @@ impl CodegraphMcp {
     }
 
     #[tool(
-        description = "The typed neighbourhood of a node, breadth-first, strongest edges first, within a budget.",
+        description = "The typed neighbourhood of a node, breadth-first, strongest edges first, within a node budget (max_nodes).",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
         output_schema = answer_schema()
     )]
@@ -910,7 +916,7 @@ impl CodegraphMcp {
                     kinds: edges(&a.edges)?,
                     direction: a.direction.unwrap_or(Dir::Out).direction(),
                     depth: a.depth.unwrap_or(2).clamp(1, 6),
-                    budget: a.budget.unwrap_or(50).clamp(1, 500),
+                    budget: a.max_nodes.unwrap_or(50).clamp(1, 500),
                 };
                 let e = reader.expand(&node.id, &req)?;
                 paged(a.limit, a.offset, a.list, page::EXPAND_LIMIT, EXPAND_LISTS, |p| {
@@ -945,11 +951,11 @@ impl CodegraphMcp {
                     edge_types: edges(&a.edges)?,
                     per_node_cap: a.per_node_cap.unwrap_or(20).clamp(1, 500),
                     include_anchors: a.anchors.unwrap_or(true),
-                    k: a.k.unwrap_or(10).clamp(1, 50),
+                    k: a.seeds.unwrap_or(10).clamp(1, 50),
                     node_kinds: a.node_kinds.unwrap_or_default(),
                     direction: a.direction.unwrap_or(Dir::Out).direction(),
                     depth: a.depth.unwrap_or(2).clamp(1, 6),
-                    budget: a.budget.unwrap_or(80).clamp(1, 500),
+                    budget: a.max_nodes.unwrap_or(80).clamp(1, 500),
                     render: a.render.map(RenderArg::render),
                 };
                 let d = reader.dag_grep(&req)?;
