@@ -93,44 +93,9 @@ pub fn discover_root(start: &Path, explicit_db: Option<&Path>) -> Result<(PathBu
     Ok((start, Found::AsGiven))
 }
 
-/// `path` (relative to `root`) as the user standing in `cwd` would type it: relative to
-/// `cwd` when `cwd` is inside `root` (`../x.go` for a file above it), else as given.
-pub fn display_path(root: &Path, cwd: Option<&Path>, path: &str) -> String {
-    let Some(inside) = cwd.and_then(|c| c.strip_prefix(root).ok()) else {
-        return path.to_string();
-    };
-    let here: Vec<&std::ffi::OsStr> = inside.iter().collect();
-    if here.is_empty() {
-        return path.to_string();
-    }
-    let there: Vec<&str> = path.split('/').collect();
-    let common = here
-        .iter()
-        .zip(there.iter())
-        .take_while(|(a, b)| a.to_str() == Some(**b))
-        .count()
-        .min(there.len().saturating_sub(1));
-    let mut out: Vec<&str> = vec![".."; here.len() - common];
-    out.extend(&there[common..]);
-    out.join("/")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn paths_print_relative_to_where_the_user_stands() {
-        let root = Path::new("/r");
-        assert_eq!(display_path(root, Some(Path::new("/r")), "a/b.go"), "a/b.go");
-        assert_eq!(display_path(root, Some(Path::new("/r/a")), "a/b.go"), "b.go");
-        assert_eq!(display_path(root, Some(Path::new("/r/a")), "c.go"), "../c.go");
-        assert_eq!(display_path(root, Some(Path::new("/r/a/x")), "a/y/b.go"), "../y/b.go");
-        assert_eq!(display_path(root, Some(Path::new("/elsewhere")), "a/b.go"), "a/b.go");
-        assert_eq!(display_path(root, None, "a/b.go"), "a/b.go");
-        // A file named like the directory the user stands in is still a file.
-        assert_eq!(display_path(root, Some(Path::new("/r/a")), "a"), "../a");
-    }
 
     #[test]
     fn the_root_is_the_nearest_indexed_ancestor_else_the_git_worktree() {

@@ -195,6 +195,18 @@ pub struct TraceArgs {
     pub from: String,
     /// Where the path ends (ID or name).
     pub to: String,
+    /// Narrow FROM to candidates whose file path contains this text.
+    #[arg(long)]
+    pub from_file: Option<String>,
+    /// Narrow FROM to this node kind.
+    #[arg(long)]
+    pub from_kind: Option<String>,
+    /// Narrow TO to candidates whose file path contains this text.
+    #[arg(long)]
+    pub to_file: Option<String>,
+    /// Narrow TO to this node kind.
+    #[arg(long)]
+    pub to_kind: Option<String>,
     /// Edge kinds to follow (repeatable); default CALLS and HAS_METHOD.
     #[arg(long = "edge", value_name = "KIND")]
     pub edges: Vec<String>,
@@ -363,6 +375,12 @@ pub struct DerivedArgs {
     /// Most flows, clusters or members listed (0 = all).
     #[arg(long, default_value_t = 50)]
     pub limit: usize,
+    /// With a symbol name: only candidates whose file path contains this text.
+    #[arg(long)]
+    pub file: Option<String>,
+    /// With a symbol name: only candidates of this node kind.
+    #[arg(long)]
+    pub kind: Option<String>,
     /// The code root; also `--root`. Default: the nearest indexed directory up from here,
     /// else the git worktree root.
     #[arg(value_name = "ROOT")]
@@ -495,8 +513,10 @@ pub fn trace(a: TraceArgs, db: Option<&Path>, json: bool) -> Result<()> {
     let (root, db_path, mut store) = open(a.root, db)?;
     let reader = store.reader()?;
     let stale = || codegraph_engine::fresh::is_stale(&root, &db_path, &reader);
-    let from = lookup(&reader, Target::new(a.from), json, &stale)?;
-    let to = lookup(&reader, Target::new(a.to), json, &stale)?;
+    let from = Target { query: a.from, file: a.from_file, kind: a.from_kind };
+    let to = Target { query: a.to, file: a.to_file, kind: a.to_kind };
+    let from = lookup(&reader, from, json, &stale)?;
+    let to = lookup(&reader, to, json, &stale)?;
     let req = TraceRequest {
         kinds: parse_edge_kinds(&a.edges)?,
         max_depth: a.depth,
@@ -615,7 +635,8 @@ pub fn flows(a: DerivedArgs, db: Option<&Path>, json: bool) -> Result<()> {
                 v["flow"] = fj;
             }
             Some(t) => {
-                let node = lookup(reader, Target::new(t), json, &stale)?;
+                let target = Target { query: t, file: a.file.clone(), kind: a.kind.clone() };
+                let node = lookup(reader, target, json, &stale)?;
                 let of = reader.flows_of(&node.id)?;
                 let _ = writeln!(out, "{} is a step of {} flow(s)", node.id, of.len());
                 for f in &of {
@@ -657,7 +678,9 @@ pub fn clusters(a: DerivedArgs, db: Option<&Path>, json: bool) -> Result<()> {
                 None => bail!("no cluster with ID `{t}` (list them with `codegraph clusters`)"),
             },
             Some(t) => {
-                let node = lookup(reader, Target::new(t.clone()), json, &stale)?;
+                let target =
+                    Target { query: t.clone(), file: a.file.clone(), kind: a.kind.clone() };
+                let node = lookup(reader, target, json, &stale)?;
                 v["symbol"] = node_brief(&node);
                 let c = reader.cluster_of(&node.id)?;
                 if c.is_none() {

@@ -400,6 +400,19 @@ fn names_people_type() {
     let out = e.run(&["context", "log", "--file", "nosuch.ts"], &e.root);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no indexed file path contains `nosuch.ts`"), "{err}");
+    // trace, flows and clusters narrow names like the other commands.
+    let t = e.json(&["trace", "start", "log", "--to-file", "util", "--json"], &e.root);
+    assert_eq!(t["paths"].as_array().map(Vec::len), Some(1), "{t}");
+    let out = e.run(&["trace", "start", "log", "--to-file", "nosuch.ts"], &e.root);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("no indexed file path contains `nosuch.ts`")
+    );
+    for cmd in ["flows", "clusters"] {
+        let out = e.run(&[cmd, "log", "--file", "nosuch.ts"], &e.root);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("no indexed file path contains `nosuch.ts`"), "{cmd}: {err}");
+        e.ok(&[cmd, "log", "--kind", "function"], &e.root);
+    }
     // Callers print where to jump: path:line first.
     let text = e.ok(&["context", "log"], &e.root);
     assert!(
