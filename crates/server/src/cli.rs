@@ -131,9 +131,10 @@ enum Command {
         #[arg(value_name = "ROOT")]
         root: Option<PathBuf>,
     },
-    /// Show a node by ID: its fields, source lines and edges.
+    /// Show a node (by ID or name): its fields, source lines and edges.
     Open {
-        /// A node ID (`sym:go:pkg/a.go:Server.Start`, `file:src/a.ts`, `proc:...`).
+        /// A node ID (`sym:go:pkg/a.go:Server.Start`, `file:src/a.ts`, `proc:...`) or any
+        /// TARGET the other commands take (`Server.Start`, `http.Get`, `pkg/a.go:40`).
         id: String,
         #[command(flatten)]
         page: crate::ops_cli::PageOpts,
@@ -532,9 +533,17 @@ fn dispatch(mut cli: Cli) -> Result<()> {
                 }
                 return emit_text(&out, revision, stale);
             }
-            let opened = reader.open(&id)?;
-            let stale = codegraph_engine::fresh::is_stale(&root, &db_path, &reader)?;
-            let unresolved = reader.unresolved_of(&id)?;
+            // An ID, or any name the other commands take (`Server.start`, `gin.go:55`).
+            let stale_now = || codegraph_engine::fresh::is_stale(&root, &db_path, &reader);
+            let node = crate::ops_cli::lookup(
+                &reader,
+                codegraph_query::ops::lookup::Target::new(id),
+                json,
+                &stale_now,
+            )?;
+            let opened = reader.open(&node.id)?;
+            let stale = stale_now()?;
+            let unresolved = reader.unresolved_of(&node.id)?;
             let max_size =
                 reader.max_file_size()?.unwrap_or(codegraph_engine::scan::DEFAULT_MAX_FILE_SIZE);
             let source = source_lines(&root, &opened.node, max_size);

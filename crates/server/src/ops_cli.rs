@@ -429,7 +429,7 @@ pub fn ensure_flows(db: &Path) {
 
 /// Resolves a target; in JSON mode an ambiguous or unknown name is printed as an answer
 /// (`error`, `candidates` / `suggestions`) before the command fails.
-fn lookup(
+pub(crate) fn lookup(
     reader: &Reader<'_>,
     target: Target,
     json: bool,

@@ -422,3 +422,17 @@ fn names_people_type() {
         "{text}"
     );
 }
+
+#[test]
+fn open_takes_names_too() {
+    let e = env();
+    e.ok(&["index"], &e.root);
+    let by_id = e.json(&["open", "sym:ts:src/server.ts:Server.start", "--json"], &e.root);
+    let by_name = e.json(&["open", "Server.start", "--json"], &e.root);
+    let by_line = e.json(&["open", "src/server.ts:5", "--json"], &e.root);
+    assert_eq!(by_id["id"], "sym:ts:src/server.ts:Server.start", "{by_id}");
+    assert_eq!(by_name, by_id);
+    assert_eq!(by_line, by_id);
+    let out = e.run(&["open", "Servr.start"], &e.root);
+    assert_eq!(out.status.code(), Some(1));
+}
