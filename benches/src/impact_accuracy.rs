@@ -56,6 +56,7 @@ const CLIMBING_KINDS: &[EdgeKind] = &[
     EdgeKind::Calls,
     EdgeKind::Imports,
     EdgeKind::Extends,
+    EdgeKind::Embeds,
     EdgeKind::Implements,
     EdgeKind::HasMethod,
     EdgeKind::HasProperty,

@@ -336,20 +336,20 @@ fn embedding_promotion_interfaces_extends_and_implements() {
     expect![[r#"
         edge IMPORTS file:files/file.go -> pkg:go:io L3 import-resolved 0.95
         edge IMPLEMENTS sym:go:files/base.go:base -> sym:go:io/io.go:Closer method-set 0.80
-        edge EXTENDS sym:go:files/file.go:File -> sym:go:files/file.go:inner same-package 1.00
+        edge EMBEDS sym:go:files/file.go:File -> sym:go:files/file.go:inner same-package 1.00
         edge IMPLEMENTS sym:go:files/file.go:File -> sym:go:io/io.go:Closer method-set 0.80
         edge IMPLEMENTS sym:go:files/file.go:File -> sym:go:io/io.go:ReadCloser method-set 0.80
         edge IMPLEMENTS sym:go:files/file.go:File -> sym:go:io/io.go:Reader method-set 0.80
         edge CALLS sym:go:files/file.go:File.Read -> sym:go:io/io.go:Reader.Read L12 interface-method 0.80
-        edge EXTENDS sym:go:files/file.go:inner -> sym:go:files/base.go:base same-package 1.00
+        edge EMBEDS sym:go:files/file.go:inner -> sym:go:files/base.go:base same-package 1.00
         edge IMPLEMENTS sym:go:files/file.go:inner -> sym:go:io/io.go:Closer method-set 0.80
         edge CALLS sym:go:files/file.go:use -> sym:go:files/base.go:base.Close L15 typed-receiver 0.85
         edge CALLS sym:go:files/file.go:use -> sym:go:files/base.go:base.Name L16 typed-receiver 0.85
         edge CALLS sym:go:files/file.go:use -> sym:go:files/base.go:base.Name L17 typed-receiver 0.85
         edge CALLS sym:go:files/file.go:use -> sym:go:io/io.go:Closer.Close L19 interface-method 0.80
         edge CALLS sym:go:files/file.go:use -> sym:go:io/io.go:Reader.Read L18 interface-method 0.80
-        edge EXTENDS sym:go:io/io.go:ReadCloser -> sym:go:io/io.go:Closer same-package 1.00
-        edge EXTENDS sym:go:io/io.go:ReadCloser -> sym:go:io/io.go:Reader same-package 1.00
+        edge EMBEDS sym:go:io/io.go:ReadCloser -> sym:go:io/io.go:Closer same-package 1.00
+        edge EMBEDS sym:go:io/io.go:ReadCloser -> sym:go:io/io.go:Reader same-package 1.00
     "#]].assert_eq(&out);
 }
 
@@ -450,7 +450,7 @@ fn field_reads_and_writes_are_accesses() {
         edge ACCESSES sym:go:engine.go:Context.Handle -> sym:go:engine.go:Engine.name L24 typed-receiver 0.85
         edge CALLS sym:go:engine.go:Context.Handle -> sym:go:engine.go:New L24 same-package 1.00
         edge ACCESSES sym:go:engine.go:Context.Handle -> sym:go:engine.go:Options.Trailing L23 typed-receiver 0.85
-        edge EXTENDS sym:go:engine.go:Engine -> sym:go:engine.go:Options same-package 1.00
+        edge EMBEDS sym:go:engine.go:Engine -> sym:go:engine.go:Options same-package 1.00
     "#]]
     .assert_eq(&out);
 }

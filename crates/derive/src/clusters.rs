@@ -96,7 +96,14 @@ impl fmt::Display for ClusterError {
 impl std::error::Error for ClusterError {}
 
 fn clustered_edge(kind: EdgeKind) -> bool {
-    matches!(kind, EdgeKind::Calls | EdgeKind::Imports | EdgeKind::Extends | EdgeKind::Implements)
+    matches!(
+        kind,
+        EdgeKind::Calls
+            | EdgeKind::Imports
+            | EdgeKind::Extends
+            | EdgeKind::Embeds
+            | EdgeKind::Implements
+    )
 }
 
 /// Leiden communities of the symbol graph; see the module doc for the rules.

@@ -155,6 +155,9 @@ vocabulary! {
         RefersTo => "REFERS_TO",
         Tests => "TESTS",
         DocRelated => "DOC_RELATED",
+        /// Go: a struct or interface -> a type it embeds (whose fields and methods it
+        /// promotes). Classes and interfaces that extend use EXTENDS.
+        Embeds => "EMBEDS",
     }
 }
 
@@ -168,6 +171,7 @@ impl EdgeKind {
             | EdgeKind::HasProperty
             | EdgeKind::Imports
             | EdgeKind::Extends
+            | EdgeKind::Embeds
             | EdgeKind::HandlesRoute
             | EdgeKind::HandlesTool
             | EdgeKind::EntryPointOf

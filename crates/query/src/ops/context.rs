@@ -46,7 +46,7 @@ pub struct SymbolContext {
     pub members: Vec<Link>,
     pub callers: Vec<CallLink>,
     pub callees: Vec<CallLink>,
-    /// EXTENDS / IMPLEMENTS in both directions.
+    /// EXTENDS / EMBEDS / IMPLEMENTS in both directions.
     pub heritage: Vec<Link>,
     /// ACCESSES / REFERS_TO in both directions.
     pub references: Vec<Link>,
@@ -73,7 +73,7 @@ pub struct SymbolContext {
 }
 
 const MEMBER_KINDS: &[EdgeKind] = &[EdgeKind::Contains, EdgeKind::HasMethod, EdgeKind::HasProperty];
-const HERITAGE_KINDS: &[EdgeKind] = &[EdgeKind::Extends, EdgeKind::Implements];
+const HERITAGE_KINDS: &[EdgeKind] = &[EdgeKind::Extends, EdgeKind::Embeds, EdgeKind::Implements];
 const REFERENCE_KINDS: &[EdgeKind] = &[EdgeKind::Accesses, EdgeKind::RefersTo];
 
 impl Reader<'_> {

@@ -22,9 +22,9 @@
 //! 5. **Output**: seeds, nodes, edges, layers, forward and back edges, stats, warnings, and
 //!    optionally a `tree` or `mermaid` rendering.
 //!
-//! The spec's `structural` edge set names EMBEDS, which codegraph records as EXTENDS (Go
-//! embedding and TS/JS `extends` alike), so the set here is CALLS, REFERS_TO, IMPORTS,
-//! CONTAINS, IMPLEMENTS, EXTENDS, TESTS. Only full-text seeding exists: the `semantic` and
+//! The spec's `structural` edge set is CALLS, REFERS_TO, IMPORTS, CONTAINS, IMPLEMENTS,
+//! EMBEDS (Go embedding), TESTS; codegraph adds EXTENDS (TS/JS classes and interfaces that
+//! extend, which the spec folds into EMBEDS). Only full-text seeding exists: the `semantic` and
 //! `hybrid` modes fall back to it, with a warning.
 
 use super::{Direction, Graph};
@@ -36,13 +36,15 @@ use std::cmp::Ordering;
 use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet, VecDeque};
 use std::fmt::Write as _;
 
-/// The `structural` edge set (EXTENDS standing in for the spec's EMBEDS).
+/// The `structural` edge set: the spec's, with EXTENDS (classes and interfaces that
+/// extend) next to EMBEDS (Go embedding).
 pub const STRUCTURAL: &[EdgeKind] = &[
     EdgeKind::Calls,
     EdgeKind::RefersTo,
     EdgeKind::Imports,
     EdgeKind::Contains,
     EdgeKind::Implements,
+    EdgeKind::Embeds,
     EdgeKind::Extends,
     EdgeKind::Tests,
 ];

@@ -11,7 +11,7 @@
 //! | ------------------------- | --------------------------------------------------------------- | --------------------------------------- |
 //! | function, method          | callers (CALLS), routes / tools it handles, callers through the methods it overrides or implements (dispatch), files importing it without calling it | callees (CALLS), fields it reads or writes (ACCESSES), implementations of interface methods it calls (dispatch) |
 //! | property, variable, const | readers and writers (ACCESSES), callers (function values), files importing it without using it otherwise | as a function                          |
-//! | class, interface, struct, enum, type alias | subtypes and implementers (EXTENDS / IMPLEMENTS in), constructors (CALLS), files importing it without another use | supertypes (EXTENDS / IMPLEMENTS out) |
+//! | class, interface, struct, enum, type alias | subtypes, embedders and implementers (EXTENDS / EMBEDS / IMPLEMENTS in), constructors (CALLS), files importing it without another use | supertypes and embedded types (EXTENDS / EMBEDS / IMPLEMENTS out) |
 //! | route                     | client calls (FETCHES)                                          | its handler (HANDLES_ROUTE)             |
 //! | tool                      | nothing (its callers are outside the code)                      | its handler (HANDLES_TOOL)              |
 //! | file, package (as target) | importers (IMPORTS)                                             | what it imports (IMPORTS, module-level CALLS) |
@@ -21,7 +21,7 @@
 //! callers are depth 1, as are the type's own dependents), a file's symbols, a package's
 //! files and their symbols. Reached nodes are never widened that way.
 //!
-//! Dispatch: a method that overrides or implements another (its type EXTENDS / IMPLEMENTS,
+//! Dispatch: a method that overrides or implements another (its type EXTENDS / EMBEDS / IMPLEMENTS,
 //! transitively, a type with a method of the same name) may run wherever that other method is
 //! called, so those callers are listed, marked with `dispatch` (the method the call names),
 //! at a confidence lowered by the heritage edges' weights. They are possible, not certain,
@@ -299,7 +299,7 @@ fn steps(
             importers_without_use(g, nid, v)?
         }
         (ImpactDirection::Upstream, Role::Type) => {
-            let v = hops(g, &[Extends, Implements, Calls])?;
+            let v = hops(g, &[Extends, Embeds, Implements, Calls])?;
             importers_without_use(g, nid, v)?
         }
         (ImpactDirection::Upstream, Role::Route) => hops(g, &[Fetches])?,
@@ -314,7 +314,7 @@ fn steps(
             v.extend(extra);
             v
         }
-        (ImpactDirection::Downstream, Role::Type) => hops(g, &[Extends, Implements])?,
+        (ImpactDirection::Downstream, Role::Type) => hops(g, &[Extends, Embeds, Implements])?,
         (ImpactDirection::Downstream, Role::Route) => hops(g, &[HandlesRoute])?,
         (ImpactDirection::Downstream, Role::Tool) => hops(g, &[HandlesTool])?,
         (ImpactDirection::Downstream, Role::File) if target => hops(g, &[Imports, Calls])?,
@@ -359,10 +359,10 @@ fn owners(g: &Graph<'_, '_>, method: i64) -> Result<Vec<i64>, QueryError> {
         .collect())
 }
 
-/// Types related to `ty` by EXTENDS / IMPLEMENTS in direction `dir` (Out: supertypes, In:
+/// Types related to `ty` by EXTENDS / EMBEDS / IMPLEMENTS in direction `dir` (Out: supertypes, In:
 /// subtypes and implementers), transitively, with the product of the heritage weights.
 fn heritage(g: &Graph<'_, '_>, ty: i64, dir: Direction) -> Result<Vec<(i64, f64)>, QueryError> {
-    let kinds = [EdgeKind::Extends, EdgeKind::Implements];
+    let kinds = [EdgeKind::Extends, EdgeKind::Embeds, EdgeKind::Implements];
     let mut seen: HashSet<i64> = HashSet::from([ty]);
     let mut out = Vec::new();
     let mut frontier = vec![(ty, 1.0)];

@@ -273,7 +273,8 @@ fn resolve_core_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Re
             continue;
         };
         let reason = if t.dir == dir { Reason::SamePackage } else { Reason::ImportResolved };
-        out.edges.push(Edge::new(src.clone(), dst.clone(), EdgeKind::Extends, reason, 0));
+        // Go has no inheritance: struct and interface embedding are EMBEDS.
+        out.edges.push(Edge::new(src.clone(), dst.clone(), EdgeKind::Embeds, reason, 0));
     }
     out
 }
