@@ -581,3 +581,53 @@ fn go_build_lines_choose_the_target_platforms_declaration() {
     "#]]
     .assert_eq(&out);
 }
+
+/// TESTS: a `go test` function (Test/Benchmark/Fuzz/Example, not TestMain, not a lower-case
+/// continuation like `Testify`) -> the code outside test files it calls directly (once per
+/// target, at the first call; calls in its func literals count), and the test file -> the
+/// files of those targets. Helpers in test files are not tested code.
+#[test]
+fn go_tests_edges_from_test_functions_to_the_code_they_call() {
+    let out = render_fixture_resolution(
+        r#"
+        //- /go.mod
+        module example.com/m
+        //- /strings.go
+        package m
+
+        func Index(s, sub string) int { return 0 }
+
+        func Cut(s string) string { return s }
+        //- /strings_test.go
+        package m
+
+        import "testing"
+
+        func helper(s string) int { return Index(s, "x") }
+
+        func TestIndex(t *testing.T) {
+        	Index("a", "b")
+        	Index("c", "d")
+        	t.Run("sub", func(t *testing.T) { Cut("x") })
+        	helper("y")
+        }
+
+        func BenchmarkCut(b *testing.B) { Cut("z") }
+
+        func ExampleIndex() { Index("e", "f") }
+
+        func TestMain(m *testing.M) { Cut("m") }
+
+        func Testify() { Cut("no") }
+        "#,
+    );
+    let tests: Vec<&str> = out.lines().filter(|l| l.contains(" TESTS ")).collect();
+    expect![[r#"
+        edge TESTS file:strings_test.go -> file:strings.go same-package 1.00
+        edge TESTS sym:go:strings_test.go:BenchmarkCut -> sym:go:strings.go:Cut L14 same-package 1.00
+        edge TESTS sym:go:strings_test.go:ExampleIndex -> sym:go:strings.go:Index L16 same-package 1.00
+        edge TESTS sym:go:strings_test.go:TestIndex -> sym:go:strings.go:Cut L10 same-package 1.00
+        edge TESTS sym:go:strings_test.go:TestIndex -> sym:go:strings.go:Index L8 same-package 1.00
+    "#]]
+    .assert_eq(&(tests.join("\n") + "\n"));
+}

@@ -173,6 +173,7 @@ pub(crate) const CONTEXT_LISTS: &[&str] = &[
     "callees",
     "heritage",
     "references",
+    "tests",
     "imported_by",
     "file_imports",
     "file_importers",
@@ -202,6 +203,7 @@ pub(crate) fn context_json(c: &SymbolContext, p: &mut Pager<'_>) -> Value {
         "callees": p.list("callees", &c.callees, call_json),
         "heritage": p.list("heritage", &c.heritage, link_json),
         "references": p.list("references", &c.references, link_json),
+        "tests": p.list("tests", &c.tests, link_json),
         "imported_by": p.list("imported_by", &c.imported_by, link_json),
         "file_imports": p.list("file_imports", &c.file_imports, link_json),
         "file_importers": p.list("file_importers", &c.file_importers, link_json),
@@ -217,7 +219,7 @@ pub(crate) fn context_json(c: &SymbolContext, p: &mut Pager<'_>) -> Value {
 }
 
 /// The lists of an impact answer.
-pub(crate) const IMPACT_LISTS: &[&str] = &["nodes", "files", "modules", "flows"];
+pub(crate) const IMPACT_LISTS: &[&str] = &["nodes", "files", "modules", "flows", "tests"];
 
 pub(crate) fn impact_json(i: &Impact, p: &mut Pager<'_>) -> Value {
     let counts = |key: &'static str| move |(k, n): &(String, u32)| json!({ key: k, "nodes": n });
@@ -258,13 +260,20 @@ pub(crate) fn impact_json(i: &Impact, p: &mut Pager<'_>) -> Value {
         "flows": p.list("flows", &i.flows, impact_flow_json),
         "flows_total": i.flows_total,
         "flows_at": flows_at_json(i.flows_at.as_ref(), i.revision),
+        "tests": p.list("tests", &i.tests, |t| {
+            let mut v = node_ref(&t.test);
+            v["tests"] = json!(t.via);
+            v["depth"] = json!(t.depth);
+            v
+        }),
+        "tests_total": i.tests_total,
         "notes": i.notes,
     })
 }
 
 /// The lists of a changed-code answer: its own and its impact's.
 pub(crate) const CHANGED_LISTS: &[&str] =
-    &["changed_files", "changed_symbols", "nodes", "files", "modules", "flows"];
+    &["changed_files", "changed_symbols", "nodes", "files", "modules", "flows", "tests"];
 
 pub(crate) fn changed_json(c: &ChangedImpact, p: &mut Pager<'_>) -> Value {
     // The outer answer carries `revision`, `stale` and `notes` once.

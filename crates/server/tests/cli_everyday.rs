@@ -436,3 +436,58 @@ fn open_takes_names_too() {
     let out = e.run(&["open", "Servr.start"], &e.root);
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// Impact lists the tests that exercise a change apart from what depends on it: a test
+/// calling the target (depth 0) or a caller of it (that caller's depth), by TESTS edges.
+#[test]
+fn impact_lists_the_tests_that_exercise_the_change() {
+    let (dir, base, root) = codegraph_tests::cli::git_fixture(
+        r#"
+//- /go.mod
+module example.com/m
+//- /calc.go
+package m
+
+func Add(a, b int) int { return a + b }
+
+func Sum(xs []int) int {
+	s := 0
+	for _, x := range xs {
+		s = Add(s, x)
+	}
+	return s
+}
+//- /calc_test.go
+package m
+
+import "testing"
+
+func TestAdd(t *testing.T) { Add(1, 2) }
+
+func TestSum(t *testing.T) { Sum(nil) }
+"#,
+    );
+    let e = Env { _dir: dir, cache: base.join("cache"), root };
+    e.ok(&["index"], &e.root);
+    let text = e.ok(&["impact", "Add"], &e.root);
+    assert!(
+        text.contains(
+            "tests that exercise it (2):\n  calc_test.go:5  sym:go:calc_test.go:TestAdd tests sym:go:calc.go:Add (depth 0)\n  calc_test.go:7  sym:go:calc_test.go:TestSum tests sym:go:calc.go:Sum (depth 1)\n"
+        ),
+        "{text}"
+    );
+    // The tests are not dependents: Sum is the only node reached.
+    assert!(text.contains("depth 1:\n  calc.go:8  sym:go:calc.go:Sum (function)"), "{text}");
+    let j = e.json(&["impact", "Add", "--json"], &e.root);
+    assert_eq!(j["tests_total"], 2, "{j}");
+    assert_eq!(j["tests"][0]["id"], "sym:go:calc_test.go:TestAdd");
+    assert_eq!(j["summary"]["reached"], 1, "{j}");
+    // Context says which tests exercise a symbol, and what a test exercises.
+    let c = e.ok(&["context", "Add"], &e.root);
+    assert!(
+        c.contains("tests:\n  <- TESTS        sym:go:calc_test.go:TestAdd (function) (line 5)"),
+        "{c}"
+    );
+    let c = e.json(&["context", "calc.go", "--json"], &e.root);
+    assert_eq!(c["tests"][0]["id"], "file:calc_test.go", "{c}");
+}

@@ -50,6 +50,8 @@ pub struct SymbolContext {
     pub heritage: Vec<Link>,
     /// ACCESSES / REFERS_TO in both directions.
     pub references: Vec<Link>,
+    /// TESTS in (the tests that exercise the symbol or file) and out (what a test exercises).
+    pub tests: Vec<Link>,
     /// Routes and tools this symbol handles (incoming HANDLES_ROUTE / HANDLES_TOOL), or, for a
     /// route or tool, its handler (outgoing).
     pub endpoints: Vec<Link>,
@@ -99,6 +101,8 @@ impl Reader<'_> {
         heritage.extend(links(&mut g, nid, Direction::In, HERITAGE_KINDS)?);
         let mut references = links(&mut g, nid, Direction::Out, REFERENCE_KINDS)?;
         references.extend(links(&mut g, nid, Direction::In, REFERENCE_KINDS)?);
+        let mut tests = links(&mut g, nid, Direction::In, &[EdgeKind::Tests])?;
+        tests.extend(links(&mut g, nid, Direction::Out, &[EdgeKind::Tests])?);
         const HANDLES: &[EdgeKind] = &[EdgeKind::HandlesRoute, EdgeKind::HandlesTool];
         let mut endpoints = links(&mut g, nid, Direction::In, HANDLES)?;
         endpoints.extend(links(&mut g, nid, Direction::Out, HANDLES)?);
@@ -114,8 +118,14 @@ impl Reader<'_> {
                 imported_by.clear();
             }
         }
-        for list in [&mut containers, &mut members, &mut heritage, &mut references, &mut endpoints]
-        {
+        for list in [
+            &mut containers,
+            &mut members,
+            &mut heritage,
+            &mut references,
+            &mut tests,
+            &mut endpoints,
+        ] {
             list.sort_by(|a, b| (&a.edge.kind, &a.node.id).cmp(&(&b.edge.kind, &b.node.id)));
         }
         for list in [&mut imported_by, &mut file_imports, &mut file_importers] {
@@ -137,6 +147,7 @@ impl Reader<'_> {
             &members,
             &heritage,
             &references,
+            &tests,
             &imported_by,
             &file_imports,
             &file_importers,
@@ -179,6 +190,7 @@ impl Reader<'_> {
             callees,
             heritage,
             references,
+            tests,
             endpoints,
             imported_by,
             file_imports,

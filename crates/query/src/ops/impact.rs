@@ -181,8 +181,25 @@ pub struct Impact {
     pub flows_total: usize,
     /// Which revision the flows were computed at (`None`: not yet).
     pub flows_at: Option<DerivedStamp>,
+    /// Upstream: the tests that exercise a target, directly (depth 0) or through a reached
+    /// node (its depth), by TESTS edges; nearest first, at most [`MAX_IMPACT_TESTS`]. Listed
+    /// apart from the dependents: they are what to run, not what breaks.
+    pub tests: Vec<ImpactTest>,
+    /// How many such tests there are in all.
+    pub tests_total: usize,
     pub notes: Vec<String>,
 }
+
+/// A test that exercises the change: it tests `via` (a target or a reached node).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImpactTest {
+    pub test: NodeRow,
+    pub via: String,
+    pub depth: u32,
+}
+
+/// At most this many tests are listed in an impact answer (the total is kept).
+pub const MAX_IMPACT_TESTS: usize = 100;
 
 impl Impact {
     pub fn reached(&self) -> usize {
@@ -680,7 +697,14 @@ pub(crate) fn impact_from(
             .chain(levels.iter().flatten().map(|n| (n.node.id.as_str(), n.depth))),
     )?;
     notes.extend(g.reader.flows_note(flows_at.as_ref()));
+    let (tests, tests_total) = if dir == ImpactDirection::Upstream {
+        exercising_tests(g, &targets, &levels)?
+    } else {
+        (Vec::new(), 0)
+    };
     Ok(Impact {
+        tests,
+        tests_total,
         flows,
         flows_total,
         flows_at,
@@ -699,6 +723,41 @@ pub(crate) fn impact_from(
         risk: Risk::assess(direct, file_count, module_count),
         notes,
     })
+}
+
+/// The tests with a TESTS edge into a target (depth 0) or a reached node (its depth), each
+/// once at its smallest depth, by depth then ID; at most [`MAX_IMPACT_TESTS`], and how many.
+fn exercising_tests(
+    g: &mut Graph<'_, '_>,
+    targets: &[NodeRow],
+    levels: &[Vec<ImpactNode>],
+) -> Result<(Vec<ImpactTest>, usize), QueryError> {
+    let reached = targets
+        .iter()
+        .map(|t| (t.id.clone(), 0))
+        .chain(levels.iter().flatten().map(|n| (n.node.id.clone(), n.depth)));
+    let mut best: HashMap<i64, (u32, String)> = HashMap::new();
+    for (id, depth) in reached {
+        let Some(nid) = g.nid(&id)? else { continue };
+        for h in g.hops(nid, Direction::In, &[EdgeKind::Tests], usize::MAX)? {
+            // File-level TESTS (test file -> file) are not a test to run.
+            if g.node(h.other)?.kind == NodeKind::File.as_str() {
+                continue;
+            }
+            let e = best.entry(h.other).or_insert((depth, id.clone()));
+            if depth < e.0 {
+                *e = (depth, id.clone());
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(best.len());
+    for (nid, (depth, via)) in best {
+        out.push(ImpactTest { test: g.node(nid)?.clone(), via, depth });
+    }
+    out.sort_by(|a, b| (a.depth, &a.test.id).cmp(&(b.depth, &b.test.id)));
+    let total = out.len();
+    out.truncate(MAX_IMPACT_TESTS);
+    Ok((out, total))
 }
 
 /// Whether any node of the last level has an unvisited neighbour.

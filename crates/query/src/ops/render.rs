@@ -113,6 +113,7 @@ pub fn context(c: &SymbolContext) -> String {
     calls(&mut out, "callees", &c.callees, Some(s));
     links(&mut out, "heritage", &c.heritage);
     links(&mut out, "references", &c.references);
+    links(&mut out, "tests", &c.tests);
     links(&mut out, "routes and tools", &c.endpoints);
     links(&mut out, "imported by", &c.imported_by);
     links(&mut out, "file imports", &c.file_imports);
@@ -200,6 +201,25 @@ pub fn impact(i: &Impact) -> String {
             .map(|(m, n)| format!("{} ({n})", if m.is_empty() { "." } else { m }))
             .collect();
         let _ = writeln!(out, "modules: {}", modules.join(", "));
+    }
+    if !i.tests.is_empty() {
+        let more = i.tests_total - i.tests.len();
+        let _ = writeln!(
+            out,
+            "tests that exercise it ({}{}):",
+            i.tests_total,
+            if more > 0 { format!(", first {}", i.tests.len()) } else { String::new() }
+        );
+        for t in &i.tests {
+            let _ = writeln!(
+                out,
+                "  {}  {} tests {} (depth {})",
+                jump(t.test.file.as_deref(), t.test.start_line),
+                t.test.id,
+                t.via,
+                t.depth
+            );
+        }
     }
     if !i.flows.is_empty() {
         let more = i.flows_total - i.flows.len();

@@ -35,7 +35,7 @@ mod lookup;
 mod table;
 
 use crate::graph::{Edge, symbol_ids};
-use crate::ids::{file_id, go_package_id, parent_dir};
+use crate::ids::{Id, file_id, go_package_id, parent_dir};
 use crate::keys::{DirKey, FileKey};
 use crate::resolved::{Resolved, UnresolvedSite, caller_id};
 use codegraph_db::{SourceFile, Workspace, file_facts};
@@ -175,6 +175,11 @@ fn resolve_core_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Re
     };
     let mut out = Resolved::default();
     let fid = file_id(path);
+    // TESTS: a test function's direct calls into code outside test files, one edge per
+    // (test, target) at its first call; and this test file -> each file those targets are in.
+    let in_test_file = path.ends_with("_test.go");
+    let mut tested: Vec<(Id, Id, Reason, u32)> = Vec::new();
+    let mut tested_files: Vec<(Id, Reason)> = Vec::new();
     for (line, d) in &imports.resolved {
         out.edges.push(Edge::new(
             fid.clone(),
@@ -199,6 +204,20 @@ fn resolve_core_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Re
                     reason,
                     site.line,
                 ));
+                let target_path = f.sym.file.path(db);
+                if in_test_file
+                    && !target_path.ends_with("_test.go")
+                    && let Some(test) = test_function(facts, site.enclosing)
+                    && let Some(test_id) = symbol_ids(db, file).get(test as usize)
+                {
+                    if !tested.iter().any(|(t, d, ..)| t == test_id && d == dst) {
+                        tested.push((test_id.clone(), dst.clone(), reason, site.line));
+                    }
+                    let target_file = file_id(target_path);
+                    if !tested_files.iter().any(|(f, _)| *f == target_file) {
+                        tested_files.push((target_file, reason));
+                    }
+                }
             }
             Outcome::Skip => {}
             Outcome::Unresolved => out.unresolved.push(UnresolvedSite {
@@ -207,6 +226,12 @@ fn resolve_core_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Re
                 callee: codegraph_parse::render::render_callee(&site.callee),
             }),
         }
+    }
+    for (test, target, reason, line) in tested {
+        out.edges.push(Edge::new(test, target, EdgeKind::Tests, reason, line));
+    }
+    for (target_file, reason) in tested_files {
+        out.edges.push(Edge::new(fid.clone(), target_file, EdgeKind::Tests, reason, 0));
     }
     // ACCESSES: a field read or written through a typed receiver (`c.engine`, `s.cfg.Port`,
     // `New().x`), the field declared on the receiver's type or promoted through embedding.
@@ -694,4 +719,25 @@ mod tests {
         assert_eq!(count("package_table"), 0, "{ran:#?}");
         assert_eq!(count("interface_index"), 0, "{ran:#?}");
     }
+}
+
+/// The test function of a `_test.go` file that the symbol `idx` is or lies in: a top-level
+/// function that `go test` runs (`TestX`, `BenchmarkX`, `FuzzX`, `ExampleX`; the name goes
+/// on with an upper-case letter, a digit or `_`, or ends; `TestMain` is the harness, not a
+/// test). Calls in its func literals are its calls.
+fn test_function(facts: &FileFacts, idx: Option<SymbolIdx>) -> Option<SymbolIdx> {
+    let mut top = idx?;
+    while let Some(p) = facts.symbols.get(top as usize)?.parent {
+        top = p;
+    }
+    let s = facts.symbols.get(top as usize)?;
+    (s.kind == NodeKind::Function && is_go_test_name(&s.name)).then_some(top)
+}
+
+fn is_go_test_name(name: &str) -> bool {
+    name != "TestMain"
+        && ["Test", "Benchmark", "Fuzz", "Example"].iter().any(|p| {
+            name.strip_prefix(p)
+                .is_some_and(|rest| rest.chars().next().is_none_or(|c| !c.is_lowercase()))
+        })
 }
