@@ -668,6 +668,27 @@ impl<'db> Resolver<'db> {
     }
 }
 
+/// The test function of a `_test.go` file that the symbol `idx` is or lies in: a top-level
+/// function that `go test` runs (`TestX`, `BenchmarkX`, `FuzzX`, `ExampleX`; the name goes
+/// on with an upper-case letter, a digit or `_`, or ends; `TestMain` is the harness, not a
+/// test). Calls in its func literals are its calls.
+fn test_function(facts: &FileFacts, idx: Option<SymbolIdx>) -> Option<SymbolIdx> {
+    let mut top = idx?;
+    while let Some(p) = facts.symbols.get(top as usize)?.parent {
+        top = p;
+    }
+    let s = facts.symbols.get(top as usize)?;
+    (s.kind == NodeKind::Function && is_go_test_name(&s.name)).then_some(top)
+}
+
+fn is_go_test_name(name: &str) -> bool {
+    name != "TestMain"
+        && ["Test", "Benchmark", "Fuzz", "Example"].iter().any(|p| {
+            name.strip_prefix(p)
+                .is_some_and(|rest| rest.chars().next().is_none_or(|c| !c.is_lowercase()))
+        })
+}
+
 #[cfg(test)]
 mod tests {
     /// An edit inside a function body of package `b` re-resolves `b`'s file only: that file's
@@ -719,25 +740,4 @@ mod tests {
         assert_eq!(count("package_table"), 0, "{ran:#?}");
         assert_eq!(count("interface_index"), 0, "{ran:#?}");
     }
-}
-
-/// The test function of a `_test.go` file that the symbol `idx` is or lies in: a top-level
-/// function that `go test` runs (`TestX`, `BenchmarkX`, `FuzzX`, `ExampleX`; the name goes
-/// on with an upper-case letter, a digit or `_`, or ends; `TestMain` is the harness, not a
-/// test). Calls in its func literals are its calls.
-fn test_function(facts: &FileFacts, idx: Option<SymbolIdx>) -> Option<SymbolIdx> {
-    let mut top = idx?;
-    while let Some(p) = facts.symbols.get(top as usize)?.parent {
-        top = p;
-    }
-    let s = facts.symbols.get(top as usize)?;
-    (s.kind == NodeKind::Function && is_go_test_name(&s.name)).then_some(top)
-}
-
-fn is_go_test_name(name: &str) -> bool {
-    name != "TestMain"
-        && ["Test", "Benchmark", "Fuzz", "Example"].iter().any(|p| {
-            name.strip_prefix(p)
-                .is_some_and(|rest| rest.chars().next().is_none_or(|c| !c.is_lowercase()))
-        })
 }
