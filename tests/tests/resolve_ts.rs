@@ -556,3 +556,26 @@ fn commonjs_require_and_module_exports() {
         "#]],
     );
 }
+
+/// Minified code makes variables' hints name each other (`a` holds `b.x`, `b` holds `a.y`):
+/// resolution follows such a cycle only to its depth limit instead of overflowing the stack
+/// (an rxjs UMD bundle did, aborting the whole index).
+#[test]
+fn variables_whose_hints_name_each_other_do_not_recurse_forever() {
+    let out = render_fixture_resolution(
+        r#"
+        //- /min.js
+        var a = b.x, b = a.y;
+        function f() { a.g(); b.h(); this.k(); }
+        var c = this.d, d = c.e;
+        c.m();
+        "#,
+    );
+    expect![[r#"
+        unresolved min.js:2 a.g in sym:js:min.js:f
+        unresolved min.js:2 b.h in sym:js:min.js:f
+        unresolved min.js:2 this.k in sym:js:min.js:f
+        unresolved min.js:4 c.m in file:min.js
+    "#]]
+    .assert_eq(&out);
+}

@@ -359,6 +359,9 @@ impl<'db> Resolver<'db> {
         hint: &HintSource,
         depth: u32,
     ) -> Option<Target> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
         match hint {
             HintSource::Annotation(t) | HintSource::Construct(t) => {
                 self.type_named(f, t, depth + 1)
@@ -522,7 +525,9 @@ impl<'db> Resolver<'db> {
 
     // ----- receivers and callees -----
 
-    fn def_val(&self, d: Def) -> Val {
+    /// `depth` continues the caller's: a variable's hint may name another variable whose hint
+    /// leads back (minified code does that), so it must not start over.
+    fn def_val(&self, d: Def, depth: u32) -> Val {
         match d {
             Def::Sym(g, i) => {
                 // A module-level variable with a known type holds an instance.
@@ -532,7 +537,7 @@ impl<'db> Resolver<'db> {
                 );
                 if is_var && let Some(sym) = self.symbol(g, i) {
                     let h = self.hints(g, sym.parent, &sym.name);
-                    if let Some(t) = h.and_then(|h| self.hints_type(g, sym.parent, h, 1)) {
+                    if let Some(t) = h.and_then(|h| self.hints_type(g, sym.parent, h, depth + 1)) {
                         return Val::Inst(t.0, t.1);
                     }
                 }
@@ -551,6 +556,9 @@ impl<'db> Resolver<'db> {
         path: &[String],
         depth: u32,
     ) -> Option<Val> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
         let (head, rest) = path.split_first()?;
         let mut cur = if head == "this" {
             match self.this_owner(f, scope) {
@@ -566,7 +574,7 @@ impl<'db> Resolver<'db> {
             Val::Inst(t.0, t.1)
         } else {
             match self.name(f, scope, head, depth) {
-                Some(d) => self.def_val(d),
+                Some(d) => self.def_val(d, depth),
                 None if GLOBALS.contains(&head.as_str()) => Val::External,
                 None => return None,
             }
@@ -575,9 +583,9 @@ impl<'db> Resolver<'db> {
             cur = match cur {
                 Val::External => return Some(Val::External),
                 Val::Module(m) => {
-                    self.def_val(self.export(m, seg, &mut HashSet::new(), depth + 1)?)
+                    self.def_val(self.export(m, seg, &mut HashSet::new(), depth + 1)?, depth)
                 }
-                Val::Sym(g, i) => self.def_val(Def::Sym(g, self.child(g, i, seg)?)),
+                Val::Sym(g, i) => self.def_val(Def::Sym(g, self.child(g, i, seg)?), depth),
                 Val::Inst(g, i) => {
                     let (h, j) = self.member((g, i), seg, depth + 1)?;
                     let sym = self.symbol(h, j)?;
