@@ -940,9 +940,14 @@ fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Re
 
 /// `parsed 18 (go 18), text only 9 (.md 3, .mod 1)`.
 fn accounting_line(a: &codegraph_query::FileAccounting) -> String {
+    // The eight largest groups by name; the rest summed (`--json` has them all).
     let fmt = |v: &[(String, u64)]| {
         let total: u64 = v.iter().map(|(_, n)| n).sum();
-        let parts: Vec<String> = v.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        let mut parts: Vec<String> = v.iter().take(8).map(|(k, n)| format!("{k} {n}")).collect();
+        if v.len() > 8 {
+            let rest: u64 = v[8..].iter().map(|(_, n)| n).sum();
+            parts.push(format!("{} other kinds {rest}", v.len() - 8));
+        }
         if parts.is_empty() { "0".to_string() } else { format!("{total} ({})", parts.join(", ")) }
     };
     format!("parsed {}, text only {}", fmt(&a.parsed), fmt(&a.text_only))

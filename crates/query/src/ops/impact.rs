@@ -726,7 +726,7 @@ pub(crate) fn impact_from(
 }
 
 /// The tests with a TESTS edge into a target (depth 0) or a reached node (its depth), each
-/// once at its smallest depth, by depth then ID; at most [`MAX_IMPACT_TESTS`], and how many.
+/// once at its smallest depth, by depth, then own directory first, then ID; at most [`MAX_IMPACT_TESTS`], and how many.
 fn exercising_tests(
     g: &mut Graph<'_, '_>,
     targets: &[NodeRow],
@@ -754,7 +754,12 @@ fn exercising_tests(
     for (nid, (depth, via)) in best {
         out.push(ImpactTest { test: g.node(nid)?.clone(), via, depth });
     }
-    out.sort_by(|a, b| (a.depth, &a.test.id).cmp(&(b.depth, &b.test.id)));
+    // Nearest first; at one depth, tests in a target's own directory (its package's tests)
+    // before tests elsewhere that happen to call it.
+    let dirs: HashSet<&str> =
+        targets.iter().filter_map(|t| t.file.as_deref()).map(dir_of).collect();
+    let away = |t: &ImpactTest| !t.test.file.as_deref().is_some_and(|f| dirs.contains(dir_of(f)));
+    out.sort_by(|a, b| (a.depth, away(a), &a.test.id).cmp(&(b.depth, away(b), &b.test.id)));
     let total = out.len();
     out.truncate(MAX_IMPACT_TESTS);
     Ok((out, total))
