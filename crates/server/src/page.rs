@@ -11,8 +11,9 @@
 
 use serde_json::{Value, json};
 
-/// What a default answer may weigh, in characters of compact JSON (~4 characters a token).
-pub(crate) const DEFAULT_BUDGET_CHARS: usize = 16_000;
+/// What a default answer may weigh, in characters of compact JSON: ~4k tokens, at the ~3.3
+/// characters a token that ID-heavy answers measure (`codegraph-bench answer-sizes`).
+pub(crate) const DEFAULT_BUDGET_CHARS: usize = 13_500;
 
 /// Items per list in a default answer, per operation (then shrunk to fit the budget).
 pub(crate) const CONTEXT_LIMIT: usize = 10;
@@ -93,11 +94,23 @@ impl<'w> Pager<'w> {
 
     /// The window of `items` for the list `name`, each turned into JSON by `f`.
     pub fn list<T>(&mut self, name: &'static str, items: &[T], f: impl Fn(&T) -> Value) -> Value {
+        self.list_capped(name, items, usize::MAX, f)
+    }
+
+    /// [`Pager::list`] for a list that is secondary to its answer: unless it is the list
+    /// being paged, it shows at most `cap` items (its `cut` entry says how to page the rest).
+    pub fn list_capped<T>(
+        &mut self,
+        name: &'static str,
+        items: &[T],
+        cap: usize,
+        f: impl Fn(&T) -> Value,
+    ) -> Value {
         self.lists.push(name);
         let (start, take) = match &self.w.list {
             Some(l) if l == name => (self.w.offset, self.w.limit),
             Some(_) => (0, 0),
-            None => (0, self.w.limit),
+            None => (0, self.w.limit.min(cap)),
         };
         if take == 0 {
             // Another list is paged: this one is left out (removed at the top level).

@@ -481,6 +481,8 @@ func TestSum(t *testing.T) { Sum(nil) }
     let j = e.json(&["impact", "Add", "--json"], &e.root);
     assert_eq!(j["tests_total"], 2, "{j}");
     assert_eq!(j["tests"][0]["id"], "sym:go:calc_test.go:TestAdd");
+    assert_eq!((j["tests"][0]["depth"].as_u64(), j["tests"][0].get("via")), (Some(0), None));
+    assert_eq!(j["tests"][1]["via"], "sym:go:calc.go:Sum", "{j}");
     assert_eq!(j["summary"]["reached"], 1, "{j}");
     // Context says which tests exercise a symbol, and what a test exercises.
     let c = e.ok(&["context", "Add"], &e.root);
