@@ -21,6 +21,16 @@ pub enum Capability {
     Tools,
 }
 
+/// What the providers of programming languages (Go, TypeScript / JavaScript) extract.
+pub const CODE_CAPABILITIES: &[Capability] = &[
+    Capability::Symbols,
+    Capability::Imports,
+    Capability::Calls,
+    Capability::Types,
+    Capability::Routes,
+    Capability::Tools,
+];
+
 impl Capability {
     pub const fn as_str(self) -> &'static str {
         match self {

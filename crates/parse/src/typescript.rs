@@ -43,14 +43,7 @@ impl Provider for TsProvider {
     }
 
     fn capabilities(&self) -> &'static [Capability] {
-        &[
-            Capability::Symbols,
-            Capability::Imports,
-            Capability::Calls,
-            Capability::Types,
-            Capability::Routes,
-            Capability::Tools,
-        ]
+        crate::lang::CODE_CAPABILITIES
     }
 
     fn grammar(&self) -> Option<tree_sitter::Language> {
