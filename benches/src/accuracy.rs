@@ -39,6 +39,12 @@ pub(crate) const CORPORA: &[Corpus] = &[
         root: "npm/node_modules/openai/src",
         oracle: "oracle_out/openai.jsonl",
     },
+    // Its oracle covers the test files too: the corpus that scores TESTS edges.
+    Corpus {
+        name: "go_gin",
+        root: "/usr/share/gocode/src/github.com/gin-gonic/gin",
+        oracle: "oracle_out/go_gin.jsonl",
+    },
 ];
 
 type SiteKey = (String, u32, String, String);
@@ -137,6 +143,8 @@ struct Index {
     calls: Vec<(SiteKey, String, String)>,
     /// file -> unresolved call sites.
     unresolved: HashMap<String, usize>,
+    /// Symbol-level TESTS edges as pairs (test file, test function, callee file, callee).
+    tests: Vec<PairKey>,
 }
 
 fn load_index(export: &[u8]) -> Result<Index> {
@@ -153,7 +161,7 @@ fn load_index(export: &[u8]) -> Result<Index> {
                 let qn = v["qualified_name"].as_str().unwrap_or_default().to_string();
                 nodes.insert(id, (file, qn, v["kind"] == "file"));
             }
-            Some("edge") if v["kind"] == "CALLS" => edges.push(v),
+            Some("edge") if v["kind"] == "CALLS" || v["kind"] == "TESTS" => edges.push(v),
             Some("unresolved") => {
                 *idx.unresolved
                     .entry(v["file"].as_str().unwrap_or_default().to_string())
@@ -170,6 +178,13 @@ fn load_index(export: &[u8]) -> Result<Index> {
             continue;
         };
         let caller_symbol = if src.2 { "<module>".to_string() } else { convention_symbol(&src.1) };
+        if e["kind"] == "TESTS" {
+            // File-level TESTS (test file -> file) have no pair to score.
+            if !src.2 && !dst.2 {
+                idx.tests.push((src.0.clone(), caller_symbol, dst.0.clone(), dst.1.clone()));
+            }
+            continue;
+        }
         let line = e["line"].as_u64().unwrap_or(0) as u32;
         idx.calls.push((
             (src.0.clone(), line, dst.0.clone(), dst.1.clone()),
@@ -203,6 +218,10 @@ pub(crate) struct OurScore {
     to_impl: usize,
     unresolved: usize,
     pub(crate) index_secs: f64,
+    /// TESTS pairs the oracle could judge (its caller file is a test file it looked at) and
+    /// how many of them are among its call pairs.
+    tests_scored: usize,
+    tests_hit: usize,
 }
 
 /// Indexes `root` into a scratch database with the release `codegraph` binary `bin` and
@@ -263,6 +282,8 @@ pub(crate) fn score_ours(bin: &Path, name: &str, root: &Path, oracle: &Oracle) -
     }
     let unresolved: usize =
         index.unresolved.iter().filter(|(f, _)| oracle.files.contains(*f)).map(|(_, n)| n).sum();
+    let scored: Vec<&PairKey> =
+        index.tests.iter().filter(|k| oracle.in_scope(&k.0, &k.2)).collect();
     Ok(OurScore {
         sites: ours.len(),
         site_hit: ours.intersection(&oracle.sites).count(),
@@ -270,6 +291,8 @@ pub(crate) fn score_ours(bin: &Path, name: &str, root: &Path, oracle: &Oracle) -
         to_impl,
         unresolved,
         index_secs,
+        tests_scored: scored.len(),
+        tests_hit: scored.iter().filter(|k| oracle.pairs.contains(**k)).count(),
     })
 }
 
@@ -311,6 +334,7 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
         return crate::peer_accuracy::run(&corpora, only.as_deref());
     }
     let bin = crate::sibling_binary()?;
+    let mut tests_rows = Vec::new();
     println!(
         "| corpus | oracle sites | our sites | site precision | site recall | pair precision | pair recall | iface-dispatch records | our edges to implementations | unresolved (ours) | index time |"
     );
@@ -333,6 +357,25 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
             s.unresolved,
             s.index_secs
         );
+        if s.tests_scored > 0 {
+            tests_rows.push(format!(
+                "| {} | {} | {} | {} |",
+                c.name,
+                s.tests_scored,
+                s.tests_hit,
+                pct(s.tests_hit, s.tests_scored)
+            ));
+        }
+    }
+    if !tests_rows.is_empty() {
+        // A TESTS edge is a test function's direct call into code outside test files: right
+        // when the oracle has that (test, callee) call pair.
+        println!();
+        println!("| corpus | TESTS edges the oracle judges | in its call pairs | precision |");
+        println!("| --- | --- | --- | --- |");
+        for r in tests_rows {
+            println!("{r}");
+        }
     }
     Ok(())
 }
