@@ -543,3 +543,10 @@ pub fn languages() -> Vec<LanguageInfo> {
         })
         .collect()
 }
+
+/// The (GOOS, GOARCH) Go build constraints are evaluated for: `$GOOS` / `$GOARCH`, else the
+/// host's.
+pub fn go_platform() -> (String, String) {
+    let p = codegraph_resolve::GoPlatform::current();
+    (p.goos.clone(), p.goarch.clone())
+}

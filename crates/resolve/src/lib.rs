@@ -28,6 +28,7 @@ mod shared;
 mod ts;
 
 pub use go::layout::{InferredPrefix, go_inferred_prefix};
+pub use go::table::Platform as GoPlatform;
 pub use graph::{Edge, FileGraph, Node, file_graph, file_node, symbol_ids};
 pub use keys::describe_key;
 pub use packages::{PackageGraph, PackageUnit, package_graph, package_units};

@@ -1257,8 +1257,10 @@ fn c_dir() -> String {
 /// `codegraph version`.
 fn version(json: bool) -> Result<()> {
     let cache = codegraph_engine::paths::cache_dir().map(|d| d.display().to_string());
+    let go = codegraph_engine::index::go_platform();
     let v = json!({
         "version": env!("CARGO_PKG_VERSION"),
+        "go_platform": format!("{}/{}", go.0, go.1),
         "indexer_version": codegraph_engine::index::indexer_version(),
         "schema_version": codegraph_schema::ddl::SCHEMA_VERSION,
         "cache_dir": cache.as_ref().ok(),
@@ -1274,6 +1276,11 @@ fn version(json: bool) -> Result<()> {
         codegraph_engine::index::indexer_version()
     )?;
     writeln!(out, "schema    {}", codegraph_schema::ddl::SCHEMA_VERSION)?;
+    writeln!(
+        out,
+        "go build  {}/{} (Go build constraints are read for it; GOOS / GOARCH choose another)",
+        go.0, go.1
+    )?;
     match cache {
         Ok(d) => writeln!(out, "cache     {d} (CODEGRAPH_CACHE_DIR to move it)")?,
         Err(e) => writeln!(out, "cache     none: {e:#}")?,

@@ -493,3 +493,43 @@ func TestSum(t *testing.T) { Sum(nil) }
     let c = e.json(&["context", "calc.go", "--json"], &e.root);
     assert_eq!(c["tests"][0]["id"], "file:calc_test.go", "{c}");
 }
+
+/// Go build constraints are read for the platform `go build` would pick: `$GOOS`/`$GOARCH`,
+/// else the host (linux/amd64 on CI). A call resolves into that platform's declaration.
+#[test]
+fn go_build_constraints_follow_goos_and_goarch() {
+    let fixture = r#"
+//- /go.mod
+module example.com/m
+//- /main.go
+package m
+
+func run() { sysOpen() }
+//- /open_linux.go
+package m
+
+func sysOpen() {}
+//- /open_darwin.go
+package m
+
+func sysOpen() {}
+//- /open_other.go
+//go:build !linux && !darwin
+
+package m
+
+func sysOpen() {}
+"#;
+    for (goos, want) in
+        [("linux", "open_linux.go"), ("darwin", "open_darwin.go"), ("windows", "open_other.go")]
+    {
+        let (dir, base, root) = codegraph_tests::cli::git_fixture(fixture);
+        let e = Env { _dir: dir, cache: base.join("cache"), root };
+        let out =
+            e.cmd(&["index"], &e.root).env("GOOS", goos).env("GOARCH", "arm64").output().unwrap();
+        codegraph_tests::cli::assert_ok(&out);
+        let c = e.json(&["context", "run", "--json"], &e.root);
+        assert_eq!(c["callees"][0]["id"], format!("sym:go:{want}:sysOpen"), "{goos}: {c}");
+        assert_eq!(c["callees"].as_array().map(Vec::len), Some(1), "{goos}: {c}");
+    }
+}

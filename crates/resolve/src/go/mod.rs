@@ -32,7 +32,7 @@
 mod implements;
 pub(crate) mod layout;
 mod lookup;
-mod table;
+pub(crate) mod table;
 
 use crate::graph::{Edge, symbol_ids};
 use crate::ids::{Id, file_id, go_package_id, parent_dir};

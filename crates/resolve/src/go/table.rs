@@ -144,23 +144,99 @@ const GOARCH: &[&str] = &[
     "wasm",
 ];
 
+/// The platform build constraints are evaluated for, as `go build` picks it: `$GOOS` /
+/// `$GOARCH` when set, else the host's (linux/amd64 here, as the oracles ran).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Platform {
+    pub goos: String,
+    pub goarch: String,
+}
+
+impl Platform {
+    /// The process's platform (read once).
+    pub fn current() -> &'static Platform {
+        static P: std::sync::OnceLock<Platform> = std::sync::OnceLock::new();
+        P.get_or_init(|| {
+            let env = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
+            let goos = env("GOOS").unwrap_or_else(|| {
+                match std::env::consts::OS {
+                    "macos" => "darwin",
+                    os => os,
+                }
+                .to_string()
+            });
+            let goarch = env("GOARCH").unwrap_or_else(|| {
+                match std::env::consts::ARCH {
+                    "x86_64" => "amd64",
+                    "x86" => "386",
+                    "aarch64" => "arm64",
+                    "loongarch64" => "loong64",
+                    "powerpc64" if cfg!(target_endian = "little") => "ppc64le",
+                    "powerpc64" => "ppc64",
+                    arch => arch,
+                }
+                .to_string()
+            });
+            Platform { goos, goarch }
+        })
+    }
+
+    /// Whether a file-name `_GOOS` suffix applies (`_linux` also on android, `_solaris` on
+    /// illumos, `_darwin` on ios, as go/build has it).
+    fn os_matches(&self, os: &str) -> bool {
+        os == self.goos
+            || matches!(
+                (os, self.goos.as_str()),
+                ("linux", "android") | ("solaris", "illumos") | ("darwin", "ios")
+            )
+    }
+
+    /// Whether a `//go:build` tag is satisfied: the platform's (with the implied ones and
+    /// `unix`), the gc toolchain, cgo, every Go release tag.
+    fn tag(&self, tag: &str) -> bool {
+        const UNIX: &[&str] = &[
+            "aix",
+            "android",
+            "darwin",
+            "dragonfly",
+            "freebsd",
+            "hurd",
+            "illumos",
+            "ios",
+            "linux",
+            "netbsd",
+            "openbsd",
+            "solaris",
+        ];
+        tag == self.goarch
+            || self.os_matches(tag)
+            || (tag == "unix" && UNIX.contains(&self.goos.as_str()))
+            || matches!(tag, "gc" | "cgo")
+            || tag.strip_prefix("go1.").is_some_and(|m| m.parse::<u32>().is_ok())
+    }
+}
+
 /// Which of several declarations of one name (build-constrained files) to keep: 0 for a file
-/// whose name or `//go:build` line says linux / amd64 (the usual oracle platform), 1 for no
+/// whose name or `//go:build` line says the target platform ([`Platform::current`]), 1 for no
 /// constraint, 2 for another platform (by name, or a `//go:build` line that is false there).
 pub(crate) fn file_rank(path: &str, build: Option<&str>) -> u8 {
-    let by_name = name_rank(path);
-    match build.and_then(build_satisfied) {
+    file_rank_for(Platform::current(), path, build)
+}
+
+fn file_rank_for(p: &Platform, path: &str, build: Option<&str>) -> u8 {
+    let by_name = name_rank(p, path);
+    match build.and_then(|b| build_satisfied(p, b)) {
         Some(false) => 2,
         Some(true) if by_name == 1 => 0,
         _ => by_name,
     }
 }
 
-/// Whether a `//go:build` expression holds for linux/amd64 with the gc toolchain, cgo and
+/// Whether a `//go:build` expression holds on `platform` with the gc toolchain, cgo and
 /// every Go release tag; `None` when it cannot be read (then the file's name decides).
-pub(crate) fn build_satisfied(expr: &str) -> Option<bool> {
+pub(crate) fn build_satisfied(platform: &Platform, expr: &str) -> Option<bool> {
     let tokens = build_tokens(expr)?;
-    let mut p = BuildParser { tokens: &tokens, at: 0 };
+    let mut p = BuildParser { tokens: &tokens, at: 0, platform };
     let v = p.or()?;
     (p.at == tokens.len()).then_some(v)
 }
@@ -197,6 +273,7 @@ fn build_tokens(expr: &str) -> Option<Vec<String>> {
 struct BuildParser<'t> {
     tokens: &'t [String],
     at: usize,
+    platform: &'t Platform,
 }
 
 impl BuildParser<'_> {
@@ -235,8 +312,7 @@ impl BuildParser<'_> {
                 Some(v)
             }
             tag => {
-                let v = matches!(tag, "linux" | "amd64" | "unix" | "gc" | "cgo")
-                    || tag.strip_prefix("go1.").is_some_and(|m| m.parse::<u32>().is_ok());
+                let v = self.platform.tag(tag);
                 self.at += 1;
                 Some(v)
             }
@@ -245,7 +321,7 @@ impl BuildParser<'_> {
 }
 
 /// The rank of a file by its name's `_GOOS` / `_GOARCH` suffix (see [`file_rank`]).
-fn name_rank(path: &str) -> u8 {
+fn name_rank(platform: &Platform, path: &str) -> u8 {
     let name = path.rsplit('/').next().unwrap_or(path);
     let stem = name.strip_suffix(".go").unwrap_or(name);
     let stem = stem.strip_suffix("_test").unwrap_or(stem);
@@ -266,7 +342,7 @@ fn name_rank(path: &str) -> u8 {
     if stem == last {
         return 1;
     }
-    let ok = os.is_none_or(|o| o == "linux") && arch.is_none_or(|a| a == "amd64");
+    let ok = os.is_none_or(|o| platform.os_matches(o)) && arch.is_none_or(|a| a == platform.goarch);
     if ok { 0 } else { 2 }
 }
 
@@ -653,6 +729,9 @@ mod tests {
 
     #[test]
     fn ranks_and_underlying() {
+        let linux = Platform { goos: "linux".into(), goarch: "amd64".into() };
+        let file_rank = |path: &str, build: Option<&str>| file_rank_for(&linux, path, build);
+        let build_satisfied = |expr: &str| build_satisfied(&linux, expr);
         assert_eq!(file_rank("a/fd_linux.go", None), 0);
         assert_eq!(file_rank("a/fd_windows.go", None), 2);
         assert_eq!(file_rank("a/fd_linux_arm64.go", None), 2);
@@ -671,5 +750,16 @@ mod tests {
         assert_eq!(named_underlying("B[T any] List[T]", "B"), Some((false, "List".into())));
         assert_eq!(named_underlying("type C int", "C"), Some((false, "int".into())));
         assert_eq!(named_underlying("type F func()", "F"), None);
+        // Another target: darwin/arm64 (GOOS/GOARCH, or a Mac host).
+        let mac = Platform { goos: "darwin".into(), goarch: "arm64".into() };
+        assert_eq!(file_rank_for(&mac, "a/fd_darwin.go", None), 0);
+        assert_eq!(file_rank_for(&mac, "a/fd_linux.go", None), 2);
+        assert_eq!(file_rank_for(&mac, "a/fd_darwin_arm64.go", None), 0);
+        assert_eq!(file_rank_for(&mac, "a/fd_amd64.go", None), 2);
+        assert_eq!(file_rank_for(&mac, "a/x.go", Some("unix && arm64")), 0);
+        assert_eq!(file_rank_for(&mac, "a/x.go", Some("linux")), 2);
+        let ios = Platform { goos: "ios".into(), goarch: "arm64".into() };
+        assert_eq!(file_rank_for(&ios, "a/fd_darwin.go", None), 0, "darwin files build on ios");
+        assert_eq!(super::build_satisfied(&ios, "darwin"), Some(true));
     }
 }
