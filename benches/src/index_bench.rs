@@ -16,7 +16,15 @@ struct Args {
 }
 
 fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args> {
-    let dir = PathBuf::from(it.next().context("missing DIR")?);
+    const USAGE: &str = "usage: codegraph-bench index DIR [--runs N] [--bin PATH]";
+    let dir = it.next().context(USAGE)?;
+    if dir.starts_with('-') {
+        bail!("{USAGE}");
+    }
+    let dir = PathBuf::from(dir);
+    if !dir.is_dir() {
+        bail!("{} is not a directory\n{USAGE}", dir.display());
+    }
     let mut runs = 3;
     let mut bin = crate::sibling_binary()?;
     while let Some(a) = it.next() {
@@ -156,7 +164,7 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
         if !out.status.success() {
             bail!("index failed: {}", String::from_utf8_lossy(&out.stderr));
         }
-        last = serde_json::from_slice(&out.stdout)?;
+        last = serde_json::from_slice(&out.stdout).context("reading `codegraph index --json`")?;
         rss.push(last["peak_rss_bytes"].as_f64().unwrap_or(0.0));
     }
     for suffix in ["", "-wal", "-shm"] {
