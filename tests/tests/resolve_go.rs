@@ -631,3 +631,67 @@ fn go_tests_edges_from_test_functions_to_the_code_they_call() {
     "#]]
     .assert_eq(&(tests.join("\n") + "\n"));
 }
+
+/// REFERS_TO: a function or method named as a value (a call argument, a composite literal
+/// element, keyed or not, a returned value, the right of := or =), once per (symbol, target);
+/// locals, variables, constants and builtins named as values are not. A test function's
+/// value references are what it tests too (a table of functions).
+#[test]
+fn functions_named_as_values_are_refers_to() {
+    let out = render_fixture_resolution(
+        r#"
+        //- /go.mod
+        module example.com/m
+        //- /s.go
+        package m
+
+        import "sort"
+
+        type S struct{ f func() }
+
+        func (s *S) handle() {}
+
+        func less(i, j int) bool { return true }
+
+        const limit = 3
+
+        func Index(s, sub string) int { return 0 }
+
+        func apply(f func(string, string) int) {}
+
+        func use(xs []int, s *S) func() {
+        	sort.Slice(xs, less)
+        	h := s.handle
+        	local := less
+        	apply(Index)
+        	apply(Index)
+        	_ = S{f: s.handle}
+        	_ = local
+        	_ = limit
+        	_ = len
+        	return h
+        }
+        //- /s_test.go
+        package m
+
+        import "testing"
+
+        func TestIndex(t *testing.T) {
+        	for _, f := range []func(string, string) int{Index} {
+        		f("a", "b")
+        	}
+        }
+        "#,
+    );
+    let refs: Vec<&str> =
+        out.lines().filter(|l| l.contains(" REFERS_TO ") || l.contains(" TESTS ")).collect();
+    expect![[r#"
+        edge TESTS file:s_test.go -> file:s.go same-package 1.00
+        edge REFERS_TO sym:go:s.go:use -> sym:go:s.go:Index L21 same-package 1.00
+        edge REFERS_TO sym:go:s.go:use -> sym:go:s.go:S.handle L19 typed-receiver 0.85
+        edge REFERS_TO sym:go:s.go:use -> sym:go:s.go:less L18 same-package 1.00
+        edge REFERS_TO sym:go:s_test.go:TestIndex -> sym:go:s.go:Index L6 same-package 1.00
+        edge TESTS sym:go:s_test.go:TestIndex -> sym:go:s.go:Index L6 same-package 1.00
+    "#]]
+    .assert_eq(&(refs.join("\n") + "\n"));
+}

@@ -35,7 +35,7 @@ use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// The layout version written as the first byte. Bump it on any change to the encoding.
-pub const CODEC_VERSION: u8 = 8;
+pub const CODEC_VERSION: u8 = 9;
 
 /// Deepest chain of call results (`Receiver::CallResult` nesting) that decoding accepts; the
 /// providers cap their chains at 8, and a bound keeps a corrupt blob from building a chain
@@ -332,6 +332,25 @@ impl<'f> Writer<'f> {
             self.str(name);
             self.str(value);
         }
+        self.call_sites(&f.value_refs);
+    }
+
+    /// Per site: receiver (with the call kind), name, line delta, column, enclosing delta.
+    fn call_sites(&mut self, sites: &'f [CallSite]) {
+        self.count(sites.len());
+        let (mut line, mut enclosing) = (0, 0);
+        for c in sites {
+            let kind = match c.kind {
+                CallKind::Call => 0,
+                CallKind::New => 1,
+            };
+            self.receiver(&c.callee.receiver, kind, 1);
+            self.str(&c.callee.name);
+            self.varint(delta(line, c.line));
+            line = c.line;
+            self.varint(u64::from(c.col));
+            enclosing = self.idx_delta(enclosing, c.enclosing);
+        }
     }
 
     /// The node-kind table, then per symbol: header (`kind << 6 | flags`), name, the qualified
@@ -453,20 +472,7 @@ impl<'f> Writer<'f> {
     /// accesses (receiver with the write bit, name, line delta, enclosing delta) and heritage
     /// (symbol, kind, target).
     fn sites(&mut self, f: &'f FileFacts) {
-        self.count(f.calls.len());
-        let (mut line, mut enclosing) = (0, 0);
-        for c in &f.calls {
-            let kind = match c.kind {
-                CallKind::Call => 0,
-                CallKind::New => 1,
-            };
-            self.receiver(&c.callee.receiver, kind, 1);
-            self.str(&c.callee.name);
-            self.varint(delta(line, c.line));
-            line = c.line;
-            self.varint(u64::from(c.col));
-            enclosing = self.idx_delta(enclosing, c.enclosing);
-        }
+        self.call_sites(&f.calls);
 
         self.count(f.accesses.len());
         let (mut line, mut enclosing) = (0, 0);
@@ -856,18 +862,7 @@ impl<'b> Reader<'b> {
         let symbols = self.symbols()?;
         let imports = self.imports()?;
 
-        let n = self.count("calls", 5)?;
-        let mut calls = Vec::with_capacity(n);
-        let (mut line, mut prev) = (0, 0);
-        for _ in 0..n {
-            let (receiver, kind) = self.receiver(1)?;
-            let kind = if kind == 0 { CallKind::Call } else { CallKind::New };
-            let name = self.string()?;
-            line = self.line(line)?;
-            let col = self.u32("column")?;
-            let enclosing = self.opt_idx(&mut prev)?;
-            calls.push(CallSite { callee: Callee { receiver, name }, kind, line, col, enclosing });
-        }
+        let calls = self.call_sites("calls")?;
 
         let n = self.count("accesses", 4)?;
         let mut accesses = Vec::with_capacity(n);
@@ -907,7 +902,9 @@ impl<'b> Reader<'b> {
         for _ in 0..nc {
             string_consts.push((self.string()?, self.string()?));
         }
+        let value_refs = self.call_sites("value references")?;
         Ok(FileFacts {
+            value_refs,
             string_consts,
             default_export,
             symbols,
@@ -924,6 +921,22 @@ impl<'b> Reader<'b> {
             repairs,
             build_constraint,
         })
+    }
+
+    fn call_sites(&mut self, what: &'static str) -> Res<Vec<CallSite>> {
+        let n = self.count(what, 5)?;
+        let mut out = Vec::with_capacity(n);
+        let (mut line, mut prev) = (0, 0);
+        for _ in 0..n {
+            let (receiver, kind) = self.receiver(1)?;
+            let kind = if kind == 0 { CallKind::Call } else { CallKind::New };
+            let name = self.string()?;
+            line = self.line(line)?;
+            let col = self.u32("column")?;
+            let enclosing = self.opt_idx(&mut prev)?;
+            out.push(CallSite { callee: Callee { receiver, name }, kind, line, col, enclosing });
+        }
+        Ok(out)
     }
 
     fn symbols(&mut self) -> Res<Vec<Symbol>> {

@@ -50,6 +50,10 @@ pub struct FileFacts {
     pub repairs: u32,
     /// Go: the `//go:build` expression before the package clause, as written.
     pub build_constraint: Option<String>,
+    /// Go: names used as values, not called (`sort.Slice(x, less)`, `{Index}`, `h :=
+    /// s.handle`, `return f`), in source order, shaped as call sites: resolution keeps those
+    /// that name a function or method (REFERS_TO).
+    pub value_refs: Vec<CallSite>,
 }
 
 /// A declaration.

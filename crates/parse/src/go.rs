@@ -51,6 +51,7 @@ impl Provider for GoProvider {
             tparams: Vec::new(),
             import_names: None,
             scopes: Vec::new(),
+            fn_hints: 0,
         };
         ex.top_level(tree.root_node());
         let mut facts = ex.facts;
@@ -189,6 +190,12 @@ ids! {
         default_case = "default_case",
         communication_case = "communication_case",
         assignment_statement = "assignment_statement",
+        argument_list = "argument_list",
+        literal_value = "literal_value",
+        literal_element = "literal_element",
+        keyed_element = "keyed_element",
+        return_statement = "return_statement",
+        expression_list = "expression_list",
         inc_statement = "inc_statement",
         dec_statement = "dec_statement",
     }
@@ -303,6 +310,9 @@ struct Extractor<'s> {
     /// literals): (cursor depth, end line, end column) of each, innermost last. A local's
     /// binding is visible to the end of the innermost one ([`Extractor::visibility`]).
     scopes: Vec<(usize, u32, u32)>,
+    /// Where the hints of the function being walked start in `facts.type_hints` (its
+    /// parameters and locals: names [`Extractor::value_refs`] leaves out).
+    fn_hints: usize,
 }
 
 /// Where walked code sits: the symbol its calls belong to, and the function whose locals its
@@ -475,6 +485,7 @@ impl<'s> Extractor<'s> {
             exported: is_exported(name),
         });
         let scope = Some(idx);
+        self.fn_hints = self.facts.type_hints.len();
         self.tparams = tparams;
         if let (Some((param, _)), Some(t)) = (recv_param, recv_type) {
             self.param_names(param, |ex, n| {
@@ -1153,6 +1164,14 @@ impl<'s> Extractor<'s> {
                 let col = u32::try_from(end.column).unwrap_or(u32::MAX);
                 self.scopes.push((depth, line, col));
             }
+            if kind == k.argument_list
+                || kind == k.literal_value
+                || kind == k.return_statement
+                || kind == k.short_var_declaration
+                || kind == k.assignment_statement
+            {
+                self.value_refs(node, ctx);
+            }
             if kind == k.call_expression {
                 if let Some(function) = node.child_by_field_id(k.f_function)
                     && let Some((callee, name)) = self.callee(function)
@@ -1291,6 +1310,73 @@ impl<'s> Extractor<'s> {
     /// Whether `node`'s text holds a `(` (see [`NOTHING_INSIDE_WITHOUT_PAREN`]).
     fn has_paren(&self, node: Node<'_>) -> bool {
         self.text_has(node, |c| c == b'(')
+    }
+
+    /// Functions and methods named as values at a container of values: call arguments,
+    /// composite literal elements (keyed or not), returned values, the right of `:=` / `=`.
+    /// Only bare names and package members are candidates (`less`, `strings.Index`);
+    /// resolution keeps those that name a function or method (a local, a variable or a
+    /// constant resolves to nothing). Looked at from the container, not per identifier,
+    /// since asking a node for its parent costs a descent from the root.
+    fn value_refs(&mut self, node: Node<'_>, ctx: Ctx) {
+        let k = self.k;
+        let kind = node.kind_id();
+        let list = if kind == k.short_var_declaration || kind == k.assignment_statement {
+            node.child_by_field_id(k.f_right)
+        } else if kind == k.return_statement {
+            node.named_child(0).filter(|c| c.kind_id() == k.expression_list).or(node.named_child(0))
+        } else {
+            Some(node)
+        };
+        let Some(list) = list else { return };
+        let mut c = list.walk();
+        let items: Vec<Node<'_>> = list.named_children(&mut c).collect();
+        for item in items {
+            // `{f}` and `{key: f}` hold the value in a literal_element.
+            let value = if item.kind_id() == k.keyed_element {
+                item.named_child(1).and_then(|v| v.named_child(0))
+            } else if item.kind_id() == k.literal_element {
+                item.named_child(0)
+            } else {
+                Some(item)
+            };
+            let Some(v) = value else { continue };
+            let vk = v.kind_id();
+            let callee = if vk == k.identifier {
+                let name = self.text(v);
+                if matches!(name, "nil" | "true" | "false" | "iota" | "_") {
+                    continue;
+                }
+                // A parameter or local of the function: never a function declaration.
+                if ctx.scope.is_some()
+                    && self
+                        .facts
+                        .type_hints
+                        .get(self.fn_hints..)
+                        .is_some_and(|hs| hs.iter().any(|h| h.scope == ctx.scope && h.name == name))
+                {
+                    continue;
+                }
+                Some((Callee { receiver: Receiver::None, name: name.to_string() }, v))
+            } else if vk == k.selector_expression {
+                // `pkg.F` only: `x.m` (a method value, or far more often a field) is already
+                // an access, which resolution turns into REFERS_TO when it names a method.
+                self.callee(v).filter(|(c, _)| {
+                    matches!(&c.receiver, Receiver::Path(p) if p.len() == 1 && self.is_import_name(&p[0]))
+                })
+            } else {
+                None
+            };
+            if let Some((callee, name)) = callee {
+                self.facts.value_refs.push(CallSite {
+                    callee,
+                    kind: CallKind::Call,
+                    line: start_line(name),
+                    col: start_col(name),
+                    enclosing: ctx.enclosing,
+                });
+            }
+        }
     }
 
     fn call(&mut self, callee: Callee, name: Node<'_>, ctx: Ctx) {

@@ -583,6 +583,13 @@ fn synthetic() -> FileFacts {
         syntax_errors: u32::MAX,
         repairs: u32::MAX - 1,
         build_constraint: Some("linux && (amd64 || arm64)".into()),
+        value_refs: vec![CallSite {
+            callee: Callee { receiver: Receiver::Path(vec!["ü".into()]), name: "f".into() },
+            kind: CallKind::Call,
+            line: 3,
+            col: u32::MAX,
+            enclosing: Some(n + 6),
+        }],
     }
 }
 

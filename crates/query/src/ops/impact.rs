@@ -9,7 +9,7 @@
 //!
 //! | node                      | upstream (dependents)                                           | downstream (dependencies)               |
 //! | ------------------------- | --------------------------------------------------------------- | --------------------------------------- |
-//! | function, method          | callers (CALLS), routes / tools it handles, callers through the methods it overrides or implements (dispatch), files importing it without calling it | callees (CALLS), fields it reads or writes (ACCESSES), implementations of interface methods it calls (dispatch) |
+//! | function, method          | callers (CALLS), users of it as a value (REFERS_TO), routes / tools it handles, callers through the methods it overrides or implements (dispatch), files importing it without calling it | callees (CALLS), functions it uses as values (REFERS_TO), fields it reads or writes (ACCESSES), implementations of interface methods it calls (dispatch) |
 //! | property, variable, const | readers and writers (ACCESSES), callers (function values), files importing it without using it otherwise | as a function                          |
 //! | class, interface, struct, enum, type alias | subtypes, embedders and implementers (EXTENDS / EMBEDS / IMPLEMENTS in), constructors (CALLS), files importing it without another use | supertypes and embedded types (EXTENDS / EMBEDS / IMPLEMENTS out) |
 //! | route                     | client calls (FETCHES)                                          | its handler (HANDLES_ROUTE)             |
@@ -305,7 +305,7 @@ fn steps(
     };
     let mut out = match (dir, role) {
         (ImpactDirection::Upstream, Role::Callable) => {
-            let mut v = hops(g, &[Calls, HandlesRoute, HandlesTool, Accesses])?;
+            let mut v = hops(g, &[Calls, RefersTo, HandlesRoute, HandlesTool, Accesses])?;
             if is_method {
                 v.extend(dispatch_callers(g, nid, &name)?);
             }
@@ -322,7 +322,7 @@ fn steps(
         (ImpactDirection::Upstream, Role::Route) => hops(g, &[Fetches])?,
         (ImpactDirection::Upstream, Role::File | Role::Package) if target => hops(g, &[Imports])?,
         (ImpactDirection::Downstream, Role::Callable | Role::Value) => {
-            let v = hops(g, &[Calls, Accesses])?;
+            let v = hops(g, &[Calls, RefersTo, Accesses])?;
             let mut extra = Vec::new();
             for s in &v {
                 extra.extend(dispatch_implementations(g, s)?);

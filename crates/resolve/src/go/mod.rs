@@ -204,19 +204,10 @@ fn resolve_core_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Re
                     reason,
                     site.line,
                 ));
-                let target_path = f.sym.file.path(db);
-                if in_test_file
-                    && !target_path.ends_with("_test.go")
-                    && let Some(test) = test_function(facts, site.enclosing)
-                    && let Some(test_id) = symbol_ids(db, file).get(test as usize)
-                {
-                    if !tested.iter().any(|(t, d, ..)| t == test_id && d == dst) {
-                        tested.push((test_id.clone(), dst.clone(), reason, site.line));
-                    }
-                    let target_file = file_id(target_path);
-                    if !tested_files.iter().any(|(f, _)| *f == target_file) {
-                        tested_files.push((target_file, reason));
-                    }
+                if in_test_file && let Some(test) = test_function(facts, site.enclosing) {
+                    let test_id = symbol_ids(db, file).get(test as usize);
+                    let target = (dst, f.sym.file.path(db).as_str(), reason, site.line);
+                    tested_by(&mut tested, &mut tested_files, test_id, target);
                 }
             }
             Outcome::Skip => {}
@@ -225,6 +216,27 @@ fn resolve_core_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Re
                 caller: caller_id(db, file, site.enclosing),
                 callee: codegraph_parse::render::render_callee(&site.callee),
             }),
+        }
+    }
+    // REFERS_TO: a function or method named as a value (passed, stored, returned), once per
+    // (symbol, target) at its first use; a test function's count as what it tests.
+    let mut referred: HashSet<(Id, Id)> = HashSet::new();
+    for site in &facts.value_refs {
+        let fn_scope = function_scope(facts, site.enclosing);
+        let Outcome::Found(f, reason) = r.call(&site.callee, fn_scope, pos(site.line, site.col), 0)
+        else {
+            continue;
+        };
+        let Some(dst) = symbol_ids(db, f.sym.file).get(f.sym.idx as usize) else { continue };
+        let src = caller_id(db, file, site.enclosing);
+        if !referred.insert((src.clone(), dst.clone())) {
+            continue;
+        }
+        out.edges.push(Edge::new(src, dst.clone(), EdgeKind::RefersTo, reason, site.line));
+        if in_test_file && let Some(test) = test_function(facts, site.enclosing) {
+            let test_id = symbol_ids(db, file).get(test as usize);
+            let target = (dst, f.sym.file.path(db).as_str(), reason, site.line);
+            tested_by(&mut tested, &mut tested_files, test_id, target);
         }
     }
     for (test, target, reason, line) in tested {
@@ -243,6 +255,16 @@ fn resolve_core_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Re
         let fn_scope = function_scope(facts, a.enclosing);
         let Some(ty) = r.receiver_type(&a.receiver, fn_scope, line_end(a.line)) else { continue };
         let Some(owner) = r.tables.field_owner(&ty, &a.name).and_then(|info| info.sym) else {
+            // Not a field: a method value (`h := s.handle`, `f(s.handle)`) refers to the method.
+            if !a.write
+                && let Outcome::Found(f, reason) = r.method_on(&ty, &a.name)
+                && let Some(dst) = symbol_ids(db, f.sym.file).get(f.sym.idx as usize)
+            {
+                let src = caller_id(db, file, a.enclosing);
+                if referred.insert((src.clone(), dst.clone())) {
+                    out.edges.push(Edge::new(src, dst.clone(), EdgeKind::RefersTo, reason, a.line));
+                }
+            }
             continue;
         };
         let ids = symbol_ids(db, owner.file);
@@ -665,6 +687,28 @@ impl<'db> Resolver<'db> {
             | HintSource::ParamFn { .. } => None,
         };
         t.map_or(Local::Unknown, Local::Typed)
+    }
+}
+
+/// Notes that test `test` exercises `target` (its ID, file, the reason it resolved and the
+/// line): one TESTS edge per (test, target) and one per tested file; targets in test files
+/// (helpers) are not tested code.
+fn tested_by(
+    tested: &mut Vec<(Id, Id, Reason, u32)>,
+    files: &mut Vec<(Id, Reason)>,
+    test: Option<&Id>,
+    (dst, path, reason, line): (&Id, &str, Reason, u32),
+) {
+    let Some(test) = test else { return };
+    if path.ends_with("_test.go") {
+        return;
+    }
+    if !tested.iter().any(|(t, d, ..)| t == test && d == dst) {
+        tested.push((test.clone(), dst.clone(), reason, line));
+    }
+    let target_file = file_id(path);
+    if !files.iter().any(|(f, _)| *f == target_file) {
+        files.push((target_file, reason));
     }
 }
 
