@@ -89,15 +89,11 @@ pub fn remove(c: &CachedIndex) -> Result<()> {
             c.root.as_deref().unwrap_or("?")
         );
     }
+    // Held while the directory goes, so no writer can start in between.
     let lock = crate::guard::lock_path(&c.db);
-    if lock.exists() {
-        let file = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(&lock)
-            .with_context(|| format!("cannot open {}", lock.display()))?;
-        match file.try_lock() {
-            Ok(()) => {}
+    let held = match std::fs::OpenOptions::new().read(true).write(true).open(&lock) {
+        Ok(file) => match file.try_lock() {
+            Ok(()) => Some(file),
             Err(std::fs::TryLockError::WouldBlock) => bail!(
                 "the index of {} is being written; try again when that finishes",
                 c.root.as_deref().unwrap_or("?")
@@ -105,14 +101,15 @@ pub fn remove(c: &CachedIndex) -> Result<()> {
             Err(std::fs::TryLockError::Error(e)) => {
                 return Err(e).with_context(|| format!("cannot lock {}", lock.display()));
             }
-        }
-        // Held while the directory goes: no writer can start in between.
-        std::fs::remove_dir_all(&c.dir)
-            .with_context(|| format!("cannot remove {}", c.dir.display()))?;
-        drop(file);
-        return Ok(());
-    }
-    std::fs::remove_dir_all(&c.dir).with_context(|| format!("cannot remove {}", c.dir.display()))
+        },
+        // No lock file: no writer ever ran here.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(e).with_context(|| format!("cannot open {}", lock.display())),
+    };
+    let removed = std::fs::remove_dir_all(&c.dir)
+        .with_context(|| format!("cannot remove {}", c.dir.display()));
+    drop(held);
+    removed
 }
 
 /// The cached index of `root` (a path as given: it may no longer exist, then it is matched

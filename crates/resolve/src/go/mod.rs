@@ -178,8 +178,7 @@ fn resolve_core_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Re
     // TESTS: a test function's direct calls into code outside test files, one edge per
     // (test, target) at its first call; and this test file -> each file those targets are in.
     let in_test_file = path.ends_with("_test.go");
-    let mut tested: Vec<(Id, Id, Reason, u32)> = Vec::new();
-    let mut tested_files: Vec<(Id, Reason)> = Vec::new();
+    let mut tested = Tested::default();
     for (line, d) in &imports.resolved {
         out.edges.push(Edge::new(
             fid.clone(),
@@ -207,7 +206,7 @@ fn resolve_core_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Re
                 if in_test_file && let Some(test) = test_function(facts, site.enclosing) {
                     let test_id = symbol_ids(db, file).get(test as usize);
                     let target = (dst, f.sym.file.path(db).as_str(), reason, site.line);
-                    tested_by(&mut tested, &mut tested_files, test_id, target);
+                    tested.add(test_id, target);
                 }
             }
             Outcome::Skip => {}
@@ -236,13 +235,13 @@ fn resolve_core_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Re
         if in_test_file && let Some(test) = test_function(facts, site.enclosing) {
             let test_id = symbol_ids(db, file).get(test as usize);
             let target = (dst, f.sym.file.path(db).as_str(), reason, site.line);
-            tested_by(&mut tested, &mut tested_files, test_id, target);
+            tested.add(test_id, target);
         }
     }
-    for (test, target, reason, line) in tested {
+    for (test, target, reason, line) in tested.pairs {
         out.edges.push(Edge::new(test, target, EdgeKind::Tests, reason, line));
     }
-    for (target_file, reason) in tested_files {
+    for (target_file, reason) in tested.files {
         out.edges.push(Edge::new(fid.clone(), target_file, EdgeKind::Tests, reason, 0));
     }
     // ACCESSES: a field read or written through a typed receiver (`c.engine`, `s.cfg.Port`,
@@ -690,25 +689,30 @@ impl<'db> Resolver<'db> {
     }
 }
 
-/// Notes that test `test` exercises `target` (its ID, file, the reason it resolved and the
-/// line): one TESTS edge per (test, target) and one per tested file; targets in test files
-/// (helpers) are not tested code.
-fn tested_by(
-    tested: &mut Vec<(Id, Id, Reason, u32)>,
-    files: &mut Vec<(Id, Reason)>,
-    test: Option<&Id>,
-    (dst, path, reason, line): (&Id, &str, Reason, u32),
-) {
-    let Some(test) = test else { return };
-    if path.ends_with("_test.go") {
-        return;
-    }
-    if !tested.iter().any(|(t, d, ..)| t == test && d == dst) {
-        tested.push((test.clone(), dst.clone(), reason, line));
-    }
-    let target_file = file_id(path);
-    if !files.iter().any(|(f, _)| *f == target_file) {
-        files.push((target_file, reason));
+/// The TESTS edges of one test file, in first-seen order: one per (test, target) at its
+/// first line, and one per tested file.
+#[derive(Default)]
+struct Tested {
+    seen: HashSet<(Id, Id)>,
+    pairs: Vec<(Id, Id, Reason, u32)>,
+    files: Vec<(Id, Reason)>,
+}
+
+impl Tested {
+    /// Test `test` exercises `target` (its ID, file, the reason it resolved and the line);
+    /// targets in test files (helpers) are not tested code.
+    fn add(&mut self, test: Option<&Id>, (dst, path, reason, line): (&Id, &str, Reason, u32)) {
+        let Some(test) = test else { return };
+        if path.ends_with("_test.go") {
+            return;
+        }
+        if self.seen.insert((test.clone(), dst.clone())) {
+            self.pairs.push((test.clone(), dst.clone(), reason, line));
+            let file = file_id(path);
+            if !self.files.iter().any(|(f, _)| *f == file) {
+                self.files.push((file, reason));
+            }
+        }
     }
 }
 
