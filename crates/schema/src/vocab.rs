@@ -154,7 +154,12 @@ vocabulary! {
         MemberOf => "MEMBER_OF",
         RefersTo => "REFERS_TO",
         Tests => "TESTS",
+        /// A Markdown section -> a symbol, file or route it names (code spans, fenced code,
+        /// links to repository files). A contextual hint, not runtime coupling.
         DocRelated => "DOC_RELATED",
+        /// File <-> file: the two usually change in the same commits (git history, opt-in).
+        /// Empirical, not structural; its weight is the pair's confidence.
+        CoChanged => "CO_CHANGED",
         /// Go: a struct or interface -> a type it embeds (whose fields and methods it
         /// promotes). Classes and interfaces that extend use EXTENDS.
         Embeds => "EMBEDS",
@@ -180,7 +185,8 @@ impl EdgeKind {
             EdgeKind::Calls | EdgeKind::Implements => 0.9,
             EdgeKind::Accesses | EdgeKind::Tests => 0.8,
             EdgeKind::Fetches | EdgeKind::RefersTo => 0.7,
-            EdgeKind::DocRelated => 0.5,
+            EdgeKind::DocRelated => 0.75,
+            EdgeKind::CoChanged => 0.5,
         }
     }
 
@@ -212,6 +218,10 @@ vocabulary! {
         /// A client call's URL path and method matched a route (FETCHES); the edge's weight
         /// says how well (exact, by parameters, with a base URL).
         UrlMatch => "url-match",
+        /// A Markdown section names the target (code span, fenced code, link to a file).
+        DocMention => "doc-mention",
+        /// Git history: the two files changed together in enough commits (CO_CHANGED).
+        CoChange => "co-change",
     }
 }
 
@@ -227,6 +237,8 @@ impl Reason {
             Reason::InterfaceMethod | Reason::MethodSet => 0.8,
             Reason::NameOnly => 0.3,
             Reason::UrlMatch => 0.9,
+            Reason::DocMention => 0.75,
+            Reason::CoChange => 0.5,
         }
     }
 }
