@@ -768,3 +768,89 @@ fn durable_inputs_first_edit_reruns_the_files_dependents_once() {
         &["b/b.go"],
     );
 }
+
+/// A Go package and a README that names two of its functions.
+const DOCS: &str = r#"
+//- /go.mod
+module m
+
+//- /b/b.go
+package b
+
+func B() int {
+	return helper()
+}
+
+func helper() int { return 1 }
+//- /README.md
+# Usage
+
+Call `b.B` (it calls `helper`).
+"#;
+
+/// DOC_RELATED firewall: a function-body edit re-runs the file's `doc_names` and
+/// `go_package_of` (they read the facts), which compare equal (names, no lines), so the
+/// workspace's name index and the README's resolution do not re-run. (No interface here, so
+/// no `low_durability_pin`.)
+#[test]
+fn go_body_edit_does_not_reresolve_docs() {
+    let mut s = Session::new(DOCS);
+    s.edit("b/b.go", "return helper()", "n := 1\n\treturn helper() + n");
+    check(
+        &mut s,
+        &[
+            "go_package_of(b/b.go)",
+            "parse(b/b.go)",
+            "file_facts(b/b.go)",
+            "file_node(b/b.go)",
+            "symbol_ids(b/b.go)",
+            "file_graph(b/b.go)",
+            "file_endpoints(b/b.go)",
+            "go_file_summary(b/b.go)",
+            "file_imports(b/b.go)",
+            "file_decls(b/b.go)",
+            "resolve_core(b/b.go)",
+            "composed_routes(b/b.go)",
+            "doc_names(b/b.go)",
+            "file_unit_digest(b/b.go)",
+        ],
+        &["b/b.go"],
+    );
+}
+
+/// Editing a Markdown file re-resolves that file alone: its facts, graph and doc edges.
+#[test]
+fn markdown_edit_reresolves_only_its_doc_edges() {
+    let mut s = Session::new(DOCS);
+    s.edit("README.md", "(it calls `helper`)", "(see `helper` and `B`)");
+    check(
+        &mut s,
+        &[
+            "parse(README.md)",
+            "file_facts(README.md)",
+            "file_node(README.md)",
+            "symbol_ids(README.md)",
+            "file_graph(README.md)",
+            "resolve_file(README.md)",
+            "file_unit_digest(README.md)",
+        ],
+        &["README.md"],
+    );
+}
+
+/// A new declaration changes the name index, so Markdown files re-resolve (their edges may
+/// now resolve differently); the README's edges are unchanged here, so only the Go file's
+/// unit is rewritten (the package's members are implied by the file's rows).
+#[test]
+fn new_declaration_reresolves_docs_without_rewriting_them() {
+    let mut s = Session::new(DOCS);
+    s.edit(
+        "b/b.go",
+        "func helper() int { return 1 }",
+        "func helper() int { return 1 }\n\nfunc Other() {}",
+    );
+    let (ran, rewrite) = s.recompute();
+    assert!(ran.contains(&"name_index()".to_string()), "{ran:?}");
+    assert!(ran.contains(&"resolve_file(README.md)".to_string()), "{ran:?}");
+    assert_eq!(rewrite, vec!["b/b.go".to_string()]);
+}

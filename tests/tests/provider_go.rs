@@ -258,7 +258,7 @@ fn call_shapes() {
         call L3:19 len in table
         call L5:12 first in a
         call L5:21 second in a
-        call L7:18 unsafe.Sizeof in <module>
+        call L7:18 unsafe.Sizeof in n
         call L10:2 local in Server.Run
         call L11:6 fmt.Println in Server.Run
         call L12:9 s.conn.Close in Server.Run

@@ -55,7 +55,9 @@ fn module_imports_and_package_functions() {
         edge CALLS sym:go:main.go:main -> sym:go:helper.go:helper L10 same-package 1.00
         edge CALLS sym:go:main.go:main -> sym:go:internal/util/util.go:Trim L11 import-resolved 0.95
         edge CALLS sym:go:main.go:main -> sym:go:store/store.go:New L12 import-resolved 0.95
+        edge REFERS_TO sym:go:main.go:main -> sym:go:store/store.go:Store L15 import-resolved 0.95
         edge CALLS sym:go:main.go:main -> sym:go:store/store.go:Store.Put L13 typed-receiver 0.85
+        edge REFERS_TO sym:go:store/store.go:New -> sym:go:store/store.go:Store L5 same-package 1.00
         unresolved main.go:14 fmt.Println in sym:go:main.go:main
         unresolved main.go:16 missing in sym:go:main.go:main
     "#]]
@@ -251,17 +253,28 @@ fn methods_through_typed_receivers() {
     );
     expect![[r#"
         edge IMPORTS file:app/app.go -> pkg:go:db L3 import-resolved 0.95
+        edge REFERS_TO sym:go:app/app.go:Name.Upper -> sym:go:app/app.go:Name L17 same-package 1.00
+        edge REFERS_TO sym:go:app/app.go:NewService -> sym:go:app/app.go:Service L19 same-package 1.00
+        edge REFERS_TO sym:go:app/app.go:Service -> sym:go:app/app.go:Cache L8 same-package 1.00
+        edge REFERS_TO sym:go:app/app.go:Service -> sym:go:db/db.go:Conn L6 import-resolved 0.95
         edge CALLS sym:go:app/app.go:Service.Run -> sym:go:app/app.go:Cache.Get L26 typed-receiver 0.85
         edge CALLS sym:go:app/app.go:Service.Run -> sym:go:app/app.go:Cache.Get L29 typed-receiver 0.85
+        edge REFERS_TO sym:go:app/app.go:Service.Run -> sym:go:app/app.go:Name L31 same-package 1.00
         edge CALLS sym:go:app/app.go:Service.Run -> sym:go:app/app.go:Name.Upper L31 typed-receiver 0.85
         edge CALLS sym:go:app/app.go:Service.Run -> sym:go:app/app.go:Service.Stop L28 typed-receiver 0.85
+        edge REFERS_TO sym:go:app/app.go:Service.Run -> sym:go:app/app.go:global L29 same-package 1.00
+        edge REFERS_TO sym:go:app/app.go:Service.Run -> sym:go:db/db.go:Conn L23 import-resolved 0.95
         edge CALLS sym:go:app/app.go:Service.Run -> sym:go:db/db.go:Conn.Begin L24 typed-receiver 0.85
         edge CALLS sym:go:app/app.go:Service.Run -> sym:go:db/db.go:Conn.Begin L25 typed-receiver 0.85
         edge CALLS sym:go:app/app.go:Service.Run -> sym:go:db/db.go:Conn.Begin L30 typed-receiver 0.85
+        edge REFERS_TO sym:go:app/app.go:Service.Run -> sym:go:db/db.go:Default L30 import-resolved 0.95
         edge CALLS sym:go:app/app.go:Service.Run -> sym:go:db/db.go:Tx.Commit L25 typed-receiver 0.85
+        edge REFERS_TO sym:go:app/app.go:global -> sym:go:app/app.go:Service L21 same-package 1.00
+        edge REFERS_TO sym:go:app/app.go:use -> sym:go:app/app.go:Cache L59 same-package 1.00
         edge CALLS sym:go:app/app.go:use -> sym:go:app/app.go:Cache.Get L60 typed-receiver 0.85
         edge CALLS sym:go:app/app.go:use -> sym:go:app/app.go:Cache.Get L65 typed-receiver 0.85
         edge CALLS sym:go:app/app.go:use -> sym:go:app/app.go:NewService L45 same-package 1.00
+        edge REFERS_TO sym:go:app/app.go:use -> sym:go:app/app.go:Service L37 same-package 1.00
         edge CALLS sym:go:app/app.go:use -> sym:go:app/app.go:Service.Stop L38 typed-receiver 0.85
         edge CALLS sym:go:app/app.go:use -> sym:go:app/app.go:Service.Stop L40 typed-receiver 0.85
         edge CALLS sym:go:app/app.go:use -> sym:go:app/app.go:Service.Stop L42 typed-receiver 0.85
@@ -272,7 +285,11 @@ fn methods_through_typed_receivers() {
         edge CALLS sym:go:app/app.go:use -> sym:go:app/app.go:Service.Stop L62 typed-receiver 0.85
         edge CALLS sym:go:app/app.go:use -> sym:go:db/db.go:Conn.Begin L48 typed-receiver 0.85
         edge CALLS sym:go:app/app.go:use -> sym:go:db/db.go:Open L47 import-resolved 0.95
+        edge REFERS_TO sym:go:db/db.go:Conn -> sym:go:db/db.go:Tx L3 same-package 1.00
         edge ACCESSES sym:go:db/db.go:Conn.Begin -> sym:go:db/db.go:Conn.tx L9 typed-receiver 0.85
+        edge REFERS_TO sym:go:db/db.go:Conn.Begin -> sym:go:db/db.go:Tx L9 same-package 1.00
+        edge REFERS_TO sym:go:db/db.go:Default -> sym:go:db/db.go:Conn L13 same-package 1.00
+        edge REFERS_TO sym:go:db/db.go:Open -> sym:go:db/db.go:Conn L7 same-package 1.00
         unresolved app/app.go:52 g.Stop in sym:go:app/app.go:use
         unresolved app/app.go:64 ?.Stop in sym:go:app/app.go:use
         unresolved app/app.go:66 unknown.Stop in sym:go:app/app.go:use
@@ -340,13 +357,16 @@ fn embedding_promotion_interfaces_extends_and_implements() {
         edge IMPLEMENTS sym:go:files/file.go:File -> sym:go:io/io.go:Closer method-set 0.80
         edge IMPLEMENTS sym:go:files/file.go:File -> sym:go:io/io.go:ReadCloser method-set 0.80
         edge IMPLEMENTS sym:go:files/file.go:File -> sym:go:io/io.go:Reader method-set 0.80
+        edge REFERS_TO sym:go:files/file.go:File -> sym:go:io/io.go:Reader L9 import-resolved 0.95
         edge CALLS sym:go:files/file.go:File.Read -> sym:go:io/io.go:Reader.Read L12 interface-method 0.80
         edge EMBEDS sym:go:files/file.go:inner -> sym:go:files/base.go:base same-package 1.00
         edge IMPLEMENTS sym:go:files/file.go:inner -> sym:go:io/io.go:Closer method-set 0.80
         edge CALLS sym:go:files/file.go:use -> sym:go:files/base.go:base.Close L15 typed-receiver 0.85
         edge CALLS sym:go:files/file.go:use -> sym:go:files/base.go:base.Name L16 typed-receiver 0.85
         edge CALLS sym:go:files/file.go:use -> sym:go:files/base.go:base.Name L17 typed-receiver 0.85
+        edge REFERS_TO sym:go:files/file.go:use -> sym:go:files/file.go:File L14 same-package 1.00
         edge CALLS sym:go:files/file.go:use -> sym:go:io/io.go:Closer.Close L19 interface-method 0.80
+        edge REFERS_TO sym:go:files/file.go:use -> sym:go:io/io.go:ReadCloser L14 import-resolved 0.95
         edge CALLS sym:go:files/file.go:use -> sym:go:io/io.go:Reader.Read L18 interface-method 0.80
         edge EMBEDS sym:go:io/io.go:ReadCloser -> sym:go:io/io.go:Closer same-package 1.00
         edge EMBEDS sym:go:io/io.go:ReadCloser -> sym:go:io/io.go:Reader same-package 1.00
@@ -394,10 +414,16 @@ fn function_literal_parameters_type_their_calls() {
         "#,
     );
     expect![[r#"
+        edge REFERS_TO sym:go:gin.go:HandlerFunc -> sym:go:gin.go:Context L7 same-package 1.00
+        edge REFERS_TO sym:go:gin.go:Logger -> sym:go:gin.go:Context L14 same-package 1.00
         edge CALLS sym:go:gin.go:Logger -> sym:go:gin.go:Context.Next L15 typed-receiver 0.85
+        edge REFERS_TO sym:go:gin.go:Logger -> sym:go:gin.go:HandlerFunc L13 same-package 1.00
+        edge REFERS_TO sym:go:gin.go:Mount -> sym:go:gin.go:Context L25 same-package 1.00
         edge CALLS sym:go:gin.go:Mount -> sym:go:gin.go:Context.Next L26 typed-receiver 0.85
         edge CALLS sym:go:gin.go:Mount -> sym:go:gin.go:Route L22 same-package 1.00
+        edge REFERS_TO sym:go:gin.go:Mount -> sym:go:gin.go:Router L22 same-package 1.00
         edge CALLS sym:go:gin.go:Mount -> sym:go:gin.go:Router.Get L23 typed-receiver 0.85
+        edge REFERS_TO sym:go:gin.go:Route -> sym:go:gin.go:Router L19 same-package 1.00
         unresolved gin.go:19 fn in sym:go:gin.go:Route
         unresolved gin.go:27 ?.Get in sym:go:gin.go:Mount
     "#]]
@@ -444,6 +470,7 @@ fn field_reads_and_writes_are_accesses() {
         "#,
     );
     expect![[r#"
+        edge REFERS_TO sym:go:engine.go:Context -> sym:go:engine.go:Engine L14 same-package 1.00
         edge ACCESSES sym:go:engine.go:Context.Handle -> sym:go:engine.go:Context.engine L22 typed-receiver 0.85
         edge ACCESSES sym:go:engine.go:Context.Handle -> sym:go:engine.go:Engine.RedirectTrailingSlash L19 typed-receiver 0.85
         edge ACCESSES sym:go:engine.go:Context.Handle -> sym:go:engine.go:Engine.count L20 typed-receiver 0.85
@@ -451,6 +478,7 @@ fn field_reads_and_writes_are_accesses() {
         edge CALLS sym:go:engine.go:Context.Handle -> sym:go:engine.go:New L24 same-package 1.00
         edge ACCESSES sym:go:engine.go:Context.Handle -> sym:go:engine.go:Options.Trailing L23 typed-receiver 0.85
         edge EMBEDS sym:go:engine.go:Engine -> sym:go:engine.go:Options same-package 1.00
+        edge REFERS_TO sym:go:engine.go:New -> sym:go:engine.go:Engine L16 same-package 1.00
     "#]]
     .assert_eq(&out);
 }
@@ -499,11 +527,15 @@ fn inner_scopes_shadow_outer_variables() {
     );
     expect![[r#"
         edge IMPLEMENTS sym:go:r.go:Mux -> sym:go:r.go:Router method-set 0.80
+        edge REFERS_TO sym:go:r.go:Mux.Route -> sym:go:r.go:Router L5 same-package 1.00
+        edge REFERS_TO sym:go:r.go:NewRouter -> sym:go:r.go:Mux L15 same-package 1.00
         edge IMPLEMENTS sym:go:r.go:Sub -> sym:go:r.go:Router method-set 0.80
         edge CALLS sym:go:r.go:main -> sym:go:r.go:Mux.Get L30 typed-receiver 0.85
         edge CALLS sym:go:r.go:main -> sym:go:r.go:Mux.Route L19 typed-receiver 0.85
         edge CALLS sym:go:r.go:main -> sym:go:r.go:NewRouter L18 same-package 1.00
+        edge REFERS_TO sym:go:r.go:main -> sym:go:r.go:Router L19 same-package 1.00
         edge CALLS sym:go:r.go:main -> sym:go:r.go:Router.Get L20 interface-method 0.80
+        edge REFERS_TO sym:go:r.go:main -> sym:go:r.go:Sub L23 same-package 1.00
         edge CALLS sym:go:r.go:main -> sym:go:r.go:Sub.Get L24 typed-receiver 0.85
         edge CALLS sym:go:r.go:main -> sym:go:r.go:Sub.Get L28 typed-receiver 0.85
     "#]]
@@ -539,6 +571,9 @@ fn calls_on_call_results_follow_declared_results() {
         "#,
     );
     expect![[r#"
+        edge REFERS_TO sym:go:big.go:Int.Mod -> sym:go:big.go:Int L7 same-package 1.00
+        edge REFERS_TO sym:go:big.go:Int.Mul -> sym:go:big.go:Int L5 same-package 1.00
+        edge REFERS_TO sym:go:big.go:NewInt -> sym:go:big.go:Int L11 same-package 1.00
         edge CALLS sym:go:big.go:use -> sym:go:big.go:Int.Mod L15 typed-receiver 0.85
         edge CALLS sym:go:big.go:use -> sym:go:big.go:Int.Mul L15 typed-receiver 0.85
         edge CALLS sym:go:big.go:use -> sym:go:big.go:Int.Mul L16 typed-receiver 0.85
@@ -688,10 +723,102 @@ fn functions_named_as_values_are_refers_to() {
     expect![[r#"
         edge TESTS file:s_test.go -> file:s.go same-package 1.00
         edge REFERS_TO sym:go:s.go:use -> sym:go:s.go:Index L21 same-package 1.00
+        edge REFERS_TO sym:go:s.go:use -> sym:go:s.go:S L17 same-package 1.00
         edge REFERS_TO sym:go:s.go:use -> sym:go:s.go:S.handle L19 typed-receiver 0.85
         edge REFERS_TO sym:go:s.go:use -> sym:go:s.go:less L18 same-package 1.00
+        edge REFERS_TO sym:go:s.go:use -> sym:go:s.go:limit L25 same-package 1.00
         edge REFERS_TO sym:go:s_test.go:TestIndex -> sym:go:s.go:Index L6 same-package 1.00
         edge TESTS sym:go:s_test.go:TestIndex -> sym:go:s.go:Index L6 same-package 1.00
+    "#]]
+    .assert_eq(&(refs.join("\n") + "\n"));
+}
+
+#[test]
+fn types_constants_and_variables_are_refers_to() {
+    let out = render_fixture_resolution(
+        r#"
+        //- /go.mod
+        module example.com/m
+        //- /lib/lib.go
+        package lib
+
+        type Handler interface{ Serve() }
+
+        type Mux struct{}
+
+        func (m *Mux) Handle(h Handler) {}
+
+        var DefaultMux = &Mux{}
+
+        const Limit = 10
+
+        var Verbose bool
+        //- /srv.go
+        package m
+
+        import "example.com/m/lib"
+
+        type Base struct{}
+
+        type Server struct {
+        	Base
+        	Handler lib.Handler
+        	next    *Server
+        	opts    map[string]Option
+        }
+
+        type Option int
+
+        const (
+        	first Option = 1
+        	second       = first + 1
+        )
+
+        var verbose = lib.Verbose
+
+        func (s *Server) Run(o Option) *Base {
+        	var b Base
+        	n := Option(3)
+        	if lib.Verbose && n > first {
+        		lib.DefaultMux.Handle(s.Handler)
+        	}
+        	x := any(s)
+        	if h, ok := x.(lib.Handler); ok {
+        		_ = h
+        	}
+        	switch x.(type) {
+        	case *Server:
+        	}
+        	for i := 0; i < lib.Limit; i++ {
+        	}
+        	second := 2
+        	_ = second
+        	m := lib.Mux{}
+        	_ = m
+        	return &b
+        }
+        "#,
+    );
+    let refs: Vec<&str> =
+        out.lines().filter(|l| l.contains(" REFERS_TO ") || l.contains(" EMBEDS ")).collect();
+    expect![[r#"
+        edge REFERS_TO sym:go:lib/lib.go:DefaultMux -> sym:go:lib/lib.go:Mux L9 same-package 1.00
+        edge REFERS_TO sym:go:lib/lib.go:Mux.Handle -> sym:go:lib/lib.go:Handler L7 same-package 1.00
+        edge REFERS_TO sym:go:srv.go:Server -> sym:go:lib/lib.go:Handler L9 import-resolved 0.95
+        edge EMBEDS sym:go:srv.go:Server -> sym:go:srv.go:Base same-package 1.00
+        edge REFERS_TO sym:go:srv.go:Server -> sym:go:srv.go:Option L11 same-package 1.00
+        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:lib/lib.go:DefaultMux L27 import-resolved 0.95
+        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:lib/lib.go:Handler L30 import-resolved 0.95
+        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:lib/lib.go:Limit L36 import-resolved 0.95
+        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:lib/lib.go:Mux L40 import-resolved 0.95
+        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:lib/lib.go:Verbose L26 import-resolved 0.95
+        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:srv.go:Base L23 same-package 1.00
+        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:srv.go:Option L23 same-package 1.00
+        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:srv.go:Server L34 same-package 1.00
+        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:srv.go:first L26 same-package 1.00
+        edge REFERS_TO sym:go:srv.go:first -> sym:go:srv.go:Option L17 same-package 1.00
+        edge REFERS_TO sym:go:srv.go:second -> sym:go:srv.go:first L18 same-package 1.00
+        edge REFERS_TO sym:go:srv.go:verbose -> sym:go:lib/lib.go:Verbose L21 import-resolved 0.95
     "#]]
     .assert_eq(&(refs.join("\n") + "\n"));
 }

@@ -35,7 +35,7 @@ use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// The layout version written as the first byte. Bump it on any change to the encoding.
-pub const CODEC_VERSION: u8 = 9;
+pub const CODEC_VERSION: u8 = 11;
 
 /// Deepest chain of call results (`Receiver::CallResult` nesting) that decoding accepts; the
 /// providers cap their chains at 8, and a bound keeps a corrupt blob from building a chain
@@ -233,6 +233,23 @@ const CLIENT_HAS_BASE: u64 = 1;
 const CLIENT_HEADER_MAX: u64 = 1;
 
 /// An optional symbol index as one varint: 0 for `None`, index + 1 otherwise.
+fn mention_tag(k: MentionKind) -> u8 {
+    match k {
+        MentionKind::Code => 0,
+        MentionKind::Fenced => 1,
+        MentionKind::Link => 2,
+    }
+}
+
+fn mention_kind_of(tag: u8) -> Option<MentionKind> {
+    Some(match tag {
+        0 => MentionKind::Code,
+        1 => MentionKind::Fenced,
+        2 => MentionKind::Link,
+        _ => return None,
+    })
+}
+
 fn opt_idx(i: Option<SymbolIdx>) -> u64 {
     i.map_or(0, |i| u64::from(i) + 1)
 }
@@ -333,6 +350,21 @@ impl<'f> Writer<'f> {
             self.str(value);
         }
         self.call_sites(&f.value_refs);
+        self.call_sites(&f.type_refs);
+        self.mentions(&f.mentions);
+    }
+
+    /// Per mention: kind tag, text, line delta, section delta.
+    fn mentions(&mut self, mentions: &'f [Mention]) {
+        self.count(mentions.len());
+        let (mut line, mut section) = (0, 0);
+        for m in mentions {
+            self.u8(mention_tag(m.kind));
+            self.str(&m.text);
+            self.varint(delta(line, m.line));
+            line = m.line;
+            section = self.idx_delta(section, m.section);
+        }
     }
 
     /// Per site: receiver (with the call kind), name, line delta, column, enclosing delta.
@@ -903,8 +935,12 @@ impl<'b> Reader<'b> {
             string_consts.push((self.string()?, self.string()?));
         }
         let value_refs = self.call_sites("value references")?;
+        let type_refs = self.call_sites("type references")?;
+        let mentions = self.mentions()?;
         Ok(FileFacts {
+            mentions,
             value_refs,
+            type_refs,
             string_consts,
             default_export,
             symbols,
@@ -1188,6 +1224,23 @@ impl<'b> Reader<'b> {
             });
         }
         Ok(mounts)
+    }
+
+    fn mentions(&mut self) -> Res<Vec<Mention>> {
+        let n = self.count("mentions", 4)?;
+        let mut out = Vec::with_capacity(n);
+        let (mut line, mut prev) = (0, 0);
+        for _ in 0..n {
+            let start = self.pos;
+            let tag = self.u8()?;
+            let kind = mention_kind_of(tag)
+                .ok_or_else(|| Self::unknown(start, "mention kind", u64::from(tag)))?;
+            let text = self.string()?;
+            line = self.line(line)?;
+            let section = self.opt_idx(&mut prev)?;
+            out.push(Mention { kind, text, line, section });
+        }
+        Ok(out)
     }
 
     fn client_calls(&mut self) -> Res<Vec<ClientCall>> {

@@ -50,10 +50,41 @@ pub struct FileFacts {
     pub repairs: u32,
     /// Go: the `//go:build` expression before the package clause, as written.
     pub build_constraint: Option<String>,
-    /// Go: names used as values, not called (`sort.Slice(x, less)`, `{Index}`, `h :=
-    /// s.handle`, `return f`), in source order, shaped as call sites: resolution keeps those
-    /// that name a function or method (REFERS_TO).
+    /// Go: names used as values, not called (`sort.Slice(x, less)`, `{Index}`, `n >
+    /// maxLen`, `return f`), one per (enclosing symbol, name) in source order, shaped as call
+    /// sites: resolution keeps those that name a package-level function, constant, variable
+    /// or type (REFERS_TO).
     pub value_refs: Vec<CallSite>,
+    /// Go: named types the code refers to (in signatures, fields, `var x T`, `T{}`, `x.(T)`,
+    /// conversions, `case T:`, type arguments), one per (enclosing symbol, name) in source
+    /// order, shaped as call sites (`T`, or `pkg` + `T`): REFERS_TO edges to the types.
+    pub type_refs: Vec<CallSite>,
+    /// Markdown: what each section names (inline code, names in fenced code, links), one per
+    /// (section, kind, text) in source order: resolution turns those that name one symbol or
+    /// file of the workspace into DOC_RELATED edges.
+    pub mentions: Vec<Mention>,
+}
+
+/// A name or path a Markdown section mentions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mention {
+    pub kind: MentionKind,
+    /// As written, trimmed: `NewRouter`, `mux.Router.HandleFunc`, `docs/api.md`.
+    pub text: String,
+    /// 1-based line of the mention.
+    pub line: u32,
+    /// The innermost section it is in; `None` before the first heading.
+    pub section: Option<SymbolIdx>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MentionKind {
+    /// An inline code span: a name, a qualified name, a call (`NewRouter()`) or a path.
+    Code,
+    /// A name called or selected in a fenced code block (`mux.NewRouter(`, `r.HandleFunc(`).
+    Fenced,
+    /// A link's target (`[guide](docs/guide.md)`), fragment and query removed.
+    Link,
 }
 
 /// A declaration.

@@ -20,6 +20,7 @@ use crate::util::{
     clean_comments, count_errors, end_line, signature, start_col, start_line, text, to_u32,
 };
 use codegraph_schema::NodeKind;
+use std::collections::HashSet;
 use std::sync::OnceLock;
 use tree_sitter::{Node, Tree};
 
@@ -51,7 +52,10 @@ impl Provider for GoProvider {
             tparams: Vec::new(),
             import_names: None,
             scopes: Vec::new(),
-            fn_hints: 0,
+            locals: HashSet::new(),
+            seen_values: HashSet::new(),
+            seen_types: HashSet::new(),
+            no_type_refs: false,
         };
         ex.top_level(tree.root_node());
         let mut facts = ex.facts;
@@ -97,6 +101,11 @@ macro_rules! ids {
             /// Per kind id: whether [`Extractor::walk`] looks inside (see [`NO_CALLS_INSIDE`]
             /// and [`NOTHING_INSIDE_WITHOUT_PAREN`]).
             inside: Vec<Inside>,
+            /// Per kind id: a node whose direct values [`Extractor::value_refs`] reads
+            /// ([`VALUE_CONTAINERS`]).
+            value_container: Vec<bool>,
+            /// Per kind id: the root of a type expression ([`TYPE_ROOTS`]).
+            type_root: Vec<bool>,
         }
 
         fn kinds() -> &'static Kinds {
@@ -117,7 +126,19 @@ macro_rules! ids {
                         }
                     }
                 }
+                let table = |list: &[&str]| {
+                    let mut t = vec![false; lang.node_kind_count()];
+                    for kind in list {
+                        let id = usize::from(lang.id_for_node_kind(kind, true));
+                        if id != 0 && id < t.len() {
+                            t[id] = true;
+                        }
+                    }
+                    t
+                };
                 Kinds {
+                    value_container: table(VALUE_CONTAINERS),
+                    type_root: table(TYPE_ROOTS),
                     $($k: lang.id_for_node_kind($kn, true),)*
                     $($a: lang.id_for_node_kind($an, false),)*
                     // 0 is never a field id, so an unknown field simply never matches.
@@ -190,8 +211,6 @@ ids! {
         default_case = "default_case",
         communication_case = "communication_case",
         assignment_statement = "assignment_statement",
-        argument_list = "argument_list",
-        literal_value = "literal_value",
         literal_element = "literal_element",
         keyed_element = "keyed_element",
         return_statement = "return_statement",
@@ -284,6 +303,79 @@ const NOTHING_INSIDE_WITHOUT_PAREN: &[&str] = &[
     "return_statement",
 ];
 
+/// Nodes whose direct operands, elements or values may name a function, constant or variable
+/// as a value (REFERS_TO): what [`Extractor::value_refs`] reads. `var` / `const` specs are
+/// read where they are declared.
+const VALUE_CONTAINERS: &[&str] = &[
+    "argument_list",
+    "literal_value",
+    "return_statement",
+    "short_var_declaration",
+    "assignment_statement",
+    "binary_expression",
+    "unary_expression",
+    "parenthesized_expression",
+    "index_expression",
+    "slice_expression",
+    "send_statement",
+    "inc_statement",
+    "dec_statement",
+    "if_statement",
+    "for_clause",
+    "expression_switch_statement",
+    "expression_case",
+    "type_assertion_expression",
+    "range_clause",
+];
+
+/// Roots of type expressions (and the lists that hold them): where [`Extractor::walk`] takes
+/// the named types code refers to ([`Extractor::type_refs`]).
+const TYPE_ROOTS: &[&str] = &[
+    "type_identifier",
+    "qualified_type",
+    "generic_type",
+    "pointer_type",
+    "slice_type",
+    "array_type",
+    "implicit_length_array_type",
+    "map_type",
+    "channel_type",
+    "function_type",
+    "struct_type",
+    "interface_type",
+    "parenthesized_type",
+    "negated_type",
+    "parameter_list",
+    "type_arguments",
+    "type_parameter_list",
+];
+
+/// Go's predeclared types: never a reference to a declaration of the workspace.
+const PREDECLARED_TYPES: &[&str] = &[
+    "any",
+    "bool",
+    "byte",
+    "comparable",
+    "complex64",
+    "complex128",
+    "error",
+    "float32",
+    "float64",
+    "int",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "rune",
+    "string",
+    "uint",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "uintptr",
+];
+
 /// Whether [`Extractor::walk`] looks inside a node of a kind.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Inside {
@@ -310,9 +402,18 @@ struct Extractor<'s> {
     /// literals): (cursor depth, end line, end column) of each, innermost last. A local's
     /// binding is visible to the end of the innermost one ([`Extractor::visibility`]).
     scopes: Vec<(usize, u32, u32)>,
-    /// Where the hints of the function being walked start in `facts.type_hints` (its
-    /// parameters and locals: names [`Extractor::value_refs`] leaves out).
-    fn_hints: usize,
+    /// Names the function being walked declares (parameters, results, receiver, `:=`, `var`,
+    /// `const`, range and type-switch variables, func literal parameters), whatever their
+    /// type: names [`Extractor::value_refs`] leaves out, since a local is never a package
+    /// declaration. One set per function, filled in source order.
+    locals: HashSet<&'s str>,
+    /// (enclosing symbol, text) of the value and type references recorded so far: one per
+    /// symbol and name, the first in source order (resolution keeps one edge per pair).
+    seen_values: HashSet<(Option<SymbolIdx>, &'s str)>,
+    seen_types: HashSet<(Option<SymbolIdx>, &'s str)>,
+    /// Set while walking code whose type references were already taken with a better
+    /// enclosing symbol (a type declaration's own types, a package var's or const's type).
+    no_type_refs: bool,
 }
 
 /// Where walked code sits: the symbol its calls belong to, and the function whose locals its
@@ -485,7 +586,14 @@ impl<'s> Extractor<'s> {
             exported: is_exported(name),
         });
         let scope = Some(idx);
-        self.fn_hints = self.facts.type_hints.len();
+        self.locals.clear();
+        for list in
+            [receiver, node.child_by_field_id(k.f_parameters), node.child_by_field_id(k.f_result)]
+                .into_iter()
+                .flatten()
+        {
+            self.declare_params(list);
+        }
         self.tparams = tparams;
         if let (Some((param, _)), Some(t)) = (recv_param, recv_type) {
             self.param_names(param, |ex, n| {
@@ -680,7 +788,10 @@ impl<'s> Extractor<'s> {
             };
             self.type_spec(spec, kind == k.type_alias, outer, doc);
         }
+        // Calls inside types (array lengths); the types were taken per spec above.
+        self.no_type_refs = true;
         self.walk(decl, MODULE);
+        self.no_type_refs = false;
     }
 
     fn type_spec(&mut self, spec: Node<'_>, alias: bool, outer: Node<'_>, doc: Option<String>) {
@@ -718,6 +829,12 @@ impl<'s> Extractor<'s> {
             self.type_param_names(list, &mut tparams);
         }
         self.tparams = tparams;
+        // What the type is made of (field types, method signatures, the underlying or aliased
+        // type, constraints): references of the type itself (`Server` -> `Handler`).
+        self.type_refs(ty, Some(idx));
+        if let Some(list) = spec.child_by_field_id(k.f_type_parameters) {
+            self.type_refs(list, Some(idx));
+        }
         match kind {
             NodeKind::Struct => {
                 if let Some(list) = body {
@@ -923,18 +1040,27 @@ impl<'s> Extractor<'s> {
                     }
                 }
             }
+            // The declared type, and the names the value reads, are the first name's.
+            let ctx = Ctx { enclosing: first.flatten(), scope: None };
+            if let Some(ty) = spec.child_by_field_id(k.f_type) {
+                self.type_refs(ty, ctx.enclosing);
+            }
+            self.value_refs(spec, ctx);
+            self.no_type_refs = true;
             if is_var {
                 self.var_spec_hints(spec, None);
-                let ctx = Ctx { enclosing: first.flatten(), scope: None };
                 if let Some(value) = spec.child_by_field_id(k.f_value) {
+                    self.no_type_refs = false;
                     self.walk(value, ctx);
+                    self.no_type_refs = true;
                 }
                 if let Some(ty) = spec.child_by_field_id(k.f_type) {
                     self.walk(ty, MODULE);
                 }
             } else {
-                self.walk(spec, MODULE);
+                self.walk(spec, ctx);
             }
+            self.no_type_refs = false;
         }
     }
 
@@ -1164,13 +1290,19 @@ impl<'s> Extractor<'s> {
                 let col = u32::try_from(end.column).unwrap_or(u32::MAX);
                 self.scopes.push((depth, line, col));
             }
-            if kind == k.argument_list
-                || kind == k.literal_value
-                || kind == k.return_statement
-                || kind == k.short_var_declaration
-                || kind == k.assignment_statement
+            if k.value_container.get(usize::from(kind)).copied().unwrap_or(false)
+                || (ctx.scope.is_some() && (kind == k.var_spec || kind == k.const_spec))
             {
                 self.value_refs(node, ctx);
+            }
+            if !self.no_type_refs
+                && k.type_root.get(usize::from(kind)).copied().unwrap_or(false)
+                && !matches!(cursor.field_id(), Some(f) if f.get() == k.f_name || f.get() == k.f_receiver)
+            {
+                // A type where code names one: a signature, `var x T`, `T{}`, `x.(T)`,
+                // `T(x)`, `case *T:`, `F[T]`. Not a declaration's own name, not a method's
+                // receiver (every method would refer to its type).
+                self.type_refs(node, ctx.enclosing);
             }
             if kind == k.call_expression {
                 if let Some(function) = node.child_by_field_id(k.f_function)
@@ -1192,13 +1324,29 @@ impl<'s> Extractor<'s> {
                         let mut c = left.walk();
                         let names: Vec<Node<'_>> = left.named_children(&mut c).collect();
                         self.assign_hints(&names, right, ctx.scope);
+                        self.declare(&names);
                     }
-                } else if kind == k.var_spec {
-                    self.var_spec_hints(node, ctx.scope);
+                } else if kind == k.var_spec || kind == k.const_spec {
+                    if kind == k.var_spec {
+                        self.var_spec_hints(node, ctx.scope);
+                    }
+                    let mut names: Vec<Node<'_>> = Vec::new();
+                    self.field_children(node, k.f_name, |n| names.push(n));
+                    self.declare(&names);
                 } else if kind == k.range_clause {
                     self.range_hints(node, ctx.scope);
+                    if let Some(left) = node.child_by_field_id(k.f_left) {
+                        let mut c = left.walk();
+                        let names: Vec<Node<'_>> = left.named_children(&mut c).collect();
+                        self.declare(&names);
+                    }
                 } else if kind == k.type_switch_statement {
                     self.type_switch_hints(node, ctx.scope);
+                    if let Some(alias) = node.child_by_field_id(k.f_alias) {
+                        let mut c = alias.walk();
+                        let names: Vec<Node<'_>> = alias.named_children(&mut c).collect();
+                        self.declare(&names);
+                    }
                 } else if kind == k.func_literal
                     && let Some(params) = node.child_by_field_id(k.f_parameters)
                 {
@@ -1206,13 +1354,20 @@ impl<'s> Extractor<'s> {
                     // function), so its parameters are typed locals of that function from
                     // the literal's line on: `return func(c *Context) { c.Next() }`.
                     self.param_hints(params, ctx.scope);
+                    self.declare_params(params);
+                    if let Some(result) = node.child_by_field_id(k.f_result) {
+                        self.declare_params(result);
+                    }
                 }
             }
             let look_inside = match k.inside.get(usize::from(kind)) {
                 Some(Inside::Never) => false,
                 // A selector holds a field read; one that is a whole selector was read above.
                 Some(Inside::IfParen) if kind == k.selector_expression => self.has_paren(node),
-                Some(Inside::IfParen) => self.has_paren_or_dot(node),
+                // In a function every name read counts (REFERS_TO constants and variables);
+                // the big generated tables this skips are package-level.
+                Some(Inside::IfParen) if ctx.scope.is_some() => true,
+                Some(Inside::IfParen) => self.may_name_something(node),
                 Some(Inside::Always) | None => true,
             };
             if look_inside && cursor.goto_first_child() {
@@ -1236,10 +1391,39 @@ impl<'s> Extractor<'s> {
         }
     }
 
-    /// Whether `node`'s text holds a `(` or a `.`: a call, or a selector that may read a field
-    /// (see [`NOTHING_INSIDE_WITHOUT_PAREN`]).
-    fn has_paren_or_dot(&self, node: Node<'_>) -> bool {
-        self.text_has(node, |c| c == b'(' || c == b'.')
+    /// Whether `node`'s text, outside string and rune literals, holds a `(`, a `.` (a call,
+    /// or a selector that may read a field) or a name (a constant or variable read, `T{`);
+    /// see [`NOTHING_INSIDE_WITHOUT_PAREN`]. The generated tables of numbers and strings this
+    /// is for (`{0x0041, 0x005a, 1}`, `{"a", "b"}`) hold none: digits and letters inside a
+    /// number do not start a name.
+    fn may_name_something(&self, node: Node<'_>) -> bool {
+        let Some(b) = self.src.as_bytes().get(node.start_byte()..node.end_byte()) else {
+            return true;
+        };
+        let mut quote: Option<u8> = None;
+        let mut prev = b' ';
+        let mut i = 0;
+        while let Some(&c) = b.get(i) {
+            match quote {
+                Some(q) => {
+                    if c == b'\\' && q != b'`' {
+                        i += 1;
+                    } else if c == q {
+                        quote = None;
+                    }
+                }
+                None => {
+                    if c == b'"' || c == b'\'' || c == b'`' {
+                        quote = Some(c);
+                    } else if c == b'(' || c == b'.' || (is_name_start(c) && !is_name_byte(prev)) {
+                        return true;
+                    }
+                }
+            }
+            prev = c;
+            i += 1;
+        }
+        false
     }
 
     /// Whether `node`'s text holds a byte `hit` accepts (true when its range is not the text's).
@@ -1312,25 +1496,42 @@ impl<'s> Extractor<'s> {
         self.text_has(node, |c| c == b'(')
     }
 
-    /// Functions and methods named as values at a container of values: call arguments,
-    /// composite literal elements (keyed or not), returned values, the right of `:=` / `=`.
-    /// Only bare names and package members are candidates (`less`, `strings.Index`);
-    /// resolution keeps those that name a function or method (a local, a variable or a
-    /// constant resolves to nothing). Looked at from the container, not per identifier,
-    /// since asking a node for its parent costs a descent from the root.
+    /// Names used as values at a container of values ([`VALUE_CONTAINERS`]): call arguments,
+    /// composite literal elements (keyed or not), returned values, both sides of `=` and the
+    /// right of `:=`, operands, indexes, conditions, `case` values, a `var` / `const` spec's
+    /// values. Only bare names and package members are candidates (`less`, `maxLen`,
+    /// `strings.Index`); the function's own locals are left out, and resolution keeps those
+    /// that name a package-level function, method, constant, variable or type. One per
+    /// (enclosing symbol, name). Looked at from the container, not per identifier, since
+    /// asking a node for its parent costs a descent from the root.
     fn value_refs(&mut self, node: Node<'_>, ctx: Ctx) {
         let k = self.k;
         let kind = node.kind_id();
-        let list = if kind == k.short_var_declaration || kind == k.assignment_statement {
-            node.child_by_field_id(k.f_right)
-        } else if kind == k.return_statement {
-            node.named_child(0).filter(|c| c.kind_id() == k.expression_list).or(node.named_child(0))
-        } else {
-            Some(node)
-        };
-        let Some(list) = list else { return };
-        let mut c = list.walk();
-        let items: Vec<Node<'_>> = list.named_children(&mut c).collect();
+        // (node, whether its named children are the values rather than the node itself)
+        let parts: [Option<(Node<'_>, bool)>; 2] =
+            if kind == k.short_var_declaration || kind == k.range_clause {
+                [node.child_by_field_id(k.f_right).map(|n| (n, false)), None]
+            } else if kind == k.assignment_statement {
+                [
+                    node.child_by_field_id(k.f_right).map(|n| (n, false)),
+                    node.child_by_field_id(k.f_left).map(|n| (n, false)),
+                ]
+            } else if kind == k.return_statement {
+                [node.named_child(0).map(|n| (n, false)), None]
+            } else if kind == k.expression_case || kind == k.var_spec || kind == k.const_spec {
+                [node.child_by_field_id(k.f_value).map(|n| (n, false)), None]
+            } else {
+                [Some((node, true)), None]
+            };
+        let mut items: Vec<Node<'_>> = Vec::new();
+        for (part, children) in parts.into_iter().flatten() {
+            if children || part.kind_id() == k.expression_list {
+                let mut c = part.walk();
+                items.extend(part.named_children(&mut c));
+            } else {
+                items.push(part);
+            }
+        }
         for item in items {
             // `{f}` and `{key: f}` hold the value in a literal_element.
             let value = if item.kind_id() == k.keyed_element {
@@ -1344,16 +1545,8 @@ impl<'s> Extractor<'s> {
             let vk = v.kind_id();
             let callee = if vk == k.identifier {
                 let name = self.text(v);
-                if matches!(name, "nil" | "true" | "false" | "iota" | "_") {
-                    continue;
-                }
-                // A parameter or local of the function: never a function declaration.
-                if ctx.scope.is_some()
-                    && self
-                        .facts
-                        .type_hints
-                        .get(self.fn_hints..)
-                        .is_some_and(|hs| hs.iter().any(|h| h.scope == ctx.scope && h.name == name))
+                if matches!(name, "nil" | "true" | "false" | "iota" | "_")
+                    || (ctx.scope.is_some() && self.locals.contains(name))
                 {
                     continue;
                 }
@@ -1367,15 +1560,117 @@ impl<'s> Extractor<'s> {
             } else {
                 None
             };
-            if let Some((callee, name)) = callee {
-                self.facts.value_refs.push(CallSite {
-                    callee,
-                    kind: CallKind::Call,
-                    line: start_line(name),
-                    col: start_col(name),
-                    enclosing: ctx.enclosing,
-                });
+            let Some((callee, name)) = callee else { continue };
+            if !self.seen_values.insert((ctx.enclosing, self.text(v))) {
+                continue;
             }
+            self.facts.value_refs.push(CallSite {
+                callee,
+                kind: CallKind::Call,
+                line: start_line(name),
+                col: start_col(name),
+                enclosing: ctx.enclosing,
+            });
+        }
+    }
+
+    /// The named types a type expression refers to (`map[string]*pkg.T` -> `pkg.T`), one per
+    /// (enclosing symbol, name): predeclared types and type parameters left out, and embedded
+    /// fields and interface elements too (those are EMBEDS, or constraints).
+    fn type_refs(&mut self, root: Node<'_>, enclosing: Option<SymbolIdx>) {
+        let k = self.k;
+        let mut cursor = root.walk();
+        let mut depth = 0usize;
+        loop {
+            let node = cursor.node();
+            let kind = node.kind_id();
+            let mut inside = true;
+            if kind == k.type_identifier {
+                inside = false;
+                let name = self.text(node);
+                if !PREDECLARED_TYPES.contains(&name) && !self.tparams.contains(&name) {
+                    self.type_ref(Receiver::None, name, node, node, enclosing);
+                }
+            } else if kind == k.qualified_type {
+                inside = false;
+                if let (Some(pkg), Some(name)) =
+                    (node.child_by_field_id(k.f_package), node.child_by_field_id(k.f_name))
+                {
+                    let receiver = Receiver::Path(vec![self.text(pkg).to_string()]);
+                    self.type_ref(receiver, self.text(name), name, node, enclosing);
+                }
+            } else if (kind == k.field_declaration && node.child_by_field_id(k.f_name).is_none())
+                || kind == k.type_elem
+                || kind == k.comment
+            {
+                inside = false;
+            }
+            if inside && cursor.goto_first_child() {
+                depth += 1;
+                continue;
+            }
+            loop {
+                if depth == 0 {
+                    return;
+                }
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return;
+                }
+                depth -= 1;
+            }
+        }
+    }
+
+    fn type_ref(
+        &mut self,
+        receiver: Receiver,
+        name: &str,
+        name_node: Node<'_>,
+        whole: Node<'_>,
+        enclosing: Option<SymbolIdx>,
+    ) {
+        if !self.seen_types.insert((enclosing, self.text(whole))) {
+            return;
+        }
+        self.facts.type_refs.push(CallSite {
+            callee: Callee { receiver, name: name.to_string() },
+            kind: CallKind::Call,
+            line: start_line(name_node),
+            col: start_col(name_node),
+            enclosing,
+        });
+    }
+
+    /// Adds the identifiers among `names` to the function's locals.
+    fn declare(&mut self, names: &[Node<'_>]) {
+        for &n in names {
+            if n.kind_id() == self.k.identifier {
+                let name = self.text(n);
+                if name != "_" {
+                    self.locals.insert(name);
+                }
+            }
+        }
+    }
+
+    /// Adds the names a parameter list declares to the function's locals.
+    fn declare_params(&mut self, list: Node<'_>) {
+        let k = self.k;
+        let mut c = list.walk();
+        let params: Vec<Node<'_>> = list
+            .named_children(&mut c)
+            .filter(|p| {
+                p.kind_id() == k.parameter_declaration
+                    || p.kind_id() == k.variadic_parameter_declaration
+            })
+            .collect();
+        for p in params {
+            let mut names: Vec<Node<'_>> = Vec::new();
+            self.field_children(p, k.f_name, |n| names.push(n));
+            self.declare(&names);
         }
     }
 
@@ -1608,6 +1903,16 @@ fn at_field(c: &tree_sitter::TreeCursor<'_>, field: u16) -> bool {
     c.field_id().is_some_and(|id| id.get() == field) && c.node().is_named()
 }
 
+/// A byte that may start a name (ASCII letters, `_`, any byte of a UTF-8 sequence).
+fn is_name_start(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_' || b >= 0x80
+}
+
+/// A byte that may end a name (ASCII letters, digits, `_`, any byte of a UTF-8 sequence).
+fn is_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
+}
+
 fn is_exported(name: &str) -> bool {
     name.chars().next().is_some_and(char::is_uppercase)
 }
@@ -1620,4 +1925,20 @@ fn child_of_kind(node: Node<'_>, kind: u16) -> Option<Node<'_>> {
     let mut c = node.walk();
 
     node.children(&mut c).find(|n| n.kind_id() == kind)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A misspelt kind in a table would silently never match: every name must be one of
+    /// the grammar's named kinds.
+    #[test]
+    fn every_kind_in_the_walk_tables_exists_in_the_grammar() {
+        let lang: tree_sitter::Language = tree_sitter_go::LANGUAGE.into();
+        let tables = [NO_CALLS_INSIDE, NOTHING_INSIDE_WITHOUT_PAREN, VALUE_CONTAINERS, TYPE_ROOTS];
+        for kind in tables.iter().flat_map(|t| t.iter()) {
+            assert_ne!(lang.id_for_node_kind(kind, true), 0, "`{kind}` is no Go node kind");
+        }
+    }
 }

@@ -590,6 +590,23 @@ fn synthetic() -> FileFacts {
             col: u32::MAX,
             enclosing: Some(n + 6),
         }],
+        type_refs: vec![CallSite {
+            callee: Callee { receiver: Receiver::None, name: "T".into() },
+            kind: CallKind::Call,
+            line: u32::MAX,
+            col: 0,
+            enclosing: None,
+        }],
+        mentions: vec![
+            Mention { kind: MentionKind::Link, text: "ü/a.md".into(), line: 1, section: None },
+            Mention {
+                kind: MentionKind::Code,
+                text: String::new(),
+                line: u32::MAX,
+                section: Some(n),
+            },
+            Mention { kind: MentionKind::Fenced, text: "a.b".into(), line: 2, section: Some(0) },
+        ],
     }
 }
 

@@ -423,6 +423,8 @@ fn an_interrupt_stops_a_running_query_and_the_connection_serves_on() {
     done.store(true, std::sync::atomic::Ordering::SeqCst);
     nagger.join().unwrap();
     let e = interrupted.expect("some statement was interrupted");
-    assert!(e.contains("interrupted"), "{e}");
+    // An interrupt that lands while SQLite connects the FTS table fails the statement with
+    // "vtable constructor failed" rather than "interrupted"; either way the statement stopped.
+    assert!(e.contains("interrupted") || e.contains("vtable constructor failed"), "{e}");
     assert!(!store.reader().unwrap().search(&request).unwrap().hits.is_empty());
 }

@@ -17,6 +17,7 @@
 //! is someone else's job.
 
 mod digest;
+mod docs;
 pub mod endpoints;
 mod go;
 mod graph;

@@ -70,6 +70,7 @@ fn resolve_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Resolve
         Some(Language::TypeScript | Language::Tsx | Language::JavaScript) => {
             crate::ts::resolve_file(db, workspace, file)
         }
-        Some(Language::Markdown) | None => Resolved::default(),
+        Some(Language::Markdown) => crate::docs::resolve_markdown(db, workspace, file),
+        None => Resolved::default(),
     }
 }

@@ -8,6 +8,8 @@
 //! Architecture invariant: this crate has no dependencies and does no IO.
 
 pub mod ddl;
+pub mod paths;
 pub mod vocab;
 
+pub use paths::is_test_path;
 pub use vocab::{DiagnosticCode, EdgeKind, NodeCategory, NodeKind, Reason};

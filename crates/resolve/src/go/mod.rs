@@ -24,8 +24,11 @@
 //! for functions, `typed-receiver` for methods found through a known receiver type (method
 //! expressions included), `interface-method` for calls on an interface-typed receiver (the edge
 //! points at the interface method). IMPORTS goes from the file to the imported package node.
-//! EXTENDS is used for both interface embedding and struct embedding (the embedded type's
-//! methods and fields are promoted, the closest Go has to inheritance). Conversions `T(x)`,
+//! EMBEDS is used for both interface embedding and struct embedding (the embedded type's
+//! methods and fields are promoted, the closest Go has to inheritance). REFERS_TO goes from
+//! the enclosing symbol (a type for its fields and signatures, a var or const for its
+//! initialiser) to a declaration named and not called: a function or method value, a
+//! package-level constant or variable, a named type; locals shadow. Conversions `T(x)`,
 //! builtins and calls of func-typed values (fields, variables) are not calls of a declaration:
 //! they are skipped, not counted as unresolved. Nothing is guessed by name alone.
 
@@ -45,7 +48,7 @@ use implements::package_implements;
 use layout::{FileImports, PkgRef, file_imports};
 use lookup::{Field, Tables};
 use std::collections::{HashMap, HashSet};
-use table::{Func, Scope, TypeRef, VarType, is_builtin_func, is_predeclared_type};
+use table::{Func, Scope, SymRef, TypeRef, VarType, is_builtin_func, is_predeclared_type};
 
 /// How many nested resolutions (a local's initialiser call, a call-result receiver) one call
 /// site may need.
@@ -188,10 +191,43 @@ fn resolve_core_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Re
             *line,
         ));
     }
+    // REFERS_TO: a declaration named, not called: a function or method used as a value
+    // (passed, stored, returned), a package-level constant or variable read or written, a
+    // named type in a signature, field, literal, conversion or assertion. Once per (symbol,
+    // target) at its first use; a test function's function values count as what it tests.
+    // (symbol, target) -> index of its edge in `out.edges`, which keeps the first line.
+    let mut referred: HashMap<(Id, Id), usize> = HashMap::new();
+    let mut refer = |out: &mut Resolved, src: Id, dst: &Id, reason: Reason, line: u32| {
+        if src == *dst {
+            return;
+        }
+        match referred.entry((src.clone(), dst.clone())) {
+            std::collections::hash_map::Entry::Occupied(e) => {
+                if let Some(edge) = out.edges.get_mut(*e.get())
+                    && line < edge.line
+                {
+                    edge.line = line;
+                }
+            }
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(out.edges.len());
+                out.edges.push(Edge::new(src, dst.clone(), EdgeKind::RefersTo, reason, line));
+            }
+        }
+    };
+    let sym_id = |s: SymRef| symbol_ids(db, s.file).get(s.idx as usize).cloned();
     for site in &facts.calls {
         // Calls in a package-level var initialiser see package scope only.
         let fn_scope = function_scope(facts, site.enclosing);
-        match r.call(&site.callee, fn_scope, pos(site.line, site.col), 0) {
+        let at = pos(site.line, site.col);
+        // `DefaultServeMux.Handle(...)`, `http.DefaultClient.Do(...)`: the variable is read.
+        if let Receiver::Path(parts) = &site.callee.receiver
+            && let Some((v, reason)) = r.receiver_value(parts, fn_scope, at)
+            && let Some(dst) = sym_id(v)
+        {
+            refer(&mut out, caller_id(db, file, site.enclosing), &dst, reason, site.line);
+        }
+        match r.call(&site.callee, fn_scope, at, 0) {
             Outcome::Found(f, reason) => {
                 let Some(dst) = symbol_ids(db, f.sym.file).get(f.sym.idx as usize) else {
                     continue;
@@ -209,7 +245,14 @@ fn resolve_core_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Re
                     tested.add(test_id, target);
                 }
             }
-            Outcome::Skip => {}
+            Outcome::Skip => {
+                // A conversion `T(x)` / `pkg.T(x)` names the type.
+                if let Some((t, reason)) = r.named_type(&site.callee, fn_scope, at)
+                    && let Some(dst) = sym_id(t)
+                {
+                    refer(&mut out, caller_id(db, file, site.enclosing), &dst, reason, site.line);
+                }
+            }
             Outcome::Unresolved => out.unresolved.push(UnresolvedSite {
                 line: site.line,
                 caller: caller_id(db, file, site.enclosing),
@@ -217,25 +260,31 @@ fn resolve_core_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Re
             }),
         }
     }
-    // REFERS_TO: a function or method named as a value (passed, stored, returned), once per
-    // (symbol, target) at its first use; a test function's count as what it tests.
-    let mut referred: HashSet<(Id, Id)> = HashSet::new();
     for site in &facts.value_refs {
         let fn_scope = function_scope(facts, site.enclosing);
-        let Outcome::Found(f, reason) = r.call(&site.callee, fn_scope, pos(site.line, site.col), 0)
-        else {
-            continue;
-        };
-        let Some(dst) = symbol_ids(db, f.sym.file).get(f.sym.idx as usize) else { continue };
+        let at = pos(site.line, site.col);
         let src = caller_id(db, file, site.enclosing);
-        if !referred.insert((src.clone(), dst.clone())) {
-            continue;
+        if let Outcome::Found(f, reason) = r.call(&site.callee, fn_scope, at, 0) {
+            let Some(dst) = sym_id(f.sym) else { continue };
+            refer(&mut out, src, &dst, reason, site.line);
+            if in_test_file && let Some(test) = test_function(facts, site.enclosing) {
+                let test_id = symbol_ids(db, file).get(test as usize);
+                let target = (&dst, f.sym.file.path(db).as_str(), reason, site.line);
+                tested.add(test_id, target);
+            }
+        } else if let Some((v, reason)) =
+            r.value(&site.callee, fn_scope, at).or_else(|| r.named_type(&site.callee, fn_scope, at))
+            && let Some(dst) = sym_id(v)
+        {
+            refer(&mut out, src, &dst, reason, site.line);
         }
-        out.edges.push(Edge::new(src, dst.clone(), EdgeKind::RefersTo, reason, site.line));
-        if in_test_file && let Some(test) = test_function(facts, site.enclosing) {
-            let test_id = symbol_ids(db, file).get(test as usize);
-            let target = (dst, f.sym.file.path(db).as_str(), reason, site.line);
-            tested.add(test_id, target);
+    }
+    for site in &facts.type_refs {
+        let fn_scope = function_scope(facts, site.enclosing);
+        if let Some((t, reason)) = r.named_type(&site.callee, fn_scope, pos(site.line, site.col))
+            && let Some(dst) = sym_id(t)
+        {
+            refer(&mut out, caller_id(db, file, site.enclosing), &dst, reason, site.line);
         }
     }
     for (test, target, reason, line) in tested.pairs {
@@ -252,6 +301,12 @@ fn resolve_core_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Re
     let mut linked: HashSet<(Option<codegraph_parse::SymbolIdx>, String)> = HashSet::new();
     for a in &facts.accesses {
         let fn_scope = function_scope(facts, a.enclosing);
+        if let Receiver::Path(parts) = &a.receiver
+            && let Some((v, reason)) = r.receiver_value(parts, fn_scope, line_end(a.line))
+            && let Some(dst) = sym_id(v)
+        {
+            refer(&mut out, caller_id(db, file, a.enclosing), &dst, reason, a.line);
+        }
         let Some(ty) = r.receiver_type(&a.receiver, fn_scope, line_end(a.line)) else { continue };
         let Some(owner) = r.tables.field_owner(&ty, &a.name).and_then(|info| info.sym) else {
             // Not a field: a method value (`h := s.handle`, `f(s.handle)`) refers to the method.
@@ -259,10 +314,7 @@ fn resolve_core_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Re
                 && let Outcome::Found(f, reason) = r.method_on(&ty, &a.name)
                 && let Some(dst) = symbol_ids(db, f.sym.file).get(f.sym.idx as usize)
             {
-                let src = caller_id(db, file, a.enclosing);
-                if referred.insert((src.clone(), dst.clone())) {
-                    out.edges.push(Edge::new(src, dst.clone(), EdgeKind::RefersTo, reason, a.line));
-                }
+                refer(&mut out, caller_id(db, file, a.enclosing), dst, reason, a.line);
             }
             continue;
         };
@@ -608,6 +660,91 @@ impl<'db> Resolver<'db> {
         match self.path_type(parts, func, line, depth) {
             Some(t) => self.method_on(&t, name),
             None => Outcome::Unresolved,
+        }
+    }
+
+    /// The package-level constant or variable a name read as a value denotes (`maxLen`,
+    /// `pkg.ErrX`, a dot import's), unless a local of the function shadows it.
+    fn value(
+        &self,
+        callee: &Callee,
+        func: Option<SymbolIdx>,
+        line: Pos,
+    ) -> Option<(SymRef, Reason)> {
+        let name = callee.name.as_str();
+        match &callee.receiver {
+            Receiver::None => {
+                if !matches!(self.local(func, name, line, 0), Local::Unbound) {
+                    return None;
+                }
+                if let Some(v) = self.scope.and_then(|s| s.values.get(name)) {
+                    return Some((v.sym, Reason::SamePackage));
+                }
+                self.imports.dots.iter().find_map(|pkg| {
+                    let v = self.tables.scope(&pkg.dir, &pkg.name)?.values.get(name)?;
+                    Some((v.sym, Reason::ImportResolved))
+                })
+            }
+            Receiver::Path(p) if p.len() == 1 => {
+                if !matches!(self.local(func, &p[0], line, 0), Local::Unbound) {
+                    return None;
+                }
+                let pkg = self.imports.by_name.get(p[0].as_str())?.as_ref()?;
+                let v = self.tables.scope(&pkg.dir, &pkg.name)?.values.get(name)?;
+                Some((v.sym, Reason::ImportResolved))
+            }
+            _ => None,
+        }
+    }
+
+    /// The package-level variable a receiver path starts with (`DefaultServeMux` in
+    /// `DefaultServeMux.Handle`, `http.DefaultClient` in `http.DefaultClient.Do`).
+    fn receiver_value(
+        &self,
+        parts: &[String],
+        func: Option<SymbolIdx>,
+        line: Pos,
+    ) -> Option<(SymRef, Reason)> {
+        let first = parts.first()?;
+        if self.imports.by_name.contains_key(first.as_str())
+            && matches!(self.local(func, first, line, 0), Local::Unbound)
+        {
+            let callee = Callee {
+                receiver: Receiver::Path(vec![first.clone()]),
+                name: parts.get(1)?.clone(),
+            };
+            return self.value(&callee, func, line);
+        }
+        self.value(&Callee { receiver: Receiver::None, name: first.clone() }, func, line)
+    }
+
+    /// The declared type a type name denotes (`T`, `pkg.T`, a dot import's `T`).
+    fn named_type(
+        &self,
+        callee: &Callee,
+        func: Option<SymbolIdx>,
+        line: Pos,
+    ) -> Option<(SymRef, Reason)> {
+        let name = callee.name.as_str();
+        match &callee.receiver {
+            Receiver::None => {
+                if let Some(sym) = self.scope.and_then(|s| s.types.get(name)).and_then(|t| t.sym) {
+                    return Some((sym, Reason::SamePackage));
+                }
+                self.imports.dots.iter().find_map(|pkg| {
+                    let sym = self.tables.scope(&pkg.dir, &pkg.name)?.types.get(name)?.sym?;
+                    Some((sym, Reason::ImportResolved))
+                })
+            }
+            Receiver::Path(p) if p.len() == 1 => {
+                if !matches!(self.local(func, &p[0], line, 0), Local::Unbound) {
+                    return None;
+                }
+                let pkg = self.imports.by_name.get(p[0].as_str())?.as_ref()?;
+                let sym = self.tables.scope(&pkg.dir, &pkg.name)?.types.get(name)?.sym?;
+                Some((sym, Reason::ImportResolved))
+            }
+            _ => None,
         }
     }
 

@@ -87,6 +87,16 @@ pub(crate) struct Scope {
     pub funcs: HashMap<String, Func>,
     pub types: HashMap<String, TypeInfo>,
     pub vars: HashMap<String, VarType>,
+    /// Package-level constants and variables by name (what REFERS_TO a value points at).
+    pub values: HashMap<String, Value>,
+}
+
+/// A package-level constant or variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Value {
+    pub sym: SymRef,
+    /// Build-constraint preference of the declaring file (lower wins), see [`file_rank`].
+    pub rank: u8,
 }
 
 /// The packages of one directory, by package clause name.
@@ -480,6 +490,8 @@ pub(crate) struct FileDecls {
     pub methods: Vec<(String, String, Func)>,
     /// Package-level variables whose type is known.
     pub vars: Vec<(String, VarType)>,
+    /// Package-level constants and variables.
+    pub values: Vec<(String, Value)>,
 }
 
 /// The declarations of one Go file, from its facts and imports only. Equal declarations of
@@ -561,6 +573,11 @@ fn table_of<'db>(db: &'db dyn salsa::Database, dir: DirKey<'db>) -> PackageTable
         for (name, v) in &d.vars {
             scope.vars.entry(name.clone()).or_insert_with(|| v.clone());
         }
+        for (name, v) in &d.values {
+            if better(scope.values.get(name).map(|v| v.rank), v.rank) {
+                scope.values.insert(name.clone(), *v);
+            }
+        }
     }
     table
 }
@@ -636,6 +653,9 @@ fn add_decls(out: &mut FileDecls, cx: &FileCx<'_>) {
         let idx = i as SymbolIdx;
         let sym = SymRef { file, idx };
         match s.kind {
+            NodeKind::Constant | NodeKind::Variable => {
+                out.values.push((s.name.clone(), Value { sym, rank }));
+            }
             NodeKind::Function => {
                 out.funcs.push((s.name.clone(), Func { sym, ret: cx.ret_of(idx), rank }));
             }

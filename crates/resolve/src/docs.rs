@@ -1,0 +1,325 @@
+//! DOC_RELATED: a Markdown section -> each symbol or file it names.
+//!
+//! Why it exists: agents ask "which docs describe this"; a README section that shows
+//! `mux.NewRouter()` or links `docs/routing.md` is the answer. The Markdown provider records
+//! mentions per section (inline code, names called or selected in fenced code, link targets);
+//! this module resolves them against the workspace and keeps only what names exactly one
+//! target. A name is a contextual hint, not proof of coupling: DOC_RELATED weighs 0.75 (the
+//! reference spec's doc-to-symbol weight) and never drives CALLS-like answers.
+//!
+//! Rules, in order, for a code mention (`NewRouter()`, `*mux.Router`, `Router.HandleFunc`):
+//! 1. a path (it has a `/` or a file extension of the workspace): the file, relative to the
+//!    Markdown file's directory, else to the root, else the one file whose path ends with it;
+//! 2. a qualified name (`Router.HandleFunc`) equal to a symbol's;
+//! 3. `pkg.Name...`: a symbol whose qualified name is the rest, in a Go package named `pkg`
+//!    or a file whose stem or directory is `pkg`; else, for `x.Name`, a member (method,
+//!    field) named `Name` (`r.HandleFunc(...)` on a variable);
+//! 4. a bare name: the symbols of that name that are not members (fields, methods) unless
+//!    only members have it.
+//!
+//! Among several candidates, production code wins over tests, then code under the Markdown
+//! file's directory over the rest; still several, the mention names nothing (no guess).
+//! Links resolve by rule 1 only. Routes are not matched (a path in prose is rarely the exact
+//! route pattern).
+//!
+//! Incrementality: [`doc_names`] is one file's mentionable names without lines, so an edit
+//! inside a body leaves it equal and [`name_index`] is not rebuilt; the index changes only
+//! when a declaration is added, removed or renamed, and then only Markdown files re-resolve
+//! (cheap lookups). Editing a Markdown file re-resolves that file alone.
+
+use crate::graph::{Edge, symbol_ids};
+use crate::ids::{Id, file_id, parent_dir};
+use crate::resolved::{Resolved, caller_id};
+use codegraph_db::{SourceFile, Workspace, file_facts};
+use codegraph_parse::{Language, MentionKind};
+use codegraph_schema::{EdgeKind, NodeKind, Reason, is_test_path};
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+/// One mentionable symbol of a file.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct DocName {
+    pub name: String,
+    pub qualified_name: String,
+    /// The symbol's index in its file's facts.
+    pub idx: u32,
+    /// A member of a type (field, method, enum member): matched by bare name only when no
+    /// top-level declaration has the name.
+    pub member: bool,
+}
+
+/// The names one file's symbols can be mentioned by, without lines: equal across edits that
+/// change no declaration. Markdown sections are not targets.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn doc_names(db: &dyn salsa::Database, file: SourceFile) -> Arc<Vec<DocName>> {
+    if matches!(file.language(db), None | Some(Language::Markdown)) {
+        return Arc::new(Vec::new());
+    }
+    let facts = file_facts(db, file);
+    let names = facts
+        .symbols
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.kind != NodeKind::Section)
+        .map(|(i, s)| DocName {
+            name: s.name.clone(),
+            qualified_name: s.qualified_name.clone(),
+            idx: u32::try_from(i).unwrap_or(u32::MAX),
+            // Go methods are top-level declarations named `Type.Method`.
+            member: s.parent.is_some() || s.qualified_name != s.name,
+        })
+        .collect();
+    Arc::new(names)
+}
+
+/// A Go file's package clause, else `None`: what `pkg.Name` mentions qualify by.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn go_package_of(db: &dyn salsa::Database, file: SourceFile) -> Option<String> {
+    if file.language(db) != Some(Language::Go) {
+        return None;
+    }
+    file_facts(db, file).package.clone()
+}
+
+/// Every mentionable name of the workspace, and every path.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct NameIndex {
+    /// Name -> (file, position in its [`doc_names`]).
+    by_name: HashMap<String, Vec<(SourceFile, u32)>>,
+    /// Qualified name -> the same.
+    by_qname: HashMap<String, Vec<(SourceFile, u32)>>,
+    paths: HashMap<String, SourceFile>,
+}
+
+#[salsa::tracked(returns(ref))]
+pub(crate) fn name_index(db: &dyn salsa::Database, workspace: Workspace) -> Arc<NameIndex> {
+    let mut ix = NameIndex::default();
+    for &file in workspace.files(db) {
+        ix.paths.insert(file.path(db).clone(), file);
+        for (i, n) in doc_names(db, file).iter().enumerate() {
+            let at = (file, u32::try_from(i).unwrap_or(u32::MAX));
+            ix.by_name.entry(n.name.clone()).or_default().push(at);
+            if n.qualified_name != n.name {
+                ix.by_qname.entry(n.qualified_name.clone()).or_default().push(at);
+            }
+        }
+    }
+    Arc::new(ix)
+}
+
+/// What a mention resolved to.
+enum Target {
+    File(SourceFile),
+    Symbol(SourceFile, u32),
+}
+
+/// The DOC_RELATED edges of one Markdown file: section (or the file, before its first
+/// heading) -> target, one per pair, at the first mention.
+pub(crate) fn resolve_markdown(
+    db: &dyn salsa::Database,
+    workspace: Workspace,
+    file: SourceFile,
+) -> Resolved {
+    let facts = file_facts(db, file);
+    let mut out = Resolved::default();
+    if facts.mentions.is_empty() {
+        return out;
+    }
+    let ix = name_index(db, workspace);
+    let path = file.path(db);
+    let dir = parent_dir(path);
+    let mut linked: HashSet<(Id, Id)> = HashSet::new();
+    for m in &facts.mentions {
+        let target = match m.kind {
+            MentionKind::Link => find_path(ix, dir, &m.text).map(Target::File),
+            MentionKind::Code | MentionKind::Fenced => {
+                let text = clean(&m.text);
+                if looks_like_path(text) {
+                    find_path(ix, dir, text).map(Target::File)
+                } else {
+                    find_name(db, ix, dir, text)
+                }
+            }
+        };
+        let dst = match target {
+            Some(Target::File(f)) if f != file => file_id(f.path(db)),
+            Some(Target::Symbol(f, i)) => {
+                let Some(n) = doc_names(db, f).get(i as usize) else { continue };
+                let Some(id) = symbol_ids(db, f).get(n.idx as usize) else { continue };
+                id.clone()
+            }
+            _ => continue,
+        };
+        let src = caller_id(db, file, m.section);
+        if linked.insert((src.clone(), dst.clone())) {
+            out.edges.push(Edge::new(src, dst, EdgeKind::DocRelated, Reason::DocMention, m.line));
+        }
+    }
+    out
+}
+
+/// `NewRouter()` -> `NewRouter`, `*mux.Router` -> `mux.Router`, `r.Use(mw)` -> `r.Use`.
+fn clean(text: &str) -> &str {
+    let t = text.trim().trim_start_matches(['*', '&']);
+    let t = t.split('(').next().unwrap_or(t);
+    t.trim_end_matches(['.', ',', ';', ':'])
+}
+
+/// A path-shaped mention: has a `/`, or ends in a short extension after a dot that is not a
+/// qualified name (`main.go`, `README.md`; not `mux.Router`).
+fn looks_like_path(t: &str) -> bool {
+    if t.contains('/') {
+        return true;
+    }
+    let Some((_, ext)) = t.rsplit_once('.') else { return false };
+    matches!(
+        ext,
+        "go" | "ts" | "tsx" | "js" | "jsx" | "mjs" | "cjs" | "md" | "json" | "mod" | "yaml" | "yml"
+    )
+}
+
+/// A path relative to `dir`, else to the root, else the one path ending with it.
+fn find_path(ix: &NameIndex, dir: &str, text: &str) -> Option<SourceFile> {
+    let text = text.trim_start_matches("./");
+    if text.is_empty() {
+        return None;
+    }
+    let rooted = text.strip_prefix('/');
+    let mut tries: Vec<String> = Vec::new();
+    if let Some(r) = rooted {
+        tries.push(r.to_string());
+    } else {
+        if !dir.is_empty() {
+            tries.extend(normalize(&format!("{dir}/{text}")));
+        }
+        tries.extend(normalize(text));
+    }
+    for t in &tries {
+        if let Some(&f) = ix.paths.get(t) {
+            return Some(f);
+        }
+    }
+    if rooted.is_some() || text.starts_with("..") {
+        return None;
+    }
+    let suffix = format!("/{text}");
+    let mut hits = ix.paths.iter().filter(|(p, _)| p.ends_with(&suffix));
+    match (hits.next(), hits.next()) {
+        (Some((_, &f)), None) => Some(f),
+        _ => None,
+    }
+}
+
+/// `a/./b/../c` -> `a/c`; `None` when `..` climbs out of the root.
+fn normalize(path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for p in path.split('/') {
+        match p {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            p => parts.push(p),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// The one symbol a name mention denotes (rules 2-4 of the module doc).
+fn find_name(db: &dyn salsa::Database, ix: &NameIndex, dir: &str, text: &str) -> Option<Target> {
+    if text.is_empty() || !text.split('.').all(is_identifier) {
+        return None;
+    }
+    let entry = |&(f, i): &(SourceFile, u32)| doc_names(db, f).get(i as usize).map(|n| (f, i, n));
+    let mut candidates: Vec<(SourceFile, u32)> = Vec::new();
+    if text.contains('.') {
+        candidates.extend(ix.by_qname.get(text).into_iter().flatten());
+        if candidates.is_empty()
+            && let Some((qualifier, rest)) = text.split_once('.')
+        {
+            let pool =
+                if rest.contains('.') { ix.by_qname.get(rest) } else { ix.by_name.get(rest) };
+            candidates.extend(pool.into_iter().flatten().filter(|&&(f, i)| {
+                entry(&(f, i)).is_some_and(|(_, _, n)| n.qualified_name == rest)
+                    && qualifies(db, f, qualifier)
+            }));
+            // `r.HandleFunc(...)`: a method or field called or read on a variable.
+            if candidates.is_empty() && !rest.contains('.') {
+                candidates.extend(
+                    ix.by_name
+                        .get(rest)
+                        .into_iter()
+                        .flatten()
+                        .filter(|at| entry(at).is_some_and(|(_, _, n)| n.member)),
+                );
+            }
+        }
+    } else {
+        let all: Vec<(SourceFile, u32)> =
+            ix.by_name.get(text).into_iter().flatten().copied().collect();
+        let top: Vec<(SourceFile, u32)> =
+            all.iter().copied().filter(|at| entry(at).is_some_and(|(_, _, n)| !n.member)).collect();
+        candidates = if top.is_empty() { all } else { top };
+    }
+    pick(db, dir, candidates)
+}
+
+/// Whether `qualifier` names `file`'s Go package, its file stem or its directory.
+fn qualifies(db: &dyn salsa::Database, file: SourceFile, qualifier: &str) -> bool {
+    let path = file.path(db);
+    if go_package_of(db, file).as_deref() == Some(qualifier) {
+        return true;
+    }
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let stem = name.split('.').next().unwrap_or(name);
+    let dir = parent_dir(path);
+    stem == qualifier || dir.rsplit('/').next() == Some(qualifier)
+}
+
+/// The one candidate left after preferring production code, then code under `dir`.
+fn pick(db: &dyn salsa::Database, dir: &str, mut c: Vec<(SourceFile, u32)>) -> Option<Target> {
+    c.sort_by_key(|&(f, i)| (f.path(db).clone(), i));
+    c.dedup();
+    if c.len() > 1 {
+        let prod: Vec<_> = c.iter().copied().filter(|&(f, _)| !is_test_path(f.path(db))).collect();
+        if !prod.is_empty() {
+            c = prod;
+        }
+    }
+    if c.len() > 1 && !dir.is_empty() {
+        let prefix = format!("{dir}/");
+        let near: Vec<_> =
+            c.iter().copied().filter(|&(f, _)| f.path(db).starts_with(&prefix)).collect();
+        if !near.is_empty() {
+            c = near;
+        }
+    }
+    match c.as_slice() {
+        [(f, i)] => Some(Target::Symbol(*f, *i)),
+        _ => None,
+    }
+}
+
+fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mentions_are_cleaned_and_classified() {
+        assert_eq!(clean("mux.NewRouter()"), "mux.NewRouter");
+        assert_eq!(clean("*mux.Router"), "mux.Router");
+        assert_eq!(clean("r.Use(mw)"), "r.Use");
+        assert!(looks_like_path("docs/guide.md"));
+        assert!(looks_like_path("main.go"));
+        assert!(!looks_like_path("mux.Router"));
+        assert_eq!(normalize("a/./b/../c").as_deref(), Some("a/c"));
+        assert_eq!(normalize("../x"), None);
+        assert!(is_identifier("NewRouter") && !is_identifier("a-b") && !is_identifier(""));
+    }
+}

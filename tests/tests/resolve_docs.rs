@@ -1,0 +1,84 @@
+//! DOC_RELATED: Markdown sections to the symbols and files they name, one fixture per rule
+//! (inline code, fenced code, links, package-qualified names, ambiguity, tests vs production).
+
+use codegraph_tests::render_fixture_resolution;
+use expect_test::expect;
+
+#[test]
+fn sections_name_symbols_and_files() {
+    let out = render_fixture_resolution(
+        r#"
+        //- /go.mod
+        module example.com/mux
+        //- /mux.go
+        package mux
+
+        type Router struct{ strict bool }
+
+        func NewRouter() *Router { return &Router{} }
+
+        func (r *Router) HandleFunc(path string, f func()) {}
+
+        func (r *Router) Use(mw func()) {}
+
+        func Vars() map[string]string { return nil }
+        //- /route.go
+        package mux
+
+        type Route struct{}
+
+        func (r *Route) Use() {}
+
+        func (r *Route) Path(tpl string) *Route { return r }
+        //- /mux_test.go
+        package mux
+
+        func NewRouterForTest() {}
+
+        func helper() {}
+        //- /internal/helper.go
+        package internal
+
+        func helper() {}
+        //- /docs/guide.md
+        # Guide
+
+        See the [README](../README.md) and [the router](../mux.go#L3).
+        //- /README.md
+        Intro mentions `mux.NewRouter()` before any heading.
+
+        # Routing
+
+        Create a router with `NewRouter`, then register handlers:
+
+        ```go
+        r := mux.NewRouter()
+        r.HandleFunc("/products/{key}", ProductHandler)
+        vars := mux.Vars(r)
+        ```
+
+        ## Middleware
+
+        `Router.Use` adds middleware; `Use` alone is ambiguous; `helper` is the production one.
+        A `*Route` has `Path`, a router `strict`. Unknown: `Nope`. See [guide](docs/guide.md),
+        [site](https://example.com/x.md) and `route.go`.
+        "#,
+    );
+    let docs: Vec<&str> = out.lines().filter(|l| l.contains(" DOC_RELATED ")).collect();
+    expect![[r#"
+        edge DOC_RELATED file:README.md -> sym:go:mux.go:NewRouter L1 doc-mention 0.75
+        edge DOC_RELATED sym:md:README.md:Routing -> sym:go:mux.go:NewRouter L5 doc-mention 0.75
+        edge DOC_RELATED sym:md:README.md:Routing -> sym:go:mux.go:Router.HandleFunc L9 doc-mention 0.75
+        edge DOC_RELATED sym:md:README.md:Routing -> sym:go:mux.go:Vars L10 doc-mention 0.75
+        edge DOC_RELATED sym:md:README.md:Routing.Middleware -> file:docs/guide.md L16 doc-mention 0.75
+        edge DOC_RELATED sym:md:README.md:Routing.Middleware -> file:route.go L17 doc-mention 0.75
+        edge DOC_RELATED sym:md:README.md:Routing.Middleware -> sym:go:internal/helper.go:helper L15 doc-mention 0.75
+        edge DOC_RELATED sym:md:README.md:Routing.Middleware -> sym:go:mux.go:Router.Use L15 doc-mention 0.75
+        edge DOC_RELATED sym:md:README.md:Routing.Middleware -> sym:go:mux.go:Router.strict L16 doc-mention 0.75
+        edge DOC_RELATED sym:md:README.md:Routing.Middleware -> sym:go:route.go:Route L16 doc-mention 0.75
+        edge DOC_RELATED sym:md:README.md:Routing.Middleware -> sym:go:route.go:Route.Path L16 doc-mention 0.75
+        edge DOC_RELATED sym:md:docs/guide.md:Guide -> file:README.md L3 doc-mention 0.75
+        edge DOC_RELATED sym:md:docs/guide.md:Guide -> file:mux.go L3 doc-mention 0.75
+    "#]]
+    .assert_eq(&(docs.join("\n") + "\n"));
+}
