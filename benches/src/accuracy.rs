@@ -20,6 +20,9 @@ pub(crate) struct Corpus {
     pub(crate) name: &'static str,
     pub(crate) root: &'static str,
     pub(crate) oracle: &'static str,
+    /// The REFERS_TO oracle (`benches/go_refs`, go/types' Uses map): made by
+    /// `benches/go_refs/run.sh CORPORA` for the Go corpora; scored when present.
+    pub(crate) refs: Option<&'static str>,
 }
 
 pub(crate) const CORPORA: &[Corpus] = &[
@@ -27,23 +30,32 @@ pub(crate) const CORPORA: &[Corpus] = &[
         name: "go_nethttp",
         root: "/usr/lib/go-1.19/src",
         oracle: "oracle_out/go_nethttp.jsonl",
+        refs: Some("oracle_out/go_nethttp_refs.jsonl"),
     },
     Corpus {
         name: "go_etcd",
         root: "/usr/share/gocode/src/go.etcd.io/etcd",
         oracle: "oracle_out/go_etcd.jsonl",
+        refs: Some("oracle_out/go_etcd_refs.jsonl"),
     },
-    Corpus { name: "rxjs", root: "npm/node_modules/rxjs/src", oracle: "oracle_out/rxjs.jsonl" },
+    Corpus {
+        name: "rxjs",
+        root: "npm/node_modules/rxjs/src",
+        oracle: "oracle_out/rxjs.jsonl",
+        refs: None,
+    },
     Corpus {
         name: "openai",
         root: "npm/node_modules/openai/src",
         oracle: "oracle_out/openai.jsonl",
+        refs: None,
     },
     // Its oracle covers the test files too: the corpus that scores TESTS edges.
     Corpus {
         name: "go_gin",
         root: "/usr/share/gocode/src/github.com/gin-gonic/gin",
         oracle: "oracle_out/go_gin.jsonl",
+        refs: Some("oracle_out/go_gin_refs.jsonl"),
     },
 ];
 
@@ -145,6 +157,8 @@ struct Index {
     unresolved: HashMap<String, usize>,
     /// Symbol-level TESTS edges as pairs (test file, test function, callee file, callee).
     tests: Vec<PairKey>,
+    /// REFERS_TO edges as pairs (file, symbol, target file, target).
+    refers: Vec<PairKey>,
 }
 
 fn load_index(export: &[u8]) -> Result<Index> {
@@ -161,7 +175,11 @@ fn load_index(export: &[u8]) -> Result<Index> {
                 let qn = v["qualified_name"].as_str().unwrap_or_default().to_string();
                 nodes.insert(id, (file, qn, v["kind"] == "file"));
             }
-            Some("edge") if v["kind"] == "CALLS" || v["kind"] == "TESTS" => edges.push(v),
+            Some("edge")
+                if v["kind"] == "CALLS" || v["kind"] == "TESTS" || v["kind"] == "REFERS_TO" =>
+            {
+                edges.push(v)
+            }
             Some("unresolved") => {
                 *idx.unresolved
                     .entry(v["file"].as_str().unwrap_or_default().to_string())
@@ -178,6 +196,12 @@ fn load_index(export: &[u8]) -> Result<Index> {
             continue;
         };
         let caller_symbol = if src.2 { "<module>".to_string() } else { convention_symbol(&src.1) };
+        if e["kind"] == "REFERS_TO" {
+            if !dst.2 {
+                idx.refers.push((src.0.clone(), caller_symbol, dst.0.clone(), dst.1.clone()));
+            }
+            continue;
+        }
         if e["kind"] == "TESTS" {
             // File-level TESTS (test file -> file) have no pair to score.
             if !src.2 && !dst.2 {
@@ -222,6 +246,21 @@ pub(crate) struct OurScore {
     /// how many of them are among its call pairs.
     tests_scored: usize,
     tests_hit: usize,
+    /// Our REFERS_TO pairs in the oracle's scope.
+    refers: HashSet<PairKey>,
+}
+
+/// The REFERS_TO oracle: (file, symbol, target file, target) pairs and the kind of each.
+pub(crate) fn load_refs(path: &Path) -> Result<HashMap<PairKey, String>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut out = HashMap::new();
+    for line in text.lines().filter(|l| !l.is_empty()) {
+        let v: Value = serde_json::from_str(line)?;
+        let s = |k: &str| v[k].as_str().unwrap_or_default().to_string();
+        out.insert((s("file"), s("symbol"), s("target_file"), s("target")), s("kind"));
+    }
+    Ok(out)
 }
 
 /// Indexes `root` into a scratch database with the release `codegraph` binary `bin` and
@@ -293,6 +332,7 @@ pub(crate) fn score_ours(bin: &Path, name: &str, root: &Path, oracle: &Oracle) -
         index_secs,
         tests_scored: scored.len(),
         tests_hit: scored.iter().filter(|k| oracle.pairs.contains(**k)).count(),
+        refers: index.refers.into_iter().filter(|k| oracle.in_scope(&k.0, &k.2)).collect(),
     })
 }
 
@@ -335,6 +375,7 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
     }
     let bin = crate::sibling_binary()?;
     let mut tests_rows = Vec::new();
+    let mut refs_rows = Vec::new();
     println!(
         "| corpus | oracle sites | our sites | site precision | site recall | pair precision | pair recall | iface-dispatch records | our edges to implementations | unresolved (ours) | index time |"
     );
@@ -357,6 +398,17 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
             s.unresolved,
             s.index_secs
         );
+        if let Some(refs) = c.refs {
+            let path = corpora.join(refs);
+            refs_rows.push(match load_refs(&path) {
+                Ok(oracle_refs) => refs_row(c.name, &s.refers, &oracle_refs, &oracle),
+                Err(_) => format!(
+                    "| {} | no oracle at {} (make it with benches/go_refs/run.sh) | | | | |",
+                    c.name,
+                    path.display()
+                ),
+            });
+        }
         if s.tests_scored > 0 {
             tests_rows.push(format!(
                 "| {} | {} | {} | {} |",
@@ -365,6 +417,17 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
                 s.tests_hit,
                 pct(s.tests_hit, s.tests_scored)
             ));
+        }
+    }
+    if !refs_rows.is_empty() {
+        // Pairs (user, target): the user is the enclosing declaration, as for CALLS pairs.
+        println!();
+        println!(
+            "| corpus | oracle REFERS_TO pairs | our pairs | precision | recall | recall by kind (type / const / var / func+method) |"
+        );
+        println!("| --- | --- | --- | --- | --- | --- |");
+        for r in refs_rows {
+            println!("{r}");
         }
     }
     if !tests_rows.is_empty() {
@@ -378,6 +441,34 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// One row of the REFERS_TO table: our pairs against the oracle's, in the CALLS oracle's scope.
+fn refs_row(
+    name: &str,
+    ours: &HashSet<PairKey>,
+    oracle_refs: &HashMap<PairKey, String>,
+    oracle: &Oracle,
+) -> String {
+    let scoped: HashMap<&PairKey, &String> =
+        oracle_refs.iter().filter(|(k, _)| oracle.in_scope(&k.0, &k.2)).collect();
+    let hit = ours.iter().filter(|k| scoped.contains_key(k)).count();
+    let by_kind = |kinds: &[&str]| {
+        let all: Vec<&&PairKey> =
+            scoped.iter().filter(|(_, v)| kinds.contains(&v.as_str())).map(|(k, _)| k).collect();
+        pct(all.iter().filter(|k| ours.contains(***k)).count(), all.len())
+    };
+    format!(
+        "| {name} | {} | {} | {} | {} | {} / {} / {} / {} |",
+        scoped.len(),
+        ours.len(),
+        pct(hit, ours.len()),
+        pct(hit, scoped.len()),
+        by_kind(&["type"]),
+        by_kind(&["const"]),
+        by_kind(&["var"]),
+        by_kind(&["func", "method"]),
+    )
 }
 
 #[cfg(test)]

@@ -776,6 +776,12 @@ fn types_constants_and_variables_are_refers_to() {
 
         var verbose = lib.Verbose
 
+        var names = map[Option]string{first: "one"}
+
+        const size = 4
+
+        var buf [size]byte
+
         func (s *Server) Run(o Option) *Base {
         	var b Base
         	n := Option(3)
@@ -807,16 +813,19 @@ fn types_constants_and_variables_are_refers_to() {
         edge REFERS_TO sym:go:srv.go:Server -> sym:go:lib/lib.go:Handler L9 import-resolved 0.95
         edge EMBEDS sym:go:srv.go:Server -> sym:go:srv.go:Base same-package 1.00
         edge REFERS_TO sym:go:srv.go:Server -> sym:go:srv.go:Option L11 same-package 1.00
-        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:lib/lib.go:DefaultMux L27 import-resolved 0.95
-        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:lib/lib.go:Handler L30 import-resolved 0.95
-        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:lib/lib.go:Limit L36 import-resolved 0.95
-        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:lib/lib.go:Mux L40 import-resolved 0.95
-        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:lib/lib.go:Verbose L26 import-resolved 0.95
-        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:srv.go:Base L23 same-package 1.00
-        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:srv.go:Option L23 same-package 1.00
-        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:srv.go:Server L34 same-package 1.00
-        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:srv.go:first L26 same-package 1.00
+        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:lib/lib.go:DefaultMux L33 import-resolved 0.95
+        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:lib/lib.go:Handler L36 import-resolved 0.95
+        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:lib/lib.go:Limit L42 import-resolved 0.95
+        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:lib/lib.go:Mux L46 import-resolved 0.95
+        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:lib/lib.go:Verbose L32 import-resolved 0.95
+        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:srv.go:Base L29 same-package 1.00
+        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:srv.go:Option L29 same-package 1.00
+        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:srv.go:Server L40 same-package 1.00
+        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:srv.go:first L32 same-package 1.00
+        edge REFERS_TO sym:go:srv.go:buf -> sym:go:srv.go:size L27 same-package 1.00
         edge REFERS_TO sym:go:srv.go:first -> sym:go:srv.go:Option L17 same-package 1.00
+        edge REFERS_TO sym:go:srv.go:names -> sym:go:srv.go:Option L23 same-package 1.00
+        edge REFERS_TO sym:go:srv.go:names -> sym:go:srv.go:first L23 same-package 1.00
         edge REFERS_TO sym:go:srv.go:second -> sym:go:srv.go:first L18 same-package 1.00
         edge REFERS_TO sym:go:srv.go:verbose -> sym:go:lib/lib.go:Verbose L21 import-resolved 0.95
     "#]]

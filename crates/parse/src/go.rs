@@ -195,6 +195,7 @@ ids! {
         parameter_declaration = "parameter_declaration",
         variadic_parameter_declaration = "variadic_parameter_declaration",
         type_parameter_declaration = "type_parameter_declaration",
+        map_type = "map_type",
         type_arguments = "type_arguments",
         parameter_list = "parameter_list",
         range_clause = "range_clause",
@@ -244,6 +245,7 @@ ids! {
         f_element = "element",
         f_operator = "operator",
         f_alias = "alias",
+        f_length = "length",
     }
 }
 
@@ -620,6 +622,7 @@ impl<'s> Extractor<'s> {
         }
         self.walk(node, Ctx { enclosing: scope, scope });
         self.tparams.clear();
+        self.locals.clear();
     }
 
     /// The base type name of a receiver type (`*T[K]` -> `T`), adding `K` to `tparams`.
@@ -831,9 +834,10 @@ impl<'s> Extractor<'s> {
         self.tparams = tparams;
         // What the type is made of (field types, method signatures, the underlying or aliased
         // type, constraints): references of the type itself (`Server` -> `Handler`).
-        self.type_refs(ty, Some(idx));
+        let ctx = Ctx { enclosing: Some(idx), scope: None };
+        self.type_refs(ty, ctx);
         if let Some(list) = spec.child_by_field_id(k.f_type_parameters) {
-            self.type_refs(list, Some(idx));
+            self.type_refs(list, ctx);
         }
         match kind {
             NodeKind::Struct => {
@@ -1043,7 +1047,7 @@ impl<'s> Extractor<'s> {
             // The declared type, and the names the value reads, are the first name's.
             let ctx = Ctx { enclosing: first.flatten(), scope: None };
             if let Some(ty) = spec.child_by_field_id(k.f_type) {
-                self.type_refs(ty, ctx.enclosing);
+                self.type_refs(ty, ctx);
             }
             self.value_refs(spec, ctx);
             self.no_type_refs = true;
@@ -1295,6 +1299,9 @@ impl<'s> Extractor<'s> {
             {
                 self.value_refs(node, ctx);
             }
+            if kind == k.composite_literal {
+                self.literal_keys(node, ctx);
+            }
             if !self.no_type_refs
                 && k.type_root.get(usize::from(kind)).copied().unwrap_or(false)
                 && !matches!(cursor.field_id(), Some(f) if f.get() == k.f_name || f.get() == k.f_receiver)
@@ -1302,7 +1309,7 @@ impl<'s> Extractor<'s> {
                 // A type where code names one: a signature, `var x T`, `T{}`, `x.(T)`,
                 // `T(x)`, `case *T:`, `F[T]`. Not a declaration's own name, not a method's
                 // receiver (every method would refer to its type).
-                self.type_refs(node, ctx.enclosing);
+                self.type_refs(node, ctx);
             }
             if kind == k.call_expression {
                 if let Some(function) = node.child_by_field_id(k.f_function)
@@ -1541,44 +1548,78 @@ impl<'s> Extractor<'s> {
             } else {
                 Some(item)
             };
-            let Some(v) = value else { continue };
-            let vk = v.kind_id();
-            let callee = if vk == k.identifier {
-                let name = self.text(v);
-                if matches!(name, "nil" | "true" | "false" | "iota" | "_")
-                    || (ctx.scope.is_some() && self.locals.contains(name))
-                {
-                    continue;
-                }
-                Some((Callee { receiver: Receiver::None, name: name.to_string() }, v))
-            } else if vk == k.selector_expression {
-                // `pkg.F` only: `x.m` (a method value, or far more often a field) is already
-                // an access, which resolution turns into REFERS_TO when it names a method.
-                self.callee(v).filter(|(c, _)| {
-                    matches!(&c.receiver, Receiver::Path(p) if p.len() == 1 && self.is_import_name(&p[0]))
-                })
-            } else {
-                None
-            };
-            let Some((callee, name)) = callee else { continue };
-            if !self.seen_values.insert((ctx.enclosing, self.text(v))) {
-                continue;
+            if let Some(v) = value {
+                self.value_ref(v, ctx);
             }
-            self.facts.value_refs.push(CallSite {
-                callee,
-                kind: CallKind::Call,
-                line: start_line(name),
-                col: start_col(name),
-                enclosing: ctx.enclosing,
-            });
+        }
+    }
+
+    /// A value node that is a bare name or a package member (`maxLen`, `strings.Index`),
+    /// recorded unless it is a local of the function or already recorded for the symbol.
+    fn value_ref(&mut self, v: Node<'_>, ctx: Ctx) {
+        let k = self.k;
+        let vk = v.kind_id();
+        let callee = if vk == k.identifier {
+            let name = self.text(v);
+            if matches!(name, "nil" | "true" | "false" | "iota" | "_")
+                || (ctx.scope.is_some() && self.locals.contains(name))
+            {
+                return;
+            }
+            Some((Callee { receiver: Receiver::None, name: name.to_string() }, v))
+        } else if vk == k.selector_expression {
+            // `pkg.F` only: `x.m` (a method value, or far more often a field) is already
+            // an access, which resolution turns into REFERS_TO when it names a method.
+            self.callee(v).filter(|(c, _)| {
+                matches!(&c.receiver, Receiver::Path(p) if p.len() == 1 && self.is_import_name(&p[0]))
+            })
+        } else {
+            None
+        };
+        let Some((callee, name)) = callee else { return };
+        if !self.seen_values.insert((ctx.enclosing, self.text(v))) {
+            return;
+        }
+        self.facts.value_refs.push(CallSite {
+            callee,
+            kind: CallKind::Call,
+            line: start_line(name),
+            col: start_col(name),
+            enclosing: ctx.enclosing,
+        });
+    }
+
+    /// The keys of a map, slice or array literal are values (`map[Code]string{CodeNo: "no"}`,
+    /// `[...]string{KindA: "a"}`); a struct literal's keys are field names.
+    fn literal_keys(&mut self, lit: Node<'_>, ctx: Ctx) {
+        let k = self.k;
+        let Some(ty) = lit.child_by_field_id(k.f_type) else { return };
+        let tk = ty.kind_id();
+        if tk != k.map_type
+            && tk != k.slice_type
+            && tk != k.array_type
+            && tk != k.implicit_length_array_type
+        {
+            return;
+        }
+        let Some(body) = lit.child_by_field_id(k.f_body) else { return };
+        let mut c = body.walk();
+        let keys: Vec<Node<'_>> = body
+            .named_children(&mut c)
+            .filter(|e| e.kind_id() == k.keyed_element)
+            .filter_map(|e| e.named_child(0).and_then(|key| key.named_child(0)))
+            .collect();
+        for key in keys {
+            self.value_ref(key, ctx);
         }
     }
 
     /// The named types a type expression refers to (`map[string]*pkg.T` -> `pkg.T`), one per
     /// (enclosing symbol, name): predeclared types and type parameters left out, and embedded
     /// fields and interface elements too (those are EMBEDS, or constraints).
-    fn type_refs(&mut self, root: Node<'_>, enclosing: Option<SymbolIdx>) {
+    fn type_refs(&mut self, root: Node<'_>, ctx: Ctx) {
         let k = self.k;
+        let enclosing = ctx.enclosing;
         let mut cursor = root.walk();
         let mut depth = 0usize;
         loop {
@@ -1598,6 +1639,11 @@ impl<'s> Extractor<'s> {
                 {
                     let receiver = Receiver::Path(vec![self.text(pkg).to_string()]);
                     self.type_ref(receiver, self.text(name), name, node, enclosing);
+                }
+            } else if kind == k.array_type {
+                // `[sniffLen]byte`: the length names a constant.
+                if let Some(len) = node.child_by_field_id(k.f_length) {
+                    self.value_ref(len, ctx);
                 }
             } else if (kind == k.field_declaration && node.child_by_field_id(k.f_name).is_none())
                 || kind == k.type_elem

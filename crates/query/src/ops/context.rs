@@ -52,6 +52,9 @@ pub struct SymbolContext {
     pub references: Vec<Link>,
     /// TESTS in (the tests that exercise the symbol or file) and out (what a test exercises).
     pub tests: Vec<Link>,
+    /// DOC_RELATED in (Markdown sections that name the symbol or file) and out (for a
+    /// section: what it names).
+    pub docs: Vec<Link>,
     /// Routes and tools this symbol handles (incoming HANDLES_ROUTE / HANDLES_TOOL), or, for a
     /// route or tool, its handler (outgoing).
     pub endpoints: Vec<Link>,
@@ -103,6 +106,8 @@ impl Reader<'_> {
         references.extend(links(&mut g, nid, Direction::In, REFERENCE_KINDS)?);
         let mut tests = links(&mut g, nid, Direction::In, &[EdgeKind::Tests])?;
         tests.extend(links(&mut g, nid, Direction::Out, &[EdgeKind::Tests])?);
+        let mut docs = links(&mut g, nid, Direction::In, &[EdgeKind::DocRelated])?;
+        docs.extend(links(&mut g, nid, Direction::Out, &[EdgeKind::DocRelated])?);
         const HANDLES: &[EdgeKind] = &[EdgeKind::HandlesRoute, EdgeKind::HandlesTool];
         let mut endpoints = links(&mut g, nid, Direction::In, HANDLES)?;
         endpoints.extend(links(&mut g, nid, Direction::Out, HANDLES)?);
@@ -124,6 +129,7 @@ impl Reader<'_> {
             &mut heritage,
             &mut references,
             &mut tests,
+            &mut docs,
             &mut endpoints,
         ] {
             list.sort_by(|a, b| (&a.edge.kind, &a.node.id).cmp(&(&b.edge.kind, &b.node.id)));
@@ -191,6 +197,7 @@ impl Reader<'_> {
             heritage,
             references,
             tests,
+            docs,
             endpoints,
             imported_by,
             file_imports,

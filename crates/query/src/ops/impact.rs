@@ -10,8 +10,8 @@
 //! | node                      | upstream (dependents)                                           | downstream (dependencies)               |
 //! | ------------------------- | --------------------------------------------------------------- | --------------------------------------- |
 //! | function, method          | callers (CALLS), users of it as a value (REFERS_TO), routes / tools it handles, callers through the methods it overrides or implements (dispatch), files importing it without calling it | callees (CALLS), functions it uses as values (REFERS_TO), fields it reads or writes (ACCESSES), implementations of interface methods it calls (dispatch) |
-//! | property, variable, const | readers and writers (ACCESSES), callers (function values), files importing it without using it otherwise | as a function                          |
-//! | class, interface, struct, enum, type alias | subtypes, embedders and implementers (EXTENDS / EMBEDS / IMPLEMENTS in), constructors (CALLS), files importing it without another use | supertypes and embedded types (EXTENDS / EMBEDS / IMPLEMENTS out) |
+//! | property, variable, const | readers and writers (ACCESSES, REFERS_TO), callers (function values), files importing it without using it otherwise | as a function                          |
+//! | class, interface, struct, enum, type alias | subtypes, embedders and implementers (EXTENDS / EMBEDS / IMPLEMENTS in), users of the type in signatures, fields, literals, conversions (REFERS_TO in), constructors (CALLS), files importing it without another use | supertypes and embedded types (EXTENDS / EMBEDS / IMPLEMENTS out), types its fields and methods' signatures name (REFERS_TO out) |
 //! | route                     | client calls (FETCHES)                                          | its handler (HANDLES_ROUTE)             |
 //! | tool                      | nothing (its callers are outside the code)                      | its handler (HANDLES_TOOL)              |
 //! | file, package (as target) | importers (IMPORTS)                                             | what it imports (IMPORTS, module-level CALLS) |
@@ -312,11 +312,11 @@ fn steps(
             importers_without_use(g, nid, v)?
         }
         (ImpactDirection::Upstream, Role::Value) => {
-            let v = hops(g, &[Accesses, Calls, HandlesRoute, HandlesTool])?;
+            let v = hops(g, &[Accesses, RefersTo, Calls, HandlesRoute, HandlesTool])?;
             importers_without_use(g, nid, v)?
         }
         (ImpactDirection::Upstream, Role::Type) => {
-            let v = hops(g, &[Extends, Embeds, Implements, Calls])?;
+            let v = hops(g, &[Extends, Embeds, Implements, RefersTo, Calls])?;
             importers_without_use(g, nid, v)?
         }
         (ImpactDirection::Upstream, Role::Route) => hops(g, &[Fetches])?,
@@ -331,7 +331,9 @@ fn steps(
             v.extend(extra);
             v
         }
-        (ImpactDirection::Downstream, Role::Type) => hops(g, &[Extends, Embeds, Implements])?,
+        (ImpactDirection::Downstream, Role::Type) => {
+            hops(g, &[Extends, Embeds, Implements, RefersTo])?
+        }
         (ImpactDirection::Downstream, Role::Route) => hops(g, &[HandlesRoute])?,
         (ImpactDirection::Downstream, Role::Tool) => hops(g, &[HandlesTool])?,
         (ImpactDirection::Downstream, Role::File) if target => hops(g, &[Imports, Calls])?,

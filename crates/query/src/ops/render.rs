@@ -114,6 +114,7 @@ pub fn context(c: &SymbolContext) -> String {
     links(&mut out, "heritage", &c.heritage);
     links(&mut out, "references", &c.references);
     links(&mut out, "tests", &c.tests);
+    links(&mut out, "docs", &c.docs);
     links(&mut out, "routes and tools", &c.endpoints);
     links(&mut out, "imported by", &c.imported_by);
     links(&mut out, "file imports", &c.file_imports);
