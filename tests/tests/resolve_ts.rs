@@ -283,12 +283,16 @@ fn typed_receivers_of_each_kind() {
             edge IMPORTS file:src/use.ts -> sym:ts:src/svc.ts:Repo L1 import-resolved 0.95
             edge IMPORTS file:src/use.ts -> sym:ts:src/svc.ts:Service L1 import-resolved 0.95
             edge IMPORTS file:src/use.ts -> sym:ts:src/svc.ts:makeRepo L1 import-resolved 0.95
+            edge REFERS_TO sym:ts:src/svc.ts:Service.constructor -> sym:ts:src/svc.ts:Repo L3 same-file 0.95
+            edge REFERS_TO sym:ts:src/svc.ts:Service.field -> sym:ts:src/svc.ts:Repo L4 same-file 0.95
             edge CALLS sym:ts:src/svc.ts:Service.run -> sym:ts:src/svc.ts:Repo.find L6 typed-receiver 0.85
             edge CALLS sym:ts:src/svc.ts:Service.run -> sym:ts:src/svc.ts:Repo.find L7 typed-receiver 0.85
             edge ACCESSES sym:ts:src/svc.ts:Service.run -> sym:ts:src/svc.ts:Service.field L7 this-dispatch 0.90
             edge ACCESSES sym:ts:src/svc.ts:Service.run -> sym:ts:src/svc.ts:Service.repo L6 this-dispatch 0.90
             edge CALLS sym:ts:src/svc.ts:makeRepo -> sym:ts:src/svc.ts:Repo L10 same-file 0.95
+            edge REFERS_TO sym:ts:src/svc.ts:makeRepo -> sym:ts:src/svc.ts:Repo L10 same-file 0.95
             edge CALLS sym:ts:src/use.ts:use -> sym:ts:src/svc.ts:Repo L3 import-resolved 0.95
+            edge REFERS_TO sym:ts:src/use.ts:use -> sym:ts:src/svc.ts:Repo L2 import-resolved 0.95
             edge CALLS sym:ts:src/use.ts:use -> sym:ts:src/svc.ts:Repo.find L6 typed-receiver 0.85
             edge CALLS sym:ts:src/use.ts:use -> sym:ts:src/svc.ts:Repo.find L7 typed-receiver 0.85
             edge CALLS sym:ts:src/use.ts:use -> sym:ts:src/svc.ts:Repo.find L9 typed-receiver 0.85
@@ -330,6 +334,10 @@ fn callback_parameters_take_the_callee_declared_type() {
             edge IMPORTS file:src/use.ts -> file:src/obs.ts L1 import-resolved 0.95
             edge IMPORTS file:src/use.ts -> sym:ts:src/obs.ts:Observable L1 import-resolved 0.95
             edge IMPORTS file:src/use.ts -> sym:ts:src/obs.ts:operate L1 import-resolved 0.95
+            edge REFERS_TO sym:ts:src/obs.ts:Observable.constructor -> sym:ts:src/obs.ts:Observable L3 same-file 0.95
+            edge REFERS_TO sym:ts:src/obs.ts:Observable.constructor -> sym:ts:src/obs.ts:Subscriber L3 same-file 0.95
+            edge REFERS_TO sym:ts:src/obs.ts:operate -> sym:ts:src/obs.ts:Observable L5 same-file 0.95
+            edge REFERS_TO sym:ts:src/obs.ts:operate -> sym:ts:src/obs.ts:Subscriber L5 same-file 0.95
             edge CALLS sym:ts:src/use.ts:op -> sym:ts:src/obs.ts:Subscriber.next L9 typed-receiver 0.85
             edge CALLS sym:ts:src/use.ts:op -> sym:ts:src/obs.ts:operate L8 import-resolved 0.95
             edge CALLS sym:ts:src/use.ts:timer -> sym:ts:src/obs.ts:Observable L3 import-resolved 0.95
@@ -361,6 +369,7 @@ fn object_literal_methods_and_nested_functions() {
             edge IMPORTS file:src/use.ts -> file:src/api.ts L1 import-resolved 0.95
             edge IMPORTS file:src/use.ts -> sym:ts:src/api.ts:api L1 import-resolved 0.95
             edge CALLS sym:ts:src/api.ts:api.get -> sym:ts:src/api.ts:api.post L2 this-dispatch 0.90
+            edge REFERS_TO sym:ts:src/use.ts:outer -> sym:ts:src/api.ts:api L5 import-resolved 0.95
             edge CALLS sym:ts:src/use.ts:outer -> sym:ts:src/api.ts:api.get L5 import-resolved 0.95
             edge CALLS sym:ts:src/use.ts:outer -> sym:ts:src/use.ts:outer.inner L4 same-file 0.95
         "#]],
@@ -407,6 +416,9 @@ fn aliases_narrowing_loops_array_elements_and_this_parameters() {
         expect![[r#"
             edge IMPORTS file:src/use.ts -> file:src/sub.ts L1 import-resolved 0.95
             edge IMPORTS file:src/use.ts -> sym:ts:src/sub.ts:Sub L1 import-resolved 0.95
+            edge REFERS_TO sym:ts:src/sub.ts:Logic -> sym:ts:src/sub.ts:Sub L23 same-file 0.95
+            edge REFERS_TO sym:ts:src/sub.ts:Sub.add -> sym:ts:src/sub.ts:Logic L18 same-file 0.95
+            edge REFERS_TO sym:ts:src/sub.ts:Sub.add -> sym:ts:src/sub.ts:Sub L19 same-file 0.95
             edge CALLS sym:ts:src/sub.ts:Sub.add -> sym:ts:src/sub.ts:Sub.close L20 typed-receiver 0.85
             edge CALLS sym:ts:src/sub.ts:Sub.add -> sym:ts:src/sub.ts:Sub.remove L19 typed-receiver 0.85
             edge CALLS sym:ts:src/sub.ts:Sub.close -> sym:ts:src/sub.ts:Sub.close L11 typed-receiver 0.85
@@ -417,10 +429,14 @@ fn aliases_narrowing_loops_array_elements_and_this_parameters() {
             edge CALLS sym:ts:src/sub.ts:Sub.close -> sym:ts:src/sub.ts:Sub.remove L9 typed-receiver 0.85
             edge CALLS sym:ts:src/sub.ts:Sub.close -> sym:ts:src/sub.ts:Sub.remove L14 typed-receiver 0.85
             edge CALLS sym:ts:src/sub.ts:Sub.close -> sym:ts:src/sub.ts:Sub.remove L16 typed-receiver 0.85
+            edge REFERS_TO sym:ts:src/sub.ts:Sub.kids -> sym:ts:src/sub.ts:Sub L3 same-file 0.95
+            edge REFERS_TO sym:ts:src/sub.ts:Sub.parents -> sym:ts:src/sub.ts:Sub L2 same-file 0.95
             edge CALLS sym:ts:src/use.ts:run -> sym:ts:src/sub.ts:Sub L3 import-resolved 0.95
+            edge REFERS_TO sym:ts:src/use.ts:run -> sym:ts:src/sub.ts:Sub L2 import-resolved 0.95
             edge CALLS sym:ts:src/use.ts:run -> sym:ts:src/sub.ts:Sub.close L4 typed-receiver 0.85
             edge CALLS sym:ts:src/use.ts:run -> sym:ts:src/sub.ts:Sub.remove L5 this-dispatch 0.90
             edge CALLS sym:ts:src/use.ts:run -> sym:ts:src/use.ts:schedule L5 same-file 0.95
+            edge REFERS_TO sym:ts:src/use.ts:schedule -> sym:ts:src/sub.ts:Sub L7 import-resolved 0.95
             unresolved src/sub.ts:10 k.remove in sym:ts:src/sub.ts:Sub.close
             unresolved src/sub.ts:11 children.shift in sym:ts:src/sub.ts:Sub.close
             unresolved src/sub.ts:12 children.push in sym:ts:src/sub.ts:Sub.close
@@ -477,9 +493,12 @@ fn accesses_of_fields_parameter_properties_interfaces_and_inherited_fields() {
             edge ACCESSES sym:ts:src/main.ts:Counter.bump -> sym:ts:src/main.ts:Counter.count L9 this-dispatch 0.90
             edge ACCESSES sym:ts:src/main.ts:Counter.bump -> sym:ts:src/main.ts:Counter.opts L11 this-dispatch 0.90
             edge CALLS sym:ts:src/main.ts:Counter.constructor -> sym:ts:src/base.ts:Base L4 super-dispatch 0.90
+            edge REFERS_TO sym:ts:src/main.ts:Counter.constructor -> sym:ts:src/base.ts:Opts L4 import-resolved 0.95
+            edge REFERS_TO sym:ts:src/main.ts:use -> sym:ts:src/base.ts:Base L18 import-resolved 0.95
             edge ACCESSES sym:ts:src/main.ts:use -> sym:ts:src/base.ts:Base.shared L17 typed-receiver 0.85
             edge ACCESSES sym:ts:src/main.ts:use -> sym:ts:src/base.ts:Base.total L18 import-resolved 0.95
             edge CALLS sym:ts:src/main.ts:use -> sym:ts:src/main.ts:Counter L15 same-file 0.95
+            edge REFERS_TO sym:ts:src/main.ts:use -> sym:ts:src/main.ts:Counter L14 same-file 0.95
             edge ACCESSES sym:ts:src/main.ts:use -> sym:ts:src/main.ts:Counter.count L16 typed-receiver 0.85
             edge ACCESSES sym:ts:src/main.ts:use -> sym:ts:src/main.ts:Counter.count L22 typed-receiver 0.85
         "#]],
@@ -508,6 +527,7 @@ fn calls_through_untyped_receivers_are_unresolved_not_dropped() {
         }
         "#,
         expect![[r#"
+            edge REFERS_TO sym:js:lib/route.js:handler -> sym:js:lib/route.js:helper L4 same-file 0.95
             unresolved lib/route.js:2 reply.send in sym:js:lib/route.js:handler
             unresolved lib/route.js:3 request.log.info in sym:js:lib/route.js:handler
             unresolved lib/typed.ts:2 cb in sym:ts:lib/typed.ts:run
@@ -549,6 +569,9 @@ fn commonjs_require_and_module_exports() {
             edge IMPORTS file:lib/a.js -> file:lib/c.js L3 import-resolved 0.95
             edge IMPORTS file:lib/a.js -> file:lib/d.js L4 import-resolved 0.95
             edge IMPORTS file:lib/a.js -> sym:js:lib/c.js:g L2 import-resolved 0.95
+            edge REFERS_TO file:lib/b.js -> sym:js:lib/b.js:f L2 same-file 0.95
+            edge REFERS_TO file:lib/c.js -> sym:js:lib/c.js:g L3 same-file 0.95
+            edge REFERS_TO file:lib/c.js -> sym:js:lib/c.js:h L3 same-file 0.95
             edge CALLS sym:js:lib/a.js:main -> sym:js:lib/b.js:f L6 import-resolved 0.95
             edge CALLS sym:js:lib/a.js:main -> sym:js:lib/c.js:g L7 import-resolved 0.95
             edge CALLS sym:js:lib/a.js:main -> sym:js:lib/c.js:h L8 import-resolved 0.95
@@ -572,10 +595,59 @@ fn variables_whose_hints_name_each_other_do_not_recurse_forever() {
         "#,
     );
     expect![[r#"
+        edge REFERS_TO file:min.js -> sym:js:min.js:c L4 same-file 0.95
+        edge REFERS_TO sym:js:min.js:a -> sym:js:min.js:b L1 same-file 0.95
+        edge REFERS_TO sym:js:min.js:b -> sym:js:min.js:a L1 same-file 0.95
+        edge REFERS_TO sym:js:min.js:d -> sym:js:min.js:c L3 same-file 0.95
+        edge REFERS_TO sym:js:min.js:f -> sym:js:min.js:a L2 same-file 0.95
+        edge REFERS_TO sym:js:min.js:f -> sym:js:min.js:b L2 same-file 0.95
         unresolved min.js:2 a.g in sym:js:min.js:f
         unresolved min.js:2 b.h in sym:js:min.js:f
         unresolved min.js:2 this.k in sym:js:min.js:f
         unresolved min.js:4 c.m in file:min.js
     "#]]
     .assert_eq(&out);
+}
+
+/// REFERS_TO: declarations named and not called, through imports like a call: constants and
+/// functions as values (operands, arguments, shorthand properties), types in annotations and
+/// `ns.T`; a parameter or local of the same name shadows, a heritage clause is EXTENDS /
+/// IMPLEMENTS only.
+#[test]
+fn values_and_types_named_are_refers_to() {
+    let out = render_fixture_resolution(
+        r#"
+        //- /src/lib.ts
+        export const LIMIT = 10;
+        export interface Opts { n: number }
+        export function helper() {}
+        export type Id = string;
+        export class Base {}
+        //- /src/use.ts
+        import { LIMIT, Opts, helper, Id, Base } from "./lib";
+        import * as lib from "./lib";
+        export function run(o: Opts, id: Id): lib.Opts {
+          const next = LIMIT + 1;
+          [1].map(helper);
+          const cfg = { helper };
+          return o;
+        }
+        export function shadow(LIMIT: number, helper: () => void) {
+          const Id = 3;
+          return LIMIT * Id + helper.length;
+        }
+        export class Sub extends Base implements Opts {
+          n = LIMIT;
+        }
+        "#,
+    );
+    let refs: Vec<&str> = out.lines().filter(|l| l.contains(" REFERS_TO ")).collect();
+    expect![[r#"
+        edge REFERS_TO sym:ts:src/use.ts:Sub.n -> sym:ts:src/lib.ts:LIMIT L14 import-resolved 0.95
+        edge REFERS_TO sym:ts:src/use.ts:run -> sym:ts:src/lib.ts:Id L3 import-resolved 0.95
+        edge REFERS_TO sym:ts:src/use.ts:run -> sym:ts:src/lib.ts:LIMIT L4 import-resolved 0.95
+        edge REFERS_TO sym:ts:src/use.ts:run -> sym:ts:src/lib.ts:Opts L3 import-resolved 0.95
+        edge REFERS_TO sym:ts:src/use.ts:run -> sym:ts:src/lib.ts:helper L5 import-resolved 0.95
+    "#]]
+    .assert_eq(&(refs.join("\n") + "\n"));
 }

@@ -38,6 +38,8 @@ pub(super) fn extract(src: &str, tree: &Tree) -> FileFacts {
         func_depth: 0,
         qmap: HashMap::new(),
         exported_names: HashSet::new(),
+        locals: HashSet::new(),
+        seen_refs: HashSet::new(),
     };
     w.run(tree.root_node());
     let mut facts = w.finish();
@@ -83,6 +85,12 @@ struct Walker<'s, 't> {
     qmap: HashMap<String, SymbolIdx>,
     /// Names exported by a local `export { a }` clause, `export default a` or `export = a`.
     exported_names: HashSet<String>,
+    /// Names declared inside the outermost function being walked (and the functions nested in
+    /// it): parameters, `let` / `const` / `var`, catch and loop bindings. A reference to one
+    /// is a local, never a module-level declaration. Cleared when the walk leaves functions.
+    locals: HashSet<&'s str>,
+    /// (enclosing symbol, type or value, text) of the references recorded so far.
+    seen_refs: HashSet<(Option<SymbolIdx>, bool, &'s str)>,
 }
 
 /// A symbol about to be pushed.
@@ -156,6 +164,9 @@ impl<'s, 't> Walker<'s, 't> {
                 && f.func
             {
                 self.func_depth = self.func_depth.saturating_sub(1);
+                if self.func_depth == 0 {
+                    self.locals.clear();
+                }
             }
         }
     }
@@ -184,11 +195,41 @@ impl<'s, 't> Walker<'s, 't> {
             "call_expression" => self.call(node),
             "new_expression" => self.new_expression(node),
             "member_expression" => self.access(node),
-            "required_parameter" | "optional_parameter" => self.parameter(node),
+            "required_parameter" | "optional_parameter" => {
+                if let Some(pattern) = node.child_by_field_name("pattern") {
+                    self.declare(pattern);
+                }
+                self.parameter(node);
+            }
+            "arrow_function" => {
+                // `x => ...`: a bare parameter.
+                if let Some(p) = node.child_by_field_name("parameter") {
+                    self.declare(p);
+                }
+            }
             "decorator" => self.decorator(node),
-            "for_in_statement" => self.for_of(node),
+            "for_in_statement" => {
+                if self.func_depth > 0
+                    && let Some(left) = node.child_by_field_name("left")
+                {
+                    self.declare(left);
+                }
+                self.for_of(node);
+            }
             "binary_expression" => self.instanceof(node),
             "assignment_expression" => self.commonjs_exports(node),
+            "type_identifier" => self.type_ref(node),
+            "nested_type_identifier" => {
+                self.nested_type_ref(node);
+                return false;
+            }
+            "identifier" | "shorthand_property_identifier" => self.value_ref(node),
+            "variable_declarator" | "catch_clause" if self.func_depth > 0 => {
+                let field = if node.kind() == "catch_clause" { "parameter" } else { "name" };
+                if let Some(pattern) = node.child_by_field_name(field) {
+                    self.declare(pattern);
+                }
+            }
             _ => {}
         }
         if self.frames.last().is_some_and(|f| f.owner == node.id()) {
@@ -1343,6 +1384,131 @@ impl<'s, 't> Walker<'s, 't> {
     }
 
     // ----- facts that open no frame -----
+
+    /// Adds the names a binding pattern declares to the function's locals.
+    fn declare(&mut self, pattern: Node<'t>) {
+        for n in bound_names(pattern) {
+            self.locals.insert(text(n, self.src));
+        }
+    }
+
+    /// A type named in an annotation, a type argument, `as T`, `satisfies T`, a generic
+    /// constraint...: REFERS_TO the declared type. Not a declaration's own name, and not a
+    /// heritage clause (EXTENDS / IMPLEMENTS).
+    fn type_ref(&mut self, node: Node<'t>) {
+        let pi = self.parent_index();
+        let Some(parent) = self.anc_at(pi) else { return };
+        if parent.child_by_field_name("name").is_some_and(|n| n.id() == node.id())
+            || matches!(
+                parent.kind(),
+                "implements_clause" | "extends_type_clause" | "type_parameter"
+            )
+        {
+            return;
+        }
+        let name = text(node, self.src);
+        self.push_ref(
+            true,
+            Callee { receiver: Receiver::None, name: name.to_string() },
+            node,
+            name,
+        );
+    }
+
+    /// `ns.T` in a type position.
+    fn nested_type_ref(&mut self, node: Node<'t>) {
+        let pi = self.parent_index();
+        if matches!(self.anc_kind(pi), "implements_clause" | "extends_type_clause") {
+            return;
+        }
+        let (Some(module), Some(name)) =
+            (node.child_by_field_name("module"), node.child_by_field_name("name"))
+        else {
+            return;
+        };
+        if module.kind() != "identifier" {
+            return;
+        }
+        let callee = Callee {
+            receiver: Receiver::Path(vec![text(module, self.src).to_string()]),
+            name: text(name, self.src).to_string(),
+        };
+        self.push_ref(true, callee, name, text(node, self.src));
+    }
+
+    /// A name used as a value, not called: an argument, an element, a returned or assigned
+    /// value, an operand, an object's `{ name }` or `key: name`, the object of a member read
+    /// (`CONFIG.port`). Resolution keeps what names a module-level declaration of the
+    /// workspace (a function, class, constant, variable or enum) through imports like a call.
+    fn value_ref(&mut self, node: Node<'t>) {
+        let pi = self.parent_index();
+        let Some(parent) = self.anc_at(pi) else { return };
+        let field_is = |f: &str| parent.child_by_field_name(f).is_some_and(|n| n.id() == node.id());
+        let value = match parent.kind() {
+            "arguments"
+            | "array"
+            | "return_statement"
+            | "binary_expression"
+            | "unary_expression"
+            | "parenthesized_expression"
+            | "ternary_expression"
+            | "spread_element"
+            | "template_substitution"
+            | "await_expression"
+            | "as_expression"
+            | "satisfies_expression"
+            | "non_null_expression"
+            | "switch_case"
+            | "subscript_expression"
+            | "jsx_expression"
+            | "sequence_expression"
+            | "update_expression"
+            | "object" => true,
+            "pair" | "variable_declarator" | "public_field_definition" | "field_definition" => {
+                field_is("value")
+            }
+            "assignment_expression" | "augmented_assignment_expression" => {
+                field_is("right") || field_is("left")
+            }
+            "member_expression" => field_is("object"),
+            "arrow_function" => field_is("body"),
+            _ => false,
+        };
+        if !value {
+            return;
+        }
+        let name = text(node, self.src);
+        if self.locals.contains(name)
+            || matches!(name, "undefined" | "arguments" | "require" | "module" | "exports")
+        {
+            return;
+        }
+        self.push_ref(
+            false,
+            Callee { receiver: Receiver::None, name: name.to_string() },
+            node,
+            name,
+        );
+    }
+
+    fn push_ref(&mut self, ty: bool, callee: Callee, at: Node<'t>, key: &'s str) {
+        let enclosing = self.existing_scope();
+        if !self.seen_refs.insert((enclosing, ty, key)) {
+            return;
+        }
+        let site = CallSite {
+            callee,
+            kind: CallKind::Call,
+            line: start_line(at),
+            col: start_col(at),
+            enclosing,
+        };
+        if ty {
+            self.facts.type_refs.push(site);
+        } else {
+            self.facts.value_refs.push(site);
+        }
+    }
 
     fn decorator(&mut self, node: Node<'t>) {
         let pi = self.parent_index();

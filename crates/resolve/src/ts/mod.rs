@@ -10,7 +10,7 @@
 //!    type hints outside function scopes, from its own facts only; [`index::file_local_hints`]
 //!    holds the hints of function scopes, which only the file itself reads.
 //! 4. [`project::file_modules`]: where each import specifier of one file leads.
-//! 5. [`resolve_file`] (called by the tracked `crate::resolve_file`): IMPORTS, CALLS, EXTENDS,
+//! 5. [`resolve_file`] (called by the tracked `crate::resolve_file`): IMPORTS, CALLS, REFERS_TO, EXTENDS,
 //!    IMPLEMENTS and ACCESSES edges of one file and its unresolved call sites, through
 //!    [`resolver`].
 
@@ -172,6 +172,63 @@ pub(crate) fn resolve_file(
                 a.line,
             ));
         }
+    }
+    // REFERS_TO: a module-level declaration named and not called (a function, class,
+    // constant, variable or enum used as a value; a class, interface, type alias or enum in a
+    // type), through the file's scopes and imports like a call. One edge per (symbol,
+    // target) at the first use; the extractor leaves out the function's own locals.
+    let mut referred: HashSet<(crate::ids::Id, crate::ids::Id)> = HashSet::new();
+    let sites = facts
+        .value_refs
+        .iter()
+        .map(|s| (s, false))
+        .chain(facts.type_refs.iter().map(|s| (s, true)));
+    for (site, is_type) in sites {
+        let target = if is_type {
+            let written = match &site.callee.receiver {
+                codegraph_parse::Receiver::None => site.callee.name.clone(),
+                codegraph_parse::Receiver::Path(p) if p.len() == 1 => {
+                    format!("{}.{}", p[0], site.callee.name)
+                }
+                _ => continue,
+            };
+            r.declaration_named(file, &written, 0)
+        } else {
+            match r.name(file, site.enclosing, &site.callee.name, 0) {
+                Some(Def::Sym(g, i)) => Some((g, i)),
+                _ => None,
+            }
+        };
+        let Some(t) = target else { continue };
+        let kind = r.symbol(t.0, t.1).map(|s| s.kind);
+        let fits = if is_type {
+            matches!(
+                kind,
+                Some(NodeKind::Class | NodeKind::Interface | NodeKind::TypeAlias | NodeKind::Enum)
+            )
+        } else {
+            matches!(
+                kind,
+                Some(
+                    NodeKind::Function
+                        | NodeKind::Class
+                        | NodeKind::Variable
+                        | NodeKind::Constant
+                        | NodeKind::Enum
+                )
+            )
+        };
+        if !fits {
+            continue;
+        }
+        let (Some(dst), src) = (sym_id(db, t), caller_id(db, file, site.enclosing)) else {
+            continue;
+        };
+        if src == dst || !referred.insert((src.clone(), dst.clone())) {
+            continue;
+        }
+        let reason = if t.0 == file { Reason::SameFile } else { Reason::ImportResolved };
+        out.edges.push(Edge::new(src, dst, EdgeKind::RefersTo, reason, site.line));
     }
     // HANDLES_ROUTE / HANDLES_TOOL for handlers named by reference, resolved like a call's
     // callee at the registration.

@@ -329,6 +329,12 @@ impl<'db> Resolver<'db> {
 
     /// The class / interface a (possibly dotted) type name denotes in `f`.
     pub(crate) fn type_named(&self, f: SourceFile, ty: &str, depth: u32) -> Option<Target> {
+        let (g, i) = self.declaration_named(f, ty, depth)?;
+        matches!(self.kind(g, i), Some(NodeKind::Class | NodeKind::Interface)).then_some((g, i))
+    }
+
+    /// The declaration a (possibly dotted) name denotes in `f` at module scope, of any kind.
+    pub(crate) fn declaration_named(&self, f: SourceFile, ty: &str, depth: u32) -> Option<Target> {
         if depth > MAX_DEPTH {
             return None;
         }
@@ -342,11 +348,7 @@ impl<'db> Resolver<'db> {
             };
         }
         match cur {
-            Def::Sym(g, i)
-                if matches!(self.kind(g, i), Some(NodeKind::Class | NodeKind::Interface)) =>
-            {
-                Some((g, i))
-            }
+            Def::Sym(g, i) => Some((g, i)),
             _ => None,
         }
     }
