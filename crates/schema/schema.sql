@@ -31,7 +31,7 @@ CREATE TABLE IF NOT EXISTS snapshot (
 CREATE TABLE IF NOT EXISTS node (
   nid INTEGER NOT NULL, -- row number (rowid alias); edges and FTS rows refer to it
   id TEXT NOT NULL, -- stable readable ID, e.g. sym:ts:src/a.ts:Server.start
-  kind TEXT NOT NULL, -- node kind (one of: file, package, function, method, class, interface, type_alias, enum, struct, variable, constant, property, section, route, tool, process, cluster)
+  kind TEXT NOT NULL, -- node kind (one of: file, package, function, method, class, interface, type_alias, enum, struct, variable, constant, property, section, test, route, tool, process, cluster)
   name TEXT NOT NULL, -- short name
   qualified_name TEXT NOT NULL, -- name chain of enclosing named declarations
   file TEXT, -- root-relative path of the file that holds the node
@@ -154,8 +154,8 @@ CREATE INDEX IF NOT EXISTS cluster_member_by_cluster ON cluster_member (cluster)
 -- Every edge: the stored ones and those symbol rows imply (DEFINES, parent edge).
 CREATE VIEW IF NOT EXISTS edge (src, dst, kind, weight, reason, line, src_id, dst_id) AS
   SELECT e.src, e.dst, e.kind, e.weight, e.reason, e.line, s.id, d.id FROM stored_edge e JOIN node s ON s.nid = e.src JOIN node d ON d.nid = e.dst
-  UNION ALL SELECT f.nid, n.nid, 'DEFINES', 1.0, 'structural', 0, f.id, n.id FROM node n JOIN node f ON f.id = 'file:' || n.file AND n.file = substr(f.id, 6) WHERE n.kind IN ('function', 'method', 'class', 'interface', 'type_alias', 'enum', 'struct', 'variable', 'constant', 'property', 'section')
-  UNION ALL SELECT p.nid, n.nid, CASE WHEN n.kind = 'method' AND p.kind IN ('class', 'interface', 'type_alias', 'enum', 'struct', 'variable', 'constant') THEN 'HAS_METHOD' WHEN n.kind = 'property' AND p.kind IN ('class', 'interface', 'type_alias', 'enum', 'struct', 'variable', 'constant') THEN 'HAS_PROPERTY' ELSE 'CONTAINS' END, 1.0, 'structural', 0, p.id, n.id FROM node n JOIN node p ON p.id = n.parent WHERE n.kind IN ('function', 'method', 'class', 'interface', 'type_alias', 'enum', 'struct', 'variable', 'constant', 'property', 'section');
+  UNION ALL SELECT f.nid, n.nid, 'DEFINES', 1.0, 'structural', 0, f.id, n.id FROM node n JOIN node f ON f.id = 'file:' || n.file AND n.file = substr(f.id, 6) WHERE n.kind IN ('function', 'method', 'class', 'interface', 'type_alias', 'enum', 'struct', 'variable', 'constant', 'property', 'section', 'test')
+  UNION ALL SELECT p.nid, n.nid, CASE WHEN n.kind = 'method' AND p.kind IN ('class', 'interface', 'type_alias', 'enum', 'struct', 'variable', 'constant') THEN 'HAS_METHOD' WHEN n.kind = 'property' AND p.kind IN ('class', 'interface', 'type_alias', 'enum', 'struct', 'variable', 'constant') THEN 'HAS_PROPERTY' ELSE 'CONTAINS' END, 1.0, 'structural', 0, p.id, n.id FROM node n JOIN node p ON p.id = n.parent WHERE n.kind IN ('function', 'method', 'class', 'interface', 'type_alias', 'enum', 'struct', 'variable', 'constant', 'property', 'section', 'test');
 
 -- Full-text index over nodes (rowid = node.nid); `terms` holds identifiers split at case and underscores.
 CREATE VIRTUAL TABLE IF NOT EXISTS node_fts USING fts5(name, qualified_name, signature, doc, path, terms, tokenize = 'unicode61 remove_diacritics 2', content = '', contentless_delete = 1);

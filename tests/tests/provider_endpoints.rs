@@ -631,7 +631,7 @@ fn registrations_split_over_lines() {
     );
     expect![[r#"
         //- test/hooks.test.js
-        route L4 fastify GET / handler=sym:$GET / mw=[<inline>] keys=[hello] recv=fastify in=<module>
+        route L4 fastify GET / handler=sym:$test x.$GET / mw=[<inline>] keys=[hello] recv=fastify in=$test x
         //- p/gin.go
         route L6 gin GET /users/:id handler=getUser recv=r in=setup
     "#]]
@@ -1074,8 +1074,8 @@ fn routes_need_a_router_receiver() {
     );
     expect![[r#"
         //- test/plugin.test.js
-        route L5 fastify GET /plugin handler=handler recv=child in=<module>
-        route L8 fastify GET /chained handler=handler in=<module>
+        route L5 fastify GET /plugin handler=handler recv=child in=$test plugins
+        route L8 fastify GET /chained handler=handler in=$test plugins
         //- src/app.js
         route L3 express GET /users handler=listUsers recv=v1 in=<module>
         route L8 express GET /health handler=health recv=app in=module.exports

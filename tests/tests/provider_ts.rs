@@ -817,3 +817,32 @@ fn parse_repair_of_constructs_the_grammar_rejects() {
     "#]]
     .assert_eq(&out);
 }
+
+#[test]
+fn test_blocks_are_symbols_named_by_title_path() {
+    let out = render_fixture_facts(
+        r#"
+        //- /src/calc.test.ts
+        describe("Calc", () => {
+          it("adds  two\n numbers", () => { add(1, 2); });
+          test.skip(`later`, function () {});
+          it("no function");
+          it.each([1])("each %s", () => {});
+        });
+        "#,
+    );
+    expect![[r#"
+        //- src/calc.test.ts
+        sym test $describe Calc L1-6 name=Calc sig="describe(\"Calc\","
+        sym test $describe Calc.$it adds two\n numbers L2-2 name=Calc > adds two\n numbers in=$describe Calc sig="it(\"adds two\\n numbers\","
+        sym test $describe Calc.$test later L3-3 name=Calc > later in=$describe Calc sig="test.skip(`later`,"
+        call L1:1 describe in <module>
+        call L2:3 it in $describe Calc
+        call L2:37 add in $describe Calc.$it adds two\n numbers
+        call L3:8 test.skip in $describe Calc
+        call L4:3 it in $describe Calc
+        call L5:3 it.each(). in $describe Calc
+        call L5:6 it.each in $describe Calc
+    "#]]
+    .assert_eq(&out);
+}

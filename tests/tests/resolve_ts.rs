@@ -651,3 +651,45 @@ fn values_and_types_named_are_refers_to() {
     "#]]
     .assert_eq(&(refs.join("\n") + "\n"));
 }
+
+/// TESTS from TS/JS test blocks: each `describe` / `it` / `test` with a title and a function
+/// is a `test` node named by its title path; its calls (and functions it names) into code
+/// outside test files are TESTS edges, and the test file TESTS each file they are in.
+/// Helpers in test files are not tested code; hooks (`beforeEach`) belong to their block.
+#[test]
+fn test_blocks_are_nodes_that_test_what_they_call() {
+    let out = render_fixture_resolution(
+        r#"
+        //- /src/calc.ts
+        export function add(a: number, b: number) { return a + b; }
+        export function sub(a: number, b: number) { return a - b; }
+        export function reset() {}
+        //- /src/fixture.test.ts
+        export function fixture() {}
+        //- /src/calc.test.ts
+        import { add, sub, reset } from "./calc";
+        import { fixture } from "./fixture.test";
+        describe("Calc", () => {
+          beforeEach(() => { reset(); fixture(); });
+          it("adds", () => {
+            expect(add(1, 2)).toBe(3);
+          });
+          it.only(`subtracts`, function () {
+            [1].map(sub);
+          });
+          describe("nested", () => {
+            test("again", () => add(0, 0));
+          });
+        });
+        "#,
+    );
+    let tests: Vec<&str> = out.lines().filter(|l| l.contains(" TESTS ")).collect();
+    expect![[r#"
+        edge TESTS file:src/calc.test.ts -> file:src/calc.ts import-resolved 0.95
+        edge TESTS sym:ts:src/calc.test.ts:$describe Calc -> sym:ts:src/calc.ts:reset L4 import-resolved 0.95
+        edge TESTS sym:ts:src/calc.test.ts:$describe Calc.$describe nested.$test again -> sym:ts:src/calc.ts:add L12 import-resolved 0.95
+        edge TESTS sym:ts:src/calc.test.ts:$describe Calc.$it adds -> sym:ts:src/calc.ts:add L6 import-resolved 0.95
+        edge TESTS sym:ts:src/calc.test.ts:$describe Calc.$it subtracts -> sym:ts:src/calc.ts:sub L9 import-resolved 0.95
+    "#]]
+    .assert_eq(&(tests.join("\n") + "\n"));
+}

@@ -26,6 +26,7 @@ mod keys;
 mod packages;
 mod resolved;
 mod shared;
+mod tested;
 mod ts;
 
 pub use go::layout::{InferredPrefix, go_inferred_prefix};

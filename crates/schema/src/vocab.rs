@@ -51,6 +51,9 @@ vocabulary! {
         Constant => "constant",
         Property => "property",
         Section => "section",
+        /// A TS/JS test block (`describe` / `it` / `test` with a title and a function), named
+        /// by its title path (`Calc > adds`).
+        Test => "test",
         Route => "route",
         Tool => "tool",
         Process => "process",
@@ -111,7 +114,7 @@ impl NodeKind {
 
     /// Whether a symbol of this kind has a body that can contain call sites.
     pub const fn is_callable(self) -> bool {
-        matches!(self, NodeKind::Function | NodeKind::Method)
+        matches!(self, NodeKind::Function | NodeKind::Method | NodeKind::Test)
     }
 }
 

@@ -119,6 +119,9 @@ enum Naming<'t> {
     Assign(Node<'t>),
 }
 
+/// Longest test title kept in a test block's name.
+const MAX_TEST_TITLE: usize = 120;
+
 const FUNCTION_OWNERS: &[&str] = &[
     "function_declaration",
     "generator_function_declaration",
@@ -302,9 +305,79 @@ impl<'s, 't> Walker<'s, 't> {
             }
             "variable_declarator" => self.open_declarator(node, pi),
             "pair" => self.open_pair(node, pi),
+            "call_expression" => self.open_test_block(node),
             _ => {}
         }
         true
+    }
+
+    /// `describe('Calc', () => ...)`, `it('adds', ...)`, `test.only(...)`: a test block, a
+    /// symbol of kind `test` named by its title path (`Calc > adds`) that owns the calls
+    /// inside it. Its qualified name starts with `$` (`$it Calc > adds`), which the eval
+    /// convention reads as transparent, as it does a handler written in place.
+    fn open_test_block(&mut self, node: Node<'t>) {
+        let Some(func) = node.child_by_field_name("function") else { return };
+        let base = match func.kind() {
+            "identifier" => func,
+            "member_expression" => match func.child_by_field_name("object") {
+                Some(o) if o.kind() == "identifier" => {
+                    let prop = func.child_by_field_name("property").map(|p| text(p, self.src));
+                    if !matches!(prop, Some("only" | "skip" | "concurrent" | "todo")) {
+                        return;
+                    }
+                    o
+                }
+                _ => return,
+            },
+            _ => return,
+        };
+        let word = text(base, self.src);
+        if !matches!(word, "describe" | "it" | "test" | "suite" | "context") {
+            return;
+        }
+        let Some(args) = node.child_by_field_name("arguments") else { return };
+        let mut c = args.walk();
+        let list: Vec<Node<'t>> = args.named_children(&mut c).collect();
+        let (Some(title), Some(body)) = (list.first(), list.get(1)) else { return };
+        if !matches!(title.kind(), "string" | "template_string")
+            || !matches!(body.kind(), "arrow_function" | "function_expression" | "function")
+        {
+            return;
+        }
+        let raw = string_content(*title, self.src);
+        let raw = if title.kind() == "template_string" { raw.trim_matches('`') } else { raw };
+        let mut title = util::collapse_whitespace(raw);
+        if title.len() > MAX_TEST_TITLE {
+            let mut end = MAX_TEST_TITLE;
+            while !title.is_char_boundary(end) {
+                end -= 1;
+            }
+            title.truncate(end);
+        }
+        let parent = self.scope();
+        let parent_test = parent
+            .and_then(|p| self.facts.symbols.get(p as usize))
+            .filter(|p| p.kind == NodeKind::Test);
+        let name = match parent_test {
+            Some(p) => format!("{} > {title}", p.name),
+            None => title.clone(),
+        };
+        let own = format!("${word} {title}");
+        let qualified = match parent {
+            Some(p) => format!("{}.{own}", self.qualified(p)),
+            None => own,
+        };
+        let sym = self.push_symbol(NewSym {
+            kind: NodeKind::Test,
+            name,
+            qualified: Some(qualified),
+            node,
+            parent,
+            signature: util::signature(node, Some(*body), self.src),
+            doc: None,
+            export: Export::No,
+        });
+        self.push_frame(node, false, Some(sym), None);
     }
 
     /// Whether a member signature whose parent is `anc[pi]` becomes a symbol: members of

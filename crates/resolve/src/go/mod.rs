@@ -41,6 +41,7 @@ use crate::graph::{Edge, symbol_ids};
 use crate::ids::{Id, file_id, go_package_id, parent_dir};
 use crate::keys::{DirKey, FileKey};
 use crate::resolved::{Resolved, UnresolvedSite, caller_id};
+use crate::tested::Tested;
 use codegraph_db::{SourceFile, Workspace, file_facts};
 use codegraph_parse::{Callee, FileFacts, HeritageKind, HintSource, Receiver, SymbolIdx};
 use codegraph_schema::{EdgeKind, NodeKind, Reason};
@@ -287,12 +288,7 @@ fn resolve_core_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Re
             refer(&mut out, caller_id(db, file, site.enclosing), &dst, reason, site.line);
         }
     }
-    for (test, target, reason, line) in tested.pairs {
-        out.edges.push(Edge::new(test, target, EdgeKind::Tests, reason, line));
-    }
-    for (target_file, reason) in tested.files {
-        out.edges.push(Edge::new(fid.clone(), target_file, EdgeKind::Tests, reason, 0));
-    }
+    out.edges.extend(tested.into_edges(&fid));
     // ACCESSES: a field read or written through a typed receiver (`c.engine`, `s.cfg.Port`,
     // `New().x`), the field declared on the receiver's type or promoted through embedding.
     // What does not name a struct field of the workspace is dropped, not counted unresolved.
@@ -823,33 +819,6 @@ impl<'db> Resolver<'db> {
             | HintSource::ParamFn { .. } => None,
         };
         t.map_or(Local::Unknown, Local::Typed)
-    }
-}
-
-/// The TESTS edges of one test file, in first-seen order: one per (test, target) at its
-/// first line, and one per tested file.
-#[derive(Default)]
-struct Tested {
-    seen: HashSet<(Id, Id)>,
-    pairs: Vec<(Id, Id, Reason, u32)>,
-    files: Vec<(Id, Reason)>,
-}
-
-impl Tested {
-    /// Test `test` exercises `target` (its ID, file, the reason it resolved and the line);
-    /// targets in test files (helpers) are not tested code.
-    fn add(&mut self, test: Option<&Id>, (dst, path, reason, line): (&Id, &str, Reason, u32)) {
-        let Some(test) = test else { return };
-        if path.ends_with("_test.go") {
-            return;
-        }
-        if self.seen.insert((test.clone(), dst.clone())) {
-            self.pairs.push((test.clone(), dst.clone(), reason, line));
-            let file = file_id(path);
-            if !self.files.iter().any(|(f, _)| *f == file) {
-                self.files.push((file, reason));
-            }
-        }
     }
 }
 

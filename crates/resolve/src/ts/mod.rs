@@ -32,6 +32,21 @@ use project::{ModTarget, file_modules};
 use resolver::{Def, Outcome, Resolver, Target};
 use std::collections::HashSet;
 
+/// The innermost test block (`it`, `test`, `describe`) that the symbol `idx` is or lies in.
+fn test_block(
+    facts: &codegraph_parse::FileFacts,
+    idx: Option<codegraph_parse::SymbolIdx>,
+) -> Option<codegraph_parse::SymbolIdx> {
+    let mut cur = idx?;
+    loop {
+        let s = facts.symbols.get(cur as usize)?;
+        if s.kind == NodeKind::Test {
+            return Some(cur);
+        }
+        cur = s.parent?;
+    }
+}
+
 fn sym_id(db: &dyn salsa::Database, (f, i): Target) -> Option<crate::ids::Id> {
     symbol_ids(db, f).get(i as usize).cloned()
 }
@@ -118,7 +133,9 @@ pub(crate) fn resolve_file(
         out.edges.push(Edge::new(src.clone(), dst, kind, reason, line));
     }
 
-    // CALLS.
+    // CALLS (and TESTS: a test block's calls into code outside test files).
+    let in_test_file = codegraph_schema::is_test_path(file.path(db));
+    let mut tested = crate::tested::Tested::default();
     for site in &facts.calls {
         match r.callee(file, site.enclosing, &site.callee, 0) {
             Outcome::Found(t, reason) => {
@@ -131,6 +148,10 @@ pub(crate) fn resolve_file(
                     continue;
                 }
                 if let Some(dst) = sym_id(db, t) {
+                    if in_test_file && let Some(test) = test_block(facts, site.enclosing) {
+                        let target = (&dst, t.0.path(db).as_str(), reason, site.line);
+                        tested.add(ids.get(test as usize), target);
+                    }
                     out.edges.push(Edge::new(
                         caller_id(db, file, site.enclosing),
                         dst,
@@ -228,8 +249,16 @@ pub(crate) fn resolve_file(
             continue;
         }
         let reason = if t.0 == file { Reason::SameFile } else { Reason::ImportResolved };
+        if !is_type
+            && in_test_file
+            && matches!(kind, Some(NodeKind::Function))
+            && let Some(test) = test_block(facts, site.enclosing)
+        {
+            tested.add(ids.get(test as usize), (&dst, t.0.path(db).as_str(), reason, site.line));
+        }
         out.edges.push(Edge::new(src, dst, EdgeKind::RefersTo, reason, site.line));
     }
+    out.edges.extend(tested.into_edges(&fid));
     // HANDLES_ROUTE / HANDLES_TOOL for handlers named by reference, resolved like a call's
     // callee at the registration.
     for fe in crate::endpoints::file_endpoints(db, file) {
