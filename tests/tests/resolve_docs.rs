@@ -40,10 +40,19 @@ fn sections_name_symbols_and_files() {
         package internal
 
         func helper() {}
+        //- /vendor/dep/dep.go
+        package dep
+
+        func Distinct() {}
+        //- /other/o.go
+        package other
+
+        func ab() {}
         //- /docs/guide.md
         # Guide
 
-        See the [README](../README.md) and [the router](../mux.go#L3).
+        See the [README](../README.md) and [the router](../mux.go#L3). Placeholders `ab`,
+        vendored `Distinct`, a file name `index.html`.
         //- /README.md
         Intro mentions `mux.NewRouter()` before any heading.
 

@@ -12,13 +12,16 @@
 //!    Markdown file's directory, else to the root, else the one file whose path ends with it;
 //! 2. a qualified name (`Router.HandleFunc`) equal to a symbol's;
 //! 3. `pkg.Name...`: a symbol whose qualified name is the rest, in a Go package named `pkg`
-//!    or a file whose stem or directory is `pkg`; else, for `x.Name`, a member (method,
-//!    field) named `Name` (`r.HandleFunc(...)` on a variable);
+//!    or a file whose stem or directory is `pkg`; else, for `x.Name` in a line of code, a
+//!    member (method, field) named `Name` (`r.HandleFunc(...)` on a variable);
 //! 4. a bare name: the symbols of that name that are not members (fields, methods) unless
 //!    only members have it.
 //!
-//! Among several candidates, production code wins over tests, then code under the Markdown
-//! file's directory over the rest; still several, the mention names nothing (no guess).
+//! Vendored code and test data (`vendor/`, `node_modules/`, `third_party/`, `testdata/`) are
+//! never targets of docs outside them, and a bare name shorter than 4 characters resolves
+//! only under the Markdown file's directory (`a1`, `r2` in prose are placeholders). Among
+//! several candidates, production code wins over tests, then code under the Markdown file's
+//! directory over the rest; still several, the mention names nothing (no guess).
 //! Links resolve by rule 1 only. Routes are not matched (a path in prose is rarely the exact
 //! route pattern).
 //!
@@ -137,7 +140,7 @@ pub(crate) fn resolve_markdown(
                 if looks_like_path(text) {
                     find_path(ix, dir, text).map(Target::File)
                 } else {
-                    find_name(db, ix, dir, text)
+                    find_name(db, ix, path, text, m.kind == MentionKind::Fenced)
                 }
             }
         };
@@ -174,7 +177,32 @@ fn looks_like_path(t: &str) -> bool {
     let Some((_, ext)) = t.rsplit_once('.') else { return false };
     matches!(
         ext,
-        "go" | "ts" | "tsx" | "js" | "jsx" | "mjs" | "cjs" | "md" | "json" | "mod" | "yaml" | "yml"
+        "go" | "ts"
+            | "tsx"
+            | "js"
+            | "jsx"
+            | "mjs"
+            | "cjs"
+            | "md"
+            | "json"
+            | "mod"
+            | "sum"
+            | "yaml"
+            | "yml"
+            | "toml"
+            | "html"
+            | "css"
+            | "txt"
+            | "sh"
+            | "xml"
+            | "proto"
+            | "sql"
+            | "py"
+            | "rs"
+            | "c"
+            | "h"
+            | "s"
+            | "lock"
     )
 }
 
@@ -225,8 +253,17 @@ fn normalize(path: &str) -> Option<String> {
     Some(parts.join("/"))
 }
 
-/// The one symbol a name mention denotes (rules 2-4 of the module doc).
-fn find_name(db: &dyn salsa::Database, ix: &NameIndex, dir: &str, text: &str) -> Option<Target> {
+/// The one symbol a name mention denotes (rules 2-4 of the module doc). `doc` is the
+/// Markdown file's path; `in_code` says the mention comes from a line of code, where
+/// `x.Name(` on a variable is a member call (in prose `x.y` is more often a file name).
+fn find_name(
+    db: &dyn salsa::Database,
+    ix: &NameIndex,
+    doc: &str,
+    text: &str,
+    in_code: bool,
+) -> Option<Target> {
+    let dir = parent_dir(doc);
     if text.is_empty() || !text.split('.').all(is_identifier) {
         return None;
     }
@@ -244,7 +281,7 @@ fn find_name(db: &dyn salsa::Database, ix: &NameIndex, dir: &str, text: &str) ->
                     && qualifies(db, f, qualifier)
             }));
             // `r.HandleFunc(...)`: a method or field called or read on a variable.
-            if candidates.is_empty() && !rest.contains('.') {
+            if candidates.is_empty() && in_code && !rest.contains('.') {
                 candidates.extend(
                     ix.by_name
                         .get(rest)
@@ -261,7 +298,45 @@ fn find_name(db: &dyn salsa::Database, ix: &NameIndex, dir: &str, text: &str) ->
             all.iter().copied().filter(|at| entry(at).is_some_and(|(_, _, n)| !n.member)).collect();
         candidates = if top.is_empty() { all } else { top };
     }
+    // Vendored code and test data are not what a repository's docs describe (unless the
+    // Markdown file lives there too); a short bare name away from the doc's directory is
+    // more often a word or a placeholder (`a1`, `r2`) than a reference.
+    let bare = !text.contains('.');
+    candidates.retain(|&(f, _)| {
+        let path = f.path(db);
+        let near = dir.is_empty() || path.starts_with(&format!("{dir}/"));
+        (!is_vendored(path) || same_vendored_tree(path, doc))
+            && (near || !bare || text.chars().count() >= MIN_FAR_NAME)
+    });
     pick(db, dir, candidates)
+}
+
+/// Shortest bare name that may resolve outside the Markdown file's directory.
+const MIN_FAR_NAME: usize = 4;
+
+/// Directories of code the repository carries but does not own, or data for tests.
+const VENDORED: &[&str] = &["vendor", "node_modules", "third_party", "testdata"];
+
+fn is_vendored(path: &str) -> bool {
+    path.split('/').any(|c| VENDORED.contains(&c))
+}
+
+/// Whether `path` and `doc` lie under the same vendored directory.
+fn same_vendored_tree(path: &str, doc: &str) -> bool {
+    let root = |p: &str| -> Option<usize> {
+        let mut at = 0;
+        for c in p.split('/') {
+            at += c.len() + 1;
+            if VENDORED.contains(&c) {
+                return Some(at);
+            }
+        }
+        None
+    };
+    match (root(path), root(doc)) {
+        (Some(a), Some(b)) => a == b && path.get(..a) == doc.get(..b),
+        _ => false,
+    }
 }
 
 /// Whether `qualifier` names `file`'s Go package, its file stem or its directory.
