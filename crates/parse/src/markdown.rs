@@ -225,11 +225,20 @@ impl Mentions {
                 }
                 break;
             }
-            if b.get(i) == Some(&b'(') || dots > 0 {
+            if (b.get(i) == Some(&b'(') || dots > 0) && !declares(line, start) {
                 self.push(MentionKind::Fenced, &line[start..i], line_no, section);
             }
         }
     }
+}
+
+/// Whether the name at `start` is being declared, not used: `func name(`, `function name(`,
+/// `func (r T) name(` (an example's own function is not the workspace's).
+fn declares(line: &str, start: usize) -> bool {
+    let before = line[..start].trim_end();
+    before.ends_with("func")
+        || before.ends_with("function")
+        || (before.ends_with(')') && line.trim_start().starts_with("func "))
 }
 
 /// The position of the next run of exactly `n` backticks at or after `from`.

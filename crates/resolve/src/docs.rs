@@ -12,8 +12,9 @@
 //!    Markdown file's directory, else to the root, else the one file whose path ends with it;
 //! 2. a qualified name (`Router.HandleFunc`) equal to a symbol's;
 //! 3. `pkg.Name...`: a symbol whose qualified name is the rest, in a Go package named `pkg`
-//!    or a file whose stem or directory is `pkg`; else, for `x.Name` in a line of code, a
-//!    member (method, field) named `Name` (`r.HandleFunc(...)` on a variable);
+//!    or a file whose stem or directory is `pkg` (`r.HandleFunc(...)` on a variable names
+//!    nothing: without the variable's type a member name alone is a guess, and measured on
+//!    gorilla/mux's README such guesses were wrong one time in three);
 //! 4. a bare name: the symbols of that name that are not members (fields, methods) unless
 //!    only members have it.
 //!
@@ -140,7 +141,7 @@ pub(crate) fn resolve_markdown(
                 if looks_like_path(text) {
                     find_path(ix, dir, text).map(Target::File)
                 } else {
-                    find_name(db, ix, path, text, m.kind == MentionKind::Fenced)
+                    find_name(db, ix, path, text)
                 }
             }
         };
@@ -253,16 +254,9 @@ fn normalize(path: &str) -> Option<String> {
     Some(parts.join("/"))
 }
 
-/// The one symbol a name mention denotes (rules 2-4 of the module doc). `doc` is the
-/// Markdown file's path; `in_code` says the mention comes from a line of code, where
-/// `x.Name(` on a variable is a member call (in prose `x.y` is more often a file name).
-fn find_name(
-    db: &dyn salsa::Database,
-    ix: &NameIndex,
-    doc: &str,
-    text: &str,
-    in_code: bool,
-) -> Option<Target> {
+/// The one symbol a name mention denotes (rules 2-4 of the module doc); `doc` is the
+/// Markdown file's path.
+fn find_name(db: &dyn salsa::Database, ix: &NameIndex, doc: &str, text: &str) -> Option<Target> {
     let dir = parent_dir(doc);
     if text.is_empty() || !text.split('.').all(is_identifier) {
         return None;
@@ -280,16 +274,6 @@ fn find_name(
                 entry(&(f, i)).is_some_and(|(_, _, n)| n.qualified_name == rest)
                     && qualifies(db, f, qualifier)
             }));
-            // `r.HandleFunc(...)`: a method or field called or read on a variable.
-            if candidates.is_empty() && in_code && !rest.contains('.') {
-                candidates.extend(
-                    ix.by_name
-                        .get(rest)
-                        .into_iter()
-                        .flatten()
-                        .filter(|at| entry(at).is_some_and(|(_, _, n)| n.member)),
-                );
-            }
         }
     } else {
         let all: Vec<(SourceFile, u32)> =
