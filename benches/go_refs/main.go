@@ -9,6 +9,8 @@
 // signatures, a var or const spec's first name, else "<module>". Left out, as codegraph leaves
 // them out: a method's receiver type, embedded fields and interface elements (EMBEDS), a
 // declaration naming itself, anything whose target is outside the loaded packages.
+// Embedding is printed apart, kind "embeds": a struct or interface type -> each named type it
+// embeds (what codegraph's EMBEDS edges say).
 // Built like the shared go_oracle: GO111MODULE=off GOPATH=/usr/share/gocode go build.
 package main
 
@@ -132,7 +134,7 @@ func main() {
 				continue
 			}
 			visitFile(pkg, f, file, func(r rec) {
-				key := r.File + "\x00" + r.Symbol + "\x00" + r.TargetFile + "\x00" + r.Target
+				key := r.Kind + "\x00" + r.File + "\x00" + r.Symbol + "\x00" + r.TargetFile + "\x00" + r.Target
 				if !seen[key] {
 					seen[key] = true
 					count++
@@ -236,6 +238,7 @@ func visitFile(pkg *packages.Package, f *ast.File, file string, emit func(rec)) 
 			for _, s := range decl.Specs {
 				switch spec := s.(type) {
 				case *ast.TypeSpec:
+					embeds(pkg, spec, file, emit)
 					if spec.TypeParams != nil {
 						use(spec.Name.Name, spec.TypeParams)
 					}
@@ -257,6 +260,49 @@ func visitFile(pkg *packages.Package, f *ast.File, file string, emit func(rec)) 
 				}
 			}
 		}
+	}
+}
+
+// embeds emits the named types a struct or interface type spec embeds.
+func embeds(pkg *packages.Package, spec *ast.TypeSpec, file string, emit func(rec)) {
+	var fields []*ast.Field
+	switch t := spec.Type.(type) {
+	case *ast.StructType:
+		fields = t.Fields.List
+	case *ast.InterfaceType:
+		fields = t.Methods.List
+	default:
+		return
+	}
+	for _, f := range fields {
+		if len(f.Names) != 0 {
+			continue
+		}
+		e := f.Type
+		if s, ok := e.(*ast.StarExpr); ok {
+			e = s.X
+		}
+		if ix, ok := e.(*ast.IndexExpr); ok {
+			e = ix.X
+		}
+		var id *ast.Ident
+		switch x := e.(type) {
+		case *ast.Ident:
+			id = x
+		case *ast.SelectorExpr:
+			id = x.Sel
+		default:
+			continue
+		}
+		obj, ok := pkg.TypesInfo.Uses[id].(*types.TypeName)
+		if !ok || obj.Pkg() == nil || !loaded[obj.Pkg()] {
+			continue
+		}
+		tf := rel(pkg.Fset.Position(obj.Pos()).Filename)
+		if tf == "" {
+			continue
+		}
+		emit(rec{File: file, Symbol: spec.Name.Name, Line: pkg.Fset.Position(id.Pos()).Line, TargetFile: tf, Target: obj.Name(), Kind: "embeds"})
 	}
 }
 

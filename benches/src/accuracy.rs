@@ -159,6 +159,8 @@ struct Index {
     tests: Vec<PairKey>,
     /// REFERS_TO edges as pairs (file, symbol, target file, target).
     refers: Vec<PairKey>,
+    /// EMBEDS edges as pairs (file, type, target file, embedded type).
+    embeds: Vec<PairKey>,
 }
 
 fn load_index(export: &[u8]) -> Result<Index> {
@@ -176,7 +178,7 @@ fn load_index(export: &[u8]) -> Result<Index> {
                 nodes.insert(id, (file, qn, v["kind"] == "file"));
             }
             Some("edge")
-                if v["kind"] == "CALLS" || v["kind"] == "TESTS" || v["kind"] == "REFERS_TO" =>
+                if ["CALLS", "TESTS", "REFERS_TO", "EMBEDS"].iter().any(|k| v["kind"] == *k) =>
             {
                 edges.push(v)
             }
@@ -196,9 +198,10 @@ fn load_index(export: &[u8]) -> Result<Index> {
             continue;
         };
         let caller_symbol = if src.2 { "<module>".to_string() } else { convention_symbol(&src.1) };
-        if e["kind"] == "REFERS_TO" {
+        if e["kind"] == "REFERS_TO" || e["kind"] == "EMBEDS" {
+            let list = if e["kind"] == "EMBEDS" { &mut idx.embeds } else { &mut idx.refers };
             if !dst.2 {
-                idx.refers.push((src.0.clone(), caller_symbol, dst.0.clone(), dst.1.clone()));
+                list.push((src.0.clone(), caller_symbol, dst.0.clone(), dst.1.clone()));
             }
             continue;
         }
@@ -246,8 +249,9 @@ pub(crate) struct OurScore {
     /// how many of them are among its call pairs.
     tests_scored: usize,
     tests_hit: usize,
-    /// Our REFERS_TO pairs in the oracle's scope.
+    /// Our REFERS_TO and EMBEDS pairs in the oracle's scope.
     refers: HashSet<PairKey>,
+    embeds: HashSet<PairKey>,
 }
 
 /// The REFERS_TO oracle: (file, symbol, target file, target) pairs and the kind of each.
@@ -333,6 +337,7 @@ pub(crate) fn score_ours(bin: &Path, name: &str, root: &Path, oracle: &Oracle) -
         tests_scored: scored.len(),
         tests_hit: scored.iter().filter(|k| oracle.pairs.contains(**k)).count(),
         refers: index.refers.into_iter().filter(|k| oracle.in_scope(&k.0, &k.2)).collect(),
+        embeds: index.embeds.into_iter().filter(|k| oracle.in_scope(&k.0, &k.2)).collect(),
     })
 }
 
@@ -376,6 +381,7 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
     let bin = crate::sibling_binary()?;
     let mut tests_rows = Vec::new();
     let mut refs_rows = Vec::new();
+    let mut embeds_rows = Vec::new();
     println!(
         "| corpus | oracle sites | our sites | site precision | site recall | pair precision | pair recall | iface-dispatch records | our edges to implementations | unresolved (ours) | index time |"
     );
@@ -400,14 +406,19 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
         );
         if let Some(refs) = c.refs {
             let path = corpora.join(refs);
-            refs_rows.push(match load_refs(&path) {
-                Ok(oracle_refs) => refs_row(c.name, &s.refers, &oracle_refs, &oracle),
-                Err(_) => format!(
+            match load_refs(&path) {
+                Ok(all) => {
+                    let (embeds, refs): (HashMap<PairKey, String>, HashMap<PairKey, String>) =
+                        all.into_iter().partition(|(_, kind)| kind == "embeds");
+                    refs_rows.push(refs_row(c.name, &s.refers, &refs, &oracle));
+                    embeds_rows.push(embeds_row(c.name, &s.embeds, &embeds, &oracle));
+                }
+                Err(_) => refs_rows.push(format!(
                     "| {} | no oracle at {} (make it with benches/go_refs/run.sh) | | | | |",
                     c.name,
                     path.display()
-                ),
-            });
+                )),
+            }
         }
         if s.tests_scored > 0 {
             tests_rows.push(format!(
@@ -427,6 +438,14 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
         );
         println!("| --- | --- | --- | --- | --- | --- |");
         for r in refs_rows {
+            println!("{r}");
+        }
+    }
+    if !embeds_rows.is_empty() {
+        println!();
+        println!("| corpus | oracle EMBEDS pairs | our pairs | precision | recall |");
+        println!("| --- | --- | --- | --- | --- |");
+        for r in embeds_rows {
             println!("{r}");
         }
     }
@@ -468,6 +487,25 @@ fn refs_row(
         by_kind(&["const"]),
         by_kind(&["var"]),
         by_kind(&["func", "method"]),
+    )
+}
+
+/// One row of the EMBEDS table.
+fn embeds_row(
+    name: &str,
+    ours: &HashSet<PairKey>,
+    oracle_embeds: &HashMap<PairKey, String>,
+    oracle: &Oracle,
+) -> String {
+    let scoped: HashSet<&PairKey> =
+        oracle_embeds.keys().filter(|k| oracle.in_scope(&k.0, &k.2)).collect();
+    let hit = ours.iter().filter(|k| scoped.contains(k)).count();
+    format!(
+        "| {name} | {} | {} | {} | {} |",
+        scoped.len(),
+        ours.len(),
+        pct(hit, ours.len()),
+        pct(hit, scoped.len())
     )
 }
 
