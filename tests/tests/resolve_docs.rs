@@ -66,6 +66,7 @@ fn sections_name_symbols_and_files() {
         vars := mux.Vars(r)
         func (h spa) Use(w int) {}
         func helper() {}
+        http.FileServer(dir).Vars(w, r)
         ```
 
         ## Middleware
@@ -80,13 +81,13 @@ fn sections_name_symbols_and_files() {
         edge DOC_RELATED file:README.md -> sym:go:mux.go:NewRouter L1 doc-mention 0.75
         edge DOC_RELATED sym:md:README.md:Routing -> sym:go:mux.go:NewRouter L5 doc-mention 0.75
         edge DOC_RELATED sym:md:README.md:Routing -> sym:go:mux.go:Vars L10 doc-mention 0.75
-        edge DOC_RELATED sym:md:README.md:Routing.Middleware -> file:docs/guide.md L18 doc-mention 0.75
-        edge DOC_RELATED sym:md:README.md:Routing.Middleware -> file:route.go L19 doc-mention 0.75
-        edge DOC_RELATED sym:md:README.md:Routing.Middleware -> sym:go:internal/helper.go:helper L17 doc-mention 0.75
-        edge DOC_RELATED sym:md:README.md:Routing.Middleware -> sym:go:mux.go:Router.Use L17 doc-mention 0.75
-        edge DOC_RELATED sym:md:README.md:Routing.Middleware -> sym:go:mux.go:Router.strict L18 doc-mention 0.75
-        edge DOC_RELATED sym:md:README.md:Routing.Middleware -> sym:go:route.go:Route L18 doc-mention 0.75
-        edge DOC_RELATED sym:md:README.md:Routing.Middleware -> sym:go:route.go:Route.Path L18 doc-mention 0.75
+        edge DOC_RELATED sym:md:README.md:Routing.Middleware -> file:docs/guide.md L19 doc-mention 0.75
+        edge DOC_RELATED sym:md:README.md:Routing.Middleware -> file:route.go L20 doc-mention 0.75
+        edge DOC_RELATED sym:md:README.md:Routing.Middleware -> sym:go:internal/helper.go:helper L18 doc-mention 0.75
+        edge DOC_RELATED sym:md:README.md:Routing.Middleware -> sym:go:mux.go:Router.Use L18 doc-mention 0.75
+        edge DOC_RELATED sym:md:README.md:Routing.Middleware -> sym:go:mux.go:Router.strict L19 doc-mention 0.75
+        edge DOC_RELATED sym:md:README.md:Routing.Middleware -> sym:go:route.go:Route L19 doc-mention 0.75
+        edge DOC_RELATED sym:md:README.md:Routing.Middleware -> sym:go:route.go:Route.Path L19 doc-mention 0.75
         edge DOC_RELATED sym:md:docs/guide.md:Guide -> file:README.md L3 doc-mention 0.75
         edge DOC_RELATED sym:md:docs/guide.md:Guide -> file:mux.go L3 doc-mention 0.75
     "#]]

@@ -197,7 +197,8 @@ impl Mentions {
     }
 
     /// A line of code: dotted names that are called (`mux.NewRouter(`, `r.HandleFunc(`,
-    /// `Handle(`) and qualified names that are not (`http.MethodGet`).
+    /// `Handle(`) and qualified names that are not (`http.MethodGet`); not a member called on
+    /// a call's result (`f(x).Serve(`), nor a name the line declares.
     fn code(&mut self, line: &str, line_no: u32, section: Option<SymbolIdx>) {
         let b = line.as_bytes();
         let mut i = 0;
@@ -225,7 +226,9 @@ impl Mentions {
                 }
                 break;
             }
-            if (b.get(i) == Some(&b'(') || dots > 0) && !declares(line, start) {
+            // `).ServeHTTP(`: a member of a value whose type the line does not say.
+            let member = start > 0 && b[start - 1] == b'.';
+            if (b.get(i) == Some(&b'(') || dots > 0) && !member && !declares(line, start) {
                 self.push(MentionKind::Fenced, &line[start..i], line_no, section);
             }
         }
