@@ -20,9 +20,11 @@
 //!
 //! Vendored code and test data (`vendor/`, `node_modules/`, `third_party/`, `testdata/`) are
 //! never targets of docs outside them, and a bare name shorter than 4 characters resolves
-//! only under the Markdown file's directory (`a1`, `r2` in prose are placeholders). Among
-//! several candidates, production code wins over tests, then code under the Markdown file's
-//! directory over the rest; still several, the mention names nothing (no guess).
+//! only under the Markdown file's directory (`a1`, `r2` in prose are placeholders). Targets
+//! are production code: symbols of test files, test blocks and functions local to another
+//! function are left out (measured on fastify's docs, those were the wrong links). Among
+//! several candidates, code under the Markdown file's directory wins over the rest; still
+//! several, the mention names nothing (no guess).
 //! Links resolve by rule 1 only. Routes are not matched (a path in prose is rarely the exact
 //! route pattern).
 //!
@@ -56,15 +58,20 @@ pub(crate) struct DocName {
 /// change no declaration. Markdown sections are not targets.
 #[salsa::tracked(returns(ref))]
 pub(crate) fn doc_names(db: &dyn salsa::Database, file: SourceFile) -> Arc<Vec<DocName>> {
-    if matches!(file.language(db), None | Some(Language::Markdown)) {
+    // Docs describe production code: test files, and functions local to another function,
+    // are not what they name.
+    if matches!(file.language(db), None | Some(Language::Markdown)) || is_test_path(file.path(db)) {
         return Arc::new(Vec::new());
     }
     let facts = file_facts(db, file);
+    let local = |s: &codegraph_parse::Symbol| {
+        s.parent.and_then(|p| facts.symbols.get(p as usize)).is_some_and(|p| p.kind.is_callable())
+    };
     let names = facts
         .symbols
         .iter()
         .enumerate()
-        .filter(|(_, s)| s.kind != NodeKind::Section)
+        .filter(|(_, s)| s.kind != NodeKind::Section && s.kind != NodeKind::Test && !local(s))
         .map(|(i, s)| DocName {
             name: s.name.clone(),
             qualified_name: s.qualified_name.clone(),
@@ -335,16 +342,10 @@ fn qualifies(db: &dyn salsa::Database, file: SourceFile, qualifier: &str) -> boo
     stem == qualifier || dir.rsplit('/').next() == Some(qualifier)
 }
 
-/// The one candidate left after preferring production code, then code under `dir`.
+/// The one candidate left after preferring code under `dir`.
 fn pick(db: &dyn salsa::Database, dir: &str, mut c: Vec<(SourceFile, u32)>) -> Option<Target> {
     c.sort_by_key(|&(f, i)| (f.path(db).clone(), i));
     c.dedup();
-    if c.len() > 1 {
-        let prod: Vec<_> = c.iter().copied().filter(|&(f, _)| !is_test_path(f.path(db))).collect();
-        if !prod.is_empty() {
-            c = prod;
-        }
-    }
     if c.len() > 1 && !dir.is_empty() {
         let prefix = format!("{dir}/");
         let near: Vec<_> =

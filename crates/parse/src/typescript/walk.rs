@@ -204,6 +204,17 @@ impl<'s, 't> Walker<'s, 't> {
                 }
                 self.parameter(node);
             }
+            "formal_parameters" => {
+                // JavaScript parameters are bare patterns (TypeScript's are wrapped in
+                // required / optional parameters, declared when entered).
+                let mut c = node.walk();
+                let params: Vec<Node<'t>> = node.named_children(&mut c).collect();
+                for p in params {
+                    if !matches!(p.kind(), "required_parameter" | "optional_parameter") {
+                        self.declare(p);
+                    }
+                }
+            }
             "arrow_function" => {
                 // `x => ...`: a bare parameter.
                 if let Some(p) = node.child_by_field_name("parameter") {
