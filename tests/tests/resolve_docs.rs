@@ -52,7 +52,8 @@ fn sections_name_symbols_and_files() {
         # Guide
 
         See the [README](../README.md) and [the router](../mux.go#L3). Placeholders `ab`,
-        vendored `Distinct`, a file name `index.html`.
+        vendored `Distinct`, a file name `index.html`. Use `NewRouter`; `helper` is not
+        exported, and this doc is not under its directory.
         //- /README.md
         Intro mentions `mux.NewRouter()` before any heading.
 
@@ -90,6 +91,7 @@ fn sections_name_symbols_and_files() {
         edge DOC_RELATED sym:md:README.md:Routing.Middleware -> sym:go:route.go:Route.Path L19 doc-mention 0.75
         edge DOC_RELATED sym:md:docs/guide.md:Guide -> file:README.md L3 doc-mention 0.75
         edge DOC_RELATED sym:md:docs/guide.md:Guide -> file:mux.go L3 doc-mention 0.75
+        edge DOC_RELATED sym:md:docs/guide.md:Guide -> sym:go:mux.go:NewRouter L4 doc-mention 0.75
     "#]]
     .assert_eq(&(docs.join("\n") + "\n"));
 }

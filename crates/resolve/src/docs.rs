@@ -20,7 +20,9 @@
 //!
 //! Vendored code and test data (`vendor/`, `node_modules/`, `third_party/`, `testdata/`) are
 //! never targets of docs outside them, and a bare name shorter than 4 characters resolves
-//! only under the Markdown file's directory (`a1`, `r2` in prose are placeholders). Targets
+//! only under the Markdown file's directory (`a1`, `r2` in prose are placeholders), as does a
+//! name of a declaration that is not exported (a doc under `docs/` mentioning `version` or
+//! `payload` means the API's, not a build script's local constant). Targets
 //! are production code: symbols of test files, test blocks and functions local to another
 //! function are left out (measured on fastify's docs, those were the wrong links). Among
 //! several candidates, code under the Markdown file's directory wins over the rest; still
@@ -52,6 +54,8 @@ pub(crate) struct DocName {
     /// A member of a type (field, method, enum member): matched by bare name only when no
     /// top-level declaration has the name.
     pub member: bool,
+    /// Visible outside its file or package: what docs away from the code describe.
+    pub exported: bool,
 }
 
 /// The names one file's symbols can be mentioned by, without lines: equal across edits that
@@ -78,6 +82,7 @@ pub(crate) fn doc_names(db: &dyn salsa::Database, file: SourceFile) -> Arc<Vec<D
             idx: u32::try_from(i).unwrap_or(u32::MAX),
             // Go methods are top-level declarations named `Type.Method`.
             member: s.parent.is_some() || s.qualified_name != s.name,
+            exported: s.exported,
         })
         .collect();
     Arc::new(names)
@@ -293,10 +298,12 @@ fn find_name(db: &dyn salsa::Database, ix: &NameIndex, doc: &str, text: &str) ->
     // Markdown file lives there too); a short bare name away from the doc's directory is
     // more often a word or a placeholder (`a1`, `r2`) than a reference.
     let bare = !text.contains('.');
-    candidates.retain(|&(f, _)| {
+    candidates.retain(|&(f, i)| {
         let path = f.path(db);
         let near = dir.is_empty() || path.starts_with(&format!("{dir}/"));
+        let exported = doc_names(db, f).get(i as usize).is_some_and(|n| n.exported);
         (!is_vendored(path) || same_vendored_tree(path, doc))
+            && (near || exported)
             && (near || !bare || text.chars().count() >= MIN_FAR_NAME)
     });
     pick(db, dir, candidates)
