@@ -35,6 +35,10 @@ pub fn compute(reader: &Reader<'_>) -> Result<DerivedRows> {
         });
     })?;
     reader.for_each_edge_unordered(|e| {
+        // Co-change is history, not structure: flows and clusters are of the code.
+        if e.kind == codegraph_schema::EdgeKind::CoChanged.as_str() {
+            return;
+        }
         if let (Some(&src), Some(&dst)) = (index.get(&e.src), index.get(&e.dst)) {
             input.edges.push(EdgeIn { src, dst, kind: e.kind, weight: e.weight });
         }

@@ -5,6 +5,7 @@
 //! and benches can drive the engine directly.
 
 pub mod cache;
+pub mod cochange;
 pub mod derived;
 pub mod diff;
 pub mod engine;

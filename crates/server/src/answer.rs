@@ -154,6 +154,11 @@ pub(crate) fn flow_json(f: &Flow) -> Value {
     json!({"id": f.id, "label": f.label, "score": round(f.score), "steps": f.steps})
 }
 
+/// A file that usually changes with another (CO_CHANGED).
+fn cochange_json(c: &codegraph_query::cochange::CoChangeRow) -> Value {
+    json!({"file": c.dst, "support": c.support, "confidence": round(c.confidence)})
+}
+
 pub(crate) fn cluster_json(c: &ClusterRef) -> Value {
     json!({"id": c.id, "label": c.label, "cohesion": round(c.cohesion), "size": c.size})
 }
@@ -175,6 +180,7 @@ pub(crate) const CONTEXT_LISTS: &[&str] = &[
     "references",
     "tests",
     "docs",
+    "co_changed",
     "imported_by",
     "file_imports",
     "file_importers",
@@ -206,6 +212,8 @@ pub(crate) fn context_json(c: &SymbolContext, p: &mut Pager<'_>) -> Value {
         "references": p.list("references", &c.references, link_json),
         "tests": p.list("tests", &c.tests, link_json),
         "docs": p.list("docs", &c.docs, link_json),
+        "co_changed": p.list("co_changed", &c.co_changed, cochange_json),
+        "co_changed_total": c.co_changed_total,
         "imported_by": p.list("imported_by", &c.imported_by, link_json),
         "file_imports": p.list("file_imports", &c.file_imports, link_json),
         "file_importers": p.list("file_importers", &c.file_importers, link_json),
@@ -221,7 +229,8 @@ pub(crate) fn context_json(c: &SymbolContext, p: &mut Pager<'_>) -> Value {
 }
 
 /// The lists of an impact answer.
-pub(crate) const IMPACT_LISTS: &[&str] = &["nodes", "files", "modules", "flows", "tests"];
+pub(crate) const IMPACT_LISTS: &[&str] =
+    &["nodes", "files", "modules", "flows", "tests", "co_changed"];
 
 pub(crate) fn impact_json(i: &Impact, p: &mut Pager<'_>) -> Value {
     let counts = |key: &'static str| move |(k, n): &(String, u32)| json!({ key: k, "nodes": n });
@@ -273,6 +282,9 @@ pub(crate) fn impact_json(i: &Impact, p: &mut Pager<'_>) -> Value {
             v
         }),
         "tests_total": i.tests_total,
+        // History, not dependents: files that usually change in the same commits.
+        "co_changed": p.list("co_changed", &i.co_changed, cochange_json),
+        "co_changed_total": i.co_changed_total,
         "notes": i.notes,
     })
 }

@@ -56,6 +56,17 @@ enum Command {
         /// a query met a damaged page.
         #[arg(long)]
         check: bool,
+        /// Also mine git history for files that usually change together (CO_CHANGED edges).
+        /// The setting is kept in the index: later `index`, `watch`, `mcp` and queries keep
+        /// the edges current (recomputed when HEAD or the indexed files change).
+        #[arg(long, conflicts_with = "no_cochange")]
+        cochange: bool,
+        /// How many of the latest commits `--cochange` reads (also changes a kept setting).
+        #[arg(long, value_name = "N")]
+        cochange_commits: Option<usize>,
+        /// Turn co-change off for this index and drop its CO_CHANGED edges.
+        #[arg(long)]
+        no_cochange: bool,
     },
     /// Index a code root, then keep the index fresh as files change (until SIGINT/SIGTERM).
     Watch {
@@ -346,7 +357,16 @@ fn dispatch(mut cli: Cli) -> Result<()> {
     let json = cli.json;
     cli.command.merge_roots(&cli.root_flags)?;
     match cli.command {
-        Command::Index { root, max_file_size, full, no_share, check } => {
+        Command::Index {
+            root,
+            max_file_size,
+            full,
+            no_share,
+            check,
+            cochange,
+            cochange_commits,
+            no_cochange,
+        } => {
             let root = write_root(root, cli.db.as_deref())?;
             let db = db_path(&root, cli.db.as_deref())?;
             if check && db.exists() {
@@ -359,10 +379,17 @@ fn dispatch(mut cli: Cli) -> Result<()> {
                 &db,
                 &IndexOptions { max_file_size, progress, full, share: !no_share, counter: None },
             )?;
+            let cochange = index_cochange(
+                &summary.root,
+                &summary.db,
+                cochange || cochange_commits.is_some(),
+                cochange_commits,
+                no_cochange,
+            )?;
             let accounting = Store::open_read_only(&summary.db)
                 .ok()
                 .and_then(|mut s| s.reader().ok()?.file_accounting().ok());
-            print_index(&summary, accounting.as_ref(), json)
+            print_index(&summary, accounting.as_ref(), cochange.as_ref(), json)
         }
         Command::Watch { root, max_file_size, debounce_ms, max_batch_paths, no_share } => {
             let root = write_root(root, cli.db.as_deref())?;
@@ -381,7 +408,7 @@ fn dispatch(mut cli: Cli) -> Result<()> {
                 json,
             };
             crate::watch_cmd::run_watch(&root, &db, &index_opts, &opts, |s| {
-                if json { Ok(()) } else { print_index(s, None, false) }
+                if json { Ok(()) } else { print_index(s, None, None, false) }
             })
         }
         Command::Mcp {
@@ -676,6 +703,10 @@ fn dispatch(mut cli: Cli) -> Result<()> {
         }
         Command::DeriveFlows { db } => {
             let (revision, computed) = codegraph_engine::derived::ensure_current(&db)?;
+            // Co-change (when enabled for the index) is derived off the edit path too.
+            if let Err(e) = codegraph_engine::cochange::ensure_db(&db) {
+                tracing::warn!("co-change not updated: {e:#}");
+            }
             writeln!(std::io::stdout(), "{}", json!({"revision": revision, "computed": computed}))?;
             Ok(())
         }
@@ -964,13 +995,46 @@ fn accounting_json(a: &codegraph_query::FileAccounting) -> Value {
     })
 }
 
+/// Applies `index`'s co-change flags and brings the edges up to date: the stamp of what was
+/// mined (`None` when co-change is off for this index).
+fn index_cochange(
+    root: &Path,
+    db: &Path,
+    enable: bool,
+    commits: Option<usize>,
+    disable: bool,
+) -> Result<Option<serde_json::Value>> {
+    use codegraph_engine::cochange;
+    if disable {
+        cochange::configure(db, None)?;
+        return Ok(None);
+    }
+    if enable {
+        let n = commits.or(cochange::settings(db)?).unwrap_or(cochange::DEFAULT_COMMITS);
+        cochange::configure(db, Some(n))?;
+    }
+    Ok(match cochange::ensure(db, root)? {
+        cochange::Ensured::Off => None,
+        cochange::Ensured::Computed(stored, mut stamp) => {
+            stamp["edges"] = json!(stored);
+            Some(stamp)
+        }
+        cochange::Ensured::Current => {
+            let mut store = Store::open_read_only(db)?;
+            cochange::stamp(&store.reader()?)?
+        }
+    })
+}
+
 fn print_index(
     s: &IndexSummary,
     accounting: Option<&codegraph_query::FileAccounting>,
+    cochange: Option<&serde_json::Value>,
     json: bool,
 ) -> Result<()> {
     if json {
         return print_json(&json!({
+            "cochange": cochange,
             "files_accounting": accounting.map(accounting_json),
             "root": s.root.display().to_string(),
             "db": s.db.display().to_string(),
@@ -1088,7 +1152,30 @@ fn print_index(
     if let Some(rss) = s.peak_rss_bytes {
         writeln!(out, "  memory   {} MiB peak RSS", rss / (1024 * 1024))?;
     }
+    if let Some(c) = cochange {
+        writeln!(out, "  cochange {}", describe_cochange(c))?;
+    }
     Ok(())
+}
+
+/// One line on the co-change stamp: the commits read, what was skipped, the edges kept.
+pub(crate) fn describe_cochange(c: &serde_json::Value) -> String {
+    if let Some(note) = c["note"].as_str() {
+        return format!("none: {note}");
+    }
+    let short = |v: &serde_json::Value| v.as_str().map(|s| s[..s.len().min(12)].to_string());
+    let range = match (short(&c["oldest"]), short(&c["head"])) {
+        (Some(o), Some(h)) => format!(" ({o}..{h})"),
+        _ => String::new(),
+    };
+    let edges = c["edges"].as_u64().map(|n| format!("{n} edges from ")).unwrap_or_default();
+    format!(
+        "{edges}{} commits{range}, {} merges and {} commits over {} files skipped",
+        c["commits"].as_u64().unwrap_or(0),
+        c["merges_skipped"].as_u64().unwrap_or(0),
+        c["big_commits_skipped"].as_u64().unwrap_or(0),
+        codegraph_engine::cochange::MAX_FILES_PER_COMMIT
+    )
 }
 
 fn stale_note(stale: bool) -> &'static str {

@@ -338,6 +338,10 @@ pub struct DagGrepArgs {
     /// Explicit edge kind (repeatable).
     #[arg(long = "edge", value_name = "KIND")]
     pub edges: Vec<String>,
+    /// Also follow CO_CHANGED edges (files that usually change together; present when the
+    /// index was built with `--cochange`).
+    #[arg(long)]
+    pub include_cochange: bool,
     /// out: follow edges from the seeds; in: edges into them.
     #[arg(long, value_enum, default_value_t = Dir::Out)]
     pub direction: Dir,
@@ -424,6 +428,9 @@ pub fn ensure_flows(db: &Path) {
     };
     if let Err(e) = codegraph_engine::derived::ensure_current_with(db, said) {
         eprintln!("codegraph: warning: execution flows and clusters not updated: {e:#}");
+    }
+    if let Err(e) = codegraph_engine::cochange::ensure_db(db) {
+        eprintln!("codegraph: warning: co-change edges not updated: {e:#}");
     }
 }
 
@@ -562,6 +569,7 @@ pub fn dag_grep(a: DagGrepArgs, db: Option<&Path>, json: bool) -> Result<()> {
         budget: a.budget,
         per_node_cap: a.per_node_cap,
         include_anchors: !a.no_anchors,
+        include_cochange: a.include_cochange,
         render: a.render.map(RenderArg::render),
     };
     let mut d = reader.dag_grep(&req)?;

@@ -55,6 +55,10 @@ pub struct SymbolContext {
     /// DOC_RELATED in (Markdown sections that name the symbol or file) and out (for a
     /// section: what it names).
     pub docs: Vec<Link>,
+    /// Files that usually change with the symbol's file (CO_CHANGED, opt-in), most confident
+    /// first, at most [`MAX_COCHANGED`]; and how many there are.
+    pub co_changed: Vec<crate::cochange::CoChangeRow>,
+    pub co_changed_total: usize,
     /// Routes and tools this symbol handles (incoming HANDLES_ROUTE / HANDLES_TOOL), or, for a
     /// route or tool, its handler (outgoing).
     pub endpoints: Vec<Link>,
@@ -80,6 +84,9 @@ pub struct SymbolContext {
 const MEMBER_KINDS: &[EdgeKind] = &[EdgeKind::Contains, EdgeKind::HasMethod, EdgeKind::HasProperty];
 const HERITAGE_KINDS: &[EdgeKind] = &[EdgeKind::Extends, EdgeKind::Embeds, EdgeKind::Implements];
 const REFERENCE_KINDS: &[EdgeKind] = &[EdgeKind::Accesses, EdgeKind::RefersTo];
+
+/// Most co-changed files a context or impact answer lists (the total is said).
+pub const MAX_COCHANGED: usize = 5;
 
 impl Reader<'_> {
     /// The context of the node with ID `id` (resolve names first with [`Reader::lookup`]).
@@ -164,6 +171,10 @@ impl Reader<'_> {
         let mut related_files: Vec<(String, u32)> = files.into_iter().collect();
         related_files.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
 
+        let (co_changed, co_changed_total) = match &symbol.file {
+            Some(f) => self.cochanged(f, MAX_COCHANGED)?,
+            None => (Vec::new(), 0),
+        };
         let unresolved_calls = self.unresolved_of(id)?;
         let mut notes = Vec::new();
         if !unresolved_calls.is_empty() {
@@ -198,6 +209,8 @@ impl Reader<'_> {
             references,
             tests,
             docs,
+            co_changed,
+            co_changed_total,
             endpoints,
             imported_by,
             file_imports,

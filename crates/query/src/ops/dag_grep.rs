@@ -91,6 +91,8 @@ pub struct DagGrepRequest {
     pub budget: usize,
     pub per_node_cap: usize,
     pub include_anchors: bool,
+    /// Also follow CO_CHANGED (files that usually change together; opt-in per index).
+    pub include_cochange: bool,
     pub render: Option<Render>,
 }
 
@@ -108,6 +110,7 @@ impl Default for DagGrepRequest {
             budget: 80,
             per_node_cap: 20,
             include_anchors: true,
+            include_cochange: false,
             render: None,
         }
     }
@@ -234,7 +237,10 @@ pub fn edge_kinds(sets: &[String], types: &[EdgeKind]) -> Result<Vec<EdgeKind>, 
 
 impl Reader<'_> {
     pub fn dag_grep(&self, req: &DagGrepRequest) -> Result<DagGrep, QueryError> {
-        let kinds = edge_kinds(&req.edge_sets, &req.edge_types)?;
+        let mut kinds = edge_kinds(&req.edge_sets, &req.edge_types)?;
+        if req.include_cochange && !kinds.contains(&EdgeKind::CoChanged) {
+            kinds.push(EdgeKind::CoChanged);
+        }
         for k in &req.node_kinds {
             if NodeKind::parse(k).is_none() {
                 return Err(QueryError::UnknownNodeKind { kind: k.clone() });

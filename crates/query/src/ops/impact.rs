@@ -187,6 +187,10 @@ pub struct Impact {
     pub tests: Vec<ImpactTest>,
     /// How many such tests there are in all.
     pub tests_total: usize,
+    /// Files that usually change with the targets' files (CO_CHANGED, opt-in; not dependents),
+    /// most confident first, at most `MAX_COCHANGED`; and how many there are.
+    pub co_changed: Vec<crate::cochange::CoChangeRow>,
+    pub co_changed_total: usize,
     pub notes: Vec<String>,
 }
 
@@ -704,7 +708,27 @@ pub(crate) fn impact_from(
     } else {
         (Vec::new(), 0)
     };
+    // Co-change of the targets' own files (other than those files), most confident first.
+    let mut co_changed: Vec<crate::cochange::CoChangeRow> = Vec::new();
+    let target_files: Vec<&str> = targets.iter().filter_map(|t| t.file.as_deref()).collect();
+    let mut seen_files: std::collections::HashSet<String> =
+        target_files.iter().map(|f| f.to_string()).collect();
+    let mut co_changed_total = 0;
+    for f in &target_files {
+        let (rows, _) = g.reader.cochanged(f, usize::MAX)?;
+        for r in rows {
+            if seen_files.insert(r.dst.clone()) {
+                co_changed_total += 1;
+                co_changed.push(r);
+            }
+        }
+    }
+    co_changed
+        .sort_by(|a, b| b.confidence.total_cmp(&a.confidence).then(b.support.cmp(&a.support)));
+    co_changed.truncate(crate::ops::context::MAX_COCHANGED);
     Ok(Impact {
+        co_changed,
+        co_changed_total,
         tests,
         tests_total,
         flows,

@@ -115,6 +115,7 @@ pub fn context(c: &SymbolContext) -> String {
     links(&mut out, "references", &c.references);
     links(&mut out, "tests", &c.tests);
     links(&mut out, "docs", &c.docs);
+    cochanged(&mut out, &c.co_changed, c.co_changed_total);
     links(&mut out, "routes and tools", &c.endpoints);
     links(&mut out, "imported by", &c.imported_by);
     links(&mut out, "file imports", &c.file_imports);
@@ -222,6 +223,7 @@ pub fn impact(i: &Impact) -> String {
             );
         }
     }
+    cochanged(&mut out, &i.co_changed, i.co_changed_total);
     if !i.flows.is_empty() {
         let more = i.flows_total - i.flows.len();
         let _ = writeln!(
@@ -374,4 +376,19 @@ pub fn flow(f: &Flow) -> String {
 
 pub fn cluster(c: &ClusterRef) -> String {
     format!("{} \"{}\" ({} member(s), cohesion {:.3})", c.id, c.label, c.size, c.cohesion)
+}
+
+/// "usually changes with (N):" and one line per file: support and confidence.
+fn cochanged(out: &mut String, rows: &[crate::cochange::CoChangeRow], total: usize) {
+    if rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "usually changes with ({total}, from git history):");
+    for r in rows {
+        let _ = writeln!(
+            out,
+            "  {}  {} commits together, confidence {:.2}",
+            r.dst, r.support, r.confidence
+        );
+    }
 }

@@ -590,6 +590,9 @@ impl RootHandle {
     /// that fails cannot take the server with it. Returns (revision, computed).
     fn derive(&self) -> Result<(i64, bool)> {
         let Some(bin) = &self.opts.deriver else {
+            if let Err(e) = codegraph_engine::cochange::ensure_db(&self.db) {
+                tracing::warn!("co-change not updated: {e:#}");
+            }
             return codegraph_engine::derived::ensure_current(&self.db);
         };
         let out = std::process::Command::new(bin)

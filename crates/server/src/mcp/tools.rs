@@ -261,6 +261,9 @@ pub struct DagGrepArgs {
     pub edge_sets: Option<Vec<String>>,
     /// Edge kinds to follow (with or instead of edge_sets; default all).
     pub edges: Option<Vec<String>>,
+    /// Also follow CO_CHANGED edges: files that usually change together (default false;
+    /// present when the index was built with co-change).
+    pub include_cochange: Option<bool>,
     /// Most edges fetched per expanded node (default 20).
     pub per_node_cap: Option<usize>,
     /// Add each node's file and package as anchors (default true; they count in the budget).
@@ -951,6 +954,7 @@ impl CodegraphMcp {
                     edge_types: edges(&a.edges)?,
                     per_node_cap: a.per_node_cap.unwrap_or(20).clamp(1, 500),
                     include_anchors: a.anchors.unwrap_or(true),
+                    include_cochange: a.include_cochange.unwrap_or(false),
                     k: a.seeds.unwrap_or(10).clamp(1, 50),
                     node_kinds: a.node_kinds.unwrap_or_default(),
                     direction: a.direction.unwrap_or(Dir::Out).direction(),
