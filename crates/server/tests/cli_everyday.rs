@@ -533,3 +533,44 @@ func sysOpen() {}
         assert_eq!(c["callees"].as_array().map(Vec::len), Some(1), "{goos}: {c}");
     }
 }
+
+/// `index --cochange` mines the history (three commits change `src/server.ts` and
+/// `src/util.ts` together), keeps the setting, and the answers show it: `context` of a
+/// symbol lists its file's co-changed files, `dag-grep --include-cochange` follows them, and
+/// `--no-cochange` drops them.
+#[test]
+fn cochange_is_mined_kept_and_shown() {
+    let e = env();
+    let root = e.root.clone();
+    for n in 0..3 {
+        for f in ["src/server.ts", "src/util.ts"] {
+            let p = root.join(f);
+            let old = std::fs::read_to_string(&p).expect("read");
+            std::fs::write(&p, format!("{old}// {n}\n")).expect("write");
+        }
+        codegraph_tests::cli::git(&root, &["commit", "-q", "-am", &format!("both {n}")]);
+    }
+    let r = root.to_str().expect("utf-8 path");
+    let index = e.json(&["--json", "index", r, "--cochange"], &root);
+    assert_eq!(index["cochange"]["commits"], 4, "{index}");
+    assert_eq!(index["cochange"]["edges"], 2, "{index}");
+    // The setting is kept: a plain index reports the same stamp without mining again.
+    let again = e.json(&["--json", "index", r], &root);
+    assert_eq!(again["cochange"]["head"], index["cochange"]["head"]);
+    let ctx = e.json(&["--json", "context", "Server.start", r], &root);
+    // Three commits plus the first, which added both.
+    assert_eq!(
+        ctx["co_changed"],
+        serde_json::json!([{"file": "src/util.ts", "support": 4, "confidence": 1.0}])
+    );
+    assert_eq!(ctx["co_changed_total"], 1);
+    let dag = e.ok(
+        &["dag-grep", "util", r, "--node-kind", "file", "--edge", "IMPORTS", "--include-cochange"],
+        &root,
+    );
+    assert!(dag.contains("CO_CHANGED"), "{dag}");
+    let off = e.json(&["--json", "index", r, "--no-cochange"], &root);
+    assert!(off["cochange"].is_null(), "{off}");
+    let ctx = e.json(&["--json", "context", "Server.start", r], &root);
+    assert_eq!(ctx["co_changed_total"], 0);
+}
