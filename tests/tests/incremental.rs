@@ -854,3 +854,50 @@ fn new_declaration_reresolves_docs_without_rewriting_them() {
     assert!(ran.contains(&"resolve_file(README.md)".to_string()), "{ran:?}");
     assert_eq!(rewrite, vec!["b/b.go".to_string()]);
 }
+
+/// A Go package and its test file.
+const GO_TESTS: &str = r#"
+//- /go.mod
+module m
+
+//- /b/b.go
+package b
+
+func B() int { return 1 }
+
+func C() int { return 2 }
+//- /b/b_test.go
+package b
+
+import "testing"
+
+func TestB(t *testing.T) {
+	B()
+}
+"#;
+
+/// Editing a test file (a test now calls another function) re-runs that file's own queries
+/// only and rewrites only its unit: its TESTS edges are its own resolution's.
+#[test]
+fn test_file_edit_rewrites_only_its_tests_edges() {
+    let mut s = Session::new(GO_TESTS);
+    s.edit("b/b_test.go", "\tB()\n", "\tB()\n\tC()\n");
+    check(
+        &mut s,
+        &[
+            "parse(b/b_test.go)",
+            "file_facts(b/b_test.go)",
+            "file_node(b/b_test.go)",
+            "symbol_ids(b/b_test.go)",
+            "file_graph(b/b_test.go)",
+            "file_endpoints(b/b_test.go)",
+            "go_file_summary(b/b_test.go)",
+            "file_imports(b/b_test.go)",
+            "file_decls(b/b_test.go)",
+            "resolve_core(b/b_test.go)",
+            "composed_routes(b/b_test.go)",
+            "file_unit_digest(b/b_test.go)",
+        ],
+        &["b/b_test.go"],
+    );
+}
