@@ -181,6 +181,9 @@ struct Tally {
     precisions: Vec<f64>,
     recalls: Vec<f64>,
     dispatch: usize,
+    /// Reached as a value user (REFERS_TO: passes, stores or returns the function): a
+    /// dependent a call graph cannot judge.
+    values: usize,
     endpoints: usize,
     /// Reached nodes outside the oracle's files (not scored).
     out_of_scope: usize,
@@ -233,6 +236,10 @@ fn score(
                 t.dispatch += 1;
                 continue;
             }
+            if n.via.kind == EdgeKind::RefersTo.as_str() {
+                t.values += 1;
+                continue;
+            }
             if matches!(n.node.kind.as_str(), "route" | "tool") {
                 t.endpoints += 1;
                 continue;
@@ -253,9 +260,9 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
     let (corpora, only) = crate::report::corpus_args(args)?;
     let bin = crate::sibling_binary()?;
     println!(
-        "| corpus | functions | truth callers | reached (scored) | precision (micro / macro) | recall (micro / macro) | dispatch-only | routes/tools | before: reached | before: precision | before: recall |"
+        "| corpus | functions | truth callers | reached (scored) | precision (micro / macro) | recall (micro / macro) | dispatch-only | value users | routes/tools | before: reached | before: precision | before: recall |"
     );
-    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     for c in CORPORA.iter().filter(|c| only.as_deref().is_none_or(|o| c.name.contains(o))) {
         let root = corpora.join(c.root);
         let calls = load_calls(&corpora.join(format!("oracle_out/{}.jsonl", c.oracle)))?;
@@ -280,7 +287,7 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
         remove_scratch(&db);
         let (n, now, before) = result?;
         println!(
-            "| {} | {n} | {} | {} | {} / {} | {} / {} | {} | {} | {} | {} | {} |",
+            "| {} | {n} | {} | {} | {} / {} | {} / {} | {} | {} | {} | {} | {} | {} |",
             c.name,
             now.truth,
             now.ours,
@@ -289,6 +296,7 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
             ratio(now.hit, now.truth),
             mean(&now.recalls),
             now.dispatch,
+            now.values,
             now.endpoints,
             before.ours,
             ratio(before.hit, before.ours),
