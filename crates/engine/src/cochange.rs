@@ -292,19 +292,7 @@ pub fn stamp(reader: &codegraph_query::Reader<'_>) -> Result<Option<serde_json::
 mod tests_support {
     use std::path::Path;
 
-    pub fn git(root: &Path, args: &[&str]) {
-        let ok = std::process::Command::new("git")
-            .args(args)
-            .current_dir(root)
-            .env("GIT_AUTHOR_NAME", "t")
-            .env("GIT_AUTHOR_EMAIL", "t@example.invalid")
-            .env("GIT_COMMITTER_NAME", "t")
-            .env("GIT_COMMITTER_EMAIL", "t@example.invalid")
-            .status()
-            .expect("git")
-            .success();
-        assert!(ok, "git {args:?}");
-    }
+    pub(crate) use crate::test_git::git;
 
     /// Writes `files` (a new line each time, so each is a change) and commits them.
     pub fn commit(root: &Path, files: &[&str], n: usize) {

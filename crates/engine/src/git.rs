@@ -154,19 +154,7 @@ mod tests {
     fn dirty_files_are_read_under_the_scanners_rules() {
         let dir = tempfile::tempdir().expect("temp dir");
         let root = std::fs::canonicalize(dir.path()).expect("canonical");
-        let git = |args: &[&str]| {
-            let ok = std::process::Command::new("git")
-                .args(args)
-                .current_dir(&root)
-                .env("GIT_AUTHOR_NAME", "t")
-                .env("GIT_AUTHOR_EMAIL", "t@example.invalid")
-                .env("GIT_COMMITTER_NAME", "t")
-                .env("GIT_COMMITTER_EMAIL", "t@example.invalid")
-                .status()
-                .expect("git")
-                .success();
-            assert!(ok, "git {args:?}");
-        };
+        let git = |args: &[&str]| crate::test_git::git(&root, args);
         std::fs::write(root.join("a.ts"), "export const a = 1;\n").expect("write");
         git(&["init", "-q", "-b", "main"]);
         git(&["add", "-A"]);

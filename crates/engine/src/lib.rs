@@ -18,4 +18,6 @@ pub mod paths;
 pub mod scan;
 pub mod seed;
 pub mod shared;
+#[cfg(test)]
+mod test_git;
 pub mod watch;

@@ -659,13 +659,15 @@ impl<'db> Resolver<'db> {
         }
     }
 
-    /// The package-level constant or variable a name read as a value denotes (`maxLen`,
-    /// `pkg.ErrX`, a dot import's), unless a local of the function shadows it.
-    fn value(
+    /// A package-level declaration a name denotes (`name` bare, or `pkg.name`, or through a
+    /// dot import), found by `pick` in a package scope, unless a local of the function
+    /// shadows the name (or the package alias).
+    fn package_decl(
         &self,
         callee: &Callee,
         func: Option<SymbolIdx>,
         line: Pos,
+        pick: impl Fn(&Scope, &str) -> Option<SymRef>,
     ) -> Option<(SymRef, Reason)> {
         let name = callee.name.as_str();
         match &callee.receiver {
@@ -673,12 +675,12 @@ impl<'db> Resolver<'db> {
                 if !matches!(self.local(func, name, line, 0), Local::Unbound) {
                     return None;
                 }
-                if let Some(v) = self.scope.and_then(|s| s.values.get(name)) {
-                    return Some((v.sym, Reason::SamePackage));
+                if let Some(sym) = self.scope.and_then(|s| pick(s, name)) {
+                    return Some((sym, Reason::SamePackage));
                 }
                 self.imports.dots.iter().find_map(|pkg| {
-                    let v = self.tables.scope(&pkg.dir, &pkg.name)?.values.get(name)?;
-                    Some((v.sym, Reason::ImportResolved))
+                    let sym = pick(self.tables.scope(&pkg.dir, &pkg.name)?, name)?;
+                    Some((sym, Reason::ImportResolved))
                 })
             }
             Receiver::Path(p) if p.len() == 1 => {
@@ -686,11 +688,22 @@ impl<'db> Resolver<'db> {
                     return None;
                 }
                 let pkg = self.imports.by_name.get(p[0].as_str())?.as_ref()?;
-                let v = self.tables.scope(&pkg.dir, &pkg.name)?.values.get(name)?;
-                Some((v.sym, Reason::ImportResolved))
+                let sym = pick(self.tables.scope(&pkg.dir, &pkg.name)?, name)?;
+                Some((sym, Reason::ImportResolved))
             }
             _ => None,
         }
+    }
+
+    /// The package-level constant or variable a name read as a value denotes (`maxLen`,
+    /// `pkg.ErrX`, a dot import's).
+    fn value(
+        &self,
+        callee: &Callee,
+        func: Option<SymbolIdx>,
+        line: Pos,
+    ) -> Option<(SymRef, Reason)> {
+        self.package_decl(callee, func, line, |s, n| s.values.get(n).map(|v| v.sym))
     }
 
     /// The package-level variable a receiver path starts with (`DefaultServeMux` in
@@ -721,27 +734,7 @@ impl<'db> Resolver<'db> {
         func: Option<SymbolIdx>,
         line: Pos,
     ) -> Option<(SymRef, Reason)> {
-        let name = callee.name.as_str();
-        match &callee.receiver {
-            Receiver::None => {
-                if let Some(sym) = self.scope.and_then(|s| s.types.get(name)).and_then(|t| t.sym) {
-                    return Some((sym, Reason::SamePackage));
-                }
-                self.imports.dots.iter().find_map(|pkg| {
-                    let sym = self.tables.scope(&pkg.dir, &pkg.name)?.types.get(name)?.sym?;
-                    Some((sym, Reason::ImportResolved))
-                })
-            }
-            Receiver::Path(p) if p.len() == 1 => {
-                if !matches!(self.local(func, &p[0], line, 0), Local::Unbound) {
-                    return None;
-                }
-                let pkg = self.imports.by_name.get(p[0].as_str())?.as_ref()?;
-                let sym = self.tables.scope(&pkg.dir, &pkg.name)?.types.get(name)?.sym?;
-                Some((sym, Reason::ImportResolved))
-            }
-            _ => None,
-        }
+        self.package_decl(callee, func, line, |s, n| s.types.get(n).and_then(|t| t.sym))
     }
 
     /// The method `name` of a value of type `t`; a func-typed field called is skipped.
