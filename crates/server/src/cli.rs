@@ -114,6 +114,10 @@ enum Command {
         /// With --http: close a session after this many seconds without a request.
         #[arg(long, default_value_t = crate::mcp::DEFAULT_SESSION_IDLE.as_secs())]
         session_idle_secs: u64,
+        /// Turn co-change (CO_CHANGED edges from git history) on for every served root, as
+        /// `index --cochange` does; the setting is kept in each root's index.
+        #[arg(long)]
+        cochange: bool,
     },
     /// Show the published revision, its counts and skips, and whether it is stale.
     Status {
@@ -420,10 +424,12 @@ fn dispatch(mut cli: Cli) -> Result<()> {
             build_wait_secs,
             no_share,
             session_idle_secs,
+            cochange,
         } => {
             let root_opts = crate::mcp::roots::RootOptions {
                 max_file_size,
                 share: !no_share,
+                cochange,
                 debounce: std::time::Duration::from_millis(debounce_ms),
                 build_wait: std::time::Duration::from_secs(build_wait_secs),
                 deriver: std::env::current_exe().ok(),

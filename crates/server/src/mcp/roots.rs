@@ -50,6 +50,8 @@ pub struct RootOptions {
     /// The `codegraph` binary, to compute flows and clusters in a child process
     /// (`codegraph derive-flows DB`); `None` computes them in this process.
     pub deriver: Option<PathBuf>,
+    /// Turn co-change on for the root's index (kept there, like `index --cochange`).
+    pub cochange: bool,
 }
 
 impl Default for RootOptions {
@@ -61,6 +63,7 @@ impl Default for RootOptions {
             build_wait: Duration::from_secs(30),
             refresh_wait: Duration::from_secs(2),
             poll_interval: Duration::from_secs(2),
+            cochange: false,
             deriver: None,
         }
     }
@@ -589,6 +592,15 @@ impl RootHandle {
     /// standard library served with three worktrees settled ~320 MiB higher), and a derive
     /// that fails cannot take the server with it. Returns (revision, computed).
     fn derive(&self) -> Result<(i64, bool)> {
+        if self.opts.cochange
+            && codegraph_engine::cochange::settings(&self.db).ok().flatten().is_none()
+            && let Err(e) = codegraph_engine::cochange::configure(
+                &self.db,
+                Some(codegraph_engine::cochange::DEFAULT_COMMITS),
+            )
+        {
+            tracing::warn!("co-change not turned on: {e:#}");
+        }
         let Some(bin) = &self.opts.deriver else {
             if let Err(e) = codegraph_engine::cochange::ensure_db(&self.db) {
                 tracing::warn!("co-change not updated: {e:#}");

@@ -1129,3 +1129,42 @@ async fn http_cuts_slow_headers_caps_connections_and_expires_idle_sessions() {
     stop.cancel();
     let _ = server.await;
 }
+
+/// `mcp --cochange` turns co-change on for a served root: the deriver mines the history once
+/// the root is quiet, and symbol_context lists the files that usually change with the
+/// symbol's (main.go and store/store.go changed together in three commits and the first).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cochange_is_derived_for_roots_served_with_it() {
+    let fx = fixture(GO_FLOW);
+    for n in 0..3 {
+        for f in ["main.go", "store/store.go"] {
+            let p = fx.root.join(f);
+            let old = std::fs::read_to_string(&p).expect("read");
+            std::fs::write(&p, format!("{old}// {n}\n")).expect("write");
+        }
+        codegraph_tests::cli::git(&fx.root, &["commit", "-qam", &format!("both {n}")]);
+    }
+    let db = fx.root.parent().expect("parent").join("cochange.db");
+    let opts = RootOptions {
+        build_wait: Duration::from_secs(60),
+        cochange: true,
+        ..RootOptions::default()
+    };
+    let roots = Arc::new(RootSet::new(vec![RootHandle::new(fx.root.clone(), db, opts)], None));
+    let client = connect(roots.clone()).await;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let c = ok(&client, "symbol_context", json!({"target": "Save"})).await;
+        if c["co_changed_total"] == 1 {
+            assert_eq!(
+                c["co_changed"],
+                json!([{"file": "main.go", "support": 4, "confidence": 1.0}]),
+                "{c}"
+            );
+            break;
+        }
+        assert!(Instant::now() < deadline, "no co-change derived: {c}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    client.cancel().await.expect("cancel");
+}
