@@ -875,6 +875,7 @@ fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Re
     let sharing = codegraph_engine::seed::sharing(&root, &db_path, &reader)?;
     let go_prefix = reader.meta("go_import_prefix")?;
     let accounting = reader.file_accounting()?;
+    let cochange = codegraph_engine::cochange::stamp(&reader)?;
     if json {
         let counts = |v: &[(String, u64)]| -> Value {
             Value::Object(v.iter().map(|(k, n)| (k.clone(), json!(n))).collect())
@@ -908,6 +909,7 @@ fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Re
             "repository": sharing.json(),
             "go_import_prefix": go_prefix,
             "files_accounting": accounting_json(&accounting),
+            "cochange": cochange,
         }));
     }
     let mut out = std::io::stdout().lock();
@@ -955,6 +957,9 @@ fn status(root: Option<PathBuf>, db: Option<&Path>, all: bool, json: bool) -> Re
     };
     writeln!(out, "nodes     {}", fmt(&st.nodes_by_kind))?;
     writeln!(out, "edges     {}", fmt(&st.edges_by_kind))?;
+    if let Some(c) = &cochange {
+        writeln!(out, "cochange  {} (at revision {})", describe_cochange(c), c["revision"])?;
+    }
     if snap.unresolved > 0 {
         writeln!(
             out,

@@ -564,6 +564,8 @@ fn cochange_is_mined_kept_and_shown() {
         serde_json::json!([{"file": "src/util.ts", "support": 4, "confidence": 1.0}])
     );
     assert_eq!(ctx["co_changed_total"], 1);
+    let status = e.json(&["--json", "status", r], &root);
+    assert_eq!(status["cochange"]["commits"], 4, "{status}");
     let dag = e.ok(
         &["dag-grep", "util", r, "--node-kind", "file", "--edge", "IMPORTS", "--include-cochange"],
         &root,
