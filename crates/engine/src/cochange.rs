@@ -292,7 +292,7 @@ pub fn stamp(reader: &codegraph_query::Reader<'_>) -> Result<Option<serde_json::
 mod tests_support {
     use std::path::Path;
 
-    pub(crate) use crate::test_git::git;
+    pub(crate) use codegraph_tests::cli::git;
 
     /// Writes `files` (a new line each time, so each is a change) and commits them.
     pub fn commit(root: &Path, files: &[&str], n: usize) {

@@ -154,7 +154,7 @@ mod tests {
     fn dirty_files_are_read_under_the_scanners_rules() {
         let dir = tempfile::tempdir().expect("temp dir");
         let root = std::fs::canonicalize(dir.path()).expect("canonical");
-        let git = |args: &[&str]| crate::test_git::git(&root, args);
+        let git = |args: &[&str]| codegraph_tests::cli::git(&root, args);
         std::fs::write(root.join("a.ts"), "export const a = 1;\n").expect("write");
         git(&["init", "-q", "-b", "main"]);
         git(&["add", "-A"]);

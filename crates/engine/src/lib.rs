@@ -18,6 +18,4 @@ pub mod paths;
 pub mod scan;
 pub mod seed;
 pub mod shared;
-#[cfg(test)]
-mod test_git;
 pub mod watch;
