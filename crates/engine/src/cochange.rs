@@ -224,19 +224,10 @@ pub enum Ensured {
 /// are enabled: recomputed when HEAD, the indexed files or the settings changed since the
 /// stamp. A root outside any git repository stores no edges and says so in the stamp.
 pub fn ensure(db: &Path, root: &Path) -> Result<Ensured> {
-    let Some(commits) = settings(db)? else { return Ok(Ensured::Off) };
-    let (files, revision, stamp) = {
-        let mut store = Store::open_read_only(db)?;
-        let reader = store.reader()?;
-        let files: HashSet<String> = reader.source_stats()?.into_iter().map(|s| s.path).collect();
-        let stamp = reader
-            .meta(COCHANGE_STAMP)?
-            .and_then(|v| serde_json::from_str::<serde_json::Value>(&v).ok());
-        (files, reader.revision(), stamp)
+    let Some(Due { commits, files, revision, key, current }) = due(db, root)? else {
+        return Ok(Ensured::Off);
     };
-    let head = crate::git::head_commit(root);
-    let key = fingerprint(&files, head.as_deref(), commits);
-    if stamp.as_ref().is_some_and(|s| s["key"] == key) {
+    if current {
         return Ok(Ensured::Current);
     }
     let start = Instant::now();
@@ -259,6 +250,38 @@ pub fn ensure(db: &Path, root: &Path) -> Result<Ensured> {
     let mut store = Store::open(db)?;
     let stored = store.write_cochange(&mined.rows, &stamp.to_string())?;
     Ok(Ensured::Computed(stored, stamp))
+}
+
+/// What [`ensure`] would work from: the settings, the indexed files, the revision, the key of
+/// what the edges would depend on now, and whether the stored stamp has that key.
+struct Due {
+    commits: usize,
+    files: HashSet<String>,
+    revision: i64,
+    key: String,
+    current: bool,
+}
+
+/// `None` when co-change is off for the index.
+fn due(db: &Path, root: &Path) -> Result<Option<Due>> {
+    let Some(commits) = settings(db)? else { return Ok(None) };
+    let (files, revision, stamp) = {
+        let mut store = Store::open_read_only(db)?;
+        let reader = store.reader()?;
+        let files: HashSet<String> = reader.source_stats()?.into_iter().map(|s| s.path).collect();
+        (files, reader.revision(), stamp(&reader)?)
+    };
+    let head = crate::git::head_commit(root);
+    let key = fingerprint(&files, head.as_deref(), commits);
+    let current = stamp.as_ref().is_some_and(|s| s["key"] == key);
+    Ok(Some(Due { commits, files, revision, key, current }))
+}
+
+/// Whether co-change is on for the index at `db` (root `root`) and its edges lag (HEAD, the
+/// indexed files or the settings moved): what a server polls, since a commit moves HEAD
+/// without publishing a revision.
+pub fn is_due(db: &Path, root: &Path) -> Result<bool> {
+    Ok(due(db, root)?.is_some_and(|d| !d.current))
 }
 
 /// [`ensure`] for the root the index at `db` describes (what a deriver that knows only the

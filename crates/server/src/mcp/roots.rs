@@ -553,6 +553,9 @@ impl RootHandle {
         // The revision the stored flows are of, as far as this thread knows (`None`: not
         // looked yet; the first pass finds out, computing only if they lag).
         let mut have: Option<i64> = None;
+        // Co-change can lag without a new revision (a commit moves HEAD, not the files): it
+        // is checked, cheaply, at most once per DERIVE_MIN_INTERVAL too.
+        let mut cochange_checked: Option<Instant> = None;
         while !self.stop.load(Ordering::SeqCst) {
             std::thread::sleep(Duration::from_millis(100));
             let st = self.state();
@@ -563,7 +566,18 @@ impl RootHandle {
                 (Some(_), None) => true,
                 (None, _) => false,
             };
-            if st.phase != Phase::Ready || st.pending() || !behind || !quiet || !spaced {
+            if st.phase != Phase::Ready || st.pending() || !quiet || !spaced {
+                continue;
+            }
+            if !behind {
+                if cochange_checked.is_none_or(|t| t.elapsed() >= DERIVE_MIN_INTERVAL) {
+                    cochange_checked = Some(Instant::now());
+                    if codegraph_engine::cochange::is_due(&self.db, &self.root).unwrap_or(false)
+                        && let Err(e) = codegraph_engine::cochange::ensure(&self.db, &self.root)
+                    {
+                        tracing::warn!(root = %self.root.display(), error = %format!("{e:#}"), "co-change not updated");
+                    }
+                }
                 continue;
             }
             last_run = Some(Instant::now());

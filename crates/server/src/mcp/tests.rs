@@ -1166,5 +1166,31 @@ async fn cochange_is_derived_for_roots_served_with_it() {
         assert!(Instant::now() < deadline, "no co-change derived: {c}");
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
+    // A commit that changes no file publishes no revision; the deriver still sees HEAD move.
+    codegraph_tests::cli::git(&fx.root, &["commit", "-q", "--allow-empty", "-m", "empty"]);
+    let head = String::from_utf8(
+        std::process::Command::new("git")
+            .args(["rev-parse", "HEAD"])
+            .current_dir(&fx.root)
+            .output()
+            .expect("git rev-parse")
+            .stdout,
+    )
+    .expect("utf-8");
+    let db = fx.root.parent().expect("parent").join("cochange.db");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let stamp = {
+            let mut store = codegraph_query::Store::open_read_only(&db).expect("open");
+            let reader = store.reader().expect("reader");
+            codegraph_engine::cochange::stamp(&reader).expect("stamp")
+        };
+        if stamp.as_ref().is_some_and(|s| s["head"] == head.trim()) {
+            assert_eq!(stamp.as_ref().map(|s| s["commits"].clone()), Some(json!(5)));
+            break;
+        }
+        assert!(Instant::now() < deadline, "co-change not refreshed after a commit: {stamp:?}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
     client.cancel().await.expect("cancel");
 }
