@@ -55,7 +55,6 @@ impl Provider for GoProvider {
             locals: HashSet::new(),
             seen_values: HashSet::new(),
             seen_types: HashSet::new(),
-            no_type_refs: false,
         };
         ex.top_level(tree.root_node());
         let mut facts = ex.facts;
@@ -112,28 +111,24 @@ macro_rules! ids {
             static KINDS: OnceLock<Kinds> = OnceLock::new();
             KINDS.get_or_init(|| {
                 let lang: tree_sitter::Language = tree_sitter_go::LANGUAGE.into();
-                let mut inside = vec![Inside::Always; lang.node_kind_count()];
-                let lists = [
+                let count = lang.node_kind_count();
+                // The ids of a list's kinds; id 0 is "end", what an unknown name resolves to:
+                // never marked.
+                let ids = |list: &'static [&'static str]| {
+                    list.iter()
+                        .map(|kind| usize::from(lang.id_for_node_kind(kind, true)))
+                        .filter(move |&id| id != 0 && id < count)
+                };
+                let mut inside = vec![Inside::Always; count];
+                for (list, class) in [
                     (NO_CALLS_INSIDE, Inside::Never),
                     (NOTHING_INSIDE_WITHOUT_PAREN, Inside::IfParen),
-                ];
-                for (list, class) in lists {
-                    for kind in list {
-                        let id = usize::from(lang.id_for_node_kind(kind, true));
-                        // id 0 is "end", what an unknown name resolves to: never mark it.
-                        if id != 0 && id < inside.len() {
-                            inside[id] = class;
-                        }
-                    }
+                ] {
+                    ids(list).for_each(|id| inside[id] = class);
                 }
-                let table = |list: &[&str]| {
-                    let mut t = vec![false; lang.node_kind_count()];
-                    for kind in list {
-                        let id = usize::from(lang.id_for_node_kind(kind, true));
-                        if id != 0 && id < t.len() {
-                            t[id] = true;
-                        }
-                    }
+                let table = |list: &'static [&'static str]| {
+                    let mut t = vec![false; count];
+                    ids(list).for_each(|id| t[id] = true);
                     t
                 };
                 Kinds {
@@ -352,7 +347,8 @@ const TYPE_ROOTS: &[&str] = &[
     "type_parameter_list",
 ];
 
-/// Go's predeclared types: never a reference to a declaration of the workspace.
+/// Go's predeclared types: never a reference to a declaration of the workspace
+/// ([`is_predeclared_type`]).
 const PREDECLARED_TYPES: &[&str] = &[
     "any",
     "bool",
@@ -413,20 +409,30 @@ struct Extractor<'s> {
     /// symbol and name, the first in source order (resolution keeps one edge per pair).
     seen_values: HashSet<(Option<SymbolIdx>, &'s str)>,
     seen_types: HashSet<(Option<SymbolIdx>, &'s str)>,
-    /// Set while walking code whose type references were already taken with a better
-    /// enclosing symbol (a type declaration's own types, a package var's or const's type).
-    no_type_refs: bool,
 }
 
-/// Where walked code sits: the symbol its calls belong to, and the function whose locals its
-/// declarations are (`None` at package level).
+/// Where walked code sits: the symbol its calls belong to, the function whose locals its
+/// declarations are (`None` at package level), and whether the walk takes the types it meets
+/// (off where they were taken with a better enclosing symbol: a type declaration's own
+/// types, a package var's or const's declared type).
 #[derive(Clone, Copy)]
 struct Ctx {
     enclosing: Option<SymbolIdx>,
     scope: Option<SymbolIdx>,
+    types: bool,
 }
 
-const MODULE: Ctx = Ctx { enclosing: None, scope: None };
+const MODULE: Ctx = Ctx { enclosing: None, scope: None, types: true };
+
+impl Ctx {
+    fn at(enclosing: Option<SymbolIdx>, scope: Option<SymbolIdx>) -> Ctx {
+        Ctx { enclosing, scope, types: true }
+    }
+
+    fn without_types(self) -> Ctx {
+        Ctx { types: false, ..self }
+    }
+}
 
 impl<'s> Extractor<'s> {
     fn text(&self, node: Node<'_>) -> &'s str {
@@ -620,7 +626,7 @@ impl<'s> Extractor<'s> {
                 self.param_hints(result, scope);
             }
         }
-        self.walk(node, Ctx { enclosing: scope, scope });
+        self.walk(node, Ctx::at(scope, scope));
         self.tparams.clear();
         self.locals.clear();
     }
@@ -792,9 +798,7 @@ impl<'s> Extractor<'s> {
             self.type_spec(spec, kind == k.type_alias, outer, doc);
         }
         // Calls inside types (array lengths); the types were taken per spec above.
-        self.no_type_refs = true;
-        self.walk(decl, MODULE);
-        self.no_type_refs = false;
+        self.walk(decl, MODULE.without_types());
     }
 
     fn type_spec(&mut self, spec: Node<'_>, alias: bool, outer: Node<'_>, doc: Option<String>) {
@@ -834,7 +838,7 @@ impl<'s> Extractor<'s> {
         self.tparams = tparams;
         // What the type is made of (field types, method signatures, the underlying or aliased
         // type, constraints): references of the type itself (`Server` -> `Handler`).
-        let ctx = Ctx { enclosing: Some(idx), scope: None };
+        let ctx = Ctx::at(Some(idx), None);
         self.type_refs(ty, ctx);
         if let Some(list) = spec.child_by_field_id(k.f_type_parameters) {
             self.type_refs(list, ctx);
@@ -1045,26 +1049,22 @@ impl<'s> Extractor<'s> {
                 }
             }
             // The declared type, and the names the value reads, are the first name's.
-            let ctx = Ctx { enclosing: first.flatten(), scope: None };
+            let ctx = Ctx::at(first.flatten(), None);
             if let Some(ty) = spec.child_by_field_id(k.f_type) {
                 self.type_refs(ty, ctx);
             }
             self.value_refs(spec, ctx);
-            self.no_type_refs = true;
             if is_var {
                 self.var_spec_hints(spec, None);
                 if let Some(value) = spec.child_by_field_id(k.f_value) {
-                    self.no_type_refs = false;
                     self.walk(value, ctx);
-                    self.no_type_refs = true;
                 }
                 if let Some(ty) = spec.child_by_field_id(k.f_type) {
-                    self.walk(ty, MODULE);
+                    self.walk(ty, MODULE.without_types());
                 }
             } else {
-                self.walk(spec, ctx);
+                self.walk(spec, ctx.without_types());
             }
-            self.no_type_refs = false;
         }
     }
 
@@ -1302,7 +1302,7 @@ impl<'s> Extractor<'s> {
             if kind == k.composite_literal {
                 self.literal_keys(node, ctx);
             }
-            if !self.no_type_refs
+            if ctx.types
                 && k.type_root.get(usize::from(kind)).copied().unwrap_or(false)
                 && !matches!(cursor.field_id(), Some(f) if f.get() == k.f_name || f.get() == k.f_receiver)
             {
@@ -1331,28 +1331,22 @@ impl<'s> Extractor<'s> {
                         let mut c = left.walk();
                         let names: Vec<Node<'_>> = left.named_children(&mut c).collect();
                         self.assign_hints(&names, right, ctx.scope);
-                        self.declare(&names);
+                        self.declare(names);
                     }
                 } else if kind == k.var_spec || kind == k.const_spec {
                     if kind == k.var_spec {
                         self.var_spec_hints(node, ctx.scope);
                     }
-                    let mut names: Vec<Node<'_>> = Vec::new();
-                    self.field_children(node, k.f_name, |n| names.push(n));
-                    self.declare(&names);
+                    self.param_names(node, |ex, n| ex.declare([n]));
                 } else if kind == k.range_clause {
                     self.range_hints(node, ctx.scope);
                     if let Some(left) = node.child_by_field_id(k.f_left) {
-                        let mut c = left.walk();
-                        let names: Vec<Node<'_>> = left.named_children(&mut c).collect();
-                        self.declare(&names);
+                        self.declare_children(left);
                     }
                 } else if kind == k.type_switch_statement {
                     self.type_switch_hints(node, ctx.scope);
                     if let Some(alias) = node.child_by_field_id(k.f_alias) {
-                        let mut c = alias.walk();
-                        let names: Vec<Node<'_>> = alias.named_children(&mut c).collect();
-                        self.declare(&names);
+                        self.declare_children(alias);
                     }
                 } else if kind == k.func_literal
                     && let Some(params) = node.child_by_field_id(k.f_parameters)
@@ -1629,7 +1623,7 @@ impl<'s> Extractor<'s> {
             if kind == k.type_identifier {
                 inside = false;
                 let name = self.text(node);
-                if !PREDECLARED_TYPES.contains(&name) && !self.tparams.contains(&name) {
+                if !is_predeclared_type(name) && !self.tparams.contains(&name) {
                     self.type_ref(Receiver::None, name, node, node, enclosing);
                 }
             } else if kind == k.qualified_type {
@@ -1691,8 +1685,8 @@ impl<'s> Extractor<'s> {
     }
 
     /// Adds the identifiers among `names` to the function's locals.
-    fn declare(&mut self, names: &[Node<'_>]) {
-        for &n in names {
+    fn declare<'t>(&mut self, names: impl IntoIterator<Item = Node<'t>>) {
+        for n in names {
             if n.kind_id() == self.k.identifier {
                 let name = self.text(n);
                 if name != "_" {
@@ -1700,6 +1694,13 @@ impl<'s> Extractor<'s> {
                 }
             }
         }
+    }
+
+    /// [`Extractor::declare`] for a list node's named children (`a, b :=`, `for k, v :=`).
+    fn declare_children(&mut self, list: Node<'_>) {
+        let mut c = list.walk();
+        let names: Vec<Node<'_>> = list.named_children(&mut c).collect();
+        self.declare(names);
     }
 
     /// Adds the names a parameter list declares to the function's locals.
@@ -1714,9 +1715,7 @@ impl<'s> Extractor<'s> {
             })
             .collect();
         for p in params {
-            let mut names: Vec<Node<'_>> = Vec::new();
-            self.field_children(p, k.f_name, |n| names.push(n));
-            self.declare(&names);
+            self.param_names(p, |ex, n| ex.declare([n]));
         }
     }
 
@@ -1947,6 +1946,12 @@ impl<'t> CommentRun<'t> {
 /// between names, as in `const a, b = 1, 2`).
 fn at_field(c: &tree_sitter::TreeCursor<'_>, field: u16) -> bool {
     c.field_id().is_some_and(|id| id.get() == field) && c.node().is_named()
+}
+
+/// Whether `name` is one of Go's predeclared types (`int`, `error`, `any`...), which no
+/// declaration of the workspace can be.
+pub fn is_predeclared_type(name: &str) -> bool {
+    PREDECLARED_TYPES.contains(&name)
 }
 
 /// A byte that may start a name (ASCII letters, `_`, any byte of a UTF-8 sequence).

@@ -23,6 +23,7 @@ pub use codec::{
 };
 pub use endpoints::resolved_go_route;
 pub use facts::*;
+pub use go::is_predeclared_type as is_go_predeclared_type;
 pub use lang::{Capability, Language};
 
 use std::cell::RefCell;

@@ -107,25 +107,26 @@ pub(crate) struct PackageTable {
     pub scopes: BTreeMap<String, Scope>,
 }
 
-const GOOS: &[&str] = &[
-    "aix",
-    "android",
-    "darwin",
-    "dragonfly",
-    "freebsd",
-    "hurd",
-    "illumos",
-    "ios",
-    "js",
-    "linux",
-    "nacl",
-    "netbsd",
-    "openbsd",
-    "plan9",
-    "solaris",
-    "wasip1",
-    "windows",
-    "zos",
+/// Every GOOS go/build knows, and whether the `unix` build tag holds on it.
+const GOOS: &[(&str, bool)] = &[
+    ("aix", true),
+    ("android", true),
+    ("darwin", true),
+    ("dragonfly", true),
+    ("freebsd", true),
+    ("hurd", true),
+    ("illumos", true),
+    ("ios", true),
+    ("js", false),
+    ("linux", true),
+    ("nacl", false),
+    ("netbsd", true),
+    ("openbsd", true),
+    ("plan9", false),
+    ("solaris", true),
+    ("wasip1", false),
+    ("windows", false),
+    ("zos", false),
 ];
 const GOARCH: &[&str] = &[
     "386",
@@ -153,6 +154,10 @@ const GOARCH: &[&str] = &[
     "sparc64",
     "wasm",
 ];
+
+fn is_goos(name: &str) -> bool {
+    GOOS.iter().any(|&(os, _)| os == name)
+}
 
 /// The platform build constraints are evaluated for, as `go build` picks it: `$GOOS` /
 /// `$GOARCH` when set, else the host's (linux/amd64 here, as the oracles ran).
@@ -204,23 +209,9 @@ impl Platform {
     /// Whether a `//go:build` tag is satisfied: the platform's (with the implied ones and
     /// `unix`), the gc toolchain, cgo, every Go release tag.
     fn tag(&self, tag: &str) -> bool {
-        const UNIX: &[&str] = &[
-            "aix",
-            "android",
-            "darwin",
-            "dragonfly",
-            "freebsd",
-            "hurd",
-            "illumos",
-            "ios",
-            "linux",
-            "netbsd",
-            "openbsd",
-            "solaris",
-        ];
         tag == self.goarch
             || self.os_matches(tag)
-            || (tag == "unix" && UNIX.contains(&self.goos.as_str()))
+            || (tag == "unix" && GOOS.iter().any(|&(os, unix)| unix && os == self.goos))
             || matches!(tag, "gc" | "cgo")
             || tag.strip_prefix("go1.").is_some_and(|m| m.parse::<u32>().is_ok())
     }
@@ -338,9 +329,9 @@ fn name_rank(platform: &Platform, path: &str) -> u8 {
     let mut parts = stem.rsplit('_');
     let last = parts.next().unwrap_or("");
     let (os, arch) = if GOARCH.contains(&last) {
-        let prev = parts.next().filter(|p| GOOS.contains(p));
+        let prev = parts.next().filter(|p| is_goos(p));
         (prev, Some(last))
-    } else if GOOS.contains(&last) {
+    } else if is_goos(last) {
         (Some(last), None)
     } else {
         (None, None)
@@ -356,34 +347,9 @@ fn name_rank(platform: &Platform, path: &str) -> u8 {
     if ok { 0 } else { 2 }
 }
 
-/// Names the universe scope predeclares as types (calls of them are conversions).
-pub(crate) fn is_predeclared_type(name: &str) -> bool {
-    matches!(
-        name,
-        "bool"
-            | "byte"
-            | "complex64"
-            | "complex128"
-            | "error"
-            | "float32"
-            | "float64"
-            | "int"
-            | "int8"
-            | "int16"
-            | "int32"
-            | "int64"
-            | "rune"
-            | "string"
-            | "uint"
-            | "uint8"
-            | "uint16"
-            | "uint32"
-            | "uint64"
-            | "uintptr"
-            | "any"
-            | "comparable"
-    )
-}
+/// Names the universe scope predeclares as types (calls of them are conversions): the
+/// parser's list, which leaves them out of type references.
+pub(crate) use codegraph_parse::is_go_predeclared_type as is_predeclared_type;
 
 /// Builtin functions.
 pub(crate) fn is_builtin_func(name: &str) -> bool {
