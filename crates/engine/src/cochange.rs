@@ -15,7 +15,8 @@
 //! edges. The edge's weight is that confidence and its `line` column holds the support.
 //!
 //! Recomputed by [`ensure`] when HEAD moved, the indexed files changed, or the settings
-//! changed; otherwise it is a no-op (the stamp in the index's meta says so).
+//! changed; otherwise it is a no-op (the stamp in the index's meta says so), cheap enough for
+//! a server to call every few seconds (a commit moves HEAD without publishing a revision).
 
 use anyhow::{Context, Result};
 use codegraph_query::Store;
@@ -23,7 +24,7 @@ use codegraph_query::cochange::{COCHANGE_SETTINGS, COCHANGE_STAMP, CoChangeRow};
 use gix::ObjectId;
 use std::collections::{HashMap, HashSet};
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Commits read by default.
@@ -188,7 +189,10 @@ fn diff_trees(
 /// The co-change settings stored in the index (`None`: not enabled).
 pub fn settings(db: &Path) -> Result<Option<usize>> {
     let mut store = Store::open_read_only(db)?;
-    let reader = store.reader()?;
+    settings_of(&store.reader()?)
+}
+
+fn settings_of(reader: &codegraph_query::Reader<'_>) -> Result<Option<usize>> {
     Ok(reader
         .meta(COCHANGE_SETTINGS)?
         .and_then(|v| serde_json::from_str::<serde_json::Value>(&v).ok())
@@ -224,14 +228,24 @@ pub enum Ensured {
 /// are enabled: recomputed when HEAD, the indexed files or the settings changed since the
 /// stamp. A root outside any git repository stores no edges and says so in the stamp.
 pub fn ensure(db: &Path, root: &Path) -> Result<Ensured> {
-    let Some(Due { commits, files, revision, key, current }) = due(db, root)? else {
+    ensure_at(db, Some(root))
+}
+
+/// [`ensure`] for the root the index at `db` describes (what a deriver that knows only the
+/// database runs).
+pub fn ensure_db(db: &Path) -> Result<Ensured> {
+    ensure_at(db, None)
+}
+
+fn ensure_at(db: &Path, root: Option<&Path>) -> Result<Ensured> {
+    let Some(Due { commits, files, revision, key, current, root }) = due(db, root)? else {
         return Ok(Ensured::Off);
     };
     if current {
         return Ok(Ensured::Current);
     }
     let start = Instant::now();
-    let (mined, note) = match mine(root, &files, commits) {
+    let (mined, note) = match mine(&root, &files, commits) {
         Ok(m) => (m, None),
         Err(e) => (Mined::default(), Some(format!("{e:#}"))),
     };
@@ -252,10 +266,12 @@ pub fn ensure(db: &Path, root: &Path) -> Result<Ensured> {
     Ok(Ensured::Computed(stored, stamp))
 }
 
-/// What [`ensure`] would work from: the settings, the indexed files, the revision, the key of
-/// what the edges would depend on now, and whether the stored stamp has that key.
+/// What [`ensure`] works from, read in one transaction: the settings, the root (given, or
+/// the one the index describes), the indexed files, the revision, the key of what the edges
+/// would depend on now, and whether the stored stamp has that key.
 struct Due {
     commits: usize,
+    root: PathBuf,
     files: HashSet<String>,
     revision: i64,
     key: String,
@@ -263,36 +279,22 @@ struct Due {
 }
 
 /// `None` when co-change is off for the index.
-fn due(db: &Path, root: &Path) -> Result<Option<Due>> {
-    let Some(commits) = settings(db)? else { return Ok(None) };
-    let (files, revision, stamp) = {
+fn due(db: &Path, root: Option<&Path>) -> Result<Option<Due>> {
+    let (commits, root, files, revision, stamp) = {
         let mut store = Store::open_read_only(db)?;
         let reader = store.reader()?;
+        let Some(commits) = settings_of(&reader)? else { return Ok(None) };
+        let root = match root {
+            Some(r) => r.to_path_buf(),
+            None => PathBuf::from(reader.snapshot()?.root),
+        };
         let files: HashSet<String> = reader.source_stats()?.into_iter().map(|s| s.path).collect();
-        (files, reader.revision(), stamp(&reader)?)
+        (commits, root, files, reader.revision(), stamp(&reader)?)
     };
-    let head = crate::git::head_commit(root);
+    let head = crate::git::head_commit(&root);
     let key = fingerprint(&files, head.as_deref(), commits);
     let current = stamp.as_ref().is_some_and(|s| s["key"] == key);
-    Ok(Some(Due { commits, files, revision, key, current }))
-}
-
-/// Whether co-change is on for the index at `db` (root `root`) and its edges lag (HEAD, the
-/// indexed files or the settings moved): what a server polls, since a commit moves HEAD
-/// without publishing a revision.
-pub fn is_due(db: &Path, root: &Path) -> Result<bool> {
-    Ok(due(db, root)?.is_some_and(|d| !d.current))
-}
-
-/// [`ensure`] for the root the index at `db` describes (what a deriver that knows only the
-/// database runs).
-pub fn ensure_db(db: &Path) -> Result<Ensured> {
-    let root = {
-        let mut store = Store::open_read_only(db)?;
-        let reader = store.reader()?;
-        std::path::PathBuf::from(reader.snapshot()?.root)
-    };
-    ensure(db, &root)
+    Ok(Some(Due { commits, root, files, revision, key, current }))
 }
 
 /// What the stored edges depend on: the file set, HEAD and the settings.

@@ -570,11 +570,10 @@ impl RootHandle {
                 continue;
             }
             if !behind {
+                // A no-op unless co-change is on and lags.
                 if cochange_checked.is_none_or(|t| t.elapsed() >= DERIVE_MIN_INTERVAL) {
                     cochange_checked = Some(Instant::now());
-                    if codegraph_engine::cochange::is_due(&self.db, &self.root).unwrap_or(false)
-                        && let Err(e) = codegraph_engine::cochange::ensure(&self.db, &self.root)
-                    {
+                    if let Err(e) = codegraph_engine::cochange::ensure(&self.db, &self.root) {
                         tracing::warn!(root = %self.root.display(), error = %format!("{e:#}"), "co-change not updated");
                     }
                 }
