@@ -410,8 +410,9 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
                 Ok(all) => {
                     let (embeds, refs): (HashMap<PairKey, String>, HashMap<PairKey, String>) =
                         all.into_iter().partition(|(_, kind)| kind == "embeds");
-                    refs_rows.push(refs_row(c.name, &s.refers, &refs, &oracle));
-                    embeds_rows.push(embeds_row(c.name, &s.embeds, &embeds, &oracle));
+                    let kinds: &[&[&str]] = &[&["type"], &["const"], &["var"], &["func", "method"]];
+                    refs_rows.push(pairs_row(c.name, &s.refers, &refs, &oracle, kinds));
+                    embeds_rows.push(pairs_row(c.name, &s.embeds, &embeds, &oracle, &[]));
                 }
                 Err(_) => refs_rows.push(format!(
                     "| {} | no oracle at {} (make it with benches/go_refs/run.sh) | | | | |",
@@ -462,51 +463,38 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
     Ok(())
 }
 
-/// One row of the REFERS_TO table: our pairs against the oracle's, in the CALLS oracle's scope.
-fn refs_row(
+/// One row of a pairs table (REFERS_TO, EMBEDS): oracle pairs in the CALLS oracle's scope,
+/// ours, precision, recall, then recall over the oracle pairs of each group of kinds.
+fn pairs_row(
     name: &str,
     ours: &HashSet<PairKey>,
-    oracle_refs: &HashMap<PairKey, String>,
+    oracle_pairs: &HashMap<PairKey, String>,
     oracle: &Oracle,
+    groups: &[&[&str]],
 ) -> String {
     let scoped: HashMap<&PairKey, &String> =
-        oracle_refs.iter().filter(|(k, _)| oracle.in_scope(&k.0, &k.2)).collect();
+        oracle_pairs.iter().filter(|(k, _)| oracle.in_scope(&k.0, &k.2)).collect();
     let hit = ours.iter().filter(|k| scoped.contains_key(k)).count();
-    let by_kind = |kinds: &[&str]| {
-        let all: Vec<&&PairKey> =
-            scoped.iter().filter(|(_, v)| kinds.contains(&v.as_str())).map(|(k, _)| k).collect();
-        pct(all.iter().filter(|k| ours.contains(***k)).count(), all.len())
-    };
-    format!(
-        "| {name} | {} | {} | {} | {} | {} / {} / {} / {} |",
-        scoped.len(),
-        ours.len(),
-        pct(hit, ours.len()),
-        pct(hit, scoped.len()),
-        by_kind(&["type"]),
-        by_kind(&["const"]),
-        by_kind(&["var"]),
-        by_kind(&["func", "method"]),
-    )
-}
-
-/// One row of the EMBEDS table.
-fn embeds_row(
-    name: &str,
-    ours: &HashSet<PairKey>,
-    oracle_embeds: &HashMap<PairKey, String>,
-    oracle: &Oracle,
-) -> String {
-    let scoped: HashSet<&PairKey> =
-        oracle_embeds.keys().filter(|k| oracle.in_scope(&k.0, &k.2)).collect();
-    let hit = ours.iter().filter(|k| scoped.contains(k)).count();
-    format!(
+    let mut row = format!(
         "| {name} | {} | {} | {} | {} |",
         scoped.len(),
         ours.len(),
         pct(hit, ours.len()),
         pct(hit, scoped.len())
-    )
+    );
+    if !groups.is_empty() {
+        let recall = |kinds: &[&str]| {
+            let all: Vec<&PairKey> = scoped
+                .iter()
+                .filter(|(_, v)| kinds.contains(&v.as_str()))
+                .map(|(k, _)| *k)
+                .collect();
+            pct(all.iter().filter(|k| ours.contains(**k)).count(), all.len())
+        };
+        let cells: Vec<String> = groups.iter().map(|g| recall(g)).collect();
+        row.push_str(&format!(" {} |", cells.join(" / ")));
+    }
+    row
 }
 
 #[cfg(test)]

@@ -782,6 +782,8 @@ fn types_constants_and_variables_are_refers_to() {
 
         var buf [size]byte
 
+        func named(Option Option) {}
+
         func (s *Server) Run(o Option) *Base {
         	var b Base
         	n := Option(3)
@@ -813,17 +815,18 @@ fn types_constants_and_variables_are_refers_to() {
         edge REFERS_TO sym:go:srv.go:Server -> sym:go:lib/lib.go:Handler L9 import-resolved 0.95
         edge EMBEDS sym:go:srv.go:Server -> sym:go:srv.go:Base same-package 1.00
         edge REFERS_TO sym:go:srv.go:Server -> sym:go:srv.go:Option L11 same-package 1.00
-        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:lib/lib.go:DefaultMux L33 import-resolved 0.95
-        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:lib/lib.go:Handler L36 import-resolved 0.95
-        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:lib/lib.go:Limit L42 import-resolved 0.95
-        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:lib/lib.go:Mux L46 import-resolved 0.95
-        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:lib/lib.go:Verbose L32 import-resolved 0.95
-        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:srv.go:Base L29 same-package 1.00
-        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:srv.go:Option L29 same-package 1.00
-        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:srv.go:Server L40 same-package 1.00
-        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:srv.go:first L32 same-package 1.00
+        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:lib/lib.go:DefaultMux L35 import-resolved 0.95
+        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:lib/lib.go:Handler L38 import-resolved 0.95
+        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:lib/lib.go:Limit L44 import-resolved 0.95
+        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:lib/lib.go:Mux L48 import-resolved 0.95
+        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:lib/lib.go:Verbose L34 import-resolved 0.95
+        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:srv.go:Base L31 same-package 1.00
+        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:srv.go:Option L31 same-package 1.00
+        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:srv.go:Server L42 same-package 1.00
+        edge REFERS_TO sym:go:srv.go:Server.Run -> sym:go:srv.go:first L34 same-package 1.00
         edge REFERS_TO sym:go:srv.go:buf -> sym:go:srv.go:size L27 same-package 1.00
         edge REFERS_TO sym:go:srv.go:first -> sym:go:srv.go:Option L17 same-package 1.00
+        edge REFERS_TO sym:go:srv.go:named -> sym:go:srv.go:Option L29 same-package 1.00
         edge REFERS_TO sym:go:srv.go:names -> sym:go:srv.go:Option L23 same-package 1.00
         edge REFERS_TO sym:go:srv.go:names -> sym:go:srv.go:first L23 same-package 1.00
         edge REFERS_TO sym:go:srv.go:second -> sym:go:srv.go:first L18 same-package 1.00

@@ -661,18 +661,20 @@ impl<'db> Resolver<'db> {
 
     /// A package-level declaration a name denotes (`name` bare, or `pkg.name`, or through a
     /// dot import), found by `pick` in a package scope, unless a local of the function
-    /// shadows the name (or the package alias).
+    /// shadows the package alias or, when `bare_shadowed`, the bare name. (A type named in a
+    /// signature is resolved before its parameters are in scope: `func f(setter setter)`.)
     fn package_decl(
         &self,
         callee: &Callee,
         func: Option<SymbolIdx>,
         line: Pos,
+        bare_shadowed: bool,
         pick: impl Fn(&Scope, &str) -> Option<SymRef>,
     ) -> Option<(SymRef, Reason)> {
         let name = callee.name.as_str();
         match &callee.receiver {
             Receiver::None => {
-                if !matches!(self.local(func, name, line, 0), Local::Unbound) {
+                if bare_shadowed && !matches!(self.local(func, name, line, 0), Local::Unbound) {
                     return None;
                 }
                 if let Some(sym) = self.scope.and_then(|s| pick(s, name)) {
@@ -703,7 +705,7 @@ impl<'db> Resolver<'db> {
         func: Option<SymbolIdx>,
         line: Pos,
     ) -> Option<(SymRef, Reason)> {
-        self.package_decl(callee, func, line, |s, n| s.values.get(n).map(|v| v.sym))
+        self.package_decl(callee, func, line, true, |s, n| s.values.get(n).map(|v| v.sym))
     }
 
     /// The package-level variable a receiver path starts with (`DefaultServeMux` in
@@ -734,7 +736,7 @@ impl<'db> Resolver<'db> {
         func: Option<SymbolIdx>,
         line: Pos,
     ) -> Option<(SymRef, Reason)> {
-        self.package_decl(callee, func, line, |s, n| s.types.get(n).and_then(|t| t.sym))
+        self.package_decl(callee, func, line, false, |s, n| s.types.get(n).and_then(|t| t.sym))
     }
 
     /// The method `name` of a value of type `t`; a func-typed field called is skipped.
