@@ -36,7 +36,7 @@
 //! (cheap lookups). Editing a Markdown file re-resolves that file alone.
 
 use crate::graph::{Edge, symbol_ids};
-use crate::ids::{Id, file_id, parent_dir};
+use crate::ids::{Id, file_id, join, parent_dir};
 use crate::resolved::{Resolved, caller_id};
 use codegraph_db::{SourceFile, Workspace, file_facts};
 use codegraph_parse::{Language, MentionKind};
@@ -231,9 +231,9 @@ fn find_path(ix: &NameIndex, dir: &str, text: &str) -> Option<SourceFile> {
         tries.push(r.to_string());
     } else {
         if !dir.is_empty() {
-            tries.extend(normalize(&format!("{dir}/{text}")));
+            tries.extend(join(dir, text));
         }
-        tries.extend(normalize(text));
+        tries.extend(join("", text));
     }
     for t in &tries {
         if let Some(&f) = ix.paths.get(t) {
@@ -249,21 +249,6 @@ fn find_path(ix: &NameIndex, dir: &str, text: &str) -> Option<SourceFile> {
         (Some((_, &f)), None) => Some(f),
         _ => None,
     }
-}
-
-/// `a/./b/../c` -> `a/c`; `None` when `..` climbs out of the root.
-fn normalize(path: &str) -> Option<String> {
-    let mut parts: Vec<&str> = Vec::new();
-    for p in path.split('/') {
-        match p {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            p => parts.push(p),
-        }
-    }
-    Some(parts.join("/"))
 }
 
 /// The one symbol a name mention denotes (rules 2-4 of the module doc); `doc` is the
@@ -385,8 +370,6 @@ mod tests {
         assert!(looks_like_path("docs/guide.md"));
         assert!(looks_like_path("main.go"));
         assert!(!looks_like_path("mux.Router"));
-        assert_eq!(normalize("a/./b/../c").as_deref(), Some("a/c"));
-        assert_eq!(normalize("../x"), None);
         assert!(is_identifier("NewRouter") && !is_identifier("a-b") && !is_identifier(""));
     }
 }

@@ -72,6 +72,22 @@ pub fn intern(s: &str) -> Id {
     id
 }
 
+/// Joins `rel` onto directory `dir` and normalises `.` / `..`; `None` when it climbs above the
+/// root.
+pub fn join(dir: &str, rel: &str) -> Option<String> {
+    let mut parts: Vec<&str> = if dir.is_empty() { Vec::new() } else { dir.split('/').collect() };
+    for seg in rel.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            s => parts.push(s),
+        }
+    }
+    Some(parts.join("/"))
+}
+
 /// The directory part of a root-relative path (`""` for a file at the root).
 pub fn parent_dir(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(d, _)| d)

@@ -14,6 +14,7 @@
 //!   files that probed its directory, and its `Eq` result stops propagation otherwise.
 
 use super::jsonc;
+use crate::ids::{join, parent_dir};
 use crate::keys::{DirKey, FileKey};
 use codegraph_db::{SourceFile, Workspace, file_facts};
 use serde_json::Value;
@@ -116,26 +117,6 @@ pub(crate) struct Project {
     pub packages: HashMap<String, Package>,
 }
 
-fn dir_of(path: &str) -> &str {
-    path.rsplit_once('/').map_or("", |(d, _)| d)
-}
-
-/// Joins `rel` onto directory `dir` and normalises `.` / `..`; `None` when it climbs above the
-/// root.
-pub(crate) fn join(dir: &str, rel: &str) -> Option<String> {
-    let mut parts: Vec<&str> = if dir.is_empty() { Vec::new() } else { dir.split('/').collect() };
-    for seg in rel.split('/') {
-        match seg {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            s => parts.push(s),
-        }
-    }
-    Some(parts.join("/"))
-}
-
 #[salsa::tracked(returns(ref))]
 pub(crate) fn ts_project(db: &dyn salsa::Database, workspace: Workspace) -> Project {
     let paths = Paths { db, workspace };
@@ -144,10 +125,10 @@ pub(crate) fn ts_project(db: &dyn salsa::Database, workspace: Workspace) -> Proj
         let name = path.rsplit('/').next().unwrap_or(path);
         if name == "tsconfig.json" {
             if let Some(cfg) = load_tsconfig(db, paths, path, 0) {
-                project.tsconfigs.insert(dir_of(path).to_string(), cfg);
+                project.tsconfigs.insert(parent_dir(path).to_string(), cfg);
             }
         } else if let Some(v) = jsonc::parse(codegraph_db::text(db, *f))
-            && let Some((pname, pkg)) = package(&v, dir_of(path))
+            && let Some((pname, pkg)) = package(&v, parent_dir(path))
         {
             project.packages.entry(pname).or_insert(pkg);
         }
@@ -164,7 +145,7 @@ fn load_tsconfig(
 ) -> Option<TsConfig> {
     let file = paths.get(path)?;
     let v = jsonc::parse(codegraph_db::text(db, file))?;
-    let dir = dir_of(path);
+    let dir = parent_dir(path);
     let mut cfg = TsConfig::default();
     if depth < 8
         && let Some(ext) = v.get("extends")
@@ -359,20 +340,20 @@ pub(crate) fn resolve_module(
 ) -> ModTarget {
     let found = |f: Option<SourceFile>| f.map_or(ModTarget::Missing, ModTarget::File);
     if spec.starts_with("./") || spec.starts_with("../") || spec == "." || spec == ".." {
-        return found(join(dir_of(from), spec).and_then(|p| probe(paths, &p)));
+        return found(join(parent_dir(from), spec).and_then(|p| probe(paths, &p)));
     }
     if let Some(rest) = spec.strip_prefix('/') {
         return found(probe(paths, rest));
     }
     // The nearest tsconfig.json above the importing file.
-    let mut dir = Some(dir_of(from));
+    let mut dir = Some(parent_dir(from));
     let mut cfg = None;
     while let Some(d) = dir {
         if let Some(c) = project.tsconfigs.get(d) {
             cfg = Some(c);
             break;
         }
-        dir = (!d.is_empty()).then(|| dir_of(d));
+        dir = (!d.is_empty()).then(|| parent_dir(d));
     }
     if let Some(cfg) = cfg {
         let mut best: Option<(&str, &[String], usize)> = None;
