@@ -236,7 +236,7 @@ fn score(
                 t.dispatch += 1;
                 continue;
             }
-            if n.via.kind == EdgeKind::RefersTo.as_str() {
+            if n.via.kind == EdgeKind::RefersTo {
                 t.values += 1;
                 continue;
             }

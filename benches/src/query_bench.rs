@@ -108,7 +108,9 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
 fn sample(reader: &Reader<'_>, n: usize) -> Result<Vec<NodeRow>> {
     let mut all = Vec::new();
     reader.for_each_node(|node| {
-        if (node.kind == "function" || node.kind == "method") && node.file.is_some() {
+        if (node.kind.is_callable() && node.kind != codegraph_schema::NodeKind::Test)
+            && node.file.is_some()
+        {
             all.push(node);
         }
     })?;

@@ -16,7 +16,7 @@ use codegraph_db::{Content, Database, FileMeta, SourceFile, Workspace};
 use codegraph_parse::{Language, analyze, render::render_facts};
 use codegraph_query::{SnapshotInfo, Store};
 use codegraph_resolve::{Edge, Node, file_graph, file_node, package_graph, resolve_file};
-use codegraph_schema::{EdgeKind, Reason};
+use codegraph_schema::Reason;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -152,7 +152,7 @@ fn published_edges(nodes: &[&Node], edges: &[&Edge]) -> Vec<Edge> {
     let mut out = Vec::new();
     reader
         .for_each_edge(|e| {
-            let kind = EdgeKind::parse(&e.kind).expect("a known edge kind");
+            let kind = e.kind;
             let reason = Reason::parse(&e.reason).expect("a known reason");
             let edge = Edge::new(e.src.into(), e.dst.into(), kind, reason, e.line);
             assert_eq!(edge.weight(), e.weight, "the stored weight is the reason's");

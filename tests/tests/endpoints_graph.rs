@@ -420,8 +420,8 @@ fn props_round_trip() {
     e.response_keys = vec!["id".into(), "a=b".into()];
     e.status_codes = vec![200, 404];
     let text = codegraph_resolve::endpoints::props(&e, Some(("src/r.ts", 4, "/api")));
-    let p = codegraph_query::ops::endpoints::EndpointProps::parse(&text);
-    assert_eq!(p.kind, "route");
+    let p = codegraph_query::ops::endpoints::EndpointProps::parse(&text).expect("props");
+    assert_eq!(p.kind, codegraph_schema::NodeKind::Route);
     assert_eq!((p.method.as_deref(), p.path.as_deref()), (Some("GET"), Some("/users/:id")));
     assert_eq!(p.middleware, vec!["auth", "rate Limit"]);
     assert_eq!(p.response_keys, vec!["id", "a=b"]);
@@ -438,14 +438,12 @@ fn props_round_trip() {
     t.fields = vec!["id".into()];
     let p = codegraph_query::ops::endpoints::EndpointProps::parse(
         &codegraph_resolve::endpoints::props(&t, None),
-    );
-    assert_eq!((p.kind.as_str(), p.name.as_deref()), ("tool", Some("find_user")));
+    )
+    .expect("props");
+    assert_eq!((p.kind, p.name.as_deref()), (codegraph_schema::NodeKind::Tool, Some("find_user")));
     assert_eq!(p.fields, vec!["id"]);
     assert!(p.middleware.is_empty() && p.status_codes.is_empty());
-    assert_eq!(
-        codegraph_query::ops::endpoints::EndpointProps::parse("garbage\nstatus=x"),
-        codegraph_query::ops::endpoints::EndpointProps::default()
-    );
+    assert_eq!(codegraph_query::ops::endpoints::EndpointProps::parse("garbage\nstatus=x"), None);
 }
 
 /// A handler written in place is a symbol of its own (`setup.$GET /ping`): the calls it makes

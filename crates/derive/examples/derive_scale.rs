@@ -74,7 +74,7 @@ fn synthetic(nodes: usize, edges: usize, seed: u64) -> GraphInput {
         let span = if rng.chance(20) { rng.below(3) } else { 3 + rng.below(60) } as u32;
         input.nodes.push(NodeIn {
             id: format!("{}:go:{file}:{name}#{i}", kind.category().id_prefix()),
-            kind: kind.as_str().to_string(),
+            kind,
             exported: name.starts_with(|c: char| c.is_uppercase()),
             name,
             file: Some(file),
@@ -90,7 +90,7 @@ fn synthetic(nodes: usize, edges: usize, seed: u64) -> GraphInput {
         i.min(nodes - 1)
     };
     let mut push = |src: usize, dst: usize, kind: EdgeKind, weight: f64| {
-        input.edges.push(EdgeIn { src, dst, kind: kind.as_str().to_string(), weight });
+        input.edges.push(EdgeIn { src, dst, kind, weight });
     };
     for _ in 0..edges {
         let pkg = rng.below(packages);

@@ -27,15 +27,16 @@ pub(crate) struct Canon<'a> {
     input: &'a GraphInput,
     /// rank -> input index.
     order: Vec<usize>,
-    /// rank -> parsed kind (`None` for a spelling outside the vocabulary).
-    kinds: Vec<Option<NodeKind>>,
+    /// rank -> kind.
+    kinds: Vec<NodeKind>,
     /// Usable edges in rank space, sorted.
     pub edges: Vec<Edge>,
 }
 
 fn node_order(a: &NodeIn, b: &NodeIn) -> Ordering {
     a.id.cmp(&b.id)
-        .then_with(|| a.kind.cmp(&b.kind))
+        // By spelling, as when kinds were strings: derived IDs and orders stay as published.
+        .then_with(|| a.kind.as_str().cmp(b.kind.as_str()))
         .then_with(|| a.name.cmp(&b.name))
         .then_with(|| a.file.cmp(&b.file))
         .then_with(|| a.start_line.cmp(&b.start_line))
@@ -53,14 +54,14 @@ impl<'a> Canon<'a> {
         for (r, &i) in order.iter().enumerate() {
             rank[i] = r;
         }
-        let kinds = order.iter().map(|&i| NodeKind::parse(&nodes[i].kind)).collect();
+        let kinds = order.iter().map(|&i| nodes[i].kind).collect();
         let mut edges: Vec<Edge> = input
             .edges
             .iter()
             .filter_map(|e| {
                 let src = *rank.get(e.src)?;
                 let dst = *rank.get(e.dst)?;
-                let kind = EdgeKind::parse(&e.kind)?;
+                let kind = e.kind;
                 (e.weight.is_finite() && e.weight >= 0.0).then_some(Edge {
                     src,
                     dst,
@@ -92,14 +93,14 @@ impl<'a> Canon<'a> {
         &self.input.nodes[self.order[r]]
     }
 
-    /// The parsed kind of the node at rank `r`.
-    pub fn kind(&self, r: usize) -> Option<NodeKind> {
+    /// The kind of the node at rank `r`.
+    pub fn kind(&self, r: usize) -> NodeKind {
         self.kinds[r]
     }
 
-    /// Whether the node at rank `r` is a symbol (not a file, package, route, tool, process,
-    /// cluster, or a kind outside the vocabulary).
+    /// Whether the node at rank `r` is a symbol (not a file, package, route, tool, process or
+    /// cluster).
     pub fn is_symbol(&self, r: usize) -> bool {
-        self.kinds[r].is_some_and(|k| k.category() == NodeCategory::Symbol)
+        self.kinds[r].category() == NodeCategory::Symbol
     }
 }

@@ -40,7 +40,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use codegraph_schema::{EdgeKind, NodeCategory};
+use codegraph_schema::EdgeKind;
 use leiden_rs::{GraphDataBuilder, Leiden, LeidenConfig, QualityType};
 
 use crate::canon::Canon;
@@ -196,16 +196,11 @@ pub fn clusters(input: &GraphInput, config: &ClusterConfig) -> Result<Vec<Cluste
     // IDs: numbered per slug in first-member order.
     drafts.sort_by_key(|d| d.first);
     let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
-    let prefix = NodeCategory::Cluster.id_prefix();
     let mut ids = Vec::with_capacity(drafts.len());
     for d in &drafts {
         let n = seen.entry(d.slug.as_str()).or_insert(0);
         *n += 1;
-        ids.push(if *n == 1 {
-            format!("{prefix}:{}", d.slug)
-        } else {
-            format!("{prefix}:{}#{n}", d.slug)
-        });
+        ids.push(codegraph_schema::ids::cluster(&d.slug, *n as u32));
     }
     let mut result: Vec<(usize, Cluster)> = drafts
         .into_iter()

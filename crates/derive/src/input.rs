@@ -1,17 +1,18 @@
 //! The plain input of every derivation: nodes and edges as the caller already holds them.
 //!
-//! Kinds are the schema vocabulary's spellings (`NodeKind::as_str`, `EdgeKind::as_str`), so a
-//! caller can fill these straight from stored rows; edges refer to nodes by index.
+//! Kinds are the schema vocabulary's enums, so a caller fills these straight from stored rows;
+//! edges refer to nodes by index.
+
+use codegraph_schema::{EdgeKind, NodeKind};
 
 /// One graph node.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct NodeIn {
     /// The stable node ID (`sym:go:net/http/server.go:Server.Serve`); expected unique. The
     /// derivations order nodes by it, and derived IDs are built from it.
     pub id: String,
-    /// A `NodeKind` spelling (`function`, `method`, `class`, `file`, `route`, `tool`, ...).
-    /// A spelling outside the vocabulary makes the node inert (never clustered or walked).
-    pub kind: String,
+    /// What it is (`function`, `method`, `class`, `file`, `route`, `tool`, ...).
+    pub kind: NodeKind,
     /// The display name (a symbol's name, `GET /users/:id` for a route, a tool's name).
     pub name: String,
     /// The file the node is declared in, relative to the root (`net/http/server.go`).
@@ -26,12 +27,12 @@ pub struct NodeIn {
 }
 
 /// One graph edge, `src -> dst` by index into [`GraphInput::nodes`].
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct EdgeIn {
     pub src: usize,
     pub dst: usize,
-    /// An `EdgeKind` spelling (`CALLS`, `IMPORTS`, `EXTENDS`, `IMPLEMENTS`, `HANDLES_ROUTE`, ...).
-    pub kind: String,
+    /// `CALLS`, `IMPORTS`, `EXTENDS`, `IMPLEMENTS`, `HANDLES_ROUTE`, ...
+    pub kind: EdgeKind,
     /// Confidence in `[0, 1]`.
     pub weight: f64,
 }

@@ -47,7 +47,7 @@
 //! if several share the handler), `add -> handleAdd` for a tool handler, otherwise the entry's
 //! name.
 
-use codegraph_schema::{EdgeKind, NodeCategory, NodeKind};
+use codegraph_schema::{EdgeKind, NodeKind};
 
 use crate::canon::Canon;
 use crate::input::GraphInput;
@@ -131,7 +131,7 @@ pub fn processes(input: &GraphInput, config: &ProcessConfig) -> Vec<Process> {
             EdgeKind::HandlesRoute | EdgeKind::HandlesTool if walkable[e.dst] => {
                 let from =
                     if e.kind == EdgeKind::HandlesRoute { NodeKind::Route } else { NodeKind::Tool };
-                if canon.kind(e.src) == Some(from) {
+                if canon.kind(e.src) == from {
                     // Edges are sorted by source rank: the first one seen has the smallest ID.
                     endpoint[e.dst].get_or_insert(e.src);
                 }
@@ -226,7 +226,6 @@ pub fn processes(input: &GraphInput, config: &ProcessConfig) -> Vec<Process> {
         kept.push((flow, set));
     }
 
-    let prefix = NodeCategory::Process.id_prefix();
     kept.into_iter()
         .map(|(flow, _)| {
             let node = canon.node(flow.entry);
@@ -235,7 +234,7 @@ pub fn processes(input: &GraphInput, config: &ProcessConfig) -> Vec<Process> {
                 None => node.name.clone(),
             };
             Process {
-                id: format!("{prefix}:{}", node.id),
+                id: codegraph_schema::ids::process(&node.id),
                 entry: canon.index(flow.entry),
                 score: flow.score,
                 steps: flow.steps.iter().map(|&s| canon.index(s)).collect(),
@@ -260,7 +259,7 @@ fn entry_tier(
         return Some(ENDPOINT_SCORE);
     }
     let node = canon.node(r);
-    let kind = canon.kind(r)?;
+    let kind = canon.kind(r);
     if kind == NodeKind::Function && node.name == "main" {
         let go = node.file.as_deref().is_some_and(|f| f.ends_with(".go"));
         if go || node.exported {

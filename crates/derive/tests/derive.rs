@@ -18,7 +18,7 @@ impl G {
         let prefix = kind.category().id_prefix();
         self.input.nodes.push(NodeIn {
             id: format!("{prefix}:{file}:{name}"),
-            kind: kind.as_str().to_string(),
+            kind,
             name: name.to_string(),
             file: Some(file.to_string()),
             exported: false,
@@ -39,7 +39,7 @@ impl G {
 
     fn edge(&mut self, kind: EdgeKind, src: &str, dst: &str, weight: f64) {
         let (src, dst) = (self.at(src), self.at(dst));
-        self.input.edges.push(EdgeIn { src, dst, kind: kind.as_str().to_string(), weight });
+        self.input.edges.push(EdgeIn { src, dst, kind, weight });
     }
 
     fn calls(&mut self, src: &str, dst: &str, weight: f64) {
@@ -150,19 +150,8 @@ fn two_communities() -> G {
     g.calls("serve", "serve", 1.0);
     g.edge(EdgeKind::Contains, "server.go", "Server", 1.0);
     // Bad edges are skipped, not fatal.
-    g.input.edges.push(EdgeIn {
-        src: 0,
-        dst: 999,
-        kind: EdgeKind::Calls.as_str().into(),
-        weight: 1.0,
-    });
-    g.input.edges.push(EdgeIn { src: 0, dst: 1, kind: "NOT_A_KIND".into(), weight: 1.0 });
-    g.input.edges.push(EdgeIn {
-        src: 0,
-        dst: 4,
-        kind: EdgeKind::Calls.as_str().into(),
-        weight: f64::NAN,
-    });
+    g.input.edges.push(EdgeIn { src: 0, dst: 999, kind: EdgeKind::Calls, weight: 1.0 });
+    g.input.edges.push(EdgeIn { src: 0, dst: 4, kind: EdgeKind::Calls, weight: f64::NAN });
     g
 }
 
@@ -205,7 +194,7 @@ fn random_graph(nodes: usize, edges: usize, seed: u64) -> GraphInput {
         let folder = i % 17;
         input.nodes.push(NodeIn {
             id: format!("sym:go:pkg{folder}/f.go:fn{i}"),
-            kind: NodeKind::Function.as_str().into(),
+            kind: NodeKind::Function,
             name: format!("fn{i}"),
             file: Some(format!("pkg{folder}/f.go")),
             exported: i % 3 == 0,
@@ -219,7 +208,7 @@ fn random_graph(nodes: usize, edges: usize, seed: u64) -> GraphInput {
         // Mostly within the same folder, sometimes anywhere.
         let dst = if next(5) == 0 { next(nodes) } else { (src + 17 * next(nodes / 17)) % nodes };
         let weight = [1.0, 0.95, 0.9, 0.8, 0.3][next(5)];
-        input.edges.push(EdgeIn { src, dst, kind: EdgeKind::Calls.as_str().into(), weight });
+        input.edges.push(EdgeIn { src, dst, kind: EdgeKind::Calls, weight });
     }
     input
 }
@@ -270,7 +259,7 @@ fn clusters_with_the_same_slug_are_numbered() {
         }
         let base = g.input.nodes.len() - 3;
         for (s, d) in [(0, 1), (1, 2), (0, 2)] {
-            let kind = EdgeKind::Calls.as_str().to_string();
+            let kind = EdgeKind::Calls;
             g.input.edges.push(EdgeIn { src: base + s, dst: base + d, kind, weight: 1.0 });
         }
     }
@@ -288,7 +277,7 @@ fn empty_and_degenerate_graphs() {
     assert!(processes(&empty, &ProcessConfig::default()).is_empty());
     let only_bad = GraphInput {
         nodes: vec![],
-        edges: vec![EdgeIn { src: 3, dst: 4, kind: EdgeKind::Calls.as_str().into(), weight: 1.0 }],
+        edges: vec![EdgeIn { src: 3, dst: 4, kind: EdgeKind::Calls, weight: 1.0 }],
     };
     assert!(clusters(&only_bad, &ClusterConfig::default()).expect("clusters").is_empty());
     assert!(processes(&only_bad, &ProcessConfig::default()).is_empty());

@@ -36,7 +36,7 @@ pub fn compute(reader: &Reader<'_>) -> Result<DerivedRows> {
     })?;
     reader.for_each_edge_unordered(|e| {
         // Co-change is history, not structure: flows and clusters are of the code.
-        if e.kind == codegraph_schema::EdgeKind::CoChanged.as_str() {
+        if e.kind == codegraph_schema::EdgeKind::CoChanged {
             return;
         }
         if let (Some(&src), Some(&dst)) = (index.get(&e.src), index.get(&e.dst)) {

@@ -1036,7 +1036,7 @@ impl Engine {
         let mut update = self.store.begin_update()?;
         let t_begin = publish_start.elapsed();
         for id in &gone {
-            match id.strip_prefix("file:") {
+            match codegraph_schema::ids::file_path(id) {
                 Some(path) => {
                     update.remove_unit(id, UnitKind::File(path))?;
                     update.remove_source(path)?;

@@ -8,7 +8,7 @@
 //! support (commits that changed both files) and `weight` its confidence.
 
 use crate::{QueryError, Reader, Store};
-use codegraph_schema::{EdgeKind, Reason};
+use codegraph_schema::{EdgeKind, Reason, ids};
 use rusqlite::{OptionalExtension, params};
 
 /// The meta key of the co-change settings (`{"commits": N}`; absent: not enabled).
@@ -52,7 +52,7 @@ impl Store {
                 .map_err(err)?;
             for r in rows {
                 let find = |nid: &mut rusqlite::Statement<'_>, p: &str| {
-                    nid.query_row([format!("file:{p}")], |row| row.get::<_, i64>(0)).optional()
+                    nid.query_row([ids::file(p)], |row| row.get::<_, i64>(0)).optional()
                 };
                 let (Some(s), Some(d)) =
                     (find(&mut nid, &r.src).map_err(err)?, find(&mut nid, &r.dst).map_err(err)?)
@@ -111,7 +111,7 @@ impl Reader<'_> {
             )
             .map_err(err)?;
         let rows = stmt
-            .query_map(params![EdgeKind::CoChanged.as_str(), format!("file:{path}")], |r| {
+            .query_map(params![EdgeKind::CoChanged.as_str(), ids::file(path)], |r| {
                 Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?, r.get::<_, f64>(2)?))
             })
             .map_err(err)?;
@@ -123,7 +123,7 @@ impl Reader<'_> {
             if out.len() < limit {
                 out.push(CoChangeRow {
                     src: path.to_string(),
-                    dst: id.strip_prefix("file:").unwrap_or(&id).to_string(),
+                    dst: ids::file_path(&id).unwrap_or(&id).to_string(),
                     support: u32::try_from(support).unwrap_or(0),
                     confidence,
                 });

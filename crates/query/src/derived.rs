@@ -14,7 +14,7 @@
 use crate::error::QueryError;
 use crate::read::{EdgeRow, NodeRow, Reader};
 use crate::store::Store;
-use codegraph_schema::{EdgeKind, NodeKind};
+use codegraph_schema::{EdgeKind, NodeCategory, NodeKind, ids};
 use rusqlite::{OptionalExtension, params};
 
 /// The name of the flows-and-clusters row in `derivation`.
@@ -313,9 +313,9 @@ impl Reader<'_> {
     /// `process` / `cluster`, its label as name, a one-line signature); `None` for other IDs
     /// and unknown ones.
     pub fn derived_node(&self, id: &str) -> Result<Option<NodeRow>, QueryError> {
-        let kind = if id.starts_with("proc:") {
+        let kind = if ids::is(id, NodeCategory::Process) {
             NodeKind::Process
-        } else if id.starts_with("cluster:") {
+        } else if ids::is(id, NodeCategory::Cluster) {
             NodeKind::Cluster
         } else {
             return Ok(None);
@@ -339,7 +339,7 @@ impl Reader<'_> {
         let edge = |kind: EdgeKind, src: String, dst: String, line: u32| EdgeRow {
             src,
             dst,
-            kind: kind.as_str().to_string(),
+            kind,
             weight: 1.0,
             reason: codegraph_schema::Reason::Structural.as_str().to_string(),
             line,
@@ -396,7 +396,7 @@ pub(crate) fn derived_row(
     let label: String = r.get(1)?;
     let node = NodeRow {
         id: r.get(0)?,
-        kind: kind.as_str().to_string(),
+        kind,
         name: label.clone(),
         qualified_name: label,
         file: None,

@@ -34,7 +34,7 @@ pub enum QueryError {
     UnknownEdgeKind { kind: String },
     #[error("unknown edge set `{set}`; known: structural")]
     UnknownEdgeSet { set: String },
-    #[error("unknown node kind `{kind}`")]
+    #[error("unknown node kind `{kind}`; one of: {}", node_kinds())]
     UnknownNodeKind { kind: String },
     #[error("cannot {action} {path}: {source}")]
     Io {
@@ -52,6 +52,12 @@ pub enum QueryError {
 }
 
 impl QueryError {
+    /// A node kind as a user spelt it (`--kind method`), or the error listing the kinds.
+    pub fn node_kind(text: &str) -> Result<codegraph_schema::NodeKind, QueryError> {
+        codegraph_schema::NodeKind::parse(text)
+            .ok_or_else(|| QueryError::UnknownNodeKind { kind: text.to_string() })
+    }
+
     /// The database this error found damaged (SQLite said "malformed" or "not a database"):
     /// derived data, so the writer moves it aside and rebuilds it.
     pub fn damaged_path(&self) -> Option<&std::path::Path> {
@@ -95,6 +101,11 @@ fn list_candidates(c: &[crate::ops::lookup::Candidate], total: usize) -> String 
         format!("{} candidates", c.len())
     };
     format!("{head}: {}; pass one of these IDs, or narrow with --file / --kind", list.join(", "))
+}
+
+fn node_kinds() -> String {
+    let kinds: Vec<&str> = codegraph_schema::NodeKind::ALL.iter().map(|k| k.as_str()).collect();
+    kinds.join(", ")
 }
 
 fn edge_kinds() -> String {

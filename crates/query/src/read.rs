@@ -3,6 +3,7 @@
 use crate::error::QueryError;
 use crate::store::SourceRow;
 use crate::store::Store;
+use codegraph_schema::{EdgeKind, NodeKind};
 use rusqlite::{OptionalExtension, Row, Transaction, params};
 use std::path::PathBuf;
 
@@ -10,7 +11,7 @@ use std::path::PathBuf;
 #[derive(Clone, Debug, PartialEq)]
 pub struct NodeRow {
     pub id: String,
-    pub kind: String,
+    pub kind: NodeKind,
     pub name: String,
     pub qualified_name: String,
     pub file: Option<String>,
@@ -24,7 +25,7 @@ pub struct NodeRow {
     pub size: Option<u64>,
     pub lines: Option<u32>,
     pub hash: Option<String>,
-    /// Routes and tools: structured properties (`ops::endpoints::EndpointProps::parse`).
+    /// Routes and tools: structured properties, [`codegraph_schema::EndpointProps`] as JSON.
     pub props: Option<String>,
 }
 
@@ -33,7 +34,7 @@ pub struct NodeRow {
 pub struct EdgeRow {
     pub src: String,
     pub dst: String,
-    pub kind: String,
+    pub kind: EdgeKind,
     pub weight: f64,
     pub reason: String,
     pub line: u32,
@@ -109,10 +110,23 @@ pub struct Reader<'s> {
 pub(crate) const NODE_COLUMNS: &str = "id, kind, name, qualified_name, file, language, start_line, \
      end_line, signature, doc, exported, parent, size, lines, hash, props";
 
+/// Column `i` read as a vocabulary enum; a spelling this build does not know is a conversion
+/// error naming it (an index written by another version), never a silent default.
+pub(crate) fn vocab<T>(r: &Row<'_>, i: usize, parse: fn(&str) -> Option<T>) -> rusqlite::Result<T> {
+    let text: String = r.get(i)?;
+    parse(&text).ok_or_else(|| {
+        rusqlite::Error::FromSqlConversionFailure(
+            i,
+            rusqlite::types::Type::Text,
+            format!("unknown kind `{text}` (an index written by another version?)").into(),
+        )
+    })
+}
+
 pub(crate) fn node_from_row(r: &Row<'_>) -> rusqlite::Result<NodeRow> {
     Ok(NodeRow {
         id: r.get(0)?,
-        kind: r.get(1)?,
+        kind: vocab(r, 1, NodeKind::parse)?,
         name: r.get(2)?,
         qualified_name: r.get(3)?,
         file: r.get(4)?,
@@ -138,7 +152,7 @@ fn edge_from_row(r: &Row<'_>) -> rusqlite::Result<EdgeRow> {
     Ok(EdgeRow {
         src: r.get(0)?,
         dst: r.get(1)?,
-        kind: r.get(2)?,
+        kind: vocab(r, 2, EdgeKind::parse)?,
         weight: r.get(3)?,
         reason: r.get(4)?,
         line: r.get(5)?,
@@ -299,8 +313,8 @@ impl Reader<'_> {
     /// files, by extension (`(no extension)` for none), each sorted by count, then name.
     pub fn file_accounting(&self) -> Result<FileAccounting, QueryError> {
         let files: Vec<(Option<String>, String)> = self.rows(
-            "SELECT language, file FROM node WHERE kind = 'file' AND file IS NOT NULL",
-            [],
+            "SELECT language, file FROM node WHERE kind = ?1 AND file IS NOT NULL",
+            [NodeKind::File.as_str()],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )?;
         let mut parsed: std::collections::BTreeMap<String, u64> = Default::default();

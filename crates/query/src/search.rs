@@ -29,8 +29,8 @@ const BM25_WEIGHTS: &str = "10.0, 6.0, 2.0, 1.0, 1.0, 3.0";
 #[derive(Clone, Debug, Default)]
 pub struct SearchRequest {
     pub query: String,
-    /// Only nodes of this kind (a `NodeKind` spelling).
-    pub kind: Option<String>,
+    /// Only nodes of this kind.
+    pub kind: Option<NodeKind>,
     pub limit: usize,
     /// Rank test code like any other code; by default (false) test hits come after every
     /// other hit (they are kept, not removed).
@@ -140,9 +140,7 @@ impl Reader<'_> {
             return Err(QueryError::QueryTooLong { words: n, max: MAX_QUERY_WORDS });
         }
         // Flows and clusters live beside the graph (derived tables), not in the full-text index.
-        if let Some(kind @ (NodeKind::Process | NodeKind::Cluster)) =
-            req.kind.as_deref().and_then(NodeKind::parse)
-        {
+        if let Some(kind @ (NodeKind::Process | NodeKind::Cluster)) = req.kind {
             return self.search_derived(kind, raw, req.limit);
         }
         let prefix = prefix_form(raw);
@@ -246,9 +244,10 @@ impl Reader<'_> {
         let limit = req.limit.max(1);
         let fetch = (limit * 3).clamp(limit, limit + 200);
         let mut stmt = self.tx.prepare_cached(&sql)?;
-        let rows = stmt.query_map(params![fts, req.kind, fetch as i64], |r| {
-            Ok((node_from_row(r)?, r.get::<_, f64>(16)?))
-        })?;
+        let rows = stmt
+            .query_map(params![fts, req.kind.map(NodeKind::as_str), fetch as i64], |r| {
+                Ok((node_from_row(r)?, r.get::<_, f64>(16)?))
+            })?;
         rows.collect()
     }
 }
@@ -299,7 +298,7 @@ impl<'q> Query<'q> {
 /// query (of 3 or more characters) starts, ignoring case, or whose parts start with the
 /// query's, 1.25x; else 1x. Symbols beat files with the same name by a hair.
 fn name_boost(node: &NodeRow, q: &Query<'_>) -> f64 {
-    let kind = if node.kind == "file" { 1.0 } else { 1.01 };
+    let kind = if node.kind == NodeKind::File { 1.0 } else { 1.01 };
     let boost = if node.name == q.text {
         2.0
     } else if node.name.eq_ignore_ascii_case(q.text) || node.qualified_name == q.text {

@@ -5,9 +5,9 @@
 
 use crate::error::QueryError;
 use crate::terms::split_identifiers;
-use codegraph_resolve::{Edge, Node, UnresolvedSite};
 use codegraph_schema::ddl::{self, SCHEMA_VERSION};
 use codegraph_schema::{DiagnosticCode, NodeCategory};
+use codegraph_schema::{Edge, Node, UnresolvedSite};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use rustc_hash::FxHashMap;
 use std::collections::HashMap;
@@ -461,7 +461,7 @@ impl Store {
         let files: HashMap<&str, &str> =
             nodes.iter().filter_map(|n| Some((&*n.id, n.file.as_deref()?))).collect();
         let owner_of = |id: &str| -> String {
-            files.get(id).map_or_else(|| id.to_string(), |f| format!("file:{f}"))
+            files.get(id).map_or_else(|| id.to_string(), |f| codegraph_schema::ids::file(f))
         };
         for e in edges {
             publication.insert_edges(std::iter::once(e), &owner_of(&e.src))?;

@@ -19,8 +19,8 @@ use crate::store::{
     UPSERT_UNIT, implied_edges, insert_edge, upsert_source, write_node, write_node_row,
 };
 use crate::{Diagnostic, store};
-use codegraph_resolve::{Edge, Node, UnresolvedSite};
 use codegraph_schema::NodeCategory;
+use codegraph_schema::{Edge, Node, UnresolvedSite};
 use rusqlite::{OptionalExtension, params};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -270,9 +270,7 @@ impl Update<'_> {
 
     /// The edges an existing row implies (see `codegraph_schema::ddl::EDGE_VIEW`).
     fn implied_edges_of_row(row: &NodeRow) -> i64 {
-        codegraph_schema::NodeKind::parse(&row.kind).map_or(0, |k| {
-            codegraph_schema::ddl::implied_edges(k, row.file.is_some(), row.parent.is_some())
-        })
+        codegraph_schema::ddl::implied_edges(row.kind, row.file.is_some(), row.parent.is_some())
     }
 
     fn delete_node(&mut self, nid: i64, row: &NodeRow) -> Result<(), QueryError> {
@@ -535,7 +533,7 @@ fn same_text(row: &NodeRow, n: &Node) -> bool {
 fn same_row(row: &NodeRow, n: &Node) -> bool {
     same_text(row, n)
         && *row.id == *n.id
-        && row.kind == n.kind.as_str()
+        && row.kind == n.kind
         && row.language.as_deref() == n.language
         && row.start_line == n.start_line
         && row.end_line == n.end_line

@@ -5,7 +5,7 @@
 
 use codegraph_query::ops::lookup::{MatchedBy, Searched, Target};
 use codegraph_query::{QueryError, SearchRequest, SnapshotInfo, Store};
-use codegraph_resolve::Node;
+use codegraph_schema::Node;
 use codegraph_schema::NodeKind;
 use expect_test::{Expect, expect};
 
@@ -303,7 +303,14 @@ fn typos_suggest_by_edit_distance() {
     );
     // The kind hint applies to suggestions.
     check(
-        answer(&r, Target { query: "formatDat".into(), file: None, kind: Some("function".into()) }),
+        answer(
+            &r,
+            Target {
+                query: "formatDat".into(),
+                file: None,
+                kind: Some(codegraph_schema::NodeKind::Function),
+            },
+        ),
         expect!["error: no symbol named `formatDat`; did you mean: sym:ts:src/utils.ts:formatDate"],
     );
 }

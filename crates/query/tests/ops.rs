@@ -10,7 +10,7 @@ use codegraph_query::ops::lookup::Target;
 use codegraph_query::ops::trace::TraceRequest;
 use codegraph_query::ops::{Direction, render};
 use codegraph_query::{QueryError, SnapshotInfo, Store};
-use codegraph_resolve::{Edge, Node, UnresolvedSite};
+use codegraph_schema::{Edge, Node, UnresolvedSite};
 use codegraph_schema::{EdgeKind, NodeKind, Reason};
 use expect_test::{Expect, expect};
 
@@ -219,7 +219,7 @@ fn lookup_ids_names_hints_ambiguity_and_unknowns() {
     let hinted = |kind: Option<&str>, file: Option<&str>| {
         id(Target {
             query: "start".into(),
-            kind: kind.map(str::to_string),
+            kind: kind.map(|k| QueryError::node_kind(k).expect("a kind")),
             file: file.map(str::to_string),
         })
     };
@@ -231,11 +231,8 @@ fn lookup_ids_names_hints_ambiguity_and_unknowns() {
         .assert_eq(&err_text(id(Target::new("Stopp"))));
     expect!["unknown ID `sym:ts:src/server.ts:Server.halt`; did you mean: sym:ts:src/server.ts:Server, sym:ts:src/server.ts:Server.stop, sym:ts:src/server.ts:Server.start"]
         .assert_eq(&err_text(id(Target::new("sym:ts:src/server.ts:Server.halt"))));
-    expect![[r#"unknown node kind `widget`"#]].assert_eq(&err_text(id(Target {
-        query: "log".into(),
-        kind: Some("widget".into()),
-        file: None,
-    })));
+    expect![[r#"unknown node kind `widget`; one of: file, package, function, method, class, interface, type_alias, enum, struct, variable, constant, property, section, test, route, tool, process, cluster"#]]
+    .assert_eq(&QueryError::node_kind("widget").expect_err("not a kind").to_string());
 }
 
 fn check(actual: String, expect: Expect) {

@@ -2,8 +2,8 @@
 //! schema handling, and snapshot isolation between a reader and a publishing writer.
 
 use codegraph_query::{Diagnostic, Fallback, QueryError, SearchRequest, SnapshotInfo, Store};
-use codegraph_resolve::{Edge, Node};
 use codegraph_schema::{DiagnosticCode, EdgeKind, NodeKind, Reason};
+use codegraph_schema::{Edge, Node};
 
 fn node(id: &str, kind: NodeKind, name: &str, qn: &str, sig: Option<&str>) -> Node {
     Node {
@@ -109,7 +109,7 @@ fn publish_then_read_one_snapshot() {
     );
     let opened = reader.open("sym:ts:src/server.ts:Server").unwrap();
     assert_eq!(opened.outgoing.len(), 1);
-    assert_eq!(opened.outgoing[0].kind, "HAS_METHOD");
+    assert_eq!(opened.outgoing[0].kind, codegraph_schema::EdgeKind::HasMethod);
     assert_eq!(opened.outgoing[0].weight, 1.0);
     let incoming: Vec<(&str, &str, u32)> =
         opened.incoming.iter().map(|e| (e.kind.as_str(), e.src.as_str(), e.line)).collect();
@@ -135,7 +135,7 @@ fn search_fallback_chain() {
         reader
             .search(&SearchRequest {
                 query: q.into(),
-                kind: kind.map(str::to_string),
+                kind: kind.and_then(codegraph_schema::NodeKind::parse),
                 limit: 10,
                 include_tests: false,
             })

@@ -17,7 +17,8 @@ use crate::ids::{Id, file_id, intern};
 use crate::keys::FileKey;
 use codegraph_db::{SourceFile, Workspace, file_facts};
 use codegraph_parse::{Endpoint, EndpointKind, Handler, Language, SymbolIdx};
-use codegraph_schema::{EdgeKind, NodeCategory, NodeKind, Reason};
+use codegraph_schema::routes::path_match;
+use codegraph_schema::{EdgeKind, EndpointProps, NodeKind, Reason, ids};
 use std::collections::HashMap;
 
 /// One endpoint of a file, with its node ID.
@@ -29,14 +30,9 @@ pub struct FileEndpoint {
 
 /// `route:{path}:{METHOD} {route}` / `tool:{path}:{name}`, plus `#n` for the n-th duplicate.
 pub fn endpoint_id(file: &str, e: &Endpoint, occurrence: u32) -> String {
-    let (prefix, label) = match e.kind {
-        EndpointKind::Route => (NodeCategory::Route.id_prefix(), label(e)),
-        EndpointKind::Tool => (NodeCategory::Tool.id_prefix(), e.name.clone()),
-    };
-    if occurrence <= 1 {
-        format!("{prefix}:{file}:{label}")
-    } else {
-        format!("{prefix}:{file}:{label}#{occurrence}")
+    match e.kind {
+        EndpointKind::Route => ids::route(file, &label(e), occurrence),
+        EndpointKind::Tool => ids::tool(file, &e.name, occurrence),
     }
 }
 
@@ -204,53 +200,37 @@ fn signature(e: &Endpoint) -> String {
     s
 }
 
-/// Separates the items of a list value in [`props`].
-pub const PROPS_LIST_SEP: char = '\u{1f}';
-
-/// The structured properties of a route or tool node, one `key=value` line each (lists joined
-/// by [`PROPS_LIST_SEP`]; line breaks and separators inside values become spaces): `kind`,
-/// `framework`, `method` and `path` (routes), `name`, `name_is_expression` (when the name is
-/// the expression as written) and `fields` (tools), `middleware`,
-/// `responds` (literal response keys), `status` (literal status codes), and for a mounted
-/// route `registered` (`file:line` of the registration) and `mounted_under`. The query layer
-/// reads them back (`ops::endpoints::EndpointProps`).
+/// The structured properties of a route or tool node ([`EndpointProps`], stored as JSON), and
+/// for a mounted route where it is registered (`file:line`) and the prefix it is mounted under.
+/// Line breaks inside values become spaces (values are shown on one line).
 pub fn props(e: &Endpoint, mounted: Option<(&str, u32, &str)>) -> String {
     fn clean(v: &str) -> String {
-        v.chars()
-            .map(|c| if c == '\n' || c == '\r' || c == PROPS_LIST_SEP { ' ' } else { c })
-            .collect()
+        v.chars().map(|c| if c == '\n' || c == '\r' { ' ' } else { c }).collect()
     }
-    let list = |v: &[String]| -> String {
-        v.iter().map(|x| clean(x)).collect::<Vec<_>>().join(&PROPS_LIST_SEP.to_string())
-    };
-    let mut lines: Vec<String> = Vec::new();
-    match e.kind {
+    let list = |v: &[String]| -> Vec<String> { v.iter().map(|x| clean(x)).collect() };
+    let mut p = match e.kind {
         EndpointKind::Route => {
-            lines.push("kind=route".to_string());
-            lines.push(format!("framework={}", clean(&e.framework)));
-            lines.push(format!("method={}", clean(&e.method)));
-            lines.push(format!("path={}", clean(&e.name)));
+            let mut p = EndpointProps::new(NodeKind::Route, &clean(&e.framework));
+            p.method = Some(clean(&e.method));
+            p.path = Some(clean(&e.name));
+            p
         }
         EndpointKind::Tool => {
-            lines.push("kind=tool".to_string());
-            lines.push(format!("framework={}", clean(&e.framework)));
-            lines.push(format!("name={}", clean(&e.name)));
-            if e.name_is_expr {
-                // The name is the expression as written: no value could be read from it.
-                lines.push("name_is_expression=true".to_string());
-            }
-            lines.push(format!("fields={}", list(&e.fields)));
+            let mut p = EndpointProps::new(NodeKind::Tool, &clean(&e.framework));
+            p.name = Some(clean(&e.name));
+            p.name_is_expression = e.name_is_expr;
+            p.fields = list(&e.fields);
+            p
         }
-    }
-    lines.push(format!("middleware={}", list(&e.middleware)));
-    lines.push(format!("responds={}", list(&e.response_keys)));
-    let codes: Vec<String> = e.status_codes.iter().map(u16::to_string).collect();
-    lines.push(format!("status={}", list(&codes)));
+    };
+    p.middleware = list(&e.middleware);
+    p.response_keys = list(&e.response_keys);
+    p.status_codes = e.status_codes.clone();
     if let Some((file, line, prefix)) = mounted {
-        lines.push(format!("registered={}:{line}", clean(file)));
-        lines.push(format!("mounted_under={}", clean(prefix)));
+        p.registered = Some(format!("{}:{line}", clean(file)));
+        p.mounted_under = Some(clean(prefix));
     }
-    lines.join("\n")
+    p.to_json()
 }
 
 /// The nodes and same-file edges of a file's endpoints: the file CONTAINS each; a handler that
@@ -575,26 +555,6 @@ pub fn route_table(db: &dyn salsa::Database, workspace: Workspace) -> Vec<RouteE
     }
     out.sort_by(|a, b| a.id.cmp(&b.id));
     out
-}
-
-fn is_param(seg: &str) -> bool {
-    seg.starts_with(':') || (seg.starts_with('{') && seg.ends_with('}'))
-}
-
-/// How a route path matches a requested path: 2 exactly, 1 with parameter segments standing
-/// for values (either side; a trailing `:x*` takes one or more segments), 0 not at all.
-pub fn path_match(route: &str, query: &str) -> u8 {
-    if route == query {
-        return 2;
-    }
-    let r: Vec<&str> = route.split('/').filter(|s| !s.is_empty()).collect();
-    let q: Vec<&str> = query.split('/').filter(|s| !s.is_empty()).collect();
-    let catch_all = r.last().is_some_and(|s| is_param(s) && s.ends_with('*'));
-    if r.len() != q.len() && !(catch_all && q.len() >= r.len()) {
-        return 0;
-    }
-    let ok = r.iter().zip(&q).all(|(a, b)| a == b || is_param(a) || is_param(b));
-    u8::from(ok)
 }
 
 /// FETCHES edges of one file: each client call whose method and path match routes of the

@@ -9,57 +9,11 @@ use crate::ids::{Id, file_id, go_package_id, parent_dir, symbol_id};
 use codegraph_db::{SourceFile, file_facts};
 use codegraph_parse::FileFacts;
 use codegraph_parse::Language;
-use codegraph_schema::{DiagnosticCode, EdgeKind, NodeKind, Reason};
+use codegraph_schema::{DiagnosticCode, NodeKind};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
-/// A node of the graph, ready to be stored.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Node {
-    pub id: Id,
-    pub kind: NodeKind,
-    pub name: String,
-    pub qualified_name: String,
-    pub file: Option<String>,
-    pub language: Option<&'static str>,
-    pub start_line: Option<u32>,
-    pub end_line: Option<u32>,
-    pub signature: Option<String>,
-    pub doc: Option<String>,
-    pub exported: bool,
-    pub parent: Option<Id>,
-    pub size: Option<u64>,
-    pub lines: Option<u32>,
-    pub hash: Option<String>,
-    /// Routes and tools: their structured properties ([`crate::endpoints::props`]).
-    pub props: Option<String>,
-}
-
-/// A typed edge. The weight is kept in thousandths so that edges are `Eq` (salsa compares
-/// results to stop propagation).
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Edge {
-    pub src: Id,
-    pub dst: Id,
-    pub kind: EdgeKind,
-    pub reason: Reason,
-    pub weight_milli: u16,
-    /// Call-site / reference line; 0 when not applicable.
-    pub line: u32,
-}
-
-impl Edge {
-    /// An edge whose weight is its reason's.
-    pub fn new(src: Id, dst: Id, kind: EdgeKind, reason: Reason, line: u32) -> Edge {
-        // Reason weights are in [0, 1], so the product fits in u16.
-        let weight_milli = (reason.weight() * 1000.0).round() as u16;
-        Edge { src, dst, kind, reason, weight_milli, line }
-    }
-
-    pub fn weight(&self) -> f64 {
-        f64::from(self.weight_milli) / 1000.0
-    }
-}
+pub use codegraph_schema::{Edge, Node};
 
 /// What one file's symbols contribute to the graph (the file node is [`file_node`]). The rows
 /// are shared (`Arc`), so the cold build hands them to its writer thread without copying.

@@ -1,42 +1,31 @@
-//! Stable, readable node IDs: `file:src/a.ts`, `sym:ts:src/a.ts:Server.start`,
-//! `pkg:go:net/http`.
-//!
-//! IDs are built from the path and the qualified name only (never from byte offsets or line
-//! numbers), so an edit elsewhere in a file does not change them. Symbols whose qualified name
-//! repeats within a file (Go `init`, redeclarations) get `#2`, `#3`... in source order.
+//! Node IDs as the resolver makes them: the grammar of `codegraph_schema::ids`
+//! (`file:src/a.ts`, `sym:ts:src/a.ts:Server.start`, `pkg:go:net/http`), interned.
 //!
 //! IDs are [`Id`]s, interned process-wide ([`intern`]): a symbol's ID is one allocation however
 //! many edges, unresolved sites, memos and sibling worktrees' databases name it.
 
 use codegraph_parse::Language;
-use codegraph_schema::NodeCategory;
+use codegraph_schema::ids;
 use rustc_hash::{FxBuildHasher, FxHashSet};
 use std::hash::BuildHasher;
 use std::sync::{Arc, Mutex, OnceLock};
 
-/// A node ID, shared: cloning one is a reference count, not a copy.
-pub type Id = Arc<str>;
+pub use codegraph_schema::Id;
 
-/// `file:{path}`.
+/// `file:{path}` ([`ids::file`]), interned.
 pub fn file_id(path: &str) -> Id {
-    intern(&format!("{}:{path}", NodeCategory::File.id_prefix()))
+    intern(&ids::file(path))
 }
 
-/// `sym:{tag}:{path}:{qualified_name}` plus `#n` for the n-th duplicate (n >= 2).
+/// `sym:{tag}:{path}:{qualified_name}` plus `#n` for the n-th duplicate (n >= 2)
+/// ([`ids::symbol`]), interned.
 pub fn symbol_id(language: Language, path: &str, qualified_name: &str, occurrence: u32) -> Id {
-    let prefix = NodeCategory::Symbol.id_prefix();
-    let tag = language.id_tag();
-    intern(&if occurrence <= 1 {
-        format!("{prefix}:{tag}:{path}:{qualified_name}")
-    } else {
-        format!("{prefix}:{tag}:{path}:{qualified_name}#{occurrence}")
-    })
+    intern(&ids::symbol(language.id_tag(), path, qualified_name, occurrence))
 }
 
-/// `pkg:go:{dir}` (`.` for the root directory).
+/// `pkg:go:{dir}` (`.` for the root directory), interned.
 pub fn go_package_id(dir: &str) -> Id {
-    let dir = if dir.is_empty() { "." } else { dir };
-    intern(&format!("{}:go:{dir}", NodeCategory::Package.id_prefix()))
+    intern(&ids::package(Language::Go.id_tag(), dir))
 }
 
 /// The one [`Id`] of the process equal to `s`: every salsa database of the process (one per

@@ -32,16 +32,7 @@ impl Resolved {
     }
 }
 
-/// A call site with no target.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct UnresolvedSite {
-    /// 1-based line of the call.
-    pub line: u32,
-    /// ID of the enclosing symbol, or of the file for module-level code.
-    pub caller: Id,
-    /// The callee as written (`a.b.c`, `this.m`, `f().g`), see `codegraph_parse::render`.
-    pub callee: String,
-}
+pub use codegraph_schema::UnresolvedSite;
 
 /// The node ID that owns code at `enclosing` in `file`: the symbol, or the file itself for
 /// module-level code (`<module>`).

@@ -5,11 +5,22 @@
 //! Nothing else in the workspace may spell a kind as a string literal or write DDL by hand: that
 //! is how the CLI, MCP layer, store and tests stay in agreement.
 //!
-//! Architecture invariant: this crate has no dependencies and does no IO.
+//! It is also the model every layer shares: the graph's rows ([`model`]), the grammar of node
+//! IDs ([`ids`]), the typed properties of routes and tools ([`props`]) and route path matching
+//! ([`routes`]), so that the read model and the front ends need nothing from the resolver.
+//!
+//! Architecture invariant: no dependencies (serde only behind the `serde` feature, which the
+//! front ends turn on to write kinds in JSON), no IO.
 
 pub mod ddl;
+pub mod ids;
+pub mod model;
 pub mod paths;
+pub mod props;
+pub mod routes;
 pub mod vocab;
 
+pub use model::{Edge, Id, Node, UnresolvedSite};
 pub use paths::is_test_path;
+pub use props::EndpointProps;
 pub use vocab::{DiagnosticCode, EdgeKind, NodeCategory, NodeKind, Reason};

@@ -29,7 +29,27 @@ macro_rules! vocabulary {
 
         impl std::fmt::Display for $name {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.as_str())
+                f.pad(self.as_str())
+            }
+        }
+
+        /// By its stable spelling, in answers and exports.
+        #[cfg(feature = "serde")]
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+
+        /// From the stable spelling (command-line values); the error lists every spelling.
+        impl std::str::FromStr for $name {
+            type Err = String;
+
+            fn from_str(text: &str) -> Result<Self, String> {
+                Self::parse(text).ok_or_else(|| {
+                    let all: Vec<&str> = Self::ALL.iter().map(|k| k.as_str()).collect();
+                    format!("unknown kind `{text}`; one of: {}", all.join(", "))
+                })
             }
         }
     };
@@ -119,6 +139,17 @@ impl NodeKind {
 }
 
 impl NodeCategory {
+    /// Every category.
+    pub const ALL: &'static [NodeCategory] = &[
+        NodeCategory::File,
+        NodeCategory::Package,
+        NodeCategory::Symbol,
+        NodeCategory::Route,
+        NodeCategory::Tool,
+        NodeCategory::Process,
+        NodeCategory::Cluster,
+    ];
+
     /// The prefix of IDs of nodes in this category (`file:`, `sym:`, ...).
     pub const fn id_prefix(self) -> &'static str {
         match self {

@@ -14,6 +14,7 @@ use codegraph_query::ops::expand::Expansion;
 use codegraph_query::ops::impact::Impact;
 use codegraph_query::ops::trace::Trace;
 use codegraph_query::{ClusterRef, DerivedStamp, EdgeRow, Flow, FlowRef, ImpactFlow, NodeRow};
+use codegraph_schema::{EdgeKind, NodeCategory, NodeKind, ids};
 use serde_json::{Value, json};
 use std::path::Path;
 
@@ -39,8 +40,8 @@ pub(crate) fn node_brief(n: &NodeRow) -> Value {
 /// A node inside a list: its ID (which holds its file and qualified name), kind and lines.
 pub(crate) fn node_ref(n: &NodeRow) -> Value {
     let mut v = json!({"id": n.id, "kind": n.kind});
-    if n.kind != "file"
-        && n.kind != "package"
+    if n.kind != NodeKind::File
+        && n.kind != NodeKind::Package
         && let (Some(s), Some(e)) = (n.start_line, n.end_line)
     {
         v["lines"] = json!([s, e]);
@@ -219,8 +220,8 @@ pub(crate) fn context_json(c: &SymbolContext, p: &mut Pager<'_>) -> Value {
         "file_importers": p.list("file_importers", &c.file_importers, link_json),
         "related_files": p.list("related_files", &c.related_files, |(f, n)| json!({"file": f, "links": n})),
         "unresolved_calls": p.list("unresolved_calls", &c.unresolved_calls, |(l, callee)| json!({"line": l, "callee": callee})),
-        "routes": p.list("routes", &endpoint_links(c, "route", "HANDLES_ROUTE"), link_json),
-        "tools": p.list("tools", &endpoint_links(c, "tool", "HANDLES_TOOL"), link_json),
+        "routes": p.list("routes", &endpoint_links(c, NodeKind::Route, EdgeKind::HandlesRoute), link_json),
+        "tools": p.list("tools", &endpoint_links(c, NodeKind::Tool, EdgeKind::HandlesTool), link_json),
         "processes": p.list("processes", &c.processes, flow_ref_json),
         "cluster": c.cluster.as_ref().map(cluster_json),
         "flows_at": flows_at_json(c.flows_at.as_ref(), c.revision),
@@ -441,7 +442,7 @@ pub(crate) fn source_lines(
     max_size: u64,
 ) -> Result<Option<Source>, String> {
     let Some(file) = n.file.as_ref() else { return Ok(None) };
-    if n.kind == "file" || n.kind == "package" {
+    if n.kind == NodeKind::File || n.kind == NodeKind::Package {
         return Ok(None);
     }
     let (Some(start), Some(end)) = (n.start_line, n.end_line) else { return Ok(None) };
@@ -471,14 +472,14 @@ pub(crate) fn load_derived(
     id: &str,
 ) -> Result<Option<Derived>, String> {
     let err = |e: codegraph_query::QueryError| e.to_string();
-    if id.starts_with("proc:") {
+    if ids::is(id, NodeCategory::Process) {
         match reader.flow(id).map_err(err)? {
             Some(f) => Ok(Some(Derived::Flow(f))),
             None => Err(format!(
                 "no flow with ID `{id}`; the flows of a symbol are in its context (or `codegraph flows`)"
             )),
         }
-    } else if id.starts_with("cluster:") {
+    } else if ids::is(id, NodeCategory::Cluster) {
         match reader.cluster(id).map_err(err)? {
             Some(c) => Ok(Some(Derived::Cluster(c, reader.cluster_members(id).map_err(err)?))),
             None => Err(format!(
@@ -498,14 +499,14 @@ pub(crate) fn derived_json(d: &Derived, flows_at: Value, p: &mut Pager<'_>) -> V
     let mut v = match d {
         Derived::Flow(f) => json!({
             "id": f.id,
-            "kind": "process",
+            "kind": NodeKind::Process,
             "label": f.label,
             "score": round(f.score),
             "steps": p.list("steps", &f.steps, |s| json!(s)),
         }),
         Derived::Cluster(c, members) => {
             let mut v = cluster_json(c);
-            v["kind"] = json!("cluster");
+            v["kind"] = json!(NodeKind::Cluster);
             v["members"] = p.list("members", members, |m| json!(m));
             v
         }
@@ -590,8 +591,8 @@ pub(crate) fn node_json(n: &NodeRow) -> Value {
         "hash": n.hash,
     });
     // Routes and tools only: other nodes have no properties to show.
-    if let Some(p) = &n.props {
-        v["props"] = props_json(&EndpointProps::parse(p));
+    if let Some(p) = n.props.as_deref().and_then(EndpointProps::parse) {
+        v["props"] = props_json(&p);
     }
     v
 }
@@ -608,7 +609,7 @@ pub(crate) fn edge_json(e: &EdgeRow) -> Value {
 }
 
 /// The routes (or tools) of a context: endpoints the symbol handles, or an endpoint's handler.
-fn endpoint_links(c: &SymbolContext, kind: &str, edge: &str) -> Vec<Link> {
+fn endpoint_links(c: &SymbolContext, kind: NodeKind, edge: EdgeKind) -> Vec<Link> {
     c.endpoints.iter().filter(|l| l.node.kind == kind || l.edge.kind == edge).cloned().collect()
 }
 
@@ -632,7 +633,7 @@ pub(crate) fn props_json(p: &EndpointProps) -> Value {
             v[k] = json!(x);
         }
     }
-    if p.kind == "tool" {
+    if p.kind == NodeKind::Tool {
         v["fields"] = json!(p.fields);
     }
     v

@@ -8,7 +8,7 @@ use codegraph_engine::index::{IndexOptions, IndexSummary};
 use codegraph_engine::paths::{canonical_root, db_path};
 use codegraph_engine::scan::DEFAULT_MAX_FILE_SIZE;
 use codegraph_query::{EdgeRow, NodeRow, QueryError, SearchRequest, Store};
-use codegraph_schema::NodeKind;
+use codegraph_schema::{NodeCategory, NodeKind, ids};
 use serde_json::{Value, json};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -134,7 +134,7 @@ enum Command {
         query: String,
         /// Only nodes of this kind (function, method, class, file, ...).
         #[arg(long)]
-        kind: Option<String>,
+        kind: Option<NodeKind>,
         /// Most hits (default 20; in --json shrunk to stay under ~4k tokens unless given).
         #[arg(long)]
         limit: Option<usize>,
@@ -444,19 +444,9 @@ fn dispatch(mut cli: Cli) -> Result<()> {
         }
         Command::Status { root, all } => status(root, cli.db.as_deref(), all, json),
         Command::Search { query, root, kind, limit, include_tests } => {
-            if let Some(k) = &kind
-                && NodeKind::parse(k).is_none()
-            {
-                let kinds: Vec<&str> = NodeKind::ALL.iter().map(|k| k.as_str()).collect();
-                bail!("unknown kind `{k}`; one of: {}", kinds.join(", "));
-            }
             let (root, mut store) = open_store(root, cli.db.as_deref())?;
             let db_path = store.path().to_path_buf();
-            if kind
-                .as_deref()
-                .and_then(NodeKind::parse)
-                .is_some_and(|k| matches!(k, NodeKind::Process | NodeKind::Cluster))
-            {
+            if kind.is_some_and(|k| matches!(k, NodeKind::Process | NodeKind::Cluster)) {
                 crate::ops_cli::ensure_flows(&db_path);
             }
             let reader = store.reader()?;
@@ -509,7 +499,7 @@ fn dispatch(mut cli: Cli) -> Result<()> {
         Command::Open { id, page, root } => {
             let (root, mut store) = open_store(root, cli.db.as_deref())?;
             let db_path = store.path().to_path_buf();
-            if id.starts_with("proc:") || id.starts_with("cluster:") {
+            if ids::is(&id, NodeCategory::Process) || ids::is(&id, NodeCategory::Cluster) {
                 crate::ops_cli::ensure_flows(&db_path);
             }
             let reader = store.reader()?;
@@ -745,7 +735,7 @@ fn export_derived<W: Write>(
     lines: &mut JsonLines<W>,
 ) -> Result<()> {
     // A derived node: no file or lines; its own fields in `extra`.
-    let node = |id: &str, kind: &str, label: &str, extra: Value| {
+    let node = |id: &str, kind: NodeKind, label: &str, extra: Value| {
         let mut v = json!({
             "id": id, "kind": kind, "name": label, "qualified_name": label,
             "file": null, "start_line": null, "end_line": null,
@@ -758,11 +748,11 @@ fn export_derived<W: Write>(
     for f in reader.flows(0)? {
         let extra =
             json!({"score": crate::answer::round(f.score), "steps": f.steps, "entry": f.entry});
-        lines.write("node", node(&f.id, "process", &f.label, extra));
+        lines.write("node", node(&f.id, NodeKind::Process, &f.label, extra));
     }
     for c in reader.clusters(0)? {
         let extra = json!({"cohesion": crate::answer::round(c.cohesion), "size": c.size});
-        lines.write("node", node(&c.id, "cluster", &c.label, extra));
+        lines.write("node", node(&c.id, NodeKind::Cluster, &c.label, extra));
     }
     reader.for_each_derived_edge(|kind, src, dst, step| {
         let mut v = json!({

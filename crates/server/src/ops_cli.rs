@@ -29,6 +29,7 @@ use codegraph_query::ops::lookup::Target;
 use codegraph_query::ops::trace::TraceRequest;
 use codegraph_query::ops::{Direction, parse_edge_kinds, render};
 use codegraph_query::{NodeRow, QueryError, Reader, Store};
+use codegraph_schema::{NodeCategory, NodeKind, ids};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 use std::io::Write;
@@ -46,12 +47,12 @@ pub struct TargetArgs {
     pub file: Option<String>,
     /// Only candidates of this node kind.
     #[arg(long)]
-    pub kind: Option<String>,
+    pub kind: Option<NodeKind>,
 }
 
 impl TargetArgs {
     fn target(&self) -> Target {
-        Target { query: self.target.clone(), file: self.file.clone(), kind: self.kind.clone() }
+        Target { query: self.target.clone(), file: self.file.clone(), kind: self.kind }
     }
 }
 
@@ -200,13 +201,13 @@ pub struct TraceArgs {
     pub from_file: Option<String>,
     /// Narrow FROM to this node kind.
     #[arg(long)]
-    pub from_kind: Option<String>,
+    pub from_kind: Option<NodeKind>,
     /// Narrow TO to candidates whose file path contains this text.
     #[arg(long)]
     pub to_file: Option<String>,
     /// Narrow TO to this node kind.
     #[arg(long)]
-    pub to_kind: Option<String>,
+    pub to_kind: Option<NodeKind>,
     /// Edge kinds to follow (repeatable); default CALLS and HAS_METHOD.
     #[arg(long = "edge", value_name = "KIND")]
     pub edges: Vec<String>,
@@ -384,7 +385,7 @@ pub struct DerivedArgs {
     pub file: Option<String>,
     /// With a symbol name: only candidates of this node kind.
     #[arg(long)]
-    pub kind: Option<String>,
+    pub kind: Option<NodeKind>,
     /// The code root; also `--root`. Default: the nearest indexed directory up from here,
     /// else the git worktree root.
     #[arg(value_name = "ROOT")]
@@ -613,7 +614,7 @@ pub fn endpoint(a: EndpointArgs, tool: bool, db: Option<&Path>, json: bool) -> R
 pub fn flows(a: DerivedArgs, db: Option<&Path>, json: bool) -> Result<()> {
     derived_answer(a.root, db, json, |reader, stale, stamp, v, notes, out| {
         match a.target {
-            Some(t) if t.starts_with("proc:") => {
+            Some(t) if ids::is(&t, NodeCategory::Process) => {
                 let Some(f) = reader.flow(&t)? else {
                     bail!("no flow with ID `{t}` (list them with `codegraph flows`)");
                 };
@@ -643,7 +644,7 @@ pub fn flows(a: DerivedArgs, db: Option<&Path>, json: bool) -> Result<()> {
                 v["flow"] = fj;
             }
             Some(t) => {
-                let target = Target { query: t, file: a.file.clone(), kind: a.kind.clone() };
+                let target = Target { query: t, file: a.file.clone(), kind: a.kind };
                 let node = lookup(reader, target, json, &stale)?;
                 let of = reader.flows_of(&node.id)?;
                 let _ = writeln!(out, "{} is a step of {} flow(s)", node.id, of.len());
@@ -681,13 +682,12 @@ pub fn flows(a: DerivedArgs, db: Option<&Path>, json: bool) -> Result<()> {
 pub fn clusters(a: DerivedArgs, db: Option<&Path>, json: bool) -> Result<()> {
     derived_answer(a.root, db, json, |reader, stale, stamp, v, notes, out| {
         let one = match &a.target {
-            Some(t) if t.starts_with("cluster:") => match reader.cluster(t)? {
+            Some(t) if ids::is(t, NodeCategory::Cluster) => match reader.cluster(t)? {
                 Some(c) => Some(c),
                 None => bail!("no cluster with ID `{t}` (list them with `codegraph clusters`)"),
             },
             Some(t) => {
-                let target =
-                    Target { query: t.clone(), file: a.file.clone(), kind: a.kind.clone() };
+                let target = Target { query: t.clone(), file: a.file.clone(), kind: a.kind };
                 let node = lookup(reader, target, json, &stale)?;
                 v["symbol"] = node_brief(&node);
                 let c = reader.cluster_of(&node.id)?;

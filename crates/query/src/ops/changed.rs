@@ -88,12 +88,16 @@ impl Reader<'_> {
             let symbols: Vec<NodeRow> = self.rows(
                 &format!(
                     "SELECT {NODE_COLUMNS} FROM node WHERE file = ?1 \
-                     AND kind NOT IN ('file', 'package') ORDER BY start_line, id"
+                     AND kind NOT IN (?2, ?3) ORDER BY start_line, id"
                 ),
-                [&change.path],
+                [
+                    change.path.as_str(),
+                    codegraph_schema::NodeKind::File.as_str(),
+                    codegraph_schema::NodeKind::Package.as_str(),
+                ],
                 node_from_row,
             )?;
-            let indexed = g.nid(&format!("file:{}", change.path))?.is_some();
+            let indexed = g.nid(&codegraph_schema::ids::file(&change.path))?.is_some();
             let hit: Vec<NodeRow> = match change.kind {
                 ChangeKind::Deleted => symbols,
                 ChangeKind::Added | ChangeKind::Modified => {

@@ -12,7 +12,7 @@ use super::{Direction, Graph, Hop};
 use crate::derived::{ClusterRef, DerivedStamp, FlowRef};
 use crate::error::QueryError;
 use crate::read::{EdgeRow, NodeRow, Reader};
-use codegraph_schema::EdgeKind;
+use codegraph_schema::{EdgeKind, NodeKind};
 use std::collections::BTreeMap;
 
 /// A neighbour and the edge that links it, with the way the edge points (`Out`: from the
@@ -120,12 +120,12 @@ impl Reader<'_> {
         endpoints.extend(links(&mut g, nid, Direction::Out, HANDLES)?);
         let mut imported_by = links(&mut g, nid, Direction::In, &[EdgeKind::Imports])?;
         let (mut file_imports, mut file_importers) = (Vec::new(), Vec::new());
-        let file_id = symbol.file.as_ref().map(|f| format!("file:{f}"));
+        let file_id = symbol.file.as_deref().map(codegraph_schema::ids::file);
         if let Some(file_nid) = file_id.as_deref().map(|f| g.nid(f)).transpose()?.flatten() {
             file_imports = links(&mut g, file_nid, Direction::Out, &[EdgeKind::Imports])?;
-            file_imports.retain(|l| l.node.kind == "file");
+            file_imports.retain(|l| l.node.kind == NodeKind::File);
             file_importers = links(&mut g, file_nid, Direction::In, &[EdgeKind::Imports])?;
-            if symbol.kind == "file" {
+            if symbol.kind == NodeKind::File {
                 // For a file these are the same edges as `imported_by`.
                 imported_by.clear();
             }
@@ -183,7 +183,7 @@ impl Reader<'_> {
                 unresolved_calls.len()
             ));
         }
-        if symbol.kind != "file" && symbol.kind != "package" {
+        if symbol.kind != NodeKind::File && symbol.kind != NodeKind::Package {
             let naming = g.unresolved_naming(&symbol.name)?;
             if naming > 0 {
                 notes.push(format!(

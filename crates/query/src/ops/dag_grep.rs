@@ -31,7 +31,7 @@ use super::{Direction, Graph};
 use crate::error::QueryError;
 use crate::read::{EdgeRow, NodeRow, Reader};
 use crate::search::SearchRequest;
-use codegraph_schema::{EdgeKind, NodeKind};
+use codegraph_schema::{EdgeKind, NodeCategory, NodeKind, ids};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet, VecDeque};
 use std::fmt::Write as _;
@@ -241,11 +241,11 @@ impl Reader<'_> {
         if req.include_cochange && !kinds.contains(&EdgeKind::CoChanged) {
             kinds.push(EdgeKind::CoChanged);
         }
-        for k in &req.node_kinds {
-            if NodeKind::parse(k).is_none() {
-                return Err(QueryError::UnknownNodeKind { kind: k.clone() });
-            }
-        }
+        let node_kinds = req
+            .node_kinds
+            .iter()
+            .map(|k| QueryError::node_kind(k))
+            .collect::<Result<Vec<_>, _>>()?;
         let mut warnings = Vec::new();
         if req.mode != Mode::Fts {
             warnings.push(format!(
@@ -257,10 +257,10 @@ impl Reader<'_> {
         let mut g = Graph::new(self);
 
         // 1. Seeds.
-        let kinds_to_search: Vec<Option<String>> = if req.node_kinds.is_empty() {
+        let kinds_to_search: Vec<Option<NodeKind>> = if node_kinds.is_empty() {
             vec![None]
         } else {
-            req.node_kinds.iter().cloned().map(Some).collect()
+            node_kinds.iter().copied().map(Some).collect()
         };
         let mut hits = Vec::new();
         for kind in kinds_to_search {
@@ -315,7 +315,7 @@ impl Reader<'_> {
         }
         let mut expanded_at: HashMap<i64, u32> = HashMap::new();
         let mut edges: Vec<(EdgeRow, i64, i64)> = Vec::new();
-        let mut edge_keys: HashSet<(String, String, String, u32)> = HashSet::new();
+        let mut edge_keys: HashSet<(String, String, EdgeKind, u32)> = HashSet::new();
         let mut dropped: HashSet<i64> = HashSet::new();
         let mut stats = DagStats::default();
         while let Some(Entry { score, depth, nid, .. }) = heap.pop() {
@@ -365,7 +365,7 @@ impl Reader<'_> {
                     }
                 }
                 let e = &hop.edge;
-                if edge_keys.insert((e.src.clone(), e.dst.clone(), e.kind.clone(), e.line)) {
+                if edge_keys.insert((e.src.clone(), e.dst.clone(), e.kind, e.line)) {
                     let (s, d) = match req.direction {
                         Direction::Out => (nid, hop.other),
                         Direction::In => (hop.other, nid),
@@ -453,11 +453,11 @@ impl Reader<'_> {
             };
             let mut files_seen: HashSet<String> = HashSet::new();
             for n in &nodes {
-                let file_id = match n.node.kind.as_str() {
-                    "package" => continue,
-                    "file" => n.node.id.clone(),
+                let file_id = match n.node.kind {
+                    NodeKind::Package => continue,
+                    NodeKind::File => n.node.id.clone(),
                     _ => match &n.node.file {
-                        Some(f) => format!("file:{f}"),
+                        Some(f) => ids::file(f),
                         None => continue,
                     },
                 };
@@ -469,7 +469,7 @@ impl Reader<'_> {
                 }
                 let Some(file_nid) = g.nid(&file_id)? else { continue };
                 let file = g.node(file_nid)?.clone();
-                if let Some(pkg) = file.parent.clone().filter(|p| p.starts_with("pkg:"))
+                if let Some(pkg) = file.parent.clone().filter(|p| ids::is(p, NodeCategory::Package))
                     && !has_edge(&dag_edges, &pkg, &file_id)
                 {
                     anchor_edges.push(anchor_edge(&pkg, &file_id));
@@ -557,7 +557,7 @@ fn anchor_edge(src: &str, dst: &str) -> EdgeRow {
     EdgeRow {
         src: src.to_string(),
         dst: dst.to_string(),
-        kind: EdgeKind::Contains.as_str().to_string(),
+        kind: EdgeKind::Contains,
         weight: 1.0,
         reason: "structural".to_string(),
         line: 0,
@@ -690,7 +690,8 @@ pub fn render_mermaid(r: &DagGrep) -> String {
     let esc = |s: &str| s.replace('"', "#quot;").replace('<', "#lt;").replace('>', "#gt;");
     for (i, n) in r.nodes.iter().enumerate() {
         let where_ = n.node.file.as_deref().unwrap_or(&n.node.qualified_name);
-        let name = if n.node.kind == "file" { &n.node.name } else { &n.node.qualified_name };
+        let name =
+            if n.node.kind == NodeKind::File { &n.node.name } else { &n.node.qualified_name };
         let _ = writeln!(out, "  n{i}[\"{}<br/>{} · {}\"]", esc(name), n.node.kind, esc(where_));
     }
     let back: HashSet<(&str, &str, &str, u32)> = r

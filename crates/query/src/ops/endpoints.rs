@@ -14,67 +14,9 @@ use super::{Direction, Graph};
 use crate::derived::{DerivedStamp, Flow};
 use crate::error::QueryError;
 use crate::read::{NODE_COLUMNS, NodeRow, Reader, node_from_row};
-use codegraph_schema::EdgeKind;
+use codegraph_schema::{EdgeKind, NodeKind};
 
-/// The structured properties of a route or tool node, read back from its `props` column
-/// (written by `codegraph_resolve::endpoints::props`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct EndpointProps {
-    /// `route` or `tool`.
-    pub kind: String,
-    pub framework: String,
-    /// Routes: the HTTP method (`ANY` when any).
-    pub method: Option<String>,
-    /// Routes: the normalized path (`/users/:id`).
-    pub path: Option<String>,
-    /// Tools: the tool name.
-    pub name: Option<String>,
-    /// Tools: the input fields.
-    pub fields: Vec<String>,
-    pub middleware: Vec<String>,
-    /// Top-level keys of literal JSON responses.
-    pub response_keys: Vec<String>,
-    /// Literal status codes.
-    pub status_codes: Vec<u16>,
-    /// Mounted routes: where the route itself is registered (`file:line`).
-    pub registered: Option<String>,
-    /// Mounted routes: the prefix they are served under.
-    pub mounted_under: Option<String>,
-}
-
-impl EndpointProps {
-    /// Reads a `props` value; unknown keys are ignored, a malformed line is skipped.
-    pub fn parse(text: &str) -> EndpointProps {
-        let list = |v: &str| -> Vec<String> {
-            if v.is_empty() {
-                Vec::new()
-            } else {
-                v.split(codegraph_resolve::endpoints::PROPS_LIST_SEP).map(str::to_string).collect()
-            }
-        };
-        let mut p = EndpointProps::default();
-        for line in text.lines() {
-            let Some((k, v)) = line.split_once('=') else { continue };
-            match k {
-                "kind" => p.kind = v.to_string(),
-                "framework" => p.framework = v.to_string(),
-                "method" => p.method = Some(v.to_string()),
-                "path" => p.path = Some(v.to_string()),
-                "name" => p.name = Some(v.to_string()),
-                "fields" => p.fields = list(v),
-                "middleware" => p.middleware = list(v),
-                "responds" => p.response_keys = list(v),
-                "status" => {
-                    p.status_codes = list(v).iter().filter_map(|c| c.parse().ok()).collect()
-                }
-                "registered" => p.registered = Some(v.to_string()),
-                "mounted_under" => p.mounted_under = Some(v.to_string()),
-                _ => {}
-            }
-        }
-        p
-    }
-}
+pub use codegraph_schema::EndpointProps;
 
 /// One route or tool that matched, with its handler and the code around it.
 #[derive(Clone, Debug)]
@@ -127,19 +69,19 @@ fn norm_path(p: &str) -> String {
     format!("/{}", segs.join("/"))
 }
 
-use codegraph_resolve::endpoints::path_match;
+use codegraph_schema::routes::path_match;
 
 impl Reader<'_> {
-    fn endpoint_nodes(&self, kind: &str) -> Result<Vec<NodeRow>, QueryError> {
+    fn endpoint_nodes(&self, kind: NodeKind) -> Result<Vec<NodeRow>, QueryError> {
         let sql = format!("SELECT {NODE_COLUMNS} FROM node WHERE kind = ?1 ORDER BY id");
         let mut stmt = self.tx.prepare_cached(&sql).map_err(self.err())?;
-        let rows = stmt.query_map([kind], node_from_row).map_err(self.err())?;
+        let rows = stmt.query_map([kind.as_str()], node_from_row).map_err(self.err())?;
         rows.collect::<Result<_, _>>().map_err(self.err())
     }
 
     /// Routes matching `query`: a route ID, `METHOD /path` or `/path`.
     pub fn route_impact(&self, query: &str) -> Result<EndpointAnswer, QueryError> {
-        let routes = self.endpoint_nodes("route")?;
+        let routes = self.endpoint_nodes(NodeKind::Route)?;
         let mut found: Vec<(u8, &'static str, NodeRow)> = Vec::new();
         if let Some(n) = routes.iter().find(|n| n.id == query.trim()) {
             found.push((3, "id", n.clone()));
@@ -184,7 +126,7 @@ impl Reader<'_> {
 
     /// Tools matching `query`: a tool ID or name (case-insensitive; a unique substring too).
     pub fn tool_context(&self, query: &str) -> Result<EndpointAnswer, QueryError> {
-        let tools = self.endpoint_nodes("tool")?;
+        let tools = self.endpoint_nodes(NodeKind::Tool)?;
         let q = query.trim();
         let mut found: Vec<(u8, &'static str, NodeRow)> = Vec::new();
         if let Some(n) = tools.iter().find(|n| n.id == q) {
@@ -248,7 +190,11 @@ impl Reader<'_> {
                 flows.extend(self.flows_from(&h.node.id)?);
             }
             matches.push(EndpointView {
-                props: node.props.as_deref().map(EndpointProps::parse).unwrap_or_default(),
+                props: node
+                    .props
+                    .as_deref()
+                    .and_then(EndpointProps::parse)
+                    .unwrap_or_else(|| EndpointProps::new(node.kind, "unknown")),
                 flows,
                 node,
                 matched_by,

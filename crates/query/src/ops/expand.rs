@@ -51,7 +51,7 @@ impl Reader<'_> {
         let mut depth_of: HashMap<i64, u32> = HashMap::from([(seed_nid, 0)]);
         let mut nodes = vec![(g.node(seed_nid)?.clone(), 0)];
         let mut edges = Vec::new();
-        let mut seen_edges: HashSet<(String, String, String, u32)> = HashSet::new();
+        let mut seen_edges: HashSet<(String, String, EdgeKind, u32)> = HashSet::new();
         let mut frontier = vec![seed_nid];
         let mut left_out: HashSet<i64> = HashSet::new();
         let mut depth_cut = false;
@@ -69,7 +69,7 @@ impl Reader<'_> {
                         next.push(hop.other);
                     }
                     let e = &hop.edge;
-                    if seen_edges.insert((e.src.clone(), e.dst.clone(), e.kind.clone(), e.line)) {
+                    if seen_edges.insert((e.src.clone(), e.dst.clone(), e.kind, e.line)) {
                         edges.push(hop.edge);
                     }
                 }

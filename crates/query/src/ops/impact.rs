@@ -246,21 +246,19 @@ enum Role {
 }
 
 impl Role {
-    fn of(kind: &str) -> Role {
-        match NodeKind::parse(kind) {
-            Some(NodeKind::Function | NodeKind::Method) => Role::Callable,
-            Some(NodeKind::Property | NodeKind::Variable | NodeKind::Constant) => Role::Value,
-            Some(
-                NodeKind::Class
-                | NodeKind::Interface
-                | NodeKind::Struct
-                | NodeKind::Enum
-                | NodeKind::TypeAlias,
-            ) => Role::Type,
-            Some(NodeKind::File) => Role::File,
-            Some(NodeKind::Package) => Role::Package,
-            Some(NodeKind::Route) => Role::Route,
-            Some(NodeKind::Tool) => Role::Tool,
+    fn of(kind: NodeKind) -> Role {
+        match kind {
+            NodeKind::Function | NodeKind::Method => Role::Callable,
+            NodeKind::Property | NodeKind::Variable | NodeKind::Constant => Role::Value,
+            NodeKind::Class
+            | NodeKind::Interface
+            | NodeKind::Struct
+            | NodeKind::Enum
+            | NodeKind::TypeAlias => Role::Type,
+            NodeKind::File => Role::File,
+            NodeKind::Package => Role::Package,
+            NodeKind::Route => Role::Route,
+            NodeKind::Tool => Role::Tool,
             _ => Role::Leaf,
         }
     }
@@ -301,8 +299,8 @@ fn steps(
             .collect());
     }
     let node = g.node(nid)?;
-    let role = Role::of(&node.kind);
-    let is_method = node.kind == NodeKind::Method.as_str();
+    let role = Role::of(node.kind);
+    let is_method = node.kind == NodeKind::Method;
     let name = node.name.clone();
     let hops = |g: &Graph<'_, '_>, kinds: &[EdgeKind]| -> Result<Vec<Step>, QueryError> {
         Ok(g.hops(nid, dir.edges(), kinds, usize::MAX)?.into_iter().map(Step::from).collect())
@@ -447,15 +445,13 @@ fn dispatch_callers(
 /// Downstream dispatch: for a CALLS step to an interface's method, the methods of the same name
 /// of the types that implement or extend that interface.
 fn dispatch_implementations(g: &mut Graph<'_, '_>, call: &Step) -> Result<Vec<Step>, QueryError> {
-    if call.edge.kind != EdgeKind::Calls.as_str()
-        || g.node(call.other)?.kind != NodeKind::Method.as_str()
-    {
+    if call.edge.kind != EdgeKind::Calls || g.node(call.other)?.kind != NodeKind::Method {
         return Ok(Vec::new());
     }
     let name = g.node(call.other)?.name.clone();
     let mut out = Vec::new();
     for owner in owners(g, call.other)? {
-        if g.node(owner)?.kind != NodeKind::Interface.as_str() {
+        if g.node(owner)?.kind != NodeKind::Interface {
             continue;
         }
         for (sub, w) in heritage(g, owner, Direction::In)? {
@@ -473,7 +469,7 @@ fn dispatch_implementations(g: &mut Graph<'_, '_>, call: &Step) -> Result<Vec<St
 fn parts(g: &mut Graph<'_, '_>, nid: i64) -> Result<Vec<i64>, QueryError> {
     let node = g.node(nid)?;
     // Types, and values that hold members (`obj.prop` of a module-level object).
-    if NodeKind::parse(&node.kind).is_some_and(NodeKind::is_type_like) {
+    if node.kind.is_type_like() {
         let kinds = [EdgeKind::HasMethod, EdgeKind::HasProperty];
         return Ok(g
             .hops(nid, Direction::Out, &kinds, usize::MAX)?
@@ -481,7 +477,7 @@ fn parts(g: &mut Graph<'_, '_>, nid: i64) -> Result<Vec<i64>, QueryError> {
             .map(|h| h.other)
             .collect());
     }
-    match Role::of(&node.kind) {
+    match Role::of(node.kind) {
         Role::File => match node.file.clone() {
             Some(path) => g.symbols_of_file(&path),
             None => Ok(Vec::new()),
@@ -640,7 +636,7 @@ pub(crate) fn impact_from(
             let mut named = 0;
             let mut names: Vec<&str> = targets
                 .iter()
-                .filter(|t| t.kind != "file" && t.kind != "package")
+                .filter(|t| t.kind != NodeKind::File && t.kind != NodeKind::Package)
                 .map(|t| t.name.as_str())
                 .collect();
             names.sort_unstable();
@@ -767,7 +763,7 @@ fn exercising_tests(
         let Some(nid) = g.nid(&id)? else { continue };
         for h in g.hops(nid, Direction::In, &[EdgeKind::Tests], usize::MAX)? {
             // File-level TESTS (test file -> file) are not a test to run.
-            if g.node(h.other)?.kind == NodeKind::File.as_str() {
+            if g.node(h.other)?.kind == NodeKind::File {
                 continue;
             }
             let e = best.entry(h.other).or_insert((depth, id.clone()));

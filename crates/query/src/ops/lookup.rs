@@ -26,7 +26,7 @@
 use super::{dir_of, is_test_path, near};
 use crate::error::QueryError;
 use crate::read::{NODE_COLUMNS, NodeRow, Reader, node_from_row};
-use codegraph_schema::NodeKind;
+use codegraph_schema::{NodeKind, ids};
 use std::collections::HashMap;
 
 /// What to look up: an ID or a name, with optional hints.
@@ -36,7 +36,7 @@ pub struct Target {
     /// Keep candidates whose file path contains this text.
     pub file: Option<String>,
     /// Keep candidates of this node kind.
-    pub kind: Option<String>,
+    pub kind: Option<NodeKind>,
 }
 
 impl Target {
@@ -83,7 +83,7 @@ impl Candidate {
     /// `ID (kind, file:line)`.
     pub fn describe(&self) -> String {
         let at = match (&self.node.file, self.node.start_line) {
-            (Some(f), Some(l)) if self.node.kind != "file" => format!(", {f}:{l}"),
+            (Some(f), Some(l)) if self.node.kind != NodeKind::File => format!(", {f}:{l}"),
             _ => String::new(),
         };
         format!("{} ({}{at})", self.node.id, self.node.kind)
@@ -145,29 +145,25 @@ impl Searched {
 
 /// Ranking of candidates: callable and type-like symbols before data, data before sections
 /// and files.
-pub(crate) fn kind_rank(kind: &str) -> u8 {
-    match NodeKind::parse(kind) {
-        Some(
-            NodeKind::Function
-            | NodeKind::Method
-            | NodeKind::Class
-            | NodeKind::Interface
-            | NodeKind::Struct
-            | NodeKind::TypeAlias
-            | NodeKind::Enum,
-        ) => 0,
-        Some(NodeKind::Constant | NodeKind::Variable) => 1,
-        Some(NodeKind::Property) => 2,
-        Some(NodeKind::Package | NodeKind::File) => 4,
+pub(crate) fn kind_rank(kind: NodeKind) -> u8 {
+    match kind {
+        NodeKind::Function
+        | NodeKind::Method
+        | NodeKind::Class
+        | NodeKind::Interface
+        | NodeKind::Struct
+        | NodeKind::TypeAlias
+        | NodeKind::Enum => 0,
+        NodeKind::Constant | NodeKind::Variable => 1,
+        NodeKind::Property => 2,
+        NodeKind::Package | NodeKind::File => 4,
         _ => 3,
     }
 }
 
 /// Whether the text is shaped like a node ID (`sym:...`, `file:...`, `pkg:...`).
 fn looks_like_id(text: &str) -> bool {
-    ["sym:", "file:", "pkg:", "route:", "tool:", "proc:", "cluster:"]
-        .iter()
-        .any(|p| text.starts_with(p))
+    ids::category(text).is_some()
 }
 
 /// `path:line` or `path:line:column` (an optional `file:` prefix dropped): the path and the
@@ -184,7 +180,7 @@ fn parse_file_line(text: &str) -> Option<(&str, u32)> {
     {
         (head, line) = (h, l);
     }
-    let path = head.strip_prefix("file:").unwrap_or(head);
+    let path = ids::file_path(head).unwrap_or(head);
     let path = path.strip_prefix("./").unwrap_or(path);
     let line: u32 = line.parse().ok()?;
     (line > 0 && !path.is_empty() && !looks_like_id(path)).then_some((path, line))
@@ -204,11 +200,6 @@ impl Reader<'_> {
         if text.is_empty() {
             return Err(QueryError::EmptyQuery);
         }
-        if let Some(k) = &target.kind
-            && NodeKind::parse(k).is_none()
-        {
-            return Err(QueryError::UnknownNodeKind { kind: k.clone() });
-        }
         if let Some(node) = self.node(text)? {
             return Ok(node);
         }
@@ -216,7 +207,7 @@ impl Reader<'_> {
             return Ok(node);
         }
         if let Some((path, line)) = parse_file_line(text) {
-            return self.lookup_line(text, path, line, target.kind.as_deref());
+            return self.lookup_line(text, path, line, target.kind);
         }
         if looks_like_id(text) {
             return Err(QueryError::UnknownId {
@@ -256,7 +247,7 @@ impl Reader<'_> {
                 suggestions: near::near_matches(
                     self,
                     text,
-                    target.kind.as_deref(),
+                    target.kind,
                     target.file.as_deref().map(str::trim),
                 )?,
                 searched,
@@ -282,7 +273,7 @@ impl Reader<'_> {
             )?
             .into_iter()
             .map(|node| {
-                let matched_by = if node.kind == "file" {
+                let matched_by = if node.kind == NodeKind::File {
                     MatchedBy::Path
                 } else if node.qualified_name == text {
                     MatchedBy::QualifiedName
@@ -292,8 +283,8 @@ impl Reader<'_> {
                 Candidate { node, matched_by }
             })
             .collect();
-        if !out.iter().any(|c| c.node.kind == "file")
-            && let Some(node) = self.node(&format!("file:{text}"))?
+        if !out.iter().any(|c| c.node.kind == NodeKind::File)
+            && let Some(node) = self.node(&ids::file(text))?
         {
             out.push(Candidate { node, matched_by: MatchedBy::Path });
         }
@@ -337,7 +328,7 @@ impl Reader<'_> {
                 matched = if node.language.as_deref() == Some("go") {
                     let dir = dir_of(&file);
                     if !packages.contains_key(dir) {
-                        let id = format!("pkg:go:{}", if dir.is_empty() { "." } else { dir });
+                        let id = ids::package("go", dir);
                         packages.insert(dir.to_string(), self.node(&id)?.map(|p| p.name));
                     }
                     let name = packages.get(dir).and_then(|n| n.as_deref());
@@ -372,7 +363,7 @@ impl Reader<'_> {
     /// The file node `path` names: the file at exactly that root-relative path, else the one
     /// file whose path ends with `/path`; several are [`QueryError::Ambiguous`].
     fn file_at(&self, text: &str, path: &str) -> Result<Option<NodeRow>, QueryError> {
-        if let Some(node) = self.node(&format!("file:{path}"))? {
+        if let Some(node) = self.node(&ids::file(path))? {
             return Ok(Some(node));
         }
         let tail = format!("/{path}");
@@ -407,7 +398,7 @@ impl Reader<'_> {
         text: &str,
         path: &str,
         line: u32,
-        kind: Option<&str>,
+        kind: Option<NodeKind>,
     ) -> Result<NodeRow, QueryError> {
         let Some(file) = self.file_at(text, path)? else {
             let base = path.rsplit('/').next().unwrap_or(path);
@@ -441,7 +432,7 @@ impl Reader<'_> {
                     (
                         e - s,
                         std::cmp::Reverse(n.qualified_name.matches('.').count()),
-                        kind_rank(&n.kind),
+                        kind_rank(n.kind),
                     )
                 };
                 key(a).cmp(&key(b)).then_with(|| a.id.cmp(&b.id))
@@ -460,7 +451,7 @@ impl Reader<'_> {
             })
             .collect();
         nearest.sort_by(|a, b| {
-            (a.0, kind_rank(&a.1.kind), &a.1.id).cmp(&(b.0, kind_rank(&b.1.kind), &b.1.id))
+            (a.0, kind_rank(a.1.kind), &a.1.id).cmp(&(b.0, kind_rank(b.1.kind), &b.1.id))
         });
         let mut suggestions: Vec<String> =
             nearest.into_iter().take(3).map(|(_, n)| n.id.clone()).collect();
@@ -482,7 +473,7 @@ fn rank(out: &mut [Candidate]) {
                 c.matched_by,
                 !c.node.exported,
                 c.node.file.as_deref().is_some_and(is_test_path),
-                kind_rank(&c.node.kind),
+                kind_rank(c.node.kind),
             )
         };
         key(a).cmp(&key(b)).then_with(|| a.node.id.cmp(&b.node.id))

@@ -211,7 +211,7 @@ impl<'a, 'r> Graph<'a, 'r> {
                     edge: EdgeRow {
                         src: r.get(0)?,
                         dst: r.get(1)?,
-                        kind: r.get(2)?,
+                        kind: crate::read::vocab(r, 2, EdgeKind::parse)?,
                         weight: r.get(3)?,
                         reason: r.get(4)?,
                         line: r.get(5)?,

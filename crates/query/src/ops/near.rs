@@ -116,7 +116,7 @@ fn near_names(
 pub fn near_matches(
     reader: &Reader<'_>,
     text: &str,
-    kind: Option<&str>,
+    kind: Option<NodeKind>,
     file: Option<&str>,
 ) -> Result<Vec<String>, QueryError> {
     let hint = file.unwrap_or("");
@@ -144,7 +144,7 @@ pub fn near_matches(
                 d,
                 !n.file.as_deref().is_some_and(|f| f.contains(hint)),
                 n.file.as_deref().is_some_and(is_test_path),
-                kind_rank(&n.kind),
+                kind_rank(n.kind),
                 !n.exported,
             )
         };
@@ -162,7 +162,7 @@ pub fn near_matches(
     if out.len() < MAX_SUGGESTIONS {
         let hits = reader.search(&SearchRequest {
             query: text.to_string(),
-            kind: kind.map(str::to_string),
+            kind,
             limit: MAX_SUGGESTIONS,
             include_tests: false,
         })?;

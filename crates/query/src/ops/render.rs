@@ -10,6 +10,7 @@ use super::trace::Trace;
 use super::{Direction, dag_grep};
 use crate::derived::{ClusterRef, Flow, FlowRef};
 use crate::read::{EdgeRow, NodeRow};
+use codegraph_schema::NodeKind;
 use std::fmt::Write as _;
 
 fn revision(rev: i64, stale: Option<bool>) -> String {
@@ -22,7 +23,7 @@ fn revision(rev: i64, stale: Option<bool>) -> String {
 /// `file:start-end`, `file`, or `-`.
 pub fn location(n: &NodeRow) -> String {
     match (&n.file, n.start_line, n.end_line) {
-        (Some(f), Some(s), Some(e)) if n.kind != "file" => format!("{f}:{s}-{e}"),
+        (Some(f), Some(s), Some(e)) if n.kind != NodeKind::File => format!("{f}:{s}-{e}"),
         (Some(f), _, _) => f.clone(),
         _ => "-".to_string(),
     }

@@ -512,10 +512,7 @@ fn lookup_hinted(
     hint: &str,
 ) -> Result<NodeRow, ToolError> {
     let file = t.file.as_deref().map(|f| relative_to_root(&handle.root, f)).transpose()?;
-    if let Some(k) = &t.kind {
-        check_kind(k)?;
-    }
-    let target = Target { query: t.target.clone(), file, kind: t.kind.clone() };
+    let target = Target { query: t.target.clone(), file, kind: node_kind(&t.kind)? };
     reader.lookup(&target).map_err(|e| lookup_error_hinted(&t.target, e, hint))
 }
 
@@ -530,12 +527,16 @@ fn lookup_error_hinted(query: &str, e: QueryError, hint: &str) -> ToolError {
     }
 }
 
-fn check_kind(kind: &str) -> Result<(), ToolError> {
-    if NodeKind::parse(kind).is_some() {
-        return Ok(());
-    }
-    let kinds: Vec<&str> = NodeKind::ALL.iter().map(|k| k.as_str()).collect();
-    Err(ToolError::Message(format!("unknown kind `{kind}`; one of: {}", kinds.join(", "))))
+/// A `kind` argument as a node kind; `None` when absent, the error lists the kinds.
+fn node_kind(kind: &Option<String>) -> Result<Option<NodeKind>, ToolError> {
+    kind.as_deref()
+        .map(|k| {
+            NodeKind::parse(k).ok_or_else(|| {
+                let kinds: Vec<&str> = NodeKind::ALL.iter().map(|k| k.as_str()).collect();
+                ToolError::Message(format!("unknown kind `{k}`; one of: {}", kinds.join(", ")))
+            })
+        })
+        .transpose()
 }
 
 fn edges(list: &Option<Vec<String>>) -> Result<Vec<codegraph_schema::EdgeKind>, ToolError> {
@@ -680,13 +681,11 @@ impl CodegraphMcp {
             root,
             Freshen::No,
             move |_, reader| {
-                if let Some(k) = &a.kind {
-                    check_kind(k)?;
-                }
+                let kind = node_kind(&a.kind)?;
                 let window = Window::new(a.limit, 10, None, None);
                 let r = reader.search(&SearchRequest {
                     query: a.query,
-                    kind: a.kind,
+                    kind,
                     limit: window.limit.min(100),
                     include_tests: a.include_tests.unwrap_or(false),
                 })?;
