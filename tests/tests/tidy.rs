@@ -215,10 +215,11 @@ fn crate_dependency_rules_hold() {
                 problems.push(format!("{krate} depends on {d}"));
             }
         }
-        if !krate.ends_with("query") && !krate.ends_with("engine") {
-            if let Some(d) = deps.iter().find(|d| sql.contains(&d.as_str())) {
-                problems.push(format!("{krate} links SQLite ({d})"));
-            }
+        if !krate.ends_with("query")
+            && !krate.ends_with("engine")
+            && let Some(d) = deps.iter().find(|d| sql.contains(&d.as_str()))
+        {
+            problems.push(format!("{krate} links SQLite ({d})"));
         }
     }
     assert!(problems.is_empty(), "dependency rules broken:\n{}", problems.join("\n"));
