@@ -28,7 +28,7 @@ struct Args {
 fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args> {
     let mut a = Args {
         root: None,
-        bin: PathBuf::from("target/release/codegraph"),
+        bin: PathBuf::from("target/dist/codegraph"),
         stalled: 300,
         sessions: 1000,
         pipelined: 1000,
@@ -183,7 +183,7 @@ impl Drop for HttpServer {
 pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
     let a = parse_args(args)?;
     if !a.bin.exists() {
-        bail!("{} not found: cargo build --release -p codegraph-server", a.bin.display());
+        bail!("{} not found: cargo build --profile dist -p codegraph-server", a.bin.display());
     }
     let tmp = std::env::temp_dir().join(format!("codegraph-attack-{}", std::process::id()));
     std::fs::create_dir_all(&tmp)?;

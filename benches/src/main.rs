@@ -38,7 +38,7 @@
 //!                                                         all of the above in one run, written
 //!                                                         to docs/BENCHMARKS.md
 //!
-//! Build first: `cargo build --release -p codegraph-server -p codegraph-bench`.
+//! Build first: `cargo build --profile dist -p codegraph-server -p codegraph-bench`.
 
 mod accuracy;
 mod answer_sizes;

@@ -731,7 +731,7 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
     let a = parse_args(args)?;
     if !a.bin.is_file() {
         bail!(
-            "no codegraph binary at {}: build it with `cargo build --release -p codegraph-server` or pass --bin",
+            "no codegraph binary at {}: build it with `cargo build --profile dist -p codegraph-server` or pass --bin",
             a.bin.display()
         );
     }

@@ -1,0 +1,359 @@
+//! Randomized differential test of the incremental engine: seeded sequences of random edits
+//! (body edits, renamed functions, renamed and deleted files, new files, syntax errors and
+//! their repair, line shifts, Markdown mentions) over a small Go + TypeScript + Markdown tree,
+//! applied through `Engine::sync_paths` as a watcher reports them; after every step the whole
+//! index (every node, edge and unresolved call site, and the snapshot's counts) must equal a
+//! full rebuild of the tree as it then is.
+//!
+//! CI runs a few fixed seeds briefly. A longer run, with other seeds:
+//! `CODEGRAPH_DIFF_SEEDS=1..200 CODEGRAPH_DIFF_STEPS=60 cargo test --release -p codegraph-engine
+//! --test differential` (a failing seed is printed with its step; rerun it alone with
+//! `CODEGRAPH_DIFF_SEEDS=N`).
+
+use codegraph_engine::engine::Engine;
+use codegraph_engine::index::IndexOptions;
+use codegraph_query::Store;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+fn opts(full: bool) -> IndexOptions {
+    IndexOptions { max_file_size: 1 << 20, progress: false, full, share: false, counter: None }
+}
+
+/// A small seeded generator (PCG-style LCG): the same seed gives the same edits everywhere.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    fn pick<T: Clone>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())].clone()
+    }
+}
+
+/// Function names the generated files declare and call: a call may name a function declared
+/// in the same file, in another file or package, or nowhere (an unresolved site).
+const NAMES: &[&str] = &["alpha", "beta", "gamma", "delta", "omega", "sigma", "tau", "rho"];
+const GO_PACKAGES: &[&str] = &["core", "util", "api"];
+const TS_DIRS: &[&str] = &["src", "src/lib"];
+
+fn cap(name: &str) -> String {
+    let mut c = name.chars();
+    c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default()
+}
+
+/// A Go file of package `pkg`: two functions and a method, calling local, imported and
+/// unknown functions.
+fn go_file(rng: &mut Rng, pkg: &str) -> String {
+    let other = rng.pick(GO_PACKAGES);
+    let mut s = format!("package {pkg}\n\n");
+    let import = other != pkg;
+    if import {
+        let _ = writeln!(s, "import \"example.com/m/{other}\"\n");
+    }
+    for _ in 0..2 {
+        let name = cap(rng.pick(NAMES));
+        let _ = writeln!(s, "// {name} does things.\nfunc {name}(x int) int {{");
+        for _ in 0..1 + rng.below(3) {
+            let callee = cap(rng.pick(NAMES));
+            if import && rng.below(2) == 0 {
+                let _ = writeln!(s, "\tx += {other}.{callee}(x)");
+            } else {
+                let _ = writeln!(s, "\tx += {callee}(x)");
+            }
+        }
+        s.push_str("\treturn x\n}\n\n");
+    }
+    let ty = cap(rng.pick(NAMES)) + "T";
+    let callee = cap(rng.pick(NAMES));
+    let _ = writeln!(
+        s,
+        "type {ty} struct{{ n int }}\n\nfunc (t *{ty}) Run() int {{ return {callee}(t.n) }}"
+    );
+    s
+}
+
+/// A TypeScript module: an import of a sibling module, two functions and a class whose method
+/// calls them.
+fn ts_file(rng: &mut Rng, dir: &str, modules: &[String]) -> String {
+    let mut s = String::new();
+    let here = modules.iter().filter(|m| m.starts_with(dir)).collect::<Vec<_>>();
+    if let Some(m) = here.get(rng.below(here.len() + 1)) {
+        let stem = Path::new(m.as_str()).file_stem().and_then(|x| x.to_str()).unwrap_or("x");
+        let imported = rng.pick(NAMES);
+        let _ = writeln!(s, "import {{ {imported} }} from './{stem}';\n");
+    }
+    for _ in 0..2 {
+        let name = rng.pick(NAMES);
+        let _ = writeln!(s, "/** {name} */\nexport function {name}(x: number): number {{");
+        for _ in 0..1 + rng.below(3) {
+            let _ = writeln!(s, "  x += {}(x);", rng.pick(NAMES));
+        }
+        s.push_str("  return x;\n}\n\n");
+    }
+    let class = cap(rng.pick(NAMES)) + "Service";
+    let _ = writeln!(
+        s,
+        "export class {class} {{\n  run(): number {{ return {}(1) + this.stop(); }}\n  stop(): number {{ return 0; }}\n}}",
+        rng.pick(NAMES)
+    );
+    s
+}
+
+fn md_file(rng: &mut Rng) -> String {
+    format!(
+        "# Notes\n\nSee `{}` and `{}Service.run`.\n\n```ts\n{}(2);\n```\n",
+        rng.pick(NAMES),
+        cap(rng.pick(NAMES)),
+        rng.pick(NAMES)
+    )
+}
+
+/// The tree as the test holds it: path -> text.
+struct Tree {
+    root: PathBuf,
+    files: BTreeMap<String, String>,
+    counter: usize,
+}
+
+impl Tree {
+    fn write(&mut self, path: &str, text: String) {
+        let abs = self.root.join(path);
+        std::fs::create_dir_all(abs.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&abs, &text).expect("write");
+        self.files.insert(path.to_string(), text);
+    }
+
+    fn remove(&mut self, path: &str) {
+        std::fs::remove_file(self.root.join(path)).expect("rm");
+        self.files.remove(path);
+    }
+
+    fn code_paths(&self) -> Vec<String> {
+        self.files.keys().filter(|p| !p.ends_with(".mod")).cloned().collect()
+    }
+
+    fn modules(&self) -> Vec<String> {
+        self.files.keys().filter(|p| p.ends_with(".ts")).cloned().collect()
+    }
+
+    fn new_path(&mut self, rng: &mut Rng) -> String {
+        self.counter += 1;
+        match rng.below(5) {
+            0 | 1 => format!("{}/gen{}.go", rng.pick(GO_PACKAGES), self.counter),
+            2 | 3 => format!("{}/gen{}.ts", rng.pick(TS_DIRS), self.counter),
+            _ => format!("docs/gen{}.md", self.counter),
+        }
+    }
+
+    fn content_for(&self, rng: &mut Rng, path: &str) -> String {
+        let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+        if path.ends_with(".go") {
+            go_file(rng, dir)
+        } else if path.ends_with(".ts") {
+            ts_file(rng, dir, &self.modules())
+        } else {
+            md_file(rng)
+        }
+    }
+
+    /// One random edit; returns what it did and the paths a watcher would report.
+    fn step(&mut self, rng: &mut Rng) -> (String, Vec<String>) {
+        let paths = self.code_paths();
+        let path = rng.pick(&paths);
+        let text = self.files[&path].clone();
+        match rng.below(9) {
+            // A body edit: a call renamed to another (maybe unknown) function.
+            0 | 1 => {
+                let (a, b) = (rng.pick(NAMES), rng.pick(NAMES));
+                let edited = text.replacen(&format!("{a}("), &format!("{b}("), 1);
+                let edited = edited.replacen(&format!("{}(", cap(a)), &format!("{}(", cap(b)), 1);
+                self.write(&path, edited);
+                (format!("body edit {path}: {a} -> {b}"), vec![path])
+            }
+            // A declaration renamed (its callers elsewhere lose or gain their target).
+            2 => {
+                let (a, b) = (rng.pick(NAMES), rng.pick(NAMES));
+                let edited = text
+                    .replacen(&format!("function {a}("), &format!("function {b}("), 1)
+                    .replacen(&format!("func {}(", cap(a)), &format!("func {}(", cap(b)), 1);
+                self.write(&path, edited);
+                (format!("rename decl {path}: {a} -> {b}"), vec![path])
+            }
+            // Lines shifted by a comment at the top.
+            3 => {
+                let comment = if path.ends_with(".md") { "<!-- x -->\n" } else { "// shifted\n" };
+                self.write(&path, format!("{comment}{text}"));
+                (format!("shift {path}"), vec![path])
+            }
+            // A syntax error, or its repair.
+            4 => {
+                let broken = "}} (( syntax error {{\n";
+                if let Some(fixed) = text.strip_suffix(broken) {
+                    self.write(&path, fixed.to_string());
+                    (format!("repair {path}"), vec![path])
+                } else {
+                    self.write(&path, format!("{text}{broken}"));
+                    (format!("break {path}"), vec![path])
+                }
+            }
+            // A new file.
+            5 | 6 => {
+                let new = self.new_path(rng);
+                let text = self.content_for(rng, &new);
+                self.write(&new, text);
+                (format!("new {new}"), vec![new])
+            }
+            // A file deleted (keep a few).
+            7 if paths.len() > 4 => {
+                self.remove(&path);
+                (format!("delete {path}"), vec![path])
+            }
+            // A file moved within its language (a rename on disk).
+            _ => {
+                let ext = path.rsplit('.').next().unwrap_or("ts");
+                let dir = match ext {
+                    "go" => rng.pick(GO_PACKAGES).to_string(),
+                    "ts" => rng.pick(TS_DIRS).to_string(),
+                    _ => "docs".to_string(),
+                };
+                self.counter += 1;
+                let to = format!("{dir}/moved{}.{ext}", self.counter);
+                let text = if ext == "go" {
+                    // Its package clause follows the directory.
+                    let old_pkg = path.rsplit_once('/').map_or("", |(d, _)| d);
+                    text.replacen(&format!("package {old_pkg}"), &format!("package {dir}"), 1)
+                } else {
+                    text
+                };
+                self.remove(&path);
+                self.write(&to, text);
+                (format!("move {path} -> {to}"), vec![path, to])
+            }
+        }
+    }
+}
+
+/// Everything an index says, as comparable text: every node, edge and unresolved site, and
+/// the snapshot's own counts.
+fn dump(db: &Path) -> String {
+    let mut store = Store::open_read_only(db).expect("open");
+    let reader = store.reader().expect("reader");
+    let mut out = String::new();
+    reader.for_each_node(|n| out.push_str(&format!("{n:?}\n"))).expect("nodes");
+    reader.for_each_edge(|e| out.push_str(&format!("{e:?}\n"))).expect("edges");
+    reader
+        .for_each_unresolved(|file, line, caller, callee| {
+            out.push_str(&format!("unresolved {file}:{line} {caller} -> {callee}\n"))
+        })
+        .expect("unresolved");
+    let status = reader.status().expect("status");
+    let s = &status.snapshot;
+    let _ = writeln!(
+        out,
+        "counts files={} symbols={} edges={} skipped={} unresolved={}\nnodes {:?}\nedges {:?}",
+        s.files,
+        s.symbols,
+        s.edges,
+        s.skipped,
+        s.unresolved,
+        status.nodes_by_kind,
+        status.edges_by_kind
+    );
+    out
+}
+
+fn first_difference(a: &str, b: &str) -> String {
+    let (a, b): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
+    let only_a: Vec<&&str> = a.iter().filter(|l| !b.contains(l)).take(5).collect();
+    let only_b: Vec<&&str> = b.iter().filter(|l| !a.contains(l)).take(5).collect();
+    format!("incremental only:\n{only_a:#?}\nfull rebuild only:\n{only_b:#?}")
+}
+
+fn run_seed(seed: u64, steps: usize) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let base = std::fs::canonicalize(dir.path()).expect("canonical");
+    let root = base.join("root");
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5);
+    let mut tree = Tree { root: root.clone(), files: BTreeMap::new(), counter: 0 };
+    tree.write("go.mod", "module example.com/m\n\ngo 1.21\n".to_string());
+    for pkg in GO_PACKAGES {
+        let path = format!("{pkg}/{pkg}.go");
+        let text = tree.content_for(&mut rng, &path);
+        tree.write(&path, text);
+    }
+    for (i, d) in TS_DIRS.iter().enumerate() {
+        for j in 0..2 {
+            let path = format!("{d}/m{i}{j}.ts");
+            let text = tree.content_for(&mut rng, &path);
+            tree.write(&path, text);
+        }
+    }
+    tree.write("README.md", md_file(&mut rng));
+    let db = base.join("index.db");
+    let (mut engine, _) = Engine::open(&root, &db, &opts(false)).expect("open");
+    let mut log = Vec::new();
+    for step in 0..steps {
+        let (what, reported) = tree.step(&mut rng);
+        log.push(what);
+        let abs: Vec<PathBuf> = reported.iter().map(|p| root.join(p)).collect();
+        engine.sync_paths(&abs).expect("sync");
+        let full_db = base.join(format!("full-{step}.db"));
+        let (full, _) = Engine::open(&root, &full_db, &opts(true)).expect("full build");
+        full.release_for_exit();
+        let (inc, fresh) = (dump(&db), dump(&full_db));
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", full_db.display()));
+        }
+        assert!(
+            inc == fresh,
+            "seed {seed}, step {step}: the incremental index differs from a full rebuild\nedits:\n  {}\n{}",
+            log.join("\n  "),
+            first_difference(&inc, &fresh)
+        );
+    }
+    engine.release_for_exit();
+}
+
+/// `1..5` or `7` or `3,9`: the seeds to run.
+fn seeds(spec: &str) -> Vec<u64> {
+    spec.split(',')
+        .flat_map(|part| match part.split_once("..") {
+            Some((a, b)) => {
+                let (a, b) = (a.trim().parse().unwrap_or(0), b.trim().parse().unwrap_or(0));
+                (a..b).collect::<Vec<u64>>()
+            }
+            None => part.trim().parse().ok().into_iter().collect(),
+        })
+        .collect()
+}
+
+#[test]
+fn random_edit_sequences_equal_a_full_rebuild() {
+    let spec = std::env::var("CODEGRAPH_DIFF_SEEDS").unwrap_or_else(|_| "1..9".into());
+    let steps = std::env::var("CODEGRAPH_DIFF_STEPS").ok().and_then(|s| s.parse().ok());
+    let list = seeds(&spec);
+    assert!(!list.is_empty(), "no seeds in CODEGRAPH_DIFF_SEEDS={spec}");
+    for seed in list {
+        run_seed(seed, steps.unwrap_or(30));
+    }
+}
+
+#[test]
+fn the_generator_is_deterministic_and_varied() {
+    let gen_tree = |seed| {
+        let mut rng = Rng(seed);
+        (0..4).map(|_| go_file(&mut rng, "core")).collect::<String>()
+    };
+    assert_eq!(gen_tree(1), gen_tree(1));
+    assert_ne!(gen_tree(1), gen_tree(2));
+    assert_eq!(seeds("1..4,9"), [1, 2, 3, 9]);
+}
