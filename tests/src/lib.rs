@@ -12,6 +12,8 @@
 //! provider goldens (pure facts), resolution tests and end-to-end CLI runs (written to a temp
 //! directory).
 
+pub mod fuzz;
+
 use codegraph_db::{Content, Database, FileMeta, SourceFile, Workspace};
 use codegraph_parse::{Language, analyze, render::render_facts};
 use codegraph_query::{SnapshotInfo, Store};

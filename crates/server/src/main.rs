@@ -1,17 +1,5 @@
-//! The `codegraph` binary: the transports on top of the engine (`codegraph-engine`):
-//! command-line parsing, logging setup, the human / JSON rendering of each command's result,
-//! the `watch` command and the MCP server.
-//!
-//! Architecture invariant: only this crate touches the terminal (beyond the engine's optional
-//! progress bar) and the network; the engine does the file-system, git and index work.
-
-mod answer;
-mod cli;
-mod events;
-mod mcp;
-mod ops_cli;
-mod page;
-mod watch_cmd;
+//! The `codegraph` binary: logging setup and the process exit status around
+//! [`codegraph_server::cli::run`] (the front ends are the `codegraph_server` library).
 
 use std::process::ExitCode;
 
@@ -30,7 +18,7 @@ fn main() -> ExitCode {
     #[cfg(target_os = "linux")]
     let _ = rustix::thread::disable_transparent_huge_pages(true);
     let _log = init_logging();
-    let result = cli::run();
+    let result = codegraph_server::cli::run();
     if let Some(dropped) = _log.dropped() {
         eprintln!("codegraph: {dropped} log line(s) dropped: standard error was not drained");
     }

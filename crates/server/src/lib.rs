@@ -1,0 +1,16 @@
+//! The codegraph front ends as a library: the transports on top of the engine
+//! (`codegraph-engine`): command-line parsing, the human / JSON rendering of each command's
+//! result, the `watch` command and the MCP server. The `codegraph` binary (`main.rs`) is a thin
+//! `main` over [`cli::run`]; the library form lets the fuzz targets (`fuzz/`) drive the MCP
+//! server in process.
+//!
+//! Architecture invariant: only this crate touches the terminal (beyond the engine's optional
+//! progress bar) and the network; the engine does the file-system, git and index work.
+
+mod answer;
+pub mod cli;
+mod events;
+pub mod mcp;
+mod ops_cli;
+mod page;
+mod watch_cmd;

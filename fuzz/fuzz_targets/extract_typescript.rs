@@ -1,0 +1,9 @@
+//! Fuzz target: the TypeScript / TSX / JavaScript provider (one provider, three grammars; the
+//! first byte picks the grammar) on arbitrary text extracts facts without panicking, and the
+//! facts survive the codec unchanged.
+//! The check is `codegraph_tests::fuzz`'s, shared with the stable replay test.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| codegraph_tests::fuzz::extract_typescript(data));
