@@ -136,6 +136,30 @@ pub struct Applied {
     pub rebuilt: Option<String>,
 }
 
+/// What [`Engine::set_inputs`] changed, for the later phases of an apply.
+struct InputChanges {
+    /// Paths whose content was set.
+    upserted: Vec<String>,
+    /// (path, mtime) of files whose modification time alone moved.
+    touched: Vec<(String, i64)>,
+    /// Inputs of removed files, emptied.
+    retiring: Vec<SourceFile>,
+    /// Whether the workspace's file list changed.
+    list_changed: bool,
+}
+
+/// The units an apply rewrites ([`Engine::changed_units`]).
+struct ChangedUnits {
+    /// (path, input, digest) of file units whose digest moved.
+    files: Vec<(String, SourceFile, u64)>,
+    /// (ID, digest) of package units whose digest moved.
+    packages: Vec<(String, u64)>,
+    /// Published units that no longer exist.
+    gone: Vec<String>,
+    /// Source rows of the files whose content changed.
+    sources: Vec<SourceRow>,
+}
+
 /// `codegraph index`: when the index was written by this version and every file still has
 /// the size, modification time (or content hash) it recorded, answers "unchanged" from the
 /// stats alone, without restoring any facts; otherwise opens the engine, which publishes what
@@ -882,6 +906,11 @@ impl Engine {
         })
     }
 
+    /// [`Engine::apply`] under the lock, in four named phases: [`Engine::set_inputs`] (the
+    /// salsa inputs the delta changes), [`Engine::changed_units`] (re-derive every unit's
+    /// digest; salsa re-executes only what the edit reaches), [`Engine::publish_units`] (one
+    /// transaction rewriting the units whose digest moved) and [`Engine::remember`] (what the
+    /// store now holds).
     fn apply_locked(&mut self, delta: Delta) -> Result<Applied> {
         let start = Instant::now();
         let mut delta = delta;
@@ -907,9 +936,45 @@ impl Engine {
             removed_files: delta.removed.len(),
             ..Default::default()
         };
+        let inputs = self.set_inputs(delta.upserts, delta.touched, &delta.removed);
+        let units = self.changed_units(&inputs)?;
+        applied.derive_ms = start.elapsed().as_secs_f64() * 1000.0;
+        let publish_start = Instant::now();
+        let info = self.snapshot_info(start);
+        let (revision, rewritten) = Self::publish_units(
+            &mut self.store,
+            &self.db,
+            self.workspace,
+            &info,
+            &units,
+            &inputs,
+            &delta.skips,
+        )?;
+        applied.units_rewritten = rewritten;
+        applied.publish_ms = publish_start.elapsed().as_secs_f64() * 1000.0;
+        applied.revision = Some(revision);
+        let published: Vec<(String, u64)> = units
+            .files
+            .iter()
+            .map(|(path, _, d)| (codegraph_resolve::ids::file_id(path).to_string(), *d))
+            .chain(units.packages.iter().cloned())
+            .collect();
+        let gone = units.gone;
+        self.remember(gone, published, delta.skips, revision);
+        Ok(applied)
+    }
+
+    /// Phase 1: sets the inputs of new, edited, re-created and removed files (a removed file's
+    /// input is emptied and kept for its return), and the workspace's file list when it changed.
+    fn set_inputs(
+        &mut self,
+        upserts: Vec<(ScannedFile, i64, Content)>,
+        touched_in: Vec<(String, i64)>,
+        removed: &[String],
+    ) -> InputChanges {
         let mut list_changed = false;
-        let mut upserted: Vec<String> = Vec::with_capacity(delta.upserts.len());
-        for (f, mtime_ns, content) in delta.upserts {
+        let mut upserted: Vec<String> = Vec::with_capacity(upserts.len());
+        for (f, mtime_ns, content) in upserts {
             upserted.push(f.path.clone());
             if !self.files.contains_key(&f.path)
                 && let Some(input) = self.retired.remove(&f.path)
@@ -956,14 +1021,14 @@ impl Engine {
             }
         }
         let mut touched = Vec::new();
-        for (path, mtime_ns) in delta.touched {
+        for (path, mtime_ns) in touched_in {
             if let Some(e) = self.files.get_mut(&path) {
                 e.mtime_ns = mtime_ns;
                 touched.push((path, mtime_ns));
             }
         }
         let mut retiring: Vec<SourceFile> = Vec::new();
-        for path in &delta.removed {
+        for path in removed {
             if let Some(e) = self.files.remove(path) {
                 list_changed = true;
                 // Empty the input: its text and the facts derived from it are released.
@@ -985,36 +1050,40 @@ impl Engine {
             let inputs: Vec<SourceFile> = self.files.values().map(|e| e.input).collect();
             self.workspace.set_files(&mut self.db).with_durability(INPUT_DURABILITY).to(inputs);
         }
+        InputChanges { upserted, touched, retiring, list_changed }
+    }
 
-        // Re-derive every unit's digest: unchanged ones are validated, not recomputed.
+    /// Phase 2: re-derives every unit's digest (unchanged ones are validated, not recomputed)
+    /// and lists the units whose digest differs from the published one, the units that no
+    /// longer exist, and the source rows of the files whose content changed.
+    fn changed_units(&self, inputs: &InputChanges) -> Result<ChangedUnits> {
         let ws = self.workspace;
-        let t_inputs = start.elapsed();
+        let start = Instant::now();
         // Re-derive the emptied inputs once, so that their memos (facts, graph, resolution)
         // are replaced by empty ones instead of holding the removed file's until it returns.
-        for &input in &retiring {
+        for &input in &inputs.retiring {
             file_unit_digest(&self.db, ws, input);
         }
         let digests = self.file_digests()?;
         let t_par = start.elapsed();
         let db = &self.db;
-        let mut changed_files: Vec<(&String, SourceFile, u64)> = Vec::new();
+        let mut files = Vec::new();
         for ((path, e), digest) in self.files.iter().zip(digests) {
             if self.published.get(&*e.id) != Some(&digest) {
-                changed_files.push((path, e.input, digest));
+                files.push((path.clone(), e.input, digest));
             }
         }
-        let t_loop = start.elapsed();
-        let mut changed_packages = Vec::new();
+        let mut packages = Vec::new();
         for &unit in package_units(db, ws) {
             let id = unit.id(db);
             let digest = package_unit_digest(db, ws, unit);
             if self.published.get(id) != Some(&digest) {
-                changed_packages.push((id.to_string(), unit, digest));
+                packages.push((id.to_string(), digest));
             }
         }
         // Units that no longer exist (only when the file list changed).
         let mut gone: Vec<String> = Vec::new();
-        if list_changed || self.unsettled {
+        if inputs.list_changed || self.unsettled {
             let mut live: HashSet<&str> = self.files.values().map(|e| &*e.id).collect();
             let units = package_units(db, ws);
             live.extend(units.iter().map(|u| u.id(db)));
@@ -1023,19 +1092,32 @@ impl Engine {
             gone.sort();
         }
         // Sources to record: the facts of files whose content changed.
-        let sources: Vec<SourceRow> = upserted
+        let sources: Vec<SourceRow> = inputs
+            .upserted
             .iter()
             .filter_map(|p| self.files.get(p).map(|e| (p, e)))
             .map(|(p, e)| source_row(db, p, e.input, e.mtime_ns))
             .collect();
-        applied.derive_ms = start.elapsed().as_secs_f64() * 1000.0;
-        tracing::debug!(inputs = ?t_inputs, par = ?t_par, files = ?t_loop, total = ?start.elapsed(), "derive phases");
+        tracing::debug!(par = ?t_par, total = ?start.elapsed(), "derive phases");
+        Ok(ChangedUnits { files, packages, gone, sources })
+    }
 
+    /// Phase 3: one transaction that removes the units that are gone, replaces the changed
+    /// units' rows, diagnostics and sources, and commits a revision. Returns the revision and
+    /// how many units it rewrote.
+    fn publish_units(
+        store: &mut Store,
+        db: &Database,
+        ws: Workspace,
+        info: &SnapshotInfo,
+        units: &ChangedUnits,
+        inputs: &InputChanges,
+        skips: &BTreeMap<String, Vec<Diagnostic>>,
+    ) -> Result<(i64, usize)> {
         let publish_start = Instant::now();
-        let info = self.snapshot_info(start);
-        let mut update = self.store.begin_update()?;
+        let mut update = store.begin_update()?;
         let t_begin = publish_start.elapsed();
-        for id in &gone {
+        for id in &units.gone {
             match codegraph_schema::ids::file_path(id) {
                 Some(path) => {
                     update.remove_unit(id, UnitKind::File(path))?;
@@ -1044,10 +1126,11 @@ impl Engine {
                 None => update.remove_unit(id, UnitKind::Node)?,
             }
         }
-        for (path, diags) in &delta.skips {
+        for (path, diags) in skips {
             update.replace_diagnostics(path, diags)?;
         }
-        for &(path, file, digest) in &changed_files {
+        for (path, file, digest) in &units.files {
+            let (file, digest) = (*file, *digest);
             let id = codegraph_resolve::ids::file_id(path);
             let node = file_node(db, file);
             let graph = file_graph(db, file);
@@ -1078,8 +1161,12 @@ impl Engine {
                 digest,
             })?;
         }
-        for (id, unit, digest) in &changed_packages {
-            let g = package_unit_graph(db, ws, *unit);
+        let changed: HashMap<&str, u64> =
+            units.packages.iter().map(|(id, d)| (id.as_str(), *d)).collect();
+        for &unit in package_units(db, ws) {
+            let Some(&digest) = changed.get(unit.id(db)) else { continue };
+            let id = unit.id(db);
+            let g = package_unit_graph(db, ws, unit);
             update.replace_unit(&UnitRows {
                 id,
                 kind: UnitKind::Node,
@@ -1087,21 +1174,20 @@ impl Engine {
                 edges: g.edges.iter().collect(),
                 unresolved: &[],
                 diagnostics: Vec::new(),
-                digest: *digest,
+                digest,
             })?;
         }
         let t_units = publish_start.elapsed();
-        for s in &sources {
+        for s in &units.sources {
             update.upsert_source(s)?;
         }
-        for (path, mtime_ns) in &touched {
+        for (path, mtime_ns) in &inputs.touched {
             update.touch_source(path, *mtime_ns)?;
         }
-        applied.units_rewritten = update.changed_units();
+        let rewritten = update.changed_units();
         crate::index::pause_point("update-commit");
         let t_sources = publish_start.elapsed();
-        let revision = update.commit(&info)?;
-        applied.publish_ms = publish_start.elapsed().as_secs_f64() * 1000.0;
+        let revision = update.commit(info)?;
         tracing::debug!(
             begin = ?t_begin,
             units = ?t_units,
@@ -1109,19 +1195,23 @@ impl Engine {
             total = ?publish_start.elapsed(),
             "publish phases"
         );
-        applied.revision = Some(revision);
+        Ok((revision, rewritten))
+    }
 
-        // The store now holds these digests.
+    /// Phase 4: the digests and skips the store now holds (`gone` units removed, `published`
+    /// (unit ID, digest) pairs written), and its revision.
+    fn remember(
+        &mut self,
+        gone: Vec<String>,
+        published: Vec<(String, u64)>,
+        skips: BTreeMap<String, Vec<Diagnostic>>,
+        revision: i64,
+    ) {
         for id in gone {
             self.published.remove(&id);
         }
-        for (path, _, digest) in changed_files {
-            self.published.insert(codegraph_resolve::ids::file_id(path).to_string(), digest);
-        }
-        for (id, _, digest) in changed_packages {
-            self.published.insert(id, digest);
-        }
-        for (path, diags) in delta.skips {
+        self.published.extend(published);
+        for (path, diags) in skips {
             if diags.is_empty() {
                 self.skips.remove(&path);
             } else {
@@ -1129,7 +1219,6 @@ impl Engine {
             }
         }
         self.revision = revision;
-        Ok(applied)
     }
 
     /// Every file unit's digest, in path order, computed on all cores. Units an edit cannot
