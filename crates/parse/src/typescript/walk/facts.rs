@@ -1,0 +1,759 @@
+//! Facts that open no frame: imports, exports, calls, accesses and references.
+
+use super::*;
+
+impl<'s, 't> Walker<'s, 't> {
+    /// Adds the names a binding pattern declares to the function's locals.
+    pub(super) fn declare(&mut self, pattern: Node<'t>) {
+        for n in bound_names(pattern) {
+            self.locals.insert(text(n, self.src));
+        }
+    }
+
+    /// A type named in an annotation, a type argument, `as T`, `satisfies T`, a generic
+    /// constraint...: REFERS_TO the declared type. Not a declaration's own name, and not a
+    /// heritage clause (EXTENDS / IMPLEMENTS).
+    pub(super) fn type_ref(&mut self, node: Node<'t>) {
+        let pi = self.parent_index();
+        let Some(parent) = self.anc_at(pi) else { return };
+        if parent.child_by_field_name("name").is_some_and(|n| n.id() == node.id())
+            || matches!(
+                parent.kind(),
+                "implements_clause" | "extends_type_clause" | "type_parameter"
+            )
+        {
+            return;
+        }
+        let name = text(node, self.src);
+        self.push_ref(
+            true,
+            Callee { receiver: Receiver::None, name: name.to_string() },
+            node,
+            name,
+        );
+    }
+
+    /// `ns.T` in a type position.
+    pub(super) fn nested_type_ref(&mut self, node: Node<'t>) {
+        let pi = self.parent_index();
+        if matches!(self.anc_kind(pi), "implements_clause" | "extends_type_clause") {
+            return;
+        }
+        let (Some(module), Some(name)) =
+            (node.child_by_field_name("module"), node.child_by_field_name("name"))
+        else {
+            return;
+        };
+        if module.kind() != "identifier" {
+            return;
+        }
+        let callee = Callee {
+            receiver: Receiver::Path(vec![text(module, self.src).to_string()]),
+            name: text(name, self.src).to_string(),
+        };
+        self.push_ref(true, callee, name, text(node, self.src));
+    }
+
+    /// A name used as a value, not called: an argument, an element, a returned or assigned
+    /// value, an operand, an object's `{ name }` or `key: name`, the object of a member read
+    /// (`CONFIG.port`). Resolution keeps what names a module-level declaration of the
+    /// workspace (a function, class, constant, variable or enum) through imports like a call.
+    pub(super) fn value_ref(&mut self, node: Node<'t>) {
+        let pi = self.parent_index();
+        let Some(parent) = self.anc_at(pi) else { return };
+        let field_is = |f: &str| parent.child_by_field_name(f).is_some_and(|n| n.id() == node.id());
+        let value = match parent.kind() {
+            "arguments"
+            | "array"
+            | "return_statement"
+            | "binary_expression"
+            | "unary_expression"
+            | "parenthesized_expression"
+            | "ternary_expression"
+            | "spread_element"
+            | "template_substitution"
+            | "await_expression"
+            | "as_expression"
+            | "satisfies_expression"
+            | "non_null_expression"
+            | "switch_case"
+            | "subscript_expression"
+            | "jsx_expression"
+            | "sequence_expression"
+            | "update_expression"
+            | "object" => true,
+            "pair" | "variable_declarator" | "public_field_definition" | "field_definition" => {
+                field_is("value")
+            }
+            "assignment_expression" | "augmented_assignment_expression" => {
+                field_is("right") || field_is("left")
+            }
+            "member_expression" => field_is("object"),
+            "arrow_function" => field_is("body"),
+            _ => false,
+        };
+        if !value {
+            return;
+        }
+        let name = text(node, self.src);
+        if self.locals.contains(name)
+            || matches!(name, "undefined" | "arguments" | "require" | "module" | "exports")
+        {
+            return;
+        }
+        self.push_ref(
+            false,
+            Callee { receiver: Receiver::None, name: name.to_string() },
+            node,
+            name,
+        );
+    }
+
+    pub(super) fn push_ref(&mut self, ty: bool, callee: Callee, at: Node<'t>, key: &'s str) {
+        let enclosing = self.existing_scope();
+        if !self.seen_refs.insert((enclosing, ty, key)) {
+            return;
+        }
+        let site = CallSite {
+            callee,
+            kind: CallKind::Call,
+            line: start_line(at),
+            col: start_col(at),
+            enclosing,
+        };
+        if ty {
+            self.facts.type_refs.push(site);
+        } else {
+            self.facts.value_refs.push(site);
+        }
+    }
+
+    pub(super) fn decorator(&mut self, node: Node<'t>) {
+        let pi = self.parent_index();
+        if self.anc_kind(pi) != "class_body" {
+            return;
+        }
+        let mut next = node.next_named_sibling();
+        while let Some(n) = next {
+            if matches!(n.kind(), "decorator" | "comment") {
+                next = n.next_named_sibling();
+            } else {
+                break;
+            }
+        }
+        let Some(member) = next else { return };
+        if self.frames.last().is_some_and(|f| f.owner == member.id()) {
+            return;
+        }
+        self.open(member, pi);
+    }
+
+    pub(super) fn call(&mut self, node: Node<'t>) {
+        if is_tagged_template(node) {
+            return;
+        }
+        let Some(func) = node.child_by_field_name("function") else {
+            return;
+        };
+        if func.kind() == "import" {
+            if let Some(source) = self.single_string_arg(node) {
+                self.facts.imports.push(Import {
+                    source,
+                    kind: ImportKind::Dynamic,
+                    bindings: Vec::new(),
+                    line: start_line(node),
+                });
+            }
+            return;
+        }
+        if func.kind() == "identifier" && text(func, self.src) == "require" {
+            self.require(node);
+        }
+        let Some((callee, name_node)) =
+            callee_of(func, self.src).or_else(|| self.called_call_result(func))
+        else {
+            return;
+        };
+        let enclosing = self.scope();
+        self.facts.calls.push(CallSite {
+            callee,
+            kind: CallKind::Call,
+            line: start_line(name_node),
+            col: start_col(name_node),
+            enclosing,
+        });
+    }
+
+    /// A member expression that is not called (`a.b()` is a call site, `new a.B()` a
+    /// construction): a field read, or a write when it is assigned, updated or deleted.
+    pub(super) fn access(&mut self, node: Node<'t>) {
+        // Climb the wrappers `callee_of` looks through: `(a.b)()`, `a.b!()`, `(a.b as F)()`.
+        let mut child = node;
+        let mut i = self.parent_index();
+        let parent = loop {
+            let Some(p) = self.anc_at(i) else { return };
+            if matches!(
+                p.kind(),
+                "parenthesized_expression"
+                    | "non_null_expression"
+                    | "as_expression"
+                    | "satisfies_expression"
+                    | "type_assertion"
+            ) {
+                child = p;
+                i = i.and_then(|k| k.checked_sub(1));
+                continue;
+            }
+            break p;
+        };
+        let is =
+            |field: &str| parent.child_by_field_name(field).is_some_and(|c| c.id() == child.id());
+        let write = match parent.kind() {
+            "call_expression" if is("function") => return,
+            "new_expression" if is("constructor") => return,
+            // `typeof a.b` in a type, `extends ns.Base` (a heritage clause, not a read).
+            "type_query" | "extends_clause" | "class_heritage" => return,
+            "assignment_expression" | "augmented_assignment_expression" => is("left"),
+            "update_expression" => is("argument"),
+            "unary_expression" => {
+                is("argument")
+                    && parent.child_by_field_name("operator").is_some_and(|o| o.kind() == "delete")
+            }
+            _ => false,
+        };
+        let Some((callee, name_node)) = callee_of(node, self.src) else {
+            return;
+        };
+        self.facts.accesses.push(FieldAccess {
+            receiver: callee.receiver,
+            name: callee.name,
+            line: start_line(name_node),
+            enclosing: self.existing_scope(),
+            write,
+        });
+    }
+
+    /// `f()()` / `require('x')(opts)`: the result of a call is itself called. The compiler
+    /// counts (and resolves) these sites, so they are kept with an empty name and the inner
+    /// call as receiver, positioned where the compiler puts them (the start of the inner call).
+    pub(super) fn called_call_result(&self, func: Node<'t>) -> Option<(Callee, Node<'t>)> {
+        let inner = unwrap_expr(func);
+        if inner.kind() != "call_expression" || is_tagged_template(inner) {
+            return None;
+        }
+        let (inner_callee, _) = callee_of(inner.child_by_field_name("function")?, self.src)?;
+        Some((
+            Callee { receiver: Receiver::CallResult(Box::new(inner_callee)), name: String::new() },
+            inner,
+        ))
+    }
+
+    pub(super) fn new_expression(&mut self, node: Node<'t>) {
+        let Some(ctor) = node.child_by_field_name("constructor") else {
+            return;
+        };
+        let Some((callee, name_node)) = callee_of(ctor, self.src) else {
+            return;
+        };
+        let enclosing = self.scope();
+        self.facts.calls.push(CallSite {
+            callee,
+            kind: CallKind::New,
+            line: start_line(name_node),
+            col: start_col(name_node),
+            enclosing,
+        });
+    }
+
+    pub(super) fn single_string_arg(&self, call: Node<'t>) -> Option<String> {
+        let args = call.child_by_field_name("arguments")?;
+        let mut cursor = args.walk();
+        let mut it = args.named_children(&mut cursor).filter(|c| c.kind() != "comment");
+        let first = it.next()?;
+        if it.next().is_some() || first.kind() != "string" {
+            return None;
+        }
+        Some(string_content(first, self.src).to_string())
+    }
+
+    /// `require('m')`: bindings from the declarator it initialises, if any.
+    pub(super) fn require(&mut self, call: Node<'t>) {
+        let Some(source) = self.single_string_arg(call) else {
+            return;
+        };
+        let pi = self.parent_index();
+        let mut bindings = Vec::new();
+        if let Some(p) = self.anc_at(pi) {
+            match p.kind() {
+                "variable_declarator" => {
+                    if let Some(name) = p.child_by_field_name("name") {
+                        bindings = self.require_bindings(name);
+                    }
+                }
+                "member_expression" => {
+                    let gp = self.anc_at(pi.and_then(|i| i.checked_sub(1)));
+                    let prop = p.child_by_field_name("property");
+                    let local = gp
+                        .filter(|g| g.kind() == "variable_declarator")
+                        .and_then(|g| g.child_by_field_name("name"))
+                        .filter(|n| n.kind() == "identifier");
+                    if let (Some(prop), Some(local)) = (prop, local) {
+                        let prop = text(prop, self.src);
+                        let local = text(local, self.src);
+                        bindings.push(ImportBinding {
+                            imported: Imported::Named(prop.to_string()),
+                            local: (local != prop).then(|| local.to_string()),
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.facts.imports.push(Import {
+            source,
+            kind: ImportKind::Require,
+            bindings,
+            line: start_line(call),
+        });
+    }
+
+    pub(super) fn require_bindings(&self, pattern: Node<'t>) -> Vec<ImportBinding> {
+        let mut out = Vec::new();
+        match pattern.kind() {
+            "identifier" => out.push(ImportBinding {
+                imported: Imported::Namespace,
+                local: Some(text(pattern, self.src).to_string()),
+            }),
+            "object_pattern" => {
+                let mut cursor = pattern.walk();
+                for c in pattern.named_children(&mut cursor) {
+                    let (key, local) = match c.kind() {
+                        "shorthand_property_identifier_pattern" => (Some(c), None),
+                        "object_assignment_pattern" => (c.child_by_field_name("left"), None),
+                        "pair_pattern" => {
+                            let mut v = c.child_by_field_name("value");
+                            if let Some(a) = v.filter(|v| v.kind() == "assignment_pattern") {
+                                v = a.child_by_field_name("left");
+                            }
+                            (c.child_by_field_name("key"), v.filter(|v| v.kind() == "identifier"))
+                        }
+                        _ => (None, None),
+                    };
+                    let Some(key) = key else { continue };
+                    let key = prop_name(key, self.src);
+                    let local =
+                        local.map(|l| text(l, self.src)).filter(|l| *l != key).map(str::to_string);
+                    out.push(ImportBinding { imported: Imported::Named(key), local });
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    pub(super) fn import_statement(&mut self, node: Node<'t>) {
+        let type_only = has_token(node, "type");
+        let mut bindings = Vec::new();
+        let mut kind = ImportKind::EsImport;
+        let mut source = node.child_by_field_name("source");
+        let (mut values, mut specs) = (false, false);
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            match child.kind() {
+                "import_clause" => {
+                    let mut cc = child.walk();
+                    for c in child.named_children(&mut cc) {
+                        match c.kind() {
+                            "identifier" => {
+                                values = true;
+                                bindings.push(ImportBinding {
+                                    imported: Imported::Default,
+                                    local: Some(text(c, self.src).to_string()),
+                                });
+                            }
+                            "namespace_import" => {
+                                values = true;
+                                bindings.push(ImportBinding {
+                                    imported: Imported::Namespace,
+                                    local: first_named(c).map(|i| text(i, self.src).to_string()),
+                                });
+                            }
+                            "named_imports" => {
+                                let mut sc = c.walk();
+                                for spec in c.named_children(&mut sc) {
+                                    if spec.kind() != "import_specifier" {
+                                        continue;
+                                    }
+                                    let Some(name) = spec.child_by_field_name("name") else {
+                                        continue;
+                                    };
+                                    specs = true;
+                                    if !has_token(spec, "type") {
+                                        values = true;
+                                    }
+                                    bindings.push(ImportBinding {
+                                        imported: Imported::Named(prop_name(name, self.src)),
+                                        local: spec
+                                            .child_by_field_name("alias")
+                                            .map(|a| text(a, self.src).to_string()),
+                                    });
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                "import_require_clause" => {
+                    kind = ImportKind::Require;
+                    source = child.child_by_field_name("source");
+                    let mut cc = child.walk();
+                    let local = child
+                        .named_children(&mut cc)
+                        .find(|c| c.kind() == "identifier")
+                        .map(|i| text(i, self.src).to_string());
+                    bindings.push(ImportBinding { imported: Imported::Namespace, local });
+                }
+                _ => {}
+            }
+        }
+        let Some(source) = source else { return };
+        if kind == ImportKind::EsImport && (type_only || (specs && !values)) {
+            kind = ImportKind::TypeOnly;
+        }
+        self.facts.imports.push(Import {
+            source: string_content(source, self.src).to_string(),
+            kind,
+            bindings,
+            line: start_line(node),
+        });
+    }
+
+    /// CommonJS `module.exports = f` (the module's default, what `require` gives) and
+    /// `module.exports = { f, g: g }` (those top-level names exported, as `export { f, g }`).
+    pub(super) fn commonjs_exports(&mut self, node: Node<'t>) {
+        let Some(left) = node.child_by_field_name("left") else { return };
+        if dotted(text(left, self.src)) != "module.exports" {
+            return;
+        }
+        let Some(right) = node.child_by_field_name("right") else { return };
+        match right.kind() {
+            "identifier" => {
+                let name = text(right, self.src).to_string();
+                self.facts.default_export.get_or_insert_with(|| name.clone());
+                self.exported_names.insert(name);
+            }
+            "object" => {
+                let mut c = right.walk();
+                for member in right.named_children(&mut c) {
+                    let name = match member.kind() {
+                        "shorthand_property_identifier" => text(member, self.src).to_string(),
+                        "pair" => {
+                            let (Some(k), Some(v)) = (
+                                member.child_by_field_name("key"),
+                                member.child_by_field_name("value"),
+                            ) else {
+                                continue;
+                            };
+                            let key = prop_name(k, self.src);
+                            if v.kind() != "identifier" || text(v, self.src) != key {
+                                continue;
+                            }
+                            key
+                        }
+                        _ => continue,
+                    };
+                    self.exported_names.insert(name);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub(super) fn export_statement(&mut self, node: Node<'t>) {
+        if let Some(source) = node.child_by_field_name("source") {
+            let mut bindings = Vec::new();
+            let mut all = true;
+            let mut cursor = node.walk();
+            for child in node.named_children(&mut cursor) {
+                match child.kind() {
+                    "namespace_export" => {
+                        all = false;
+                        bindings.push(ImportBinding {
+                            imported: Imported::Namespace,
+                            local: first_named(child).map(|i| prop_name(i, self.src)),
+                        });
+                    }
+                    "export_clause" => {
+                        all = false;
+                        let mut sc = child.walk();
+                        for spec in child.named_children(&mut sc) {
+                            let Some(name) = spec.child_by_field_name("name") else {
+                                continue;
+                            };
+                            let name = prop_name(name, self.src);
+                            let local =
+                                spec.child_by_field_name("alias").map(|a| prop_name(a, self.src));
+                            bindings.push(ImportBinding {
+                                imported: if name == "default" {
+                                    Imported::Default
+                                } else {
+                                    Imported::Named(name)
+                                },
+                                local,
+                            });
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            if all {
+                bindings.push(ImportBinding { imported: Imported::All, local: None });
+            }
+            self.facts.imports.push(Import {
+                source: string_content(source, self.src).to_string(),
+                kind: ImportKind::ReExport,
+                bindings,
+                line: start_line(node),
+            });
+            return;
+        }
+        let is_default = {
+            let mut c = node.walk();
+            node.children(&mut c).any(|ch| ch.kind() == "default")
+        };
+        if is_default
+            && let Some(name) =
+                node.child_by_field_name("declaration").and_then(|d| d.child_by_field_name("name"))
+        {
+            self.facts.default_export = Some(text(name, self.src).to_string());
+        }
+        let mut cursor = node.walk();
+        let mut decorated = false;
+        for child in node.named_children(&mut cursor) {
+            match child.kind() {
+                "export_clause" => {
+                    let mut sc = child.walk();
+                    for spec in child.named_children(&mut sc) {
+                        if let Some(name) = spec.child_by_field_name("name") {
+                            let name = prop_name(name, self.src);
+                            // `export { router as default }`
+                            if spec
+                                .child_by_field_name("alias")
+                                .is_some_and(|a| prop_name(a, self.src) == "default")
+                            {
+                                self.facts.default_export = Some(name.clone());
+                            }
+                            self.exported_names.insert(name);
+                        }
+                    }
+                }
+                "identifier" => {
+                    let name = text(child, self.src).to_string();
+                    if is_default {
+                        self.facts.default_export = Some(name.clone());
+                    }
+                    self.exported_names.insert(name);
+                }
+                "decorator" => decorated = true,
+                _ => {}
+            }
+        }
+        if decorated {
+            // Decorators of an exported class precede it inside the export statement; the
+            // compiler attributes their calls to the class, so open the class first.
+            if let Some(decl) = node
+                .child_by_field_name("declaration")
+                .filter(|d| matches!(d.kind(), "class_declaration" | "abstract_class_declaration"))
+            {
+                let pi = self.anc.len().checked_sub(1);
+                self.open(decl, pi);
+            }
+        }
+    }
+
+    pub(super) fn parameter(&mut self, node: Node<'t>) {
+        let pi = self.parent_index();
+        if self.anc_kind(pi) != "formal_parameters" {
+            return;
+        }
+        let owner = self.anc_at(pi.and_then(|i| i.checked_sub(1)));
+        let Some(owner) = owner.filter(|o| FUNCTION_OWNERS.contains(&o.kind())) else {
+            return;
+        };
+        if node.child_by_field_name("pattern").is_some_and(|p| p.kind() == "this") {
+            // `function (this: T, ...)`: what `this` is where no class says otherwise.
+            if let Some(ty) = node.child_by_field_name("type").and_then(|t| type_name(t, self.src))
+            {
+                let scope = self.scope();
+                self.facts.type_hints.push(TypeHint {
+                    scope,
+                    name: "this".to_string(),
+                    source: HintSource::Annotation(ty),
+                    line: start_line(node),
+                    visible: None,
+                });
+            }
+            return;
+        }
+        let name = node.child_by_field_name("pattern").and_then(|p| match p.kind() {
+            "identifier" => Some(p),
+            "rest_pattern" => first_named(p).filter(|i| i.kind() == "identifier"),
+            _ => None,
+        });
+        let Some(name_node) = name else { return };
+        let name = text(name_node, self.src).to_string();
+        let ty = node.child_by_field_name("type").and_then(|t| type_name(t, self.src));
+        let scope = self.scope();
+        let is_property = owner.kind() == "method_definition"
+            && owner
+                .child_by_field_name("name")
+                .is_some_and(|n| text(n, self.src) == "constructor")
+            && {
+                let mut cursor = node.walk();
+                node.children(&mut cursor).any(|c| {
+                    matches!(c.kind(), "accessibility_modifier" | "override_modifier")
+                        || (!c.is_named() && c.kind() == "readonly")
+                })
+            };
+        if is_property {
+            let class = scope.and_then(|s| self.facts.symbols.get(s as usize)?.parent);
+            let private = self.is_private(node, name_node);
+            self.push_symbol(NewSym {
+                kind: NodeKind::Property,
+                name: name.clone(),
+                qualified: None,
+                node,
+                parent: class,
+                signature: util::signature(node, None, self.src),
+                doc: None,
+                export: if private { Export::No } else { Export::Parent },
+            });
+            if let Some(ty) = &ty {
+                self.facts.type_hints.push(TypeHint {
+                    scope: class,
+                    name: name.clone(),
+                    source: HintSource::Annotation(ty.clone()),
+                    line: start_line(node),
+                    visible: None,
+                });
+            }
+        }
+        let position = self.anc_at(pi).map_or(0, |params| named_position(params, node));
+        if ty.is_none() {
+            self.param_fn_hints(node, scope, &name, position);
+        }
+        if let Some(ty) = ty {
+            self.facts.type_hints.push(TypeHint {
+                scope,
+                name,
+                source: HintSource::Annotation(ty),
+                line: start_line(node),
+                visible: None,
+            });
+        } else if is_function_expr(owner.kind()) {
+            self.callback_hint(node, pi, owner, scope, name, position);
+        }
+    }
+
+    /// `f(..., (a, b) => ...)`: untyped parameters of a function passed as an argument take
+    /// their type from the callee's declared callback parameter.
+    pub(super) fn callback_hint(
+        &mut self,
+        node: Node<'t>,
+        pi: Option<usize>,
+        owner: Node<'t>,
+        scope: Option<SymbolIdx>,
+        name: String,
+        param: u32,
+    ) {
+        let up = |k: usize| pi.and_then(|i| i.checked_sub(k));
+        let args = self.anc_at(up(2)).filter(|a| a.kind() == "arguments");
+        let call = self.anc_at(up(3));
+        let (Some(args), Some(call)) = (args, call) else { return };
+        let func = match call.kind() {
+            "call_expression" => call.child_by_field_name("function"),
+            "new_expression" => call.child_by_field_name("constructor"),
+            _ => None,
+        };
+        let Some((callee, _)) = func.and_then(|f| callee_of(f, self.src)) else {
+            return;
+        };
+        let arg = named_position(args, owner);
+        self.facts.type_hints.push(TypeHint {
+            scope,
+            name,
+            source: HintSource::Callback { callee, arg, param },
+            line: start_line(node),
+            visible: None,
+        });
+    }
+
+    /// `init: (a: A, b: B) => R`: the types of a function-typed parameter's own parameters.
+    pub(super) fn param_fn_hints(
+        &mut self,
+        node: Node<'t>,
+        scope: Option<SymbolIdx>,
+        name: &str,
+        index: u32,
+    ) {
+        let Some(ft) = node
+            .child_by_field_name("type")
+            .and_then(first_named)
+            .filter(|t| t.kind() == "function_type")
+        else {
+            return;
+        };
+        let Some(params) = ft.child_by_field_name("parameters") else { return };
+        let mut cursor = params.walk();
+        // A `this:` parameter declares the receiver, not a position.
+        let kids: Vec<Node<'t>> = params
+            .named_children(&mut cursor)
+            .filter(|c| c.kind() != "comment")
+            .filter(|c| {
+                c.child_by_field_name("pattern").is_none_or(|p| text(p, self.src) != "this")
+            })
+            .collect();
+        for (j, p) in kids.into_iter().enumerate() {
+            let Some(ty) = p.child_by_field_name("type").and_then(|t| type_name(t, self.src))
+            else {
+                continue;
+            };
+            self.facts.type_hints.push(TypeHint {
+                scope,
+                name: name.to_string(),
+                source: HintSource::ParamFn {
+                    index,
+                    param: u32::try_from(j).unwrap_or(u32::MAX),
+                    ty,
+                },
+                line: start_line(node),
+                visible: None,
+            });
+        }
+    }
+
+    pub(super) fn finish(mut self) -> FileFacts {
+        if !self.exported_names.is_empty() {
+            for (i, s) in self.facts.symbols.iter().enumerate() {
+                if s.parent.is_none()
+                    && self.exported_names.contains(&s.name)
+                    && let Some(e) = self.export.get_mut(i)
+                {
+                    *e = Export::Yes;
+                }
+            }
+        }
+        for i in 0..self.facts.symbols.len() {
+            let exported = match self.export.get(i).copied().unwrap_or(Export::No) {
+                Export::Yes => true,
+                Export::No => false,
+                Export::Parent => self.facts.symbols[i]
+                    .parent
+                    .and_then(|p| self.facts.symbols.get(p as usize))
+                    .is_some_and(|p| p.exported),
+            };
+            self.facts.symbols[i].exported = exported;
+        }
+        self.facts
+    }
+}
