@@ -91,161 +91,164 @@ fn dedup_accesses(accesses: &mut Vec<FieldAccess>) {
     *accesses = keep;
 }
 
-/// Declares the node-kind and field ids the extractor compares against, resolved by name once.
-macro_rules! ids {
-    (
-        kinds { $($k:ident = $kn:literal),* $(,)? }
-        anon { $($a:ident = $an:literal),* $(,)? }
-        fields { $($f:ident = $fname:literal),* $(,)? }
-    ) => {
-        struct Kinds {
-            $($k: u16,)*
-            $($a: u16,)*
-            $($f: u16,)*
-            /// Per kind id: whether [`Extractor::walk`] looks inside (see [`NO_CALLS_INSIDE`]
-            /// and [`NOTHING_INSIDE_WITHOUT_PAREN`]).
-            inside: Vec<Inside>,
-            /// Per kind id: a node whose direct values [`Extractor::value_refs`] reads
-            /// ([`VALUE_CONTAINERS`]).
-            value_container: Vec<bool>,
-            /// Per kind id: the root of a type expression ([`TYPE_ROOTS`]).
-            type_root: Vec<bool>,
-        }
-
-        fn kinds() -> &'static Kinds {
-            static KINDS: OnceLock<Kinds> = OnceLock::new();
-            KINDS.get_or_init(|| {
-                let lang: tree_sitter::Language = tree_sitter_go::LANGUAGE.into();
-                let count = lang.node_kind_count();
-                // The ids of a list's kinds; id 0 is "end", what an unknown name resolves to:
-                // never marked.
-                let ids = |list: &'static [&'static str]| {
-                    list.iter()
-                        .map(|kind| usize::from(lang.id_for_node_kind(kind, true)))
-                        .filter(move |&id| id != 0 && id < count)
-                };
-                let mut inside = vec![Inside::Always; count];
-                for (list, class) in [
-                    (NO_CALLS_INSIDE, Inside::Never),
-                    (NOTHING_INSIDE_WITHOUT_PAREN, Inside::IfParen),
-                ] {
-                    ids(list).for_each(|id| inside[id] = class);
-                }
-                let table = |list: &'static [&'static str]| {
-                    let mut t = vec![false; count];
-                    ids(list).for_each(|id| t[id] = true);
-                    t
-                };
-                Kinds {
-                    value_container: table(VALUE_CONTAINERS),
-                    type_root: table(TYPE_ROOTS),
-                    $($k: lang.id_for_node_kind($kn, true),)*
-                    $($a: lang.id_for_node_kind($an, false),)*
-                    // 0 is never a field id, so an unknown field simply never matches.
-                    $($f: lang.field_id_for_name($fname).map_or(0, |f| f.get()),)*
-                    inside,
-                }
-            })
-        }
-    };
+/// The Go grammar's ids ([`GoIds`], by deref) and per-kind tables: which kinds the walk looks
+/// inside ([`NO_CALLS_INSIDE`], [`NOTHING_INSIDE_WITHOUT_PAREN`]), whose direct values
+/// [`Extractor::value_refs`] reads ([`VALUE_CONTAINERS`]) and which are the roots of type
+/// expressions ([`TYPE_ROOTS`]).
+struct Kinds {
+    ids: GoIds,
+    /// Per kind id: whether [`Extractor::walk`] looks inside.
+    inside: Vec<Inside>,
+    /// Per kind id: a node whose direct values [`Extractor::value_refs`] reads.
+    value_container: Vec<bool>,
+    /// Per kind id: the root of a type expression.
+    type_root: Vec<bool>,
 }
 
-ids! {
-    kinds {
-        comment = "comment",
-        identifier = "identifier",
-        type_identifier = "type_identifier",
-        package_identifier = "package_identifier",
-        package_clause = "package_clause",
-        import_declaration = "import_declaration",
-        import_spec = "import_spec",
-        import_spec_list = "import_spec_list",
-        function_declaration = "function_declaration",
-        method_declaration = "method_declaration",
-        type_declaration = "type_declaration",
-        type_spec = "type_spec",
-        type_alias = "type_alias",
-        struct_type = "struct_type",
-        interface_type = "interface_type",
-        field_declaration_list = "field_declaration_list",
-        field_declaration = "field_declaration",
-        method_elem = "method_elem",
-        type_elem = "type_elem",
-        const_declaration = "const_declaration",
-        const_spec = "const_spec",
-        var_declaration = "var_declaration",
-        var_spec = "var_spec",
-        var_spec_list = "var_spec_list",
-        short_var_declaration = "short_var_declaration",
-        call_expression = "call_expression",
-        type_conversion_expression = "type_conversion_expression",
-        selector_expression = "selector_expression",
-        parenthesized_expression = "parenthesized_expression",
-        index_expression = "index_expression",
-        type_instantiation_expression = "type_instantiation_expression",
-        generic_type = "generic_type",
-        qualified_type = "qualified_type",
-        pointer_type = "pointer_type",
-        slice_type = "slice_type",
-        array_type = "array_type",
-        implicit_length_array_type = "implicit_length_array_type",
-        parenthesized_type = "parenthesized_type",
-        composite_literal = "composite_literal",
-        unary_expression = "unary_expression",
-        parameter_declaration = "parameter_declaration",
-        variadic_parameter_declaration = "variadic_parameter_declaration",
-        type_parameter_declaration = "type_parameter_declaration",
-        map_type = "map_type",
-        type_arguments = "type_arguments",
-        parameter_list = "parameter_list",
-        range_clause = "range_clause",
-        type_assertion_expression = "type_assertion_expression",
-        type_switch_statement = "type_switch_statement",
-        type_case = "type_case",
-        func_literal = "func_literal",
-        block = "block",
-        for_statement = "for_statement",
-        if_statement = "if_statement",
-        expression_switch_statement = "expression_switch_statement",
-        select_statement = "select_statement",
-        expression_case = "expression_case",
-        default_case = "default_case",
-        communication_case = "communication_case",
-        assignment_statement = "assignment_statement",
-        literal_element = "literal_element",
-        keyed_element = "keyed_element",
-        return_statement = "return_statement",
-        expression_list = "expression_list",
-        inc_statement = "inc_statement",
-        dec_statement = "dec_statement",
+impl std::ops::Deref for Kinds {
+    type Target = GoIds;
+
+    fn deref(&self) -> &GoIds {
+        &self.ids
     }
-    anon {
-        lparen = "(",
-        lbrace = "{",
-        amp = "&",
-        star = "*",
-    }
-    fields {
-        f_name = "name",
-        f_type = "type",
-        f_body = "body",
-        f_receiver = "receiver",
-        f_parameters = "parameters",
-        f_result = "result",
-        f_value = "value",
-        f_left = "left",
-        f_right = "right",
-        f_function = "function",
-        f_arguments = "arguments",
-        f_operand = "operand",
-        f_field = "field",
-        f_package = "package",
-        f_path = "path",
-        f_type_parameters = "type_parameters",
-        f_element = "element",
-        f_operator = "operator",
-        f_alias = "alias",
-        f_length = "length",
+}
+
+/// The kind lists of [`Kinds`]' tables, for the grammar test.
+#[cfg(test)]
+const KIND_LISTS: &[&[&str]] =
+    &[NO_CALLS_INSIDE, NOTHING_INSIDE_WITHOUT_PAREN, VALUE_CONTAINERS, TYPE_ROOTS];
+
+fn kinds() -> &'static Kinds {
+    static KINDS: OnceLock<Kinds> = OnceLock::new();
+    KINDS.get_or_init(|| {
+        let lang: tree_sitter::Language = tree_sitter_go::LANGUAGE.into();
+        let count = lang.node_kind_count();
+        // The ids of a list's kinds; id 0 is "end", what an unknown name resolves to: never
+        // marked.
+        let ids = |list: &'static [&'static str]| {
+            list.iter()
+                .map(|kind| usize::from(lang.id_for_node_kind(kind, true)))
+                .filter(move |&id| id != 0 && id < count)
+        };
+        let mut inside = vec![Inside::Always; count];
+        for (list, class) in
+            [(NO_CALLS_INSIDE, Inside::Never), (NOTHING_INSIDE_WITHOUT_PAREN, Inside::IfParen)]
+        {
+            ids(list).for_each(|id| inside[id] = class);
+        }
+        let table = |list: &'static [&'static str]| {
+            let mut t = vec![false; count];
+            ids(list).for_each(|id| t[id] = true);
+            t
+        };
+        Kinds {
+            ids: GoIds::of(&lang),
+            value_container: table(VALUE_CONTAINERS),
+            type_root: table(TYPE_ROOTS),
+            inside,
+        }
+    })
+}
+
+crate::grammar::grammar_ids! {
+    /// The Go grammar's names the extractor matches by id.
+    struct GoIds {
+        kinds {
+            comment = "comment",
+            identifier = "identifier",
+            type_identifier = "type_identifier",
+            package_identifier = "package_identifier",
+            package_clause = "package_clause",
+            import_declaration = "import_declaration",
+            import_spec = "import_spec",
+            import_spec_list = "import_spec_list",
+            function_declaration = "function_declaration",
+            method_declaration = "method_declaration",
+            type_declaration = "type_declaration",
+            type_spec = "type_spec",
+            type_alias = "type_alias",
+            struct_type = "struct_type",
+            interface_type = "interface_type",
+            field_declaration_list = "field_declaration_list",
+            field_declaration = "field_declaration",
+            method_elem = "method_elem",
+            type_elem = "type_elem",
+            const_declaration = "const_declaration",
+            const_spec = "const_spec",
+            var_declaration = "var_declaration",
+            var_spec = "var_spec",
+            var_spec_list = "var_spec_list",
+            short_var_declaration = "short_var_declaration",
+            call_expression = "call_expression",
+            type_conversion_expression = "type_conversion_expression",
+            selector_expression = "selector_expression",
+            parenthesized_expression = "parenthesized_expression",
+            index_expression = "index_expression",
+            type_instantiation_expression = "type_instantiation_expression",
+            generic_type = "generic_type",
+            qualified_type = "qualified_type",
+            pointer_type = "pointer_type",
+            slice_type = "slice_type",
+            array_type = "array_type",
+            implicit_length_array_type = "implicit_length_array_type",
+            parenthesized_type = "parenthesized_type",
+            composite_literal = "composite_literal",
+            unary_expression = "unary_expression",
+            parameter_declaration = "parameter_declaration",
+            variadic_parameter_declaration = "variadic_parameter_declaration",
+            type_parameter_declaration = "type_parameter_declaration",
+            map_type = "map_type",
+            type_arguments = "type_arguments",
+            parameter_list = "parameter_list",
+            range_clause = "range_clause",
+            type_assertion_expression = "type_assertion_expression",
+            type_switch_statement = "type_switch_statement",
+            type_case = "type_case",
+            func_literal = "func_literal",
+            block = "block",
+            for_statement = "for_statement",
+            if_statement = "if_statement",
+            expression_switch_statement = "expression_switch_statement",
+            select_statement = "select_statement",
+            expression_case = "expression_case",
+            default_case = "default_case",
+            communication_case = "communication_case",
+            assignment_statement = "assignment_statement",
+            literal_element = "literal_element",
+            keyed_element = "keyed_element",
+            return_statement = "return_statement",
+            expression_list = "expression_list",
+            inc_statement = "inc_statement",
+            dec_statement = "dec_statement",
+        }
+        anon {
+            lparen = "(",
+            lbrace = "{",
+            amp = "&",
+            star = "*",
+        }
+        fields {
+            f_name = "name",
+            f_type = "type",
+            f_body = "body",
+            f_receiver = "receiver",
+            f_parameters = "parameters",
+            f_result = "result",
+            f_value = "value",
+            f_left = "left",
+            f_right = "right",
+            f_function = "function",
+            f_arguments = "arguments",
+            f_operand = "operand",
+            f_field = "field",
+            f_package = "package",
+            f_path = "path",
+            f_type_parameters = "type_parameters",
+            f_element = "element",
+            f_operator = "operator",
+            f_alias = "alias",
+            f_length = "length",
+        }
     }
 }
 
@@ -551,14 +554,15 @@ fn child_of_kind(node: Node<'_>, kind: u16) -> Option<Node<'_>> {
 mod tests {
     use super::*;
 
-    /// A misspelt kind in a table would silently never match: every name must be one of
-    /// the grammar's named kinds.
+    /// A misspelt name in the id table or a kind list would silently never match: every
+    /// name must be the grammar's.
     #[test]
-    fn every_kind_in_the_walk_tables_exists_in_the_grammar() {
-        let lang: tree_sitter::Language = tree_sitter_go::LANGUAGE.into();
-        let tables = [NO_CALLS_INSIDE, NOTHING_INSIDE_WITHOUT_PAREN, VALUE_CONTAINERS, TYPE_ROOTS];
-        for kind in tables.iter().flat_map(|t| t.iter()) {
-            assert_ne!(lang.id_for_node_kind(kind, true), 0, "`{kind}` is no Go node kind");
+    fn every_grammar_name_exists() {
+        let go: tree_sitter::Language = tree_sitter_go::LANGUAGE.into();
+        let missing = crate::grammar::missing(GoIds::NAMES, std::slice::from_ref(&go));
+        assert_eq!(missing, Vec::<&str>::new());
+        for kind in KIND_LISTS.iter().flat_map(|t| t.iter()) {
+            assert_ne!(go.id_for_node_kind(kind, true), 0, "`{kind}` is no Go node kind");
         }
     }
 }

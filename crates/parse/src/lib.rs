@@ -12,6 +12,7 @@ mod codec;
 mod endpoints;
 pub mod facts;
 mod go;
+mod grammar;
 mod lang;
 mod markdown;
 pub mod render;

@@ -97,7 +97,7 @@ pub(super) fn extract<'t>(
     let imports = Imports::of(facts);
     let mut cx = Cx {
         src,
-        ids: Ids::of(root.language()),
+        ids: Ids::of(&root.language()),
         root,
         imports,
         enclosing: Enclosing::new(facts),
@@ -201,37 +201,21 @@ struct Chain {
     path: Option<String>,
 }
 
-/// Node-kind and field ids of the Go grammar, so the walk compares integers and reads fields
-/// without name lookups.
-struct Ids {
-    function_declaration: u16,
-    method_declaration: u16,
-    func_literal: u16,
-    short_var_declaration: u16,
-    assignment_statement: u16,
-    call: u16,
-    selector: u16,
-    f_function: u16,
-    f_field: u16,
-    f_operand: u16,
-}
-
-impl Ids {
-    fn of(lang: tree_sitter::LanguageRef<'_>) -> Self {
-        let kind = |k: &str| lang.id_for_node_kind(k, true);
-        let field = |f: &str| lang.field_id_for_name(f).map_or(0, |f| f.get());
-        Ids {
-            function_declaration: kind("function_declaration"),
-            method_declaration: kind("method_declaration"),
-            func_literal: kind("func_literal"),
-            short_var_declaration: kind("short_var_declaration"),
-            assignment_statement: kind("assignment_statement"),
-            call: kind("call_expression"),
-            selector: kind("selector_expression"),
-            f_function: field("function"),
-            f_field: field("field"),
-            f_operand: field("operand"),
+crate::grammar::grammar_ids! {
+    /// Node-kind and field ids of the Go grammar, so the walk compares integers and reads fields
+    /// without name lookups.
+    struct Ids {
+        kinds {
+            function_declaration = "function_declaration",
+            method_declaration = "method_declaration",
+            func_literal = "func_literal",
+            short_var_declaration = "short_var_declaration",
+            assignment_statement = "assignment_statement",
+            call = "call_expression",
+            selector = "selector_expression",
         }
+        anon {}
+        fields { f_function = "function", f_field = "field", f_operand = "operand" }
     }
 }
 
@@ -1191,5 +1175,14 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
         let mut g = self.chain(op).group;
         g.prefix = format!("{}/{p}", g.prefix);
         self.seeds.insert(fl.id(), g);
+    }
+}
+
+#[cfg(test)]
+mod grammar_test {
+    #[test]
+    fn every_grammar_name_exists() {
+        let grammars: [tree_sitter::Language; 1] = [tree_sitter_go::LANGUAGE.into()];
+        assert_eq!(crate::grammar::missing(super::Ids::NAMES, &grammars), Vec::<&str>::new());
     }
 }

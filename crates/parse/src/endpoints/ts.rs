@@ -178,7 +178,7 @@ pub(super) fn extract<'t>(
 ) -> Extracted {
     let mut cx = Cx {
         src,
-        ids: Ids::of(root.language()),
+        ids: Ids::of(&root.language()),
         facts,
         root,
         enclosing: Enclosing::new(facts),
@@ -233,34 +233,20 @@ fn web_framework(facts: &FileFacts) -> &'static str {
     "express"
 }
 
-/// Node-kind and field ids of the file's grammar (TypeScript, TSX and JavaScript number them
-/// differently), so the walk compares integers and reads fields without name lookups. A name
-/// the grammar lacks gets id 0, which no node of a tree has.
-struct Ids {
-    call: u16,
-    class_declaration: u16,
-    abstract_class_declaration: u16,
-    class: u16,
-    member: u16,
-    f_function: u16,
-    f_object: u16,
-    f_property: u16,
-}
-
-impl Ids {
-    fn of(lang: tree_sitter::LanguageRef<'_>) -> Self {
-        let kind = |k: &str| lang.id_for_node_kind(k, true);
-        let field = |f: &str| lang.field_id_for_name(f).map_or(0, |f| f.get());
-        Ids {
-            call: kind("call_expression"),
-            class_declaration: kind("class_declaration"),
-            abstract_class_declaration: kind("abstract_class_declaration"),
-            class: kind("class"),
-            member: kind("member_expression"),
-            f_function: field("function"),
-            f_object: field("object"),
-            f_property: field("property"),
+crate::grammar::grammar_ids! {
+    /// Node-kind and field ids of the file's grammar (TypeScript, TSX and JavaScript number them
+    /// differently), so the walk compares integers and reads fields without name lookups. A name
+    /// the grammar lacks gets id 0, which no node of a tree has.
+    struct Ids {
+        kinds {
+            call = "call_expression",
+            class_declaration = "class_declaration",
+            abstract_class_declaration = "abstract_class_declaration",
+            class = "class",
+            member = "member_expression",
         }
+        anon {}
+        fields { f_function = "function", f_object = "object", f_property = "property" }
     }
 }
 
@@ -957,5 +943,18 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
             self.responses(body, &mut ep);
             self.push(ep, prop, None);
         }
+    }
+}
+
+#[cfg(test)]
+mod grammar_test {
+    #[test]
+    fn every_grammar_name_exists() {
+        let grammars: [tree_sitter::Language; 3] = [
+            tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            tree_sitter_typescript::LANGUAGE_TSX.into(),
+            tree_sitter_javascript::LANGUAGE.into(),
+        ];
+        assert_eq!(crate::grammar::missing(super::Ids::NAMES, &grammars), Vec::<&str>::new());
     }
 }
