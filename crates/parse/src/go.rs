@@ -13,6 +13,7 @@
 //! (resolved once per process), and strings are only allocated for facts that are kept. Nothing
 //! recurses on nesting depth, so deep or broken input cannot overflow the stack.
 
+use crate::LanguageSpec;
 use crate::Provider;
 use crate::facts::*;
 use crate::lang::{Capability, Language};
@@ -32,6 +33,9 @@ mod hints;
 pub struct GoProvider;
 
 pub static GO: GoProvider = GoProvider;
+
+pub static GO_SPEC: LanguageSpec =
+    LanguageSpec { name: "go", id_tag: "go", extensions: &["go"], provider: &GO };
 
 impl Provider for GoProvider {
     fn language(&self) -> Language {

@@ -1,13 +1,47 @@
 //! Which languages codegraph understands, how a path maps to one, and what each provider can do.
 
-/// A language with a provider.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Language {
-    TypeScript,
-    Tsx,
-    JavaScript,
-    Go,
-    Markdown,
+/// What a language module declares about its language; everything generic code needs (how a
+/// path maps to it, how its files and symbols are named, who extracts it) comes from here, so
+/// no generic code matches on a language.
+pub struct LanguageSpec {
+    /// The spelling stored on file nodes (`typescript`, `go`).
+    pub name: &'static str,
+    /// The tag in symbol IDs (`sym:ts:...`); TypeScript and TSX share `ts`.
+    pub id_tag: &'static str,
+    /// The file-name extensions (without the dot) the provider reads.
+    pub extensions: &'static [&'static str],
+    /// Who extracts its facts.
+    pub provider: &'static dyn crate::Provider,
+}
+
+/// The registry: one line per language, `Variant => module::SPEC`. It declares the
+/// [`Language`] enum, [`Language::ALL`] in this order, and [`Language::spec`].
+macro_rules! languages {
+    ($( $(#[$meta:meta])* $variant:ident => $spec:path ),+ $(,)?) => {
+        /// A language with a provider.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Language {
+            $( $(#[$meta])* $variant ),+
+        }
+
+        impl Language {
+            /// Every language, in the registry's order.
+            pub const ALL: &'static [Language] = &[ $( Language::$variant ),+ ];
+
+            /// What the language's module declares about it.
+            pub fn spec(self) -> &'static LanguageSpec {
+                match self { $( Language::$variant => &$spec ),+ }
+            }
+        }
+    };
+}
+
+languages! {
+    TypeScript => crate::typescript::TYPESCRIPT_SPEC,
+    Tsx => crate::typescript::TSX_SPEC,
+    JavaScript => crate::typescript::JAVASCRIPT_SPEC,
+    Go => crate::go::GO_SPEC,
+    Markdown => crate::markdown::MARKDOWN_SPEC,
 }
 
 /// A kind of fact a provider can extract.
@@ -45,14 +79,6 @@ impl Capability {
 }
 
 impl Language {
-    pub const ALL: &'static [Language] = &[
-        Language::TypeScript,
-        Language::Tsx,
-        Language::JavaScript,
-        Language::Go,
-        Language::Markdown,
-    ];
-
     /// The language of a path, from its file name; `None` when no provider understands it.
     pub fn from_path(path: &str) -> Option<Language> {
         let name = path.rsplit('/').next().unwrap_or(path);
@@ -61,35 +87,18 @@ impl Language {
     }
 
     /// The file-name extensions (without the dot) this language's provider reads.
-    pub const fn extensions(self) -> &'static [&'static str] {
-        match self {
-            Language::TypeScript => &["ts", "mts", "cts"],
-            Language::Tsx => &["tsx"],
-            Language::JavaScript => &["js", "jsx", "mjs", "cjs"],
-            Language::Go => &["go"],
-            Language::Markdown => &["md", "markdown", "mdx"],
-        }
+    pub fn extensions(self) -> &'static [&'static str] {
+        self.spec().extensions
     }
 
     /// The spelling stored on file nodes.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Language::TypeScript => "typescript",
-            Language::Tsx => "tsx",
-            Language::JavaScript => "javascript",
-            Language::Go => "go",
-            Language::Markdown => "markdown",
-        }
+    pub fn as_str(self) -> &'static str {
+        self.spec().name
     }
 
-    /// The tag in symbol IDs (`sym:ts:...`). TypeScript and TSX share `ts`.
-    pub const fn id_tag(self) -> &'static str {
-        match self {
-            Language::TypeScript | Language::Tsx => "ts",
-            Language::JavaScript => "js",
-            Language::Go => "go",
-            Language::Markdown => "md",
-        }
+    /// The tag in symbol IDs (`sym:ts:...`).
+    pub fn id_tag(self) -> &'static str {
+        self.spec().id_tag
     }
 }
 

@@ -25,7 +25,7 @@ pub use codec::{
 pub use endpoints::resolved_go_route;
 pub use facts::*;
 pub use go::is_predeclared_type as is_go_predeclared_type;
-pub use lang::{Capability, Language};
+pub use lang::{Capability, Language, LanguageSpec};
 
 use std::cell::RefCell;
 
@@ -46,15 +46,9 @@ pub trait Provider: Send + Sync + 'static {
     fn extract(&self, text: &str, tree: Option<&tree_sitter::Tree>) -> FileFacts;
 }
 
-/// The provider for a language.
+/// The provider for a language (its [`LanguageSpec`]'s).
 pub fn provider(language: Language) -> &'static dyn Provider {
-    match language {
-        Language::TypeScript => &typescript::TYPESCRIPT,
-        Language::Tsx => &typescript::TSX,
-        Language::JavaScript => &typescript::JAVASCRIPT,
-        Language::Go => &go::GO,
-        Language::Markdown => &markdown::MARKDOWN,
-    }
+    language.spec().provider
 }
 
 thread_local! {

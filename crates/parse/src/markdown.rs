@@ -10,6 +10,7 @@
 //! or selected in fenced code, and link targets. Resolution turns those that name exactly one
 //! symbol or file of the workspace into DOC_RELATED edges.
 
+use crate::LanguageSpec;
 use crate::Provider;
 use crate::facts::{FileFacts, Mention, MentionKind, Symbol, SymbolIdx};
 use crate::lang::{Capability, Language};
@@ -20,6 +21,13 @@ use std::collections::HashSet;
 pub struct MarkdownProvider;
 
 pub static MARKDOWN: MarkdownProvider = MarkdownProvider;
+
+pub static MARKDOWN_SPEC: LanguageSpec = LanguageSpec {
+    name: "markdown",
+    id_tag: "md",
+    extensions: &["md", "markdown", "mdx"],
+    provider: &MARKDOWN,
+};
 
 impl Provider for MarkdownProvider {
     fn language(&self) -> Language {

@@ -17,6 +17,7 @@ mod repair;
 pub(crate) mod shapes;
 mod walk;
 
+use crate::LanguageSpec;
 use crate::Provider;
 use crate::facts::FileFacts;
 use crate::lang::{Capability, Language};
@@ -36,6 +37,21 @@ impl TsProvider {
 pub static TYPESCRIPT: TsProvider = TsProvider { language: Language::TypeScript };
 pub static TSX: TsProvider = TsProvider { language: Language::Tsx };
 pub static JAVASCRIPT: TsProvider = TsProvider { language: Language::JavaScript };
+
+pub static TYPESCRIPT_SPEC: LanguageSpec = LanguageSpec {
+    name: "typescript",
+    id_tag: "ts",
+    extensions: &["ts", "mts", "cts"],
+    provider: &TYPESCRIPT,
+};
+pub static TSX_SPEC: LanguageSpec =
+    LanguageSpec { name: "tsx", id_tag: "ts", extensions: &["tsx"], provider: &TSX };
+pub static JAVASCRIPT_SPEC: LanguageSpec = LanguageSpec {
+    name: "javascript",
+    id_tag: "js",
+    extensions: &["js", "jsx", "mjs", "cjs"],
+    provider: &JAVASCRIPT,
+};
 
 impl Provider for TsProvider {
     fn language(&self) -> Language {
