@@ -18,7 +18,6 @@ use crate::graph::{file_graph, file_node};
 use crate::keys::{DirKey, FileKey};
 use crate::packages::package_unit_graph;
 use crate::resolved::resolve_file;
-use codegraph_parse::Language;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 /// The digest of a file unit: its file node, file graph and resolution rows.
@@ -28,13 +27,9 @@ pub(crate) fn file_unit_digest<'db>(db: &'db dyn salsa::Database, key: FileKey<'
     let mut h = DefaultHasher::new();
     file_node(db, file).hash(&mut h);
     file_graph(db, file).hash(&mut h);
-    if file.language(db) == Some(Language::Go) {
-        // The two parts `resolve_file` concatenates, read apart so that the digest does not
-        // depend on the concatenation (see `go::resolve_core`).
-        crate::go::resolve_core(db, key).hash(&mut h);
-        crate::go::file_implements(db, key).hash(&mut h);
-    } else {
-        resolve_file(db, key).hash(&mut h);
+    match crate::languages::of(db, file) {
+        Some(r) => r.digest(db, key, &mut h),
+        None => resolve_file(db, key).hash(&mut h),
     }
     h.finish()
 }

@@ -39,7 +39,7 @@ use crate::graph::{Edge, symbol_ids};
 use crate::ids::{Id, file_id, join, parent_dir};
 use crate::resolved::{Resolved, caller_id};
 use codegraph_db::{SourceFile, Workspace, file_facts};
-use codegraph_parse::{Language, MentionKind};
+use codegraph_parse::MentionKind;
 use codegraph_schema::{EdgeKind, NodeKind, Reason, is_test_path};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -64,7 +64,8 @@ pub(crate) struct DocName {
 pub(crate) fn doc_names(db: &dyn salsa::Database, file: SourceFile) -> Arc<Vec<DocName>> {
     // Docs describe production code: test files, and functions local to another function,
     // are not what they name.
-    if matches!(file.language(db), None | Some(Language::Markdown)) || is_test_path(file.path(db)) {
+    let targets = crate::languages::of(db, file).is_some_and(|r| r.doc_targets());
+    if !targets || is_test_path(file.path(db)) {
         return Arc::new(Vec::new());
     }
     let facts = file_facts(db, file);
@@ -88,13 +89,11 @@ pub(crate) fn doc_names(db: &dyn salsa::Database, file: SourceFile) -> Arc<Vec<D
     Arc::new(names)
 }
 
-/// A Go file's package clause, else `None`: what `pkg.Name` mentions qualify by.
+/// What `pkg.Name` mentions of a file's symbols qualify by (a Go file's package clause), else
+/// `None`.
 #[salsa::tracked(returns(ref))]
 pub(crate) fn go_package_of(db: &dyn salsa::Database, file: SourceFile) -> Option<String> {
-    if file.language(db) != Some(Language::Go) {
-        return None;
-    }
-    file_facts(db, file).package.clone()
+    crate::languages::of(db, file)?.mention_qualifier(file_facts(db, file))
 }
 
 /// Every mentionable name of the workspace, and every path.
@@ -127,6 +126,26 @@ pub(crate) fn name_index(db: &dyn salsa::Database, workspace: Workspace) -> Arc<
 enum Target {
     File(SourceFile),
     Symbol(SourceFile, u32),
+}
+
+/// Markdown in the resolve registry (`crate::languages`): its sections name code
+/// (DOC_RELATED) and are never what documentation names.
+pub(crate) struct MarkdownResolver;
+
+pub(crate) static MARKDOWN_RESOLVER: MarkdownResolver = MarkdownResolver;
+
+impl crate::languages::LanguageResolver for MarkdownResolver {
+    fn resolve<'db>(
+        &self,
+        db: &'db dyn salsa::Database,
+        key: crate::keys::FileKey<'db>,
+    ) -> Resolved {
+        resolve_markdown(db, key.workspace(db), key.file(db))
+    }
+
+    fn doc_targets(&self) -> bool {
+        false
+    }
 }
 
 /// The DOC_RELATED edges of one Markdown file: section (or the file, before its first

@@ -121,7 +121,7 @@ fn next_route(path: &str) -> Option<(String, bool)> {
 
 /// Endpoints implied by a Next.js path: one per exported top-level method function in an app
 /// router `route.*` file, one `ANY` per `pages/api` file (its exported handler, or the file).
-fn path_endpoints(path: &str, facts: &codegraph_parse::FileFacts) -> Vec<Endpoint> {
+pub(crate) fn path_endpoints(path: &str, facts: &codegraph_parse::FileFacts) -> Vec<Endpoint> {
     let Some((route, app_router)) = next_route(path) else { return Vec::new() };
     let top = |s: &codegraph_parse::Symbol| s.parent.is_none() && s.exported;
     let mk = |method: &str, handler: Handler, line: u32| Endpoint {
@@ -157,19 +157,16 @@ fn path_endpoints(path: &str, facts: &codegraph_parse::FileFacts) -> Vec<Endpoin
 /// Every endpoint of a file: registered in code, then implied by its path, with IDs.
 #[salsa::tracked(returns(ref))]
 pub fn file_endpoints(db: &dyn salsa::Database, file: SourceFile) -> Vec<FileEndpoint> {
-    let Some(language) = file.language(db) else { return Vec::new() };
-    if language == Language::Markdown {
+    let Some(resolver) = crate::languages::of(db, file).filter(|r| r.has_endpoints()) else {
         return Vec::new();
-    }
+    };
     let path = file.path(db);
     let facts = file_facts(db, file);
     // Routes whose path names other files' constants come out of resolution
     // (`composed_routes`), which can read those files.
     let mut all: Vec<Endpoint> =
         facts.endpoints.iter().filter(|e| e.path_expr.is_empty()).cloned().collect();
-    if matches!(language, Language::TypeScript | Language::Tsx | Language::JavaScript) {
-        all.extend(path_endpoints(path, facts));
-    }
+    all.extend(resolver.path_endpoints(path, facts));
     let mut seen: HashMap<String, u32> = HashMap::new();
     all.into_iter()
         .map(|endpoint| {
@@ -337,13 +334,7 @@ fn resolve_ref(
     callee: &codegraph_parse::Callee,
     line: u32,
 ) -> Option<((SourceFile, codegraph_parse::SymbolIdx), Reason)> {
-    match file.language(db)? {
-        Language::TypeScript | Language::Tsx | Language::JavaScript => {
-            crate::ts::resolve_reference(db, workspace, file, scope, callee)
-        }
-        Language::Go => crate::go::resolve_reference(db, workspace, file, scope, callee, line),
-        _ => None,
-    }
+    crate::languages::of(db, file)?.reference(db, workspace, file, scope, callee, line)
 }
 
 /// The routes a file serves through its mounts (`app.use('/api', usersRouter)`,
@@ -361,18 +352,13 @@ pub(crate) fn composed_routes<'db>(
     key: FileKey<'db>,
 ) -> Vec<ComposedRoute> {
     let (workspace, file) = (key.workspace(db), key.file(db));
-    if !matches!(
-        file.language(db),
-        Some(Language::TypeScript | Language::Tsx | Language::JavaScript | Language::Go)
-    ) {
+    let Some(resolver) = crate::languages::of(db, file).filter(|r| r.has_endpoints()) else {
         return Vec::new();
-    }
+    };
     let facts = file_facts(db, file);
     let mut out: Vec<ComposedRoute> = Vec::new();
     let mut seen: HashMap<String, u32> = HashMap::new();
-    if file.language(db) == Some(Language::Go) {
-        const_path_routes(db, key, &mut seen, &mut out);
-    }
+    resolver.composed_routes(db, key, &mut seen, &mut out);
     for m in &facts.mounts {
         if m.target.name == "require" {
             continue;
@@ -463,7 +449,7 @@ pub(crate) fn composed_routes<'db>(
 /// with `RaftPrefix` declared elsewhere in the package, or `rafthttp.RaftPrefix`): evaluated
 /// against the package's or the imported package's constants, then read like a literal
 /// pattern. A path that does not evaluate (a parameter, a loop variable) is no route.
-fn const_path_routes(
+pub(crate) fn const_path_routes(
     db: &dyn salsa::Database,
     key: FileKey<'_>,
     seen: &mut HashMap<String, u32>,

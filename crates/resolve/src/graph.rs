@@ -5,7 +5,7 @@
 //! elsewhere never rewrites them; [`file_node`] depends on metadata only, [`file_graph`] on
 //! the path and the facts only.
 
-use crate::ids::{Id, file_id, go_package_id, parent_dir, symbol_id};
+use crate::ids::{Id, file_id, symbol_id};
 use codegraph_db::{SourceFile, file_facts};
 use codegraph_parse::FileFacts;
 use codegraph_parse::Language;
@@ -69,7 +69,7 @@ pub fn file_node(db: &dyn salsa::Database, file: SourceFile) -> Node {
         signature: None,
         doc: None,
         exported: false,
-        parent: (language == Some(Language::Go)).then(|| go_package_id(parent_dir(path))),
+        parent: language.and_then(|l| crate::languages::resolver(l).file_parent(path)),
         size: Some(meta.size),
         lines: Some(lines),
         hash: Some(meta.hash.clone()),

@@ -23,6 +23,7 @@ mod go;
 mod graph;
 pub mod ids;
 mod keys;
+mod languages;
 mod packages;
 mod resolved;
 mod shared;
@@ -50,12 +51,9 @@ use keys::{DirKey, FileKey};
 /// of one file, by language. Memoized per (workspace, file).
 pub fn resolve_file(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile) -> &Resolved {
     let key = FileKey::new(db, workspace, file);
-    // A Go file's resolution is memoized in two parts (see `go::resolve_core`); most files have
-    // no IMPLEMENTS edge, and then the first part is the whole answer (no second copy).
-    if file.language(db) == Some(codegraph_parse::Language::Go)
-        && go::file_implements(db, key).is_empty()
-    {
-        return go::resolve_core(db, key);
+    // A language that keeps its rows whole elsewhere answers without a copy.
+    if let Some(rows) = languages::of(db, file).and_then(|r| r.rows_ref(db, key)) {
+        return rows;
     }
     resolved::resolve_file(db, key)
 }

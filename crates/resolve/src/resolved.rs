@@ -6,7 +6,7 @@ use crate::graph::{Edge, Node, symbol_ids};
 use crate::ids::{Id, file_id};
 use crate::keys::FileKey;
 use codegraph_db::SourceFile;
-use codegraph_parse::{Language, SymbolIdx};
+use codegraph_parse::SymbolIdx;
 use std::sync::Arc;
 
 /// The resolution result of one file.
@@ -51,17 +51,8 @@ pub(crate) fn resolve_file<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>)
 }
 
 fn resolve_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Resolved {
-    let (workspace, file) = (key.workspace(db), key.file(db));
-    match file.language(db) {
-        Some(Language::Go) => {
-            let mut out = Resolved::clone(crate::go::resolve_core(db, key));
-            out.edges.extend(crate::go::file_implements(db, key).iter().cloned());
-            out
-        }
-        Some(Language::TypeScript | Language::Tsx | Language::JavaScript) => {
-            crate::ts::resolve_file(db, workspace, file)
-        }
-        Some(Language::Markdown) => crate::docs::resolve_markdown(db, workspace, file),
+    match crate::languages::of(db, key.file(db)) {
+        Some(r) => r.resolve(db, key),
         None => Resolved::default(),
     }
 }

@@ -83,6 +83,75 @@ struct Resolver<'db> {
     outer: HashMap<SymbolIdx, SymbolIdx>,
 }
 
+/// Go in the resolve registry (`crate::languages`): its rows are memoized in two parts (the
+/// core and the IMPLEMENTS edges, see [`resolve_core`]), its files hang under their package.
+pub(crate) struct GoResolver;
+
+pub(crate) static GO_RESOLVER: GoResolver = GoResolver;
+
+impl crate::languages::LanguageResolver for GoResolver {
+    fn resolve<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> Resolved {
+        let mut out = Resolved::clone(resolve_core(db, key));
+        out.edges.extend(file_implements(db, key).iter().cloned());
+        out
+    }
+
+    fn rows_ref<'db>(
+        &self,
+        db: &'db dyn salsa::Database,
+        key: FileKey<'db>,
+    ) -> Option<&'db Resolved> {
+        // Most files have no IMPLEMENTS edge: then the core is the whole answer (no copy).
+        file_implements(db, key).is_empty().then(|| &**resolve_core(db, key))
+    }
+
+    fn digest<'db>(
+        &self,
+        db: &'db dyn salsa::Database,
+        key: FileKey<'db>,
+        h: &mut std::hash::DefaultHasher,
+    ) {
+        use std::hash::Hash;
+        // The two parts, read apart so that the digest does not depend on the concatenation.
+        resolve_core(db, key).hash(h);
+        file_implements(db, key).hash(h);
+    }
+
+    fn file_parent(&self, path: &str) -> Option<crate::ids::Id> {
+        Some(crate::ids::go_package_id(crate::ids::parent_dir(path)))
+    }
+
+    fn reference(
+        &self,
+        db: &dyn salsa::Database,
+        workspace: Workspace,
+        file: SourceFile,
+        scope: Option<SymbolIdx>,
+        callee: &codegraph_parse::Callee,
+        line: u32,
+    ) -> Option<((SourceFile, SymbolIdx), Reason)> {
+        resolve_reference(db, workspace, file, scope, callee, line)
+    }
+
+    fn has_endpoints(&self) -> bool {
+        true
+    }
+
+    fn mention_qualifier(&self, facts: &codegraph_parse::FileFacts) -> Option<String> {
+        facts.package.clone()
+    }
+
+    fn composed_routes<'db>(
+        &self,
+        db: &'db dyn salsa::Database,
+        key: FileKey<'db>,
+        seen: &mut std::collections::HashMap<String, u32>,
+        out: &mut Vec<crate::endpoints::ComposedRoute>,
+    ) {
+        crate::endpoints::const_path_routes(db, key, seen, out);
+    }
+}
+
 /// What a callee-shaped reference in Go `file` (inside `scope`, on `line`) names: a function
 /// or method of the workspace and why, resolved exactly as a call's callee is. Used for what
 /// a router mount names (`r.Mount("/api", usersRouter())`, `r.Route("/v1", routes)`).

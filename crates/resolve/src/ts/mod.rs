@@ -287,3 +287,42 @@ pub(crate) fn resolve_file(
     out.unresolved.sort();
     out
 }
+
+/// TypeScript, TSX and JavaScript in the resolve registry (`crate::languages`).
+pub(crate) struct TsResolver;
+
+pub(crate) static TS_RESOLVER: TsResolver = TsResolver;
+
+impl crate::languages::LanguageResolver for TsResolver {
+    fn resolve<'db>(
+        &self,
+        db: &'db dyn salsa::Database,
+        key: crate::keys::FileKey<'db>,
+    ) -> Resolved {
+        resolve_file(db, key.workspace(db), key.file(db))
+    }
+
+    fn reference(
+        &self,
+        db: &dyn salsa::Database,
+        workspace: Workspace,
+        file: SourceFile,
+        scope: Option<codegraph_parse::SymbolIdx>,
+        callee: &Callee,
+        _line: u32,
+    ) -> Option<(Target, Reason)> {
+        resolve_reference(db, workspace, file, scope, callee)
+    }
+
+    fn has_endpoints(&self) -> bool {
+        true
+    }
+
+    fn path_endpoints(
+        &self,
+        path: &str,
+        facts: &codegraph_parse::FileFacts,
+    ) -> Vec<codegraph_parse::Endpoint> {
+        crate::endpoints::path_endpoints(path, facts)
+    }
+}
