@@ -26,7 +26,7 @@
 use super::{dir_of, is_test_path, near};
 use crate::error::QueryError;
 use crate::read::{NODE_COLUMNS, NodeRow, Reader, node_from_row};
-use codegraph_schema::{NodeKind, ids};
+use codegraph_schema::{NodeCategory, NodeKind, ids};
 use std::collections::HashMap;
 
 /// What to look up: an ID or a name, with optional hints.
@@ -309,8 +309,9 @@ impl Reader<'_> {
             node_from_row,
         )?;
         let suffix = format!(".{text}");
-        // Go package directory -> package name, read once per directory.
-        let mut packages: HashMap<String, Option<String>> = HashMap::new();
+        // File -> the name of the package node it hangs under (languages with directory
+        // packages, e.g. Go), read once per file; `None`: the file is its own module.
+        let mut packages: HashMap<String, Option<Option<String>>> = HashMap::new();
         let mut out = Vec::new();
         for node in rows {
             if node.qualified_name.ends_with(&suffix) {
@@ -325,16 +326,17 @@ impl Reader<'_> {
                 .filter(|(head, tail)| !head.is_empty() && *tail == node.qualified_name);
             let mut matched = false;
             for (head, _) in heads {
-                matched = if node.language.as_deref() == Some("go") {
-                    let dir = dir_of(&file);
-                    if !packages.contains_key(dir) {
-                        let id = ids::package("go", dir);
-                        packages.insert(dir.to_string(), self.node(&id)?.map(|p| p.name));
-                    }
-                    let name = packages.get(dir).and_then(|n| n.as_deref());
-                    go_package_matches(dir, name, head)
-                } else {
-                    module_matches(&file, head)
+                if !packages.contains_key(&file) {
+                    let parent = self.node(&ids::file(&file))?.and_then(|f| f.parent);
+                    let package = match parent.filter(|p| ids::is(p, NodeCategory::Package)) {
+                        Some(id) => Some(self.node(&id)?.map(|p| p.name)),
+                        None => None,
+                    };
+                    packages.insert(file.clone(), package);
+                }
+                matched = match packages.get(&file) {
+                    Some(Some(name)) => package_matches(dir_of(&file), name.as_deref(), head),
+                    _ => module_matches(&file, head),
                 };
                 if matched {
                     break;
@@ -483,7 +485,7 @@ fn rank(out: &mut [Candidate]) {
 /// Whether `head` names the Go package in `dir` (whose package clause says `name`): the
 /// package name, the directory's last segment, or (with a `/`) a trailing part of the
 /// directory.
-fn go_package_matches(dir: &str, name: Option<&str>, head: &str) -> bool {
+fn package_matches(dir: &str, name: Option<&str>, head: &str) -> bool {
     if name == Some(head) {
         return true;
     }
@@ -538,12 +540,12 @@ mod tests {
 
     #[test]
     fn containers() {
-        assert!(go_package_matches("net/http", Some("http"), "http"));
-        assert!(go_package_matches("net/http", Some("http"), "net/http"));
-        assert!(go_package_matches(".", Some("gin"), "gin"));
-        assert!(go_package_matches("v2", Some("yaml"), "yaml"));
-        assert!(!go_package_matches("net/http", Some("http"), "net"));
-        assert!(!go_package_matches("net/http", Some("http"), "ttp"));
+        assert!(package_matches("net/http", Some("http"), "http"));
+        assert!(package_matches("net/http", Some("http"), "net/http"));
+        assert!(package_matches(".", Some("gin"), "gin"));
+        assert!(package_matches("v2", Some("yaml"), "yaml"));
+        assert!(!package_matches("net/http", Some("http"), "net"));
+        assert!(!package_matches("net/http", Some("http"), "ttp"));
         assert!(module_matches("src/utils.ts", "utils"));
         assert!(module_matches("src/api.service.ts", "api.service"));
         assert!(module_matches("src/api.service.ts", "api"));
