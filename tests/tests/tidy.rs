@@ -243,8 +243,7 @@ fn only_registries_and_language_modules_name_a_language() {
         "crates/resolve/src/ts/",
     ];
     let leftovers = [
-        // Go package units and their IDs: to move into the Go resolver.
-        "crates/resolve/src/packages.rs",
+        // Go package IDs (`pkg:go:DIR`): to move into the Go resolver.
         "crates/resolve/src/ids.rs",
         // Go routes whose path names other files' constants: the Go resolver's, still here.
         "crates/resolve/src/endpoints.rs",

@@ -14,9 +14,9 @@
 //! stale rows. Two different row sets colliding on 64 bits is the one way a change could be
 //! missed; with a keyed-quality hash that is a 2^-64 event per comparison.
 
+use crate::go::packages::package_unit_graph;
 use crate::graph::{file_graph, file_node};
 use crate::keys::{DirKey, FileKey};
-use crate::packages::package_unit_graph;
 use crate::resolved::resolve_file;
 use std::hash::{DefaultHasher, Hash, Hasher};
 

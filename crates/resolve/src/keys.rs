@@ -9,7 +9,7 @@
 //! exactly which queries re-ran after an edit (`resolve_file(src/a.ts)`) and a daemon can log
 //! it.
 
-use crate::packages::PackageUnit;
+use crate::go::packages::PackageUnit;
 use codegraph_db::{SourceFile, Workspace};
 use salsa::plumbing::SalsaStructInDb;
 

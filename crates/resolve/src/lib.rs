@@ -24,17 +24,16 @@ mod graph;
 pub mod ids;
 mod keys;
 mod languages;
-mod packages;
 mod resolved;
 mod shared;
 mod tested;
 mod ts;
 
 pub use go::layout::{InferredPrefix, go_inferred_prefix};
+pub use go::packages::{PackageGraph, PackageUnit, package_graph, package_units};
 pub use go::table::Platform as GoPlatform;
 pub use graph::{Edge, FileGraph, Node, file_graph, file_node, symbol_ids};
 pub use keys::describe_key;
-pub use packages::{PackageGraph, PackageUnit, package_graph, package_units};
 pub use resolved::{Resolved, UnresolvedSite, caller_id};
 
 use codegraph_db::{SourceFile, Workspace};
@@ -67,7 +66,7 @@ pub fn package_unit_graph<'db>(
     workspace: Workspace,
     unit: PackageUnit<'db>,
 ) -> &'db PackageGraph {
-    packages::package_unit_graph(db, DirKey::new(db, workspace, unit.dir(db)))
+    go::packages::package_unit_graph(db, DirKey::new(db, workspace, unit.dir(db)))
 }
 
 /// A digest of everything one file publishes: its [`file_node`], [`file_graph`] and

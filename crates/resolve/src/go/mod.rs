@@ -35,6 +35,7 @@
 mod implements;
 pub(crate) mod layout;
 mod lookup;
+pub(crate) mod packages;
 pub(crate) mod table;
 
 use crate::graph::{Edge, symbol_ids};
