@@ -26,11 +26,11 @@ macro_rules! languages {
 
         impl Language {
             /// Every language, in the registry's order.
-            pub const ALL: &'static [Language] = &[ $( Language::$variant ),+ ];
+            pub const ALL: &'static [Language] = &[ $( $(#[$meta])* Language::$variant ),+ ];
 
             /// What the language's module declares about it.
             pub fn spec(self) -> &'static LanguageSpec {
-                match self { $( Language::$variant => &$spec ),+ }
+                match self { $( $(#[$meta])* Language::$variant => &$spec ),+ }
             }
         }
     };
@@ -42,6 +42,9 @@ languages! {
     JavaScript => crate::typescript::JAVASCRIPT_SPEC,
     Go => crate::go::GO_SPEC,
     Markdown => crate::markdown::MARKDOWN_SPEC,
+    // The example language that proves the registry (tests only).
+    #[cfg(feature = "example-language")]
+    Toy => crate::toy::TOY_SPEC,
 }
 
 /// A kind of fact a provider can extract.

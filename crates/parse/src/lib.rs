@@ -16,6 +16,8 @@ mod grammar;
 mod lang;
 mod markdown;
 pub mod render;
+#[cfg(feature = "example-language")]
+mod toy;
 mod typescript;
 mod util;
 

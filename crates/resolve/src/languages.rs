@@ -95,10 +95,10 @@ pub(crate) trait LanguageResolver: Sync {
 
 /// The registry: one line per language, `Variant => its resolver`.
 macro_rules! resolvers {
-    ($( $variant:ident => $resolver:path ),+ $(,)?) => {
+    ($( $(#[$meta:meta])* $variant:ident => $resolver:path ),+ $(,)?) => {
         /// The resolver of a language.
         pub(crate) fn resolver(language: Language) -> &'static dyn LanguageResolver {
-            match language { $( Language::$variant => &$resolver ),+ }
+            match language { $( $(#[$meta])* Language::$variant => &$resolver ),+ }
         }
     };
 }
@@ -109,6 +109,9 @@ resolvers! {
     JavaScript => crate::ts::TS_RESOLVER,
     Go => crate::go::GO_RESOLVER,
     Markdown => crate::docs::MARKDOWN_RESOLVER,
+    // The example language that proves the registry (tests only).
+    #[cfg(feature = "example-language")]
+    Toy => crate::toy::TOY_RESOLVER,
 }
 
 /// The resolver of a file's language; `None` for files no provider reads.

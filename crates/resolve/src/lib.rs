@@ -27,6 +27,8 @@ mod languages;
 mod resolved;
 mod shared;
 mod tested;
+#[cfg(feature = "example-language")]
+mod toy;
 mod ts;
 
 pub use go::layout::{InferredPrefix, go_inferred_prefix};
