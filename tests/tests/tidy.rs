@@ -184,7 +184,7 @@ fn crate_dependency_rules_hold() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let tree = |krate: &str| -> Vec<String> {
         let out = std::process::Command::new(&cargo)
-            .args(["tree", "--offline", "-e", "normal", "--prefix", "none", "--format", "{p}"])
+            .args(["tree", "-e", "normal", "--prefix", "none", "--format", "{p}"])
             .args(["-p", krate])
             .current_dir(&root)
             .output()
