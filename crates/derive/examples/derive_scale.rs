@@ -79,6 +79,7 @@ fn synthetic(nodes: usize, edges: usize, seed: u64) -> GraphInput {
             name,
             file: Some(file),
             is_test: test,
+            program_entry: false,
             start_line: start,
             end_line: start + span,
         });

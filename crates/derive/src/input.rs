@@ -20,6 +20,9 @@ pub struct NodeIn {
     pub exported: bool,
     /// Whether the node is test code (declared in a test file, or a test function).
     pub is_test: bool,
+    /// Whether its language runs it as a program's entry whether or not it is exported (Go's
+    /// `main`); the caller knows languages, the derivations do not.
+    pub program_entry: bool,
     /// 1-based first line.
     pub start_line: u32,
     /// 1-based last line.

@@ -9,8 +9,8 @@
 //!    - [`ENDPOINT_SCORE`] = 3.0: the handler of a route or a tool (the target of a
 //!      HANDLES_ROUTE edge from a route node or a HANDLES_TOOL edge from a tool node, any
 //!      weight, any symbol kind);
-//!    - [`MAIN_SCORE`] = 2.0: a function named `main` that is in a Go file (Go's `main` is
-//!      never exported) or is exported;
+//!    - [`MAIN_SCORE`] = 2.0: a program's entry (`NodeIn::program_entry`: Go's `main`,
+//!      never exported) or an exported function named `main`;
 //!    - [`UNCALLED_EXPORT_SCORE`] = 1.0: an exported function or method with no internal
 //!      caller, that is, no incoming CALLS edge of weight >= [`ProcessConfig::min_weight`]
 //!      from non-test code other than itself (a low-confidence name-only guess does not hide
@@ -260,11 +260,8 @@ fn entry_tier(
     }
     let node = canon.node(r);
     let kind = canon.kind(r);
-    if kind == NodeKind::Function && node.name == "main" {
-        let go = node.file.as_deref().is_some_and(|f| f.ends_with(".go"));
-        if go || node.exported {
-            return Some(MAIN_SCORE);
-        }
+    if node.program_entry || (kind == NodeKind::Function && node.name == "main" && node.exported) {
+        return Some(MAIN_SCORE);
     }
     (kind.is_callable() && node.exported && !has_caller).then_some(UNCALLED_EXPORT_SCORE)
 }

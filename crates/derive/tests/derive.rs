@@ -23,6 +23,7 @@ impl G {
             file: Some(file.to_string()),
             exported: false,
             is_test: false,
+            program_entry: false,
             start_line: 1,
             end_line: 10,
         });
@@ -199,6 +200,7 @@ fn random_graph(nodes: usize, edges: usize, seed: u64) -> GraphInput {
             file: Some(format!("pkg{folder}/f.go")),
             exported: i % 3 == 0,
             is_test: false,
+            program_entry: false,
             start_line: 1,
             end_line: 1 + (i % 7) as u32,
         });
@@ -304,7 +306,7 @@ fn flows() -> G {
     g.edge(EdgeKind::HandlesTool, "get_user", "loadUser", 1.0);
 
     // Go main (not exported): breadth-first, heavier callee first within a level.
-    g.func("cmd/app/main.go", "main");
+    g.func("cmd/app/main.go", "main").program_entry = true;
     g.func("cmd/app/main.go", "parseFlags");
     g.func("cmd/app/run.go", "run");
     g.func("fmtx/format.go", "formatUser").exported = true; // called by run: not an entry

@@ -23,6 +23,12 @@ pub fn compute(reader: &Reader<'_>) -> Result<DerivedRows> {
     reader.for_each_node(|n| {
         index.insert(n.id.clone(), input.nodes.len());
         let is_test = n.file.as_deref().is_some_and(is_test_path);
+        let program_entry = n.kind == codegraph_schema::NodeKind::Function
+            && n.file
+                .as_deref()
+                .and_then(codegraph_parse::Language::from_path)
+                .and_then(|l| l.spec().program_entry)
+                == Some(n.name.as_str());
         input.nodes.push(NodeIn {
             id: n.id,
             kind: n.kind,
@@ -30,6 +36,7 @@ pub fn compute(reader: &Reader<'_>) -> Result<DerivedRows> {
             file: n.file,
             exported: n.exported,
             is_test,
+            program_entry,
             start_line: n.start_line.unwrap_or(0),
             end_line: n.end_line.unwrap_or(0),
         });

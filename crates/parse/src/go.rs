@@ -34,8 +34,13 @@ pub struct GoProvider;
 
 pub static GO: GoProvider = GoProvider;
 
-pub static GO_SPEC: LanguageSpec =
-    LanguageSpec { name: "go", id_tag: "go", extensions: &["go"], provider: &GO };
+pub static GO_SPEC: LanguageSpec = LanguageSpec {
+    name: "go",
+    id_tag: "go",
+    extensions: &["go"],
+    provider: &GO,
+    program_entry: Some("main"),
+};
 
 impl Provider for GoProvider {
     fn language(&self) -> Language {

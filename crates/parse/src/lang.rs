@@ -12,6 +12,9 @@ pub struct LanguageSpec {
     pub extensions: &'static [&'static str],
     /// Who extracts its facts.
     pub provider: &'static dyn crate::Provider,
+    /// The function the language runs as a program's entry whether or not it is exported
+    /// (Go: `main`), for execution flows.
+    pub program_entry: Option<&'static str>,
 }
 
 /// The registry: one line per language, `Variant => module::SPEC`. It declares the

@@ -27,6 +27,7 @@ pub static MARKDOWN_SPEC: LanguageSpec = LanguageSpec {
     id_tag: "md",
     extensions: &["md", "markdown", "mdx"],
     provider: &MARKDOWN,
+    program_entry: None,
 };
 
 impl Provider for MarkdownProvider {

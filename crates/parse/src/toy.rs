@@ -15,8 +15,13 @@ pub struct ToyProvider;
 
 pub static TOY: ToyProvider = ToyProvider;
 
-pub static TOY_SPEC: LanguageSpec =
-    LanguageSpec { name: "toy", id_tag: "toy", extensions: &["cgtoy"], provider: &TOY };
+pub static TOY_SPEC: LanguageSpec = LanguageSpec {
+    name: "toy",
+    id_tag: "toy",
+    extensions: &["cgtoy"],
+    provider: &TOY,
+    program_entry: None,
+};
 
 impl Provider for ToyProvider {
     fn language(&self) -> Language {

@@ -43,14 +43,21 @@ pub static TYPESCRIPT_SPEC: LanguageSpec = LanguageSpec {
     id_tag: "ts",
     extensions: &["ts", "mts", "cts"],
     provider: &TYPESCRIPT,
+    program_entry: None,
 };
-pub static TSX_SPEC: LanguageSpec =
-    LanguageSpec { name: "tsx", id_tag: "ts", extensions: &["tsx"], provider: &TSX };
+pub static TSX_SPEC: LanguageSpec = LanguageSpec {
+    name: "tsx",
+    id_tag: "ts",
+    extensions: &["tsx"],
+    provider: &TSX,
+    program_entry: None,
+};
 pub static JAVASCRIPT_SPEC: LanguageSpec = LanguageSpec {
     name: "javascript",
     id_tag: "js",
     extensions: &["js", "jsx", "mjs", "cjs"],
     provider: &JAVASCRIPT,
+    program_entry: None,
 };
 
 impl Provider for TsProvider {
