@@ -4,8 +4,9 @@
 //! tool's main text argument. Every call must come back as an answer or a tool error (an
 //! argument the schema refuses is a protocol error, also fine); a panic while answering
 //! ("internal error while answering") is a finding, and so is a server that stops answering.
-//! Run it with `-detect_leaks=0`: the server keeps its memos across calls by design, which
-//! LeakSanitizer would report after every input.
+//! Run it with `ASAN_OPTIONS=detect_leaks=0` and `-detect_leaks=0`: the server lives for the
+//! whole run and keeps its memos across calls by design, which LeakSanitizer would report
+//! after every input and at exit.
 #![no_main]
 
 use codegraph_server::mcp::roots::{RootHandle, RootOptions, RootSet};
