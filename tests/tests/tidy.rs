@@ -245,8 +245,6 @@ fn only_registries_and_language_modules_name_a_language() {
         "crates/resolve/src/toy.rs",
     ];
     let leftovers = [
-        // Go package IDs (`pkg:go:DIR`): to move into the Go resolver.
-        "crates/resolve/src/ids.rs",
         // Go routes whose path names other files' constants: the Go resolver's, still here.
         "crates/resolve/src/endpoints.rs",
     ];

@@ -23,9 +23,10 @@ pub fn symbol_id(language: Language, path: &str, qualified_name: &str, occurrenc
     intern(&ids::symbol(language.id_tag(), path, qualified_name, occurrence))
 }
 
-/// `pkg:go:{dir}` (`.` for the root directory), interned.
-pub fn go_package_id(dir: &str) -> Id {
-    intern(&ids::package(Language::Go.id_tag(), dir))
+/// `pkg:{tag}:{dir}` (`.` for the root directory) of a language with directory packages,
+/// interned.
+pub fn package_id(language: Language, dir: &str) -> Id {
+    intern(&ids::package(language.id_tag(), dir))
 }
 
 /// The one [`Id`] of the process equal to `s`: every salsa database of the process (one per
@@ -94,8 +95,8 @@ mod tests {
             "sym:ts:src/a.ts:Server.start"
         );
         assert_eq!(&*symbol_id(Language::Go, "a.go", "init", 2), "sym:go:a.go:init#2");
-        assert_eq!(&*go_package_id("net/http"), "pkg:go:net/http");
-        assert_eq!(&*go_package_id(""), "pkg:go:.");
+        assert_eq!(&*package_id(Language::Go, "net/http"), "pkg:go:net/http");
+        assert_eq!(&*package_id(Language::Go, ""), "pkg:go:.");
         assert_eq!(parent_dir("net/http/server.go"), "net/http");
         assert_eq!(parent_dir("main.go"), "");
     }

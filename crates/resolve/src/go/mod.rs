@@ -39,7 +39,7 @@ pub(crate) mod packages;
 pub(crate) mod table;
 
 use crate::graph::{Edge, symbol_ids};
-use crate::ids::{Id, file_id, go_package_id, parent_dir};
+use crate::ids::{Id, file_id, parent_dir};
 use crate::keys::{DirKey, FileKey};
 use crate::resolved::{Resolved, UnresolvedSite, caller_id};
 use crate::tested::Tested;
@@ -84,6 +84,11 @@ struct Resolver<'db> {
     outer: HashMap<SymbolIdx, SymbolIdx>,
 }
 
+/// `pkg:go:{dir}`, interned: the node a Go file hangs under.
+pub(crate) fn go_package_id(dir: &str) -> Id {
+    crate::ids::package_id(codegraph_parse::Language::Go, dir)
+}
+
 /// Go in the resolve registry (`crate::languages`): its rows are memoized in two parts (the
 /// core and the IMPLEMENTS edges, see [`resolve_core`]), its files hang under their package.
 pub(crate) struct GoResolver;
@@ -119,7 +124,7 @@ impl crate::languages::LanguageResolver for GoResolver {
     }
 
     fn file_parent(&self, path: &str) -> Option<crate::ids::Id> {
-        Some(crate::ids::go_package_id(crate::ids::parent_dir(path)))
+        Some(go_package_id(crate::ids::parent_dir(path)))
     }
 
     fn reference(

@@ -9,9 +9,10 @@
 //! `go_file_summary` (package clause, top-level type names, method receivers), an `Eq`
 //! firewall, so an edit inside a function body stops before it.
 
+use crate::go::go_package_id;
 use crate::go::layout::{go_dir_files, go_file_summary, go_files};
 use crate::graph::{Edge, Node};
-use crate::ids::{Id, file_id, go_package_id};
+use crate::ids::{Id, file_id};
 use crate::keys::DirKey;
 use codegraph_db::{SourceFile, Workspace};
 use codegraph_parse::Language;
