@@ -179,7 +179,7 @@ pub fn file_endpoints(db: &dyn salsa::Database, file: SourceFile) -> Vec<FileEnd
 
 /// The signature line of an endpoint node: what it is, who declared it, its middleware,
 /// response keys and status codes, or a tool's input fields.
-fn signature(e: &Endpoint) -> String {
+pub(crate) fn signature(e: &Endpoint) -> String {
     let mut s = match e.kind {
         EndpointKind::Route => format!("{} {} [{}]", e.method, e.name, e.framework),
         EndpointKind::Tool => format!("tool {}({}) [{}]", e.name, e.fields.join(", "), e.framework),
@@ -283,7 +283,11 @@ pub(crate) fn endpoint_rows(
 /// The handler a registration in `file` names within that file: a symbol of the file, or code
 /// written in place (its enclosing symbol, or the file at module level). `None` for a handler
 /// named by reference (resolution ties it) or not known.
-fn local_handler(db: &dyn salsa::Database, file: SourceFile, e: &Endpoint) -> Option<Id> {
+pub(crate) fn local_handler(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+    e: &Endpoint,
+) -> Option<Id> {
     match &e.handler {
         Handler::Symbol(i) => symbol_ids(db, file).get(*i as usize).cloned(),
         Handler::Inline => Some(crate::resolved::caller_id(db, file, e.enclosing)),
@@ -326,7 +330,7 @@ fn join_prefix(prefix: &str, path: &str) -> String {
 
 /// What a callee-shaped reference in `file` names, resolved by the file's language exactly as
 /// a call's callee is.
-fn resolve_ref(
+pub(crate) fn resolve_ref(
     db: &dyn salsa::Database,
     workspace: Workspace,
     file: SourceFile,
@@ -345,7 +349,7 @@ fn resolve_ref(
 /// *function* (a plugin, a router factory, a Go registration function) the routes registered
 /// inside it. One level: a router mounted inside a mounted router keeps its own prefix only.
 /// Go files also get here the routes whose path names other files' constants
-/// (`const_path_routes`).
+/// (`go::routes::const_path_routes`).
 #[salsa::tracked(returns(ref))]
 pub(crate) fn composed_routes<'db>(
     db: &'db dyn salsa::Database,
@@ -443,73 +447,6 @@ pub(crate) fn composed_routes<'db>(
         }
     }
     out
-}
-
-/// Go routes whose path names string constants of other files (`mux.Handle(RaftPrefix, h)`
-/// with `RaftPrefix` declared elsewhere in the package, or `rafthttp.RaftPrefix`): evaluated
-/// against the package's or the imported package's constants, then read like a literal
-/// pattern. A path that does not evaluate (a parameter, a loop variable) is no route.
-pub(crate) fn const_path_routes(
-    db: &dyn salsa::Database,
-    key: FileKey<'_>,
-    seen: &mut HashMap<String, u32>,
-    out: &mut Vec<ComposedRoute>,
-) {
-    let (workspace, file) = (key.workspace(db), key.file(db));
-    let facts = file_facts(db, file);
-    if facts.endpoints.iter().all(|e| e.path_expr.is_empty()) {
-        return;
-    }
-    let path = file.path(db);
-    // Continue the numbering of the file's other endpoints, so IDs stay unique.
-    for fe in file_endpoints(db, file) {
-        *seen.entry(endpoint_id(path, &fe.endpoint, 1)).or_insert(0) += 1;
-    }
-    for e in facts.endpoints.iter().filter(|e| !e.path_expr.is_empty()) {
-        let Some(text) = crate::go::const_path(db, key, &e.path_expr) else { continue };
-        let Some((method, route_path)) =
-            codegraph_parse::resolved_go_route(&e.framework, &e.method, &text)
-        else {
-            continue;
-        };
-        let mut resolved = e.clone();
-        resolved.method = method;
-        resolved.name = route_path.clone();
-        resolved.path_expr.clear();
-        let n = seen.entry(endpoint_id(path, &resolved, 1)).or_insert(0);
-        *n += 1;
-        let id = intern(&endpoint_id(path, &resolved, *n));
-        let label = label(&resolved);
-        let node = Node {
-            id: id.clone(),
-            kind: NodeKind::Route,
-            name: label.clone(),
-            qualified_name: label,
-            file: Some(path.clone()),
-            language: Some(Language::Go.as_str()),
-            start_line: Some(e.line),
-            end_line: Some(e.line),
-            signature: Some(signature(&resolved)),
-            doc: None,
-            exported: false,
-            parent: Some(file_id(path)),
-            size: None,
-            lines: None,
-            hash: None,
-            props: Some(props(&resolved, None)),
-        };
-        let mut edges =
-            vec![Edge::new(file_id(path), id.clone(), EdgeKind::Contains, Reason::Structural, 0)];
-        let handler = match &e.handler {
-            Handler::Reference(c) => resolve_ref(db, workspace, file, e.enclosing, c, e.line)
-                .and_then(|((f, i), r)| symbol_ids(db, f).get(i as usize).map(|h| (h.clone(), r))),
-            _ => local_handler(db, file, e).map(|h| (h, Reason::SameFile)),
-        };
-        if let Some((h, reason)) = handler {
-            edges.push(Edge::new(id.clone(), h, EdgeKind::HandlesRoute, reason, e.line));
-        }
-        out.push(ComposedRoute { method: resolved.method.clone(), path: route_path, node, edges });
-    }
 }
 
 /// Every route of the workspace (declared and mounted), sorted by ID. Re-executes only when

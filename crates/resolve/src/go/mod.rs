@@ -36,6 +36,7 @@ mod implements;
 pub(crate) mod layout;
 mod lookup;
 pub(crate) mod packages;
+pub(crate) mod routes;
 pub(crate) mod table;
 
 use crate::graph::{Edge, symbol_ids};
@@ -154,7 +155,7 @@ impl crate::languages::LanguageResolver for GoResolver {
         seen: &mut std::collections::HashMap<String, u32>,
         out: &mut Vec<crate::endpoints::ComposedRoute>,
     ) {
-        crate::endpoints::const_path_routes(db, key, seen, out);
+        routes::const_path_routes(db, key, seen, out);
     }
 }
 
