@@ -58,20 +58,6 @@ server.tool("find_user", "Finds a user", { id: z.string() }, async ({ id }) => g
 Call `greet` or `Server.start`.
 "#;
 
-const TOOLS: [&str; 11] = [
-    "changed_code_impact",
-    "code_search",
-    "dag_grep",
-    "expand",
-    "impact_analysis",
-    "index_status",
-    "open_node",
-    "route_impact",
-    "symbol_context",
-    "tool_context",
-    "trace",
-];
-
 /// The main text argument of each tool, for inputs that are not a JSON object.
 fn text_arg(tool: &str) -> &'static str {
     match tool {
@@ -84,6 +70,8 @@ fn text_arg(tool: &str) -> &'static str {
 }
 
 struct Harness {
+    /// Every tool the server offers (`CodegraphMcp::tool_names`): a new tool is fuzzed too.
+    tools: Vec<String>,
     runtime: tokio::runtime::Runtime,
     client: RunningService<RoleClient, ClientInfo>,
     _dir: tempfile::TempDir,
@@ -92,14 +80,7 @@ struct Harness {
 fn harness() -> &'static Harness {
     static H: OnceLock<Harness> = OnceLock::new();
     H.get_or_init(|| {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let base = std::fs::canonicalize(dir.path()).expect("canonical");
-        let root = base.join("repo");
-        std::fs::create_dir_all(&root).expect("mkdir");
-        codegraph_tests::write_fixture(&root, FIXTURE);
-        codegraph_tests::cli::git(&root, &["init", "-q"]);
-        codegraph_tests::cli::git(&root, &["add", "."]);
-        codegraph_tests::cli::git(&root, &["commit", "-qm", "init"]);
+        let (dir, base, root) = codegraph_tests::cli::git_fixture(FIXTURE);
         let opts = RootOptions { build_wait: Duration::from_secs(60), ..RootOptions::default() };
         let handle = RootHandle::new(root, base.join("repo.db"), opts);
         let roots = Arc::new(RootSet::new(vec![handle], None));
@@ -117,7 +98,7 @@ fn harness() -> &'static Harness {
             });
             ClientInfo::default().serve(client_io).await.expect("client handshake")
         });
-        let h = Harness { runtime, client, _dir: dir };
+        let h = Harness { tools: CodegraphMcp::tool_names(), runtime, client, _dir: dir };
         // The first answer waits for the first index.
         let first = call(&h, "index_status", Map::new()).expect("index_status answers");
         assert!(!first.0, "index_status failed: {}", first.1);
@@ -142,7 +123,7 @@ fn call(h: &Harness, tool: &str, args: Map<String, Value>) -> Option<(bool, Stri
 fuzz_target!(|data: &[u8]| {
     let h = harness();
     let Some((&pick, rest)) = data.split_first() else { return };
-    let tool = TOOLS[pick as usize % TOOLS.len()];
+    let tool = h.tools[pick as usize % h.tools.len()].as_str();
     let args = match serde_json::from_slice::<Value>(rest) {
         Ok(Value::Object(map)) => map,
         _ => {

@@ -56,13 +56,7 @@ struct Fixture {
 }
 
 fn fixture(files: &str) -> Fixture {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let root = std::fs::canonicalize(dir.path()).expect("canonical").join("repo");
-    std::fs::create_dir_all(&root).expect("mkdir");
-    codegraph_tests::write_fixture(&root, files);
-    codegraph_tests::cli::git(&root, &["init", "-q"]);
-    codegraph_tests::cli::git(&root, &["add", "."]);
-    codegraph_tests::cli::git(&root, &["commit", "-qm", "init"]);
+    let (dir, _, root) = codegraph_tests::cli::git_fixture(files);
     Fixture { _dir: dir, root }
 }
 
@@ -178,6 +172,7 @@ async fn every_tool_answers_on_a_fixture() {
     let mut names: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
     names.sort();
     assert_eq!(names, TOOLS);
+    assert_eq!(CodegraphMcp::tool_names(), TOOLS, "what the fuzz target calls");
     // The whole tools/list answer stays well under 5k tokens (~4 characters per token).
     let listed = serde_json::to_string(&tools).expect("json").len();
     assert!(listed < 16_000, "tools/list is {listed} characters");

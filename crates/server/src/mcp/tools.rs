@@ -326,6 +326,15 @@ impl CodegraphMcp {
         CodegraphMcp { roots, tool_router: ROUTER.get_or_init(Self::tool_router).clone() }
     }
 
+    /// The names of the tools the server offers, in the router's order (what `tools/list`
+    /// answers; the fuzz target calls each of them).
+    pub fn tool_names() -> Vec<String> {
+        let mut names: Vec<String> =
+            Self::tool_router().list_all().into_iter().map(|t| t.name.to_string()).collect();
+        names.sort();
+        names
+    }
+
     /// Runs `f` on the blocking pool with one snapshot of the chosen root, then adds `root`,
     /// `revision` and `stale` to its answer.
     async fn with_reader<F>(
@@ -529,14 +538,7 @@ fn lookup_error_hinted(query: &str, e: QueryError, hint: &str) -> ToolError {
 
 /// A `kind` argument as a node kind; `None` when absent, the error lists the kinds.
 fn node_kind(kind: &Option<String>) -> Result<Option<NodeKind>, ToolError> {
-    kind.as_deref()
-        .map(|k| {
-            NodeKind::parse(k).ok_or_else(|| {
-                let kinds: Vec<&str> = NodeKind::ALL.iter().map(|k| k.as_str()).collect();
-                ToolError::Message(format!("unknown kind `{k}`; one of: {}", kinds.join(", ")))
-            })
-        })
-        .transpose()
+    kind.as_deref().map(|k| k.parse::<NodeKind>().map_err(ToolError::Message)).transpose()
 }
 
 fn edges(list: &Option<Vec<String>>) -> Result<Vec<codegraph_schema::EdgeKind>, ToolError> {
