@@ -16,7 +16,7 @@
 use crate::LanguageSpec;
 use crate::Provider;
 use crate::facts::*;
-use crate::lang::{Capability, Language};
+use crate::lang::Capability;
 use crate::util::{
     clean_comments, count_errors, end_line, signature, start_col, start_line, text, to_u32,
 };
@@ -43,10 +43,6 @@ pub static GO_SPEC: LanguageSpec = LanguageSpec {
 };
 
 impl Provider for GoProvider {
-    fn language(&self) -> Language {
-        Language::Go
-    }
-
     fn capabilities(&self) -> &'static [Capability] {
         crate::lang::CODE_CAPABILITIES
     }

@@ -38,7 +38,6 @@ pub const FACTS_VERSION: u32 = 18;
 
 /// What every language provider implements.
 pub trait Provider: Send + Sync + 'static {
-    fn language(&self) -> Language;
     /// What this provider extracts; consumers must not expect more.
     fn capabilities(&self) -> &'static [Capability];
     /// The tree-sitter grammar, or `None` for providers that scan text directly.

@@ -13,7 +13,7 @@
 use crate::LanguageSpec;
 use crate::Provider;
 use crate::facts::{FileFacts, Mention, MentionKind, Symbol, SymbolIdx};
-use crate::lang::{Capability, Language};
+use crate::lang::Capability;
 use crate::util::{collapse_whitespace, to_u32};
 use codegraph_schema::NodeKind;
 use std::collections::HashSet;
@@ -31,10 +31,6 @@ pub static MARKDOWN_SPEC: LanguageSpec = LanguageSpec {
 };
 
 impl Provider for MarkdownProvider {
-    fn language(&self) -> Language {
-        Language::Markdown
-    }
-
     fn capabilities(&self) -> &'static [Capability] {
         &[Capability::Symbols]
     }

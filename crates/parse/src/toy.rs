@@ -8,7 +8,7 @@
 //! `def` is its doc.
 
 use crate::facts::{CallKind, CallSite, Callee, FileFacts, Receiver, Symbol, SymbolIdx};
-use crate::{Capability, Language, LanguageSpec, Provider};
+use crate::{Capability, LanguageSpec, Provider};
 use codegraph_schema::NodeKind;
 
 pub struct ToyProvider;
@@ -24,10 +24,6 @@ pub static TOY_SPEC: LanguageSpec = LanguageSpec {
 };
 
 impl Provider for ToyProvider {
-    fn language(&self) -> Language {
-        Language::Toy
-    }
-
     fn capabilities(&self) -> &'static [Capability] {
         &[Capability::Symbols, Capability::Calls]
     }

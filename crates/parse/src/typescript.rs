@@ -61,10 +61,6 @@ pub static JAVASCRIPT_SPEC: LanguageSpec = LanguageSpec {
 };
 
 impl Provider for TsProvider {
-    fn language(&self) -> Language {
-        self.language
-    }
-
     fn capabilities(&self) -> &'static [Capability] {
         crate::lang::CODE_CAPABILITIES
     }

@@ -137,7 +137,26 @@ impl crate::languages::LanguageResolver for GoResolver {
         callee: &codegraph_parse::Callee,
         line: u32,
     ) -> Option<((SourceFile, SymbolIdx), Reason)> {
-        resolve_reference(db, workspace, file, scope, callee, line)
+        // Resolved exactly as a call's callee is: what a router mount names
+        // (`r.Mount("/api", usersRouter())`, `r.Route("/v1", routes)`).
+        let facts = file_facts(db, file);
+        let pkg = facts.package.clone()?;
+        let key = FileKey::new(db, workspace, file);
+        let dir = parent_dir(file.path(db)).to_string();
+        let tables = Tables { db, workspace };
+        let r = Resolver {
+            tables,
+            imports: file_imports(db, key),
+            scope: tables.scope(&dir, &pkg),
+            own: PkgRef { dir, name: pkg },
+            locals: locals(facts),
+            outer: outer_functions(facts),
+        };
+        let fn_scope = function_scope(facts, scope);
+        match r.call(callee, fn_scope, line_end(line), 0) {
+            Outcome::Found(f, reason) => Some(((f.sym.file, f.sym.idx), reason)),
+            _ => None,
+        }
     }
 
     fn has_endpoints(&self) -> bool {
@@ -156,37 +175,6 @@ impl crate::languages::LanguageResolver for GoResolver {
         out: &mut Vec<crate::endpoints::ComposedRoute>,
     ) {
         routes::const_path_routes(db, key, seen, out);
-    }
-}
-
-/// What a callee-shaped reference in Go `file` (inside `scope`, on `line`) names: a function
-/// or method of the workspace and why, resolved exactly as a call's callee is. Used for what
-/// a router mount names (`r.Mount("/api", usersRouter())`, `r.Route("/v1", routes)`).
-pub(crate) fn resolve_reference(
-    db: &dyn salsa::Database,
-    workspace: Workspace,
-    file: SourceFile,
-    scope: Option<SymbolIdx>,
-    callee: &codegraph_parse::Callee,
-    line: u32,
-) -> Option<((SourceFile, SymbolIdx), Reason)> {
-    let facts = file_facts(db, file);
-    let pkg = facts.package.clone()?;
-    let key = FileKey::new(db, workspace, file);
-    let dir = parent_dir(file.path(db)).to_string();
-    let tables = Tables { db, workspace };
-    let r = Resolver {
-        tables,
-        imports: file_imports(db, key),
-        scope: tables.scope(&dir, &pkg),
-        own: PkgRef { dir, name: pkg },
-        locals: locals(facts),
-        outer: outer_functions(facts),
-    };
-    let fn_scope = function_scope(facts, scope);
-    match r.call(callee, fn_scope, line_end(line), 0) {
-        Outcome::Found(f, reason) => Some(((f.sym.file, f.sym.idx), reason)),
-        _ => None,
     }
 }
 

@@ -51,21 +51,6 @@ fn sym_id(db: &dyn salsa::Database, (f, i): Target) -> Option<crate::ids::Id> {
     symbol_ids(db, f).get(i as usize).cloned()
 }
 
-/// What a callee-shaped reference in `file` (at `scope`) names: a symbol of the workspace and
-/// why, resolved exactly as a call's callee is.
-pub(crate) fn resolve_reference(
-    db: &dyn salsa::Database,
-    workspace: Workspace,
-    file: SourceFile,
-    scope: Option<codegraph_parse::SymbolIdx>,
-    callee: &Callee,
-) -> Option<(Target, Reason)> {
-    match (Resolver { db, workspace }).callee(file, scope, callee, 0) {
-        Outcome::Found(t, reason) => Some((t, reason)),
-        _ => None,
-    }
-}
-
 /// Resolves the imports, calls and type relations of one TS/TSX/JS file.
 pub(crate) fn resolve_file(
     db: &dyn salsa::Database,
@@ -311,7 +296,11 @@ impl crate::languages::LanguageResolver for TsResolver {
         callee: &Callee,
         _line: u32,
     ) -> Option<(Target, Reason)> {
-        resolve_reference(db, workspace, file, scope, callee)
+        // Resolved exactly as a call's callee is.
+        match (Resolver { db, workspace }).callee(file, scope, callee, 0) {
+            Outcome::Found(t, reason) => Some((t, reason)),
+            _ => None,
+        }
     }
 
     fn has_endpoints(&self) -> bool {
