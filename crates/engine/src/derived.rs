@@ -20,10 +20,15 @@ pub fn compute(reader: &Reader<'_>) -> Result<DerivedRows> {
     let start = Instant::now();
     let mut input = GraphInput::default();
     let mut index: HashMap<String, usize> = HashMap::new();
+    // The names languages run as program entries whether or not they are exported (Go: main).
+    let entry_names: Vec<&str> =
+        codegraph_parse::Language::ALL.iter().filter_map(|l| l.spec().program_entry).collect();
     reader.for_each_node(|n| {
         index.insert(n.id.clone(), input.nodes.len());
         let is_test = n.file.as_deref().is_some_and(is_test_path);
+        // The name first (one string compare for most nodes), then the file's language.
         let program_entry = n.kind == codegraph_schema::NodeKind::Function
+            && entry_names.contains(&n.name.as_str())
             && n.file
                 .as_deref()
                 .and_then(codegraph_parse::Language::from_path)

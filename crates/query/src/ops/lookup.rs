@@ -309,9 +309,11 @@ impl Reader<'_> {
             node_from_row,
         )?;
         let suffix = format!(".{text}");
-        // File -> the name of the package node it hangs under (languages with directory
+        // File -> the ID of the package node it hangs under (languages with directory
         // packages, e.g. Go), read once per file; `None`: the file is its own module.
-        let mut packages: HashMap<String, Option<Option<String>>> = HashMap::new();
+        let mut file_package: HashMap<String, Option<String>> = HashMap::new();
+        // Package ID -> its name, read once per package.
+        let mut package_names: HashMap<String, Option<String>> = HashMap::new();
         let mut out = Vec::new();
         for node in rows {
             if node.qualified_name.ends_with(&suffix) {
@@ -326,17 +328,22 @@ impl Reader<'_> {
                 .filter(|(head, tail)| !head.is_empty() && *tail == node.qualified_name);
             let mut matched = false;
             for (head, _) in heads {
-                if !packages.contains_key(&file) {
+                if !file_package.contains_key(&file) {
                     let parent = self.node(&ids::file(&file))?.and_then(|f| f.parent);
-                    let package = match parent.filter(|p| ids::is(p, NodeCategory::Package)) {
-                        Some(id) => Some(self.node(&id)?.map(|p| p.name)),
-                        None => None,
-                    };
-                    packages.insert(file.clone(), package);
+                    let package = parent.filter(|p| ids::is(p, NodeCategory::Package));
+                    if let Some(id) = &package
+                        && !package_names.contains_key(id)
+                    {
+                        package_names.insert(id.clone(), self.node(id)?.map(|p| p.name));
+                    }
+                    file_package.insert(file.clone(), package);
                 }
-                matched = match packages.get(&file) {
-                    Some(Some(name)) => package_matches(dir_of(&file), name.as_deref(), head),
-                    _ => module_matches(&file, head),
+                matched = match file_package.get(&file).and_then(|p| p.as_ref()) {
+                    Some(id) => {
+                        let name = package_names.get(id).and_then(|n| n.as_deref());
+                        package_matches(dir_of(&file), name, head)
+                    }
+                    None => module_matches(&file, head),
                 };
                 if matched {
                     break;
