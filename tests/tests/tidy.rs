@@ -68,18 +68,16 @@ fn product_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
         .map(|(i, l)| (i + 1, l))
 }
 
-/// The product sources of the library and binary crates, except the model crate itself and
-/// the parser crate (whose literals are tree-sitter's node kinds, a different vocabulary that
-/// the grammar test checks): no `tests/`, `examples/`, `benches/` or `tests.rs`.
-fn product_files(root: &Path) -> Vec<(String, String)> {
+/// The product sources of the library and binary crates (no `tests/`, `examples/`,
+/// `benches/` or `tests.rs`) whose path starts with none of `except`, as (path, text).
+fn product_files(root: &Path, except: &[&str]) -> Vec<(String, String)> {
     let mut files = Vec::new();
     rust_files(&root.join("crates"), &mut files);
     files
         .into_iter()
         .filter_map(|f| {
             let rel = f.strip_prefix(root).unwrap_or(&f).display().to_string();
-            let skip = rel.starts_with("crates/schema/")
-                || rel.starts_with("crates/parse/")
+            let skip = except.iter().any(|p| rel.starts_with(p))
                 || ["/tests/", "/examples/", "/benches/"].iter().any(|d| rel.contains(d))
                 || rel.ends_with("/tests.rs");
             (!skip).then(|| (rel, std::fs::read_to_string(&f).unwrap_or_default()))
@@ -121,7 +119,9 @@ const MAX_JUSTIFIED: usize = 5;
 fn kinds_and_ids_are_spelt_only_in_the_model_crate() {
     use codegraph_schema::{EdgeKind, NodeCategory, NodeKind};
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let files = product_files(&root);
+    // Not the model crate itself, nor the parser crate: its literals are tree-sitter's node
+    // kinds, a different vocabulary that `crates/parse/tests/grammar_names.rs` checks.
+    let files = product_files(&root, &["crates/schema/", "crates/parse/"]);
     assert!(files.len() > 30, "found only {} product files", files.len());
     let prefixes: Vec<String> =
         NodeCategory::ALL.iter().map(|c| format!("\"{}:", c.id_prefix())).collect();
@@ -245,19 +245,8 @@ fn only_registries_and_language_modules_name_a_language() {
     ];
     let variants: Vec<String> =
         codegraph_parse::Language::ALL.iter().map(|l| format!("Language::{l:?}")).collect();
-    let mut files = Vec::new();
-    rust_files(&root.join("crates"), &mut files);
     let mut problems = Vec::new();
-    for f in files {
-        let rel = f.strip_prefix(&root).unwrap_or(&f).display().to_string();
-        if rel.contains("/tests/")
-            || rel.contains("/examples/")
-            || rel.ends_with("/tests.rs")
-            || own.iter().any(|p| rel.starts_with(p))
-        {
-            continue;
-        }
-        let text = std::fs::read_to_string(&f).unwrap_or_default();
+    for (rel, text) in product_files(&root, &own) {
         for (n, line) in product_lines(&text) {
             if let Some(v) = variants.iter().find(|v| has_word(line, v)) {
                 problems.push(format!("{rel}:{n}: {v}"));
