@@ -1098,16 +1098,7 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
         let mut methods: Vec<String> = Vec::new();
         let mut cur = call;
         for _ in 0..MAX_CHAIN {
-            let Some(f) =
-                cur.child_by_field_name("function").filter(|f| f.kind() == "selector_expression")
-            else {
-                return;
-            };
-            let (Some(field), Some(op)) =
-                (f.child_by_field_name("field"), f.child_by_field_name("operand"))
-            else {
-                return;
-            };
+            let Some((op, field)) = selector_call(cur) else { return };
             let name = self.text(field);
             self.done.insert(cur.id());
             if name == "Methods" {
@@ -1176,6 +1167,12 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
         g.prefix = format!("{}/{p}", g.prefix);
         self.seeds.insert(fl.id(), g);
     }
+}
+
+/// (operand, field) of a call of a selector, `x.M(...)`; `None` for any other call.
+fn selector_call(call: Node<'_>) -> Option<(Node<'_>, Node<'_>)> {
+    let f = call.child_by_field_name("function").filter(|f| f.kind() == "selector_expression")?;
+    Some((f.child_by_field_name("operand")?, f.child_by_field_name("field")?))
 }
 
 #[cfg(test)]

@@ -37,16 +37,7 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
     }
 
     pub(super) fn response_call(&self, call: Node<'t>, params: &[&'s str], ep: &mut Endpoint) {
-        let Some(f) =
-            call.child_by_field_name("function").filter(|f| f.kind() == "selector_expression")
-        else {
-            return;
-        };
-        let (Some(field), Some(op)) =
-            (f.child_by_field_name("field"), f.child_by_field_name("operand"))
-        else {
-            return;
-        };
+        let Some((op, field)) = selector_call(call) else { return };
         let m = self.text(field);
         let a = call_args(call);
         let status = |i: usize| a.get(i).and_then(|x| status_of(*x, self.src));
