@@ -17,7 +17,7 @@ pub mod fuzz;
 use codegraph_db::{Content, Database, FileMeta, SourceFile, Workspace};
 use codegraph_parse::{Language, analyze, render::render_facts};
 use codegraph_query::{SnapshotInfo, Store};
-use codegraph_resolve::{Edge, Node, file_graph, file_node, package_graph, resolve_file};
+use codegraph_resolve::{Edge, Node, file_graph, file_node, node_unit_rows, resolve_file};
 use codegraph_schema::Reason;
 use std::path::Path;
 use std::sync::Arc;
@@ -127,7 +127,7 @@ pub fn render_fixture_graph(fixture: &str) -> String {
         nodes.extend(g.nodes.iter());
         edges.extend(g.edges.iter());
     }
-    let p = package_graph(&db, workspace);
+    let p = node_unit_rows(&db, workspace);
     nodes.extend(&p.nodes);
     edges.extend(&p.edges);
     let published = published_edges(&nodes, &edges);

@@ -69,11 +69,12 @@ fn equal_facts_stop_propagation() {
     assert_eq!(file_facts(&db, file).symbols[0].name, "F");
 }
 
-/// Package units: one per directory with Go files, sorted by directory, each with its package
-/// node ID; their graphs are the package rows, and `package_graph` is their concatenation.
+/// Node units of Go: one per directory with Go files, sorted by directory, each with its
+/// package node ID; their graphs are the package rows, and `node_unit_rows` is their
+/// concatenation.
 #[test]
 fn package_units_partition_the_package_rows() {
-    use codegraph_resolve::{PackageGraph, package_graph, package_unit_graph, package_units};
+    use codegraph_resolve::{UnitGraph, node_unit_graph, node_unit_rows, node_units};
     let (db, _, ws) = codegraph_tests::fixture_db(
         r#"
         //- /main.go
@@ -90,18 +91,18 @@ fn package_units_partition_the_package_rows() {
         # X
         "#,
     );
-    let units = package_units(&db, ws);
-    let ids: Vec<(&str, &str)> = units.iter().map(|u| (u.dir(&db), u.id(&db))).collect();
+    let units = node_units(&db, ws);
+    let ids: Vec<(&str, &str)> = units.iter().map(|u| (u.key(&db), u.id(&db))).collect();
     assert_eq!(ids, vec![("", "pkg:go:."), ("a", "pkg:go:a"), ("b", "pkg:go:b")]);
-    let mut all = PackageGraph::default();
+    let mut all = UnitGraph::default();
     for &u in units {
-        let g = package_unit_graph(&db, ws, u);
+        let g = node_unit_graph(&db, u);
         assert_eq!(g.nodes.iter().map(|n| &*n.id).collect::<Vec<_>>(), vec![u.id(&db)]);
         all.nodes.extend(g.nodes.iter().cloned());
         all.edges.extend(g.edges.iter().cloned());
     }
-    assert_eq!(&all, package_graph(&db, ws));
-    let b = package_unit_graph(&db, ws, units[2]);
+    assert_eq!(&all, node_unit_rows(&db, ws));
+    let b = node_unit_graph(&db, units[2]);
     let edges: Vec<String> =
         b.edges.iter().map(|e| format!("{} {} -> {} {}", e.kind, e.src, e.dst, e.reason)).collect();
     assert_eq!(

@@ -13,7 +13,7 @@
 
 use codegraph_db::{Content, Database, FileMeta, SourceFile, Workspace};
 use codegraph_parse::Language;
-use codegraph_resolve::{describe_key, file_unit_digest, package_unit_digest, package_units};
+use codegraph_resolve::{describe_key, file_unit_digest, node_unit_digest, node_units};
 use codegraph_tests::parse_fixture;
 use salsa::{Durability, Setter};
 use std::collections::BTreeMap;
@@ -83,8 +83,8 @@ impl Session {
         for (path, &file) in &self.files {
             out.insert(path.clone(), file_unit_digest(&self.db, self.workspace, file));
         }
-        for &unit in package_units(&self.db, self.workspace) {
-            let digest = package_unit_digest(&self.db, self.workspace, unit);
+        for &unit in node_units(&self.db, self.workspace) {
+            let digest = node_unit_digest(&self.db, unit);
             out.insert(unit.id(&self.db).to_string(), digest);
         }
         out
@@ -412,16 +412,17 @@ fn go_new_file_reruns_its_package_only() {
         &mut s,
         &[
             "low_durability_pin()",
+            "concept_files()",
             "go_files()",
             "go_layout()",
-            "package_units()",
+            "node_units()",
             "go_dir_files(a/)",
             "go_dir_files(b/)",
             "go_dir_files(c/)",
             "package_name(b/)",
             "package_table(b/)",
             "package_unit_graph(b/)",
-            "package_unit_digest(b/)",
+            "node_unit_digest(pkg:go:b)",
             "package_interfaces(b/)",
             "package_implements(b/)",
             "resolve_core(a/a.go)",
@@ -458,16 +459,17 @@ fn go_deleted_file_reruns_its_package_only() {
         &mut s,
         &[
             "low_durability_pin()",
+            "concept_files()",
             "go_files()",
             "go_layout()",
-            "package_units()",
+            "node_units()",
             "go_dir_files(a/)",
             "go_dir_files(b/)",
             "go_dir_files(c/)",
             "package_name(b/)",
             "package_table(b/)",
             "package_unit_graph(b/)",
-            "package_unit_digest(b/)",
+            "node_unit_digest(pkg:go:b)",
             "package_interfaces(b/)",
             "package_implements(b/)",
             "resolve_core(a/a.go)",
@@ -492,16 +494,17 @@ fn go_renamed_file_reruns_its_package_only() {
         &mut s,
         &[
             "low_durability_pin()",
+            "concept_files()",
             "go_files()",
             "go_layout()",
-            "package_units()",
+            "node_units()",
             "go_dir_files(a/)",
             "go_dir_files(b/)",
             "go_dir_files(c/)",
             "package_name(c/)",
             "package_table(c/)",
             "package_unit_graph(c/)",
-            "package_unit_digest(c/)",
+            "node_unit_digest(pkg:go:c)",
             "package_interfaces(c/)",
             "parse(c/cc.go)",
             "file_facts(c/cc.go)",
@@ -617,6 +620,7 @@ fn ts_new_file_reruns_module_resolution_of_its_directory_only() {
     check(
         &mut s,
         &[
+            "concept_files()",
             "go_files()",
             "ts_files()",
             "ts_config_files()",
@@ -647,6 +651,7 @@ fn ts_deleted_file_reruns_its_importers() {
     check(
         &mut s,
         &[
+            "concept_files()",
             "go_files()",
             "ts_files()",
             "ts_config_files()",
@@ -669,6 +674,7 @@ fn ts_renamed_file_reruns_only_the_path_layer() {
     check(
         &mut s,
         &[
+            "concept_files()",
             "go_files()",
             "ts_files()",
             "ts_config_files()",
@@ -728,7 +734,7 @@ fn durable_inputs_first_edit_reruns_the_files_dependents_once() {
             "package_interfaces(b/)",
             "package_implements(b/)",
             "package_unit_graph(b/)",
-            "package_unit_digest(b/)",
+            "node_unit_digest(pkg:go:b)",
             "resolve_core(b/methods.go)",
             "file_unit_digest(b/methods.go)",
             // The interface lists of `a` and `b` lost durability, so the index re-merges them;

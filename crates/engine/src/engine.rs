@@ -16,8 +16,8 @@ use codegraph_db::{Content, Database, FileMeta, SourceFile, Workspace, file_fact
 use codegraph_parse::FileFacts;
 use codegraph_query::{Diagnostic, SnapshotInfo, SourceRow, Store, UnitKind, UnitRows};
 use codegraph_resolve::{
-    file_graph, file_node, file_unit_digest, package_unit_digest, package_unit_graph,
-    package_units, resolve_file,
+    file_graph, file_node, file_unit_digest, node_unit_digest, node_unit_graph,
+    node_units, resolve_file,
 };
 use codegraph_schema::DiagnosticCode;
 use rayon::prelude::*;
@@ -1074,9 +1074,9 @@ impl Engine {
             }
         }
         let mut packages = Vec::new();
-        for &unit in package_units(db, ws) {
+        for &unit in node_units(db, ws) {
             let id = unit.id(db);
-            let digest = package_unit_digest(db, ws, unit);
+            let digest = node_unit_digest(db, unit);
             if self.published.get(id) != Some(&digest) {
                 packages.push((id.to_string(), digest));
             }
@@ -1085,7 +1085,7 @@ impl Engine {
         let mut gone: Vec<String> = Vec::new();
         if inputs.list_changed || self.unsettled {
             let mut live: HashSet<&str> = self.files.values().map(|e| &*e.id).collect();
-            let units = package_units(db, ws);
+            let units = node_units(db, ws);
             live.extend(units.iter().map(|u| u.id(db)));
             gone =
                 self.published.keys().filter(|id| !live.contains(id.as_str())).cloned().collect();
@@ -1163,10 +1163,10 @@ impl Engine {
         }
         let changed: HashMap<&str, u64> =
             units.packages.iter().map(|(id, d)| (id.as_str(), *d)).collect();
-        for &unit in package_units(db, ws) {
+        for &unit in node_units(db, ws) {
             let Some(&digest) = changed.get(unit.id(db)) else { continue };
             let id = unit.id(db);
-            let g = package_unit_graph(db, ws, unit);
+            let g = node_unit_graph(db, unit);
             update.replace_unit(&UnitRows {
                 id,
                 kind: UnitKind::Node,
@@ -1258,8 +1258,8 @@ impl Engine {
         self.db.set_parse_lru(DAEMON_PARSE_LRU);
         self.store.set_cache_kib(DAEMON_SQLITE_CACHE_KIB)?;
         self.file_digests()?;
-        for &unit in package_units(&self.db, self.workspace) {
-            package_unit_digest(&self.db, self.workspace, unit);
+        for &unit in node_units(&self.db, self.workspace) {
+            node_unit_digest(&self.db, unit);
         }
         Ok(())
     }

@@ -9,8 +9,8 @@ use anyhow::{Context, Result};
 use codegraph_db::{Content, Database, PREFETCH_CHUNK, SourceFile, Workspace};
 use codegraph_query::{Diagnostic, SnapshotInfo, SourceRow, Store};
 use codegraph_resolve::{
-    Edge, Node, UnresolvedSite, file_graph, file_node, file_unit_digest, package_unit_digest,
-    package_unit_graph, package_units, resolve_file,
+    Edge, Node, UnresolvedSite, file_graph, file_node, file_unit_digest, node_unit_digest,
+    node_unit_graph, node_units, resolve_file,
 };
 use codegraph_schema::DiagnosticCode;
 use std::collections::{BTreeMap, HashMap};
@@ -263,10 +263,10 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
     }
     let resolve_ms = resolve_start.elapsed().as_millis();
     let mut batch = Batch::default();
-    for &unit in package_units(&db, workspace) {
-        let g = package_unit_graph(&db, workspace, unit);
+    for &unit in node_units(&db, workspace) {
+        let g = node_unit_graph(&db, unit);
         let id = codegraph_resolve::ids::intern(unit.id(&db));
-        let digest = package_unit_digest(&db, workspace, unit);
+        let digest = node_unit_digest(&db, unit);
         batch.nodes.push(Arc::from(g.nodes.as_slice()));
         batch.edges.push((id.clone(), Arc::from(g.edges.as_slice())));
         batch.units.push((id.clone(), digest));

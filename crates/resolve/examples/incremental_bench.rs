@@ -27,7 +27,7 @@
 use codegraph_db::{Content, Database, FileMeta, SourceFile, Workspace, file_facts};
 use codegraph_parse::Language;
 use codegraph_resolve::{
-    file_graph, file_node, file_unit_digest, package_graph, package_unit_digest, package_units,
+    file_graph, file_node, file_unit_digest, node_unit_rows, node_unit_digest, node_units,
     resolve_file,
 };
 use codegraph_schema::NodeKind;
@@ -147,8 +147,8 @@ fn all_digests(db: &Database, ws: Workspace, files: &[SourceFile]) -> u64 {
     for &f in files {
         acc = acc.wrapping_add(file_unit_digest(db, ws, f));
     }
-    for &u in package_units(db, ws) {
-        acc = acc.wrapping_add(package_unit_digest(db, ws, u));
+    for &u in node_units(db, ws) {
+        acc = acc.wrapping_add(node_unit_digest(db, u));
     }
     acc
 }
@@ -212,7 +212,7 @@ fn bench(root: &Path, durability: Durabilities, edits: usize) {
     if verbose() {
         executed_counts(&db);
     }
-    let units = package_units(&db, workspace).len();
+    let units = node_units(&db, workspace).len();
     println!(
         "{} files, {units} Go packages; load {load_ms} ms, cold digests {cold_ms} ms (all cores); \
          durability of files {:?}, of the file list {:?}; digests recomputed on {}",
@@ -368,7 +368,7 @@ fn dump(root: &Path, out: &Path) -> std::io::Result<()> {
         writeln!(w, "{:?}", file_graph(&db, f))?;
         writeln!(w, "{:?}", resolve_file(&db, workspace, f))?;
     }
-    writeln!(w, "{:?}", package_graph(&db, workspace))?;
+    writeln!(w, "{:?}", node_unit_rows(&db, workspace))?;
     w.flush()
 }
 

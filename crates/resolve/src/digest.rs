@@ -1,4 +1,4 @@
-//! Unit digests: one `u64` per published unit (a file, a Go package) that changes when, and
+//! Unit digests: one `u64` per published unit (a file, a node unit: see `units.rs`) that changes when, and
 //! only when, the unit's rows change.
 //!
 //! Why it exists: after an edit the daemon must find the units whose rows to rewrite without
@@ -14,9 +14,8 @@
 //! stale rows. Two different row sets colliding on 64 bits is the one way a change could be
 //! missed; with a keyed-quality hash that is a 2^-64 event per comparison.
 
-use crate::go::packages::package_unit_graph;
 use crate::graph::{file_graph, file_node};
-use crate::keys::{DirKey, FileKey};
+use crate::keys::FileKey;
 use crate::resolved::resolve_file;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
@@ -31,13 +30,5 @@ pub(crate) fn file_unit_digest<'db>(db: &'db dyn salsa::Database, key: FileKey<'
         Some(r) => r.digest(db, key, &mut h),
         None => resolve_file(db, key).hash(&mut h),
     }
-    h.finish()
-}
-
-/// The digest of a Go package unit: its package node and package-level edges.
-#[salsa::tracked(returns(copy))]
-pub(crate) fn package_unit_digest<'db>(db: &'db dyn salsa::Database, dir: DirKey<'db>) -> u64 {
-    let mut h = DefaultHasher::new();
-    package_unit_graph(db, dir).hash(&mut h);
     h.finish()
 }

@@ -9,7 +9,7 @@
 //! exactly which queries re-ran after an edit (`resolve_file(src/a.ts)`) and a daemon can log
 //! it.
 
-use crate::go::packages::PackageUnit;
+use crate::units::NodeUnit;
 use codegraph_db::{SourceFile, Workspace};
 use salsa::plumbing::SalsaStructInDb;
 
@@ -34,7 +34,7 @@ pub(crate) struct DirKey<'db> {
 
 /// `query(argument)` for a salsa query key, e.g. from [`salsa::EventKind::WillExecute`]:
 /// the argument is the file path for per-file queries, `dir/` (`./` for the root) for
-/// per-directory ones, the package ID for a [`PackageUnit`], and empty for whole-workspace
+/// per-directory ones, the node ID for a [`NodeUnit`], and empty for whole-workspace
 /// queries. Call it outside queries (it reads the keys' fields), in the revision the key was
 /// logged in.
 pub fn describe_key(db: &dyn salsa::Database, key: salsa::DatabaseKeyIndex) -> String {
@@ -52,7 +52,7 @@ pub fn describe_key(db: &dyn salsa::Database, key: salsa::DatabaseKeyIndex) -> S
         k.file(db).path(db).clone()
     } else if let Some(k) = DirKey::cast(id, ty) {
         dir_label(k.dir(db))
-    } else if let Some(u) = PackageUnit::cast(id, ty) {
+    } else if let Some(u) = NodeUnit::cast(id, ty) {
         u.id(db).to_string()
     } else {
         format!("{id:?}")

@@ -81,6 +81,32 @@ pub(crate) trait LanguageResolver: Sync {
     ) {
     }
 
+    /// Its units that are one node each (directory packages), as (key, node ID), sorted by
+    /// key. It must read paths and languages only, never contents, so that an edit inside a
+    /// file does not re-list the units (see `units.rs`).
+    fn node_units(&self, _db: &dyn salsa::Database, _workspace: Workspace) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
+    /// The rows of one of its node units (memoized by the language); called only with a key
+    /// [`LanguageResolver::node_units`] listed.
+    fn node_unit_graph<'db>(
+        &self,
+        _db: &'db dyn salsa::Database,
+        _workspace: Workspace,
+        _key: &str,
+    ) -> &'db crate::units::UnitGraph {
+        static EMPTY: crate::units::UnitGraph =
+            crate::units::UnitGraph { nodes: Vec::new(), edges: Vec::new() };
+        &EMPTY
+    }
+
+    /// Whether its files' resolution refers to concepts (REFERS_TO to `concept:` IDs), which
+    /// then become node units.
+    fn has_concepts(&self) -> bool {
+        false
+    }
+
     /// Whether its symbols are what documentation names (Markdown sections are not).
     fn doc_targets(&self) -> bool {
         true

@@ -7,8 +7,8 @@
 //! other.
 //!
 //! The rows are published in units: one per file ([`file_unit_digest`] covers its
-//! [`file_node`], [`file_graph`] and [`resolve_file`]) and one per Go package
-//! ([`package_units`], [`package_unit_graph`], [`package_unit_digest`]). A daemon recomputes
+//! [`file_node`], [`file_graph`] and [`resolve_file`]) and one per node that no file owns (a
+//! directory package, a concept: [`node_units`], [`node_unit_graph`], [`node_unit_digest`]). A daemon recomputes
 //! every unit's digest after an edit and rewrites the units whose digest changed; the digest
 //! queries of units whose outputs compared equal do not even re-execute.
 //!
@@ -30,9 +30,12 @@ mod tested;
 #[cfg(feature = "example-language")]
 mod toy;
 mod ts;
+mod units;
 
 pub use go::layout::{InferredPrefix, go_inferred_prefix};
-pub use go::packages::{PackageGraph, PackageUnit, package_graph, package_units};
+pub use units::{
+    NodeUnit, UnitGraph, UnitOwner, node_unit_digest, node_unit_graph, node_unit_rows, node_units,
+};
 pub use go::table::Platform as GoPlatform;
 pub use graph::{Edge, FileGraph, Node, file_graph, file_node, symbol_ids};
 pub use keys::describe_key;
@@ -46,7 +49,7 @@ use codegraph_db::{SourceFile, Workspace};
 pub fn reads_as_text(path: &str) -> bool {
     path == "go.mod" || path.ends_with("/go.mod") || path.ends_with(".json")
 }
-use keys::{DirKey, FileKey};
+use keys::FileKey;
 
 /// Cross-file edges (CALLS, IMPORTS, EXTENDS, IMPLEMENTS, ACCESSES) and unresolved call sites
 /// of one file, by language. Memoized per (workspace, file).
@@ -59,29 +62,8 @@ pub fn resolve_file(db: &dyn salsa::Database, workspace: Workspace, file: Source
     resolved::resolve_file(db, key)
 }
 
-/// The node and edges of one Go package (see [`PackageGraph`]): exactly the rows
-/// [`package_graph`] has for that directory. Memoized per (workspace, package); it reads only
-/// the package's file list and a per-file summary (package clause, top-level type names and
-/// method receivers), so an edit inside a function body does not re-run it.
-pub fn package_unit_graph<'db>(
-    db: &'db dyn salsa::Database,
-    workspace: Workspace,
-    unit: PackageUnit<'db>,
-) -> &'db PackageGraph {
-    go::packages::package_unit_graph(db, DirKey::new(db, workspace, unit.dir(db)))
-}
-
 /// A digest of everything one file publishes: its [`file_node`], [`file_graph`] and
 /// [`resolve_file`] rows; equal rows give equal digests in every process of the same build.
 pub fn file_unit_digest(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile) -> u64 {
     digest::file_unit_digest(db, FileKey::new(db, workspace, file))
-}
-
-/// A digest of everything one Go package publishes: its [`package_unit_graph`] rows.
-pub fn package_unit_digest<'db>(
-    db: &'db dyn salsa::Database,
-    workspace: Workspace,
-    unit: PackageUnit<'db>,
-) -> u64 {
-    digest::package_unit_digest(db, DirKey::new(db, workspace, unit.dir(db)))
 }

@@ -2,7 +2,7 @@
 //!
 //! IDs are stable and readable: `file:src/a.ts`, `sym:ts:src/a.ts:Server.start`,
 //! `pkg:go:net/http`, `route:src/app.ts:GET /users/:id`, `tool:srv.ts:search`,
-//! `proc:sym:go:main.go:main`, `cluster:http#2`. They are built from paths, qualified names and
+//! `proc:sym:go:main.go:main`, `cluster:http#2`, `concept:cmd:kubectl`. They are built from paths, qualified names and
 //! labels only (never from byte offsets or line numbers), so an edit elsewhere in a file does not
 //! change them. A name that repeats within its scope gets `#2`, `#3`... in source order.
 //!
@@ -54,6 +54,21 @@ pub fn cluster(slug: &str, occurrence: u32) -> String {
     numbered(format!("{}:{slug}", NodeCategory::Cluster.id_prefix()), occurrence)
 }
 
+/// `concept:{tag}:{name}` for a concept kind (`concept:cmd:kubectl`, `concept:env:HOME`,
+/// `concept:image:nginx`); `None` for a kind that is not a concept.
+pub fn concept(kind: crate::NodeKind, name: &str) -> Option<String> {
+    let tag = kind.concept_tag()?;
+    Some(format!("{}:{tag}:{name}", NodeCategory::Concept.id_prefix()))
+}
+
+/// The kind and name of a `concept:` ID (`concept:cmd:kubectl` -> (`command`, `kubectl`));
+/// `None` for any other ID or an unknown tag.
+pub fn concept_parts(id: &str) -> Option<(crate::NodeKind, &str)> {
+    let (tag, name) = rest(id, NodeCategory::Concept)?.split_once(':')?;
+    let kind = crate::NodeKind::ALL.iter().copied().find(|k| k.concept_tag() == Some(tag))?;
+    Some((kind, name))
+}
+
 /// The category an ID names, from its prefix; `None` when it has no known prefix.
 pub fn category(id: &str) -> Option<NodeCategory> {
     let (prefix, _) = id.split_once(':')?;
@@ -98,6 +113,14 @@ mod tests {
         assert_eq!(file_path("files:a"), None);
         assert_eq!(file_path("sym:go:a.go:F"), None);
         assert!(is("cluster:x", NodeCategory::Cluster));
+        let cmd = concept(crate::NodeKind::Command, "kubectl");
+        assert_eq!(cmd.as_deref(), Some("concept:cmd:kubectl"));
+        assert_eq!(category("concept:env:HOME"), Some(NodeCategory::Concept));
+        assert_eq!(concept(crate::NodeKind::Function, "f"), None);
+        let image = concept(crate::NodeKind::Image, "nginx:1.25").unwrap_or_default();
+        assert_eq!(concept_parts(&image), Some((crate::NodeKind::Image, "nginx:1.25")));
+        assert_eq!(concept_parts("concept:nope:x"), None);
+        assert_eq!(concept_parts("sym:go:a.go:F"), None);
         assert!(!is("clusterx", NodeCategory::Cluster));
     }
 }

@@ -74,6 +74,22 @@ vocabulary! {
         /// A TS/JS test block (`describe` / `it` / `test` with a title and a function), named
         /// by its title path (`Calc > adds`).
         Test => "test",
+        /// An Elixir module (`defmodule`, `defimpl` as `Protocol.Type`); a Terraform module
+        /// call (`module.eks`).
+        Module => "module",
+        /// An infrastructure object: a Terraform resource (`aws_vpc.this`) or data source
+        /// (`data.aws_iam_policy_document.x`), a Kubernetes object (`Deployment/default/web`).
+        Resource => "resource",
+        /// A Terraform output (`output.cluster_arn`).
+        Output => "output",
+        /// A Terraform provider configuration (`provider.aws`, `provider.aws.west`).
+        Provider => "provider",
+        /// An external command a script runs (`cmd:kubectl`): a concept, not declared in a file.
+        Command => "command",
+        /// An environment variable scripts read or export (`env:KUBECONFIG`): a concept.
+        EnvVar => "env_var",
+        /// A container image workloads run (`image:nginx`): a concept.
+        Image => "image",
         Route => "route",
         Tool => "tool",
         Process => "process",
@@ -91,6 +107,9 @@ pub enum NodeCategory {
     Tool,
     Process,
     Cluster,
+    /// Named things no file declares but many refer to (commands, environment variables,
+    /// container images): one node each for the whole root.
+    Concept,
 }
 
 impl NodeKind {
@@ -102,7 +121,19 @@ impl NodeKind {
             NodeKind::Tool => NodeCategory::Tool,
             NodeKind::Process => NodeCategory::Process,
             NodeKind::Cluster => NodeCategory::Cluster,
+            NodeKind::Command | NodeKind::EnvVar | NodeKind::Image => NodeCategory::Concept,
             _ => NodeCategory::Symbol,
+        }
+    }
+
+    /// The tag of a concept kind in its IDs and qualified names (`cmd`, `env`, `image`);
+    /// `None` for every other kind.
+    pub const fn concept_tag(self) -> Option<&'static str> {
+        match self {
+            NodeKind::Command => Some("cmd"),
+            NodeKind::EnvVar => Some("env"),
+            NodeKind::Image => Some("image"),
+            _ => None,
         }
     }
 
@@ -148,6 +179,7 @@ impl NodeCategory {
         NodeCategory::Tool,
         NodeCategory::Process,
         NodeCategory::Cluster,
+        NodeCategory::Concept,
     ];
 
     /// The prefix of IDs of nodes in this category (`file:`, `sym:`, ...).
@@ -160,6 +192,7 @@ impl NodeCategory {
             NodeCategory::Tool => "tool",
             NodeCategory::Process => "proc",
             NodeCategory::Cluster => "cluster",
+            NodeCategory::Concept => "concept",
         }
     }
 }

@@ -97,6 +97,19 @@ pub(crate) struct GoResolver;
 pub(crate) static GO_RESOLVER: GoResolver = GoResolver;
 
 impl crate::languages::LanguageResolver for GoResolver {
+    fn node_units(&self, db: &dyn salsa::Database, workspace: Workspace) -> Vec<(String, String)> {
+        packages::package_dirs(db, workspace)
+    }
+
+    fn node_unit_graph<'db>(
+        &self,
+        db: &'db dyn salsa::Database,
+        workspace: Workspace,
+        key: &str,
+    ) -> &'db crate::units::UnitGraph {
+        packages::package_unit_graph(db, crate::keys::DirKey::new(db, workspace, key.to_string()))
+    }
+
     fn resolve<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> Resolved {
         let mut out = Resolved::clone(resolve_core(db, key));
         out.edges.extend(file_implements(db, key).iter().cloned());

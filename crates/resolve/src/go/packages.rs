@@ -3,7 +3,7 @@
 //! in other files of its package.
 //!
 //! Why it exists: these rows span several files, so they cannot belong to a file unit, and a
-//! single whole-workspace query would re-run on every Go edit. [`package_units`] lists the
+//! single whole-workspace query would re-run on every Go edit. [`package_dirs`] lists the
 //! packages from paths and languages only (a content edit never re-runs it), and
 //! `package_unit_graph` reads one package's file list and each file's
 //! `go_file_summary` (package clause, top-level type names, method receivers), an `Eq`
@@ -14,61 +14,27 @@ use crate::go::layout::{go_dir_files, go_file_summary, go_files};
 use crate::graph::{Edge, Node};
 use crate::ids::{Id, file_id};
 use crate::keys::DirKey;
+use crate::units::UnitGraph;
 use codegraph_db::{SourceFile, Workspace};
 use codegraph_parse::Language;
 use codegraph_schema::{EdgeKind, NodeKind, Reason};
 use std::collections::HashMap;
 
-/// A Go package as a publication unit: a directory holding Go files. Get them from
-/// [`package_units`].
-#[salsa::interned(debug)]
-pub struct PackageUnit<'db> {
-    /// Root-relative directory, `""` for the root.
-    #[returns(deref)]
-    pub dir: String,
-    /// The package node ID, `pkg:go:<dir>` (`pkg:go:.` for the root).
-    #[returns(deref)]
-    pub id: String,
+/// The Go packages of the workspace as node units (directory, package ID), sorted by
+/// directory. Reads paths and languages only.
+pub(crate) fn package_dirs(db: &dyn salsa::Database, workspace: Workspace) -> Vec<(String, String)> {
+    go_files(db, workspace).dirs.keys().map(|dir| (dir.clone(), go_package_id(dir).to_string())).collect()
 }
 
-/// The node and edges of Go packages (one package, or all of them for [`package_graph`]).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct PackageGraph {
-    pub nodes: Vec<Node>,
-    pub edges: Vec<Edge>,
-}
-
-/// The Go packages of the workspace, sorted by directory. Reads paths and languages only.
-#[salsa::tracked(returns(ref))]
-pub fn package_units(db: &dyn salsa::Database, workspace: Workspace) -> Vec<PackageUnit<'_>> {
-    go_files(db, workspace)
-        .dirs
-        .keys()
-        .map(|dir| PackageUnit::new(db, dir.as_str(), go_package_id(dir).to_string()))
-        .collect()
-}
-
-/// Every package's rows, in [`package_units`] order (tests and the one-shot index).
-#[salsa::tracked(returns(ref))]
-pub fn package_graph(db: &dyn salsa::Database, workspace: Workspace) -> PackageGraph {
-    let mut out = PackageGraph::default();
-    for &unit in package_units(db, workspace) {
-        let g = crate::package_unit_graph(db, workspace, unit);
-        out.nodes.extend(g.nodes.iter().cloned());
-        out.edges.extend(g.edges.iter().cloned());
-    }
-    out
-}
-
-/// One package's rows (`crate::package_unit_graph` is the public entry); empty for a
+/// One package's rows (the node unit's graph, `crate::node_unit_graph`); empty for a
 /// directory without Go files.
 #[salsa::tracked(returns(ref))]
 pub(crate) fn package_unit_graph<'db>(
     db: &'db dyn salsa::Database,
     dir: DirKey<'db>,
-) -> PackageGraph {
+) -> UnitGraph {
     let files = go_dir_files(db, dir);
-    let mut out = PackageGraph::default();
+    let mut out = UnitGraph::default();
     if files.is_empty() {
         return out;
     }
