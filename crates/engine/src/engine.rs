@@ -16,8 +16,8 @@ use codegraph_db::{Content, Database, FileMeta, SourceFile, Workspace, file_fact
 use codegraph_parse::FileFacts;
 use codegraph_query::{Diagnostic, SnapshotInfo, SourceRow, Store, UnitKind, UnitRows};
 use codegraph_resolve::{
-    file_graph, file_node, file_unit_digest, node_unit_digest, node_unit_graph,
-    node_units, resolve_file,
+    file_graph, file_node, file_unit_digest, node_unit_digest, node_unit_graph, node_units,
+    resolve_file,
 };
 use codegraph_schema::DiagnosticCode;
 use rayon::prelude::*;

@@ -35,7 +35,7 @@ use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// The layout version written as the first byte. Bump it on any change to the encoding.
-pub const CODEC_VERSION: u8 = 11;
+pub const CODEC_VERSION: u8 = 12;
 
 /// Deepest chain of call results (`Receiver::CallResult` nesting) that decoding accepts; the
 /// providers cap their chains at 8, and a bound keeps a corrupt blob from building a chain
@@ -169,6 +169,7 @@ fn import_kind_tag(k: ImportKind) -> u8 {
         ImportKind::Require => 3,
         ImportKind::Dynamic => 4,
         ImportKind::Go => 5,
+        ImportKind::Path => 6,
     }
 }
 
@@ -180,6 +181,7 @@ fn import_kind_of(tag: u64) -> Option<ImportKind> {
         3 => ImportKind::Require,
         4 => ImportKind::Dynamic,
         5 => ImportKind::Go,
+        6 => ImportKind::Path,
         _ => return None,
     })
 }
@@ -375,8 +377,9 @@ impl<'f> Writer<'f> {
             let kind = match c.kind {
                 CallKind::Call => 0,
                 CallKind::New => 1,
+                CallKind::Declared => 2,
             };
-            self.receiver(&c.callee.receiver, kind, 1);
+            self.receiver(&c.callee.receiver, kind, 2);
             self.str(&c.callee.name);
             self.varint(delta(line, c.line));
             line = c.line;
@@ -964,8 +967,12 @@ impl<'b> Reader<'b> {
         let mut out = Vec::with_capacity(n);
         let (mut line, mut prev) = (0, 0);
         for _ in 0..n {
-            let (receiver, kind) = self.receiver(1)?;
-            let kind = if kind == 0 { CallKind::Call } else { CallKind::New };
+            let (receiver, kind) = self.receiver(2)?;
+            let kind = match kind {
+                0 => CallKind::Call,
+                1 => CallKind::New,
+                _ => CallKind::Declared,
+            };
             let name = self.string()?;
             line = self.line(line)?;
             let col = self.u32("column")?;

@@ -135,6 +135,10 @@ pub enum ImportKind {
     Dynamic,
     /// Go import spec.
     Go,
+    /// A file or directory named by its path: a Terraform `module` block's local `source`
+    /// (bindings: the module name as the local of a `Namespace` binding, then one `Named` per
+    /// input argument), a shell `source` / `.` of a script.
+    Path,
 }
 
 /// One name an import brings into (or re-exports from) the file.
@@ -176,6 +180,8 @@ pub struct CallSite {
 pub enum CallKind {
     Call,
     New,
+    /// A dependency declared, not used (Terraform `depends_on`): a reference, never a call.
+    Declared,
 }
 
 /// The shape of what is called.

@@ -45,6 +45,8 @@ languages! {
     JavaScript => crate::typescript::JAVASCRIPT_SPEC,
     Go => crate::go::GO_SPEC,
     Markdown => crate::markdown::MARKDOWN_SPEC,
+    Terraform => crate::terraform::TERRAFORM_SPEC,
+    Shell => crate::shell::SHELL_SPEC,
     // The example language that proves the registry (tests only).
     #[cfg(feature = "example-language")]
     Toy => crate::toy::TOY_SPEC,

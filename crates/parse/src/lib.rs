@@ -16,6 +16,8 @@ mod grammar;
 mod lang;
 mod markdown;
 pub mod render;
+mod shell;
+mod terraform;
 #[cfg(feature = "example-language")]
 mod toy;
 mod typescript;
@@ -34,7 +36,7 @@ use std::cell::RefCell;
 /// Version of what the providers extract. Bump it whenever a provider's output for the same
 /// text changes: an index holding facts of another version is rebuilt from scratch, since
 /// facts restored from it would be stale.
-pub const FACTS_VERSION: u32 = 18;
+pub const FACTS_VERSION: u32 = 19;
 
 /// What every language provider implements.
 pub trait Provider: Send + Sync + 'static {

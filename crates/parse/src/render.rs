@@ -52,14 +52,27 @@ pub fn render_facts(f: &FileFacts) -> String {
         }
         out.push('\n');
     }
+    let call_kind = |k: CallKind| match k {
+        CallKind::Call => "call",
+        CallKind::New => "new",
+        CallKind::Declared => "declared",
+    };
     for c in &f.calls {
-        let kind = match c.kind {
-            CallKind::Call => "call",
-            CallKind::New => "new",
-        };
+        let kind = call_kind(c.kind);
         let _ = writeln!(
             out,
             "{kind} L{}:{} {} in {}",
+            c.line,
+            c.col,
+            render_callee(&c.callee),
+            qn(c.enclosing)
+        );
+    }
+    for c in &f.value_refs {
+        let _ = writeln!(
+            out,
+            "ref {} L{}:{} {} in {}",
+            call_kind(c.kind),
             c.line,
             c.col,
             render_callee(&c.callee),

@@ -188,6 +188,7 @@ variants!(import_kind, IMPORT_KINDS, ImportKind {
     ImportKind::Require => "Require",
     ImportKind::Dynamic => "Dynamic",
     ImportKind::Go => "Go",
+    ImportKind::Path => "Path",
 });
 
 variants!(imported, IMPORTEDS, Imported {
@@ -200,6 +201,7 @@ variants!(imported, IMPORTEDS, Imported {
 variants!(call_kind, CALL_KINDS, CallKind {
     CallKind::Call => "Call",
     CallKind::New => "New",
+    CallKind::Declared => "Declared",
 });
 
 variants!(receiver, RECEIVERS, Receiver {

@@ -27,7 +27,7 @@
 use codegraph_db::{Content, Database, FileMeta, SourceFile, Workspace, file_facts};
 use codegraph_parse::Language;
 use codegraph_resolve::{
-    file_graph, file_node, file_unit_digest, node_unit_rows, node_unit_digest, node_units,
+    file_graph, file_node, file_unit_digest, node_unit_digest, node_unit_rows, node_units,
     resolve_file,
 };
 use codegraph_schema::NodeKind;

@@ -84,7 +84,11 @@ pub(crate) trait LanguageResolver: Sync {
     /// Its units that are one node each (directory packages), as (key, node ID), sorted by
     /// key. It must read paths and languages only, never contents, so that an edit inside a
     /// file does not re-list the units (see `units.rs`).
-    fn node_units(&self, _db: &dyn salsa::Database, _workspace: Workspace) -> Vec<(String, String)> {
+    fn node_units(
+        &self,
+        _db: &dyn salsa::Database,
+        _workspace: Workspace,
+    ) -> Vec<(String, String)> {
         Vec::new()
     }
 
@@ -135,6 +139,8 @@ resolvers! {
     JavaScript => crate::ts::TS_RESOLVER,
     Go => crate::go::GO_RESOLVER,
     Markdown => crate::docs::MARKDOWN_RESOLVER,
+    Terraform => crate::terraform::TERRAFORM_RESOLVER,
+    Shell => crate::shell::SHELL_RESOLVER,
     // The example language that proves the registry (tests only).
     #[cfg(feature = "example-language")]
     Toy => crate::toy::TOY_RESOLVER,

@@ -24,8 +24,11 @@ mod graph;
 pub mod ids;
 mod keys;
 mod languages;
+mod layout;
 mod resolved;
 mod shared;
+mod shell;
+mod terraform;
 mod tested;
 #[cfg(feature = "example-language")]
 mod toy;
@@ -33,13 +36,13 @@ mod ts;
 mod units;
 
 pub use go::layout::{InferredPrefix, go_inferred_prefix};
-pub use units::{
-    NodeUnit, UnitGraph, UnitOwner, node_unit_digest, node_unit_graph, node_unit_rows, node_units,
-};
 pub use go::table::Platform as GoPlatform;
 pub use graph::{Edge, FileGraph, Node, file_graph, file_node, symbol_ids};
 pub use keys::describe_key;
 pub use resolved::{Resolved, UnresolvedSite, caller_id};
+pub use units::{
+    NodeUnit, UnitGraph, UnitOwner, node_unit_digest, node_unit_graph, node_unit_rows, node_units,
+};
 
 use codegraph_db::{SourceFile, Workspace};
 

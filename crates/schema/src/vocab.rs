@@ -289,6 +289,14 @@ vocabulary! {
         DocMention => "doc-mention",
         /// Git history: the two files changed together in enough commits (CO_CHANGED).
         CoChange => "co-change",
+        /// A dependency the code declares rather than uses (Terraform `depends_on`).
+        DependsOn => "depends-on",
+        /// Through a module call's interface: a Terraform `module.m.out` to the module's
+        /// `output.out`, a module's `var.x` to the call that passes `x`.
+        ModuleInterface => "module-interface",
+        /// A concept named exactly (a command a script runs, an environment variable it reads,
+        /// an image a workload runs).
+        ConceptName => "concept-name",
     }
 }
 
@@ -306,6 +314,7 @@ impl Reason {
             Reason::UrlMatch => 0.9,
             Reason::DocMention => 0.75,
             Reason::CoChange => 0.5,
+            Reason::DependsOn | Reason::ModuleInterface | Reason::ConceptName => 1.0,
         }
     }
 }

@@ -249,7 +249,18 @@ impl Role {
     fn of(kind: NodeKind) -> Role {
         match kind {
             NodeKind::Function | NodeKind::Method => Role::Callable,
-            NodeKind::Property | NodeKind::Variable | NodeKind::Constant => Role::Value,
+            // Infrastructure blocks and concepts are values: what depends on them refers to
+            // them (REFERS_TO), as code refers to a variable.
+            NodeKind::Property
+            | NodeKind::Variable
+            | NodeKind::Constant
+            | NodeKind::Resource
+            | NodeKind::Output
+            | NodeKind::Module
+            | NodeKind::Provider
+            | NodeKind::Command
+            | NodeKind::EnvVar
+            | NodeKind::Image => Role::Value,
             NodeKind::Class
             | NodeKind::Interface
             | NodeKind::Struct
@@ -259,7 +270,10 @@ impl Role {
             NodeKind::Package => Role::Package,
             NodeKind::Route => Role::Route,
             NodeKind::Tool => Role::Tool,
-            _ => Role::Leaf,
+            // Listed, not `_`: a new kind must choose its role here.
+            NodeKind::Section | NodeKind::Test | NodeKind::Process | NodeKind::Cluster => {
+                Role::Leaf
+            }
         }
     }
 }
@@ -322,7 +336,10 @@ fn steps(
             importers_without_use(g, nid, v)?
         }
         (ImpactDirection::Upstream, Role::Route) => hops(g, &[Fetches])?,
-        (ImpactDirection::Upstream, Role::File | Role::Package) if target => hops(g, &[Imports])?,
+        // A script is also run by path (CALLS to the file).
+        (ImpactDirection::Upstream, Role::File | Role::Package) if target => {
+            hops(g, &[Imports, Calls])?
+        }
         (ImpactDirection::Downstream, Role::Callable | Role::Value) => {
             let v = hops(g, &[Calls, RefersTo, Accesses])?;
             let mut extra = Vec::new();

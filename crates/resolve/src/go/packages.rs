@@ -22,17 +22,21 @@ use std::collections::HashMap;
 
 /// The Go packages of the workspace as node units (directory, package ID), sorted by
 /// directory. Reads paths and languages only.
-pub(crate) fn package_dirs(db: &dyn salsa::Database, workspace: Workspace) -> Vec<(String, String)> {
-    go_files(db, workspace).dirs.keys().map(|dir| (dir.clone(), go_package_id(dir).to_string())).collect()
+pub(crate) fn package_dirs(
+    db: &dyn salsa::Database,
+    workspace: Workspace,
+) -> Vec<(String, String)> {
+    go_files(db, workspace)
+        .dirs
+        .keys()
+        .map(|dir| (dir.clone(), go_package_id(dir).to_string()))
+        .collect()
 }
 
 /// One package's rows (the node unit's graph, `crate::node_unit_graph`); empty for a
 /// directory without Go files.
 #[salsa::tracked(returns(ref))]
-pub(crate) fn package_unit_graph<'db>(
-    db: &'db dyn salsa::Database,
-    dir: DirKey<'db>,
-) -> UnitGraph {
+pub(crate) fn package_unit_graph<'db>(db: &'db dyn salsa::Database, dir: DirKey<'db>) -> UnitGraph {
     let files = go_dir_files(db, dir);
     let mut out = UnitGraph::default();
     if files.is_empty() {
