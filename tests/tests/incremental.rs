@@ -413,6 +413,7 @@ fn go_new_file_reruns_its_package_only() {
         &[
             "low_durability_pin()",
             "concept_files()",
+            "language_dirs(terraform)",
             "go_files()",
             "go_layout()",
             "node_units()",
@@ -460,6 +461,7 @@ fn go_deleted_file_reruns_its_package_only() {
         &[
             "low_durability_pin()",
             "concept_files()",
+            "language_dirs(terraform)",
             "go_files()",
             "go_layout()",
             "node_units()",
@@ -495,6 +497,7 @@ fn go_renamed_file_reruns_its_package_only() {
         &[
             "low_durability_pin()",
             "concept_files()",
+            "language_dirs(terraform)",
             "go_files()",
             "go_layout()",
             "node_units()",
@@ -621,6 +624,7 @@ fn ts_new_file_reruns_module_resolution_of_its_directory_only() {
         &mut s,
         &[
             "concept_files()",
+            "language_dirs(terraform)",
             "go_files()",
             "ts_files()",
             "ts_config_files()",
@@ -652,6 +656,7 @@ fn ts_deleted_file_reruns_its_importers() {
         &mut s,
         &[
             "concept_files()",
+            "language_dirs(terraform)",
             "go_files()",
             "ts_files()",
             "ts_config_files()",
@@ -675,6 +680,7 @@ fn ts_renamed_file_reruns_only_the_path_layer() {
         &mut s,
         &[
             "concept_files()",
+            "language_dirs(terraform)",
             "go_files()",
             "ts_files()",
             "ts_config_files()",
@@ -905,5 +911,126 @@ fn test_file_edit_rewrites_only_its_tests_edges() {
             "file_unit_digest(b/b_test.go)",
         ],
         &["b/b_test.go"],
+    );
+}
+
+/// A Terraform root module with a child module, and two shell scripts (one sources the other).
+const INFRA: &str = r#"
+//- /main.tf
+variable "name" {}
+module "vpc" {
+  source = "./vpc"
+  name   = var.name
+}
+output "id" { value = module.vpc.id }
+//- /other.tf
+resource "null_resource" "r" { triggers = { n = var.name } }
+//- /vpc/main.tf
+variable "name" {}
+resource "aws_vpc" "this" { tags = { Name = var.name } }
+output "id" { value = aws_vpc.this.id }
+//- /run.sh
+source ./lib.sh
+main() { log hi; kubectl get pods; }
+main
+//- /lib.sh
+log() { echo "$@"; }
+"#;
+
+/// An edit inside a block that keeps every address re-runs that file's chain only; its
+/// module's table compares equal, so the other files of the module do not re-resolve.
+#[test]
+fn terraform_block_edit_reruns_only_its_file() {
+    let mut s = Session::new(INFRA);
+    s.edit("other.tf", "n = var.name", "n = \"fixed\"");
+    check(
+        &mut s,
+        &[
+            "parse(other.tf)",
+            "file_facts(other.tf)",
+            "file_node(other.tf)",
+            "symbol_ids(other.tf)",
+            "file_graph(other.tf)",
+            "tf_decls(other.tf)",
+            "resolve_file(other.tf)",
+            "file_unit_digest(other.tf)",
+        ],
+        &["other.tf"],
+    );
+}
+
+/// A new variable changes the module's table: the module's files re-resolve (a reference may
+/// now resolve), the child module and the scripts do not.
+#[test]
+fn terraform_new_address_reresolves_its_module_only() {
+    let mut s = Session::new(INFRA);
+    s.edit("other.tf", "resource \"null", "variable \"extra\" {}\nresource \"null");
+    check(
+        &mut s,
+        &[
+            "parse(other.tf)",
+            "file_facts(other.tf)",
+            "file_node(other.tf)",
+            "symbol_ids(other.tf)",
+            "file_graph(other.tf)",
+            "tf_decls(other.tf)",
+            "resolve_file(other.tf)",
+            "file_unit_digest(other.tf)",
+            "tf_table(./)",
+            "resolve_file(main.tf)",
+        ],
+        &["other.tf"],
+    );
+}
+
+/// A new external command in a script adds a concept unit and rewrites the script's unit only.
+#[test]
+fn shell_new_command_adds_its_concept() {
+    let mut s = Session::new(INFRA);
+    s.edit("run.sh", "kubectl get pods;", "kubectl get pods; helm list;");
+    check(
+        &mut s,
+        &[
+            "parse(run.sh)",
+            "file_facts(run.sh)",
+            "file_node(run.sh)",
+            "symbol_ids(run.sh)",
+            "file_graph(run.sh)",
+            "sh_decls(run.sh)",
+            "resolve_file(run.sh)",
+            "file_unit_digest(run.sh)",
+            "node_units()",
+            "concept_graph(concept:cmd:helm)",
+            "node_unit_digest(concept:cmd:helm)",
+        ],
+        &["concept:cmd:helm", "run.sh"],
+    );
+}
+
+/// Renaming a sourced function re-resolves the scripts that see it; its old callers now name
+/// an unknown command (a concept), and the file that defines it is rewritten.
+#[test]
+fn shell_function_rename_reresolves_its_callers() {
+    let mut s = Session::new(INFRA);
+    s.edit("lib.sh", "log()", "say()");
+    check(
+        &mut s,
+        &[
+            "parse(lib.sh)",
+            "file_facts(lib.sh)",
+            "file_node(lib.sh)",
+            "symbol_ids(lib.sh)",
+            "file_graph(lib.sh)",
+            "sh_decls(lib.sh)",
+            "sh_functions()",
+            "resolve_file(lib.sh)",
+            "resolve_file(run.sh)",
+            "file_unit_digest(lib.sh)",
+            "file_unit_digest(run.sh)",
+            "node_units()",
+            "concept_graph(concept:cmd:log)",
+            "node_unit_digest(concept:cmd:log)",
+        ],
+        &["concept:cmd:log", "lib.sh", "run.sh"],
     );
 }

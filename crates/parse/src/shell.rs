@@ -6,7 +6,7 @@
 //!
 //! Calls ([`FileFacts::calls`]): every simple command whose name is a literal word, from the
 //! innermost function around it (`None` at script level), once per (function, name, line):
-//! `kubectl`, `helper`, `./scripts/x.sh`. For `bash x.sh` / `sh x.sh` (and `zsh`, `dash`,
+//! `kubectl`, `helper`, `./scripts/x.sh`; `trap NAME SIGNAL` calls `NAME`. For `bash x.sh` / `sh x.sh` (and `zsh`, `dash`,
 //! `ksh`) the script is a second call named by its path. Resolution decides what a name is:
 //! a repository function, a repository script, a builtin, or an external command.
 //!
@@ -274,6 +274,15 @@ impl<'s> Extractor<'s> {
         }
         if name == "export" {
             return;
+        }
+        // `trap cleanup EXIT` runs the function `cleanup`.
+        if name == "trap"
+            && let Some(handler) = args.first().filter(|a| a.kind_id() == self.ids.word)
+        {
+            let handler_name = self.text(*handler).to_string();
+            if handler_name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+                self.call(handler_name, start_line(*handler), start_col(*handler), enclosing);
+            }
         }
         self.call(name.to_string(), line, start_col(word), enclosing);
         if INTERPRETERS.contains(&name)

@@ -154,6 +154,21 @@ func Routes(r *gin.Engine) {
 
 const MARKDOWN: &str = "# Title\n\nIntro.\n\n## Section ünïcode\n\ntext\n\n### Deeper\n";
 
+const TERRAFORM: &str = r#"
+variable "name" { description = "The name" }
+module "vpc" {
+  source = "./modules/vpc"
+  cidr   = var.name
+}
+resource "aws_vpc" "this" {
+  tags       = { n = local.x }
+  depends_on = [module.vpc]
+}
+"#;
+
+const SHELL: &str =
+    "#!/bin/sh\nsource ./lib.sh\n# Runs.\nrun() { kubectl get pods -n \"$NS\"; }\nrun\n";
+
 fn samples() -> Vec<(&'static str, FileFacts)> {
     vec![
         ("go", analyze(Language::Go, GO)),
@@ -164,6 +179,8 @@ fn samples() -> Vec<(&'static str, FileFacts)> {
         ("routes-ts", analyze(Language::TypeScript, ROUTES_TS)),
         ("routes-go", analyze(Language::Go, ROUTES_GO)),
         ("md", analyze(Language::Markdown, MARKDOWN)),
+        ("tf", analyze(Language::Terraform, TERRAFORM)),
+        ("sh", analyze(Language::Shell, SHELL)),
     ]
 }
 
@@ -263,7 +280,7 @@ impl Seen {
                 self.0.insert(("Imported", imported(&b.imported)));
             }
         }
-        for c in &f.calls {
+        for c in f.calls.iter().chain(&f.value_refs) {
             self.0.insert(("CallKind", call_kind(&c.kind)));
             self.callee(&c.callee);
         }

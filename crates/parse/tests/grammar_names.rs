@@ -23,6 +23,12 @@ fn grammars_of(rel: &str) -> Vec<(&'static str, tree_sitter::Language)> {
     let go = || -> Vec<(&'static str, tree_sitter::Language)> {
         vec![("go", tree_sitter_go::LANGUAGE.into())]
     };
+    if rel.starts_with("terraform") {
+        return vec![("hcl", tree_sitter_hcl::LANGUAGE.into())];
+    }
+    if rel.starts_with("shell") {
+        return vec![("bash", tree_sitter_bash::LANGUAGE.into())];
+    }
     if rel.contains("typescript") || rel.contains("endpoints/ts") {
         ts()
     } else if rel.starts_with("go") || rel.contains("endpoints/go") {

@@ -34,7 +34,8 @@ pub(crate) struct DirKey<'db> {
 
 /// `query(argument)` for a salsa query key, e.g. from [`salsa::EventKind::WillExecute`]:
 /// the argument is the file path for per-file queries, `dir/` (`./` for the root) for
-/// per-directory ones, the node ID for a [`NodeUnit`], and empty for whole-workspace
+/// per-directory ones (plus the language for per-language listings), the language for
+/// per-language ones, the node ID for a [`NodeUnit`], and empty for whole-workspace
 /// queries. Call it outside queries (it reads the keys' fields), in the revision the key was
 /// logged in.
 pub fn describe_key(db: &dyn salsa::Database, key: salsa::DatabaseKeyIndex) -> String {
@@ -52,6 +53,12 @@ pub fn describe_key(db: &dyn salsa::Database, key: salsa::DatabaseKeyIndex) -> S
         k.file(db).path(db).clone()
     } else if let Some(k) = DirKey::cast(id, ty) {
         dir_label(k.dir(db))
+    } else if let Some(k) = crate::layout::LanguageKey::cast(id, ty) {
+        k.language(db).as_str().to_string()
+    } else if let Some(k) = crate::layout::DirLanguageKey::cast(id, ty) {
+        format!("{} {}", dir_label(k.dir(db)), k.language(db).as_str())
+    } else if let Some(k) = crate::layout::PathKey::cast(id, ty) {
+        k.path(db).clone()
     } else if let Some(u) = NodeUnit::cast(id, ty) {
         u.id(db).to_string()
     } else {
