@@ -280,6 +280,10 @@ fn call_shapes() {
         call L25:9 slices.Sort in Server.Run
         call L27:3 inLiteral in Server.Run
         call L29:13 s.mu.Unlock in Server.Run
+        ref call L3:23 x in table
+        ref call L7:25 x in n
+        ref call L18:2 x in Server.Run
+        ref call L23:4 T in Server.Run
         read L16 s.conn in Server.Run
         hint L3 <module> table = build()
         hint L5 <module> a = first()

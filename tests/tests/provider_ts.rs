@@ -90,6 +90,7 @@ fn classes_members_and_overloads() {
         call L10:5 super.constructor in Service.constructor
         call L15:37 this.repo.save in Service.run
         call L19:32 init in Service.static
+        ref call L19:12 Service in Service.static
         read L15 this.repo in Service.run
         read L16 this.count in Service.size
         write L17 this.count in Service.size
@@ -205,6 +206,8 @@ fn module_variables_object_literals_prototype() {
         call L9:25 go in api.nested.deep
         call L10:22 compute in api.config.retries
         call L14:41 draw in Widget.render
+        ref call L14:1 Widget in <module>
+        ref call L15:1 Unknown in <module>
         write L14 Widget.prototype.render in <module>
         read L14 Widget.prototype in <module>
         write L15 Unknown.prototype.other in <module>
@@ -403,6 +406,12 @@ fn call_shapes() {
         call L19:5 pipe(). in A.m
         call L19:5 pipe in A.m
         call L22:1 top in <module>
+        ref call L7:5 a in A.m
+        ref call L11:5 items in A.m
+        ref call L12:5 obj in A.m
+        ref call L13:12 p in A.m
+        ref call L15:9 ns in A.m
+        ref call L19:13 b in A.m
         read L6 this.svc in A.m
         read L7 a.b in A.m
         read L10 make().x in A.m
@@ -463,6 +472,7 @@ fn callers_follow_the_oracle() {
         call L12:21 inNext in outer.next
         call L12:39 valueCall in outer
         call L14:40 inHandler in ctor.handler
+        ref call L8:23 TOKEN in C.constructor
         write L14 this.handler in ctor
         hint L1 <module> x = compute()
         hint L8 C.constructor t : T
@@ -490,6 +500,8 @@ fn heritage_clauses() {
         sym class N L3-3 sig="class N extends ns.Base"
         sym interface K L4-4 sig="interface K extends L, ns.M<N>"
         call L2:17 mixin in M
+        ref call L2:23 Base in M
+        ref call L3:17 ns in N
         heritage A Extends Base
         heritage A Implements I
         heritage A Implements ns.J
@@ -540,6 +552,7 @@ fn type_hints() {
         call L3:13 factory in got
         call L8:30 this.fetch in S.run
         new L9:23 Builder in S.run
+        ref call L2:18 ns in made
         hint L1 <module> top : Foo
         hint L2 <module> made = new ns.Made
         hint L3 <module> got = factory()
@@ -580,6 +593,9 @@ fn alias_narrowing_and_loop_hints() {
         //- src/alias.ts
         sym function f L1-11 sig="function f(this: Ctx, t: Logic, xs: X[])"
         new L4:21 Item in f
+        ref call L9:20 ns in f
+        ref call L9:28 other in f
+        ref call L9:45 D in f
         read L3 this.cfg in f
         read L5 ?.z in f
         read L5 self.x in f
@@ -658,6 +674,8 @@ fn commonjs_js_file() {
         call L6:15 http.createServer in Server.listen
         new L8:47 Server in create
         call L10:39 run in helper
+        ref call L5:1 Server in <module>
+        ref call L6:10 http in Server.listen
         write L4 this.opts in Server
         write L5 Server.prototype.listen in <module>
         read L5 Server.prototype in <module>
@@ -752,6 +770,10 @@ fn field_accesses_reads_and_writes() {
         new L12:12 ns.K in C.m
         call L13:5 f in C.m
         call L16:8 o.m in C.m
+        ref call L12:9 ns in C.m
+        ref call L15:5 a in C.m
+        ref call L19:23 Color in cfg
+        ref call L20:17 cfg in T
         write L5 this.x in C.m
         read L5 this.x in C.m
         write L6 this.x in C.m
@@ -803,6 +825,7 @@ fn parse_repair_of_constructs_the_grammar_rejects() {
         call L5:14 fns.reduce in pipe
         call L5:33 f in pipe
         call L8:10 pipe in use
+        ref call L8:18 double in use
         hint L5 pipe acc = param 0 of arg 0 of fns.reduce()
         hint L5 pipe f = param 1 of arg 0 of fns.reduce()
         repairs 1
@@ -843,6 +866,8 @@ fn test_blocks_are_symbols_named_by_title_path() {
         call L4:3 it in $describe Calc
         call L5:3 it.each(). in $describe Calc
         call L5:6 it.each in $describe Calc
+        ref call L3:3 test in $describe Calc.$test later
+        ref call L5:3 it in $describe Calc
     "#]]
     .assert_eq(&out);
 }

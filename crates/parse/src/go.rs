@@ -40,6 +40,7 @@ pub static GO_SPEC: LanguageSpec = LanguageSpec {
     extensions: &["go"],
     provider: &GO,
     program_entry: Some("main"),
+    module: module_path!(),
 };
 
 impl Provider for GoProvider {

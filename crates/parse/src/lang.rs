@@ -15,6 +15,9 @@ pub struct LanguageSpec {
     /// The function the language runs as a program's entry whether or not it is exported
     /// (Go: `main`), for execution flows.
     pub program_entry: Option<&'static str>,
+    /// The module that owns the language (`module_path!()` of its spec): where code may name
+    /// it (the tidy test's rule; TypeScript's module serves TSX and JavaScript too).
+    pub module: &'static str,
 }
 
 /// The registry: one line per language, `Variant => module::SPEC`. It declares the

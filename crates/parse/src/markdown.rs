@@ -28,6 +28,7 @@ pub static MARKDOWN_SPEC: LanguageSpec = LanguageSpec {
     extensions: &["md", "markdown", "mdx"],
     provider: &MARKDOWN,
     program_entry: None,
+    module: module_path!(),
 };
 
 impl Provider for MarkdownProvider {

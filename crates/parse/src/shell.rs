@@ -41,6 +41,7 @@ pub static SHELL_SPEC: LanguageSpec = LanguageSpec {
     extensions: &["sh", "bash"],
     provider: &SHELL,
     program_entry: None,
+    module: module_path!(),
 };
 
 grammar_ids! {

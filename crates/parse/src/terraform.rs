@@ -12,7 +12,9 @@
 //! its attribute names (the last one the callee name), from the block that holds it, once per
 //! (block, traversal). Not references: `each`, `count`, `self`, `path`, `terraform`, the
 //! variables of `for` expressions and the iterators of `dynamic` blocks. `depends_on` entries
-//! are [`CallKind::Declared`]; a `provider = aws.west` argument refers to `provider.aws.west`.
+//! are [`CallKind::Declared`]; a `provider = aws.west` argument (and a module's `providers`
+//! map values) refer to `provider.aws.west`. `terraform`, `moved` and `removed` blocks hold
+//! settings and old addresses, not dependencies: no references.
 //!
 //! Imports: a `module` block whose `source` is a literal local path (`./x`, `../x`) is an
 //! [`ImportKind::Path`] import whose first binding names the module (`Namespace` as `N`) and
@@ -40,6 +42,7 @@ pub static TERRAFORM_SPEC: LanguageSpec = LanguageSpec {
     extensions: &["tf"],
     provider: &TERRAFORM,
     program_entry: None,
+    module: module_path!(),
 };
 
 grammar_ids! {
@@ -295,13 +298,16 @@ impl<'s> Extractor<'s> {
                         doc,
                     );
                     if let Some(e) = expr {
-                        self.refs(*e, Some(idx), CallKind::Call, &HashSet::new());
+                        let bound = self.bound_names(*e);
+                        self.refs(*e, Some(idx), CallKind::Call, &bound);
                     }
                 }
                 return;
             }
+            // Settings, and the old addresses of refactorings: no dependencies.
+            ("terraform" | "moved" | "removed", _) => return,
             _ => {
-                // `terraform`, `moved`, `import`, `check`...: references at module level.
+                // `import`, `check`...: references at module level.
                 if let Some(b) = body {
                     let bound = self.bound_names(b);
                     self.refs(b, None, CallKind::Call, &bound);
@@ -347,6 +353,7 @@ impl<'s> Extractor<'s> {
             match *name {
                 "depends_on" => self.refs(expr, Some(idx), CallKind::Declared, &bound),
                 "provider" if kind != "provider" => self.provider_ref(expr, idx),
+                "providers" if kind == "module" => self.provider_map(expr, idx),
                 _ => self.refs(expr, Some(idx), CallKind::Call, &bound),
             }
         }
@@ -393,6 +400,29 @@ impl<'s> Extractor<'s> {
         out
     }
 
+    /// `providers = { aws = aws.west }` -> references to `provider.aws.west` (the values).
+    fn provider_map(&mut self, expr: Node<'_>, idx: SymbolIdx) {
+        let mut stack = vec![expr];
+        let mut found = Vec::new();
+        while let Some(n) = stack.pop() {
+            if n.kind_id() == self.ids.variable_expr {
+                let path = self.traversal_at(n);
+                // Keys are bare names; values are `name.alias` (or a bare default `name`,
+                // which names the implicit provider and is no reference).
+                if path.len() >= 2 {
+                    found.push((path, n));
+                }
+            }
+            let mut c = n.walk();
+            let children: Vec<Node<'_>> = n.named_children(&mut c).collect();
+            stack.extend(children.into_iter().rev());
+        }
+        for (mut path, at) in found {
+            path.insert(0, "provider".to_string());
+            self.push_ref(path, at, Some(idx), CallKind::Call);
+        }
+    }
+
     /// `provider = aws.west` -> a reference to `provider.aws.west`.
     fn provider_ref(&mut self, expr: Node<'_>, idx: SymbolIdx) {
         if let Some((mut path, at)) = self.traversal(expr) {
@@ -401,12 +431,33 @@ impl<'s> Extractor<'s> {
         }
     }
 
-    /// The traversal an `expression` starts with: its root name and the attribute names that
-    /// follow it, and the root's node; `None` when it does not start at a name.
+    /// The traversal an `expression` starts with (see [`Extractor::traversal_at`]); `None`
+    /// when it does not start at a name.
     fn traversal<'t>(&self, expr: Node<'t>) -> Option<(Vec<String>, Node<'t>)> {
         let root = expr.named_child(0).filter(|n| n.kind_id() == self.ids.variable_expr)?;
+        Some((self.traversal_at(root), root))
+    }
+
+    /// The root name of a `variable_expr` and the attribute names that follow it. The
+    /// grammar sometimes hangs the attributes of an operation's last operand after the whole
+    /// operation (`a && var.x` parses as `(a && var) .x`), so when the name has no attribute
+    /// siblings, those of the enclosing operation nodes it ends are taken.
+    fn traversal_at(&self, root: Node<'_>) -> Vec<String> {
         let mut path = vec![self.text(root).to_string()];
-        let mut next = root.next_named_sibling();
+        let mut at = root;
+        let mut next = at.next_named_sibling();
+        let mut climbs = 0;
+        while next.is_none() && climbs < 4 {
+            let Some(parent) = at.parent().filter(|p| p.kind_id() != self.ids.expression) else {
+                break;
+            };
+            at = parent;
+            next = at.next_named_sibling();
+            climbs += 1;
+        }
+        if climbs > 0 && next.is_some_and(|n| n.kind_id() != self.ids.get_attr) {
+            next = None;
+        }
         while let Some(n) = next.filter(|n| n.kind_id() == self.ids.get_attr) {
             let mut c = n.walk();
             let Some(id) = n.named_children(&mut c).find(|x| x.kind_id() == self.ids.identifier)
@@ -416,7 +467,7 @@ impl<'s> Extractor<'s> {
             path.push(self.text(id).to_string());
             next = n.next_named_sibling();
         }
-        Some((path, root))
+        path
     }
 
     /// Every traversal in `node` (a block or an expression) as a reference from `enclosing`.
@@ -430,9 +481,8 @@ impl<'s> Extractor<'s> {
         let mut stack = vec![node];
         let mut found: Vec<(Vec<String>, u32, u32)> = Vec::new();
         while let Some(n) = stack.pop() {
-            if n.kind_id() == self.ids.expression
-                && let Some((path, at)) = self.traversal(n)
-            {
+            if n.kind_id() == self.ids.variable_expr {
+                let (path, at) = (self.traversal_at(n), n);
                 let root = path[0].as_str();
                 if path.len() >= 2 && !NOT_BLOCKS.contains(&root) && !bound.contains(root) {
                     found.push((path, start_line(at), start_col(at)));

@@ -21,6 +21,7 @@ pub static TOY_SPEC: LanguageSpec = LanguageSpec {
     extensions: &["cgtoy"],
     provider: &TOY,
     program_entry: None,
+    module: module_path!(),
 };
 
 impl Provider for ToyProvider {

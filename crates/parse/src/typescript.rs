@@ -44,6 +44,7 @@ pub static TYPESCRIPT_SPEC: LanguageSpec = LanguageSpec {
     extensions: &["ts", "mts", "cts"],
     provider: &TYPESCRIPT,
     program_entry: None,
+    module: module_path!(),
 };
 pub static TSX_SPEC: LanguageSpec = LanguageSpec {
     name: "tsx",
@@ -51,6 +52,7 @@ pub static TSX_SPEC: LanguageSpec = LanguageSpec {
     extensions: &["tsx"],
     provider: &TSX,
     program_entry: None,
+    module: module_path!(),
 };
 pub static JAVASCRIPT_SPEC: LanguageSpec = LanguageSpec {
     name: "javascript",
@@ -58,6 +60,7 @@ pub static JAVASCRIPT_SPEC: LanguageSpec = LanguageSpec {
     extensions: &["js", "jsx", "mjs", "cjs"],
     provider: &JAVASCRIPT,
     program_entry: None,
+    module: module_path!(),
 };
 
 impl Provider for TsProvider {

@@ -3,13 +3,14 @@
 //! Rules for a command name, in order:
 //! 1. a function the script defines, or one defined by a file it sources (transitively,
 //!    through `source` / `.` of repository files): CALLS, `same-file` / `import-resolved`;
-//! 2. a path (it has a `/` or ends in `.sh` / `.bash`): the repository file it names,
+//! 2. a relative path (it has a `/` or ends in `.sh` / `.bash`): the repository file it names,
 //!    relative to the script's directory, else to the root: CALLS to the file,
 //!    `import-resolved`; a path to no repository file is an unresolved site;
 //! 3. a shell builtin or keyword (`echo`, `cd`, `set`, `[`...): nothing;
 //! 4. exactly one function of that name among the repository's shell files (a library
 //!    sourced through a variable path): CALLS, `name-only`;
-//! 5. anything else is an external command: REFERS_TO the concept `cmd:NAME`.
+//! 5. anything else (an absolute path included: `/etc/eks/bootstrap.sh` is the machine's) is
+//!    an external command: REFERS_TO the concept `cmd:NAME`.
 //!
 //! `source PATH` resolves like rule 2 and IMPORTS the file. Environment variables the
 //! provider found become REFERS_TO `env:NAME`. Concepts are node units (`units.rs`).
@@ -218,7 +219,10 @@ impl LanguageResolver for ShellResolver {
                 out.edges.push(Edge::new(caller, id.clone(), EdgeKind::Calls, *reason, call.line));
                 continue;
             }
-            if name.contains('/') || name.ends_with(".sh") || name.ends_with(".bash") {
+            let external_path = name.starts_with('/') || name.starts_with('~');
+            if !external_path
+                && (name.contains('/') || name.ends_with(".sh") || name.ends_with(".bash"))
+            {
                 match script_path(db, workspace, dir, name) {
                     Some(target) => out.edges.push(Edge::new(
                         caller,
