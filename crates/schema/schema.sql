@@ -103,6 +103,7 @@ CREATE TABLE IF NOT EXISTS source (
   lossy_utf8 INTEGER NOT NULL, -- 1 when the bytes were decoded lossily
   lines INTEGER NOT NULL, -- line count
   facts BLOB, -- encoded per-file facts (codegraph-parse codec), NULL without a provider
+  language TEXT, -- the file's language (from its name, or from its text for languages that claim files by content), NULL without a provider
   PRIMARY KEY (path)
 );
 

@@ -210,10 +210,7 @@ fn unchanged(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Option<
         revision: snap.revision,
         mode: "unchanged",
         files: snap.files as usize,
-        parsed_files: sources
-            .iter()
-            .filter(|s| codegraph_parse::Language::from_path(&s.path).is_some())
-            .count(),
+        parsed_files: sources.iter().filter(|s| s.language.is_some()).count(),
         changed_files: 0,
         units_rewritten: 0,
         symbols: snap.symbols as usize,
@@ -455,7 +452,7 @@ impl Engine {
                         // Another root of this process may hold the same blob's facts.
                         Some(bytes) => crate::shared::facts(
                             &row.hash,
-                            codegraph_parse::Language::from_path(&row.path),
+                            row.language.as_deref().and_then(codegraph_parse::Language::from_name),
                             || codegraph_parse::decode_facts(bytes).ok(),
                         )
                         .map(Content::Stored),
@@ -475,7 +472,7 @@ impl Engine {
                 lossy_utf8: row.lossy_utf8,
                 lines: row.lines,
             };
-            let language = codegraph_parse::Language::from_path(&row.path);
+            let language = row.language.as_deref().and_then(codegraph_parse::Language::from_name);
             let input = SourceFile::builder(row.path.clone(), language, content, meta)
                 .durability(INPUT_DURABILITY)
                 .new(&db);
@@ -992,6 +989,13 @@ impl Engine {
             }
             match self.files.get_mut(&f.path) {
                 Some(e) => {
+                    // A language that claims files by their text may gain or lose one.
+                    if e.input.language(&self.db) != f.language {
+                        e.input
+                            .set_language(&mut self.db)
+                            .with_durability(INPUT_DURABILITY)
+                            .to(f.language);
+                    }
                     e.input.set_content(&mut self.db).with_durability(INPUT_DURABILITY).to(content);
                     if e.input.meta(&self.db) != &f.meta {
                         e.input
@@ -1074,16 +1078,33 @@ impl Engine {
             }
         }
         let mut packages = Vec::new();
+        let mut appeared = false;
         for &unit in node_units(db, ws) {
             let id = unit.id(db);
             let digest = node_unit_digest(db, unit);
-            if self.published.get(id) != Some(&digest) {
-                packages.push((id.to_string(), digest));
+            match self.published.get(id) {
+                Some(d) if *d == digest => {}
+                known => {
+                    appeared |= known.is_none();
+                    packages.push((id.to_string(), digest));
+                }
             }
         }
-        // Units that no longer exist (only when the file list changed).
+        // Units that no longer exist: when the file list changed, or when a node unit may
+        // have vanished without it (a concept no file refers to any more after an edit): a
+        // new one appeared, or fewer are live than are published.
+        let published_nodes = || {
+            self.published
+                .keys()
+                .filter(|id| !codegraph_schema::ids::is(id, codegraph_schema::NodeCategory::File))
+                .count()
+        };
         let mut gone: Vec<String> = Vec::new();
-        if inputs.list_changed || self.unsettled {
+        if inputs.list_changed
+            || self.unsettled
+            || appeared
+            || published_nodes() != node_units(db, ws).len()
+        {
             let mut live: HashSet<&str> = self.files.values().map(|e| &*e.id).collect();
             let units = node_units(db, ws);
             live.extend(units.iter().map(|u| u.id(db)));
@@ -1301,8 +1322,9 @@ pub fn source_row(
     input: SourceFile,
     mtime_ns: i64,
 ) -> SourceRow {
-    let facts = input.language(db).map(|_| codegraph_parse::encode_facts(file_facts(db, input)));
-    source_row_of(path, input.meta(db), mtime_ns, facts)
+    let language = input.language(db);
+    let facts = language.map(|_| codegraph_parse::encode_facts(file_facts(db, input)));
+    source_row_of(path, input.meta(db), mtime_ns, facts, language)
 }
 
 /// The `source` row of a file from what the scanner saw and its encoded facts.
@@ -1311,8 +1333,10 @@ pub fn source_row_of(
     meta: &FileMeta,
     mtime_ns: i64,
     facts: Option<Vec<u8>>,
+    language: Option<codegraph_parse::Language>,
 ) -> SourceRow {
     SourceRow {
+        language: language.map(|l| l.as_str().to_string()),
         path: path.to_string(),
         size: meta.size,
         mtime_ns,

@@ -210,6 +210,7 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
             &f.meta,
             mtimes[i],
             prepared.facts_blob,
+            f.language,
         ));
         bar.inc(1);
         if let Some(c) = &opts.counter {

@@ -527,7 +527,7 @@ pub fn read_file(c: &Candidate) -> Result<ScannedFile, Diagnostic> {
     };
     let lines = codegraph_db::line_count(&text);
     Ok(ScannedFile {
-        language: Language::from_path(&rel),
+        language: Language::detect(&rel, &text),
         path: rel,
         text,
         meta: FileMeta { size: bytes_len, hash, lossy_utf8, lines },

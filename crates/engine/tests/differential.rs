@@ -1,6 +1,8 @@
 //! Randomized differential test of the incremental engine: seeded sequences of random edits
 //! (body edits, renamed functions, renamed and deleted files, new files, syntax errors and
-//! their repair, line shifts, Markdown mentions) over a small Go + TypeScript + Markdown tree,
+//! their repair, line shifts, Markdown mentions) over a small Go + TypeScript + Markdown +
+//! Terraform + shell tree (with scripts without an extension, which a line shift above their
+//! shebang turns into plain files and back),
 //! applied through `Engine::sync_paths` as a watcher reports them; after every step the whole
 //! index (every node, edge and unresolved call site, and the snapshot's counts) must equal a
 //! full rebuild of the tree as it then is.
@@ -44,6 +46,8 @@ impl Rng {
 const NAMES: &[&str] = &["alpha", "beta", "gamma", "delta", "omega", "sigma", "tau", "rho"];
 const GO_PACKAGES: &[&str] = &["core", "util", "api"];
 const TS_DIRS: &[&str] = &["src", "src/lib"];
+/// Terraform modules: the root module calls the child.
+const TF_DIRS: &[&str] = &["infra", "infra/net"];
 
 fn cap(name: &str) -> String {
     let mut c = name.chars();
@@ -108,6 +112,40 @@ fn ts_file(rng: &mut Rng, dir: &str, modules: &[String]) -> String {
     s
 }
 
+/// A Terraform file: a variable, a local and a resource referring to (maybe undeclared)
+/// variables of its module; in the root module, a call of the child module passing an input
+/// and reading one of its outputs.
+fn tf_file(rng: &mut Rng, dir: &str) -> String {
+    let (v, w, r) = (rng.pick(NAMES), rng.pick(NAMES), rng.pick(NAMES));
+    let mut s = format!(
+        "variable \"{v}\" {{}}\n\nlocals {{\n  {r}_name = \"${{var.{w}}}-x\"\n}}\n\n\
+         resource \"null_resource\" \"{r}\" {{\n  triggers = {{ a = var.{v}, b = local.{r}_name }}\n}}\n\n\
+         output \"{r}\" {{ value = null_resource.{r}.id }}\n"
+    );
+    if dir == "infra" {
+        let (input, out) = (rng.pick(NAMES), rng.pick(NAMES));
+        let _ = write!(
+            s,
+            "\nmodule \"net_{r}\" {{\n  source = \"./net\"\n  {input} = var.{v}\n}}\n\n\
+             output \"via_{r}\" {{ value = module.net_{r}.{out} }}\n"
+        );
+    }
+    s
+}
+
+/// A shell script: two functions calling each other, a sourced library's function and an
+/// external command, reading an environment variable. `alpha(` style calls never occur, so
+/// body edits rename declarations (`alpha() {`) and callers lose or gain their target.
+fn sh_file(rng: &mut Rng, shebang: bool) -> String {
+    let (f, g, h) = (rng.pick(NAMES), rng.pick(NAMES), rng.pick(NAMES));
+    let env = rng.pick(NAMES).to_ascii_uppercase();
+    let head = if shebang { "#!/bin/bash\n" } else { "" };
+    format!(
+        "{head}source ./lib.sh\n\n{f}() {{\n  {g}\n  kubectl get \"${env}\"\n}}\n\n\
+         {g}() {{\n  {h} arg\n}}\n\n{f}\n"
+    )
+}
+
 fn md_file(rng: &mut Rng) -> String {
     format!(
         "# Notes\n\nSee `{}` and `{}Service.run`.\n\n```ts\n{}(2);\n```\n",
@@ -147,19 +185,29 @@ impl Tree {
 
     fn new_path(&mut self, rng: &mut Rng) -> String {
         self.counter += 1;
-        match rng.below(5) {
+        match rng.below(8) {
             0 | 1 => format!("{}/gen{}.go", rng.pick(GO_PACKAGES), self.counter),
             2 | 3 => format!("{}/gen{}.ts", rng.pick(TS_DIRS), self.counter),
+            4 => format!("{}/gen{}.tf", rng.pick(TF_DIRS), self.counter),
+            5 => format!("scripts/gen{}.sh", self.counter),
+            6 => format!("scripts/gen{}", self.counter),
             _ => format!("docs/gen{}.md", self.counter),
         }
     }
 
     fn content_for(&self, rng: &mut Rng, path: &str) -> String {
         let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+        let name = path.rsplit('/').next().unwrap_or(path);
         if path.ends_with(".go") {
             go_file(rng, dir)
         } else if path.ends_with(".ts") {
             ts_file(rng, dir, &self.modules())
+        } else if path.ends_with(".tf") {
+            tf_file(rng, dir)
+        } else if path.ends_with(".sh") || path == "scripts/lib.sh" {
+            sh_file(rng, false)
+        } else if !name.contains('.') {
+            sh_file(rng, true)
         } else {
             md_file(rng)
         }
@@ -190,7 +238,20 @@ impl Tree {
             }
             // Lines shifted by a comment at the top.
             3 => {
-                let comment = if path.ends_with(".md") { "<!-- x -->\n" } else { "// shifted\n" };
+                // (Above a script's shebang it makes the file plain text, and back.)
+                let comment = if path.ends_with(".md") {
+                    "<!-- x -->\n"
+                } else if path.ends_with(".tf") || path.ends_with(".sh") {
+                    "# shifted\n"
+                } else if !path.rsplit('/').next().unwrap_or("").contains('.') {
+                    if let Some(rest) = text.strip_prefix("# shifted\n") {
+                        self.write(&path, rest.to_string());
+                        return (format!("unshift {path}"), vec![path]);
+                    }
+                    "# shifted\n"
+                } else {
+                    "// shifted\n"
+                };
                 self.write(&path, format!("{comment}{text}"));
                 (format!("shift {path}"), vec![path])
             }
@@ -219,14 +280,21 @@ impl Tree {
             }
             // A file moved within its language (a rename on disk).
             _ => {
-                let ext = path.rsplit('.').next().unwrap_or("ts");
+                let name = path.rsplit('/').next().unwrap_or(&path);
+                let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
                 let dir = match ext {
                     "go" => rng.pick(GO_PACKAGES).to_string(),
                     "ts" => rng.pick(TS_DIRS).to_string(),
+                    "tf" => rng.pick(TF_DIRS).to_string(),
+                    "sh" | "" => "scripts".to_string(),
                     _ => "docs".to_string(),
                 };
                 self.counter += 1;
-                let to = format!("{dir}/moved{}.{ext}", self.counter);
+                let to = if ext.is_empty() {
+                    format!("{dir}/moved{}", self.counter)
+                } else {
+                    format!("{dir}/moved{}.{ext}", self.counter)
+                };
                 let text = if ext == "go" {
                     // Its package clause follows the directory.
                     let old_pkg = path.rsplit_once('/').map_or("", |(d, _)| d);
@@ -298,6 +366,12 @@ fn run_seed(seed: u64, steps: usize) {
         }
     }
     tree.write("README.md", md_file(&mut rng));
+    for path in
+        ["infra/main.tf", "infra/net/main.tf", "scripts/lib.sh", "scripts/run.sh", "bin/deploy"]
+    {
+        let text = tree.content_for(&mut rng, path);
+        tree.write(path, text);
+    }
     let db = base.join("index.db");
     let (mut engine, _) = Engine::open(&root, &db, &opts(false)).expect("open");
     let mut log = Vec::new();

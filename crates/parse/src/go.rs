@@ -41,6 +41,7 @@ pub static GO_SPEC: LanguageSpec = LanguageSpec {
     provider: &GO,
     program_entry: Some("main"),
     module: module_path!(),
+    detect: None,
 };
 
 impl Provider for GoProvider {

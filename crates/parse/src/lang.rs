@@ -18,6 +18,17 @@ pub struct LanguageSpec {
     /// The module that owns the language (`module_path!()` of its spec): where code may name
     /// it (the tidy test's rule; TypeScript's module serves TSX and JavaScript too).
     pub module: &'static str,
+    /// Files the language claims by their text, not their name; `None`: by name only.
+    pub detect: Option<Detect>,
+}
+
+/// How a language claims files by content: among the files whose extension is one of
+/// `extensions` (`""`: no extension) and that no language claims by name, those whose text
+/// `claims` accepts (`#!/bin/bash` scripts without an extension; YAML with Kubernetes
+/// objects).
+pub struct Detect {
+    pub extensions: &'static [&'static str],
+    pub claims: fn(&str) -> bool,
 }
 
 /// The registry: one line per language, `Variant => module::SPEC`. It declares the
@@ -95,6 +106,27 @@ impl Language {
         let name = path.rsplit('/').next().unwrap_or(path);
         let ext = name.rsplit_once('.')?.1;
         Language::ALL.iter().copied().find(|l| l.extensions().contains(&ext))
+    }
+
+    /// The language of a file from its path and text: by name ([`Language::from_path`]),
+    /// else the first language whose [`Detect`] claims it.
+    pub fn detect(path: &str, text: &str) -> Option<Language> {
+        Language::from_path(path).or_else(|| {
+            let name = path.rsplit('/').next().unwrap_or(path);
+            let ext =
+                name.rsplit_once('.').map_or("", |(stem, e)| if stem.is_empty() { "" } else { e });
+            Language::ALL.iter().copied().find(|l| {
+                l.spec()
+                    .detect
+                    .as_ref()
+                    .is_some_and(|d| d.extensions.contains(&ext) && (d.claims)(text))
+            })
+        })
+    }
+
+    /// The language stored under this name ([`Language::as_str`]).
+    pub fn from_name(name: &str) -> Option<Language> {
+        Language::ALL.iter().copied().find(|l| l.as_str() == name)
     }
 
     /// The file-name extensions (without the dot) this language's provider reads.

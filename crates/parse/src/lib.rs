@@ -29,7 +29,7 @@ pub use codec::{
 pub use endpoints::resolved_go_route;
 pub use facts::*;
 pub use go::is_predeclared_type as is_go_predeclared_type;
-pub use lang::{Capability, Language, LanguageSpec};
+pub use lang::{Capability, Detect, Language, LanguageSpec};
 
 use std::cell::RefCell;
 

@@ -29,6 +29,7 @@ pub static MARKDOWN_SPEC: LanguageSpec = LanguageSpec {
     provider: &MARKDOWN,
     program_entry: None,
     module: module_path!(),
+    detect: None,
 };
 
 impl Provider for MarkdownProvider {

@@ -1,4 +1,5 @@
-//! Shell provider (`.sh`, `.bash`, tree-sitter-bash): functions, the commands scripts run,
+//! Shell provider (`.sh`, `.bash`, and files without an extension whose first line is a
+//! `sh`-family shebang; tree-sitter-bash): functions, the commands scripts run,
 //! the files they source and the environment variables they use.
 //!
 //! Symbols: `name() { ... }` and `function name { ... }` (kind `function`, named by their
@@ -42,7 +43,28 @@ pub static SHELL_SPEC: LanguageSpec = LanguageSpec {
     provider: &SHELL,
     program_entry: None,
     module: module_path!(),
+    detect: Some(crate::Detect { extensions: &[""], claims: has_shell_shebang }),
 };
+
+/// A file without an extension is a script when its first line is a `sh`-family shebang
+/// (`#!/bin/sh`, `#!/usr/bin/env bash`, `#!/bin/bash -e`).
+pub fn has_shell_shebang(text: &str) -> bool {
+    let Some(line) = text.lines().next().and_then(|l| l.strip_prefix("#!")) else {
+        return false;
+    };
+    let mut words = line.split_whitespace();
+    let Some(first) = words.next() else { return false };
+    let program = first.rsplit('/').next().unwrap_or(first);
+    let program = if program == "env" {
+        match words.find(|w| !w.starts_with('-')) {
+            Some(p) => p,
+            None => return false,
+        }
+    } else {
+        program
+    };
+    INTERPRETERS.contains(&program)
+}
 
 grammar_ids! {
     pub(crate) struct Ids {
@@ -403,6 +425,25 @@ mod tests {
     fn grammar_names_exist() {
         let missing = crate::grammar::missing(Ids::NAMES, &[tree_sitter_bash::LANGUAGE.into()]);
         assert!(missing.is_empty(), "{missing:?}");
+    }
+
+    #[test]
+    fn shebangs() {
+        assert!(has_shell_shebang("#!/bin/sh\necho"));
+        assert!(has_shell_shebang("#!/usr/bin/env bash\n"));
+        assert!(has_shell_shebang("#!/usr/bin/env -S bash -e\n"));
+        assert!(has_shell_shebang("#! /bin/bash -eu"));
+        assert!(!has_shell_shebang("#!/usr/bin/env python3\n"));
+        assert!(!has_shell_shebang("echo hi\n#!/bin/sh"));
+        assert!(!has_shell_shebang(""));
+        use crate::Language;
+        assert_eq!(Language::detect("bin/deploy", "#!/bin/bash\n"), Some(Language::Shell));
+        assert_eq!(Language::detect("bin/tool", "#!/usr/bin/env node\n"), None);
+        assert_eq!(Language::detect("Makefile", "all:\n"), None);
+        // A name that a language claims wins over the text.
+        assert_eq!(Language::detect("a.go", "#!/bin/sh\n"), Some(Language::Go));
+        // An extension no detector lists is left alone.
+        assert_eq!(Language::detect("x.txt", "#!/bin/sh\n"), None);
     }
 
     #[test]

@@ -43,6 +43,7 @@ pub static TERRAFORM_SPEC: LanguageSpec = LanguageSpec {
     provider: &TERRAFORM,
     program_entry: None,
     module: module_path!(),
+    detect: None,
 };
 
 grammar_ids! {

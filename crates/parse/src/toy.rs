@@ -22,6 +22,7 @@ pub static TOY_SPEC: LanguageSpec = LanguageSpec {
     provider: &TOY,
     program_entry: None,
     module: module_path!(),
+    detect: None,
 };
 
 impl Provider for ToyProvider {

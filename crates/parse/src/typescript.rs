@@ -45,6 +45,7 @@ pub static TYPESCRIPT_SPEC: LanguageSpec = LanguageSpec {
     provider: &TYPESCRIPT,
     program_entry: None,
     module: module_path!(),
+    detect: None,
 };
 pub static TSX_SPEC: LanguageSpec = LanguageSpec {
     name: "tsx",
@@ -53,6 +54,7 @@ pub static TSX_SPEC: LanguageSpec = LanguageSpec {
     provider: &TSX,
     program_entry: None,
     module: module_path!(),
+    detect: None,
 };
 pub static JAVASCRIPT_SPEC: LanguageSpec = LanguageSpec {
     name: "javascript",
@@ -61,6 +63,7 @@ pub static JAVASCRIPT_SPEC: LanguageSpec = LanguageSpec {
     provider: &JAVASCRIPT,
     program_entry: None,
     module: module_path!(),
+    detect: None,
 };
 
 impl Provider for TsProvider {

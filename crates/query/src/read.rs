@@ -210,12 +210,12 @@ impl Reader<'_> {
             .map_err(|source| QueryError::Sqlite { path: self.path.clone(), source })
     }
 
-    /// Path, size, mtime and hash of every indexed file (no facts).
+    /// Path, size, mtime, hash and language of every indexed file (no facts).
     pub fn source_stats(&self) -> Result<Vec<SourceRow>, QueryError> {
         let err = |source| QueryError::Sqlite { path: self.path.clone(), source };
         let mut stmt = self
             .tx
-            .prepare("SELECT path, size, mtime_ns, hash, lossy_utf8, lines FROM source")
+            .prepare("SELECT path, size, mtime_ns, hash, lossy_utf8, lines, language FROM source")
             .map_err(err)?;
         let rows = stmt
             .query_map([], |r| {
@@ -227,6 +227,7 @@ impl Reader<'_> {
                     lossy_utf8: r.get(4)?,
                     lines: r.get(5)?,
                     facts: None,
+                    language: r.get(6)?,
                 })
             })
             .map_err(err)?;

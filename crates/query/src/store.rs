@@ -701,6 +701,9 @@ pub struct SourceRow {
     pub lossy_utf8: bool,
     pub lines: u32,
     pub facts: Option<Vec<u8>>,
+    /// The language the file was read as (`None`: no provider); needed on restore because a
+    /// language may claim a file by its text, not its name.
+    pub language: Option<String>,
 }
 
 /// The edges `n`'s row implies (see [`ddl::EDGE_VIEW`]), for the snapshot's edge count.
@@ -712,7 +715,8 @@ pub(crate) const INSERT_EDGE: &str = "INSERT OR IGNORE INTO stored_edge (src, ds
      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
 pub(crate) const UPSERT_UNIT: &str = "INSERT OR REPLACE INTO unit (id, digest) VALUES (?1, ?2)";
 pub(crate) const UPSERT_SOURCE: &str = "INSERT OR REPLACE INTO source \
-     (path, size, mtime_ns, hash, lossy_utf8, lines, facts) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+     (path, size, mtime_ns, hash, lossy_utf8, lines, facts, language) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
 
 pub(crate) fn insert_edge(
     ins: &mut rusqlite::CachedStatement<'_>,
@@ -728,7 +732,16 @@ pub(crate) fn upsert_source(
     ins: &mut rusqlite::CachedStatement<'_>,
     s: &SourceRow,
 ) -> rusqlite::Result<usize> {
-    ins.execute(params![s.path, s.size as i64, s.mtime_ns, s.hash, s.lossy_utf8, s.lines, s.facts])
+    ins.execute(params![
+        s.path,
+        s.size as i64,
+        s.mtime_ns,
+        s.hash,
+        s.lossy_utf8,
+        s.lines,
+        s.facts,
+        s.language
+    ])
 }
 
 /// Inserts a node row with the given `nid`, replacing the row that has it (so an update keeps

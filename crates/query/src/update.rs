@@ -86,7 +86,7 @@ impl Store {
         let mut stmt = self
             .conn
             .prepare(
-                "SELECT path, size, mtime_ns, hash, lossy_utf8, lines, facts FROM source ORDER BY path",
+                "SELECT path, size, mtime_ns, hash, lossy_utf8, lines, facts, language FROM source ORDER BY path",
             )
             .map_err(err)?;
         let rows = stmt
@@ -99,6 +99,7 @@ impl Store {
                     lossy_utf8: r.get(4)?,
                     lines: r.get(5)?,
                     facts: r.get(6)?,
+                    language: r.get(7)?,
                 })
             })
             .map_err(err)?;

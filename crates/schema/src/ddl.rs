@@ -262,6 +262,11 @@ pub const SOURCE: Table = Table {
             Blob,
             "encoded per-file facts (codegraph-parse codec), NULL without a provider",
         ),
+        opt(
+            "language",
+            Text,
+            "the file's language (from its name, or from its text for languages that claim files by content), NULL without a provider",
+        ),
     ],
     primary_key: &["path"],
     indexes: &[],
