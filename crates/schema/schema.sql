@@ -60,7 +60,7 @@ CREATE TABLE IF NOT EXISTS stored_edge (
   dst INTEGER NOT NULL, -- nid of the target node
   kind TEXT NOT NULL, -- edge kind (one of: CONTAINS, DEFINES, IMPORTS, CALLS, EXTENDS, IMPLEMENTS, HAS_METHOD, HAS_PROPERTY, ACCESSES, HANDLES_ROUTE, FETCHES, HANDLES_TOOL, ENTRY_POINT_OF, STEP_IN_PROCESS, MEMBER_OF, REFERS_TO, TESTS, DOC_RELATED, CO_CHANGED, EMBEDS)
   weight REAL NOT NULL, -- confidence in [0, 1]
-  reason TEXT NOT NULL, -- why the edge exists (one of: structural, same-package, import-resolved, same-file, this-dispatch, super-dispatch, typed-receiver, interface-method, method-set, name-only, url-match, doc-mention, co-change, depends-on, module-interface, concept-name)
+  reason TEXT NOT NULL, -- why the edge exists (one of: structural, same-package, import-resolved, same-file, this-dispatch, super-dispatch, typed-receiver, interface-method, method-set, name-only, url-match, doc-mention, co-change, depends-on, module-interface, concept-name, named-reference, label-selector)
   line INTEGER NOT NULL, -- call-site or reference line, 0 when not applicable
   owner INTEGER NOT NULL, -- nid of the unit (file or package node) whose derivation produced the edge; an incremental revision replaces a unit's edges together
   PRIMARY KEY (src, kind, dst, line)
@@ -71,7 +71,7 @@ CREATE INDEX IF NOT EXISTS edge_by_owner ON stored_edge (owner);
 -- Paths skipped by the scanner (with the reason) and notes on indexed files.
 CREATE TABLE IF NOT EXISTS diagnostic (
   path TEXT NOT NULL, -- root-relative path
-  code TEXT NOT NULL, -- what happened (one of: binary, too-large, unreadable, symlink-outside-root, symlink-loop, not-regular, non-utf8-name, walk-error, lossy-utf8, syntax-errors, parse-repaired)
+  code TEXT NOT NULL, -- what happened (one of: binary, too-large, unreadable, symlink-outside-root, symlink-loop, not-regular, non-utf8-name, walk-error, lossy-utf8, syntax-errors, parse-repaired, templated)
   detail TEXT NOT NULL, -- human-readable detail
   skipped INTEGER NOT NULL, -- 1 when the path is not in the index
   PRIMARY KEY (path, code)

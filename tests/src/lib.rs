@@ -69,7 +69,7 @@ pub fn render_fixture_facts(fixture: &str) -> String {
     let mut out = String::new();
     for f in parse_fixture(fixture) {
         out.push_str(&format!("//- {}\n", f.path));
-        match Language::from_path(&f.path) {
+        match Language::detect(&f.path, &f.text) {
             Some(lang) => out.push_str(&render_facts(&analyze(lang, &f.text))),
             None => out.push_str("(no provider)\n"),
         }
@@ -87,7 +87,7 @@ pub fn fixture_db(fixture: &str) -> (Database, Vec<SourceFile>, Workspace) {
             SourceFile::new(
                 &db,
                 f.path.clone(),
-                Language::from_path(&f.path),
+                Language::detect(&f.path, &f.text),
                 Content::Text(Arc::from(f.text)),
                 meta,
             )

@@ -30,7 +30,7 @@ fn meta(text: &str) -> FileMeta {
 fn new_file(db: &Database, path: &str, text: &str, durability: Durability) -> SourceFile {
     SourceFile::builder(
         path.to_string(),
-        Language::from_path(path),
+        Language::detect(path, text),
         Content::Text(Arc::from(text)),
         meta(text),
     )
@@ -935,6 +935,24 @@ main() { log hi; kubectl get pods; }
 main
 //- /lib.sh
 log() { echo "$@"; }
+//- /k8s/web.yaml
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - image: web:1.0
+//- /k8s/svc.yaml
+apiVersion: v1
+kind: Service
+metadata: {name: web}
+spec:
+  selector: {app: web}
 "#;
 
 /// An edit inside a block that keeps every address re-runs that file's chain only; its
@@ -1032,5 +1050,50 @@ fn shell_function_rename_reresolves_its_callers() {
             "node_unit_digest(concept:cmd:log)",
         ],
         &["concept:cmd:log", "lib.sh", "run.sh"],
+    );
+}
+
+/// A manifest edit that changes nothing the facts keep (replicas) stops at the facts: only
+/// the file node (its hash) is rewritten.
+#[test]
+fn kubernetes_edit_without_new_names_reruns_only_its_file() {
+    let mut s = Session::new(INFRA);
+    s.edit("k8s/web.yaml", "replicas: 2", "replicas: 3");
+    check(
+        &mut s,
+        &[
+            "parse(k8s/web.yaml)",
+            "file_facts(k8s/web.yaml)",
+            "file_node(k8s/web.yaml)",
+            "file_unit_digest(k8s/web.yaml)",
+        ],
+        &["k8s/web.yaml"],
+    );
+}
+
+/// A pod label change re-resolves every manifest (selectors read the table): the Service's
+/// unit loses its edge to the Deployment.
+#[test]
+fn kubernetes_label_change_reresolves_selectors() {
+    let mut s = Session::new(INFRA);
+    s.edit("k8s/web.yaml", "labels: {app: web}", "labels: {app: api}");
+    check(
+        &mut s,
+        &[
+            "parse(k8s/web.yaml)",
+            "file_facts(k8s/web.yaml)",
+            "file_node(k8s/web.yaml)",
+            "symbol_ids(k8s/web.yaml)",
+            "file_graph(k8s/web.yaml)",
+            "k8s_decls(k8s/web.yaml)",
+            "k8s_table()",
+            "resolve_file(k8s/web.yaml)",
+            "resolve_file(k8s/svc.yaml)",
+            "file_unit_digest(k8s/web.yaml)",
+            "file_unit_digest(k8s/svc.yaml)",
+            // Images are concepts: the unit list is re-derived (and compares equal).
+            "node_units()",
+        ],
+        &["k8s/svc.yaml", "k8s/web.yaml"],
     );
 }

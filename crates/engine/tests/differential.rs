@@ -1,8 +1,9 @@
 //! Randomized differential test of the incremental engine: seeded sequences of random edits
 //! (body edits, renamed functions, renamed and deleted files, new files, syntax errors and
 //! their repair, line shifts, Markdown mentions) over a small Go + TypeScript + Markdown +
-//! Terraform + shell tree (with scripts without an extension, which a line shift above their
-//! shebang turns into plain files and back),
+//! Terraform + shell + Kubernetes tree (with scripts without an extension, which a line shift
+//! above their shebang turns into plain files and back, and manifests a syntax error turns
+//! into a left-out template),
 //! applied through `Engine::sync_paths` as a watcher reports them; after every step the whole
 //! index (every node, edge and unresolved call site, and the snapshot's counts) must equal a
 //! full rebuild of the tree as it then is.
@@ -146,6 +147,19 @@ fn sh_file(rng: &mut Rng, shebang: bool) -> String {
     )
 }
 
+/// Manifests: a Deployment with pod labels and a config map reference, and a Service whose
+/// selector may or may not match a workload of any file.
+fn k8s_file(rng: &mut Rng, n: usize) -> String {
+    let (app, sel, cfg) = (rng.pick(NAMES), rng.pick(NAMES), rng.pick(NAMES));
+    format!(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d{n}\nspec:\n  template:\n    \
+         metadata:\n      labels: {{app: {app}}}\n    spec:\n      containers:\n      - image: {app}:1\n        \
+         envFrom:\n        - configMapRef: {{name: {cfg}}}\n---\napiVersion: v1\nkind: Service\n\
+         metadata:\n  name: s{n}\nspec:\n  selector: {{app: {sel}}}\n---\napiVersion: v1\n\
+         kind: ConfigMap\nmetadata:\n  name: {app}\n"
+    )
+}
+
 fn md_file(rng: &mut Rng) -> String {
     format!(
         "# Notes\n\nSee `{}` and `{}Service.run`.\n\n```ts\n{}(2);\n```\n",
@@ -190,7 +204,8 @@ impl Tree {
             2 | 3 => format!("{}/gen{}.ts", rng.pick(TS_DIRS), self.counter),
             4 => format!("{}/gen{}.tf", rng.pick(TF_DIRS), self.counter),
             5 => format!("scripts/gen{}.sh", self.counter),
-            6 => format!("scripts/gen{}", self.counter),
+            6 if self.counter.is_multiple_of(2) => format!("scripts/gen{}", self.counter),
+            6 => format!("k8s/gen{}.yaml", self.counter),
             _ => format!("docs/gen{}.md", self.counter),
         }
     }
@@ -204,6 +219,8 @@ impl Tree {
             ts_file(rng, dir, &self.modules())
         } else if path.ends_with(".tf") {
             tf_file(rng, dir)
+        } else if path.ends_with(".yaml") {
+            k8s_file(rng, self.counter)
         } else if path.ends_with(".sh") || path == "scripts/lib.sh" {
             sh_file(rng, false)
         } else if !name.contains('.') {
@@ -241,7 +258,8 @@ impl Tree {
                 // (Above a script's shebang it makes the file plain text, and back.)
                 let comment = if path.ends_with(".md") {
                     "<!-- x -->\n"
-                } else if path.ends_with(".tf") || path.ends_with(".sh") {
+                } else if path.ends_with(".tf") || path.ends_with(".sh") || path.ends_with(".yaml")
+                {
                     "# shifted\n"
                 } else if !path.rsplit('/').next().unwrap_or("").contains('.') {
                     if let Some(rest) = text.strip_prefix("# shifted\n") {
@@ -287,6 +305,7 @@ impl Tree {
                     "ts" => rng.pick(TS_DIRS).to_string(),
                     "tf" => rng.pick(TF_DIRS).to_string(),
                     "sh" | "" => "scripts".to_string(),
+                    "yaml" => "k8s".to_string(),
                     _ => "docs".to_string(),
                 };
                 self.counter += 1;
@@ -366,9 +385,15 @@ fn run_seed(seed: u64, steps: usize) {
         }
     }
     tree.write("README.md", md_file(&mut rng));
-    for path in
-        ["infra/main.tf", "infra/net/main.tf", "scripts/lib.sh", "scripts/run.sh", "bin/deploy"]
-    {
+    for path in [
+        "infra/main.tf",
+        "infra/net/main.tf",
+        "scripts/lib.sh",
+        "scripts/run.sh",
+        "bin/deploy",
+        "k8s/a.yaml",
+        "k8s/b.yaml",
+    ] {
         let text = tree.content_for(&mut rng, path);
         tree.write(path, text);
     }

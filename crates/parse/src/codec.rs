@@ -354,6 +354,7 @@ impl<'f> Writer<'f> {
         self.call_sites(&f.value_refs);
         self.call_sites(&f.type_refs);
         self.mentions(&f.mentions);
+        self.varint(u64::from(f.template_parts));
     }
 
     /// Per mention: kind tag, text, line delta, section delta.
@@ -940,7 +941,9 @@ impl<'b> Reader<'b> {
         let value_refs = self.call_sites("value references")?;
         let type_refs = self.call_sites("type references")?;
         let mentions = self.mentions()?;
+        let template_parts = self.u32("template part count")?;
         Ok(FileFacts {
+            template_parts,
             mentions,
             value_refs,
             type_refs,

@@ -45,6 +45,9 @@ pub struct FileFacts {
     pub string_consts: Vec<(String, String)>,
     /// Number of ERROR / MISSING nodes in the syntax tree (0 for a clean parse).
     pub syntax_errors: u32,
+    /// Parts of the file left out because they hold template expressions (Helm `{{ }}` in a
+    /// manifest) and cannot be read as the language: the file's facts are partial.
+    pub template_parts: u32,
     /// Edits of the parse repair the facts were extracted after (0: the text as it is), for
     /// constructs the compiler accepts and the grammar rejects (`typescript::repair`).
     pub repairs: u32,

@@ -28,7 +28,8 @@ pub struct LanguageSpec {
 /// objects).
 pub struct Detect {
     pub extensions: &'static [&'static str],
-    pub claims: fn(&str) -> bool,
+    /// `(path, text)`: whether the file is the language's.
+    pub claims: fn(&str, &str) -> bool,
 }
 
 /// The registry: one line per language, `Variant => module::SPEC`. It declares the
@@ -61,6 +62,7 @@ languages! {
     Markdown => crate::markdown::MARKDOWN_SPEC,
     Terraform => crate::terraform::TERRAFORM_SPEC,
     Shell => crate::shell::SHELL_SPEC,
+    Kubernetes => crate::kubernetes::KUBERNETES_SPEC,
     // The example language that proves the registry (tests only).
     #[cfg(feature = "example-language")]
     Toy => crate::toy::TOY_SPEC,
@@ -119,7 +121,7 @@ impl Language {
                 l.spec()
                     .detect
                     .as_ref()
-                    .is_some_and(|d| d.extensions.contains(&ext) && (d.claims)(text))
+                    .is_some_and(|d| d.extensions.contains(&ext) && (d.claims)(path, text))
             })
         })
     }

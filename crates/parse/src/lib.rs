@@ -13,6 +13,7 @@ mod endpoints;
 pub mod facts;
 mod go;
 mod grammar;
+pub mod kubernetes;
 mod lang;
 mod markdown;
 pub mod render;

@@ -177,6 +177,9 @@ pub fn render_facts(f: &FileFacts) -> String {
     if f.syntax_errors > 0 {
         let _ = writeln!(out, "syntax_errors {}", f.syntax_errors);
     }
+    if f.template_parts > 0 {
+        let _ = writeln!(out, "templated {}", f.template_parts);
+    }
     if f.repairs > 0 {
         let _ = writeln!(out, "repairs {}", f.repairs);
     }

@@ -43,7 +43,7 @@ pub static SHELL_SPEC: LanguageSpec = LanguageSpec {
     provider: &SHELL,
     program_entry: None,
     module: module_path!(),
-    detect: Some(crate::Detect { extensions: &[""], claims: has_shell_shebang }),
+    detect: Some(crate::Detect { extensions: &[""], claims: |_, text| has_shell_shebang(text) }),
 };
 
 /// A file without an extension is a script when its first line is a `sh`-family shebang

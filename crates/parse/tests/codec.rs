@@ -169,6 +169,8 @@ resource "aws_vpc" "this" {
 const SHELL: &str =
     "#!/bin/sh\nsource ./lib.sh\n# Runs.\nrun() { kubectl get pods -n \"$NS\"; }\nrun\n";
 
+const MANIFESTS: &str = "# Web.\napiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec:\n  selector: {app: web}\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: {{ .Name }}\n";
+
 fn samples() -> Vec<(&'static str, FileFacts)> {
     vec![
         ("go", analyze(Language::Go, GO)),
@@ -181,6 +183,7 @@ fn samples() -> Vec<(&'static str, FileFacts)> {
         ("md", analyze(Language::Markdown, MARKDOWN)),
         ("tf", analyze(Language::Terraform, TERRAFORM)),
         ("sh", analyze(Language::Shell, SHELL)),
+        ("k8s", analyze(Language::Kubernetes, MANIFESTS)),
     ]
 }
 
@@ -350,6 +353,7 @@ fn samples_exercise_the_optional_parts() {
     assert!(syms().any(|s| !s.name.is_ascii()));
     assert!(facts.iter().any(|f| f.package.is_some()));
     assert!(facts.iter().any(|f| f.syntax_errors > 0));
+    assert!(facts.iter().any(|f| f.template_parts > 0));
     assert!(facts.iter().flat_map(|f| &f.accesses).any(|a| a.write));
     assert!(facts.iter().flat_map(|f| &f.accesses).any(|a| !a.write));
     assert!(facts.iter().flat_map(|f| &f.calls).any(|c| c.enclosing.is_none()));
@@ -601,6 +605,7 @@ fn synthetic() -> FileFacts {
         string_consts: vec![(String::new(), "ü".into()), ("a".into(), String::new())],
         syntax_errors: u32::MAX,
         repairs: u32::MAX - 1,
+        template_parts: u32::MAX - 2,
         build_constraint: Some("linux && (amd64 || arm64)".into()),
         value_refs: vec![CallSite {
             callee: Callee { receiver: Receiver::Path(vec!["ü".into()]), name: "f".into() },

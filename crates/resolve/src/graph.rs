@@ -161,6 +161,15 @@ fn build_file_graph(
             ),
         ));
     }
+    if facts.template_parts > 0 {
+        graph.diagnostics.push((
+            DiagnosticCode::Templated,
+            format!(
+                "{} part(s) hold template expressions ({{{{ }}}}) and were left out; facts are partial",
+                facts.template_parts
+            ),
+        ));
+    }
     let ids = symbol_ids(db, file);
     for (i, s) in facts.symbols.iter().enumerate() {
         let id = ids[i].clone();

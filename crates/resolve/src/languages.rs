@@ -141,6 +141,7 @@ resolvers! {
     Markdown => crate::docs::MARKDOWN_RESOLVER,
     Terraform => crate::terraform::TERRAFORM_RESOLVER,
     Shell => crate::shell::SHELL_RESOLVER,
+    Kubernetes => crate::kubernetes::KUBERNETES_RESOLVER,
     // The example language that proves the registry (tests only).
     #[cfg(feature = "example-language")]
     Toy => crate::toy::TOY_RESOLVER,

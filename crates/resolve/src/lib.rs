@@ -23,6 +23,7 @@ mod go;
 mod graph;
 pub mod ids;
 mod keys;
+mod kubernetes;
 mod languages;
 mod layout;
 mod resolved;

@@ -297,6 +297,11 @@ vocabulary! {
         /// A concept named exactly (a command a script runs, an environment variable it reads,
         /// an image a workload runs).
         ConceptName => "concept-name",
+        /// An object named by kind and name in a manifest field (`configMapRef`,
+        /// `serviceAccountName`, an Ingress backend, a `roleRef`).
+        NamedReference => "named-reference",
+        /// A Service's (or policy's) label selector matches a workload's pod labels.
+        LabelSelector => "label-selector",
     }
 }
 
@@ -315,6 +320,7 @@ impl Reason {
             Reason::DocMention => 0.75,
             Reason::CoChange => 0.5,
             Reason::DependsOn | Reason::ModuleInterface | Reason::ConceptName => 1.0,
+            Reason::NamedReference | Reason::LabelSelector => 1.0,
         }
     }
 }
@@ -335,6 +341,8 @@ vocabulary! {
         /// Facts come from a repaired text (constructs the compiler accepts and the grammar
         /// rejects; lines and columns kept).
         ParseRepaired => "parse-repaired",
+        /// Parts of the file hold template expressions (Helm `{{ }}`) and were left out.
+        Templated => "templated",
     }
 }
 
@@ -346,6 +354,7 @@ impl DiagnosticCode {
             DiagnosticCode::LossyUtf8
                 | DiagnosticCode::SyntaxErrors
                 | DiagnosticCode::ParseRepaired
+                | DiagnosticCode::Templated
         )
     }
 }
