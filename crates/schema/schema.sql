@@ -31,7 +31,7 @@ CREATE TABLE IF NOT EXISTS snapshot (
 CREATE TABLE IF NOT EXISTS node (
   nid INTEGER NOT NULL, -- row number (rowid alias); edges and FTS rows refer to it
   id TEXT NOT NULL, -- stable readable ID, e.g. sym:ts:src/a.ts:Server.start
-  kind TEXT NOT NULL, -- node kind (one of: file, package, function, method, class, interface, type_alias, enum, struct, variable, constant, property, section, test, module, resource, output, provider, command, env_var, image, route, tool, process, cluster)
+  kind TEXT NOT NULL, -- node kind (one of: file, package, function, method, macro, class, interface, type_alias, enum, struct, variable, constant, property, section, test, module, resource, output, provider, command, env_var, image, route, tool, process, cluster)
   name TEXT NOT NULL, -- short name
   qualified_name TEXT NOT NULL, -- name chain of enclosing named declarations
   file TEXT, -- root-relative path of the file that holds the node
@@ -60,7 +60,7 @@ CREATE TABLE IF NOT EXISTS stored_edge (
   dst INTEGER NOT NULL, -- nid of the target node
   kind TEXT NOT NULL, -- edge kind (one of: CONTAINS, DEFINES, IMPORTS, CALLS, EXTENDS, IMPLEMENTS, HAS_METHOD, HAS_PROPERTY, ACCESSES, HANDLES_ROUTE, FETCHES, HANDLES_TOOL, ENTRY_POINT_OF, STEP_IN_PROCESS, MEMBER_OF, REFERS_TO, TESTS, DOC_RELATED, CO_CHANGED, EMBEDS)
   weight REAL NOT NULL, -- confidence in [0, 1]
-  reason TEXT NOT NULL, -- why the edge exists (one of: structural, same-package, import-resolved, same-file, this-dispatch, super-dispatch, typed-receiver, interface-method, method-set, name-only, url-match, doc-mention, co-change, depends-on, module-interface, concept-name, named-reference, label-selector)
+  reason TEXT NOT NULL, -- why the edge exists (one of: structural, same-package, import-resolved, same-file, this-dispatch, super-dispatch, typed-receiver, interface-method, method-set, name-only, url-match, doc-mention, co-change, depends-on, module-interface, concept-name, module-name, named-reference, label-selector)
   line INTEGER NOT NULL, -- call-site or reference line, 0 when not applicable
   owner INTEGER NOT NULL, -- nid of the unit (file or package node) whose derivation produced the edge; an incremental revision replaces a unit's edges together
   PRIMARY KEY (src, kind, dst, line)
@@ -155,8 +155,8 @@ CREATE INDEX IF NOT EXISTS cluster_member_by_cluster ON cluster_member (cluster)
 -- Every edge: the stored ones and those symbol rows imply (DEFINES, parent edge).
 CREATE VIEW IF NOT EXISTS edge (src, dst, kind, weight, reason, line, src_id, dst_id) AS
   SELECT e.src, e.dst, e.kind, e.weight, e.reason, e.line, s.id, d.id FROM stored_edge e JOIN node s ON s.nid = e.src JOIN node d ON d.nid = e.dst
-  UNION ALL SELECT f.nid, n.nid, 'DEFINES', 1.0, 'structural', 0, f.id, n.id FROM node n JOIN node f ON f.id = 'file:' || n.file AND n.file = substr(f.id, 6) WHERE n.kind IN ('function', 'method', 'class', 'interface', 'type_alias', 'enum', 'struct', 'variable', 'constant', 'property', 'section', 'test', 'module', 'resource', 'output', 'provider')
-  UNION ALL SELECT p.nid, n.nid, CASE WHEN n.kind = 'method' AND p.kind IN ('class', 'interface', 'type_alias', 'enum', 'struct', 'variable', 'constant') THEN 'HAS_METHOD' WHEN n.kind = 'property' AND p.kind IN ('class', 'interface', 'type_alias', 'enum', 'struct', 'variable', 'constant') THEN 'HAS_PROPERTY' ELSE 'CONTAINS' END, 1.0, 'structural', 0, p.id, n.id FROM node n JOIN node p ON p.id = n.parent WHERE n.kind IN ('function', 'method', 'class', 'interface', 'type_alias', 'enum', 'struct', 'variable', 'constant', 'property', 'section', 'test', 'module', 'resource', 'output', 'provider');
+  UNION ALL SELECT f.nid, n.nid, 'DEFINES', 1.0, 'structural', 0, f.id, n.id FROM node n JOIN node f ON f.id = 'file:' || n.file AND n.file = substr(f.id, 6) WHERE n.kind IN ('function', 'method', 'macro', 'class', 'interface', 'type_alias', 'enum', 'struct', 'variable', 'constant', 'property', 'section', 'test', 'module', 'resource', 'output', 'provider')
+  UNION ALL SELECT p.nid, n.nid, CASE WHEN n.kind = 'method' AND p.kind IN ('class', 'interface', 'type_alias', 'enum', 'struct', 'variable', 'constant') THEN 'HAS_METHOD' WHEN n.kind = 'property' AND p.kind IN ('class', 'interface', 'type_alias', 'enum', 'struct', 'variable', 'constant') THEN 'HAS_PROPERTY' ELSE 'CONTAINS' END, 1.0, 'structural', 0, p.id, n.id FROM node n JOIN node p ON p.id = n.parent WHERE n.kind IN ('function', 'method', 'macro', 'class', 'interface', 'type_alias', 'enum', 'struct', 'variable', 'constant', 'property', 'section', 'test', 'module', 'resource', 'output', 'provider');
 
 -- Full-text index over nodes (rowid = node.nid); `terms` holds identifiers split at case and underscores.
 CREATE VIRTUAL TABLE IF NOT EXISTS node_fts USING fts5(name, qualified_name, signature, doc, path, terms, tokenize = 'unicode61 remove_diacritics 2', content = '', contentless_delete = 1);

@@ -953,6 +953,15 @@ kind: Service
 metadata: {name: web}
 spec:
   selector: {app: web}
+//- /lib/a.ex
+defmodule A do
+  alias B.Util
+  def run(x), do: Util.go(x)
+end
+//- /lib/b.ex
+defmodule B.Util do
+  def go(x), do: x + 1
+end
 "#;
 
 /// An edit inside a block that keeps every address re-runs that file's chain only; its
@@ -1095,5 +1104,49 @@ fn kubernetes_label_change_reresolves_selectors() {
             "node_units()",
         ],
         &["k8s/svc.yaml", "k8s/web.yaml"],
+    );
+}
+
+/// An Elixir body edit keeps the file's names: its declaration list compares equal, the
+/// workspace table is not rebuilt and only the edited file re-resolves.
+#[test]
+fn elixir_body_edit_reruns_only_its_file() {
+    let mut s = Session::new(INFRA);
+    s.edit("lib/b.ex", "x + 1", "x + 2");
+    check(
+        &mut s,
+        &[
+            "parse(lib/b.ex)",
+            "file_facts(lib/b.ex)",
+            "file_node(lib/b.ex)",
+            "file_unit_digest(lib/b.ex)",
+        ],
+        &["lib/b.ex"],
+    );
+}
+
+/// Renaming a function changes the table: its callers re-resolve and lose their edge.
+#[test]
+fn elixir_rename_reresolves_callers() {
+    let mut s = Session::new(INFRA);
+    s.edit("lib/b.ex", "def go(x)", "def went(x)");
+    check(
+        &mut s,
+        &[
+            "parse(lib/b.ex)",
+            "file_facts(lib/b.ex)",
+            "file_node(lib/b.ex)",
+            "symbol_ids(lib/b.ex)",
+            "file_graph(lib/b.ex)",
+            "file_endpoints(lib/b.ex)",
+            "ex_decls(lib/b.ex)",
+            "ex_users(lib/b.ex)",
+            "ex_table()",
+            "resolve_file(lib/a.ex)",
+            "resolve_file(lib/b.ex)",
+            "file_unit_digest(lib/a.ex)",
+            "file_unit_digest(lib/b.ex)",
+        ],
+        &["lib/a.ex", "lib/b.ex"],
     );
 }

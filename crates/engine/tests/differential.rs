@@ -160,6 +160,17 @@ fn k8s_file(rng: &mut Rng, n: usize) -> String {
     )
 }
 
+/// An Elixir module calling its own, another module's (through an alias) and unknown
+/// functions, with a struct.
+fn ex_file(rng: &mut Rng, module: &str) -> String {
+    let (f, g, h) = (rng.pick(NAMES), rng.pick(NAMES), rng.pick(NAMES));
+    let other = rng.pick(&["Gen.A", "Gen.B"]);
+    format!(
+        "defmodule {module} do\n  alias {other}, as: O\n  defstruct [:x]\n  def {f}(x), do: {g}(x) |> O.{h}()\n  \
+         def {g}(x, y \\\\ 1), do: %{module}{{x: x + y}}\nend\n"
+    )
+}
+
 fn md_file(rng: &mut Rng) -> String {
     format!(
         "# Notes\n\nSee `{}` and `{}Service.run`.\n\n```ts\n{}(2);\n```\n",
@@ -205,6 +216,7 @@ impl Tree {
             4 => format!("{}/gen{}.tf", rng.pick(TF_DIRS), self.counter),
             5 => format!("scripts/gen{}.sh", self.counter),
             6 if self.counter.is_multiple_of(2) => format!("scripts/gen{}", self.counter),
+            6 if self.counter.is_multiple_of(3) => format!("lib/gen{}.ex", self.counter),
             6 => format!("k8s/gen{}.yaml", self.counter),
             _ => format!("docs/gen{}.md", self.counter),
         }
@@ -219,6 +231,13 @@ impl Tree {
             ts_file(rng, dir, &self.modules())
         } else if path.ends_with(".tf") {
             tf_file(rng, dir)
+        } else if path.ends_with(".ex") {
+            let name = match path {
+                "lib/a.ex" => "Gen.A".to_string(),
+                "lib/b.ex" => "Gen.B".to_string(),
+                _ => format!("Gen.M{}", self.counter),
+            };
+            ex_file(rng, &name)
         } else if path.ends_with(".yaml") {
             k8s_file(rng, self.counter)
         } else if path.ends_with(".sh") || path == "scripts/lib.sh" {
@@ -258,8 +277,7 @@ impl Tree {
                 // (Above a script's shebang it makes the file plain text, and back.)
                 let comment = if path.ends_with(".md") {
                     "<!-- x -->\n"
-                } else if path.ends_with(".tf") || path.ends_with(".sh") || path.ends_with(".yaml")
-                {
+                } else if [".tf", ".sh", ".yaml", ".ex"].iter().any(|e| path.ends_with(e)) {
                     "# shifted\n"
                 } else if !path.rsplit('/').next().unwrap_or("").contains('.') {
                     if let Some(rest) = text.strip_prefix("# shifted\n") {

@@ -170,6 +170,7 @@ fn import_kind_tag(k: ImportKind) -> u8 {
         ImportKind::Dynamic => 4,
         ImportKind::Go => 5,
         ImportKind::Path => 6,
+        ImportKind::Module => 7,
     }
 }
 
@@ -182,6 +183,7 @@ fn import_kind_of(tag: u64) -> Option<ImportKind> {
         4 => ImportKind::Dynamic,
         5 => ImportKind::Go,
         6 => ImportKind::Path,
+        7 => ImportKind::Module,
         _ => return None,
     })
 }

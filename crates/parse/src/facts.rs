@@ -138,6 +138,10 @@ pub enum ImportKind {
     Dynamic,
     /// Go import spec.
     Go,
+    /// A module brought into scope by name (Elixir `alias`, `import`, `use`, `require`):
+    /// a `Namespace` binding is an alias (its local name), `All` / `Named("f/2")` an import
+    /// (all functions, or those of `only:`); no binding: `use` / `require`.
+    Module,
     /// A file or directory named by its path: a Terraform `module` block's local `source`
     /// (bindings: the module name as the local of a `Namespace` binding, then one `Named` per
     /// input argument), a shell `source` / `.` of a script.

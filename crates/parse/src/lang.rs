@@ -63,6 +63,7 @@ languages! {
     Terraform => crate::terraform::TERRAFORM_SPEC,
     Shell => crate::shell::SHELL_SPEC,
     Kubernetes => crate::kubernetes::KUBERNETES_SPEC,
+    Elixir => crate::elixir::ELIXIR_SPEC,
     // The example language that proves the registry (tests only).
     #[cfg(feature = "example-language")]
     Toy => crate::toy::TOY_SPEC,

@@ -9,6 +9,7 @@
 //! MCP. It is pure: text in, facts out, so it can be tested with strings alone.
 
 mod codec;
+mod elixir;
 mod endpoints;
 pub mod facts;
 mod go;

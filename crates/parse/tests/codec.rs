@@ -171,6 +171,8 @@ const SHELL: &str =
 
 const MANIFESTS: &str = "# Web.\napiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec:\n  selector: {app: web}\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: {{ .Name }}\n";
 
+const ELIXIR: &str = "defmodule A.B do\n  alias A.C\n  import A.D, only: [f: 1]\n  use X\n  @doc \"Runs.\"\n  def run(x, y \\\\ 1), do: x |> C.go() |> f()\nend\n";
+
 fn samples() -> Vec<(&'static str, FileFacts)> {
     vec![
         ("go", analyze(Language::Go, GO)),
@@ -184,6 +186,7 @@ fn samples() -> Vec<(&'static str, FileFacts)> {
         ("tf", analyze(Language::Terraform, TERRAFORM)),
         ("sh", analyze(Language::Shell, SHELL)),
         ("k8s", analyze(Language::Kubernetes, MANIFESTS)),
+        ("ex", analyze(Language::Elixir, ELIXIR)),
     ]
 }
 
@@ -209,6 +212,7 @@ variants!(import_kind, IMPORT_KINDS, ImportKind {
     ImportKind::Dynamic => "Dynamic",
     ImportKind::Go => "Go",
     ImportKind::Path => "Path",
+    ImportKind::Module => "Module",
 });
 
 variants!(imported, IMPORTEDS, Imported {

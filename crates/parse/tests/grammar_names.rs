@@ -26,6 +26,12 @@ fn grammars_of(rel: &str) -> Vec<(&'static str, tree_sitter::Language)> {
     if rel.starts_with("terraform") {
         return vec![("hcl", tree_sitter_hcl::LANGUAGE.into())];
     }
+    if rel.starts_with("kubernetes") {
+        return vec![("yaml", tree_sitter_yaml::LANGUAGE.into())];
+    }
+    if rel.starts_with("elixir") {
+        return vec![("elixir", tree_sitter_elixir::LANGUAGE.into())];
+    }
     if rel.starts_with("shell") {
         return vec![("bash", tree_sitter_bash::LANGUAGE.into())];
     }

@@ -142,6 +142,7 @@ resolvers! {
     Terraform => crate::terraform::TERRAFORM_RESOLVER,
     Shell => crate::shell::SHELL_RESOLVER,
     Kubernetes => crate::kubernetes::KUBERNETES_RESOLVER,
+    Elixir => crate::elixir::ELIXIR_RESOLVER,
     // The example language that proves the registry (tests only).
     #[cfg(feature = "example-language")]
     Toy => crate::toy::TOY_RESOLVER,

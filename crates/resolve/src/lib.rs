@@ -18,6 +18,7 @@
 
 mod digest;
 mod docs;
+mod elixir;
 pub mod endpoints;
 mod go;
 mod graph;

@@ -62,6 +62,9 @@ vocabulary! {
         Package => "package",
         Function => "function",
         Method => "method",
+        /// An Elixir macro (`defmacro`, `defguard`): called like a function, expanded at
+        /// compile time.
+        Macro => "macro",
         Class => "class",
         Interface => "interface",
         TypeAlias => "type_alias",
@@ -74,8 +77,8 @@ vocabulary! {
         /// A TS/JS test block (`describe` / `it` / `test` with a title and a function), named
         /// by its title path (`Calc > adds`).
         Test => "test",
-        /// An Elixir module (`defmodule`, `defimpl` as `Protocol.Type`); a Terraform module
-        /// call (`module.eks`).
+        /// An Elixir module (`defmodule`; `defimpl P, for: T` as `P.T`); a Terraform module
+        /// call (`module.eks`). An Elixir protocol is an `interface`.
         Module => "module",
         /// An infrastructure object: a Terraform resource (`aws_vpc.this`) or data source
         /// (`data.aws_iam_policy_document.x`), a Kubernetes object (`Deployment/default/web`).
@@ -165,7 +168,7 @@ impl NodeKind {
 
     /// Whether a symbol of this kind has a body that can contain call sites.
     pub const fn is_callable(self) -> bool {
-        matches!(self, NodeKind::Function | NodeKind::Method | NodeKind::Test)
+        matches!(self, NodeKind::Function | NodeKind::Method | NodeKind::Macro | NodeKind::Test)
     }
 }
 
@@ -297,6 +300,10 @@ vocabulary! {
         /// A concept named exactly (a command a script runs, an environment variable it reads,
         /// an image a workload runs).
         ConceptName => "concept-name",
+        /// Elixir: a call or reference resolved by module name (aliases expanded) and arity.
+        /// Heuristic (the reference spec's 0.85): without macro expansion, a `use` may inject
+        /// or override functions the resolver cannot see.
+        ModuleName => "module-name",
         /// An object named by kind and name in a manifest field (`configMapRef`,
         /// `serviceAccountName`, an Ingress backend, a `roleRef`).
         NamedReference => "named-reference",
@@ -321,6 +328,7 @@ impl Reason {
             Reason::CoChange => 0.5,
             Reason::DependsOn | Reason::ModuleInterface | Reason::ConceptName => 1.0,
             Reason::NamedReference | Reason::LabelSelector => 1.0,
+            Reason::ModuleName => 0.85,
         }
     }
 }

@@ -248,7 +248,7 @@ enum Role {
 impl Role {
     fn of(kind: NodeKind) -> Role {
         match kind {
-            NodeKind::Function | NodeKind::Method => Role::Callable,
+            NodeKind::Function | NodeKind::Method | NodeKind::Macro => Role::Callable,
             // Infrastructure blocks and concepts are values: what depends on them refers to
             // them (REFERS_TO), as code refers to a variable.
             NodeKind::Property
