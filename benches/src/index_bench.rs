@@ -49,16 +49,18 @@ pub fn provider_files(dir: &Path) -> Vec<(Language, String)> {
         if path.contains("/.git/") {
             continue;
         }
-        let Some(lang) = Language::from_path(&path) else {
-            continue;
-        };
         let Ok(bytes) = std::fs::read(entry.path()) else {
             continue;
         };
         if bytes.len() > 1024 * 1024 || bytes[..bytes.len().min(8192)].contains(&0) {
             continue;
         }
-        out.push((lang, String::from_utf8_lossy(&bytes).into_owned()));
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        // As the scanner decides: by name, else by content (manifests, shebang scripts).
+        let Some(lang) = Language::detect(&path, &text) else {
+            continue;
+        };
+        out.push((lang, text));
     }
     out
 }

@@ -54,6 +54,12 @@ const TOKENS: &[&[u8]] = &[
     b"/*",
     b"```",
     b"# ",
+    b"{{",
+    b"do\n",
+    b"end\n",
+    b"---\n",
+    b": ",
+    b"$(",
     b"\xff",
     b"\xe2\x82",
     b"\0",
@@ -123,6 +129,26 @@ fn extract_markdown() {
 }
 
 #[test]
+fn extract_terraform() {
+    replay(&seeds("extract_terraform"), 6, |d| fuzz::extract(Language::Terraform, d));
+}
+
+#[test]
+fn extract_shell() {
+    replay(&seeds("extract_shell"), 7, |d| fuzz::extract(Language::Shell, d));
+}
+
+#[test]
+fn extract_kubernetes() {
+    replay(&seeds("extract_kubernetes"), 8, |d| fuzz::extract(Language::Kubernetes, d));
+}
+
+#[test]
+fn extract_elixir() {
+    replay(&seeds("extract_elixir"), 9, |d| fuzz::extract(Language::Elixir, d));
+}
+
+#[test]
 fn endpoint_props() {
     replay(&seeds("endpoint_props"), 4, fuzz::endpoint_props);
 }
@@ -131,9 +157,12 @@ fn endpoint_props() {
 fn facts_decode() {
     // Real blobs: the facts of the extraction seeds, then mutations of those bytes.
     let mut blobs = Vec::new();
-    for (target, language) in
-        [("extract_go", Language::Go), ("extract_markdown", Language::Markdown)]
-    {
+    for (target, language) in [
+        ("extract_go", Language::Go),
+        ("extract_markdown", Language::Markdown),
+        ("extract_terraform", Language::Terraform),
+        ("extract_elixir", Language::Elixir),
+    ] {
         for s in seeds(target) {
             blobs.push(encode_facts(&analyze(language, &String::from_utf8_lossy(&s))));
         }

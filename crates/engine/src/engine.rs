@@ -152,7 +152,7 @@ struct InputChanges {
 struct ChangedUnits {
     /// (path, input, digest) of file units whose digest moved.
     files: Vec<(String, SourceFile, u64)>,
-    /// (ID, digest) of package units whose digest moved.
+    /// (ID, digest) of node units (packages, concepts) whose digest moved.
     packages: Vec<(String, u64)>,
     /// Published units that no longer exist.
     gone: Vec<String>,

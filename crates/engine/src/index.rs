@@ -529,6 +529,8 @@ pub struct LanguageInfo {
     pub name: &'static str,
     pub extensions: &'static [&'static str],
     pub capabilities: Vec<&'static str>,
+    /// The files it claims by their text, described (`None`: by extension only).
+    pub by_content: Option<&'static str>,
 }
 
 /// Every language with a provider, in the registry's order.
@@ -538,6 +540,7 @@ pub fn languages() -> Vec<LanguageInfo> {
         .map(|&l| LanguageInfo {
             name: l.as_str(),
             extensions: l.extensions(),
+            by_content: l.spec().detect.as_ref().map(|d| d.describe),
             capabilities: codegraph_parse::provider(l)
                 .capabilities()
                 .iter()

@@ -30,6 +30,8 @@ pub struct Detect {
     pub extensions: &'static [&'static str],
     /// `(path, text)`: whether the file is the language's.
     pub claims: fn(&str, &str) -> bool,
+    /// What it claims, for people (`codegraph languages`).
+    pub describe: &'static str,
 }
 
 /// The registry: one line per language, `Variant => module::SPEC`. It declares the

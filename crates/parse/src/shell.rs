@@ -43,7 +43,11 @@ pub static SHELL_SPEC: LanguageSpec = LanguageSpec {
     provider: &SHELL,
     program_entry: None,
     module: module_path!(),
-    detect: Some(crate::Detect { extensions: &[""], claims: |_, text| has_shell_shebang(text) }),
+    detect: Some(crate::Detect {
+        extensions: &[""],
+        claims: |_, text| has_shell_shebang(text),
+        describe: "files without an extension whose first line is a sh/bash/zsh/dash/ksh shebang",
+    }),
 };
 
 /// A file without an extension is a script when its first line is a `sh`-family shebang

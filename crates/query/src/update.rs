@@ -1,8 +1,8 @@
-//! Incremental revisions: rewrite only the units (files, packages) whose rows changed, in one
+//! Incremental revisions: rewrite only the units (files, node units) whose rows changed, in one
 //! transaction, keeping every surviving node's row number.
 //!
-//! A unit owns its nodes (a file unit: every node whose `file` is its path; a package unit: its
-//! package node) and the stored edges it produced (`stored_edge.owner`); the edges its symbol
+//! A unit owns its nodes (a file unit: every node whose `file` is its path; a node unit: its one
+//! node, a package or a concept) and the stored edges it produced (`stored_edge.owner`); the edges its symbol
 //! rows imply come and go with the rows. Replacing a unit deletes its stored edges,
 //! upserts its nodes under their old `nid` (edges of other units keep pointing at them),
 //! deletes the nodes it no longer has, and inserts its new edges. Edges of unchanged units

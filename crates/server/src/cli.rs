@@ -1382,7 +1382,14 @@ fn languages(json: bool) -> Result<()> {
     if json {
         let list: Vec<Value> = langs
             .iter()
-            .map(|l| json!({"language": l.name, "extensions": l.extensions, "extracts": l.capabilities}))
+            .map(|l| {
+                json!({
+                    "language": l.name,
+                    "extensions": l.extensions,
+                    "by_content": l.by_content,
+                    "extracts": l.capabilities,
+                })
+            })
             .collect();
         return print_json(
             &json!({ "languages": list, "other_text_files": "file nodes only (searchable by path)" }),
@@ -1392,6 +1399,9 @@ fn languages(json: bool) -> Result<()> {
     for l in &langs {
         let exts: Vec<String> = l.extensions.iter().map(|e| format!(".{e}")).collect();
         writeln!(out, "{:<11} {:<22} {}", l.name, exts.join(" "), l.capabilities.join(", "))?;
+        if let Some(d) = l.by_content {
+            writeln!(out, "{:<11} also {d}", "")?;
+        }
     }
     writeln!(
         out,

@@ -49,7 +49,11 @@ pub static KUBERNETES_SPEC: LanguageSpec = LanguageSpec {
     provider: &KUBERNETES,
     program_entry: None,
     module: module_path!(),
-    detect: Some(Detect { extensions: &["yaml", "yml"], claims: is_manifest }),
+    detect: Some(Detect {
+        extensions: &["yaml", "yml"],
+        claims: is_manifest,
+        describe: ".yaml/.yml files with a document that has top-level apiVersion and kind, and kustomization.yaml",
+    }),
 };
 
 /// Receiver tag of a reference to an object by kind and name.

@@ -661,12 +661,12 @@ fn answer_schema() -> Arc<serde_json::Map<String, Value>> {
     }
 }
 
-const INSTRUCTIONS: &str = "codegraph: a code graph of each served root (files, symbols, imports, calls, heritage, HTTP routes, MCP tools), kept fresh while files change. Start with code_search or symbol_context; use impact_analysis before changing a symbol and changed_code_impact before committing. IDs look like `sym:ts:src/a.ts:Server.start` or `file:src/a.ts`; names work too. Every answer has `revision` and `stale`.";
+const INSTRUCTIONS: &str = "codegraph: a code graph of each served root (files, symbols, imports, calls, heritage, HTTP routes, MCP tools), kept fresh while files change. Languages: Go, TypeScript/JavaScript, Elixir (modules, `Mod.fun/arity`, Phoenix routes), Terraform (blocks by address: `var.x`, `aws_vpc.this`, `module.m`), Kubernetes manifests (`Kind/namespace/name`, selectors, ConfigMap/Secret references, images), shell scripts (functions, `cmd:` and `env:` concepts), Markdown. Start with code_search or symbol_context; use impact_analysis before changing a symbol, a Terraform variable, a ConfigMap or an environment variable, and changed_code_impact before committing. IDs look like `sym:ts:src/a.ts:Server.start`, `sym:tf:main.tf:var.region`, `concept:env:KUBECONFIG` or `file:src/a.ts`; names work too. Every answer has `revision` and `stale`.";
 
 #[tool_router(router = tool_router)]
 impl CodegraphMcp {
     #[tool(
-        description = "Find symbols and files by name, signature, doc or path (BM25). Returns IDs for the other tools.",
+        description = "Find symbols and files by name, signature, doc or path (BM25): code (Go, TS/JS, Elixir), Terraform blocks, Kubernetes objects, shell functions, commands and environment variables. Returns IDs for the other tools.",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
         output_schema = answer_schema()
     )]

@@ -1,0 +1,4 @@
+# Prints a log line.
+log() {
+  echo "[$(date +%T)] $*" >&2
+}

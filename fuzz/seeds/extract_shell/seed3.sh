@@ -1,0 +1,2 @@
+#!/bin/sh
+curl -sf "$ENDPOINT/healthz"

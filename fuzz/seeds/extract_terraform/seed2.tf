@@ -1,0 +1,5 @@
+provider "aws" {
+  alias  = "west"
+  region = "us-west-2"
+}
+provider "google" {}
