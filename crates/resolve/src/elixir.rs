@@ -32,9 +32,7 @@ use crate::languages::{LanguageResolver, Target};
 use crate::layout::{LanguageKey, language_dirs};
 use crate::resolved::{Resolved, UnresolvedSite, caller_id};
 use codegraph_db::{SourceFile, Workspace, file_facts};
-use codegraph_parse::{
-    Callee, FileFacts, Handler, ImportKind, Imported, Language, Receiver, SymbolIdx,
-};
+use codegraph_parse::{Callee, FileFacts, ImportKind, Imported, Language, Receiver, SymbolIdx};
 use codegraph_schema::{EdgeKind, NodeKind, Reason};
 use std::collections::HashMap;
 
@@ -395,23 +393,12 @@ impl LanguageResolver for ElixirResolver {
             }
         }
         // Route handlers.
-        for fe in crate::endpoints::file_endpoints(db, file) {
-            let Handler::Reference(callee) = &fe.endpoint.handler else { continue };
-            let Outcome::Found(t, reason) =
-                resolve_call(file, facts, &scopes, table, fe.endpoint.enclosing, callee)
-            else {
-                continue;
-            };
-            if let Some(dst) = sym_id(db, t) {
-                out.edges.push(Edge::new(
-                    fe.id.clone(),
-                    dst,
-                    crate::endpoints::handles(fe.endpoint.kind),
-                    reason,
-                    fe.endpoint.line,
-                ));
+        out.edges.extend(crate::endpoints::reference_handler_edges(db, file, |scope, callee| {
+            match resolve_call(file, facts, &scopes, table, scope, callee) {
+                Outcome::Found(t, reason) => Some((t, reason)),
+                _ => None,
             }
-        }
+        }));
         out.edges.sort();
         out.edges.dedup();
         out.unresolved.sort();

@@ -328,6 +328,34 @@ fn join_prefix(prefix: &str, path: &str) -> String {
     format!("{p}{path}")
 }
 
+/// HANDLES_ROUTE / HANDLES_TOOL from each endpoint of `file` whose handler is named by
+/// reference, to what `resolve(enclosing, callee)` finds (the language's callee resolution at
+/// the registration); a handler it does not find gets no edge.
+pub(crate) fn reference_handler_edges(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+    mut resolve: impl FnMut(
+        Option<SymbolIdx>,
+        &codegraph_parse::Callee,
+    ) -> Option<((SourceFile, SymbolIdx), Reason)>,
+) -> Vec<Edge> {
+    let mut out = Vec::new();
+    for fe in file_endpoints(db, file) {
+        let Handler::Reference(callee) = &fe.endpoint.handler else { continue };
+        let Some(((f, i), reason)) = resolve(fe.endpoint.enclosing, callee) else { continue };
+        if let Some(dst) = symbol_ids(db, f).get(i as usize) {
+            out.push(Edge::new(
+                fe.id.clone(),
+                dst.clone(),
+                handles(fe.endpoint.kind),
+                reason,
+                fe.endpoint.line,
+            ));
+        }
+    }
+    out
+}
+
 /// What a callee-shaped reference in `file` names, resolved by the file's language exactly as
 /// a call's callee is.
 pub(crate) fn resolve_ref(

@@ -130,24 +130,13 @@ fn concept_graph<'db>(db: &'db dyn salsa::Database, unit: NodeUnit<'db>) -> Unit
     };
     let qualified = ids::rest(id, NodeCategory::Concept).unwrap_or(id);
     UnitGraph {
-        nodes: vec![Node {
-            id: crate::ids::intern(id),
+        nodes: vec![Node::unfiled(
+            crate::ids::intern(id),
             kind,
-            name: name.to_string(),
-            qualified_name: qualified.to_string(),
-            file: None,
-            language: None,
-            start_line: None,
-            end_line: None,
-            signature: None,
-            doc: None,
-            exported: true,
-            parent: None,
-            size: None,
-            lines: None,
-            hash: None,
-            props: None,
-        }],
+            name.to_string(),
+            qualified.to_string(),
+            None,
+        )],
         edges: Vec::new(),
     }
 }

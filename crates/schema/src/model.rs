@@ -34,6 +34,37 @@ pub struct Node {
     pub props: Option<String>,
 }
 
+impl Node {
+    /// A node no file declares (a package, a concept): no file, lines, signature or metadata;
+    /// exported (it is visible to every file that names it).
+    pub fn unfiled(
+        id: Id,
+        kind: NodeKind,
+        name: String,
+        qualified_name: String,
+        language: Option<&'static str>,
+    ) -> Node {
+        Node {
+            id,
+            kind,
+            name,
+            qualified_name,
+            file: None,
+            language,
+            start_line: None,
+            end_line: None,
+            signature: None,
+            doc: None,
+            exported: true,
+            parent: None,
+            size: None,
+            lines: None,
+            hash: None,
+            props: None,
+        }
+    }
+}
+
 /// A typed edge. The weight is kept in thousandths so that edges are `Eq` (salsa compares
 /// results to stop propagation).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

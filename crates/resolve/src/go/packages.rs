@@ -82,23 +82,12 @@ pub(crate) fn package_unit_graph<'db>(db: &'db dyn salsa::Database, dir: DirKey<
         }
     }
     let short = dir.rsplit('/').next().unwrap_or(dir);
-    out.nodes.push(Node {
-        id: pid,
-        kind: NodeKind::Package,
-        name: name.unwrap_or(if short.is_empty() { "." } else { short }).to_string(),
-        qualified_name: if dir.is_empty() { ".".to_string() } else { dir.to_string() },
-        file: None,
-        language: Some(Language::Go.as_str()),
-        start_line: None,
-        end_line: None,
-        signature: None,
-        doc: None,
-        exported: true,
-        parent: None,
-        size: None,
-        lines: None,
-        hash: None,
-        props: None,
-    });
+    out.nodes.push(Node::unfiled(
+        pid,
+        NodeKind::Package,
+        name.unwrap_or(if short.is_empty() { "." } else { short }).to_string(),
+        if dir.is_empty() { ".".to_string() } else { dir.to_string() },
+        Some(Language::Go.as_str()),
+    ));
     out
 }

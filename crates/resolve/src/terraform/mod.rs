@@ -123,24 +123,13 @@ fn module_graph<'db>(db: &'db dyn salsa::Database, dir: DirKey<'db>) -> UnitGrap
         ));
     }
     let short = d.rsplit('/').next().unwrap_or(d);
-    out.nodes.push(Node {
-        id: pid,
-        kind: NodeKind::Package,
-        name: if short.is_empty() { ".".to_string() } else { short.to_string() },
-        qualified_name: if d.is_empty() { ".".to_string() } else { d.to_string() },
-        file: None,
-        language: Some(Language::Terraform.as_str()),
-        start_line: None,
-        end_line: None,
-        signature: None,
-        doc: None,
-        exported: true,
-        parent: None,
-        size: None,
-        lines: None,
-        hash: None,
-        props: None,
-    });
+    out.nodes.push(Node::unfiled(
+        pid,
+        NodeKind::Package,
+        if short.is_empty() { ".".to_string() } else { short.to_string() },
+        if d.is_empty() { ".".to_string() } else { d.to_string() },
+        Some(Language::Terraform.as_str()),
+    ));
     out
 }
 

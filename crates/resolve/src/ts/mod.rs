@@ -25,7 +25,7 @@ use crate::keys::FileKey;
 use crate::resolved::{Resolved, UnresolvedSite, caller_id};
 use codegraph_db::{SourceFile, Workspace, file_facts};
 use codegraph_parse::{
-    CallKind, Callee, Handler, HeritageKind, ImportKind, Imported, render::render_callee,
+    CallKind, Callee, HeritageKind, ImportKind, Imported, render::render_callee,
 };
 use codegraph_schema::{EdgeKind, NodeKind, Reason};
 use project::{ModTarget, file_modules};
@@ -246,21 +246,12 @@ pub(crate) fn resolve_file(
     out.edges.extend(tested.into_edges(&fid));
     // HANDLES_ROUTE / HANDLES_TOOL for handlers named by reference, resolved like a call's
     // callee at the registration.
-    for fe in crate::endpoints::file_endpoints(db, file) {
-        let Handler::Reference(callee) = &fe.endpoint.handler else { continue };
-        let Outcome::Found(t, reason) = r.callee(file, fe.endpoint.enclosing, callee, 0) else {
-            continue;
-        };
-        if let Some(dst) = sym_id(db, t) {
-            out.edges.push(Edge::new(
-                fe.id.clone(),
-                dst,
-                crate::endpoints::handles(fe.endpoint.kind),
-                reason,
-                fe.endpoint.line,
-            ));
-        }
-    }
+    out.edges.extend(crate::endpoints::reference_handler_edges(db, file, |scope, callee| match r
+        .callee(file, scope, callee, 0)
+    {
+        Outcome::Found(t, reason) => Some((t, reason)),
+        _ => None,
+    }));
     out.edges.extend(crate::endpoints::fetch_edges(db, workspace, file));
     // Routes this file mounts under a prefix: their composed nodes and handler edges.
     for c in crate::endpoints::composed_routes(db, FileKey::new(db, workspace, file)) {
