@@ -198,12 +198,12 @@ fn imports_plain_aliased_dot_blank_grouped() {
     expect![[r#"
         //- p/imports.go
         package p
-        import L3 Go "fmt" *
-        import L4 Go "strings" * as str
-        import L7 Go "net/http" *
-        import L8 Go "math" * as .
-        import L9 Go "embed" * as _
-        import L10 Go "os/exec" * as raw
+        import L3 Package "fmt" *
+        import L4 Package "strings" * as str
+        import L7 Package "net/http" *
+        import L8 Package "math" * as .
+        import L9 Package "embed" * as _
+        import L10 Package "os/exec" * as raw
     "#]]
     .assert_eq(&out);
 }

@@ -21,11 +21,13 @@
 //! allows. Chains of call results (`f().g().h()`) are encoded as a depth plus names, not
 //! recursively, and decoding refuses depths above [`MAX_CALL_DEPTH`] (providers stop at 8).
 //!
-//! Layout after the version byte, in order: package (`0` | `1` string), syntax error count,
-//! the node-kind table (count, spellings), then symbols, imports, calls, accesses, heritage,
+//! Layout after the version byte, in order: the Go package (`0` | `1` string), syntax error
+//! count, repair count, the Go build constraint (`0` | `1` string), the node-kind table (count, spellings), then symbols, imports, calls, accesses, heritage,
 //! type hints, endpoints, mounts and client calls, each a count followed by its items (the
-//! `Writer` methods say which fields), then the default export (`0` | `1` string) and the
-//! string constants (count, name/value pairs).
+//! `Writer` methods say which fields), then the default export (`0` | `1` string), the Go
+//! string constants (count, name/value pairs), value and type references, mentions and the
+//! template part count. The Go fields are [`LanguageFacts::Go`]'s; a file whose Go fields
+//! are all empty decodes as [`LanguageFacts::None`] (what the providers store for it).
 
 use crate::facts::*;
 use codegraph_schema::NodeKind;
@@ -168,7 +170,7 @@ fn import_kind_tag(k: ImportKind) -> u8 {
         ImportKind::ReExport => 2,
         ImportKind::Require => 3,
         ImportKind::Dynamic => 4,
-        ImportKind::Go => 5,
+        ImportKind::Package => 5,
         ImportKind::Path => 6,
         ImportKind::Module => 7,
     }
@@ -181,7 +183,7 @@ fn import_kind_of(tag: u64) -> Option<ImportKind> {
         2 => ImportKind::ReExport,
         3 => ImportKind::Require,
         4 => ImportKind::Dynamic,
-        5 => ImportKind::Go,
+        5 => ImportKind::Package,
         6 => ImportKind::Path,
         7 => ImportKind::Module,
         _ => return None,
@@ -318,7 +320,10 @@ impl<'f> Writer<'f> {
 
     fn file(&mut self, f: &'f FileFacts) {
         self.u8(CODEC_VERSION);
-        match &f.package {
+        // The Go facts sit where they always did: package, constraint, string constants
+        // (empty for a file without them; decoding makes `LanguageFacts::None` of that).
+        let go = f.go();
+        match go.and_then(|g| g.package.as_ref()) {
             None => self.u8(0),
             Some(p) => {
                 self.u8(1);
@@ -327,7 +332,7 @@ impl<'f> Writer<'f> {
         }
         self.varint(u64::from(f.syntax_errors));
         self.varint(u64::from(f.repairs));
-        match &f.build_constraint {
+        match go.and_then(|g| g.build_constraint.as_ref()) {
             None => self.u8(0),
             Some(b) => {
                 self.u8(1);
@@ -348,8 +353,9 @@ impl<'f> Writer<'f> {
                 self.str(name);
             }
         }
-        self.count(f.string_consts.len());
-        for (name, value) in &f.string_consts {
+        let consts: &[(String, String)] = go.map_or(&[], |g| &g.string_consts);
+        self.count(consts.len());
+        for (name, value) in consts {
             self.str(name);
             self.str(value);
         }
@@ -949,7 +955,6 @@ impl<'b> Reader<'b> {
             mentions,
             value_refs,
             type_refs,
-            string_consts,
             default_export,
             symbols,
             imports,
@@ -960,10 +965,10 @@ impl<'b> Reader<'b> {
             endpoints,
             mounts,
             client_calls,
-            package,
             syntax_errors,
             repairs,
-            build_constraint,
+            language_facts: LanguageFacts::Go(GoFacts { package, string_consts, build_constraint })
+                .normalized(),
         })
     }
 

@@ -171,11 +171,11 @@ pub(crate) fn typescript(text: &str, tree: &tree_sitter::Tree, facts: &mut FileF
 
 pub use go::resolved_route as resolved_go_route;
 
-/// Longest string constant recorded in `FileFacts::string_consts` (route paths and their
+/// Longest string constant recorded in `GoFacts::string_consts` (route paths and their
 /// pieces are short; long constants are text, not paths).
 const MAX_CONST_LEN: usize = 128;
 
-/// Fills `facts.string_consts`, `facts.endpoints`, `facts.mounts` and `facts.client_calls` for
+/// Fills the Go facts' `string_consts`, `facts.endpoints`, `facts.mounts` and `facts.client_calls` for
 /// a Go file.
 pub(crate) fn go(text: &str, tree: &tree_sitter::Tree, facts: &mut FileFacts) {
     let root = tree.root_node();
@@ -186,7 +186,9 @@ pub(crate) fn go(text: &str, tree: &tree_sitter::Tree, facts: &mut FileFacts) {
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
     listed.sort();
-    facts.string_consts = listed;
+    if !listed.is_empty() {
+        facts.go_mut().string_consts = listed;
+    }
     let hits = GO_SCAN.scan(text);
     if hits.at.is_empty() {
         return;

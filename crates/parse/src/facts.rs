@@ -33,16 +33,10 @@ pub struct FileFacts {
     /// HTTP client calls with a recoverable literal or template URL (`fetch('/users')`,
     /// `axios.post(...)`, Go `http.Get(...)`), in source order.
     pub client_calls: Vec<ClientCall>,
-    /// Go: the `package` clause name. Other languages: `None`.
-    pub package: Option<String>,
     /// TS/JS: the local name `export default NAME` (or `export default function NAME`,
     /// `export default class NAME`) exports, so an importer's default binding finds it under
     /// any local name. `None` without a named default export.
     pub default_export: Option<String>,
-    /// Go: the package-level string constants and variables whose value this file alone
-    /// determines (`RaftPrefix = "/raft"`, `keysPath = apiPrefix + "/keys"`), sorted by name:
-    /// what route paths in other files of the package, or importing it, may name.
-    pub string_consts: Vec<(String, String)>,
     /// Number of ERROR / MISSING nodes in the syntax tree (0 for a clean parse).
     pub syntax_errors: u32,
     /// Parts of the file left out because they hold template expressions (Helm `{{ }}` in a
@@ -51,8 +45,8 @@ pub struct FileFacts {
     /// Edits of the parse repair the facts were extracted after (0: the text as it is), for
     /// constructs the compiler accepts and the grammar rejects (`typescript::repair`).
     pub repairs: u32,
-    /// Go: the `//go:build` expression before the package clause, as written.
-    pub build_constraint: Option<String>,
+    /// What only one language's files carry, typed per language ([`LanguageFacts`]).
+    pub language_facts: LanguageFacts,
     /// Go: names used as values, not called (`sort.Slice(x, less)`, `{Index}`, `n >
     /// maxLen`, `return f`), one per (enclosing symbol, name) in source order, shaped as call
     /// sites: resolution keeps those that name a package-level function, constant, variable
@@ -66,6 +60,62 @@ pub struct FileFacts {
     /// (section, kind, text) in source order: resolution turns those that name one symbol or
     /// file of the workspace into DOC_RELATED edges.
     pub mentions: Vec<Mention>,
+}
+
+/// Facts only one language's files carry, typed per language: generic code never reads them,
+/// the language's own resolver does. A language adds a variant here instead of top-level
+/// fields. `None` is also what a language's facts are when they hold nothing (so the codec
+/// round-trips them: see [`LanguageFacts::normalized`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum LanguageFacts {
+    #[default]
+    None,
+    Go(GoFacts),
+}
+
+/// What a Go file says about its package.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoFacts {
+    /// The `package` clause name.
+    pub package: Option<String>,
+    /// The package-level string constants and variables whose value this file alone
+    /// determines (`RaftPrefix = "/raft"`, `keysPath = apiPrefix + "/keys"`), sorted by name:
+    /// what route paths in other files of the package, or importing it, may name.
+    pub string_consts: Vec<(String, String)>,
+    /// The `//go:build` expression before the package clause, as written.
+    pub build_constraint: Option<String>,
+}
+
+impl LanguageFacts {
+    /// `None` for a language's facts that hold nothing, else unchanged.
+    pub fn normalized(self) -> LanguageFacts {
+        match self {
+            LanguageFacts::Go(g) if g == GoFacts::default() => LanguageFacts::None,
+            other => other,
+        }
+    }
+}
+
+impl FileFacts {
+    /// The Go facts, when the file has any.
+    pub fn go(&self) -> Option<&GoFacts> {
+        match &self.language_facts {
+            LanguageFacts::Go(g) => Some(g),
+            LanguageFacts::None => None,
+        }
+    }
+
+    /// The Go facts to fill (a Go provider's), made when there are none yet.
+    pub fn go_mut(&mut self) -> &mut GoFacts {
+        if !matches!(self.language_facts, LanguageFacts::Go(_)) {
+            self.language_facts = LanguageFacts::Go(GoFacts::default());
+        }
+        match &mut self.language_facts {
+            LanguageFacts::Go(g) => g,
+            // Just made above.
+            LanguageFacts::None => unreachable!("Go facts were just made"),
+        }
+    }
 }
 
 /// A name or path a Markdown section mentions.
@@ -136,8 +186,8 @@ pub enum ImportKind {
     Require,
     /// `import('x')`.
     Dynamic,
-    /// Go import spec.
-    Go,
+    /// A package imported by its path, its names used qualified (a Go import spec).
+    Package,
     /// A module brought into scope by name (Elixir `alias`, `import`, `use`, `require`):
     /// a `Namespace` binding is an alias (its local name), `All` / `Named("f/2")` an import
     /// (all functions, or those of `only:`); no binding: `use` / `require`.

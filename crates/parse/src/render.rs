@@ -12,7 +12,7 @@ pub fn render_facts(f: &FileFacts) -> String {
         i.and_then(|i| f.symbols.get(i as usize))
             .map_or_else(|| "<module>".to_string(), |s| s.qualified_name.clone())
     };
-    if let Some(p) = &f.package {
+    if let Some(p) = f.go().and_then(|g| g.package.as_ref()) {
         let _ = writeln!(out, "package {p}");
     }
     for s in &f.symbols {

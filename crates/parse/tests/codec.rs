@@ -210,7 +210,7 @@ variants!(import_kind, IMPORT_KINDS, ImportKind {
     ImportKind::ReExport => "ReExport",
     ImportKind::Require => "Require",
     ImportKind::Dynamic => "Dynamic",
-    ImportKind::Go => "Go",
+    ImportKind::Package => "Package",
     ImportKind::Path => "Path",
     ImportKind::Module => "Module",
 });
@@ -355,7 +355,7 @@ fn samples_exercise_the_optional_parts() {
     assert!(syms().any(|s| s.exported));
     assert!(syms().any(|s| s.parent.is_some()));
     assert!(syms().any(|s| !s.name.is_ascii()));
-    assert!(facts.iter().any(|f| f.package.is_some()));
+    assert!(facts.iter().any(|f| f.go().is_some_and(|g| g.package.is_some())));
     assert!(facts.iter().any(|f| f.syntax_errors > 0));
     assert!(facts.iter().any(|f| f.template_parts > 0));
     assert!(facts.iter().flat_map(|f| &f.accesses).any(|a| a.write));
@@ -446,7 +446,7 @@ fn synthetic() -> FileFacts {
         symbols,
         imports: vec![Import {
             source: String::new(),
-            kind: ImportKind::Go,
+            kind: ImportKind::Package,
             bindings: vec![],
             line: u32::MAX,
         }],
@@ -604,13 +604,15 @@ fn synthetic() -> FileFacts {
                 enclosing: None,
             },
         ],
-        package: Some(String::new()),
         default_export: Some("ü".into()),
-        string_consts: vec![(String::new(), "ü".into()), ("a".into(), String::new())],
         syntax_errors: u32::MAX,
         repairs: u32::MAX - 1,
         template_parts: u32::MAX - 2,
-        build_constraint: Some("linux && (amd64 || arm64)".into()),
+        language_facts: LanguageFacts::Go(GoFacts {
+            package: Some(String::new()),
+            string_consts: vec![(String::new(), "ü".into()), ("a".into(), String::new())],
+            build_constraint: Some("linux && (amd64 || arm64)".into()),
+        }),
         value_refs: vec![CallSite {
             callee: Callee { receiver: Receiver::Path(vec!["ü".into()]), name: "f".into() },
             kind: CallKind::Call,

@@ -20,11 +20,11 @@ impl<'s> Extractor<'s> {
             if let Some(run) = runs.last_mut() {
                 if kind == k.comment {
                     // `//go:build EXPR` before the package clause: the file's constraint.
-                    if self.facts.package.is_none()
-                        && self.facts.build_constraint.is_none()
+                    let go = self.facts.go();
+                    if go.is_none_or(|g| g.package.is_none() && g.build_constraint.is_none())
                         && let Some(expr) = self.text(node).strip_prefix("//go:build ")
                     {
-                        self.facts.build_constraint = Some(expr.trim().to_string());
+                        self.facts.go_mut().build_constraint = Some(expr.trim().to_string());
                     }
                     run.add_comment(node);
                 } else {
@@ -65,7 +65,7 @@ impl<'s> Extractor<'s> {
         let mut c = node.walk();
         for child in node.named_children(&mut c) {
             if child.kind_id() == k.package_identifier {
-                self.facts.package = Some(self.text(child).to_string());
+                self.facts.go_mut().package = Some(self.text(child).to_string());
             }
         }
     }
@@ -98,7 +98,7 @@ impl<'s> Extractor<'s> {
         let local = spec.child_by_field_id(k.f_name).map(|n| self.text(n).to_string());
         self.facts.imports.push(Import {
             source: source.to_string(),
-            kind: ImportKind::Go,
+            kind: ImportKind::Package,
             bindings: vec![ImportBinding { imported: Imported::Namespace, local }],
             line: start_line(spec),
         });

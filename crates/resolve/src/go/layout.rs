@@ -178,7 +178,10 @@ pub(crate) struct GoFileSummary {
 pub(crate) fn go_file_summary(db: &dyn salsa::Database, file: SourceFile) -> GoFileSummary {
     let facts = file_facts(db, file);
     let ids = symbol_ids(db, file);
-    let mut out = GoFileSummary { package: facts.package.clone(), ..GoFileSummary::default() };
+    let mut out = GoFileSummary {
+        package: facts.go().and_then(|g| g.package.clone()),
+        ..GoFileSummary::default()
+    };
     for (s, id) in facts.symbols.iter().zip(ids.iter()) {
         if s.parent.is_some() {
             continue;
@@ -394,11 +397,11 @@ mod tests {
 }
 
 /// The string constants a Go file declares at package level (see
-/// `FileFacts::string_consts`): the per-file firewall for route paths that name them, equal
+/// `GoFacts::string_consts`): the per-file firewall for route paths that name them, equal
 /// (and so stopping propagation) across edits that leave them alone.
 #[salsa::tracked(returns(ref))]
 pub(crate) fn go_file_consts(db: &dyn salsa::Database, file: SourceFile) -> Vec<(String, String)> {
-    file_facts(db, file).string_consts.clone()
+    file_facts(db, file).go().map(|g| g.string_consts.clone()).unwrap_or_default()
 }
 
 /// The string constants of one package directory, by name (first declaration wins, files in

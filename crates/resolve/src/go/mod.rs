@@ -153,7 +153,7 @@ impl crate::languages::LanguageResolver for GoResolver {
         // Resolved exactly as a call's callee is: what a router mount names
         // (`r.Mount("/api", usersRouter())`, `r.Route("/v1", routes)`).
         let facts = file_facts(db, file);
-        let pkg = facts.package.clone()?;
+        let pkg = facts.go().and_then(|g| g.package.clone())?;
         let key = FileKey::new(db, workspace, file);
         let dir = parent_dir(file.path(db)).to_string();
         let tables = Tables { db, workspace };
@@ -177,7 +177,7 @@ impl crate::languages::LanguageResolver for GoResolver {
     }
 
     fn mention_qualifier(&self, facts: &codegraph_parse::FileFacts) -> Option<String> {
-        facts.package.clone()
+        facts.go().and_then(|g| g.package.clone())
     }
 
     fn composed_routes<'db>(
@@ -239,7 +239,7 @@ pub(crate) fn resolve_core<'db>(
 fn resolve_core_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Resolved {
     let (workspace, file) = (key.workspace(db), key.file(db));
     let facts = file_facts(db, file);
-    let Some(pkg) = facts.package.clone() else {
+    let Some(pkg) = facts.go().and_then(|g| g.package.clone()) else {
         return Resolved::default();
     };
     let path = file.path(db);

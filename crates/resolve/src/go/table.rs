@@ -473,14 +473,14 @@ pub(crate) fn file_decls<'db>(
 fn decls_of<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> FileDecls {
     let file = key.file(db);
     let facts = file_facts(db, file);
-    let Some(pkg_name) = facts.package.as_deref() else {
+    let Some(pkg_name) = facts.go().and_then(|g| g.package.as_deref()) else {
         return FileDecls::default();
     };
     let path = file.path(db);
     let cx = FileCx {
         facts,
         file,
-        rank: file_rank(path, facts.build_constraint.as_deref()),
+        rank: file_rank(path, facts.go().and_then(|g| g.build_constraint.as_deref())),
         imports: file_imports(db, key),
         own: PkgRef { dir: parent_dir(path).to_string(), name: pkg_name.to_string() },
         index: FileIndex::new(facts),

@@ -153,7 +153,7 @@ pub(crate) fn file_index(db: &dyn salsa::Database, file: SourceFile) -> FileInde
                     ix.bindings.entry(local).or_insert((n, b.imported.clone()));
                 }
             }
-            ImportKind::Dynamic | ImportKind::Go | ImportKind::Path | ImportKind::Module => {}
+            ImportKind::Dynamic | ImportKind::Package | ImportKind::Path | ImportKind::Module => {}
         }
     }
     // `export default router` (a top-level symbol or an imported binding): the module's
