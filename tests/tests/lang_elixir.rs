@@ -34,6 +34,7 @@ defmodule MyApp.Accounts do
   def dynamic(mod), do: mod.run(1)
   def reflect(m, f), do: apply(m, f, [])
   def broken, do: Repo.nope(1)
+  def shown(x), do: MyApp.Show.impl_for(x)
 
   defmacro is_admin(user), do: user
 
@@ -102,16 +103,17 @@ fn the_registry_knows_it() {
 fn facts_of_elixir_files() {
     expect![[r#"
         //- lib/my_app/accounts.ex
-        sym module MyApp.Accounts L1-31 exported name=MyApp.Accounts sig="defmodule MyApp.Accounts" doc="Accounts."
+        sym module MyApp.Accounts L1-32 exported name=MyApp.Accounts sig="defmodule MyApp.Accounts" doc="Accounts."
         sym function MyApp.Accounts.get/2 L10-17 exported in=MyApp.Accounts sig="def get(id, opts \\\\ [])" doc="Gets a user."
         sym function MyApp.Accounts.get/1 L10-17 exported in=MyApp.Accounts sig="def get(id, opts \\\\ [])" doc="Gets a user."
         sym function MyApp.Accounts.normalize/1 L19-20 in=MyApp.Accounts sig="defp normalize(nil)"
         sym function MyApp.Accounts.dynamic/1 L22-22 exported in=MyApp.Accounts sig="def dynamic(mod)"
         sym function MyApp.Accounts.reflect/2 L23-23 exported in=MyApp.Accounts sig="def reflect(m, f)"
         sym function MyApp.Accounts.broken/0 L24-24 exported in=MyApp.Accounts sig="def broken"
-        sym macro MyApp.Accounts.is_admin/1 L26-26 exported in=MyApp.Accounts sig="defmacro is_admin(user)"
-        sym module MyApp.Accounts.User L28-30 exported in=MyApp.Accounts sig="defmodule User"
-        sym struct %MyApp.Accounts.User{} L29-29 exported name=%User{} in=MyApp.Accounts.User sig="defstruct [:name]"
+        sym function MyApp.Accounts.shown/1 L25-25 exported in=MyApp.Accounts sig="def shown(x)"
+        sym macro MyApp.Accounts.is_admin/1 L27-27 exported in=MyApp.Accounts sig="defmacro is_admin(user)"
+        sym module MyApp.Accounts.User L29-31 exported in=MyApp.Accounts sig="defmodule User"
+        sym struct %MyApp.Accounts.User{} L30-30 exported name=%User{} in=MyApp.Accounts.User sig="defstruct [:name]"
         import L3 Module "MyApp.Repo" * as Repo
         import L4 Module "MyApp.Accounts.User" * as User
         import L4 Module "MyApp.Accounts.Token" * as Token
@@ -125,6 +127,7 @@ fn facts_of_elixir_files() {
         call L22:29 mod.run/1 in MyApp.Accounts.dynamic/1
         call L23:26 apply/3 in MyApp.Accounts.reflect/2
         call L24:24 Repo.nope/1 in MyApp.Accounts.broken/0
+        call L25:32 MyApp.Show.impl_for/1 in MyApp.Accounts.shown/1
         ref call L20:30 User.__struct__ in MyApp.Accounts.normalize/1
         heritage MyApp.Accounts Implements MyApp.Store
         //- lib/my_app/repo.ex
@@ -159,7 +162,7 @@ fn facts_of_elixir_files() {
 #[test]
 fn graph_of_an_elixir_project() {
     expect![[r#"
-        node file file:lib/my_app/accounts.ex L1-31
+        node file file:lib/my_app/accounts.ex L1-32
         node file file:lib/my_app/repo.ex L1-23
         node file file:lib/my_app_web/router.ex L1-23
         node route route:lib/my_app_web/router.ex:GET / L6-6 parent=file:lib/my_app_web/router.ex
@@ -167,16 +170,17 @@ fn graph_of_an_elixir_project() {
         node route route:lib/my_app_web/router.ex:GET /users L7-7 parent=file:lib/my_app_web/router.ex
         node route route:lib/my_app_web/router.ex:GET /users/:id L7-7 parent=file:lib/my_app_web/router.ex
         node route route:lib/my_app_web/router.ex:POST /users/:user_id/posts L8-8 parent=file:lib/my_app_web/router.ex
-        node struct sym:ex:lib/my_app/accounts.ex:%MyApp.Accounts.User{} L29-29 parent=sym:ex:lib/my_app/accounts.ex:MyApp.Accounts.User
-        node module sym:ex:lib/my_app/accounts.ex:MyApp.Accounts L1-31 parent=file:lib/my_app/accounts.ex
-        node module sym:ex:lib/my_app/accounts.ex:MyApp.Accounts.User L28-30 parent=sym:ex:lib/my_app/accounts.ex:MyApp.Accounts
+        node struct sym:ex:lib/my_app/accounts.ex:%MyApp.Accounts.User{} L30-30 parent=sym:ex:lib/my_app/accounts.ex:MyApp.Accounts.User
+        node module sym:ex:lib/my_app/accounts.ex:MyApp.Accounts L1-32 parent=file:lib/my_app/accounts.ex
+        node module sym:ex:lib/my_app/accounts.ex:MyApp.Accounts.User L29-31 parent=sym:ex:lib/my_app/accounts.ex:MyApp.Accounts
         node function sym:ex:lib/my_app/accounts.ex:MyApp.Accounts.broken/0 L24-24 parent=sym:ex:lib/my_app/accounts.ex:MyApp.Accounts
         node function sym:ex:lib/my_app/accounts.ex:MyApp.Accounts.dynamic/1 L22-22 parent=sym:ex:lib/my_app/accounts.ex:MyApp.Accounts
         node function sym:ex:lib/my_app/accounts.ex:MyApp.Accounts.get/1 L10-17 parent=sym:ex:lib/my_app/accounts.ex:MyApp.Accounts
         node function sym:ex:lib/my_app/accounts.ex:MyApp.Accounts.get/2 L10-17 parent=sym:ex:lib/my_app/accounts.ex:MyApp.Accounts
-        node macro sym:ex:lib/my_app/accounts.ex:MyApp.Accounts.is_admin/1 L26-26 parent=sym:ex:lib/my_app/accounts.ex:MyApp.Accounts
+        node macro sym:ex:lib/my_app/accounts.ex:MyApp.Accounts.is_admin/1 L27-27 parent=sym:ex:lib/my_app/accounts.ex:MyApp.Accounts
         node function sym:ex:lib/my_app/accounts.ex:MyApp.Accounts.normalize/1 L19-20 parent=sym:ex:lib/my_app/accounts.ex:MyApp.Accounts
         node function sym:ex:lib/my_app/accounts.ex:MyApp.Accounts.reflect/2 L23-23 parent=sym:ex:lib/my_app/accounts.ex:MyApp.Accounts
+        node function sym:ex:lib/my_app/accounts.ex:MyApp.Accounts.shown/1 L25-25 parent=sym:ex:lib/my_app/accounts.ex:MyApp.Accounts
         node module sym:ex:lib/my_app/repo.ex:MyApp.Accounts.Token L9-11 parent=file:lib/my_app/repo.ex
         node function sym:ex:lib/my_app/repo.ex:MyApp.Accounts.Token.wrap/1 L10-10 parent=sym:ex:lib/my_app/repo.ex:MyApp.Accounts.Token
         node module sym:ex:lib/my_app/repo.ex:MyApp.Helpers L5-7 parent=file:lib/my_app/repo.ex
@@ -205,6 +209,7 @@ fn graph_of_an_elixir_project() {
         edge DEFINES file:lib/my_app/accounts.ex -> sym:ex:lib/my_app/accounts.ex:MyApp.Accounts.is_admin/1 structural 1.00
         edge DEFINES file:lib/my_app/accounts.ex -> sym:ex:lib/my_app/accounts.ex:MyApp.Accounts.normalize/1 structural 1.00
         edge DEFINES file:lib/my_app/accounts.ex -> sym:ex:lib/my_app/accounts.ex:MyApp.Accounts.reflect/2 structural 1.00
+        edge DEFINES file:lib/my_app/accounts.ex -> sym:ex:lib/my_app/accounts.ex:MyApp.Accounts.shown/1 structural 1.00
         edge CONTAINS file:lib/my_app/repo.ex -> sym:ex:lib/my_app/repo.ex:MyApp.Accounts.Token structural 1.00
         edge DEFINES file:lib/my_app/repo.ex -> sym:ex:lib/my_app/repo.ex:MyApp.Accounts.Token structural 1.00
         edge DEFINES file:lib/my_app/repo.ex -> sym:ex:lib/my_app/repo.ex:MyApp.Accounts.Token.wrap/1 structural 1.00
@@ -244,6 +249,7 @@ fn graph_of_an_elixir_project() {
         edge CONTAINS sym:ex:lib/my_app/accounts.ex:MyApp.Accounts -> sym:ex:lib/my_app/accounts.ex:MyApp.Accounts.is_admin/1 structural 1.00
         edge CONTAINS sym:ex:lib/my_app/accounts.ex:MyApp.Accounts -> sym:ex:lib/my_app/accounts.ex:MyApp.Accounts.normalize/1 structural 1.00
         edge CONTAINS sym:ex:lib/my_app/accounts.ex:MyApp.Accounts -> sym:ex:lib/my_app/accounts.ex:MyApp.Accounts.reflect/2 structural 1.00
+        edge CONTAINS sym:ex:lib/my_app/accounts.ex:MyApp.Accounts -> sym:ex:lib/my_app/accounts.ex:MyApp.Accounts.shown/1 structural 1.00
         edge CONTAINS sym:ex:lib/my_app/accounts.ex:MyApp.Accounts.User -> sym:ex:lib/my_app/accounts.ex:%MyApp.Accounts.User{} structural 1.00
         edge CONTAINS sym:ex:lib/my_app/repo.ex:MyApp.Accounts.Token -> sym:ex:lib/my_app/repo.ex:MyApp.Accounts.Token.wrap/1 structural 1.00
         edge CONTAINS sym:ex:lib/my_app/repo.ex:MyApp.Helpers -> sym:ex:lib/my_app/repo.ex:MyApp.Helpers.slug/1 structural 1.00
@@ -273,6 +279,7 @@ fn calls_resolve_through_aliases_and_imports() {
         edge CALLS sym:ex:lib/my_app/accounts.ex:MyApp.Accounts.get/2 -> sym:ex:lib/my_app/repo.ex:MyApp.Helpers.slug/1 L15 module-name 0.85
         edge CALLS sym:ex:lib/my_app/accounts.ex:MyApp.Accounts.get/2 -> sym:ex:lib/my_app/repo.ex:MyApp.Repo.fetch/2 L12 module-name 0.85
         edge REFERS_TO sym:ex:lib/my_app/accounts.ex:MyApp.Accounts.normalize/1 -> sym:ex:lib/my_app/accounts.ex:%MyApp.Accounts.User{} L20 module-name 0.85
+        edge CALLS sym:ex:lib/my_app/accounts.ex:MyApp.Accounts.shown/1 -> sym:ex:lib/my_app/repo.ex:MyApp.Show L25 module-name 0.85
         edge IMPLEMENTS sym:ex:lib/my_app/repo.ex:MyApp.Show.MyApp.Accounts.User -> sym:ex:lib/my_app/repo.ex:MyApp.Show L21 module-name 0.85
         unresolved lib/my_app/accounts.ex:22 mod.run/1 in sym:ex:lib/my_app/accounts.ex:MyApp.Accounts.dynamic/1
         unresolved lib/my_app/accounts.ex:23 apply/3 in sym:ex:lib/my_app/accounts.ex:MyApp.Accounts.reflect/2

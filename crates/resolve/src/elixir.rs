@@ -17,6 +17,9 @@
 //!   scope `use`s or imports a module outside the repository (which may inject it: `test`,
 //!   `field`, `plug`), nothing, else unresolved; `apply/2,3` is dynamic: unresolved.
 //!
+//! A protocol's generated dispatch (`P.impl_for/1`, `P.impl_for!/1`, `P.__protocol__/1`)
+//! resolves to the protocol.
+//!
 //! Directives of repository modules IMPORT them (from the module that declares them);
 //! `@behaviour B` and `defimpl P` IMPLEMENT them; `%M{}` REFERS_TO the struct of `M`;
 //! Phoenix routes are HANDLED_BY `Controller.action/2` resolved like a remote call.
@@ -40,15 +43,25 @@ pub(crate) struct ElixirResolver;
 
 pub(crate) static ELIXIR_RESOLVER: ElixirResolver = ElixirResolver;
 
-/// One file's declared names (modules, `M.f/1` functions, `%M{}` structs) and their indexes.
+/// The functions `defprotocol` generates in every protocol (its dispatch): a call to one
+/// resolves to the protocol itself.
+const PROTOCOL_FUNCTIONS: &[&str] = &["impl_for/1", "impl_for!/1", "__protocol__/1"];
+
+/// One file's declared names (modules, `M.f/1` functions, `%M{}` structs, and the dispatch
+/// functions of its protocols) and their indexes.
 #[salsa::tracked(returns(ref))]
 pub(crate) fn ex_decls(db: &dyn salsa::Database, file: SourceFile) -> Vec<(String, SymbolIdx)> {
-    file_facts(db, file)
-        .symbols
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s.qualified_name.clone(), u32::try_from(i).unwrap_or(u32::MAX)))
-        .collect()
+    let mut out = Vec::new();
+    for (i, s) in file_facts(db, file).symbols.iter().enumerate() {
+        let idx = u32::try_from(i).unwrap_or(u32::MAX);
+        out.push((s.qualified_name.clone(), idx));
+        if s.kind == NodeKind::Interface {
+            for f in PROTOCOL_FUNCTIONS {
+                out.push((format!("{}.{f}", s.qualified_name), idx));
+            }
+        }
+    }
+    out
 }
 
 /// The modules of a file that `use` another module (which may inject functions into them).
