@@ -1026,6 +1026,7 @@ fn shell_new_command_adds_its_concept() {
             "sh_decls(run.sh)",
             "resolve_file(run.sh)",
             "file_unit_digest(run.sh)",
+            "file_concepts(run.sh)",
             "node_units()",
             "concept_graph(concept:cmd:helm)",
             "node_unit_digest(concept:cmd:helm)",
@@ -1054,6 +1055,7 @@ fn shell_function_rename_reresolves_its_callers() {
             "resolve_file(run.sh)",
             "file_unit_digest(lib.sh)",
             "file_unit_digest(run.sh)",
+            "file_concepts(run.sh)",
             "node_units()",
             "concept_graph(concept:cmd:log)",
             "node_unit_digest(concept:cmd:log)",
@@ -1100,8 +1102,8 @@ fn kubernetes_label_change_reresolves_selectors() {
             "resolve_file(k8s/svc.yaml)",
             "file_unit_digest(k8s/web.yaml)",
             "file_unit_digest(k8s/svc.yaml)",
-            // Images are concepts: the unit list is re-derived (and compares equal).
-            "node_units()",
+            // The Service's rows changed, its concepts (none) did not: the unit list stays.
+            "file_concepts(k8s/svc.yaml)",
         ],
         &["k8s/svc.yaml", "k8s/web.yaml"],
     );

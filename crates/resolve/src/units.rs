@@ -11,6 +11,7 @@
 
 use crate::graph::{Edge, Node};
 use crate::ids::Id;
+use crate::keys::FileKey;
 use codegraph_db::{SourceFile, Workspace};
 use codegraph_parse::Language;
 use codegraph_schema::{EdgeKind, NodeCategory, ids};
@@ -51,7 +52,7 @@ pub struct UnitGraph {
 
 /// Every node unit of the workspace: each language's (in registry order, each sorted by key),
 /// then the concepts (sorted by ID). A language's list reads paths and languages only; the
-/// concept list reads the resolution of the files whose language refers to concepts.
+/// concept list reads [`file_concepts`] of the files whose language refers to concepts.
 #[salsa::tracked(returns(ref))]
 pub fn node_units(db: &dyn salsa::Database, workspace: Workspace) -> Vec<NodeUnit<'_>> {
     let mut out = Vec::new();
@@ -63,17 +64,28 @@ pub fn node_units(db: &dyn salsa::Database, workspace: Workspace) -> Vec<NodeUni
     }
     let mut concepts: BTreeSet<&Id> = BTreeSet::new();
     for &file in concept_files(db, workspace) {
-        let rows = crate::resolve_file(db, workspace, file);
-        concepts.extend(
-            rows.edges
-                .iter()
-                .filter(|e| e.kind == EdgeKind::RefersTo && ids::is(&e.dst, NodeCategory::Concept))
-                .map(|e| &e.dst),
-        );
+        concepts.extend(file_concepts(db, FileKey::new(db, workspace, file)));
     }
     for id in concepts {
         out.push(NodeUnit::new(db, workspace, UnitOwner::Concept, id.to_string(), id.to_string()));
     }
+    out
+}
+
+/// The concepts one file's resolution refers to, sorted: the `Eq` firewall between a file's
+/// rows and the unit list, so an edit that moves a line or a call (but names the same
+/// commands, variables and images) does not re-list the units.
+#[salsa::tracked(returns(ref))]
+fn file_concepts<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Vec<Id> {
+    let rows = crate::resolve_file(db, key.workspace(db), key.file(db));
+    let mut out: Vec<Id> = rows
+        .edges
+        .iter()
+        .filter(|e| e.kind == EdgeKind::RefersTo && ids::is(&e.dst, NodeCategory::Concept))
+        .map(|e| e.dst.clone())
+        .collect();
+    out.sort();
+    out.dedup();
     out
 }
 
