@@ -26,10 +26,12 @@ use crate::facts::{
     Symbol, SymbolIdx,
 };
 use crate::grammar::grammar_ids;
-use crate::util::{collapse_whitespace, count_errors, end_line, start_col, start_line, to_u32};
+use crate::util::{
+    collapse_whitespace, count_errors, end_line, line_comments_above, start_col, start_line, to_u32,
+};
 use crate::{Capability, LanguageSpec, Provider};
 use codegraph_schema::NodeKind;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use tree_sitter::Node;
 
 pub struct TerraformProvider;
@@ -59,7 +61,6 @@ grammar_ids! {
             variable_expr = "variable_expr",
             get_attr = "get_attr",
             for_intro = "for_intro",
-            comment = "comment",
             literal_value = "literal_value",
         }
         anon {}
@@ -92,11 +93,10 @@ impl Provider for TerraformProvider {
             ids: Ids::of(&grammar),
             src: text,
             facts,
-            comments: HashMap::new(),
+            lines: text.lines().collect(),
             seen: HashSet::new(),
         };
         let root = tree.root_node();
-        x.collect_comments(root);
         let (body_id, block_id) = (x.ids.body, x.ids.block);
         let mut cursor = root.walk();
         let bodies: Vec<Node<'_>> =
@@ -117,8 +117,8 @@ struct Extractor<'s> {
     ids: Ids,
     src: &'s str,
     facts: FileFacts,
-    /// Comment text by 0-based row (the last comment that ends on that row).
-    comments: HashMap<usize, &'s str>,
+    /// The file's lines (doc comments are read off them).
+    lines: Vec<&'s str>,
     /// (enclosing, traversal, kind) already recorded.
     seen: HashSet<(Option<SymbolIdx>, Vec<String>, u8)>,
 }
@@ -128,42 +128,9 @@ impl<'s> Extractor<'s> {
         self.src.get(n.byte_range()).unwrap_or("")
     }
 
-    fn collect_comments(&mut self, node: Node<'_>) {
-        let mut stack = vec![node];
-        while let Some(n) = stack.pop() {
-            if n.kind_id() == self.ids.comment {
-                // A comment that shares its row with code (trailing) is no doc.
-                let row = n.end_position().row;
-                self.comments.insert(row, self.text(n));
-                continue;
-            }
-            let mut c = n.walk();
-            stack.extend(n.children(&mut c));
-        }
-    }
-
-    /// The comment lines right above row `row` (no blank line between), markers stripped.
+    /// The `#` / `//` / `/* */` comment lines right above 0-based line `row`.
     fn doc_above(&self, row: usize) -> Option<String> {
-        let mut lines = Vec::new();
-        let mut r = row;
-        while r > 0 {
-            let Some(c) = self.comments.get(&(r - 1)) else { break };
-            let line_start = self.src.lines().nth(r - 1).unwrap_or("").trim_start();
-            if !line_start.starts_with(['#', '/']) {
-                break;
-            }
-            let body = c.trim();
-            let body = body
-                .strip_prefix('#')
-                .or_else(|| body.strip_prefix("//"))
-                .or_else(|| body.strip_prefix("/*").map(|b| b.strip_suffix("*/").unwrap_or(b)))
-                .unwrap_or(body);
-            lines.push(body.trim().to_string());
-            r -= 1;
-        }
-        lines.reverse();
-        let doc = lines.join("\n").trim().to_string();
-        (!doc.is_empty()).then_some(doc)
+        line_comments_above(&self.lines, row, &["#", "//", "/*"])
     }
 
     /// The block's type and its labels.

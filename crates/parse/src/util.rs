@@ -136,6 +136,30 @@ pub fn clean_comments<'a>(comments: impl IntoIterator<Item = &'a str>) -> Option
     Some(truncate(&lines.join("\n"), MAX_DOC).to_string())
 }
 
+/// The comment lines right above 0-based line `row` of `lines` (contiguous, no blank line
+/// between), outermost first, each stripped of the first of `markers` it starts with (and a
+/// `/*` one of its closing `*/`), joined by newlines; `None` when there are none. For line
+/// comment languages whose grammar keeps comments apart from the declarations they document
+/// (HCL, YAML); `lines` is the file's `str::lines`, collected once per file.
+pub fn line_comments_above(lines: &[&str], row: usize, markers: &[&str]) -> Option<String> {
+    let mut out = Vec::new();
+    let mut r = row;
+    while r > 0 {
+        let line = lines.get(r - 1).map_or("", |l| l.trim());
+        let Some((marker, body)) =
+            markers.iter().find_map(|m| line.strip_prefix(m).map(|b| (*m, b)))
+        else {
+            break;
+        };
+        let body = if marker == "/*" { body.strip_suffix("*/").unwrap_or(body) } else { body };
+        out.push(body.trim());
+        r -= 1;
+    }
+    out.reverse();
+    let doc = out.join("\n").trim().to_string();
+    (!doc.is_empty()).then_some(doc)
+}
+
 /// Number of ERROR and MISSING nodes in a tree (0 without walking when the tree is clean).
 pub fn count_errors(tree: &Tree) -> u32 {
     let root = tree.root_node();

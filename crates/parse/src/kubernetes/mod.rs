@@ -32,7 +32,7 @@ mod yaml;
 use crate::facts::{
     CallKind, CallSite, Callee, FileFacts, Import, ImportKind, Receiver, Symbol, SymbolIdx,
 };
-use crate::util::{count_errors, to_u32};
+use crate::util::{count_errors, line_comments_above, to_u32};
 use crate::{Capability, Detect, LanguageSpec, Provider};
 use codegraph_schema::NodeKind;
 use tree_sitter::Node;
@@ -140,7 +140,7 @@ impl Provider for KubernetesProvider {
         let mut c = root.walk();
         let docs: Vec<Node<'_>> =
             root.named_children(&mut c).filter(|n| n.kind_id() == reader.ids.document).collect();
-        let mut x = Extractor { facts, text };
+        let mut x = Extractor { facts, lines: text.lines().collect() };
         for doc in docs {
             let body = text.get(doc.byte_range()).unwrap_or("");
             // A template (Helm): `{{ }}` that breaks the YAML, drives it (`{{- if ... }}`
@@ -169,7 +169,8 @@ impl Provider for KubernetesProvider {
 
 struct Extractor<'s> {
     facts: FileFacts,
-    text: &'s str,
+    /// The file's lines (doc comments are read off them).
+    lines: Vec<&'s str>,
 }
 
 impl Extractor<'_> {
@@ -209,25 +210,9 @@ impl Extractor<'_> {
         }
     }
 
-    /// The comment lines right above line `start` (1-based), `#` stripped.
+    /// The `#` comment lines right above line `start` (1-based).
     fn doc_above(&self, start: u32) -> Option<String> {
-        let lines: Vec<&str> = self.text.lines().collect();
-        let mut out = Vec::new();
-        let mut i = start as usize;
-        // The document's own first lines may be its comments (tree-sitter starts a document
-        // at its first content), so look above the first non-comment line too.
-        while i >= 2 {
-            let l = lines.get(i - 2).map_or("", |l| l.trim());
-            if let Some(c) = l.strip_prefix('#') {
-                out.push(c.trim().to_string());
-                i -= 1;
-            } else {
-                break;
-            }
-        }
-        out.reverse();
-        let doc = out.join("\n").trim().to_string();
-        (!doc.is_empty()).then_some(doc)
+        line_comments_above(&self.lines, (start as usize).saturating_sub(1), &["#"])
     }
 
     fn object(&mut self, v: &Value, start: u32, end: u32, whole: bool) {
