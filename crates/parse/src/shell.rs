@@ -29,7 +29,7 @@ use crate::grammar::grammar_ids;
 use crate::util::{count_errors, end_line, start_col, start_line, to_u32, truncate};
 use crate::{Capability, LanguageSpec, Provider};
 use codegraph_schema::NodeKind;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use tree_sitter::Node;
 
 pub struct ShellProvider;
@@ -397,9 +397,9 @@ impl<'s> Extractor<'s> {
                 .cloned(),
         );
         all.sort_by_key(|(_, line, col, _)| (*line, *col));
-        let mut seen: HashMap<(Option<SymbolIdx>, String), ()> = HashMap::new();
+        let mut seen: HashSet<(Option<SymbolIdx>, String)> = HashSet::new();
         for (name, line, col, enclosing) in all {
-            if seen.insert((enclosing, name.clone()), ()).is_some() {
+            if !seen.insert((enclosing, name.clone())) {
                 continue;
             }
             self.facts.value_refs.push(CallSite {
