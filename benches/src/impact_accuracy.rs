@@ -19,7 +19,6 @@ use crate::accuracy::{convention_symbol, index_scratch, remove_scratch};
 use anyhow::{Context, Result, bail};
 use codegraph_query::Store;
 use codegraph_query::ops::impact::{ImpactDirection, ImpactRequest};
-use codegraph_query::ops::is_test_path;
 use codegraph_schema::EdgeKind;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
@@ -103,7 +102,8 @@ fn load_calls(path: &Path) -> Result<CallGraph> {
 impl CallGraph {
     /// Whether a node in `file` is one the oracle could name as a caller.
     fn in_scope(&self, file: &str) -> bool {
-        self.files.contains(file) && !is_test_path(file)
+        self.files.contains(file)
+            && !codegraph_parse::is_test_file(codegraph_parse::Language::from_path(file), file)
     }
 
     /// Callers of `target` up to depth 2, in scope, the target itself left out.

@@ -139,7 +139,9 @@ pub fn render_fixture_graph(fixture: &str) -> String {
             _ => String::new(),
         };
         let parent = n.parent.as_deref().map(|p| format!(" parent={p}")).unwrap_or_default();
-        out.push_str(&format!("node {} {}{lines}{parent}\n", n.kind, n.id));
+        // Test code (its language's rule) is marked: answers list it apart.
+        let test = if n.test { " test" } else { "" };
+        out.push_str(&format!("node {} {}{lines}{parent}{test}\n", n.kind, n.id));
     }
     render_edges(&mut out, &mut published.iter().collect::<Vec<_>>());
     out

@@ -9,7 +9,6 @@
 
 use anyhow::{Context, Result};
 use codegraph_derive::{ClusterConfig, EdgeIn, GraphInput, NodeIn, ProcessConfig};
-use codegraph_query::ops::is_test_path;
 use codegraph_query::{ClusterRow, DerivedRows, ProcessRow, Reader, Store};
 use std::collections::HashMap;
 use std::path::Path;
@@ -25,13 +24,14 @@ pub fn compute(reader: &Reader<'_>) -> Result<DerivedRows> {
         codegraph_parse::Language::ALL.iter().filter_map(|l| l.spec().program_entry).collect();
     reader.for_each_node(|n| {
         index.insert(n.id.clone(), input.nodes.len());
-        let is_test = n.file.as_deref().is_some_and(is_test_path);
-        // The name first (one string compare for most nodes), then the file's language.
+        let is_test = n.test;
+        // The name first (one string compare for most nodes), then the node's language (as
+        // stored: a language may claim a file by its text, not its name).
         let program_entry = n.kind == codegraph_schema::NodeKind::Function
             && entry_names.contains(&n.name.as_str())
-            && n.file
+            && n.language
                 .as_deref()
-                .and_then(codegraph_parse::Language::from_path)
+                .and_then(codegraph_parse::Language::from_name)
                 .and_then(|l| l.spec().program_entry)
                 == Some(n.name.as_str());
         input.nodes.push(NodeIn {

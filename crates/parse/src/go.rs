@@ -42,7 +42,15 @@ pub static GO_SPEC: LanguageSpec = LanguageSpec {
     program_entry: Some("main"),
     module: module_path!(),
     detect: None,
+    test_file: is_go_test,
 };
+
+/// Go test code: `_test.go` files (what `go test` compiles), `testdata/` (which the go tool
+/// ignores: fixtures), and `test/` / `tests/` directories (integration suites).
+fn is_go_test(path: &str) -> bool {
+    crate::file_name(path).ends_with("_test.go")
+        || crate::under_dir(path, &["test", "tests", "testdata"])
+}
 
 impl Provider for GoProvider {
     fn capabilities(&self) -> &'static [Capability] {

@@ -20,6 +20,34 @@ pub struct LanguageSpec {
     pub module: &'static str,
     /// Files the language claims by their text, not their name; `None`: by name only.
     pub detect: Option<Detect>,
+    /// Whether a file of the language is test code, by its path (Go: `_test.go`; TS/JS:
+    /// `*.test.*`, `__tests__/`). Stored on every node of the file, so answers (tests listed
+    /// apart, impact leaving tests out) and derivations (TESTS, flows) read one rule.
+    pub test_file: fn(&str) -> bool,
+}
+
+/// The directories most languages keep tests in (`test/`, `tests/`); a language's
+/// [`LanguageSpec::test_file`] usually starts from [`under_dir`] with these.
+pub const TEST_DIRS: &[&str] = &["test", "tests"];
+
+/// Whether some directory of `path` (not its file name) is named one of `dirs`.
+pub fn under_dir(path: &str, dirs: &[&str]) -> bool {
+    path.split('/').rev().skip(1).any(|dir| dirs.contains(&dir))
+}
+
+/// The name of the file at `path` (its last component).
+pub fn file_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// Whether the file at `path`, read as `language`, is test code: the language's rule, or for
+/// files no provider reads (fixtures, data), whether they lie in a directory of tests or test
+/// data of any language.
+pub fn is_test_file(language: Option<Language>, path: &str) -> bool {
+    match language {
+        Some(l) => (l.spec().test_file)(path),
+        None => under_dir(path, &["test", "tests", "__tests__", "testdata"]),
+    }
 }
 
 /// How a language claims files by content: among the files whose extension is one of
@@ -148,6 +176,11 @@ impl Language {
     pub fn id_tag(self) -> &'static str {
         self.spec().id_tag
     }
+
+    /// Whether a file of this language at `path` is test code ([`LanguageSpec::test_file`]).
+    pub fn is_test_file(self, path: &str) -> bool {
+        (self.spec().test_file)(path)
+    }
 }
 
 #[cfg(test)]
@@ -166,5 +199,45 @@ mod tests {
         assert_eq!(Language::from_path("Makefile"), None);
         assert_eq!(Language::from_path("dir.go/file"), None);
         assert_eq!(Language::from_path("a.txt"), None);
+    }
+
+    #[test]
+    fn test_files_by_language() {
+        use Language::*;
+        let cases: &[(Option<Language>, &str, bool)] = &[
+            (Some(Go), "net/http/server_test.go", true),
+            (Some(Go), "x/testdata/y.go", true),
+            (Some(Go), "pkg/tests/x.go", true),
+            (Some(Go), "src/contest/a.go", false),
+            // Other languages' conventions are not Go's.
+            (Some(Go), "a.test.go", false),
+            (Some(Go), "x/__tests__/y.go", false),
+            (Some(TypeScript), "src/a.test.ts", true),
+            (Some(Tsx), "src/a.spec.tsx", true),
+            (Some(TypeScript), "src/__tests__/a.ts", true),
+            (Some(TypeScript), "test/a.ts", true),
+            (Some(JavaScript), "lib/a_test.js", false),
+            (Some(TypeScript), "src/testing.ts", false),
+            (Some(TypeScript), "src/test.ts", false),
+            (Some(TypeScript), "latest/a.ts", false),
+            (Some(Elixir), "test/my_app/user_test.exs", true),
+            (Some(Elixir), "test/support/conn_case.ex", true),
+            (Some(Elixir), "lib/my_app/user.ex", false),
+            (Some(Shell), "scripts/test_install.sh", true),
+            (Some(Shell), "scripts/install_test.sh", true),
+            (Some(Shell), "tests/run", true),
+            (Some(Shell), "scripts/latest.sh", false),
+            (Some(Terraform), "tests/setup/main.tf", true),
+            (Some(Terraform), "modules/vpc/main.tf", false),
+            (Some(Kubernetes), "test/e2e/deploy.yaml", true),
+            (Some(Kubernetes), "deploy/app.yaml", false),
+            (Some(Markdown), "README.md", false),
+            (None, "src/__tests__/fixture.json", true),
+            (None, "x/testdata/a.txt", true),
+            (None, "data/a.json", false),
+        ];
+        for &(language, path, test) in cases {
+            assert_eq!(is_test_file(language, path), test, "{language:?} {path}");
+        }
     }
 }

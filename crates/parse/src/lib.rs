@@ -31,7 +31,9 @@ pub use codec::{
 pub use endpoints::resolved_go_route;
 pub use facts::*;
 pub use go::is_predeclared_type as is_go_predeclared_type;
-pub use lang::{Capability, Detect, Language, LanguageSpec};
+pub use lang::{
+    Capability, Detect, Language, LanguageSpec, TEST_DIRS, file_name, is_test_file, under_dir,
+};
 
 use std::cell::RefCell;
 

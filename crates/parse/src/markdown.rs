@@ -30,7 +30,13 @@ pub static MARKDOWN_SPEC: LanguageSpec = LanguageSpec {
     program_entry: None,
     module: module_path!(),
     detect: None,
+    test_file: is_test_doc,
 };
+
+/// Markdown under `test/` or `tests/` documents (or is a fixture of) tests.
+fn is_test_doc(path: &str) -> bool {
+    crate::under_dir(path, crate::TEST_DIRS)
+}
 
 impl Provider for MarkdownProvider {
     fn capabilities(&self) -> &'static [Capability] {

@@ -48,7 +48,16 @@ pub static SHELL_SPEC: LanguageSpec = LanguageSpec {
         claims: |_, text| has_shell_shebang(text),
         describe: "files without an extension whose first line is a sh/bash/zsh/dash/ksh shebang",
     }),
+    test_file: is_test_script,
 };
+
+/// Shell test code: scripts under `test/` or `tests/`, and `test_*.sh` / `*_test.sh`.
+fn is_test_script(path: &str) -> bool {
+    let name = crate::file_name(path);
+    crate::under_dir(path, crate::TEST_DIRS)
+        || name.starts_with("test_")
+        || name.strip_suffix(".sh").is_some_and(|stem| stem.ends_with("_test"))
+}
 
 /// A file without an extension is a script when its first line is a `sh`-family shebang
 /// (`#!/bin/sh`, `#!/usr/bin/env bash`, `#!/bin/bash -e`).

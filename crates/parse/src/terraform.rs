@@ -46,7 +46,14 @@ pub static TERRAFORM_SPEC: LanguageSpec = LanguageSpec {
     program_entry: None,
     module: module_path!(),
     detect: None,
+    test_file: is_test_config,
 };
+
+/// Terraform test code: configurations under `test/` or `tests/` (`terraform test` fixtures,
+/// Terratest examples).
+fn is_test_config(path: &str) -> bool {
+    crate::under_dir(path, crate::TEST_DIRS)
+}
 
 grammar_ids! {
     pub(crate) struct Ids {

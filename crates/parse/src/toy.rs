@@ -23,7 +23,13 @@ pub static TOY_SPEC: LanguageSpec = LanguageSpec {
     program_entry: None,
     module: module_path!(),
     detect: None,
+    test_file: is_toy_test,
 };
+
+/// Toy test code: `*.test.cgtoy` files.
+fn is_toy_test(path: &str) -> bool {
+    path.ends_with(".test.cgtoy")
+}
 
 impl Provider for ToyProvider {
     fn capabilities(&self) -> &'static [Capability] {

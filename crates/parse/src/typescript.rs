@@ -46,6 +46,7 @@ pub static TYPESCRIPT_SPEC: LanguageSpec = LanguageSpec {
     program_entry: None,
     module: module_path!(),
     detect: None,
+    test_file: is_ts_test,
 };
 pub static TSX_SPEC: LanguageSpec = LanguageSpec {
     name: "tsx",
@@ -55,6 +56,7 @@ pub static TSX_SPEC: LanguageSpec = LanguageSpec {
     program_entry: None,
     module: module_path!(),
     detect: None,
+    test_file: is_ts_test,
 };
 pub static JAVASCRIPT_SPEC: LanguageSpec = LanguageSpec {
     name: "javascript",
@@ -64,7 +66,17 @@ pub static JAVASCRIPT_SPEC: LanguageSpec = LanguageSpec {
     program_entry: None,
     module: module_path!(),
     detect: None,
+    test_file: is_ts_test,
 };
+
+/// TypeScript / JavaScript test code: `*.test.*` and `*.spec.*` files (Jest, Vitest, Mocha,
+/// Jasmine) and anything under `__tests__/`, `test/`, `tests/` or `testdata/` (fixtures).
+fn is_ts_test(path: &str) -> bool {
+    let name = crate::file_name(path);
+    name.contains(".test.")
+        || name.contains(".spec.")
+        || crate::under_dir(path, &["test", "tests", "__tests__", "testdata"])
+}
 
 impl Provider for TsProvider {
     fn capabilities(&self) -> &'static [Capability] {

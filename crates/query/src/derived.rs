@@ -406,6 +406,7 @@ pub(crate) fn derived_row(
         signature: Some(r.get(3)?),
         doc: None,
         exported: false,
+        test: false,
         parent: None,
         size: None,
         lines: None,

@@ -21,6 +21,8 @@ pub struct NodeRow {
     pub signature: Option<String>,
     pub doc: Option<String>,
     pub exported: bool,
+    /// The node lies in test code (its file's language's rule, stored at index time).
+    pub test: bool,
     pub parent: Option<String>,
     pub size: Option<u64>,
     pub lines: Option<u32>,
@@ -107,8 +109,23 @@ pub struct Reader<'s> {
     revision: i64,
 }
 
+/// How many columns [`NODE_COLUMNS`] selects: the index of a column a query appends to them.
+pub(crate) const NODE_COLUMN_COUNT: usize = 17;
+
 pub(crate) const NODE_COLUMNS: &str = "id, kind, name, qualified_name, file, language, start_line, \
-     end_line, signature, doc, exported, parent, size, lines, hash, props";
+     end_line, signature, doc, exported, parent, size, lines, hash, props, test";
+
+// NODE_COLUMN_COUNT must follow NODE_COLUMNS (a column appended to them is read by index).
+const _: () = {
+    let (bytes, mut i, mut commas) = (NODE_COLUMNS.as_bytes(), 0, 0);
+    while i < bytes.len() {
+        if bytes[i] == b',' {
+            commas += 1;
+        }
+        i += 1;
+    }
+    assert!(commas + 1 == NODE_COLUMN_COUNT);
+};
 
 /// Column `i` read as a vocabulary enum; a spelling this build does not know is a conversion
 /// error naming it (an index written by another version), never a silent default.
@@ -141,6 +158,7 @@ pub(crate) fn node_from_row(r: &Row<'_>) -> rusqlite::Result<NodeRow> {
         lines: r.get(13)?,
         hash: r.get(14)?,
         props: r.get(15)?,
+        test: r.get(16)?,
     })
 }
 

@@ -12,12 +12,11 @@
 //!   start of a name (`abort with status` finds `AbortWithStatus`, one token to FTS5).
 //! - name boosts: an exact name, then a name whose camel-case parts are the query's words
 //!   (`abort with status` ~ `AbortWithStatus`), then a name the query starts.
-//! - test code (`ops::is_test_path`) ranks after every other hit unless
+//! - test code (`NodeRow::test`, its language's rule) ranks after every other hit unless
 //!   [`SearchRequest::include_tests`]; it is never removed.
 
 use crate::error::QueryError;
-use crate::ops::is_test_path;
-use crate::read::{NODE_COLUMNS, NodeRow, Reader, node_from_row};
+use crate::read::{NODE_COLUMN_COUNT, NODE_COLUMNS, NodeRow, Reader, node_from_row};
 use crate::terms::split_identifiers;
 use codegraph_schema::NodeKind;
 use rusqlite::params;
@@ -246,7 +245,7 @@ impl Reader<'_> {
         let mut stmt = self.tx.prepare_cached(&sql)?;
         let rows = stmt
             .query_map(params![fts, req.kind.map(NodeKind::as_str), fetch as i64], |r| {
-                Ok((node_from_row(r)?, r.get::<_, f64>(16)?))
+                Ok((node_from_row(r)?, r.get::<_, f64>(NODE_COLUMN_COUNT)?))
             })?;
         rows.collect()
     }
@@ -261,7 +260,7 @@ fn rank_hits(rows: Vec<(NodeRow, f64)>, req: &SearchRequest) -> Vec<SearchHit> {
         .into_iter()
         .map(|(node, bm25)| {
             let score = -bm25 * name_boost(&node, &query);
-            let test = !req.include_tests && node.file.as_deref().is_some_and(is_test_path);
+            let test = !req.include_tests && node.test;
             (test, SearchHit { node, score, relevance: score })
         })
         .collect();

@@ -747,8 +747,8 @@ pub(crate) fn upsert_source(
 /// Inserts a node row with the given `nid`, replacing the row that has it (so an update keeps
 /// the row number other units' edges refer to).
 pub(crate) const UPSERT_NODE: &str = "INSERT OR REPLACE INTO node (nid, id, kind, name, qualified_name, file, \
-     language, start_line, end_line, signature, doc, exported, parent, size, lines, hash, props) \
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)";
+     language, start_line, end_line, signature, doc, exported, parent, size, lines, hash, props, test) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)";
 pub(crate) const INSERT_FTS: &str = "INSERT INTO node_fts \
      (rowid, name, qualified_name, signature, doc, path, terms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
 
@@ -787,6 +787,7 @@ pub(crate) fn write_node_row(
         n.lines,
         n.hash,
         n.props,
+        n.test,
     ])?;
     Ok(())
 }

@@ -13,7 +13,7 @@
 //! without committing leaves it untouched.
 
 use crate::error::QueryError;
-use crate::read::{NODE_COLUMNS, NodeRow, node_from_row};
+use crate::read::{NODE_COLUMN_COUNT, NODE_COLUMNS, NodeRow, node_from_row};
 use crate::store::{
     INSERT_EDGE, INSERT_FTS, SnapshotInfo, SourceRow, Store, UPSERT_NODE, UPSERT_SOURCE,
     UPSERT_UNIT, implied_edges, insert_edge, upsert_source, write_node, write_node_row,
@@ -237,7 +237,7 @@ impl Update<'_> {
         let rows = stmt
             .query_map([key], |r| {
                 let row = node_from_row(r)?;
-                Ok((row.id.clone(), (r.get(16)?, row)))
+                Ok((row.id.clone(), (r.get(NODE_COLUMN_COUNT)?, row)))
             })
             .map_err(self.err())?;
         rows.collect::<Result<_, _>>().map_err(self.err())
@@ -539,6 +539,7 @@ fn same_row(row: &NodeRow, n: &Node) -> bool {
         && row.start_line == n.start_line
         && row.end_line == n.end_line
         && row.exported == n.exported
+        && row.test == n.test
         && row.parent.as_deref() == n.parent.as_deref()
         && row.size == n.size
         && row.lines == n.lines

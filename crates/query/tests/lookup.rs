@@ -20,6 +20,12 @@ fn go_dir(path: &str) -> &str {
     }
 }
 
+/// The test flag the indexer's language rules store for these paths (Go `_test.go`, TS
+/// `*.test.ts`).
+fn stored_test(path: &str) -> bool {
+    path.ends_with("_test.go") || path.contains(".test.")
+}
+
 fn file(path: &str, lines: u32) -> Node {
     Node {
         id: format!("file:{path}").into(),
@@ -33,6 +39,7 @@ fn file(path: &str, lines: u32) -> Node {
         signature: None,
         doc: None,
         exported: false,
+        test: stored_test(path),
         parent: (lang(path) == "go").then(|| format!("pkg:go:{}", go_dir(path)).into()),
         size: Some(100),
         lines: Some(lines),
@@ -54,6 +61,7 @@ fn package(dir: &str, name: &str) -> Node {
         signature: None,
         doc: None,
         exported: true,
+        test: false,
         parent: None,
         size: None,
         lines: None,
@@ -80,6 +88,7 @@ fn sym(path: &str, qn: &str, kind: NodeKind, lines: (u32, u32)) -> Node {
         signature: Some(format!("{qn}()")),
         doc: None,
         exported: true,
+        test: stored_test(path),
         parent: Some(parent.into()),
         size: None,
         lines: None,

@@ -14,6 +14,12 @@ use codegraph_schema::{Edge, Node, UnresolvedSite};
 use codegraph_schema::{EdgeKind, NodeKind, Reason};
 use expect_test::{Expect, expect};
 
+/// The test flag the indexer's language rules store for these paths (Go `_test.go`, TS
+/// `*.test.ts`).
+fn stored_test(path: &str) -> bool {
+    path.ends_with("_test.go") || path.contains(".test.")
+}
+
 fn file(path: &str, parent: Option<&str>) -> Node {
     Node {
         id: format!("file:{path}").into(),
@@ -27,6 +33,7 @@ fn file(path: &str, parent: Option<&str>) -> Node {
         signature: None,
         doc: None,
         exported: false,
+        test: stored_test(path),
         parent: parent.map(Into::into),
         size: Some(100),
         lines: Some(30),
@@ -53,6 +60,7 @@ fn sym(path: &str, qn: &str, kind: NodeKind, lines: (u32, u32)) -> Node {
         signature: Some(format!("{qn}()")),
         doc: None,
         exported: true,
+        test: stored_test(path),
         parent: Some(parent.into()),
         size: None,
         lines: None,

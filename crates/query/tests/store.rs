@@ -18,6 +18,7 @@ fn node(id: &str, kind: NodeKind, name: &str, qn: &str, sig: Option<&str>) -> No
         signature: sig.map(str::to_string),
         doc: None,
         exported: true,
+        test: false,
         parent: None,
         size: None,
         lines: None,

@@ -40,7 +40,7 @@ use crate::ids::{Id, file_id, join, parent_dir};
 use crate::resolved::{Resolved, caller_id};
 use codegraph_db::{SourceFile, Workspace, file_facts};
 use codegraph_parse::MentionKind;
-use codegraph_schema::{EdgeKind, NodeKind, Reason, is_test_path};
+use codegraph_schema::{EdgeKind, NodeKind, Reason};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -65,7 +65,7 @@ pub(crate) fn doc_names(db: &dyn salsa::Database, file: SourceFile) -> Arc<Vec<D
     // Docs describe production code: test files, and functions local to another function,
     // are not what they name.
     let targets = crate::languages::of(db, file).is_some_and(|r| r.doc_targets());
-    if !targets || is_test_path(file.path(db)) {
+    if !targets || crate::graph::is_test(db, file) {
         return Arc::new(Vec::new());
     }
     let facts = file_facts(db, file);

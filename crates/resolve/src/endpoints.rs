@@ -242,6 +242,7 @@ pub(crate) fn endpoint_rows(
 ) {
     let path = file.path(db);
     let fid = file_id(path);
+    let test = crate::graph::is_test(db, file);
     for fe in file_endpoints(db, file) {
         let e = &fe.endpoint;
         let kind = match e.kind {
@@ -261,6 +262,7 @@ pub(crate) fn endpoint_rows(
             signature: Some(signature(e)),
             doc: e.description.clone(),
             exported: false,
+            test,
             parent: Some(fid.clone()),
             size: None,
             lines: None,
@@ -447,6 +449,7 @@ pub(crate) fn composed_routes<'db>(
                 )),
                 doc: None,
                 exported: false,
+                test: crate::graph::is_test(db, file),
                 parent: Some(file_id(file.path(db))),
                 size: None,
                 lines: None,

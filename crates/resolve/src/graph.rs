@@ -48,6 +48,11 @@ pub fn symbol_ids(db: &dyn salsa::Database, file: SourceFile) -> Arc<Vec<Id>> {
     crate::shared::share(path, ids)
 }
 
+/// Whether `file` is test code by its language's rule ([`codegraph_parse::is_test_file`]).
+pub(crate) fn is_test(db: &dyn salsa::Database, file: SourceFile) -> bool {
+    codegraph_parse::is_test_file(file.language(db), file.path(db))
+}
+
 /// The file node: path, language, size, lines, content hash. It depends on the file's metadata,
 /// not on its text or facts, so it is the only row an edit that keeps the facts
 /// equal (whitespace inside a line, a comment) changes.
@@ -69,6 +74,7 @@ pub fn file_node(db: &dyn salsa::Database, file: SourceFile) -> Node {
         signature: None,
         doc: None,
         exported: false,
+        test: codegraph_parse::is_test_file(language, path),
         parent: language.and_then(|l| crate::languages::resolver(l).file_parent(path)),
         size: Some(meta.size),
         lines: Some(lines),
@@ -171,6 +177,7 @@ fn build_file_graph(
         ));
     }
     let ids = symbol_ids(db, file);
+    let test = is_test(db, file);
     for (i, s) in facts.symbols.iter().enumerate() {
         let id = ids[i].clone();
         // The symbol's DEFINES edge and its parent edge are implied by this row (`file`,
@@ -189,6 +196,7 @@ fn build_file_graph(
             signature: (!s.signature.is_empty()).then(|| s.signature.clone()),
             doc: s.doc.clone(),
             exported: s.exported,
+            test,
             parent: Some(parent_id),
             size: None,
             lines: None,

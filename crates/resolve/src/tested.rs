@@ -4,7 +4,8 @@
 
 use crate::graph::Edge;
 use crate::ids::{Id, file_id};
-use codegraph_schema::{EdgeKind, Reason, is_test_path};
+use codegraph_db::SourceFile;
+use codegraph_schema::{EdgeKind, Reason};
 use std::collections::HashSet;
 
 /// The TESTS edges of one test file, in first-seen order: one per (test, target) at its
@@ -20,13 +21,15 @@ impl Tested {
     /// Test `test` exercises `target` (its ID, file, the reason it resolved and the line).
     pub(crate) fn add(
         &mut self,
+        db: &dyn salsa::Database,
         test: Option<&Id>,
-        (dst, path, reason, line): (&Id, &str, Reason, u32),
+        (dst, target_file, reason, line): (&Id, SourceFile, Reason, u32),
     ) {
         let Some(test) = test else { return };
-        if is_test_path(path) {
+        if crate::graph::is_test(db, target_file) {
             return;
         }
+        let path = target_file.path(db);
         if self.seen.insert((test.clone(), dst.clone())) {
             self.pairs.push((test.clone(), dst.clone(), reason, line));
             let file = file_id(path);

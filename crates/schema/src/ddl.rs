@@ -8,7 +8,7 @@ use crate::vocab::{DiagnosticCode, EdgeKind, NodeCategory, NodeKind, Reason};
 
 /// Bumped whenever the generated DDL changes incompatibly; an index with another version is
 /// rebuilt from scratch.
-pub const SCHEMA_VERSION: u32 = 12;
+pub const SCHEMA_VERSION: u32 = 13;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ColumnType {
@@ -158,6 +158,11 @@ pub const NODE: Table = Table {
         opt("signature", Text, "declaration text up to the body"),
         opt("doc", Text, "doc comment"),
         col("exported", Integer, "1 when visible outside its file/package"),
+        col(
+            "test",
+            Integer,
+            "1 when the node lies in test code, by its file's language's rule (e.g. `_test.go`, `*.test.ts`)",
+        ),
         opt(
             "parent",
             Text,
@@ -169,7 +174,7 @@ pub const NODE: Table = Table {
         opt(
             "props",
             Text,
-            "routes and tools: `key=value` lines (framework, method, path, middleware, responds, status, fields), list items separated by U+001F",
+            "routes and tools: their properties (framework, method, path, middleware, responds, status, fields...) as a JSON object",
         ),
     ],
     primary_key: &["nid"],

@@ -15,12 +15,10 @@
 pub mod ddl;
 pub mod ids;
 pub mod model;
-pub mod paths;
 pub mod props;
 pub mod routes;
 pub mod vocab;
 
 pub use model::{Edge, Id, Node, UnresolvedSite};
-pub use paths::is_test_path;
 pub use props::EndpointProps;
 pub use vocab::{DiagnosticCode, EdgeKind, NodeCategory, NodeKind, Reason};

@@ -26,6 +26,9 @@ pub struct Node {
     pub signature: Option<String>,
     pub doc: Option<String>,
     pub exported: bool,
+    /// The node lies in test code, by its file's language's rule (files no language reads: a
+    /// directory of tests or test data). Answers list tests apart by it.
+    pub test: bool,
     pub parent: Option<Id>,
     pub size: Option<u64>,
     pub lines: Option<u32>,
@@ -56,6 +59,7 @@ impl Node {
             signature: None,
             doc: None,
             exported: true,
+            test: false,
             parent: None,
             size: None,
             lines: None,

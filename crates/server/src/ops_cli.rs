@@ -136,7 +136,7 @@ pub struct ImpactOpts {
     /// Do not follow edges whose confidence is below this.
     #[arg(long, default_value_t = 0.0)]
     pub min_confidence: f64,
-    /// Follow into test code (`_test.go`, `*.test.ts`, `__tests__/`, `test/`...).
+    /// Follow into test code (by each language's rule: `_test.go`, `*.test.ts`, `test/`...).
     #[arg(long)]
     pub include_tests: bool,
     /// Stop the walk after reaching this many nodes (the answer says it was cut).

@@ -18,6 +18,13 @@ end
 defmodule Shop.Repo do
   def insert(x), do: x
 end
+//- /test/shop/orders_test.exs
+defmodule Shop.OrdersTest do
+  use ExUnit.Case
+  test "places an order" do
+    assert Shop.Orders.place(%{}) == %{}
+  end
+end
 //- /infra/main.tf
 variable "region" {}
 module "net" {
@@ -138,7 +145,7 @@ fn every_operation_works_on_every_language() {
     let e = Env::new();
     let summary = e.ok(&["index"]);
     assert!(
-        summary.contains("elixir 2")
+        summary.contains("elixir 3")
             && summary.contains("terraform 2")
             && summary.contains("kubernetes 1")
             && summary.contains("shell 1"),
@@ -172,6 +179,14 @@ fn every_operation_works_on_every_language() {
     // Context of an Elixir function: its caller-less callee through an alias.
     let ctx = e.ok(&["context", "sym:ex:lib/shop/orders.ex:Shop.Orders.place/1"]);
     assert!(ctx.contains("sym:ex:lib/shop/repo.ex:Shop.Repo.insert/1"), "{ctx}");
+    // Impact leaves the ExUnit test out by Elixir's rule (`test/`, `*_test.exs`), and lists
+    // it when asked.
+    let place = "sym:ex:lib/shop/orders.ex:Shop.Orders.place/1";
+    let impact = e.ok(&["impact", place]);
+    assert!(impact.contains("1 test node(s) left out"), "{impact}");
+    assert!(!impact.contains("orders_test.exs"), "{impact}");
+    let impact = e.ok(&["impact", place, "--include-tests"]);
+    assert!(impact.contains("test/shop/orders_test.exs"), "{impact}");
     // Expand and DAG grep on a shell function (from the script without an extension).
     let exp = e.ok(&["expand", "sym:sh:bin/deploy:deploy"]);
     assert!(exp.contains("concept:cmd:kubectl"), "{exp}");

@@ -50,7 +50,13 @@ pub static ELIXIR_SPEC: LanguageSpec = LanguageSpec {
     program_entry: None,
     module: module_path!(),
     detect: None,
+    test_file: is_test_module,
 };
+
+/// Elixir test code: ExUnit's `*_test.exs` files and anything under `test/` (support modules).
+fn is_test_module(path: &str) -> bool {
+    crate::file_name(path).ends_with("_test.exs") || crate::under_dir(path, crate::TEST_DIRS)
+}
 
 grammar_ids! {
     pub(crate) struct Ids {

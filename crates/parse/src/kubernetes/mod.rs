@@ -54,7 +54,13 @@ pub static KUBERNETES_SPEC: LanguageSpec = LanguageSpec {
         claims: is_manifest,
         describe: ".yaml/.yml files with a document that has top-level apiVersion and kind, and kustomization.yaml",
     }),
+    test_file: is_test_manifest,
 };
+
+/// Kubernetes test code: manifests under `test/` or `tests/` (fixtures of e2e suites).
+fn is_test_manifest(path: &str) -> bool {
+    crate::under_dir(path, crate::TEST_DIRS)
+}
 
 /// Receiver tag of a reference to an object by kind and name.
 pub const REF: &str = "k8s:ref";

@@ -50,7 +50,7 @@
 //! | medium   | >= 3   | >= 3  | >= 2    |
 //! | low      | otherwise (including nothing reached) |
 
-use super::{Direction, Graph, Hop, dir_of, is_test_path};
+use super::{Direction, Graph, Hop, dir_of};
 use crate::derived::{DerivedStamp, ImpactFlow};
 use crate::error::QueryError;
 use crate::read::{EdgeRow, NodeRow, Reader};
@@ -564,12 +564,9 @@ pub(crate) fn impact_from(
                     below_floor += 1;
                     continue;
                 }
-                if !req.include_tests {
-                    let file = g.node(step.other)?.file.clone();
-                    if file.as_deref().is_some_and(is_test_path) {
-                        tests_left_out.insert(step.other);
-                        continue;
-                    }
+                if !req.include_tests && g.node(step.other)?.test {
+                    tests_left_out.insert(step.other);
+                    continue;
                 }
                 let c = conf * step.edge.weight * step.factor;
                 match next.get_mut(&step.other) {

@@ -23,7 +23,7 @@
 //! with near matches ([`super::near`]), and says where it looked ([`Searched`]): a file hint
 //! that no indexed path contains is reported as such, not as a missing name.
 
-use super::{dir_of, is_test_path, near};
+use super::{dir_of, near};
 use crate::error::QueryError;
 use crate::read::{NODE_COLUMNS, NodeRow, Reader, node_from_row};
 use codegraph_schema::{NodeCategory, NodeKind, ids};
@@ -477,14 +477,8 @@ impl Reader<'_> {
 /// callables and types before data, then by ID.
 fn rank(out: &mut [Candidate]) {
     out.sort_by(|a, b| {
-        let key = |c: &Candidate| {
-            (
-                c.matched_by,
-                !c.node.exported,
-                c.node.file.as_deref().is_some_and(is_test_path),
-                kind_rank(c.node.kind),
-            )
-        };
+        let key =
+            |c: &Candidate| (c.matched_by, !c.node.exported, c.node.test, kind_rank(c.node.kind));
         key(a).cmp(&key(b)).then_with(|| a.node.id.cmp(&b.node.id))
     });
 }

@@ -61,8 +61,6 @@ pub(crate) struct Hop {
     pub edge: EdgeRow,
 }
 
-pub use codegraph_schema::is_test_path;
-
 /// The directory part of a root-relative path (`""` for the root).
 pub fn dir_of(path: &str) -> &str {
     path.rfind('/').map_or("", |i| &path[..i])
@@ -270,27 +268,4 @@ pub fn parse_edge_kinds(names: &[String]) -> Result<Vec<EdgeKind>, QueryError> {
                 .ok_or_else(|| QueryError::UnknownEdgeKind { kind: n.clone() })
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn test_paths() {
-        for p in [
-            "net/http/server_test.go",
-            "src/a.test.ts",
-            "src/a.spec.tsx",
-            "src/__tests__/a.ts",
-            "test/a.ts",
-            "pkg/tests/x.go",
-            "x/testdata/y.go",
-        ] {
-            assert!(is_test_path(p), "{p}");
-        }
-        for p in ["src/testing.ts", "src/test.ts", "latest/a.ts", "src/contest/a.go"] {
-            assert!(!is_test_path(p), "{p}");
-        }
-    }
 }

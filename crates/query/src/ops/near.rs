@@ -11,7 +11,6 @@
 //! index (no row is fetched), and the distance is computed with a cut-off, so a miss on a
 //! 300k-node index stays in the tens of milliseconds.
 
-use super::is_test_path;
 use super::lookup::kind_rank;
 use crate::error::QueryError;
 use crate::read::{NODE_COLUMNS, NodeRow, Reader, node_from_row};
@@ -143,7 +142,7 @@ pub fn near_matches(
             (
                 d,
                 !n.file.as_deref().is_some_and(|f| f.contains(hint)),
-                n.file.as_deref().is_some_and(is_test_path),
+                n.test,
                 kind_rank(n.kind),
                 !n.exported,
             )

@@ -258,7 +258,7 @@ fn resolve_core_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Re
     let fid = file_id(path);
     // TESTS: a test function's direct calls into code outside test files, one edge per
     // (test, target) at its first call; and this test file -> each file those targets are in.
-    let in_test_file = path.ends_with("_test.go");
+    let in_test_file = crate::graph::is_test(db, file);
     let mut tested = Tested::default();
     for (line, d) in &imports.resolved {
         out.edges.push(Edge::new(
@@ -319,8 +319,7 @@ fn resolve_core_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Re
                 ));
                 if in_test_file && let Some(test) = test_function(facts, site.enclosing) {
                     let test_id = symbol_ids(db, file).get(test as usize);
-                    let target = (dst, f.sym.file.path(db).as_str(), reason, site.line);
-                    tested.add(test_id, target);
+                    tested.add(db, test_id, (dst, f.sym.file, reason, site.line));
                 }
             }
             Outcome::Skip => {
@@ -347,8 +346,7 @@ fn resolve_core_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Re
             refer(&mut out, src, &dst, reason, site.line);
             if in_test_file && let Some(test) = test_function(facts, site.enclosing) {
                 let test_id = symbol_ids(db, file).get(test as usize);
-                let target = (&dst, f.sym.file.path(db).as_str(), reason, site.line);
-                tested.add(test_id, target);
+                tested.add(db, test_id, (&dst, f.sym.file, reason, site.line));
             }
         } else if let Some((v, reason)) =
             r.value(&site.callee, fn_scope, at).or_else(|| r.named_type(&site.callee, fn_scope, at))

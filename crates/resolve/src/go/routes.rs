@@ -63,6 +63,7 @@ pub(crate) fn const_path_routes(
             signature: Some(signature(&resolved)),
             doc: None,
             exported: false,
+            test: crate::graph::is_test(db, file),
             parent: Some(file_id(path)),
             size: None,
             lines: None,

@@ -119,7 +119,7 @@ pub(crate) fn resolve_file(
     }
 
     // CALLS (and TESTS: a test block's calls into code outside test files).
-    let in_test_file = codegraph_schema::is_test_path(file.path(db));
+    let in_test_file = crate::graph::is_test(db, file);
     let mut tested = crate::tested::Tested::default();
     for site in &facts.calls {
         match r.callee(file, site.enclosing, &site.callee, 0) {
@@ -134,8 +134,7 @@ pub(crate) fn resolve_file(
                 }
                 if let Some(dst) = sym_id(db, t) {
                     if in_test_file && let Some(test) = test_block(facts, site.enclosing) {
-                        let target = (&dst, t.0.path(db).as_str(), reason, site.line);
-                        tested.add(ids.get(test as usize), target);
+                        tested.add(db, ids.get(test as usize), (&dst, t.0, reason, site.line));
                     }
                     out.edges.push(Edge::new(
                         caller_id(db, file, site.enclosing),
@@ -239,7 +238,7 @@ pub(crate) fn resolve_file(
             && matches!(kind, Some(NodeKind::Function))
             && let Some(test) = test_block(facts, site.enclosing)
         {
-            tested.add(ids.get(test as usize), (&dst, t.0.path(db).as_str(), reason, site.line));
+            tested.add(db, ids.get(test as usize), (&dst, t.0, reason, site.line));
         }
         out.edges.push(Edge::new(src, dst, EdgeKind::RefersTo, reason, site.line));
     }
