@@ -24,9 +24,15 @@ use crate::util::{start_col, start_line, text};
 use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
 
+mod chi;
 mod clients;
+mod gorilla;
+mod mcp_tools;
 mod mounts;
 mod responses;
+
+use chi::CHI_VERBS;
+use gorilla::GORILLA_MODIFIERS;
 
 /// gin / echo route methods (upper case), and the method each registers.
 const UPPER_VERBS: &[(&str, &str)] = &[
@@ -40,44 +46,6 @@ const UPPER_VERBS: &[(&str, &str)] = &[
     ("CONNECT", "CONNECT"),
     ("TRACE", "TRACE"),
     ("Any", "ANY"),
-];
-
-/// chi route methods.
-const CHI_VERBS: &[(&str, &str)] = &[
-    ("Get", "GET"),
-    ("Post", "POST"),
-    ("Put", "PUT"),
-    ("Delete", "DELETE"),
-    ("Patch", "PATCH"),
-    ("Options", "OPTIONS"),
-    ("Head", "HEAD"),
-    ("Connect", "CONNECT"),
-    ("Trace", "TRACE"),
-];
-
-/// gorilla/mux route modifiers that may follow `HandleFunc(...)` in a chain.
-const GORILLA_MODIFIERS: &[&str] = &[
-    "Methods",
-    "Name",
-    "Schemes",
-    "Headers",
-    "HeadersRegexp",
-    "Queries",
-    "Host",
-    "MatcherFunc",
-    "BuildOnly",
-    "BuildVarsFunc",
-];
-
-/// mcp-go options that declare an input field (`mcp.WithString("a", ...)`).
-const MCP_GO_FIELDS: &[&str] = &[
-    "WithString",
-    "WithNumber",
-    "WithInteger",
-    "WithBoolean",
-    "WithArray",
-    "WithObject",
-    "WithAny",
 ];
 
 /// Longest receiver chain (`r.With(a).With(b).Group(...)...`) followed.
@@ -1090,82 +1058,6 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
             self.responses(body, &mut ep);
             self.push(ep, at);
         }
-    }
-
-    /// The outermost call of `r.HandleFunc("/p", h).Methods("GET").Name("x")`: reads the
-    /// methods and records the inner registration once per method.
-    fn gorilla_head(&mut self, call: Node<'t>) {
-        let mut methods: Vec<String> = Vec::new();
-        let mut cur = call;
-        for _ in 0..MAX_CHAIN {
-            let Some((op, field)) = selector_call(cur) else { return };
-            let name = self.text(field);
-            self.done.insert(cur.id());
-            if name == "Methods" {
-                let a = call_args(cur);
-                let mut ms: Vec<String> = a
-                    .iter()
-                    .filter_map(|m| literal(*m, self.src))
-                    .map(str::to_ascii_uppercase)
-                    .collect();
-                ms.append(&mut methods);
-                methods = ms;
-            } else if name == "HandleFunc" || name == "Handle" {
-                let a = call_args(cur);
-                self.handle(op, field, &a, methods);
-                return;
-            } else if !GORILLA_MODIFIERS.contains(&name) {
-                return;
-            }
-            if op.kind() != "call_expression" {
-                return;
-            }
-            cur = op;
-        }
-    }
-
-    /// gorilla's builder form: `r.Path("/p").Methods("GET").HandlerFunc(h)`,
-    /// `r.PathPrefix("/static/").Handler(fs)`.
-    fn gorilla_route(&mut self, op: Node<'t>, at: Node<'t>, a: &[Node<'t>]) {
-        let [h] = a else { return };
-        if !is_handler_like(h.kind()) || op.kind() != "call_expression" {
-            return;
-        }
-        let chain = self.chain(op);
-        let path = match &chain.path {
-            Some(p) => join_path(&chain.group.prefix, p),
-            // A prefix route (`PathPrefix("/static/").Handler(...)`) matches the prefix.
-            None if !chain.group.prefix.is_empty() => normalize_path(&chain.group.prefix),
-            None => return,
-        };
-        let mut mw = chain.group.middleware.clone();
-        let (handler, body) = self.handler_of(*h, &mut mw, 0);
-        let methods =
-            if chain.methods.is_empty() { vec!["ANY".to_string()] } else { chain.methods };
-        for m in methods {
-            let mut ep = route("gorilla/mux", &m, path.clone(), handler.clone());
-            ep.middleware = mw.clone();
-            ep.receiver = chain.group.base.clone();
-            self.responses(body, &mut ep);
-            self.push(ep, at);
-        }
-    }
-
-    /// chi `r.Route("/users", func(r chi.Router) {...})`: the callback's router gets the prefix;
-    /// a callback named by reference (`r.Route("/users", usersRoutes)`) is a mount.
-    fn chi_route(&mut self, op: Node<'t>, at: Node<'t>, a: &[Node<'t>]) {
-        let (Some(p), Some(fl)) = (a.first().and_then(|x| literal(*x, self.src)), a.get(1)) else {
-            return;
-        };
-        if fl.kind() != "func_literal" {
-            if let Some(target) = callee_of(*fl, self.src) {
-                self.push_mount("chi", op, at, p, (target, false));
-            }
-            return;
-        }
-        let mut g = self.chain(op).group;
-        g.prefix = format!("{}/{p}", g.prefix);
-        self.seeds.insert(fl.id(), g);
     }
 }
 

@@ -1,5 +1,5 @@
-//! Routers mounted under a prefix (chi `Mount` / `Route`, gin and echo groups, `http.StripPrefix`):
-//! the mounts recorded for resolution to compose.
+//! Routers mounted under a prefix (gin and echo groups passed to functions, `http.StripPrefix`;
+//! chi's own mounts are in `chi.rs`): the mounts recorded for resolution to compose.
 
 use super::*;
 
@@ -38,27 +38,6 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
             enclosing: self.enclosing.of(line, col),
         };
         self.mounts.push((col, mount));
-    }
-
-    /// chi `r.Mount("/api", sub)`, `r.Mount("/api", subRouter())`, `r.Mount("/api",
-    /// users.Routes())`.
-    pub(super) fn chi_mount(&mut self, op: Node<'t>, at: Node<'t>, a: &[Node<'t>]) {
-        let [p, target] = a else { return };
-        let Some(p) = self.string_arg(*p) else { return };
-        let p = p.as_str();
-        let target = match target.kind() {
-            "identifier" | "selector_expression" => {
-                callee_of(*target, self.src).map(|c| (c, false))
-            }
-            "call_expression" => target
-                .child_by_field_name("function")
-                .and_then(|f| callee_of(f, self.src))
-                .map(|c| (c, true)),
-            _ => None,
-        };
-        if let Some(target) = target {
-            self.push_mount("chi", op, at, p, target);
-        }
     }
 
     /// gin / echo: a group passed to a function that registers routes on it
