@@ -48,8 +48,7 @@ pub static GO_SPEC: LanguageSpec = LanguageSpec {
 /// Go test code: `_test.go` files (what `go test` compiles), `testdata/` (which the go tool
 /// ignores: fixtures), and `test/` / `tests/` directories (integration suites).
 fn is_go_test(path: &str) -> bool {
-    crate::file_name(path).ends_with("_test.go")
-        || crate::under_dir(path, &["test", "tests", "testdata"])
+    crate::file_name(path).ends_with("_test.go") || crate::under_dir(path, crate::TEST_DIRS)
 }
 
 impl Provider for GoProvider {

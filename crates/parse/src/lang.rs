@@ -26,9 +26,10 @@ pub struct LanguageSpec {
     pub test_file: fn(&str) -> bool,
 }
 
-/// The directories most languages keep tests in (`test/`, `tests/`); a language's
+/// The directories most languages keep tests in (`test/`, `tests/`) and test data in
+/// (`testdata/`, which holds fixtures of every language); a language's
 /// [`LanguageSpec::test_file`] usually starts from [`under_dir`] with these.
-pub const TEST_DIRS: &[&str] = &["test", "tests"];
+pub const TEST_DIRS: &[&str] = &["test", "tests", "testdata"];
 
 /// Whether some directory of `path` (not its file name) is named one of `dirs`.
 pub fn under_dir(path: &str, dirs: &[&str]) -> bool {
@@ -46,7 +47,7 @@ pub fn file_name(path: &str) -> &str {
 pub fn is_test_file(language: Option<Language>, path: &str) -> bool {
     match language {
         Some(l) => (l.spec().test_file)(path),
-        None => under_dir(path, &["test", "tests", "__tests__", "testdata"]),
+        None => under_dir(path, TEST_DIRS) || under_dir(path, &["__tests__"]),
     }
 }
 
@@ -227,6 +228,8 @@ mod tests {
             (Some(Shell), "scripts/install_test.sh", true),
             (Some(Shell), "tests/run", true),
             (Some(Shell), "scripts/latest.sh", false),
+            (Some(Shell), "cmd/go/testdata/failssh/ssh", true),
+            (Some(Markdown), "go/doc/testdata/README.md", true),
             (Some(Terraform), "tests/setup/main.tf", true),
             (Some(Terraform), "modules/vpc/main.tf", false),
             (Some(Kubernetes), "test/e2e/deploy.yaml", true),

@@ -33,7 +33,7 @@ pub static MARKDOWN_SPEC: LanguageSpec = LanguageSpec {
     test_file: is_test_doc,
 };
 
-/// Markdown under `test/` or `tests/` documents (or is a fixture of) tests.
+/// Markdown under `test/`, `tests/` or `testdata/` documents (or is a fixture of) tests.
 fn is_test_doc(path: &str) -> bool {
     crate::under_dir(path, crate::TEST_DIRS)
 }

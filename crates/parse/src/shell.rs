@@ -51,7 +51,7 @@ pub static SHELL_SPEC: LanguageSpec = LanguageSpec {
     test_file: is_test_script,
 };
 
-/// Shell test code: scripts under `test/` or `tests/`, and `test_*.sh` / `*_test.sh`.
+/// Shell test code: scripts under `test/`, `tests/` or `testdata/`, and `test_*.sh` / `*_test.sh`.
 fn is_test_script(path: &str) -> bool {
     let name = crate::file_name(path);
     crate::under_dir(path, crate::TEST_DIRS)

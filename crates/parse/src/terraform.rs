@@ -49,7 +49,7 @@ pub static TERRAFORM_SPEC: LanguageSpec = LanguageSpec {
     test_file: is_test_config,
 };
 
-/// Terraform test code: configurations under `test/` or `tests/` (`terraform test` fixtures,
+/// Terraform test code: configurations under `test/`, `tests/` or `testdata/` (`terraform test` fixtures,
 /// Terratest examples).
 fn is_test_config(path: &str) -> bool {
     crate::under_dir(path, crate::TEST_DIRS)

@@ -75,7 +75,8 @@ fn is_ts_test(path: &str) -> bool {
     let name = crate::file_name(path);
     name.contains(".test.")
         || name.contains(".spec.")
-        || crate::under_dir(path, &["test", "tests", "__tests__", "testdata"])
+        || crate::under_dir(path, crate::TEST_DIRS)
+        || crate::under_dir(path, &["__tests__"])
 }
 
 impl Provider for TsProvider {

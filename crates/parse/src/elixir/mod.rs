@@ -53,7 +53,7 @@ pub static ELIXIR_SPEC: LanguageSpec = LanguageSpec {
     test_file: is_test_module,
 };
 
-/// Elixir test code: ExUnit's `*_test.exs` files and anything under `test/` (support modules).
+/// Elixir test code: ExUnit's `*_test.exs` files and anything under `test/` (support modules), `tests/` or `testdata/`.
 fn is_test_module(path: &str) -> bool {
     crate::file_name(path).ends_with("_test.exs") || crate::under_dir(path, crate::TEST_DIRS)
 }

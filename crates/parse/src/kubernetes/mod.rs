@@ -57,7 +57,7 @@ pub static KUBERNETES_SPEC: LanguageSpec = LanguageSpec {
     test_file: is_test_manifest,
 };
 
-/// Kubernetes test code: manifests under `test/` or `tests/` (fixtures of e2e suites).
+/// Kubernetes test code: manifests under `test/`, `tests/` or `testdata/` (fixtures of e2e suites).
 fn is_test_manifest(path: &str) -> bool {
     crate::under_dir(path, crate::TEST_DIRS)
 }
