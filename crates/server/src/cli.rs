@@ -119,6 +119,33 @@ enum Command {
         #[arg(long)]
         cochange: bool,
     },
+    /// Serve a read-only web view of roots (search, node pages, impact and DAG-grep graphs)
+    /// on a local HTTP address.
+    Web {
+        /// Code roots to serve (repositories, worktrees; also `--root`, repeatable); default:
+        /// found from the current directory like the other commands.
+        #[arg(value_name = "ROOT")]
+        roots: Vec<PathBuf>,
+        /// The address to listen on (port 0 picks one).
+        #[arg(long, value_name = "ADDR", value_parser = http_addr, default_value = crate::web::DEFAULT_ADDR)]
+        http: std::net::SocketAddr,
+        /// Allow a non-loopback --http address; needs CODEGRAPH_MCP_TOKEN, which every request
+        /// must then carry as a bearer token.
+        #[arg(long)]
+        allow_remote: bool,
+        /// Files larger than this many bytes are skipped.
+        #[arg(long, default_value_t = DEFAULT_MAX_FILE_SIZE)]
+        max_file_size: u64,
+        /// Quiet time after the last file event before a revision is published.
+        #[arg(long, default_value_t = 10)]
+        debounce_ms: u64,
+        /// Seconds a page waits for a root's first index before answering "not ready".
+        #[arg(long, default_value_t = 30)]
+        build_wait_secs: u64,
+        /// Never start a root's first index from a sibling worktree's index.
+        #[arg(long)]
+        no_share: bool,
+    },
     /// Show the published revision, its counts and skips, and whether it is stale.
     Status {
         /// The code root (a repository or worktree); also `--root`. Default: the nearest
@@ -319,7 +346,7 @@ impl Command {
     fn merge_roots(&mut self, flags: &[PathBuf]) -> Result<()> {
         use crate::ops_cli as o;
         let slot: &mut Option<PathBuf> = match self {
-            Command::Mcp { roots, .. } => {
+            Command::Mcp { roots, .. } | Command::Web { roots, .. } => {
                 roots.extend(flags.iter().cloned());
                 return Ok(());
             }
@@ -441,6 +468,29 @@ fn dispatch(mut cli: Cli) -> Result<()> {
             let token = std::env::var("CODEGRAPH_MCP_TOKEN").ok().filter(|t| !t.is_empty());
             let session_idle = std::time::Duration::from_secs(session_idle_secs.max(1));
             crate::mcp::run(set, crate::mcp::McpOptions { http, allow_remote, token, session_idle })
+        }
+        Command::Web {
+            roots,
+            http,
+            allow_remote,
+            max_file_size,
+            debounce_ms,
+            build_wait_secs,
+            no_share,
+        } => {
+            let root_opts = crate::mcp::roots::RootOptions {
+                max_file_size,
+                share: !no_share,
+                debounce: std::time::Duration::from_millis(debounce_ms),
+                build_wait: std::time::Duration::from_secs(build_wait_secs),
+                deriver: std::env::current_exe().ok(),
+                ..Default::default()
+            };
+            let roots =
+                if roots.is_empty() { vec![write_root(None, cli.db.as_deref())?] } else { roots };
+            let set = crate::mcp::root_set(&roots, cli.db.as_deref(), &root_opts)?;
+            let token = std::env::var("CODEGRAPH_MCP_TOKEN").ok().filter(|t| !t.is_empty());
+            crate::web::run(set, crate::web::WebOptions { addr: http, allow_remote, token })
         }
         Command::Status { root, all } => status(root, cli.db.as_deref(), all, json),
         Command::Search { query, root, kind, limit, include_tests } => {

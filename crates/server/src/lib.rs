@@ -1,6 +1,6 @@
 //! The codegraph front ends as a library: the transports on top of the engine
 //! (`codegraph-engine`): command-line parsing, the human / JSON rendering of each command's
-//! result, the `watch` command and the MCP server. The `codegraph` binary (`main.rs`) is a thin
+//! result, the `watch` command, the MCP server and the web view's HTTP side. The `codegraph` binary (`main.rs`) is a thin
 //! `main` over [`cli::run`]; the library form lets the fuzz targets (`fuzz/`) drive the MCP
 //! server in process.
 //!
@@ -14,3 +14,4 @@ pub mod mcp;
 mod ops_cli;
 mod page;
 mod watch_cmd;
+pub mod web;

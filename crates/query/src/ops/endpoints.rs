@@ -72,7 +72,8 @@ fn norm_path(p: &str) -> String {
 use codegraph_schema::routes::path_match;
 
 impl Reader<'_> {
-    fn endpoint_nodes(&self, kind: NodeKind) -> Result<Vec<NodeRow>, QueryError> {
+    /// Every node of an endpoint kind (`route`, `tool`), by ID.
+    pub fn endpoint_nodes(&self, kind: NodeKind) -> Result<Vec<NodeRow>, QueryError> {
         let sql = format!("SELECT {NODE_COLUMNS} FROM node WHERE kind = ?1 ORDER BY id");
         let mut stmt = self.tx.prepare_cached(&sql).map_err(self.err())?;
         let rows = stmt.query_map([kind.as_str()], node_from_row).map_err(self.err())?;

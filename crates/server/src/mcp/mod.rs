@@ -290,7 +290,7 @@ fn gate(line: &[u8]) -> Result<Passage, serde_json::Value> {
     })
 }
 
-async fn shutdown_signal() {
+pub(crate) async fn shutdown_signal() {
     let ctrl_c = tokio::signal::ctrl_c();
     #[cfg(unix)]
     {
@@ -414,7 +414,7 @@ pub const BODY_TIMEOUT: Duration = Duration::from_secs(30);
 /// `TCP_NODELAY` (without it every answer on a kept-alive connection waited ~40 ms for the
 /// client's delayed ACK) and a header read timeout; on `stop`, connections finish their
 /// answers (up to 2 s) and close.
-async fn serve_connections(
+pub(crate) async fn serve_connections(
     listener: tokio::net::TcpListener,
     router: axum::Router,
     max_connections: usize,
@@ -547,7 +547,7 @@ fn raise_descriptor_limit(wanted: u64) {
 
 /// `Authorization: Bearer TOKEN`, the scheme in any case (RFC 9110: schemes are
 /// case-insensitive), the token compared in constant time.
-fn bearer_matches(header: &str, token: &str) -> bool {
+pub(crate) fn bearer_matches(header: &str, token: &str) -> bool {
     let Some((scheme, given)) = header.trim().split_once(' ') else { return false };
     scheme.eq_ignore_ascii_case("bearer")
         && constant_time_eq(given.trim().as_bytes(), token.as_bytes())
@@ -618,7 +618,7 @@ async fn guard(
 
 /// Whether a browser origin may talk to this server: a loopback host, or the very host the
 /// request was sent to (a remote client's page served by the same name).
-fn origin_allowed(origin: &str, host: Option<&str>) -> bool {
+pub(crate) fn origin_allowed(origin: &str, host: Option<&str>) -> bool {
     let Some((_, rest)) = origin.split_once("://") else { return false };
     let authority = rest.split('/').next().unwrap_or(rest);
     let origin_host = host_of(authority);
@@ -641,7 +641,7 @@ fn host_of(authority: &str) -> String {
 }
 
 /// Whether a Host header names this machine (then only loopback origins may use it).
-fn is_loopback_name(host: &str) -> bool {
+pub(crate) fn is_loopback_name(host: &str) -> bool {
     matches!(host_of(host).as_str(), "localhost" | "127.0.0.1" | "::1")
 }
 
