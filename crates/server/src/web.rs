@@ -237,7 +237,7 @@ async fn handle(roots: Arc<RootSet>, path: &str, query: &str) -> Response {
         let text = page.search_text().to_string();
         with_page(&handle, several, &text, |ctx| match codegraph_web::render(&page, ctx) {
             Ok(body) => (StatusCode::OK, body),
-            Err(e) => (status_of(&e), ctx.shell.page(&e.html(Some(&ctx.shell)))),
+            Err(e) => (status_of(&e), ctx.shell.page_titled("error", &e.html(Some(&ctx.shell)))),
         })
     };
     match tokio::task::spawn_blocking(job).await {

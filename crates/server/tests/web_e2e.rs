@@ -15,6 +15,11 @@ const FIXTURE: &str = r#"
 export function helper(x: number): number {
   return x + 1;
 }
+//- /src/countdown.ts
+import { helper } from "./util";
+export function countdown(n: number): number {
+  return n > 0 ? countdown(n - 1) : helper(n);
+}
 //- /src/server.ts
 import { helper } from "./util";
 export class Server {
@@ -162,7 +167,7 @@ fn every_page_answers_with_its_facts() {
     let home = web.get("/");
     assert!(home.contains(&web.root.display().to_string()), "{home}");
     assert!(home.contains("revision 1"), "{home}");
-    assert!(home.contains("Languages</b>: typescript 4"), "{home}");
+    assert!(home.contains("Languages</b>: typescript 5"), "{home}");
 
     let search = web.get("/search?q=helper");
     assert!(search.contains("href=\"/node/sym:ts:src/util.ts:helper\""), "{search}");
@@ -172,12 +177,23 @@ fn every_page_answers_with_its_facts() {
     let node = web.get("/node/sym:ts:src/util.ts:helper");
     assert!(node.contains("<h1>helper</h1>"), "{node}");
     assert!(node.contains("return x + 1;"), "source lines: {node}");
-    assert!(node.contains("Callers <span class=\"muted\">(1)</span>"), "{node}");
+    assert!(node.contains("Callers <span class=\"muted\">(2)</span>"), "{node}");
     assert!(node.contains("href=\"/node/sym:ts:src/server.ts:Server.start\""), "{node}");
     let titles = svg_node_titles(&node);
     assert_eq!(
         titles,
-        vec!["sym:ts:src/util.ts:helper".to_string(), "sym:ts:src/server.ts:Server.start".into()]
+        vec![
+            "sym:ts:src/util.ts:helper".to_string(),
+            "sym:ts:src/countdown.ts:countdown".into(),
+            "sym:ts:src/server.ts:Server.start".into()
+        ]
+    );
+    // A recursive function is drawn once, with a loop.
+    let rec = web.get("/node/sym:ts:src/countdown.ts:countdown");
+    assert_eq!(
+        svg_node_titles(&rec),
+        vec!["sym:ts:src/countdown.ts:countdown".to_string(), "sym:ts:src/util.ts:helper".into()],
+        "{rec}"
     );
     // Every link on the node page answers.
     for href in links(&node) {
@@ -192,6 +208,7 @@ fn every_page_answers_with_its_facts() {
         titles,
         vec![
             "sym:ts:src/app.ts:$GET /health".to_string(),
+            "sym:ts:src/countdown.ts:countdown".into(),
             "sym:ts:src/server.ts:Server.start".into(),
             "sym:ts:src/server.ts:boot".into(),
             "sym:ts:src/util.ts:helper".into(),
@@ -285,4 +302,74 @@ fn a_pending_edit_shows_the_stale_banner_then_the_newer_revision() {
 
 fn write(root: &Path, rel: &str, text: &str) {
     std::fs::write(root.join(rel), text).expect("write");
+}
+
+/// Headless Chromium (`CODEGRAPH_TEST_CHROMIUM`, else `chromium` on the PATH; `.ci/run`
+/// installs Debian's package) loads the impact and DAG-grep pages: the DOM it builds holds the
+/// SVG with the expected nodes, and it saves screenshots of both.
+#[test]
+fn a_browser_draws_the_impact_and_dag_graphs() {
+    let chromium = std::env::var("CODEGRAPH_TEST_CHROMIUM").unwrap_or_else(|_| "chromium".into());
+    let probe = Command::new(&chromium).arg("--version").output();
+    assert!(
+        probe.as_ref().is_ok_and(|o| o.status.success()),
+        "no Chromium at `{chromium}`: install Debian's `chromium` package (as .ci/run does) or set CODEGRAPH_TEST_CHROMIUM"
+    );
+    let web = Web::start(10);
+    let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("web-screenshots");
+    std::fs::create_dir_all(&shots).expect("screenshot dir");
+    let browser = |args: &[&str], url: &str| -> String {
+        let out = Command::new(&chromium)
+            .args(["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"])
+            .args(["--no-first-run", "--disable-extensions", "--window-size=1280,900"])
+            .arg(format!("--user-data-dir={}", shots.join("profile").display()))
+            .args(args)
+            .arg(url)
+            .output()
+            .expect("run chromium");
+        assert!(out.status.success(), "chromium: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    for (name, path, expected) in [
+        (
+            "impact",
+            "/impact/sym:ts:src/util.ts:helper?depth=3",
+            vec![
+                "sym:ts:src/app.ts:$GET /health",
+                "sym:ts:src/countdown.ts:countdown",
+                "sym:ts:src/server.ts:Server.start",
+                "sym:ts:src/server.ts:boot",
+                "sym:ts:src/util.ts:helper",
+            ],
+        ),
+        (
+            "dag",
+            "/dag?q=boot&mode=fts&k=1&depth=2&direction=out",
+            vec![
+                "sym:ts:src/server.ts:Server.start",
+                "sym:ts:src/server.ts:boot",
+                "sym:ts:src/util.ts:helper",
+            ],
+        ),
+    ] {
+        let url = format!("http://{}{}", web.addr, path);
+        // Wait for the first index through the page itself.
+        web.get(path);
+        let dom = browser(&["--dump-dom"], &url);
+        let mut titles = svg_node_titles(&dom);
+        titles.sort();
+        titles.dedup();
+        let anchors: Vec<String> =
+            titles.into_iter().filter(|t| expected.contains(&t.as_str())).collect();
+        assert_eq!(anchors.len(), expected.len(), "{name}: {dom}");
+        assert!(dom.contains("<svg") && dom.contains("class=\"cg-graph\""), "{name}: {dom}");
+        let png = shots.join(format!("{name}.png"));
+        browser(&[&format!("--screenshot={}", png.display())], &url);
+        let bytes = std::fs::read(&png).expect("screenshot written");
+        assert!(
+            bytes.starts_with(b"\x89PNG") && bytes.len() > 10_000,
+            "{name}: {} bytes",
+            bytes.len()
+        );
+    }
 }

@@ -22,6 +22,8 @@ pub const FULL_CAP: usize = 500;
 pub const GRAPH_CAP: usize = 60;
 /// Source lines a node page shows at most.
 pub const SOURCE_CAP: u32 = 200;
+/// Source excerpts of fewer lines start unfolded.
+pub const SOURCE_OPEN: u32 = 40;
 /// Deepest impact a page computes.
 pub const MAX_DEPTH: u32 = 6;
 
@@ -248,7 +250,8 @@ pub fn render(page: &Page, ctx: &Ctx<'_, '_>) -> Result<String, PageError> {
 }
 
 impl Shell<'_> {
-    fn page_titled(&self, title: &str, body: &str) -> String {
+    /// The page with `title` instead of the shell's.
+    pub fn page_titled(&self, title: &str, body: &str) -> String {
         Shell { title, ..*self }.page(body)
     }
 }
@@ -409,17 +412,19 @@ pub fn root_card(ctx: &Ctx<'_, '_>) -> Result<String, PageError> {
             acc.parsed.iter().map(|(l, n)| format!("{} {n}", esc(l))).collect();
         let _ = write!(out, "<p><b>Languages</b>: {}</p>", langs.join(", "));
     }
-    out.push_str("<table><tr><th>node kind</th><th>count</th></tr>");
-    for (k, n) in &status.nodes_by_kind {
-        let _ = write!(
-            out,
-            "<tr><td><a href=\"/search?kind={k}{rs}\">{ke}</a></td><td>{n}</td></tr>",
-            k = enc_query(k),
-            ke = esc(k),
-            rs = sh.root_suffix()
-        );
-    }
-    out.push_str("</table>");
+    let kinds: Vec<String> = status
+        .nodes_by_kind
+        .iter()
+        .map(|(k, n)| {
+            format!(
+                "<a href=\"/search?kind={}{}\">{}</a> {n}",
+                enc_query(k),
+                sh.root_suffix(),
+                esc(k)
+            )
+        })
+        .collect();
+    let _ = write!(out, "<p><b>Nodes</b>: {}</p>", kinds.join(" · "));
     if !status.diagnostics_by_code.is_empty() {
         let d: Vec<String> =
             status.diagnostics_by_code.iter().map(|(c, n)| format!("{} {n}", esc(c))).collect();
@@ -556,7 +561,11 @@ fn source_excerpt(ctx: &Ctx<'_, '_>, n: &NodeRow) -> String {
     };
     let end = n.end_line.unwrap_or(start).max(start);
     let last = end.min(start + SOURCE_CAP - 1);
-    let mut out = String::from("<pre class=\"source\"><code>");
+    // Long bodies start folded (they would push the callers off the screen).
+    let open = if end - start < SOURCE_OPEN { " open" } else { "" };
+    let mut out = format!(
+        "<details class=\"source\"{open}><summary>source, lines {start}-{end}</summary><pre class=\"source\"><code>"
+    );
     for (i, line) in
         text.lines().enumerate().skip(start as usize - 1).take((last - start + 1) as usize)
     {
@@ -566,6 +575,7 @@ fn source_excerpt(ctx: &Ctx<'_, '_>, n: &NodeRow) -> String {
     if last < end {
         let _ = write!(out, "<p class=\"more\">{} more line(s) not shown</p>", end - last);
     }
+    out.push_str("</details>");
     out
 }
 
@@ -606,28 +616,25 @@ fn node(ctx: &Ctx<'_, '_>, id: &str, full: bool) -> Result<(String, String), Pag
     if let Some(props) = n.props.as_deref().and_then(EndpointProps::parse) {
         out.push_str(&props_table(&props));
     }
-    // The neighbourhood: callers -> node -> callees.
+    // The neighbourhood: callers -> node -> callees, each node drawn once (a recursive call
+    // is a loop on the node; a callee that also calls it is drawn among the callers).
     let mut gn: Vec<GraphNode> = vec![graph_node(sh, n, 1, "target")];
     let mut ge: Vec<GraphEdge> = Vec::new();
+    let mut at: HashMap<&str, usize> = HashMap::from([(n.id.as_str(), 0)]);
+    let calls = EdgeKind::Calls.as_str();
     for cl in c.callers.iter().take(12) {
-        gn.push(graph_node(sh, &cl.node, 0, "reached"));
-        ge.push(GraphEdge {
-            from: gn.len() - 1,
-            to: 0,
-            label: EdgeKind::Calls.as_str().into(),
-            weight: cl.weight,
-            back: false,
+        let i = *at.entry(cl.node.id.as_str()).or_insert_with(|| {
+            gn.push(graph_node(sh, &cl.node, 0, "reached"));
+            gn.len() - 1
         });
+        ge.push(GraphEdge { from: i, to: 0, label: calls.into(), weight: cl.weight, back: false });
     }
     for cl in c.callees.iter().take(12) {
-        gn.push(graph_node(sh, &cl.node, 2, "reached"));
-        ge.push(GraphEdge {
-            from: 0,
-            to: gn.len() - 1,
-            label: EdgeKind::Calls.as_str().into(),
-            weight: cl.weight,
-            back: false,
+        let i = *at.entry(cl.node.id.as_str()).or_insert_with(|| {
+            gn.push(graph_node(sh, &cl.node, 2, "reached"));
+            gn.len() - 1
         });
+        ge.push(GraphEdge { from: 0, to: i, label: calls.into(), weight: cl.weight, back: false });
     }
     if gn.len() > 1 {
         let shown = gn.len() - 1;
@@ -960,7 +967,6 @@ fn dag(ctx: &Ctx<'_, '_>, p: &DagParams) -> Result<String, PageError> {
             String::new()
         }
     );
-    let last_layer = g.nodes.iter().filter_map(|n| n.layer).max().unwrap_or(0);
     let mut gn: Vec<GraphNode> = Vec::new();
     let mut index: HashMap<&str, usize> = HashMap::new();
     let mut left_out = 0usize;
@@ -970,9 +976,9 @@ fn dag(ctx: &Ctx<'_, '_>, p: &DagParams) -> Result<String, PageError> {
             continue;
         }
         let (layer, class) = match n.role {
-            Role::Seed => (0, "seed"),
-            Role::Reached => (n.layer.unwrap_or(0), "reached"),
-            Role::Anchor => (last_layer + 1, "anchor"),
+            Role::Seed => (1, "seed"),
+            Role::Reached => (n.layer.unwrap_or(0) + 1, "reached"),
+            Role::Anchor => (0, "anchor"),
         };
         index.insert(n.node.id.as_str(), gn.len());
         gn.push(graph_node(sh, &n.node, layer, class));
@@ -1000,7 +1006,7 @@ fn dag(ctx: &Ctx<'_, '_>, p: &DagParams) -> Result<String, PageError> {
             gn.len() + left_out
         )
     } else {
-        "seeds in the first column, layers to the right, back edges dashed".to_string()
+        "file and package anchors first, then the seeds (layer 0) and each layer to the right; back edges dashed".to_string()
     };
     out.push_str(&figure(&crate::svg::render(&gn, &ge), &caption));
     out.push_str(
