@@ -17,6 +17,7 @@
 //!                                                         routes/tools found vs a grep baseline
 //!   codegraph-bench peers [--only NAME] [--runs N] [--smoke]  side by side with GitNexus, ctags
 //!   codegraph-bench queries --db PATH [--calls N]         p50/p95 of the graph operations
+//!   codegraph-bench web --db PATH [--root DIR] [--hub ID] [--calls N]   web page render p50/p95
 //!   codegraph-bench mcp-load DIR [--clients N] [--calls M] [--edit-ms MS] [--json] [--smoke]
 //!                                                         concurrent MCP clients while files change
 //!
@@ -53,6 +54,7 @@ mod peer_accuracy;
 mod peers;
 mod query_bench;
 mod report;
+mod web_bench;
 mod worktrees;
 
 use anyhow::{Result, bail};
@@ -177,6 +179,7 @@ fn main() -> Result<()> {
         Some("answer-sizes") => answer_sizes::run(args),
         Some("peers") => peers::run(args),
         Some("queries") => query_bench::run(args),
+        Some("web") => web_bench::run(args),
         Some("mcp-load") => mcp_load::run(args),
         Some("report") => report::run(args),
         Some("worktrees") => worktrees::run(args),
@@ -184,7 +187,7 @@ fn main() -> Result<()> {
         Some("attack") => attack::run(args),
         Some("churn") => churn::run(args),
         _ => bail!(
-            "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | incremental DIR [--edits N] [--rss-edits N] [--keep] | accuracy [--corpora DIR] [--only NAME] [--peers] | impact-accuracy [--corpora DIR] [--only NAME] | answer-sizes [--corpora DIR] [--only NAME] | endpoints [--corpora DIR] [--only NAME] [--show N] | peers [--only NAME] [--runs N] [--smoke] | queries --db PATH [--calls N] | mcp-load DIR [--clients N] [--calls M] [--edit-ms MS] [--bin PATH] [--json] [--keep] | mcp-load --smoke | mcp-rss --cache DIR [--bin PATH] ROOT... | attack [DIR] [--bin PATH] [--stalled N] [--sessions N] [--pipelined N] [--idle-wait S] | report [--smoke] [--out FILE] [--only TEXT]"
+            "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | incremental DIR [--edits N] [--rss-edits N] [--keep] | accuracy [--corpora DIR] [--only NAME] [--peers] | impact-accuracy [--corpora DIR] [--only NAME] | answer-sizes [--corpora DIR] [--only NAME] | endpoints [--corpora DIR] [--only NAME] [--show N] | peers [--only NAME] [--runs N] [--smoke] | queries --db PATH [--calls N] | web --db PATH [--root DIR] [--hub ID] [--calls N] | mcp-load DIR [--clients N] [--calls M] [--edit-ms MS] [--bin PATH] [--json] [--keep] | mcp-load --smoke | mcp-rss --cache DIR [--bin PATH] ROOT... | attack [DIR] [--bin PATH] [--stalled N] [--sessions N] [--pipelined N] [--idle-wait S] | report [--smoke] [--out FILE] [--only TEXT]"
         ),
     }
 }

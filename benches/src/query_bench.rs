@@ -105,7 +105,7 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
 }
 
 /// Up to `n` functions and methods, evenly spaced in ID order.
-fn sample(reader: &Reader<'_>, n: usize) -> Result<Vec<NodeRow>> {
+pub(crate) fn sample(reader: &Reader<'_>, n: usize) -> Result<Vec<NodeRow>> {
     let mut all = Vec::new();
     reader.for_each_node(|node| {
         if (node.kind.is_callable() && node.kind != codegraph_schema::NodeKind::Test)

@@ -76,6 +76,19 @@ fn plan(corpora: &Path, db: &Path) -> Vec<Section> {
             args: vec!["queries".into(), "--db".into(), db.to_string_lossy().into_owned()],
         },
         Section {
+            title: "Web view page render (issue 23)",
+            about: "In process on the same index: the pages of `codegraph web` drawn by `codegraph-web` from one snapshot (HTML with the SVG graph, no HTTP): a hub's node page and depth-3 impact page (`net/http.Server`), then node, impact and DAG-grep pages of 100 sampled functions; page sizes are bounded like MCP answers (lists of 25 with \"N more\", graphs of at most 60 nodes).",
+            args: vec![
+                "web".into(),
+                "--db".into(),
+                db.to_string_lossy().into_owned(),
+                "--root".into(),
+                GO_STDLIB.into(),
+                "--hub".into(),
+                "sym:go:net/http/server.go:Server".into(),
+            ],
+        },
+        Section {
             title: "CALLS accuracy against the compiler oracles (issue 3)",
             about: "Precision and recall of codegraph's CALLS edges against go/types and the TypeScript compiler (shared/eval), per corpus, with the unresolved sites codegraph admits.",
             args: s(&["accuracy"]),

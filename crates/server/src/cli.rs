@@ -99,18 +99,8 @@ enum Command {
         /// Allow a non-loopback --http address; needs CODEGRAPH_MCP_TOKEN.
         #[arg(long)]
         allow_remote: bool,
-        /// Files larger than this many bytes are skipped.
-        #[arg(long, default_value_t = DEFAULT_MAX_FILE_SIZE)]
-        max_file_size: u64,
-        /// Quiet time after the last file event before a revision is published.
-        #[arg(long, default_value_t = 10)]
-        debounce_ms: u64,
-        /// Seconds a call waits for a root's first index before answering "building".
-        #[arg(long, default_value_t = 30)]
-        build_wait_secs: u64,
-        /// Never start a root's first index from a sibling worktree's index.
-        #[arg(long)]
-        no_share: bool,
+        #[command(flatten)]
+        serve: ServeArgs,
         /// With --http: close a session after this many seconds without a request.
         #[arg(long, default_value_t = crate::mcp::DEFAULT_SESSION_IDLE.as_secs())]
         session_idle_secs: u64,
@@ -133,18 +123,8 @@ enum Command {
         /// must then carry as a bearer token.
         #[arg(long)]
         allow_remote: bool,
-        /// Files larger than this many bytes are skipped.
-        #[arg(long, default_value_t = DEFAULT_MAX_FILE_SIZE)]
-        max_file_size: u64,
-        /// Quiet time after the last file event before a revision is published.
-        #[arg(long, default_value_t = 10)]
-        debounce_ms: u64,
-        /// Seconds a page waits for a root's first index before answering "not ready".
-        #[arg(long, default_value_t = 30)]
-        build_wait_secs: u64,
-        /// Never start a root's first index from a sibling worktree's index.
-        #[arg(long)]
-        no_share: bool,
+        #[command(flatten)]
+        serve: ServeArgs,
     },
     /// Show the published revision, its counts and skips, and whether it is stale.
     Status {
@@ -341,6 +321,46 @@ impl Command {
     }
 }
 
+/// How `mcp` and `web` run the roots they serve.
+#[derive(clap::Args, Debug)]
+pub struct ServeArgs {
+    /// Files larger than this many bytes are skipped.
+    #[arg(long, default_value_t = DEFAULT_MAX_FILE_SIZE)]
+    max_file_size: u64,
+    /// Quiet time after the last file event before a revision is published.
+    #[arg(long, default_value_t = 10)]
+    debounce_ms: u64,
+    /// Seconds a request waits for a root's first index before answering that it is being
+    /// built.
+    #[arg(long, default_value_t = 30)]
+    build_wait_secs: u64,
+    /// Never start a root's first index from a sibling worktree's index.
+    #[arg(long)]
+    no_share: bool,
+}
+
+impl ServeArgs {
+    /// The served roots of `roots` (the current one when empty), each run with these options.
+    fn root_set(
+        &self,
+        roots: Vec<PathBuf>,
+        db: Option<&std::path::Path>,
+        cochange: bool,
+    ) -> Result<std::sync::Arc<crate::mcp::roots::RootSet>> {
+        let root_opts = crate::mcp::roots::RootOptions {
+            max_file_size: self.max_file_size,
+            share: !self.no_share,
+            cochange,
+            debounce: std::time::Duration::from_millis(self.debounce_ms),
+            build_wait: std::time::Duration::from_secs(self.build_wait_secs),
+            deriver: std::env::current_exe().ok(),
+            ..Default::default()
+        };
+        let roots = if roots.is_empty() { vec![write_root(None, db)?] } else { roots };
+        crate::mcp::root_set(&roots, db, &root_opts)
+    }
+}
+
 impl Command {
     /// Folds the global `--root` flags into the command's own root argument.
     fn merge_roots(&mut self, flags: &[PathBuf]) -> Result<()> {
@@ -442,53 +462,14 @@ fn dispatch(mut cli: Cli) -> Result<()> {
                 if json { Ok(()) } else { print_index(s, None, None, false) }
             })
         }
-        Command::Mcp {
-            roots,
-            http,
-            allow_remote,
-            max_file_size,
-            debounce_ms,
-            build_wait_secs,
-            no_share,
-            session_idle_secs,
-            cochange,
-        } => {
-            let root_opts = crate::mcp::roots::RootOptions {
-                max_file_size,
-                share: !no_share,
-                cochange,
-                debounce: std::time::Duration::from_millis(debounce_ms),
-                build_wait: std::time::Duration::from_secs(build_wait_secs),
-                deriver: std::env::current_exe().ok(),
-                ..Default::default()
-            };
-            let roots =
-                if roots.is_empty() { vec![write_root(None, cli.db.as_deref())?] } else { roots };
-            let set = crate::mcp::root_set(&roots, cli.db.as_deref(), &root_opts)?;
+        Command::Mcp { roots, http, allow_remote, serve, session_idle_secs, cochange } => {
+            let set = serve.root_set(roots, cli.db.as_deref(), cochange)?;
             let token = std::env::var("CODEGRAPH_MCP_TOKEN").ok().filter(|t| !t.is_empty());
             let session_idle = std::time::Duration::from_secs(session_idle_secs.max(1));
             crate::mcp::run(set, crate::mcp::McpOptions { http, allow_remote, token, session_idle })
         }
-        Command::Web {
-            roots,
-            http,
-            allow_remote,
-            max_file_size,
-            debounce_ms,
-            build_wait_secs,
-            no_share,
-        } => {
-            let root_opts = crate::mcp::roots::RootOptions {
-                max_file_size,
-                share: !no_share,
-                debounce: std::time::Duration::from_millis(debounce_ms),
-                build_wait: std::time::Duration::from_secs(build_wait_secs),
-                deriver: std::env::current_exe().ok(),
-                ..Default::default()
-            };
-            let roots =
-                if roots.is_empty() { vec![write_root(None, cli.db.as_deref())?] } else { roots };
-            let set = crate::mcp::root_set(&roots, cli.db.as_deref(), &root_opts)?;
+        Command::Web { roots, http, allow_remote, serve } => {
+            let set = serve.root_set(roots, cli.db.as_deref(), false)?;
             let token = std::env::var("CODEGRAPH_MCP_TOKEN").ok().filter(|t| !t.is_empty());
             crate::web::run(set, crate::web::WebOptions { addr: http, allow_remote, token })
         }

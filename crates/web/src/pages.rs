@@ -22,6 +22,8 @@ pub const FULL_CAP: usize = 500;
 pub const GRAPH_CAP: usize = 60;
 /// Source lines a node page shows at most.
 pub const SOURCE_CAP: u32 = 200;
+/// Rows of an impact page's reached table before "N more".
+pub const IMPACT_ROWS: usize = 100;
 /// Source excerpts of fewer lines start unfolded.
 pub const SOURCE_OPEN: u32 = 40;
 /// Deepest impact a page computes.
@@ -113,7 +115,7 @@ pub enum Page {
     /// `/node/ID?full=1`
     Node { id: String, full: bool },
     /// `/impact/ID?direction=upstream&depth=3&tests=1`
-    Impact { id: String, upstream: bool, depth: u32, tests: bool },
+    Impact { id: String, upstream: bool, depth: u32, tests: bool, full: bool },
     /// `/dag?q=...`
     Dag(DagParams),
     /// `/routes`, `/tools`
@@ -187,6 +189,7 @@ pub fn parse_request(path: &str, query: &str) -> Result<Request, PageError> {
             upstream,
             depth: number("depth", 3, u64::from(MAX_DEPTH))?.max(1) as u32,
             tests: flag("tests"),
+            full: flag("full"),
         }
     } else if path == "/dag" {
         let d = DagGrepRequest::default();
@@ -237,7 +240,11 @@ pub fn render(page: &Page, ctx: &Ctx<'_, '_>) -> Result<String, PageError> {
             ("search".to_string(), search(ctx, q, kind.as_deref(), *tests)?)
         }
         Page::Node { id, full } => node(ctx, id, *full)?,
-        Page::Impact { id, upstream, depth, tests } => impact(ctx, id, *upstream, *depth, *tests)?,
+        Page::Impact { id, upstream, depth, tests, full } => impact(
+            ctx,
+            id,
+            ImpactParams { upstream: *upstream, depth: *depth, tests: *tests, full: *full },
+        )?,
         Page::Dag(p) => ("DAG grep".to_string(), dag(ctx, p)?),
         Page::Endpoints { kind } => endpoints(ctx, *kind)?,
         Page::Flow { id } => flow(ctx, id)?,
@@ -717,14 +724,35 @@ fn props_table(p: &EndpointProps) -> String {
 
 // ---- impact ----
 
-fn impact(
-    ctx: &Ctx<'_, '_>,
-    id: &str,
+/// What an impact page was asked.
+struct ImpactParams {
     upstream: bool,
     depth: u32,
     tests: bool,
-) -> Result<(String, String), PageError> {
+    /// Long tables in full (up to [`FULL_CAP`] rows).
+    full: bool,
+}
+
+fn impact(ctx: &Ctx<'_, '_>, id: &str, p: ImpactParams) -> Result<(String, String), PageError> {
+    let ImpactParams { upstream, depth, tests, full } = p;
     let sh = &ctx.shell;
+    // The reached table shows [`IMPACT_ROWS`] rows (the full page [`FULL_CAP`]); files
+    // [`LIST_CAP`].
+    let (row_cap, file_cap) = if full { (FULL_CAP, FULL_CAP) } else { (IMPACT_ROWS, LIST_CAP) };
+    let more = format!(
+        "/impact/{}?direction={}&depth={depth}{}{}&full=1",
+        enc_path(id),
+        if upstream { "upstream" } else { "downstream" },
+        if tests { "&tests=1" } else { "" },
+        sh.root_suffix()
+    );
+    let more_link = |left: usize| -> String {
+        if full {
+            format!("<p class=\"more\">{left} more not shown</p>")
+        } else {
+            format!("<p class=\"more\"><a href=\"{}\">{left} more</a></p>", esc(&more))
+        }
+    };
     let req = ImpactRequest {
         direction: if upstream { ImpactDirection::Upstream } else { ImpactDirection::Downstream },
         max_depth: depth,
@@ -814,7 +842,7 @@ fn impact(
     for (d, level) in a.levels.iter().enumerate() {
         for n in level {
             rows += 1;
-            if rows > FULL_CAP {
+            if rows > row_cap {
                 continue;
             }
             let _ = write!(
@@ -832,11 +860,15 @@ fn impact(
         }
     }
     out.push_str("</table>");
-    if rows > FULL_CAP {
-        let _ = write!(out, "<p class=\"more\">{} more not shown</p>", rows - FULL_CAP);
+    if rows > row_cap {
+        out.push_str(&more_link(rows - row_cap));
     }
-    out.push_str("<h2>Affected files</h2><table><tr><th>file</th><th>nodes</th></tr>");
-    for (f, n) in a.affected_files.iter().take(FULL_CAP) {
+    let _ = write!(
+        out,
+        "<h2>Affected files <span class=\"muted\">({})</span></h2><table><tr><th>file</th><th>nodes</th></tr>",
+        a.affected_files.len()
+    );
+    for (f, n) in a.affected_files.iter().take(file_cap) {
         let _ = write!(
             out,
             "<tr><td><a href=\"{}\">{}</a></td><td>{n}</td></tr>",
@@ -845,6 +877,9 @@ fn impact(
         );
     }
     out.push_str("</table>");
+    if a.affected_files.len() > file_cap {
+        out.push_str(&more_link(a.affected_files.len() - file_cap));
+    }
     if !a.tests.is_empty() {
         let _ = write!(
             out,

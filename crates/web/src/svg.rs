@@ -5,6 +5,7 @@
 //! writes the SVG. Colours come from the page's stylesheet (classes only), and the output is
 //! deterministic: the same input gives the same bytes.
 
+use crate::html::esc;
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
@@ -48,20 +49,13 @@ const V_GAP: f64 = 14.0;
 const COL_GAP: f64 = 90.0;
 const MIN_W: f64 = 80.0;
 const SWEEPS: usize = 4;
+/// Where along a forward edge its label is drawn (0: source, 1: target).
+const LABEL_AT: f64 = 0.35;
 
-fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
+/// A cubic Bézier coordinate at `t`.
+fn cubic(p: [f64; 4], t: f64) -> f64 {
+    let u = 1.0 - t;
+    u * u * u * p[0] + 3.0 * u * u * t * p[1] + 3.0 * u * t * t * p[2] + t * t * t * p[3]
 }
 
 fn cut(s: &str, max: usize) -> String {
@@ -203,8 +197,10 @@ pub fn render(nodes: &[GraphNode], edges: &[GraphEdge]) -> String {
                     num(x1),
                     num(y1)
                 ),
-                (x0 + x1) / 2.0,
-                (y0 + y1) / 2.0 - 3.0,
+                // The label sits a third of the way along, where edges fanning into one
+                // box have not converged yet.
+                cubic([x0, x0 + dx, x1 - dx, x1], LABEL_AT),
+                cubic([y0, y0, y1, y1], LABEL_AT) - 3.0,
             )
         };
         let w = e.weight.clamp(0.0, 1.0);
