@@ -228,6 +228,23 @@ fn every_page_answers_with_its_facts() {
     assert!(dag.contains("class=\"node seed\""), "{dag}");
     assert!(svg_node_titles(&dag).contains(&"sym:ts:src/util.ts:helper".to_string()), "{dag}");
 
+    // The CLI's parameter names: one seed, CALLS only, no file anchors.
+    let dag = web.get("/dag?q=boot&mode=fts&seeds=1&edge=CALLS&no-anchors=1&max-nodes=10");
+    let mut titles = svg_node_titles(&dag);
+    titles.sort();
+    assert_eq!(
+        titles,
+        vec![
+            "sym:ts:src/server.ts:Server".to_string(),
+            "sym:ts:src/server.ts:Server.start".into(),
+            "sym:ts:src/server.ts:boot".into(),
+            "sym:ts:src/util.ts:helper".into(),
+        ],
+        "{dag}"
+    );
+    let (status, _, body) = web.request("GET", "/dag?q=boot&edge=CALLZ", &[]);
+    assert_eq!(status, 400, "{body}");
+
     let routes = web.get("/routes");
     assert!(routes.contains("GET /health"), "{routes}");
     let tools = web.get("/tools");

@@ -93,16 +93,24 @@ impl From<QueryError> for PageError {
     }
 }
 
-/// The DAG grep parameters a `/dag` URL carries (the CLI's names).
+/// The DAG grep parameters a `/dag` URL carries, named like the CLI's flags (`-` or `_`):
+/// `q`, `mode`, `seeds` (or `k`), `node-kind`, `edge-set`, `edge` (lists: comma-separated or
+/// repeated), `include-cochange`, `direction`, `depth`, `max-nodes` (or `budget`),
+/// `per-node-cap`, `no-anchors`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DagParams {
     pub q: String,
     pub mode: String,
     pub k: usize,
+    pub node_kinds: Vec<String>,
+    pub edge_sets: Vec<String>,
+    pub edges: Vec<String>,
+    pub include_cochange: bool,
     pub depth: u32,
     pub direction: String,
-    pub edge_types: String,
     pub budget: usize,
+    pub per_node_cap: usize,
+    pub no_anchors: bool,
 }
 
 /// What a URL asks for.
@@ -149,7 +157,19 @@ pub struct Request {
 
 /// What `path` (still percent-encoded) and `query` ask for.
 pub fn parse_request(path: &str, query: &str) -> Result<Request, PageError> {
-    let params = parse_query(query);
+    // Flag-style names (`node-kind`) and parameter-style ones (`node_kind`) alike.
+    let params: Vec<(String, String)> =
+        parse_query(query).into_iter().map(|(k, v)| (k.replace('-', "_"), v)).collect();
+    let list = |k: &str| -> Vec<String> {
+        params
+            .iter()
+            .filter(|(n, _)| n == k)
+            .flat_map(|(_, v)| v.split(','))
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
     let get = |k: &str| params.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
     let flag = |k: &str| get(k).is_some_and(|v| matches!(v, "1" | "true" | "yes" | "on"));
     let number = |k: &str, default: u64, max: u64| -> Result<u64, PageError> {
@@ -193,14 +213,23 @@ pub fn parse_request(path: &str, query: &str) -> Result<Request, PageError> {
         }
     } else if path == "/dag" {
         let d = DagGrepRequest::default();
+        let seeds = if get("seeds").is_some() { "seeds" } else { "k" };
+        let budget = if get("max_nodes").is_some() { "max_nodes" } else { "budget" };
+        let mut edges = list("edge");
+        edges.extend(list("edge_types"));
         Page::Dag(DagParams {
             q: get("q").unwrap_or("").trim().to_string(),
             mode: get("mode").filter(|m| !m.is_empty()).unwrap_or("hybrid").to_string(),
-            k: number("k", d.k as u64, 50)?.max(1) as usize,
+            k: number(seeds, d.k as u64, 50)?.max(1) as usize,
+            node_kinds: list("node_kind"),
+            edge_sets: list("edge_set"),
+            edges,
+            include_cochange: flag("include_cochange"),
             depth: number("depth", u64::from(d.depth), 5)? as u32,
             direction: get("direction").filter(|m| !m.is_empty()).unwrap_or("out").to_string(),
-            edge_types: get("edge_types").unwrap_or("").trim().to_string(),
-            budget: number("budget", d.budget as u64, 200)?.max(1) as usize,
+            budget: number(budget, d.budget as u64, 200)?.max(1) as usize,
+            per_node_cap: number("per_node_cap", d.per_node_cap as u64, 200)?.max(1) as usize,
+            no_anchors: flag("no_anchors"),
         })
     } else if path == "/routes" {
         Page::Endpoints { kind: NodeKind::Route }
@@ -931,8 +960,13 @@ fn dag(ctx: &Ctx<'_, '_>, p: &DagParams) -> Result<String, PageError> {
          <label>mode<select name=\"mode\">{}</select></label><label>k<input type=\"number\" name=\"k\" min=\"1\" max=\"50\" value=\"{}\"></label>\
          <label>depth<input type=\"number\" name=\"depth\" min=\"0\" max=\"5\" value=\"{}\"></label>\
          <label>direction<select name=\"direction\">{}</select></label>\
-         <label>edge types<input name=\"edge_types\" value=\"{}\" placeholder=\"CALLS,IMPORTS\"></label>\
-         <label>budget<input type=\"number\" name=\"budget\" min=\"1\" max=\"200\" value=\"{}\"></label>{}<button>Run</button></form>",
+         <label>edges<input name=\"edge\" value=\"{}\" placeholder=\"CALLS,IMPORTS\"></label>\
+         <label>edge sets<input name=\"edge-set\" value=\"{}\" placeholder=\"structural\"></label>\
+         <label>node kinds<input name=\"node-kind\" value=\"{}\" placeholder=\"function,method\"></label>\
+         <label>max nodes<input type=\"number\" name=\"max-nodes\" min=\"1\" max=\"200\" value=\"{}\"></label>\
+         <label>per-node cap<input type=\"number\" name=\"per-node-cap\" min=\"1\" max=\"200\" value=\"{}\"></label>\
+         <label>no anchors<input type=\"checkbox\" name=\"no-anchors\" value=\"1\"{}></label>\
+         <label>co-change<input type=\"checkbox\" name=\"include-cochange\" value=\"1\"{}></label>{}<button>Run</button></form>",
         esc(&p.q),
         ["hybrid", "fts", "semantic"]
             .iter()
@@ -947,8 +981,13 @@ fn dag(ctx: &Ctx<'_, '_>, p: &DagParams) -> Result<String, PageError> {
                 if *m == p.direction { " selected" } else { "" }
             ))
             .collect::<String>(),
-        esc(&p.edge_types),
+        esc(&p.edges.join(",")),
+        esc(&p.edge_sets.join(",")),
+        esc(&p.node_kinds.join(",")),
         p.budget,
+        p.per_node_cap,
+        if p.no_anchors { " checked" } else { "" },
+        if p.include_cochange { " checked" } else { "" },
         sh.root_param
             .map(|r| format!("<input type=\"hidden\" name=\"root\" value=\"{}\">", esc(r)))
             .unwrap_or_default()
@@ -969,25 +1008,29 @@ fn dag(ctx: &Ctx<'_, '_>, p: &DagParams) -> Result<String, PageError> {
     let direction = Direction::parse(&p.direction).ok_or_else(|| {
         PageError::BadRequest(format!("`direction` is out, in or both, not `{}`", p.direction))
     })?;
-    let names: Vec<String> = p
-        .edge_types
-        .split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(str::to_string)
-        .collect();
-    let edge_types = parse_edge_kinds(&names).map_err(|e| PageError::BadRequest(e.to_string()))?;
+    let edge_types =
+        parse_edge_kinds(&p.edges).map_err(|e| PageError::BadRequest(e.to_string()))?;
     let req = DagGrepRequest {
         query: p.q.clone(),
         mode,
         k: p.k,
-        depth: p.depth,
-        direction,
+        node_kinds: p.node_kinds.clone(),
+        edge_sets: p.edge_sets.clone(),
         edge_types,
+        direction,
+        depth: p.depth,
         budget: p.budget,
-        ..DagGrepRequest::default()
+        per_node_cap: p.per_node_cap,
+        include_anchors: !p.no_anchors,
+        include_cochange: p.include_cochange,
+        render: None,
     };
-    let g = ctx.reader.dag_grep(&req)?;
+    let g = ctx.reader.dag_grep(&req).map_err(|e| match e {
+        e @ (QueryError::UnknownEdgeKind { .. }
+        | QueryError::UnknownEdgeSet { .. }
+        | QueryError::UnknownNodeKind { .. }) => PageError::BadRequest(e.to_string()),
+        e => PageError::from(e),
+    })?;
     let _ = write!(
         out,
         "<p class=\"muted\">{} seed(s), {} node(s), {} edge(s) ({} back), {} anchor(s){}</p>",
