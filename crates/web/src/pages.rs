@@ -548,12 +548,7 @@ fn search(
     let hits = if q.is_empty() {
         // A kind alone lists nodes of that kind.
         let kind = kind.unwrap_or(NodeKind::File);
-        let mut nodes: Vec<NodeRow> = Vec::new();
-        ctx.reader.for_each_node(|n| {
-            if n.kind == kind && nodes.len() < FULL_CAP {
-                nodes.push(n);
-            }
-        })?;
+        let nodes = ctx.reader.nodes_of_kind(kind, FULL_CAP)?;
         nodes.into_iter().map(|n| (n, None)).collect::<Vec<_>>()
     } else {
         let req = SearchRequest { query: q.to_string(), kind, limit: 50, include_tests: tests };
@@ -562,9 +557,10 @@ fn search(
     };
     let _ = write!(
         out,
-        "<p class=\"muted\">{} hit(s){}</p>",
+        "<p class=\"muted\">{} hit(s){}{}</p>",
         hits.len(),
-        kind.map(|k| format!(" of kind {}", k.as_str())).unwrap_or_default()
+        kind.map(|k| format!(" of kind {}", k.as_str())).unwrap_or_default(),
+        if q.is_empty() && hits.len() >= FULL_CAP { " (the first by ID)" } else { "" }
     );
     if hits.is_empty() {
         return Ok(out);

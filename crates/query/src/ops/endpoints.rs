@@ -72,6 +72,17 @@ fn norm_path(p: &str) -> String {
 use codegraph_schema::routes::path_match;
 
 impl Reader<'_> {
+    /// The first `limit` nodes of a kind, by ID.
+    pub fn nodes_of_kind(&self, kind: NodeKind, limit: usize) -> Result<Vec<NodeRow>, QueryError> {
+        let sql = format!("SELECT {NODE_COLUMNS} FROM node WHERE kind = ?1 ORDER BY id LIMIT ?2");
+        let mut stmt = self.tx.prepare_cached(&sql).map_err(self.err())?;
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = stmt
+            .query_map(rusqlite::params![kind.as_str(), limit], node_from_row)
+            .map_err(self.err())?;
+        rows.collect::<Result<_, _>>().map_err(self.err())
+    }
+
     /// Every node of an endpoint kind (`route`, `tool`), by ID.
     pub fn endpoint_nodes(&self, kind: NodeKind) -> Result<Vec<NodeRow>, QueryError> {
         let sql = format!("SELECT {NODE_COLUMNS} FROM node WHERE kind = ?1 ORDER BY id");
