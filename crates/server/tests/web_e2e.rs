@@ -61,10 +61,16 @@ impl Drop for Web {
 
 impl Web {
     fn start(debounce_ms: u64) -> Web {
+        Web::start_with(debounce_ms, &[])
+    }
+
+    /// Serves the fixture's root and `others` (more roots).
+    fn start_with(debounce_ms: u64, others: &[&Path]) -> Web {
         let (dir, base, root) = codegraph_tests::cli::git_fixture(FIXTURE);
         let mut child = Command::new(env!("CARGO_BIN_EXE_codegraph"))
             .args(["web", "--http", "127.0.0.1:0", "--debounce-ms", &debounce_ms.to_string()])
             .arg(&root)
+            .args(others)
             .env("CODEGRAPH_CACHE_DIR", base.join("cache"))
             .env("CODEGRAPH_EVENTS", "off")
             .env_remove("CODEGRAPH_LOG")
@@ -315,6 +321,37 @@ fn a_pending_edit_shows_the_stale_banner_then_the_newer_revision() {
     let page = web.get("/node/sym:ts:src/util.ts:helper");
     assert!(page.contains("data-revision=\"2\"") && page.contains("return x + 2;"), "{page}");
     assert!(!page.contains("id=\"stale\""), "{page}");
+}
+
+#[test]
+fn several_roots_each_with_their_own_links() {
+    let other = tempfile::tempdir().expect("temp dir");
+    let other_root = std::fs::canonicalize(other.path()).expect("canonical").join("other");
+    std::fs::create_dir_all(other_root.join("lib")).expect("mkdir");
+    write(&other_root, "lib/only.ts", "export function onlyHere(): number {\n  return 1;\n}\n");
+    let web = Web::start_with(10, &[&other_root]);
+    let home = web.get("/");
+    assert!(home.contains(&web.root.display().to_string()), "{home}");
+    assert!(home.contains(&other_root.display().to_string()), "{home}");
+    // A page must say which root once several are served.
+    let (status, _, body) = web.request("GET", "/search?q=onlyHere", &[]);
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("several roots are served"), "{body}");
+    let root_param = format!("root={}", other_root.display()).replace('/', "%2F");
+    let search = web.get(&format!("/search?q=onlyHere&{root_param}"));
+    let link = links(&search)
+        .into_iter()
+        .find(|h| h.starts_with("/node/sym:ts:lib/only.ts:onlyHere"))
+        .unwrap_or_else(|| panic!("no link to the other root's node: {search}"));
+    assert!(link.contains("root="), "{link}");
+    let node = web.get(&link);
+    assert!(node.contains("<h1>onlyHere</h1>") && node.contains("return 1;"), "{node}");
+    // Every link on it stays in that root.
+    for href in links(&node).into_iter().filter(|h| !h.starts_with("/assets/") && h != "/") {
+        assert!(href.contains("root="), "{href}");
+        let (status, _, body) = web.request("GET", &href, &[]);
+        assert_eq!(status, 200, "{href}: {body}");
+    }
 }
 
 fn write(root: &Path, rel: &str, text: &str) {
