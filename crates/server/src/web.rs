@@ -18,6 +18,14 @@ use std::sync::Arc;
 /// The address `codegraph web` listens on by default.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:7400";
 
+/// The cookie a `?token=` link sets, so a browser can use a token-guarded view.
+const TOKEN_COOKIE: &str = "codegraph_token";
+
+/// The `token=` value of a query string, if any.
+fn query_token(query: &str) -> Option<String> {
+    codegraph_web::html::parse_query(query).into_iter().find(|(k, _)| k == "token").map(|(_, v)| v)
+}
+
 /// Largest file a node page reads for its source excerpt.
 const MAX_SOURCE_BYTES: u64 = 8 << 20;
 
@@ -93,9 +101,20 @@ fn router(roots: Arc<RootSet>, token: Option<String>, any_host: bool) -> axum::R
                 return refused;
             }
             let head = req.method() == Method::HEAD;
-            let mut resp = handle(roots, req.uri().path(), req.uri().query().unwrap_or("")).await;
+            let query = req.uri().query().unwrap_or("");
+            let mut resp = handle(roots, req.uri().path(), query).await;
             if head {
                 *resp.body_mut() = axum::body::Body::empty();
+            }
+            // A browser cannot send a bearer header: a link with `?token=` sets a cookie that
+            // later requests carry.
+            if let Some(t) =
+                token.as_deref().filter(|t| query_token(query).is_some_and(|q| q == *t))
+                && let Ok(v) = HeaderValue::from_str(&format!(
+                    "{TOKEN_COOKIE}={t}; HttpOnly; SameSite=Strict; Path=/"
+                ))
+            {
+                resp.headers_mut().insert(header::SET_COOKIE, v);
             }
             resp
         }
@@ -125,13 +144,26 @@ fn guard(req: &axum::extract::Request, token: Option<&str>, any_host: bool) -> O
         }
     }
     if let Some(expected) = token {
-        let ok = headers
+        let bearer = headers
             .get(header::AUTHORIZATION)
             .and_then(|v| v.to_str().ok())
             .is_some_and(|v| crate::mcp::bearer_matches(v, expected));
-        if !ok {
+        let cookie = headers
+            .get_all(header::COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(';'))
+            .filter_map(|c| c.trim().strip_prefix(TOKEN_COOKIE)?.strip_prefix('='))
+            .any(|c| crate::mcp::constant_time_eq(c.as_bytes(), expected.as_bytes()));
+        let in_query = query_token(req.uri().query().unwrap_or(""))
+            .is_some_and(|q| crate::mcp::constant_time_eq(q.as_bytes(), expected.as_bytes()));
+        if !(bearer || cookie || in_query) {
             return Some(
-                (StatusCode::UNAUTHORIZED, "missing or wrong bearer token\n").into_response(),
+                (
+                    StatusCode::UNAUTHORIZED,
+                    "missing or wrong token: send `Authorization: Bearer TOKEN`, or open a page once with `?token=TOKEN` (it sets a cookie)\n",
+                )
+                    .into_response(),
             );
         }
     }

@@ -61,11 +61,12 @@ impl Drop for Web {
 
 impl Web {
     fn start(debounce_ms: u64) -> Web {
-        Web::start_with(debounce_ms, &[])
+        Web::start_with(debounce_ms, &[], None)
     }
 
-    /// Serves the fixture's root and `others` (more roots).
-    fn start_with(debounce_ms: u64, others: &[&Path]) -> Web {
+    /// Serves the fixture's root and `others` (more roots), with `token` as
+    /// CODEGRAPH_MCP_TOKEN.
+    fn start_with(debounce_ms: u64, others: &[&Path], token: Option<&str>) -> Web {
         let (dir, base, root) = codegraph_tests::cli::git_fixture(FIXTURE);
         let mut child = Command::new(env!("CARGO_BIN_EXE_codegraph"))
             .args(["web", "--http", "127.0.0.1:0", "--debounce-ms", &debounce_ms.to_string()])
@@ -73,6 +74,7 @@ impl Web {
             .args(others)
             .env("CODEGRAPH_CACHE_DIR", base.join("cache"))
             .env("CODEGRAPH_EVENTS", "off")
+            .env("CODEGRAPH_MCP_TOKEN", token.unwrap_or(""))
             .env_remove("CODEGRAPH_LOG")
             .stderr(Stdio::piped())
             .stdout(Stdio::null())
@@ -329,7 +331,7 @@ fn several_roots_each_with_their_own_links() {
     let other_root = std::fs::canonicalize(other.path()).expect("canonical").join("other");
     std::fs::create_dir_all(other_root.join("lib")).expect("mkdir");
     write(&other_root, "lib/only.ts", "export function onlyHere(): number {\n  return 1;\n}\n");
-    let web = Web::start_with(10, &[&other_root]);
+    let web = Web::start_with(10, &[&other_root], None);
     let home = web.get("/");
     assert!(home.contains(&web.root.display().to_string()), "{home}");
     assert!(home.contains(&other_root.display().to_string()), "{home}");
@@ -352,6 +354,30 @@ fn several_roots_each_with_their_own_links() {
         let (status, _, body) = web.request("GET", &href, &[]);
         assert_eq!(status, 200, "{href}: {body}");
     }
+}
+
+#[test]
+fn a_token_guards_every_page_and_a_token_link_sets_a_cookie() {
+    let web = Web::start_with(10, &[], Some("s3cret"));
+    let (status, _, body) = web.request("GET", "/", &[]);
+    assert_eq!(status, 401, "{body}");
+    let (status, _, _) = web.request("GET", "/assets/style.css", &["Authorization: Bearer wrong"]);
+    assert_eq!(status, 401);
+    let (status, _, _) = web.request("GET", "/", &["Authorization: Bearer s3cret"]);
+    assert_eq!(status, 200);
+    let (status, head, _) = web.request("GET", "/routes?token=s3cret", &[]);
+    assert_eq!(status, 200, "{head}");
+    let cookie = head
+        .lines()
+        .find_map(|l| l.strip_prefix("set-cookie: ").or_else(|| l.strip_prefix("Set-Cookie: ")))
+        .and_then(|c| c.split(';').next())
+        .unwrap_or_else(|| panic!("no cookie set: {head}"))
+        .to_string();
+    assert_eq!(cookie, "codegraph_token=s3cret");
+    let (status, _, _) = web.request("GET", "/routes", &[&format!("Cookie: a=b; {cookie}")]);
+    assert_eq!(status, 200);
+    let (status, _, _) = web.request("GET", "/routes", &["Cookie: codegraph_token=nope"]);
+    assert_eq!(status, 401);
 }
 
 fn write(root: &Path, rel: &str, text: &str) {

@@ -646,7 +646,7 @@ pub(crate) fn is_loopback_name(host: &str) -> bool {
 }
 
 /// Compares two secrets in time independent of where they differ.
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }
