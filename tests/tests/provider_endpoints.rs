@@ -181,6 +181,41 @@ fn fastify_full_and_shorthand_routes() {
 }
 
 #[test]
+fn fastify_inline_plugins_compose_their_prefix() {
+    // fastify's own examples: the framework is required by a relative path, the plugin is
+    // written in place (nested too), and a route's options variable is not middleware.
+    let out = endpoints(
+        r#"
+        //- /examples/route-prefix.js
+        const fastify = require('../fastify')({ logger: true })
+        const opts = { schema: {} }
+        fastify.register(function (instance, options, done) {
+          instance.get('/hello', opts, (req, reply) => {
+            reply.send({ greet: 'hello' })
+          })
+          instance.register(async (sub) => {
+            sub.route({ method: 'POST', url: '/deep', handler: deep })
+          }, { prefix: '/v2', preHandler: [auth] })
+          done()
+        }, { prefix: '/english' })
+        fastify.register(function (instance, options, done) {
+          instance.get('/hello', opts, (req, reply) => reply.send({ greet: 'ciao' }))
+          done()
+        })
+        fastify.get('/top', opts, top)
+        "#,
+    );
+    expect![[r#"
+        //- examples/route-prefix.js
+        route L4 fastify GET /english/hello handler=sym:$GET /english/hello keys=[greet] status=[200] recv=instance in=<module>
+        route L8 fastify POST /english/v2/deep handler=deep mw=[auth] recv=sub in=<module>
+        route L13 fastify GET /hello handler=sym:$GET /hello keys=[greet] status=[200] recv=instance in=<module>
+        route L16 fastify GET /top handler=top recv=fastify in=<module>
+    "#]]
+    .assert_eq(&out);
+}
+
+#[test]
 fn nestjs_controllers() {
     let out = endpoints(
         r#"

@@ -790,7 +790,7 @@ fn impact(ctx: &Ctx<'_, '_>, id: &str, p: ImpactParams) -> Result<(String, Strin
     let target_name = a.targets.first().map_or(id, |t| display_name(t));
     let _ = write!(
         out,
-        "<h1>Impact {dir} of {}</h1><p class=\"risk-{risk}\">risk {risk}: {} direct, {} reached, {} file(s), {} module(s)</p>",
+        "<h1>Impact {dir} of {}</h1><p class=\"risk-{risk}\">risk {risk}: {} direct, {} reached, {} other file(s), {} other module(s)</p>",
         esc(target_name),
         a.direct,
         a.reached(),

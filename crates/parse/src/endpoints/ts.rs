@@ -191,6 +191,7 @@ pub(super) fn extract<'t>(
         mounts: Vec::new(),
         clients: Vec::new(),
         instances: HashMap::new(),
+        inline_prefixes: HashMap::new(),
     };
     for region in regions {
         // A cursor made at a node never climbs above it.
@@ -221,11 +222,21 @@ pub(super) fn extract<'t>(
 }
 
 /// The router framework the file's imports name; `express` for any other file of that shape.
+/// A relative import of a module named like a framework (`require('../fastify')`: the
+/// framework's own examples and tests) names it too.
 fn web_framework(facts: &FileFacts) -> &'static str {
     for i in &facts.imports {
-        match i.source.as_str() {
-            s if s == "hono" || s.starts_with("hono/") => return "hono",
+        let s = i.source.as_str();
+        let local = if s.starts_with('.') {
+            let last = s.rsplit('/').next().unwrap_or(s);
+            last.strip_suffix(".js").or_else(|| last.strip_suffix(".ts")).unwrap_or(last)
+        } else {
+            ""
+        };
+        match s {
+            s if s == "hono" || s.starts_with("hono/") || local == "hono" => return "hono",
             "@koa/router" | "koa-router" => return "koa",
+            _ if local == "fastify" => return "fastify",
             "fastify" => return "fastify",
             _ => {}
         }
@@ -272,6 +283,10 @@ struct Cx<'s, 'f, 't> {
     clients: Vec<(u32, ClientCall)>,
     /// Whether a name is a client instance (`const api = axios.create(...)`): its library.
     instances: HashMap<&'s str, Option<&'static str>>,
+    /// Inline Fastify plugins registered with a prefix (`x.register(function (f) {...}, {
+    /// prefix: '/p' })`), by function node: the prefix (outer plugins' prefixes included)
+    /// and the hooks of the registration, which routes on the plugin's parameter get.
+    inline_prefixes: HashMap<usize, (String, Vec<String>)>,
 }
 
 /// The named, non-comment arguments of a call.
@@ -695,12 +710,22 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
                 None => return true,
             },
         };
-        let mut mw: Vec<String> =
-            handlers.iter().filter_map(|h| middleware_name(*h, self.src)).collect();
+        // Fastify's shorthand is `(path, [options], handler)`: what stands between is the
+        // route's options (a variable holding them), not middleware.
+        let mut mw: Vec<String> = if self.web == "fastify" {
+            Vec::new()
+        } else {
+            handlers.iter().filter_map(|h| middleware_name(*h, self.src)).collect()
+        };
         mw.extend(self.hooks(&options));
         let (handler, body) = self.handler_of(handler_node, 0);
         let method = verb_method(verb);
-        let mut ep = route(self.web, &method, normalize_path(path), handler);
+        let mut path = normalize_path(path);
+        if let Some((prefix, hooks)) = base.first().and_then(|b| self.inline_prefix(call, b)) {
+            path = join_path(prefix, &path);
+            mw.splice(0..0, hooks.iter().cloned());
+        }
+        let mut ep = route(self.web, &method, path, handler);
         ep.middleware = mw;
         ep.receiver = base;
         self.responses(body, &mut ep);
@@ -796,6 +821,20 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
             Some(HintSource::Callback { callee, .. }) => plugin_call(&callee.name) || by_name,
             _ => by_name || plugin_parameter(at, name, self.src),
         }
+    }
+
+    /// The prefix and hooks of the inline plugin whose parameter `name` is, seen at `at`: the
+    /// innermost function binding the name decides (see `inline_prefixes`).
+    fn inline_prefix(&self, at: Node<'t>, name: &str) -> Option<&(String, Vec<String>)> {
+        let mut n = at.parent();
+        for _ in 0..256 {
+            let f = n?;
+            if is_function_like(f.kind()) && binds_parameter(f, name, self.src) {
+                return self.inline_prefixes.get(&f.id());
+            }
+            n = f.parent();
+        }
+        None
     }
 
     /// Whether the call's result is used like a client response (see [`used_like_a_client`]).
@@ -932,12 +971,17 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
             Some(h) => self.handler_of(h, 0),
             None => (Handler::Unknown, None),
         };
-        let mw = self.hooks(&[o]);
+        let mut mw = self.hooks(&[o]);
         let receiver = base_path(obj, self.src);
+        let mut path = normalize_path(url);
+        if let Some((prefix, hooks)) = receiver.first().and_then(|b| self.inline_prefix(obj, b)) {
+            path = join_path(prefix, &path);
+            mw.splice(0..0, hooks.iter().cloned());
+        }
         for m in methods {
             let method = m.to_ascii_uppercase();
             let method = if method == "ALL" { "ANY".to_string() } else { method };
-            let mut ep = route("fastify", &method, normalize_path(url), handler.clone());
+            let mut ep = route("fastify", &method, path.clone(), handler.clone());
             ep.middleware = mw.clone();
             ep.receiver = receiver.clone();
             self.responses(body, &mut ep);

@@ -108,6 +108,20 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
         else {
             return;
         };
+        let plugin_fn = unwrap_expr(*plugin);
+        if is_function_expr(plugin_fn.kind()) {
+            // Written in place: the routes it registers on its first parameter get the
+            // prefix (after the prefix of the plugin this call is itself inside).
+            let outer = base_path(obj, self.src)
+                .first()
+                .and_then(|b| self.inline_prefix(obj, b))
+                .cloned()
+                .unwrap_or_default();
+            let mut hooks = outer.1;
+            hooks.extend(self.hooks(&[options]));
+            self.inline_prefixes.insert(plugin_fn.id(), (join_path(&outer.0, prefix), hooks));
+            return;
+        }
         let Some((target, call)) = self.mount_target(*plugin) else { return };
         let call = call && target.receiver == Receiver::None && target.name == "require";
         let mw = self.hooks(&[options]);
