@@ -30,20 +30,7 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
     let db = db.context("usage: codegraph-bench queries --db PATH [--calls N]")?;
     let mut store = Store::open_read_only(&db)?;
     let reader = store.reader()?;
-    let targets = sample(&reader, calls)?;
-    if targets.is_empty() {
-        bail!("the index has no functions or methods");
-    }
-    let st = reader.snapshot()?;
-    println!(
-        "index {} (revision {}, {} files, {} symbols, {} edges); {} targets",
-        db.display(),
-        st.revision,
-        st.files,
-        st.symbols,
-        st.edges,
-        targets.len()
-    );
+    let targets = sampled_targets(&reader, calls, &db)?;
     println!(
         "{:<18} {:>8} {:>8} {:>8} {:>8}  floor",
         "operation", "calls", "p50 ms", "p95 ms", "max ms"
@@ -102,6 +89,30 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
     }
     println!("(diff impact: query half only; hunks are synthesized, the git diff is not timed)");
     Ok(())
+}
+
+/// [`sample`]s `n` targets of the index at `db` (an error when it has none) and prints the
+/// index's counts and how many there are.
+pub(crate) fn sampled_targets(
+    reader: &Reader<'_>,
+    n: usize,
+    db: &std::path::Path,
+) -> Result<Vec<NodeRow>> {
+    let targets = sample(reader, n)?;
+    if targets.is_empty() {
+        bail!("the index has no functions or methods");
+    }
+    let st = reader.snapshot()?;
+    println!(
+        "index {} (revision {}, {} files, {} symbols, {} edges); {} targets",
+        db.display(),
+        st.revision,
+        st.files,
+        st.symbols,
+        st.edges,
+        targets.len()
+    );
+    Ok(targets)
 }
 
 /// Up to `n` functions and methods, evenly spaced in ID order.

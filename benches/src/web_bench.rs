@@ -5,7 +5,7 @@
 //! evenly from the index's functions and methods. `--root` lets node pages read their source
 //! lines (without it they say the source is not readable).
 
-use crate::query_bench::sample;
+use crate::query_bench::sampled_targets;
 use anyhow::{Context, Result, bail};
 use codegraph_query::{NodeRow, Store};
 use codegraph_web::html::{Shell, enc_path, enc_query};
@@ -27,20 +27,8 @@ pub fn run(mut args: impl Iterator<Item = String>) -> Result<()> {
         db.context("usage: codegraph-bench web --db PATH [--root DIR] [--hub ID] [--calls N]")?;
     let mut store = Store::open_read_only(&db)?;
     let reader = store.reader()?;
-    let targets = sample(&reader, calls)?;
-    if targets.is_empty() {
-        bail!("the index has no functions or methods");
-    }
+    let targets = sampled_targets(&reader, calls, &db)?;
     let st = reader.snapshot()?;
-    println!(
-        "index {} (revision {}, {} files, {} symbols, {} edges); {} sampled targets",
-        db.display(),
-        st.revision,
-        st.files,
-        st.symbols,
-        st.edges,
-        targets.len()
-    );
     let root_dir = root.clone();
     let source = move |rel: &str| -> Option<String> {
         std::fs::read_to_string(root_dir.as_ref()?.join(rel)).ok()
