@@ -10,7 +10,8 @@
 //! and by their result being used (awaited, returned, `.then`-chained).
 //!
 //! Mounts: Express / Koa `x.use('/p', ...mw, router)` (Koa's `sub.routes()` names `sub`), Hono
-//! `x.route('/p', sub)`, Fastify `x.register(plugin, { prefix: '/p' })`. Client calls: `fetch`
+//! `x.route('/p', sub)`, Fastify `x.register(plugin, { prefix: '/p' })` (a plugin written in
+//! place prefixes the routes on its parameter here, nested ones composing). Client calls: `fetch`
 //! (`window.fetch`, `$fetch`, `ofetch`), `axios` (verbs, `request`, `axios(config)`, instances
 //! from `axios.create`), `ky`, `got`, `superagent`, with a URL built from literals, templates
 //! and `+` concatenations.
