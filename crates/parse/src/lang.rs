@@ -177,11 +177,6 @@ impl Language {
     pub fn id_tag(self) -> &'static str {
         self.spec().id_tag
     }
-
-    /// Whether a file of this language at `path` is test code ([`LanguageSpec::test_file`]).
-    pub fn is_test_file(self, path: &str) -> bool {
-        (self.spec().test_file)(path)
-    }
 }
 
 #[cfg(test)]

@@ -74,7 +74,7 @@ pub fn file_node(db: &dyn salsa::Database, file: SourceFile) -> Node {
         signature: None,
         doc: None,
         exported: false,
-        test: codegraph_parse::is_test_file(language, path),
+        test: is_test(db, file),
         parent: language.and_then(|l| crate::languages::resolver(l).file_parent(path)),
         size: Some(meta.size),
         lines: Some(lines),

@@ -114,29 +114,45 @@ impl Shell<'_> {
         format!("/node/{}{}", enc_path(id), self.root_only())
     }
 
+    /// The link to a flow's page.
+    pub fn flow_href(&self, id: &str) -> String {
+        format!("/flows/{}{}", enc_path(id), self.root_only())
+    }
+
+    /// The link to a cluster's page.
+    pub fn cluster_href(&self, id: &str) -> String {
+        format!("/clusters/{}{}", enc_path(id), self.root_only())
+    }
+
+    /// The hidden `root` field a form of this root carries (or nothing).
+    pub fn root_input(&self) -> String {
+        self.root_param
+            .map(|r| format!("<input type=\"hidden\" name=\"root\" value=\"{}\">", esc(r)))
+            .unwrap_or_default()
+    }
+
+    /// The page with `title` instead of the shell's.
+    pub fn page_titled(&self, title: &str, body: &str) -> String {
+        Shell { title, ..*self }.page(body)
+    }
+
     /// The whole page: `body` inside the shell.
     pub fn page(&self, body: &str) -> String {
         let mut out = String::with_capacity(body.len() + 2048);
         let root_attr = self.root_param.map(esc).unwrap_or_default();
         let _ = write!(
             out,
-            "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-             <title>{title} · codegraph</title><link rel=\"stylesheet\" href=\"/assets/style.css\">\
-             </head>\n<body data-root=\"{root_attr}\" data-revision=\"{rev}\">\n<header>\
+            "{head}<body data-root=\"{root_attr}\" data-revision=\"{rev}\">\n<header>\
              <a class=\"brand\" href=\"/\">codegraph</a>\
              <form action=\"/search\" method=\"get\" role=\"search\">\
              <input type=\"search\" name=\"q\" value=\"{q}\" placeholder=\"search symbols, files, routes\" aria-label=\"search\">{root_input}\
              <button type=\"submit\">Search</button></form>\
              <nav><a href=\"/routes{ro}\">routes</a> <a href=\"/tools{ro}\">tools</a> <a href=\"/dag{ro}\">DAG grep</a></nav>\
              <span class=\"rev {fresh}\" title=\"{root}\">revision {rev} · {fresh}</span></header>\n",
-            title = esc(self.title),
+            head = head(self.title),
             rev = self.revision,
             q = esc(self.query),
-            root_input = self
-                .root_param
-                .map(|r| format!("<input type=\"hidden\" name=\"root\" value=\"{}\">", esc(r)))
-                .unwrap_or_default(),
+            root_input = self.root_input(),
             ro = self.root_only(),
             fresh = if self.stale { "stale" } else { "fresh" },
             root = esc(self.root),
@@ -159,14 +175,21 @@ impl Shell<'_> {
     }
 }
 
-/// A page with no snapshot behind it (the roots list, an error).
-pub fn bare_page(title: &str, body: &str) -> String {
+/// The document up to `<body>`: charset, viewport, title, the stylesheet.
+fn head(title: &str) -> String {
     format!(
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>{t} · codegraph</title><link rel=\"stylesheet\" href=\"/assets/style.css\"></head>\n\
-         <body>\n<header><a class=\"brand\" href=\"/\">codegraph</a></header>\n<main>\n{body}\n</main>\n</body></html>\n",
-        t = esc(title)
+         <title>{} · codegraph</title><link rel=\"stylesheet\" href=\"/assets/style.css\"></head>\n",
+        esc(title)
+    )
+}
+
+/// A page with no snapshot behind it (the roots list, an error).
+pub fn bare_page(title: &str, body: &str) -> String {
+    format!(
+        "{}<body>\n<header><a class=\"brand\" href=\"/\">codegraph</a></header>\n<main>\n{body}\n</main>\n</body></html>\n",
+        head(title)
     )
 }
 

@@ -285,13 +285,6 @@ pub fn render(page: &Page, ctx: &Ctx<'_, '_>) -> Result<String, PageError> {
     Ok(ctx.shell.page_titled(&title, &body))
 }
 
-impl Shell<'_> {
-    /// The page with `title` instead of the shell's.
-    pub fn page_titled(&self, title: &str, body: &str) -> String {
-        Shell { title, ..*self }.page(body)
-    }
-}
-
 // ---- shared pieces ----
 
 fn kind_badge(kind: NodeKind) -> String {
@@ -438,9 +431,7 @@ pub fn root_card(ctx: &Ctx<'_, '_>) -> Result<String, PageError> {
     let _ = write!(
         out,
         "<form action=\"/search\" method=\"get\"><input type=\"search\" name=\"q\" placeholder=\"search this root\">{}<button>Search</button></form>",
-        sh.root_param
-            .map(|p| format!("<input type=\"hidden\" name=\"root\" value=\"{}\">", esc(p)))
-            .unwrap_or_default()
+        sh.root_input()
     );
     let acc = r.file_accounting()?;
     if !acc.parsed.is_empty() {
@@ -472,9 +463,8 @@ pub fn root_card(ctx: &Ctx<'_, '_>) -> Result<String, PageError> {
         for c in &clusters {
             let _ = write!(
                 out,
-                "<li><a href=\"/clusters/{}{}\">{}</a> <span class=\"muted\">{} members, cohesion {:.2}</span></li>",
-                enc_path(&c.id),
-                sh.root_only(),
+                "<li><a href=\"{}\">{}</a> <span class=\"muted\">{} members, cohesion {:.2}</span></li>",
+                esc(&sh.cluster_href(&c.id)),
                 esc(&c.label),
                 c.size,
                 c.cohesion
@@ -488,9 +478,8 @@ pub fn root_card(ctx: &Ctx<'_, '_>) -> Result<String, PageError> {
         for f in &flows {
             let _ = write!(
                 out,
-                "<li><a href=\"/flows/{}{}\">{}</a> <span class=\"muted\">{} steps</span></li>",
-                enc_path(&f.id),
-                sh.root_only(),
+                "<li><a href=\"{}\">{}</a> <span class=\"muted\">{} steps</span></li>",
+                esc(&sh.flow_href(&f.id)),
                 esc(&f.label),
                 f.steps
             );
@@ -701,9 +690,8 @@ fn node(ctx: &Ctx<'_, '_>, id: &str, full: bool) -> Result<(String, String), Pag
     );
     list(&mut out, "Flows", &c.processes, full, &more, |f| {
         format!(
-            "<a href=\"/flows/{}{}\">{}</a> <span class=\"muted\">step {} of {}</span>",
-            enc_path(&f.id),
-            sh.root_only(),
+            "<a href=\"{}\">{}</a> <span class=\"muted\">step {} of {}</span>",
+            esc(&sh.flow_href(&f.id)),
             esc(&f.label),
             f.step,
             f.steps
@@ -712,9 +700,8 @@ fn node(ctx: &Ctx<'_, '_>, id: &str, full: bool) -> Result<(String, String), Pag
     if let Some(cl) = &c.cluster {
         let _ = write!(
             out,
-            "<h2>Cluster</h2><p><a href=\"/clusters/{}{}\">{}</a> <span class=\"muted\">{} members, cohesion {:.2}</span></p>",
-            enc_path(&cl.id),
-            sh.root_only(),
+            "<h2>Cluster</h2><p><a href=\"{}\">{}</a> <span class=\"muted\">{} members, cohesion {:.2}</span></p>",
+            esc(&sh.cluster_href(&cl.id)),
             esc(&cl.label),
             cl.size,
             cl.cohesion
@@ -808,9 +795,7 @@ fn impact(ctx: &Ctx<'_, '_>, id: &str, p: ImpactParams) -> Result<(String, Strin
         if upstream { " selected" } else { "" },
         if upstream { "" } else { " selected" },
         if tests { " checked" } else { "" },
-        sh.root_param
-            .map(|p| format!("<input type=\"hidden\" name=\"root\" value=\"{}\">", esc(p)))
-            .unwrap_or_default()
+        sh.root_input()
     );
     // The drawing: upstream dependents to the left of what they depend on (edges point the
     // way they run: caller -> callee), downstream ones to the right.
@@ -930,9 +915,8 @@ fn impact(ctx: &Ctx<'_, '_>, id: &str, p: ImpactParams) -> Result<(String, Strin
         for f in &a.flows {
             let _ = write!(
                 out,
-                "<li><a href=\"/flows/{}{}\">{}</a> <span class=\"muted\">depth {}</span></li>",
-                enc_path(&f.flow.id),
-                sh.root_only(),
+                "<li><a href=\"{}\">{}</a> <span class=\"muted\">depth {}</span></li>",
+                esc(&sh.flow_href(&f.flow.id)),
                 esc(&f.flow.label),
                 f.depth
             );
@@ -984,9 +968,7 @@ fn dag(ctx: &Ctx<'_, '_>, p: &DagParams) -> Result<String, PageError> {
         p.per_node_cap,
         if p.no_anchors { " checked" } else { "" },
         if p.include_cochange { " checked" } else { "" },
-        sh.root_param
-            .map(|r| format!("<input type=\"hidden\" name=\"root\" value=\"{}\">", esc(r)))
-            .unwrap_or_default()
+        sh.root_input()
     );
     if p.q.is_empty() {
         return Ok(out);

@@ -827,6 +827,10 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
     /// The prefix and hooks of the inline plugin whose parameter `name` is, seen at `at`: the
     /// innermost function binding the name decides (see `inline_prefixes`).
     fn inline_prefix(&self, at: Node<'t>, name: &str) -> Option<&(String, Vec<String>)> {
+        // Most files register no inline plugin: no walk up for their routes.
+        if self.inline_prefixes.is_empty() {
+            return None;
+        }
         let mut n = at.parent();
         for _ in 0..256 {
             let f = n?;

@@ -85,10 +85,7 @@ impl Reader<'_> {
 
     /// Every node of an endpoint kind (`route`, `tool`), by ID.
     pub fn endpoint_nodes(&self, kind: NodeKind) -> Result<Vec<NodeRow>, QueryError> {
-        let sql = format!("SELECT {NODE_COLUMNS} FROM node WHERE kind = ?1 ORDER BY id");
-        let mut stmt = self.tx.prepare_cached(&sql).map_err(self.err())?;
-        let rows = stmt.query_map([kind.as_str()], node_from_row).map_err(self.err())?;
-        rows.collect::<Result<_, _>>().map_err(self.err())
+        self.nodes_of_kind(kind, usize::MAX)
     }
 
     /// Routes matching `query`: a route ID, `METHOD /path` or `/path`.
