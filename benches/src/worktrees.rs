@@ -285,6 +285,14 @@ fn mcp_rss(bin: &Path, cache: &Path, roots: &[PathBuf]) -> Result<(f64, f64)> {
                 break;
             }
         }
+        if std::env::var_os("CODEGRAPH_BENCH_RSS_PARTS").is_some() {
+            eprintln!(
+                "rss parts: anon {:.0} MiB, file {:.0} MiB, shmem {:.0} MiB",
+                status("RssAnon:").unwrap_or(0.0),
+                status("RssFile:").unwrap_or(0.0),
+                status("RssShmem:").unwrap_or(0.0)
+            );
+        }
         Ok((last, status("VmHWM:").unwrap_or(0.0)))
     })();
     let _ = child.kill();

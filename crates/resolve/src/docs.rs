@@ -32,8 +32,13 @@
 //!
 //! Incrementality: [`doc_names`] is one file's mentionable names without lines, so an edit
 //! inside a body leaves it equal and [`name_index`] is not rebuilt; the index changes only
-//! when a declaration is added, removed or renamed, and then only Markdown files re-resolve
-//! (cheap lookups). Editing a Markdown file re-resolves that file alone.
+//! when a declaration is added, removed or renamed, or the docs mention a new name, and then
+//! only Markdown files re-resolve (cheap lookups). Editing a Markdown file re-resolves that
+//! file alone unless it changes the set of names the docs mention.
+//!
+//! Memory: the index holds only the names some doc mentions ([`mentioned_names`]), and a
+//! file's [`doc_names`] are stored once per process for all the roots that hold that file
+//! (`crate::shared`), so a served worktree adds little here.
 
 use crate::graph::{Edge, symbol_ids};
 use crate::ids::{Id, file_id, join, parent_dir};
@@ -66,7 +71,7 @@ pub(crate) fn doc_names(db: &dyn salsa::Database, file: SourceFile) -> Arc<Vec<D
     // are not what they name.
     let targets = crate::languages::of(db, file).is_some_and(|r| r.doc_targets());
     if !targets || crate::graph::is_test(db, file) {
-        return Arc::new(Vec::new());
+        return crate::shared::share(file.path(db), Vec::new());
     }
     let facts = file_facts(db, file);
     let local = |s: &codegraph_parse::Symbol| {
@@ -85,8 +90,9 @@ pub(crate) fn doc_names(db: &dyn salsa::Database, file: SourceFile) -> Arc<Vec<D
             member: s.parent.is_some() || s.qualified_name != s.name,
             exported: s.exported,
         })
-        .collect();
-    Arc::new(names)
+        .collect::<Vec<_>>();
+    // Sibling worktrees' databases hold one copy of an unchanged file's names.
+    crate::shared::share(file.path(db), names)
 }
 
 /// What `pkg.Name` mentions of a file's symbols qualify by (a Go file's package clause), else
@@ -96,7 +102,40 @@ pub(crate) fn go_package_of(db: &dyn salsa::Database, file: SourceFile) -> Optio
     crate::languages::of(db, file)?.mention_qualifier(file_facts(db, file))
 }
 
-/// Every mentionable name of the workspace, and every path.
+/// The names [`find_name`] may look up: for each code mention of every Markdown file that is
+/// not a path, its cleaned text and, when qualified, the text after the first dot. Equal
+/// across edits that change no mention, so [`name_index`] is rebuilt only when the docs name
+/// something new (or a declaration changes).
+#[salsa::tracked(returns(ref))]
+pub(crate) fn mentioned_names(
+    db: &dyn salsa::Database,
+    workspace: Workspace,
+) -> Arc<HashSet<String>> {
+    let mut names = HashSet::new();
+    for &file in workspace.files(db) {
+        if file.language(db) != Some(codegraph_parse::Language::Markdown) {
+            continue;
+        }
+        for m in &file_facts(db, file).mentions {
+            if m.kind == MentionKind::Link {
+                continue;
+            }
+            let text = clean(&m.text);
+            if text.is_empty() || looks_like_path(text) || !text.split('.').all(is_identifier) {
+                continue;
+            }
+            if let Some((_, rest)) = text.split_once('.') {
+                names.insert(rest.to_string());
+            }
+            names.insert(text.to_string());
+        }
+    }
+    Arc::new(names)
+}
+
+/// The workspace's mentionable names that some doc mentions ([`mentioned_names`]), and every
+/// path. Only mentioned names are kept: every lookup is one of them, and the index of all
+/// names cost tens of MiB per root on the Go standard library (per worktree in `mcp`).
 #[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct NameIndex {
     /// Name -> (file, position in its [`doc_names`]).
@@ -108,13 +147,19 @@ pub(crate) struct NameIndex {
 
 #[salsa::tracked(returns(ref))]
 pub(crate) fn name_index(db: &dyn salsa::Database, workspace: Workspace) -> Arc<NameIndex> {
+    let mentioned = mentioned_names(db, workspace);
     let mut ix = NameIndex::default();
     for &file in workspace.files(db) {
         ix.paths.insert(file.path(db).clone(), file);
+        if mentioned.is_empty() {
+            continue;
+        }
         for (i, n) in doc_names(db, file).iter().enumerate() {
             let at = (file, u32::try_from(i).unwrap_or(u32::MAX));
-            ix.by_name.entry(n.name.clone()).or_default().push(at);
-            if n.qualified_name != n.name {
+            if mentioned.contains(&n.name) {
+                ix.by_name.entry(n.name.clone()).or_default().push(at);
+            }
+            if n.qualified_name != n.name && mentioned.contains(&n.qualified_name) {
                 ix.by_qname.entry(n.qualified_name.clone()).or_default().push(at);
             }
         }

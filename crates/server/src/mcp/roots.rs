@@ -33,6 +33,56 @@ pub const DERIVE_MIN_INTERVAL: Duration = Duration::from_secs(5);
 /// Held while one root's flows and clusters are computed (see `run_deriver`).
 static DERIVING: Mutex<()> = Mutex::new(());
 
+/// Taken while a root with an index opens (restore, catch-up, warm). Roots opening at once on
+/// two cores finish no sooner in all, while their transient values interleave with what each
+/// keeps, which leaves the allocator's pages fragmented (the Go standard library and three
+/// worktrees in one `mcp` settled ~5% higher, and higher still at peak); one at a time, a
+/// root opening after a sibling finds the sibling's values to share as it computes
+/// (`codegraph_resolve` shares equal values across databases). A root waits at most
+/// [`OPEN_TURN_WAIT`] for its turn and answers from its published snapshot meanwhile; a root
+/// with no index (a full build, possibly long) never takes a turn, so it never holds back a
+/// sibling.
+static OPENING: OpenTurn = OpenTurn { busy: Mutex::new(false), freed: Condvar::new() };
+
+/// The longest a root waits for another root's open before opening alongside it.
+const OPEN_TURN_WAIT: Duration = Duration::from_secs(15);
+
+struct OpenTurn {
+    busy: Mutex<bool>,
+    freed: Condvar,
+}
+
+/// A turn at opening (`None`: waited too long, opening without one); dropping it hands the
+/// turn on.
+struct Turn(Option<&'static OpenTurn>);
+
+impl OpenTurn {
+    /// The turn once no other root holds it, or after `max` without one.
+    fn take(&'static self, max: Duration) -> Turn {
+        let deadline = Instant::now() + max;
+        let mut busy = self.busy.lock().unwrap_or_else(|e| e.into_inner());
+        while *busy {
+            let now = Instant::now();
+            if now >= deadline {
+                return Turn(None);
+            }
+            busy =
+                self.freed.wait_timeout(busy, deadline - now).unwrap_or_else(|e| e.into_inner()).0;
+        }
+        *busy = true;
+        Turn(Some(self))
+    }
+}
+
+impl Drop for Turn {
+    fn drop(&mut self) {
+        if let Some(turn) = self.0 {
+            *turn.busy.lock().unwrap_or_else(|e| e.into_inner()) = false;
+            turn.freed.notify_one();
+        }
+    }
+}
+
 /// How the server runs the workers of its roots.
 #[derive(Debug, Clone)]
 pub struct RootOptions {
@@ -437,8 +487,10 @@ impl RootHandle {
         };
         // Without both watchers this process cannot vouch for freshness.
         let owner = if raw.is_some() && watcher.is_some() { owner } else { None };
+        let one_at_a_time = self.db.exists().then(|| OPENING.take(OPEN_TURN_WAIT));
         let (mut engine, summary) = Engine::open(&self.root, &self.db, &index_opts)?;
         engine.warm()?;
+        drop(one_at_a_time);
         tracing::info!(root = %self.root.display(), revision = summary.revision, mode = summary.mode, "index ready");
         self.update(|st| {
             st.phase = Phase::Ready;
@@ -811,5 +863,24 @@ mod tests {
             let err = relative_to_root(root, bad).expect_err(bad);
             assert!(err.contains("outside the root"), "{bad}: {err}");
         }
+    }
+
+    #[test]
+    fn roots_open_one_at_a_time_and_a_late_one_stops_waiting() {
+        static TURNS: OpenTurn = OpenTurn { busy: Mutex::new(false), freed: Condvar::new() };
+        let first = TURNS.take(Duration::from_secs(5));
+        assert!(first.0.is_some());
+        // Held: the next root waits its bound out and opens without a turn.
+        let started = Instant::now();
+        let late = TURNS.take(Duration::from_millis(50));
+        assert!(late.0.is_none());
+        assert!(started.elapsed() >= Duration::from_millis(50));
+        drop(late);
+        // A root waiting when the turn is handed on gets it.
+        let waiter = std::thread::spawn(|| TURNS.take(Duration::from_secs(30)).0.is_some());
+        std::thread::sleep(Duration::from_millis(20));
+        drop(first);
+        assert!(waiter.join().unwrap_or(false));
+        assert!(TURNS.take(Duration::ZERO).0.is_some());
     }
 }
