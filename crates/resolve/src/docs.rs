@@ -113,7 +113,8 @@ pub(crate) fn mentioned_names(
 ) -> Arc<HashSet<String>> {
     let mut names = HashSet::new();
     for &file in workspace.files(db) {
-        if file.language(db) != Some(codegraph_parse::Language::Markdown) {
+        // The docs: files whose own symbols are not doc targets (the Markdown resolver's).
+        if !crate::languages::of(db, file).is_some_and(|r| !r.doc_targets()) {
             continue;
         }
         for m in &file_facts(db, file).mentions {
