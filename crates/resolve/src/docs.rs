@@ -114,7 +114,7 @@ pub(crate) fn mentioned_names(
     let mut names = HashSet::new();
     for &file in workspace.files(db) {
         // The docs: files whose own symbols are not doc targets (the Markdown resolver's).
-        if !crate::languages::of(db, file).is_some_and(|r| !r.doc_targets()) {
+        if crate::languages::of(db, file).is_none_or(|r| r.doc_targets()) {
             continue;
         }
         for m in &file_facts(db, file).mentions {
