@@ -39,6 +39,9 @@ pub const INPUT_DURABILITY: Durability = Durability::LOW;
 /// Syntax trees a watch daemon keeps (the full build keeps 256 while it streams the tree).
 pub const DAEMON_PARSE_LRU: usize = 32;
 
+/// Files a worker of [`Engine::file_digests`] takes at a time.
+const DIGEST_RUN: usize = 64;
+
 /// SQLite page cache of a watch daemon's connection (the full build uses 64 MiB).
 pub const DAEMON_SQLITE_CACHE_KIB: i64 = 8 * 1024;
 
@@ -296,14 +299,23 @@ impl Engine {
             for note in &seeding.notes {
                 tracing::warn!("{note}");
             }
-            let store = Store::open(db_path)?;
+            let seeded_at = start.elapsed();
+            // A copy is restored and updated beside the index path and moved into place when
+            // this root's revision is in it; its sync to disk runs meanwhile.
+            let _scratch = seeding.copy.clone().map(crate::seed::Scratch);
+            let syncing = seeding.copy.clone().map(|copy| {
+                std::thread::spawn(move || std::fs::File::open(copy).and_then(|f| f.sync_all()))
+            });
+            let store = Store::open(seeding.copy.as_deref().unwrap_or(db_path))?;
             let state = store.persisted_state()?;
+            tracing::debug!(seed = ?seeded_at, state = ?start.elapsed(), "restore phases");
             if state.revision.is_some()
                 && state.indexer_version == Some(indexer_version())
                 && !state.sources.is_empty()
             {
                 let mut engine = Engine::restore(root, scan_opts, store, state)?;
                 let restore_ms = start.elapsed().as_millis();
+                tracing::debug!(restored = ?start.elapsed(), "restore phases");
                 let mut applied = engine.sync_full(true)?;
                 if let Some(from) = &seeding.from {
                     // The copy's revision describes the sibling: publish one of this root's
@@ -323,6 +335,11 @@ impl Engine {
                         "revision": engine.revision,
                     });
                     engine.store.set_meta(crate::seed::SEEDED_FROM, &seed.to_string())?;
+                    if let Some(syncing) = syncing {
+                        // Only time: the install syncs the file again.
+                        let _ = syncing.join();
+                    }
+                    engine.store.install_in_place(db_path)?;
                 }
                 let mut summary = engine.summary(db_path, &applied, restore_ms, start)?;
                 if let Some(from) = seeding.from {
@@ -540,6 +557,10 @@ impl Engine {
     /// `refresh_git` re-reads HEAD and the dirty files for the snapshot row.
     pub fn sync_full(&mut self, refresh_git: bool) -> Result<Applied> {
         let start = Instant::now();
+        let refresh_git = refresh_git || self.git.is_none();
+        // The git state (HEAD, the dirty files' fingerprint) is read beside the walk.
+        let (root, opts) = (self.root.clone(), self.opts.clone());
+        let git = refresh_git.then(|| std::thread::spawn(move || git_state(&root, &opts)));
         let walked = walk(&self.root, &self.opts, &self.root, None);
         self.dir_links = walked.links.clone();
         let seen: HashSet<&str> = walked.candidates.iter().map(|c| c.rel.as_str()).collect();
@@ -547,12 +568,10 @@ impl Engine {
             self.files.keys().filter(|p| !seen.contains(p.as_str())).cloned().collect();
         // A whole-tree scan asks the git index which files it can vouch for (a checkout, a
         // stash or a new worktree rewrites files with content the index already names).
-        let blobs = if refresh_git || self.git.is_none() {
-            crate::git::index_blobs(&self.root)
-        } else {
-            HashMap::new()
-        };
+        let blobs = if refresh_git { crate::git::index_blobs(&self.root) } else { HashMap::new() };
+        let t_walk = start.elapsed();
         let mut delta = self.read_candidates(walked.candidates, &blobs, start);
+        let t_read = start.elapsed();
         delta.removed.extend(removed);
         // Every skip of this scan: the walk's, and the files that failed to read.
         let mut new_skips = group_skips(walked.skips);
@@ -572,9 +591,10 @@ impl Engine {
             }
         }
         // Read failures of candidates are skips too (already in delta.skips).
-        if refresh_git || self.git.is_none() {
-            self.git = git_state(&self.root, &self.opts);
+        if let Some(git) = git {
+            self.git = git.join().ok().flatten();
         }
+        tracing::debug!(walk = ?t_walk, read = ?t_read, git = ?start.elapsed(), "scan phases");
         self.apply_scanned(delta, start)
     }
 
@@ -1245,25 +1265,43 @@ impl Engine {
     /// Every file unit's digest, in path order, computed on all cores. Units an edit cannot
     /// have changed are only validated by salsa, not recomputed.
     fn file_digests(&self) -> Result<Vec<u64>> {
+        use std::sync::atomic::{AtomicUsize, Ordering};
         let ws = self.workspace;
         let inputs: Vec<SourceFile> = self.files.values().map(|e| e.input).collect();
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let per = inputs.len().div_ceil(threads).max(1);
         let db = &self.db;
+        // Workers take small runs of files as they go (a package's files are derived by the
+        // worker that first needs its tables; fixed halves left one core idle at the end).
+        let next = AtomicUsize::new(0);
         std::thread::scope(|scope| {
-            let handles: Vec<_> = inputs
-                .chunks(per)
-                .map(|chunk| {
+            let handles: Vec<_> = (0..threads)
+                .map(|_| {
                     let db = db.clone();
+                    let (next, inputs) = (&next, &inputs);
                     scope.spawn(move || {
-                        chunk.iter().map(|&f| file_unit_digest(&db, ws, f)).collect::<Vec<u64>>()
+                        let mut out: Vec<(usize, u64)> = Vec::new();
+                        loop {
+                            let from = next.fetch_add(DIGEST_RUN, Ordering::Relaxed);
+                            if from >= inputs.len() {
+                                break;
+                            }
+                            let to = (from + DIGEST_RUN).min(inputs.len());
+                            for (i, &f) in inputs[from..to].iter().enumerate() {
+                                out.push((from + i, file_unit_digest(&db, ws, f)));
+                            }
+                        }
+                        out
                     })
                 })
                 .collect();
-            let mut out = Vec::with_capacity(inputs.len());
+            let mut out = vec![0; inputs.len()];
             for h in handles {
                 match h.join() {
-                    Ok(chunk) => out.extend(chunk),
+                    Ok(part) => {
+                        for (i, d) in part {
+                            out[i] = d;
+                        }
+                    }
                     Err(_) => anyhow::bail!("deriving the graph panicked; nothing was published"),
                 }
             }

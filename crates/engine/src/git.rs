@@ -89,17 +89,24 @@ pub struct IndexedBlob {
     pub hash: String,
     pub size: u64,
     pub mtime_ns: i64,
-    /// Modified in the second the index was written: git cannot tell from the stat whether
-    /// the file changed after it hashed it, so neither can we (the blob ID still says what
-    /// git last saw, which is good enough to pick a sibling, not to skip a read).
+    /// Racily clean: modified no earlier than the index file was written (compared to the
+    /// nanosecond), so the stat cannot tell whether the file changed after git hashed it
+    /// (the blob ID still says what git last saw, which is good enough to pick a sibling, not
+    /// to skip a read). An entry modified before the index was written is safe to trust:
+    /// git compares the content of every entry of the write's second when it writes the
+    /// index and zeroes the recorded size of any that changed (its racy-git smudge), and a
+    /// change after the write moves the modification time past the recorded one. A fresh
+    /// checkout writes thousands of files in the second of its index, so the second-grained
+    /// rule git applies when it reads would send most of them to be read and hashed again.
     pub racy: bool,
 }
 
 /// The git index's regular-file entries under `root` (canonical), by root-relative path,
 /// each usable as "this file has content `hash`" for as long as the file's size and
-/// modification time equal the ones git recorded, unless `racy` (modified in the second
+/// modification time equal the ones git recorded, unless `racy` (modified no earlier than
 /// the index was written). Entries git is told not to check (assume-unchanged,
-/// skip-worktree), conflicted ones, symlinks and submodules are left out. Empty when `root` is in no repository or the index cannot be read.
+/// skip-worktree), conflicted ones, symlinks and submodules are left out. Empty when `root`
+/// is in no repository or the index cannot be read.
 pub fn index_blobs(root: &Path) -> HashMap<String, IndexedBlob> {
     let mut out = HashMap::new();
     let Ok(repo) = gix::discover(root) else { return out };
@@ -109,7 +116,8 @@ pub fn index_blobs(root: &Path) -> HashMap<String, IndexedBlob> {
     let Ok(prefix) = root.strip_prefix(&workdir) else { return out };
     let prefix = prefix.to_string_lossy().replace('\\', "/");
     let Ok(index) = repo.index_or_empty() else { return out };
-    let written = index.timestamp().unix_seconds();
+    let stamp = index.timestamp();
+    let written = stamp.unix_seconds() * 1_000_000_000 + i64::from(stamp.nanoseconds());
     use gix::index::entry::{Flags, Mode, Stage};
     for entry in index.entries() {
         if entry.stage() != Stage::Unconflicted
@@ -129,14 +137,15 @@ pub fn index_blobs(root: &Path) -> HashMap<String, IndexedBlob> {
                 None => continue,
             }
         };
+        let mtime_ns =
+            i64::from(entry.stat.mtime.secs) * 1_000_000_000 + i64::from(entry.stat.mtime.nsecs);
         out.insert(
             rel.to_string(),
             IndexedBlob {
                 hash: entry.id.to_hex().to_string(),
                 size: u64::from(entry.stat.size),
-                mtime_ns: i64::from(entry.stat.mtime.secs) * 1_000_000_000
-                    + i64::from(entry.stat.mtime.nsecs),
-                racy: i64::from(entry.stat.mtime.secs) >= written,
+                mtime_ns,
+                racy: mtime_ns >= written,
             },
         );
     }
@@ -176,5 +185,33 @@ mod tests {
         std::fs::write(root.join("a.ts"), "export const a = 2;\n").expect("write");
         let edited = git_state(&root, &opts).and_then(|s| s.dirty_fingerprint);
         assert_ne!(edited, Some(before));
+    }
+
+    /// An entry is racily clean when it was modified no earlier than the git index was
+    /// written, to the nanosecond: one modified before is vouched for even in the same second
+    /// (a fresh checkout writes most files in the second of its index).
+    #[test]
+    fn racily_clean_is_decided_to_the_nanosecond() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = std::fs::canonicalize(dir.path()).expect("canonical");
+        let git = |args: &[&str]| codegraph_tests::cli::git(&root, args);
+        std::fs::write(root.join("a.go"), "package a\n").expect("write");
+        git(&["init", "-q", "-b", "main"]);
+        git(&["add", "-A"]);
+        let entry = index_blobs(&root).remove("a.go").expect("an entry for a.go");
+        let at = |ns: i64| {
+            let t = std::time::UNIX_EPOCH
+                + std::time::Duration::from_nanos(u64::try_from(ns).expect("after 1970"));
+            let index = std::fs::File::options()
+                .write(true)
+                .open(root.join(".git/index"))
+                .expect("open the git index");
+            index.set_modified(t).expect("set the index's modification time");
+            index_blobs(&root).remove("a.go").expect("an entry for a.go").racy
+        };
+        assert!(!at(entry.mtime_ns + 1), "written a nanosecond after the file");
+        assert!(!at(entry.mtime_ns + 500_000_000), "written later in the same second or after");
+        assert!(at(entry.mtime_ns), "written at the file's own modification time");
+        assert!(at(entry.mtime_ns - 1), "written before the file was modified");
     }
 }

@@ -7,7 +7,9 @@
 //! A sibling index is used only when it was written by this version of codegraph with the same
 //! scanner limit, records the sibling's own root, and opens as an index; anything else is
 //! ignored with a note, never trusted. The copy is SQLite's online backup, so a sibling whose
-//! `watch` or `mcp` is publishing meanwhile is copied whole at one revision.
+//! `watch` or `mcp` is publishing meanwhile is copied whole at one revision. The copy is
+//! made beside the index path and moved into place, synced, only once the root's own revision
+//! is in it (its sync to disk runs meanwhile, on another thread).
 
 use crate::git::{IndexedBlob, index_blobs};
 use crate::index::indexer_version;
@@ -26,6 +28,9 @@ pub struct Seeding {
     pub from: Option<Seeded>,
     /// Sibling indexes looked at and ignored, with the reason.
     pub notes: Vec<String>,
+    /// The copy, beside the index path and not yet synced or in place: the engine restores
+    /// and updates it there and installs it when done ([`Store::install_in_place`]).
+    pub copy: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone)]
@@ -69,13 +74,13 @@ pub fn seed(root: &Path, db_path: &Path, max_file_size: u64) -> Seeding {
     if seeded.matching == 0 {
         return out;
     }
-    let copied = Store::open_read_only(&sib_db).and_then(|s| s.copy_to(db_path));
+    let copied = Store::open_read_only(&sib_db).and_then(|s| s.copy_beside(db_path));
     match copied {
-        Ok(()) => out.from = Some(seeded),
+        Ok(copy) => {
+            out.from = Some(seeded);
+            out.copy = Some(copy);
+        }
         Err(e) => {
-            for f in database_files(db_path) {
-                let _ = std::fs::remove_file(f);
-            }
             out.notes.push(format!(
                 "could not copy the index of sibling worktree {}: {e}",
                 seeded.root.display()
@@ -83,6 +88,19 @@ pub fn seed(root: &Path, db_path: &Path, max_file_size: u64) -> Seeding {
         }
     }
     out
+}
+
+/// A seeded copy's files beside the index path, removed when dropped: after an install they
+/// are gone already but for the copy's lock file; after a failure the copy goes too.
+pub struct Scratch(pub PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        for f in database_files(&self.0) {
+            let _ = std::fs::remove_file(f);
+        }
+        let _ = std::fs::remove_file(crate::guard::lock_path(&self.0));
+    }
 }
 
 /// Checks a sibling's index and counts the files the root's git index vouches for in it.

@@ -12,7 +12,7 @@ use crate::resolved::Resolved;
 use codegraph_db::{SourceFile, Workspace};
 use codegraph_parse::{Callee, Endpoint, FileFacts, Language, SymbolIdx};
 use codegraph_schema::Reason;
-use std::hash::{DefaultHasher, Hash};
+use std::hash::Hash;
 
 /// A symbol of a file: what a reference resolves to.
 pub(crate) type Target = (SourceFile, SymbolIdx);
@@ -36,7 +36,12 @@ pub(crate) trait LanguageResolver: Sync {
 
     /// Hashes the file's rows into its unit digest. A language that memoizes its rows in parts
     /// hashes the parts, so that the digest does not depend on how they are put together.
-    fn digest<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>, h: &mut DefaultHasher) {
+    fn digest<'db>(
+        &self,
+        db: &'db dyn salsa::Database,
+        key: FileKey<'db>,
+        h: &mut crate::digest::UnitHasher,
+    ) {
         crate::resolved::resolve_file(db, key).hash(h);
     }
 

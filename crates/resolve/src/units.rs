@@ -16,7 +16,7 @@ use codegraph_db::{SourceFile, Workspace};
 use codegraph_parse::Language;
 use codegraph_schema::{EdgeKind, NodeCategory, ids};
 use std::collections::BTreeSet;
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::{Hash, Hasher};
 
 /// Who derives a node unit's rows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -127,7 +127,7 @@ pub fn node_unit_rows(db: &dyn salsa::Database, workspace: Workspace) -> UnitGra
 /// The digest of a node unit's rows (see `digest.rs` for what digests promise).
 #[salsa::tracked(returns(copy))]
 pub fn node_unit_digest<'db>(db: &'db dyn salsa::Database, unit: NodeUnit<'db>) -> u64 {
-    let mut h = DefaultHasher::new();
+    let mut h = crate::digest::unit_hasher();
     node_unit_graph(db, unit).hash(&mut h);
     h.finish()
 }

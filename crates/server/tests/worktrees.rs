@@ -127,6 +127,15 @@ fn a_new_worktree_is_seeded_from_its_sibling_and_equals_a_full_build() {
     assert_eq!(s["files"], first["files"]);
     assert_eq!(s["vouched_by_git"], first["files"], "{s}");
     assert_eq!(s["head_commit"], first["head_commit"]);
+    // The copy was built beside the index and moved into place: nothing of it is left over.
+    let wt1_db = PathBuf::from(s["db"].as_str().expect("db"));
+    let left: Vec<String> = std::fs::read_dir(wt1_db.parent().expect("index directory"))
+        .expect("read the index directory")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("building"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
     assert_same_as_full(&cache, &wt1, &base);
     let wt1_db = PathBuf::from(s["db"].as_str().expect("db"));
     let conn = rusqlite::Connection::open(&wt1_db).expect("open");

@@ -19,7 +19,7 @@ use crate::graph::{Edge, symbol_ids};
 use crate::keys::DirKey;
 use codegraph_db::{SourceFile, Workspace};
 use codegraph_schema::{EdgeKind, Reason};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// The interfaces of the workspace with complete, non-empty method sets.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

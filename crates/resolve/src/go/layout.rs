@@ -25,7 +25,8 @@ use crate::keys::{DirKey, FileKey};
 use codegraph_db::{SourceFile, Workspace, file_facts};
 use codegraph_parse::{Imported, Language};
 use codegraph_schema::NodeKind;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The Go files of a workspace by directory, and its `go.mod` files.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -101,7 +102,7 @@ fn infer_prefix(
     layout: &GoLayout,
 ) -> Option<InferredPrefix> {
     // prefix -> (distinct directories, deepest directory match in segments)
-    let mut votes: HashMap<String, (BTreeSet<&str>, usize)> = HashMap::new();
+    let mut votes: HashMap<String, (BTreeSet<&str>, usize)> = HashMap::default();
     for (dir, dir_files) in &files.dirs {
         for &file in dir_files {
             for path in go_import_paths(db, file) {

@@ -8,7 +8,7 @@
 use super::table::{Func, Scope, TypeInfo, TypeRef, package_table};
 use crate::keys::DirKey;
 use codegraph_db::Workspace;
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 /// How deep embedding chains are followed (Go has no limit; real code rarely exceeds 3).
 pub(crate) const MAX_EMBED_DEPTH: usize = 6;
@@ -48,7 +48,7 @@ impl<'db> Tables<'db> {
         mut visit: impl FnMut(&'db TypeInfo) -> Option<R>,
     ) -> Option<R> {
         let mut level = vec![t.clone()];
-        let mut seen: HashSet<TypeRef> = HashSet::new();
+        let mut seen: HashSet<TypeRef> = HashSet::default();
         for _ in 0..=MAX_EMBED_DEPTH {
             let mut next = Vec::new();
             for t in level {
@@ -115,7 +115,7 @@ impl<'db> Tables<'db> {
     /// The method names of `t` with promoted ones, and whether the set is complete (false when
     /// an interface on the way embeds something outside the workspace).
     pub fn method_names(&self, t: &TypeRef) -> (HashSet<&'db str>, bool) {
-        let mut names: HashSet<&'db str> = HashSet::new();
+        let mut names: HashSet<&'db str> = HashSet::default();
         let mut complete = true;
         let follow =
             |info: &TypeInfo| info.defined_from.as_ref().is_some_and(|d| self.is_interface(d));

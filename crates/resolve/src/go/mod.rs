@@ -50,7 +50,7 @@ use codegraph_schema::{EdgeKind, NodeKind, Reason};
 use implements::package_implements;
 use layout::{FileImports, PkgRef, file_imports};
 use lookup::{Field, Tables};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use table::{Func, Scope, SymRef, TypeRef, VarType, is_builtin_func, is_predeclared_type};
 
 /// How many nested resolutions (a local's initialiser call, a call-result receiver) one call
@@ -129,7 +129,7 @@ impl crate::languages::LanguageResolver for GoResolver {
         &self,
         db: &'db dyn salsa::Database,
         key: FileKey<'db>,
-        h: &mut std::hash::DefaultHasher,
+        h: &mut crate::digest::UnitHasher,
     ) {
         use std::hash::Hash;
         // The two parts, read apart so that the digest does not depend on the concatenation.
@@ -274,7 +274,7 @@ fn resolve_core_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Re
     // named type in a signature, field, literal, conversion or assertion. Once per (symbol,
     // target) at its first use; a test function's function values count as what it tests.
     // (symbol, target) -> index of its edge in `out.edges`, which keeps the first line.
-    let mut referred: HashMap<(Id, Id), usize> = HashMap::new();
+    let mut referred: HashMap<(Id, Id), usize> = HashMap::default();
     let mut refer = |out: &mut Resolved, src: Id, dst: &Id, reason: Reason, line: u32| {
         if src == *dst {
             return;
@@ -367,9 +367,9 @@ fn resolve_core_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Re
     // ACCESSES: a field read or written through a typed receiver (`c.engine`, `s.cfg.Port`,
     // `New().x`), the field declared on the receiver's type or promoted through embedding.
     // What does not name a struct field of the workspace is dropped, not counted unresolved.
-    let mut field_ids: HashMap<SourceFile, HashSet<&str>> = HashMap::new();
+    let mut field_ids: HashMap<SourceFile, HashSet<&str>> = HashMap::default();
     // One edge per (symbol, field), at its first access in source order.
-    let mut linked: HashSet<(Option<codegraph_parse::SymbolIdx>, String)> = HashSet::new();
+    let mut linked: HashSet<(Option<codegraph_parse::SymbolIdx>, String)> = HashSet::default();
     for a in &facts.accesses {
         let fn_scope = function_scope(facts, a.enclosing);
         if let Receiver::Path(parts) = &a.receiver
@@ -488,7 +488,7 @@ type Binding<'f> = (Pos, Option<Pos>, &'f HintSource);
 /// Hints of locals, parameters and receivers, by function and name, in order of where their
 /// visibility starts.
 fn locals(facts: &FileFacts) -> HashMap<(SymbolIdx, &str), Vec<Binding<'_>>> {
-    let mut map: HashMap<(SymbolIdx, &str), Vec<Binding<'_>>> = HashMap::new();
+    let mut map: HashMap<(SymbolIdx, &str), Vec<Binding<'_>>> = HashMap::default();
     for h in &facts.type_hints {
         let Some(scope) = h.scope else { continue };
         if matches!(h.source, HintSource::Return(_)) || h.name.is_empty() {
@@ -531,7 +531,7 @@ fn outer_functions(facts: &FileFacts) -> HashMap<SymbolIdx, SymbolIdx> {
             .get(i as usize)
             .is_some_and(|s| matches!(s.kind, NodeKind::Function | NodeKind::Method))
     };
-    let mut out = HashMap::new();
+    let mut out = HashMap::default();
     for (i, s) in facts.symbols.iter().enumerate() {
         let Ok(i) = SymbolIdx::try_from(i) else { break };
         if let Some(p) = s.parent

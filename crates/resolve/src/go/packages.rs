@@ -18,7 +18,7 @@ use crate::units::UnitGraph;
 use codegraph_db::{SourceFile, Workspace};
 use codegraph_parse::Language;
 use codegraph_schema::{EdgeKind, NodeKind, Reason};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// The Go packages of the workspace as node units (directory, package ID), sorted by
 /// directory. Reads paths and languages only.
@@ -46,7 +46,7 @@ pub(crate) fn package_unit_graph<'db>(db: &'db dyn salsa::Database, dir: DirKey<
     let pid = go_package_id(dir);
     let mut name: Option<&str> = None;
     // Type name -> (symbol ID, file) for the top-level types of the package.
-    let mut types: HashMap<&str, (&Id, SourceFile)> = HashMap::new();
+    let mut types: HashMap<&str, (&Id, SourceFile)> = HashMap::default();
     for &file in files {
         let summary = go_file_summary(db, file);
         // Prefer the package's own name over an external `_test` package in the same dir.

@@ -20,7 +20,8 @@ use codegraph_parse::{
     Callee, FileFacts, Heritage, HeritageKind, HintSource, Receiver, SymbolIdx, TypeHint,
 };
 use codegraph_schema::NodeKind;
-use std::collections::{BTreeMap, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeMap;
 
 /// A symbol of some file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -584,10 +585,10 @@ pub(crate) struct FileIndex<'a> {
 impl<'a> FileIndex<'a> {
     pub fn new(facts: &'a FileFacts) -> Self {
         let mut ix = FileIndex {
-            children: HashMap::new(),
-            hints: HashMap::new(),
-            returns: HashMap::new(),
-            heritage: HashMap::new(),
+            children: HashMap::default(),
+            hints: HashMap::default(),
+            returns: HashMap::default(),
+            heritage: HashMap::default(),
         };
         for (i, s) in facts.symbols.iter().enumerate() {
             if let Some(p) = s.parent {
