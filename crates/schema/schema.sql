@@ -61,7 +61,7 @@ CREATE TABLE IF NOT EXISTS stored_edge (
   dst INTEGER NOT NULL, -- nid of the target node
   kind TEXT NOT NULL, -- edge kind (one of: CONTAINS, DEFINES, IMPORTS, CALLS, EXTENDS, IMPLEMENTS, HAS_METHOD, HAS_PROPERTY, ACCESSES, HANDLES_ROUTE, FETCHES, HANDLES_TOOL, ENTRY_POINT_OF, STEP_IN_PROCESS, MEMBER_OF, REFERS_TO, TESTS, DOC_RELATED, CO_CHANGED, EMBEDS)
   weight REAL NOT NULL, -- confidence in [0, 1]
-  reason TEXT NOT NULL, -- why the edge exists (one of: structural, same-package, import-resolved, same-file, this-dispatch, super-dispatch, typed-receiver, interface-method, method-set, name-only, url-match, doc-mention, co-change, depends-on, module-interface, concept-name, module-name, named-reference, label-selector)
+  reason TEXT NOT NULL, -- why the edge exists (one of: structural, same-package, import-resolved, same-file, this-dispatch, super-dispatch, typed-receiver, interface-method, method-set, name-only, parameter-name, url-match, doc-mention, co-change, depends-on, module-interface, concept-name, module-name, named-reference, label-selector)
   line INTEGER NOT NULL, -- call-site or reference line, 0 when not applicable
   owner INTEGER NOT NULL, -- nid of the unit (file or package node) whose derivation produced the edge; an incremental revision replaces a unit's edges together
   PRIMARY KEY (src, kind, dst, line)

@@ -535,6 +535,76 @@ fn calls_through_untyped_receivers_are_unresolved_not_dropped() {
     );
 }
 
+/// A JavaScript parameter nothing types is typed by its name when its package declares exactly
+/// one class or constructor of that name with the member called (issue 19: fastify's
+/// `reply.send(...)` in functions handed a `Reply`): `parameter-name`, 0.6. Not for a member the
+/// constructor lacks, a parameter with a type hint naming a type (even one we cannot resolve;
+/// JSDoc's `{object}` names none), a local initialized with a call we cannot follow,
+/// TypeScript, a name two constructors of the package share, or another package. A JSDoc `@param {Reply} res` types the parameter as an annotation does,
+/// through a CommonJS `require` of the constructor's module (`typed-receiver`); a callback's
+/// parameter whose callee declares nothing (JavaScript) is typed by its name too.
+#[test]
+fn javascript_parameters_typed_by_their_name() {
+    check(
+        r#"
+        //- /package.json
+        {"name": "web"}
+        //- /lib/reply.js
+        function Reply(res) { this.res = res; }
+        Reply.prototype.send = function (payload) { return this; };
+        module.exports = Reply;
+        //- /lib/widget.js
+        function Widget() {}
+        Widget.prototype.draw = function () {};
+        //- /lib/widget2.js
+        function Widget() {}
+        Widget.prototype.draw = function () {};
+        //- /lib/handle.js
+        function handle(err, request, reply, widget) {
+          reply.send(err);
+          reply.missing(1);
+          widget.draw();
+        }
+        /** @param {object} reply */
+        function loose(reply) { reply.send(1); }
+        /** @param {ServerResponse} reply */
+        function typed(reply) { reply.send(1); }
+        function hook(hooks) { hooks.add((req, reply) => { reply.send(2); }); }
+        function local(map) { const reply = map.get(1); reply.send(3); }
+        //- /lib/doc.js
+        const Reply = require("./reply");
+        /**
+         * @param {Reply} res what the route answers with
+         */
+        function viaDoc(res) { res.send(1); }
+        //- /lib/typed.ts
+        export function f(reply) { reply.send(1); }
+        //- /other/package.json
+        {"name": "other"}
+        //- /other/x.js
+        function g(reply) { reply.send(1); }
+        "#,
+        expect![[r#"
+            edge IMPORTS file:lib/doc.js -> file:lib/reply.js L1 import-resolved 0.95
+            edge REFERS_TO file:lib/reply.js -> sym:js:lib/reply.js:Reply L2 same-file 0.95
+            edge REFERS_TO file:lib/widget.js -> sym:js:lib/widget.js:Widget L2 same-file 0.95
+            edge REFERS_TO file:lib/widget2.js -> sym:js:lib/widget2.js:Widget L2 same-file 0.95
+            edge CALLS sym:js:lib/doc.js:viaDoc -> sym:js:lib/reply.js:Reply.send L5 typed-receiver 0.85
+            edge CALLS sym:js:lib/handle.js:handle -> sym:js:lib/reply.js:Reply.send L2 parameter-name 0.60
+            edge CALLS sym:js:lib/handle.js:hook -> sym:js:lib/reply.js:Reply.send L10 parameter-name 0.60
+            edge CALLS sym:js:lib/handle.js:loose -> sym:js:lib/reply.js:Reply.send L7 parameter-name 0.60
+            unresolved lib/handle.js:3 reply.missing in sym:js:lib/handle.js:handle
+            unresolved lib/handle.js:4 widget.draw in sym:js:lib/handle.js:handle
+            unresolved lib/handle.js:9 reply.send in sym:js:lib/handle.js:typed
+            unresolved lib/handle.js:10 hooks.add in sym:js:lib/handle.js:hook
+            unresolved lib/handle.js:11 map.get in sym:js:lib/handle.js:local
+            unresolved lib/handle.js:11 reply.send in sym:js:lib/handle.js:local
+            unresolved lib/typed.ts:1 reply.send in sym:ts:lib/typed.ts:f
+            unresolved other/x.js:1 reply.send in sym:js:other/x.js:g
+        "#]],
+    );
+}
+
 /// CommonJS (issue 19): `require` of a module whose `module.exports` is a function, an object
 /// of functions, or built with `exports.x = ...`, called directly, destructured or through the
 /// module value.

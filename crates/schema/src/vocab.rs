@@ -285,6 +285,11 @@ vocabulary! {
         MethodSet => "method-set",
         /// Matched by name alone; low confidence.
         NameOnly => "name-only",
+        /// A JavaScript parameter nothing types, typed by its own name: `reply` holds its
+        /// package's only class or constructor `Reply` (the member called must exist there).
+        /// Heuristic: JavaScript code names parameters after what they hold, and the caller
+        /// that passes something else is not seen.
+        ParameterName => "parameter-name",
         /// A client call's URL path and method matched a route (FETCHES); the edge's weight
         /// says how well (exact, by parameters, with a base URL).
         UrlMatch => "url-match",
@@ -323,6 +328,7 @@ impl Reason {
             Reason::TypedReceiver => 0.85,
             Reason::InterfaceMethod | Reason::MethodSet => 0.8,
             Reason::NameOnly => 0.3,
+            Reason::ParameterName => 0.6,
             Reason::UrlMatch => 0.9,
             Reason::DocMention => 0.75,
             Reason::CoChange => 0.5,

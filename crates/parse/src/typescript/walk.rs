@@ -213,9 +213,25 @@ impl<'s, 't> Walker<'s, 't> {
                 // required / optional parameters, declared when entered).
                 let mut c = node.walk();
                 let params: Vec<Node<'t>> = node.named_children(&mut c).collect();
+                let mut jsdoc: Option<Vec<(String, String)>> = None;
                 for p in params {
                     if !matches!(p.kind(), "required_parameter" | "optional_parameter") {
                         self.declare(p);
+                    }
+                    if p.kind() == "identifier" {
+                        // JavaScript: the function's JSDoc `@param {Reply} reply` types it.
+                        let tags = jsdoc.get_or_insert_with(|| self.jsdoc_params(node));
+                        let name = text(p, self.src);
+                        if let Some((_, ty)) = tags.iter().find(|(n, _)| n == name) {
+                            let scope = self.scope();
+                            self.facts.type_hints.push(TypeHint {
+                                scope,
+                                name: name.to_string(),
+                                source: HintSource::Annotation(ty.clone()),
+                                line: start_line(p),
+                                visible: None,
+                            });
+                        }
                     }
                 }
             }

@@ -16,6 +16,7 @@
 
 mod index;
 mod jsonc;
+mod named;
 mod project;
 mod resolver;
 

@@ -9,6 +9,7 @@
 //! [`MAX_DEPTH`] and visited sets.
 
 use super::index::{Export, FileIndex, SymInfo, file_index, file_local_hints, is_function};
+use super::named::js_constructors;
 use super::project::{ModTarget, file_modules};
 use crate::keys::FileKey;
 use codegraph_db::{SourceFile, Workspace};
@@ -330,7 +331,13 @@ impl<'db> Resolver<'db> {
     /// The class / interface a (possibly dotted) type name denotes in `f`.
     pub(crate) fn type_named(&self, f: SourceFile, ty: &str, depth: u32) -> Option<Target> {
         let (g, i) = self.declaration_named(f, ty, depth)?;
-        matches!(self.kind(g, i), Some(NodeKind::Class | NodeKind::Interface)).then_some((g, i))
+        // In JavaScript a function is a class when called with `new` (its prototype members).
+        let constructor = |g: SourceFile| {
+            self.kind(g, i) == Some(NodeKind::Function)
+                && g.language(self.db) == Some(codegraph_parse::Language::JavaScript)
+        };
+        (matches!(self.kind(g, i), Some(NodeKind::Class | NodeKind::Interface)) || constructor(g))
+            .then_some((g, i))
     }
 
     /// The declaration a (possibly dotted) name denotes in `f` at module scope, of any kind.
@@ -349,7 +356,12 @@ impl<'db> Resolver<'db> {
         }
         match cur {
             Def::Sym(g, i) => Some((g, i)),
-            _ => None,
+            // `const Reply = require('./reply')`: the module's `module.exports = Reply`.
+            Def::Module(m) => match self.export(m, "default", &mut HashSet::new(), depth + 1)? {
+                Def::Sym(g, i) => Some((g, i)),
+                _ => None,
+            },
+            Def::External => None,
         }
     }
 
@@ -600,6 +612,37 @@ impl<'db> Resolver<'db> {
         Some(cur)
     }
 
+    /// What a JavaScript name nothing declares or types holds, by the name itself: `reply` an
+    /// instance of the package's only class or constructor `Reply` ([`js_constructors`]).
+    /// `None` in TypeScript (an unannotated parameter there is typed by its context), for a
+    /// name with a written type (even one we cannot resolve) or an initializer, and for short
+    /// names.
+    fn named_instance(
+        &self,
+        f: SourceFile,
+        scope: Option<SymbolIdx>,
+        head: &str,
+    ) -> Option<Target> {
+        if f.language(self.db) != Some(codegraph_parse::Language::JavaScript) || head.len() < 3 {
+            return None;
+        }
+        // Only a parameter nothing types: a written type (JSDoc) we could not resolve says it
+        // holds something else, and a local initialized with a call or `new` we could not
+        // follow holds what that returns (the compiler calls it `any`: no call). A callback's
+        // parameter typed from its callee's declaration (none in JavaScript) says nothing.
+        let typed = self.chain(f, scope).into_iter().any(|s| {
+            self.hints(f, Some(s), head)
+                .is_some_and(|h| h.iter().any(|x| !matches!(x, HintSource::Callback { .. })))
+        });
+        if typed {
+            return None;
+        }
+        let mut chars = head.chars();
+        let first = chars.next().filter(char::is_ascii_lowercase)?;
+        let name = format!("{}{}", first.to_ascii_uppercase(), chars.as_str());
+        js_constructors(self.db, self.workspace).only(f.path(self.db), &name)
+    }
+
     /// Member `name` of a receiver value.
     fn member_of(
         &self,
@@ -709,7 +752,16 @@ impl<'db> Resolver<'db> {
             }
             Receiver::Path(p) => match self.path_val(f, scope, p, depth + 1) {
                 Some(v) => self.member_of(f, v, &c.name, depth, Reason::TypedReceiver),
-                None => Outcome::Unknown,
+                None => match p.as_slice() {
+                    [head] => match self
+                        .named_instance(f, scope, head)
+                        .and_then(|t| self.member(t, &c.name, depth + 1))
+                    {
+                        Some(m) => Outcome::Found(m, Reason::ParameterName),
+                        None => Outcome::Unknown,
+                    },
+                    _ => Outcome::Unknown,
+                },
             },
             Receiver::CallResult(inner) => {
                 if c.name.is_empty() {

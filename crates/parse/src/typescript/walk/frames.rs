@@ -173,6 +173,36 @@ impl<'s, 't> Walker<'s, 't> {
         util::clean_comments(comments.iter().map(|c| text(*c, self.src)))
     }
 
+    /// The `@param {Type} name` tags of the JSDoc comment on the function that owns the
+    /// parameter list `params` (on the declaration, or on the statement a function value is
+    /// assigned or exported in), for types written as a plain, possibly dotted, name that
+    /// starts upper-case (`{Reply}`, `{http.Server}`): JavaScript's way to type a parameter.
+    /// Unions, generics, records and lower-case names (`{object}`, `{string}`) name no class.
+    pub(super) fn jsdoc_params(&self, params: Node<'t>) -> Vec<(String, String)> {
+        let Some(mut anchor) = params.parent() else { return Vec::new() };
+        while let Some(p) = anchor.parent().filter(|p| {
+            matches!(
+                p.kind(),
+                "variable_declarator"
+                    | "lexical_declaration"
+                    | "variable_declaration"
+                    | "export_statement"
+                    | "assignment_expression"
+                    | "expression_statement"
+                    | "pair"
+            )
+        }) {
+            anchor = p;
+        }
+        let comments = util::preceding_comments(anchor, |k| k == "comment");
+        let Some(doc) =
+            comments.last().map(|c| text(*c, self.src)).filter(|t| t.starts_with("/**"))
+        else {
+            return Vec::new();
+        };
+        jsdoc_param_tags(doc)
+    }
+
     /// `util::signature`, but starting after leading decorators.
     pub(super) fn sig(&self, decl: Node<'t>, body: Option<Node<'t>>) -> String {
         let leading_decorator = decl.child(0).is_some_and(|c| c.kind() == "decorator");
@@ -262,5 +292,57 @@ impl<'s, 't> Walker<'s, 't> {
                 visible: None,
             });
         }
+    }
+}
+
+/// `@param {Type} name` pairs of a JSDoc comment's text (see [`Walker::jsdoc_params`]).
+fn jsdoc_param_tags(doc: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for tag in doc.split("@param").skip(1) {
+        let tag = tag.trim_start();
+        let Some(rest) = tag.strip_prefix('{') else { continue };
+        let Some((ty, rest)) = rest.split_once('}') else { continue };
+        let ty = ty.trim().trim_start_matches(['?', '!']).trim_end_matches('=');
+        let name: String = rest
+            .trim_start()
+            .trim_start_matches('[')
+            .trim_start_matches("...")
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '$'))
+            .collect();
+        let plain = ty.split('.').all(|seg| {
+            seg.chars().next().is_some_and(|c| c.is_alphabetic() || matches!(c, '_' | '$'))
+                && seg.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '$'))
+        });
+        let last = ty.rsplit('.').next().unwrap_or(ty);
+        if name.is_empty() || !plain || !last.starts_with(|c: char| c.is_ascii_uppercase()) {
+            continue;
+        }
+        out.push((name, ty.to_string()));
+    }
+    out
+}
+
+#[cfg(test)]
+mod jsdoc_tests {
+    use super::jsdoc_param_tags;
+
+    #[test]
+    fn param_tags_with_a_class_name() {
+        let doc = "/**\n * Handles it.\n * @param {Error} err the error\n * @param {object} req\n \
+                   * @param {Reply} reply\n * @param {http.Server=} [server]\n \
+                   * @param {string|Buffer} body\n * @param {Array<Reply>} all\n \
+                   * @param {...Hook} hooks\n * @param {?Request} request\n */";
+        let got = jsdoc_param_tags(doc);
+        let want = [
+            ("err", "Error"),
+            ("reply", "Reply"),
+            ("server", "http.Server"),
+            ("request", "Request"),
+        ];
+        assert_eq!(
+            got,
+            want.iter().map(|(n, t)| (n.to_string(), t.to_string())).collect::<Vec<_>>()
+        );
     }
 }
