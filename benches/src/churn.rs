@@ -171,7 +171,9 @@ fn session(a: &Args, work: &Path) -> Result<()> {
 
         let mut deleted: Vec<usize> = Vec::new();
         let mut rss_100 = None;
-        let every = a.ops.checked_div(a.switches).map_or(usize::MAX, |e| e.max(1));
+        // Switches spread evenly, none at the very start: `switches` of them in `ops`.
+        let every = a.ops.checked_div(a.switches + 1).map_or(usize::MAX, |e| e.max(1));
+        let mut switched = 0usize;
         let mut on_b60 = false;
         let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
         let mut next = |n: usize| {
@@ -195,7 +197,8 @@ fn session(a: &Args, work: &Path) -> Result<()> {
                 std::thread::sleep(Duration::from_millis(5));
             };
             while rx.try_recv().is_ok() {}
-            if i > 0 && i % every == 0 {
+            if i > 0 && i % every == 0 && switched < a.switches {
+                switched += 1;
                 // Commit the churn so far, then switch: the checkout is clean.
                 crate::git(&root, &["add", "-A"])?;
                 crate::git(&root, &["commit", "-q", "-m", "churn", "--allow-empty"])?;
@@ -246,7 +249,7 @@ fn session(a: &Args, work: &Path) -> Result<()> {
         println!(
             "churn: {} operations ({} branch switches, {published} published edits) in {:.0} s; watch RSS after 100: {}, after {}: {}{}",
             a.ops,
-            if every == usize::MAX { 0 } else { (a.ops - 1) / every },
+            switched,
             started.elapsed().as_secs_f64(),
             fmt(rss_100),
             a.ops,

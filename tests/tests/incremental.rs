@@ -869,6 +869,37 @@ fn new_declaration_reresolves_docs_without_rewriting_them() {
     assert_eq!(rewrite, vec!["b/b.go".to_string()]);
 }
 
+/// A Markdown edit that mentions a declared name no doc mentioned before changes the set of
+/// mentioned names, so the name index is rebuilt with it and the README's unit is rewritten
+/// with the new DOC_RELATED edge (the index keeps only mentioned names: a stale set would
+/// lose the edge).
+#[test]
+fn newly_mentioned_name_enters_the_index_and_links() {
+    let mut s = Session::new(DOCS);
+    s.edit(
+        "b/b.go",
+        "func helper() int { return 1 }",
+        "func helper() int { return 1 }\n\nfunc Other() {}",
+    );
+    s.recompute();
+    let readme = s.files["README.md"];
+    let doc_edges = |s: &Session| -> Vec<String> {
+        codegraph_resolve::resolve_file(&s.db, s.workspace, readme)
+            .edges
+            .iter()
+            .filter(|e| e.kind == codegraph_schema::EdgeKind::DocRelated)
+            .map(|e| e.dst.to_string())
+            .collect()
+    };
+    assert!(!doc_edges(&s).iter().any(|d| d.ends_with(":Other")), "{:?}", doc_edges(&s));
+    s.edit("README.md", "(it calls `helper`)", "(it calls `helper`; see `b.Other`)");
+    let (ran, rewrite) = s.recompute();
+    assert!(ran.contains(&"mentioned_names()".to_string()), "{ran:?}");
+    assert!(ran.contains(&"name_index()".to_string()), "{ran:?}");
+    assert_eq!(rewrite, vec!["README.md".to_string()]);
+    assert!(doc_edges(&s).iter().any(|d| d.ends_with("b/b.go:Other")), "{:?}", doc_edges(&s));
+}
+
 /// A Go package and its test file.
 const GO_TESTS: &str = r#"
 //- /go.mod

@@ -122,10 +122,11 @@ pub(crate) fn mentioned_names(
                 continue;
             }
             let text = clean(&m.text);
-            if text.is_empty() || looks_like_path(text) || !text.split('.').all(is_identifier) {
+            if looks_like_path(text) {
                 continue;
             }
-            if let Some((_, rest)) = text.split_once('.') {
+            let Some((text, qualified)) = lookup_keys(text) else { continue };
+            if let Some((_, rest)) = qualified {
                 names.insert(rest.to_string());
             }
             names.insert(text.to_string());
@@ -316,20 +317,26 @@ fn find_path(ix: &NameIndex, dir: &str, text: &str) -> Option<SourceFile> {
     }
 }
 
+/// What [`find_name`] looks up for a mention's cleaned text, and so what [`mentioned_names`]
+/// keeps in the index: the text and, when it is qualified, its qualifier and what follows the
+/// first dot. `None` for a text that is no (dotted) name.
+fn lookup_keys(text: &str) -> Option<(&str, Option<(&str, &str)>)> {
+    if text.is_empty() || !text.split('.').all(is_identifier) {
+        return None;
+    }
+    Some((text, text.split_once('.')))
+}
+
 /// The one symbol a name mention denotes (rules 2-4 of the module doc); `doc` is the
 /// Markdown file's path.
 fn find_name(db: &dyn salsa::Database, ix: &NameIndex, doc: &str, text: &str) -> Option<Target> {
     let dir = parent_dir(doc);
-    if text.is_empty() || !text.split('.').all(is_identifier) {
-        return None;
-    }
+    let (text, qualified) = lookup_keys(text)?;
     let entry = |&(f, i): &(SourceFile, u32)| doc_names(db, f).get(i as usize).map(|n| (f, i, n));
     let mut candidates: Vec<(SourceFile, u32)> = Vec::new();
-    if text.contains('.') {
+    if let Some((qualifier, rest)) = qualified {
         candidates.extend(ix.by_qname.get(text).into_iter().flatten());
-        if candidates.is_empty()
-            && let Some((qualifier, rest)) = text.split_once('.')
-        {
+        if candidates.is_empty() {
             let pool =
                 if rest.contains('.') { ix.by_qname.get(rest) } else { ix.by_name.get(rest) };
             candidates.extend(pool.into_iter().flatten().filter(|&&(f, i)| {
