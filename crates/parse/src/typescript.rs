@@ -14,6 +14,13 @@
 //! function` inside a constructor is `C.constructor.x`) are reproduced on purpose.
 
 mod repair;
+
+/// The text the TypeScript provider parses instead of `text` when `text` has errors (its parse
+/// repairs; see `repair.rs`), `None` when no repair applies. For tools that look for the
+/// constructs the grammar still rejects (`examples/parse_errors.rs`).
+pub fn repaired_text(text: &str) -> Option<String> {
+    repair::repair(text).map(|(t, _)| t)
+}
 pub(crate) mod shapes;
 mod walk;
 

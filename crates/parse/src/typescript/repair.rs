@@ -7,7 +7,8 @@
 //!
 //! The constructs (each has a fixture in `tests/tests/provider_ts.rs`):
 //! - a generic call signature on the line after another member with no `;` (`{ <A>(a: A): A`
-//!   newline `<B>(b: B): B }`, tree-sitter-typescript issue #335): `;` after the previous line;
+//!   newline `<B>(b: B): B }`, tree-sitter-typescript issue #335), comment lines and blank
+//!   lines between them allowed: `;` after the previous member's line;
 //! - an import type with type arguments (`import('./x').T<U>`): `import('./x').` blanked, so
 //!   the type reads `T<U>`;
 //! - variance annotations on type parameters (`<in out T>`): `in` / `out` blanked;
@@ -86,9 +87,10 @@ fn blank_variance_and_type_star(text: &str, edits: &mut u32) -> String {
     let mut i = 0;
     while i < bytes.len() {
         if bytes[i] == b'<' || bytes[i] == b',' {
-            // Skip spaces, then any run of `in ` / `out ` followed by an identifier.
+            // Skip white space (a long parameter list puts one per line), then any run of
+            // `in ` / `out ` followed by an identifier.
             let mut j = i + 1;
-            while j < bytes.len() && bytes[j] == b' ' {
+            while j < bytes.len() && bytes[j].is_ascii_whitespace() {
                 j += 1;
             }
             let mut blanked = false;
@@ -104,8 +106,23 @@ fn blank_variance_and_type_star(text: &str, edits: &mut u32) -> String {
                 while k < bytes.len() && bytes[k] == b' ' {
                     k += 1;
                 }
-                // The parameter's name must follow (not `in` as a name: `<in>`, `<in,`).
+                // The parameter's name must follow (not `in` as a name: `<in>`, `<in,`), and
+                // then what may follow a type parameter's name (not `out as T`: an argument).
                 if !bytes.get(k).is_some_and(|&b| is_ident(b)) || word_at(k, "extends") {
+                    break;
+                }
+                let mut e = k;
+                while e < bytes.len() && is_ident(bytes[e]) {
+                    e += 1;
+                }
+                while e < bytes.len() && bytes[e].is_ascii_whitespace() {
+                    e += 1;
+                }
+                let ends_parameter = matches!(bytes.get(e), Some(b',' | b'>' | b'='))
+                    || word_at(e, "extends")
+                    || word_at(e, "out")
+                    || (w == 2 && bytes[k..e].starts_with(b"out"));
+                if !ends_parameter {
                     break;
                 }
                 for b in &mut out[j..j + w] {
@@ -150,14 +167,24 @@ fn blank_variance_and_type_star(text: &str, edits: &mut u32) -> String {
 /// `<T>(`, after a line whose code does not end a member: `;` after that code.
 fn separate_call_signatures(text: &str, edits: &mut u32) -> String {
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    // Blank lines and comment lines (a doc comment between overloads is the rule in
+    // libraries that document each signature) stand between two members.
+    let no_code = |l: &str| {
+        let t = l.trim();
+        t.is_empty() || t.starts_with("//") || t.starts_with("/*") || t.starts_with('*')
+    };
+    // `<A>(a: A): A`, or a type parameter list written one per line (`<` alone, then names).
+    let starts_signature = |m: usize| {
+        let t = lines[m].trim();
+        let name_follows =
+            |rest: &str| rest.trim_start().bytes().next().is_some_and(|b| b.is_ascii_alphabetic());
+        (t.starts_with('<') && name_follows(&t[1..]) && t.contains(">("))
+            || (t == "<" && lines.get(m + 1).is_some_and(|l| name_follows(l)))
+    };
     let mut out = String::with_capacity(text.len() + 16);
     for (n, line) in lines.iter().enumerate() {
-        let next_starts_signature = lines.get(n + 1).is_some_and(|next| {
-            let t = next.trim_start();
-            t.starts_with('<')
-                && t[1..].trim_start().bytes().next().is_some_and(|b| b.is_ascii_alphabetic())
-                && t.contains(">(")
-        });
+        let next_starts_signature = !no_code(line)
+            && (n + 1..lines.len()).find(|&m| !no_code(lines[m])).is_some_and(starts_signature);
         if !next_starts_signature {
             out.push_str(line);
             continue;
@@ -170,9 +197,12 @@ fn separate_call_signatures(text: &str, edits: &mut u32) -> String {
         let last = code.bytes().last();
         let ends_member = matches!(
             last,
-            None | Some(b';' | b',' | b'{' | b'(' | b'[' | b'|' | b'&' | b'=' | b':' | b'?' | b'/')
+            None | Some(
+                b';' | b',' | b'{' | b'(' | b'[' | b'|' | b'&' | b'=' | b':' | b'?' | b'/' | b'<'
+            )
         );
-        if ends_member {
+        // `=> ` at a line's end: the arrow's body (a generic function) is on the next line.
+        if ends_member || code.ends_with("=>") {
             out.push_str(line);
             continue;
         }
@@ -215,6 +245,12 @@ mod tests {
         assert_eq!(out, "interface F {\n  <A>(a: A): Array<A>; // one\n  <B>(b: B): B\n}\n");
         assert_eq!(n, 1);
 
+        // Doc comments and blank lines between the two signatures.
+        let src = "const f: {\n  (n: number): <A>(a: A) => A[]\n  /**\n   * Doc.\n   */\n\n  <A>(a: A): A[]\n} = g\n";
+        let (out, n) = repair(src).expect("repaired");
+        assert_eq!(out, src.replacen("=> A[]\n", "=> A[];\n", 1));
+        assert_eq!(n, 1);
+
         let src = "type K = import('./HKT').Kind<'IO', B>\n";
         let (out, n) = repair(src).expect("repaired");
         assert_eq!(
@@ -227,6 +263,20 @@ mod tests {
         let (out, _) = repair(src).expect("repaired");
         assert_eq!(out, "declare function f<       T,     U extends V>(x: T): T\n");
 
+        // Type arguments that are generic function types (`dual<` newline `<A>(a: A) => A`)
+        // are no members; a type parameter list one per line starts a signature.
+        let src =
+            "const d: {\n  <A>(a: A): A\n} = dual<\n  <A>(a: A) => A,\n  <A>(a: A) => A\n>(1, f)\n";
+        assert_eq!(repair(src), None);
+        let src = "interface U {\n  (a: A): B\n  <\n    C\n  >(c: C): C\n}\n";
+        let (out, _) = repair(src).expect("repaired");
+        assert_eq!(out, src.replacen("B\n", "B;\n", 1));
+
+        let src = "interface C<\n  out A,\n  in B = unknown\n> {}\n";
+        let (out, n) = repair(src).expect("repaired");
+        assert_eq!(out, "interface C<\n      A,\n     B = unknown\n> {}\n");
+        assert_eq!(n, 2);
+
         let (out, _) = repair("export type * from './x'\n").expect("repaired");
         assert_eq!(out, "export      * from './x'\n");
 
@@ -238,5 +288,8 @@ mod tests {
         // Nothing to repair: none of the constructs, or `in` as a type parameter's name.
         assert_eq!(repair("const a = b < c;\nlet x = import('./a').then(f)\n"), None);
         assert_eq!(repair("type T<in> = in\n"), None);
+        assert_eq!(repair("f(a,\n  out as any)\n"), None);
+        let src = "const r = <R>(rt: R) =>\n  <A>(a: A) => a\n";
+        assert_eq!(repair(src), None);
     }
 }
