@@ -810,6 +810,32 @@ fn parse_repair_of_constructs_the_grammar_rejects() {
         function double(x: number) {
           return x * 2;
         }
+        //- /src/documented.ts
+        export interface Channel<
+          out A,
+          in B = unknown
+        > {}
+        export const replicate: {
+          /**
+           * Curried.
+           */
+          (n: number): <A>(a: A) => Array<A>
+
+          /**
+           * Data first.
+           */
+          <
+            A
+          >(a: A, n: number): Array<A>
+        } = dual<
+          (n: number) => <A>(a: A) => Array<A>,
+          <A>(a: A, n: number) => Array<A>
+        >(2, (a: unknown, n: number) => fill(a, n));
+        export const run = <R>(rt: R) =>
+          <A>(a: A) => fill(rt, 1);
+        function fill(a: unknown, n: number) {
+          return [a];
+        }
         //- /src/hkt.d.ts
         export declare const map: <A, B>(f: (a: A) => B) => (fa: import('./HKT').Kind<'IO', A>) => import('./HKT').Kind<'IO', B>
         export declare function lift<in out T>(x: T): T
@@ -829,6 +855,19 @@ fn parse_repair_of_constructs_the_grammar_rejects() {
         hint L5 pipe acc = param 0 of arg 0 of fns.reduce()
         hint L5 pipe f = param 1 of arg 0 of fns.reduce()
         repairs 1
+        //- src/documented.ts
+        sym interface Channel L1-4 exported sig="interface Channel< A, B = unknown >"
+        sym constant replicate L5-20 exported sig="const replicate: { /** * Curried. */ (n: number): <A>(a: A) => Array<A>; /** * Data first. */ < A >(a: A, n: number): Array<A> } = dual< (n: number) => <A>(a: A) => Array<A>, <A>(a: A, n: number) => A"
+        sym function run L21-22 exported sig="const run = <R>(rt: R) =>"
+        sym function fill L23-25 sig="function fill(a: unknown, n: number)"
+        call L17:5 dual in replicate
+        call L20:33 fill in replicate
+        call L22:16 fill in run
+        hint L20 replicate a = param 0 of arg 1 of dual()
+        hint L20 replicate n = param 1 of arg 1 of dual()
+        hint L21 run rt : R
+        hint L22 run a : A
+        repairs 3
         //- src/hkt.d.ts
         sym constant map L1-1 exported sig="const map: <A, B>(f: (a: A) => B) => (fa: Kind<'IO', A>) => Kind<'IO', B>"
         sym function lift L2-2 exported sig="function lift< T>(x: T): T"
