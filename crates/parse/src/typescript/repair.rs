@@ -60,7 +60,8 @@ fn blank_import_type_qualifiers(text: &str, edits: &mut u32) -> String {
         while m < bytes.len() && is_ident(bytes[m]) {
             m += 1;
         }
-        if m == name_start || bytes.get(m) != Some(&b'<') {
+        // `T<U>` or `T[]`: a type (`import('x')` as a value is followed by `.then(`).
+        if m == name_start || !matches!(bytes.get(m), Some(b'<' | b'[')) {
             continue;
         }
         for b in &mut out[start..name_start] {
@@ -90,8 +91,21 @@ fn blank_variance_and_type_star(text: &str, edits: &mut u32) -> String {
             // Skip white space (a long parameter list puts one per line), then any run of
             // `in ` / `out ` followed by an identifier.
             let mut j = i + 1;
-            while j < bytes.len() && bytes[j].is_ascii_whitespace() {
-                j += 1;
+            loop {
+                while j < bytes.len() && bytes[j].is_ascii_whitespace() {
+                    j += 1;
+                }
+                // Comments between parameters (`/** @ts-expect-error */`, `///`).
+                if bytes[j..].starts_with(b"//") {
+                    j += bytes[j..].iter().position(|&b| b == b'\n').unwrap_or(bytes.len() - j);
+                } else if bytes[j..].starts_with(b"/*") {
+                    match text.get(j + 2..).and_then(|r| r.find("*/")) {
+                        Some(end) => j += 2 + end + 2,
+                        None => break,
+                    }
+                } else {
+                    break;
+                }
             }
             let mut blanked = false;
             loop {
@@ -119,7 +133,8 @@ fn blank_variance_and_type_star(text: &str, edits: &mut u32) -> String {
                     e += 1;
                 }
                 let ends_parameter = matches!(bytes.get(e), Some(b',' | b'>' | b'='))
-                    || word_at(e, "extends")
+                    || (bytes.get(e..).is_some_and(|r| r.starts_with(b"extends"))
+                        && bytes.get(e + 7).is_some_and(u8::is_ascii_whitespace))
                     || word_at(e, "out")
                     || (w == 2 && bytes[k..e].starts_with(b"out"));
                 if !ends_parameter {
@@ -176,8 +191,12 @@ fn separate_call_signatures(text: &str, edits: &mut u32) -> String {
     // `<A>(a: A): A`, or a type parameter list written one per line (`<` alone, then names).
     let starts_signature = |m: usize| {
         let t = lines[m].trim();
-        let name_follows =
-            |rest: &str| rest.trim_start().bytes().next().is_some_and(|b| b.is_ascii_alphabetic());
+        let name_follows = |rest: &str| {
+            rest.trim_start()
+                .bytes()
+                .next()
+                .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_' || b == b'$')
+        };
         (t.starts_with('<') && name_follows(&t[1..]) && t.contains(">("))
             || (t == "<" && lines.get(m + 1).is_some_and(|l| name_follows(l)))
     };
@@ -289,6 +308,15 @@ mod tests {
         assert_eq!(repair("const a = b < c;\nlet x = import('./a').then(f)\n"), None);
         assert_eq!(repair("type T<in> = in\n"), None);
         assert_eq!(repair("f(a,\n  out as any)\n"), None);
+        let src = "type F = {\n  <A>(a: A): <_>(s: S<_>) => A\n  <_, A>(s: S<_>, a: A): A\n}\n";
+        assert_eq!(repair(src).map(|(t, _)| t), Some(src.replacen("=> A\n", "=> A;\n", 1)));
+        let src = "type G<\n  out C extends\n    X,\n> = C\nlet l: import('./log').Log[]\n";
+        let (out, n) = repair(src).expect("repaired");
+        assert_eq!(
+            out,
+            format!("type G<\n      C extends\n    X,\n> = C\nlet l: {}Log[]\n", " ".repeat(16))
+        );
+        assert_eq!(n, 2);
         let src = "const r = <R>(rt: R) =>\n  <A>(a: A) => a\n";
         assert_eq!(repair(src), None);
     }
