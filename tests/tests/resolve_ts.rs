@@ -509,7 +509,8 @@ fn accesses_of_fields_parameter_properties_interfaces_and_inherited_fields() {
 /// parameter (`reply.send(...)` in a JavaScript handler) is an unresolved site, so impact can
 /// say that callers may be missing; a function's own `call` / `apply` / `bind` is the
 /// language's and stays out. A parameter called as a function (`cb(1)`) is listed too: nothing
-/// tells it from a declaration we failed to find.
+/// tells it from a declaration we failed to find; so is a callee that is no name
+/// (`handlers[kind](...)`, by its text), but not a function expression called in place.
 #[test]
 fn calls_through_untyped_receivers_are_unresolved_not_dropped() {
     check(
@@ -519,7 +520,10 @@ fn calls_through_untyped_receivers_are_unresolved_not_dropped() {
           reply.send({ ok: true });
           request.log.info("x");
           helper.call(null, 1);
+          handlers[request.kind](reply);
+          (function now() {})();
         }
+        const handlers = {};
         function helper(x) {}
         //- /lib/typed.ts
         export function run(cb: (x: number) => void) {
@@ -527,9 +531,11 @@ fn calls_through_untyped_receivers_are_unresolved_not_dropped() {
         }
         "#,
         expect![[r#"
+            edge REFERS_TO sym:js:lib/route.js:handler -> sym:js:lib/route.js:handlers L5 same-file 0.95
             edge REFERS_TO sym:js:lib/route.js:handler -> sym:js:lib/route.js:helper L4 same-file 0.95
             unresolved lib/route.js:2 reply.send in sym:js:lib/route.js:handler
             unresolved lib/route.js:3 request.log.info in sym:js:lib/route.js:handler
+            unresolved lib/route.js:5 ?.handlers[request.kind] in sym:js:lib/route.js:handler
             unresolved lib/typed.ts:2 cb in sym:ts:lib/typed.ts:run
         "#]],
     );

@@ -169,8 +169,9 @@ impl<'s, 't> Walker<'s, 't> {
         if func.kind() == "identifier" && text(func, self.src) == "require" {
             self.require(node);
         }
-        let Some((callee, name_node)) =
-            callee_of(func, self.src).or_else(|| self.called_call_result(func))
+        let Some((callee, name_node)) = callee_of(func, self.src)
+            .or_else(|| self.called_call_result(func))
+            .or_else(|| self.opaque_callee(func))
         else {
             return;
         };
@@ -231,6 +232,22 @@ impl<'s, 't> Walker<'s, 't> {
             enclosing: self.existing_scope(),
             write,
         });
+    }
+
+    /// A callee that is no name we can follow (`table[key]()`, `(0, m.f)()`): kept as a call
+    /// site named by its text, so that it is counted as an unresolved site instead of being
+    /// dropped. A function, arrow or class expression called where it is written is not (the
+    /// function is right there).
+    fn opaque_callee(&self, func: Node<'t>) -> Option<(Callee, Node<'t>)> {
+        let e = unwrap_expr(func);
+        if matches!(
+            e.kind(),
+            "function_expression" | "function" | "arrow_function" | "generator_function" | "class"
+        ) {
+            return None;
+        }
+        let name: String = util::collapse_whitespace(text(e, self.src)).chars().take(60).collect();
+        Some((Callee { receiver: Receiver::Other, name }, e))
     }
 
     /// `f()()` / `require('x')(opts)`: the result of a call is itself called. The compiler
