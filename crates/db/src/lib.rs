@@ -171,6 +171,54 @@ impl Database {
         parse::set_lru_capacity(self, capacity);
     }
 
+    /// [`Database::par_each`] that keeps each file's result, in `files` order; `None` when a
+    /// worker panicked (the caller publishes nothing).
+    pub fn par_map<T: Send>(
+        &self,
+        files: &[SourceFile],
+        compute: impl Fn(&Database, SourceFile) -> T + Sync,
+    ) -> Option<Vec<T>> {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let next = AtomicUsize::new(0);
+        let compute = &compute;
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads)
+                .map(|_| {
+                    let db = self.clone();
+                    let next = &next;
+                    scope.spawn(move || {
+                        let mut out: Vec<(usize, T)> = Vec::new();
+                        // Runs of neighbouring files (a package's files need the same
+                        // tables): fewer waits on another worker's query.
+                        loop {
+                            let from = next.fetch_add(PAR_RUN, Ordering::Relaxed);
+                            let Some(run) = files.get(from..(from + PAR_RUN).min(files.len()))
+                            else {
+                                break;
+                            };
+                            for (k, &file) in run.iter().enumerate() {
+                                out.push((from + k, compute(&db, file)));
+                            }
+                        }
+                        out
+                    })
+                })
+                .collect();
+            let mut slots: Vec<Option<T>> =
+                std::iter::repeat_with(|| None).take(files.len()).collect();
+            // Join every worker before looking at any (an unjoined panicked one would make the
+            // scope panic).
+            let parts: Vec<_> = handles.into_iter().map(|h| h.join()).collect();
+            for part in parts {
+                for (i, v) in part.ok()? {
+                    slots[i] = Some(v);
+                }
+            }
+            slots.into_iter().collect()
+        })
+    }
+
     /// Runs `compute` for every file on all cores without starting new revisions (for queries
     /// that do not hold syntax trees, such as cross-file resolution).
     pub fn par_each(&self, files: &[SourceFile], compute: impl Fn(&Database, SourceFile) + Sync) {
@@ -191,6 +239,9 @@ impl Database {
         });
     }
 }
+
+/// Files a worker of [`Database::par_map`] takes at a time.
+const PAR_RUN: usize = 64;
 
 /// Files per parallel batch in [`Database::prefetch`].
 pub const PREFETCH_CHUNK: usize = 512;

@@ -39,9 +39,6 @@ pub const INPUT_DURABILITY: Durability = Durability::LOW;
 /// Syntax trees a watch daemon keeps (the full build keeps 256 while it streams the tree).
 pub const DAEMON_PARSE_LRU: usize = 32;
 
-/// Files a worker of [`Engine::file_digests`] takes at a time.
-const DIGEST_RUN: usize = 64;
-
 /// SQLite page cache of a watch daemon's connection (the full build uses 64 MiB).
 pub const DAEMON_SQLITE_CACHE_KIB: i64 = 8 * 1024;
 
@@ -1265,48 +1262,12 @@ impl Engine {
     /// Every file unit's digest, in path order, computed on all cores. Units an edit cannot
     /// have changed are only validated by salsa, not recomputed.
     fn file_digests(&self) -> Result<Vec<u64>> {
-        use std::sync::atomic::{AtomicUsize, Ordering};
         let ws = self.workspace;
         let inputs: Vec<SourceFile> = self.files.values().map(|e| e.input).collect();
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let db = &self.db;
-        // Workers take small runs of files as they go (a package's files are derived by the
-        // worker that first needs its tables; fixed halves left one core idle at the end).
-        let next = AtomicUsize::new(0);
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..threads)
-                .map(|_| {
-                    let db = db.clone();
-                    let (next, inputs) = (&next, &inputs);
-                    scope.spawn(move || {
-                        let mut out: Vec<(usize, u64)> = Vec::new();
-                        loop {
-                            let from = next.fetch_add(DIGEST_RUN, Ordering::Relaxed);
-                            if from >= inputs.len() {
-                                break;
-                            }
-                            let to = (from + DIGEST_RUN).min(inputs.len());
-                            for (i, &f) in inputs[from..to].iter().enumerate() {
-                                out.push((from + i, file_unit_digest(&db, ws, f)));
-                            }
-                        }
-                        out
-                    })
-                })
-                .collect();
-            let mut out = vec![0; inputs.len()];
-            for h in handles {
-                match h.join() {
-                    Ok(part) => {
-                        for (i, d) in part {
-                            out[i] = d;
-                        }
-                    }
-                    Err(_) => anyhow::bail!("deriving the graph panicked; nothing was published"),
-                }
-            }
-            Ok(out)
-        })
+        // Workers take files as they go (fixed halves left one core idle at the end).
+        self.db
+            .par_map(&inputs, |db, f| file_unit_digest(db, ws, f))
+            .context("deriving the graph panicked; nothing was published")
     }
 
     /// Prepares a long-lived engine: keeps at most [`DAEMON_PARSE_LRU`] syntax trees (a daemon

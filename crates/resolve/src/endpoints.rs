@@ -622,7 +622,7 @@ pub fn package_roots(db: &dyn salsa::Database, workspace: Workspace) -> Vec<Stri
 }
 
 /// The package root a file belongs to: the deepest of `roots` that holds it.
-fn package_of<'r>(roots: &'r [String], path: &str) -> Option<&'r str> {
+pub(crate) fn package_of<'r>(roots: &'r [String], path: &str) -> Option<&'r str> {
     roots
         .iter()
         .filter(|r| r.is_empty() || path.starts_with(&format!("{r}/")))

@@ -640,7 +640,8 @@ impl<'db> Resolver<'db> {
         let mut chars = head.chars();
         let first = chars.next().filter(char::is_ascii_lowercase)?;
         let name = format!("{}{}", first.to_ascii_uppercase(), chars.as_str());
-        js_constructors(self.db, self.workspace).only(f.path(self.db), &name)
+        let roots = crate::endpoints::package_roots(self.db, self.workspace);
+        js_constructors(self.db, self.workspace).only(roots, f.path(self.db), &name)
     }
 
     /// Member `name` of a receiver value.
