@@ -530,7 +530,8 @@ fn go_renamed_file_reruns_its_package_only() {
 /// A function-body edit in `util.ts` (a new call) re-runs that file's per-file queries only.
 /// `app.ts` imports `util.ts` but reads it through `file_index` (exports, symbols without
 /// lines, module-level hints) and `symbol_ids`, which compare equal; the hints of function
-/// scopes that did get re-derived (`file_local_hints`) are read by `util.ts` alone.
+/// scopes (`file_local_hints`) only `util.ts` would read, and its new call of a declaration
+/// (no parameter or local, as the walker marks) does not.
 #[test]
 fn ts_function_body_edit_reruns_only_its_file() {
     let mut s = Session::new(TS);
@@ -546,7 +547,6 @@ fn ts_function_body_edit_reruns_only_its_file() {
             "file_endpoints(src/util.ts)",
             "composed_routes(src/util.ts)",
             "file_index(src/util.ts)",
-            "file_local_hints(src/util.ts)",
             "file_modules(src/util.ts)",
             "resolve_file(src/util.ts)",
             "file_unit_digest(src/util.ts)",
@@ -573,7 +573,6 @@ fn ts_line_shifting_comment_reruns_only_its_file() {
             "file_endpoints(src/util.ts)",
             "composed_routes(src/util.ts)",
             "file_index(src/util.ts)",
-            "file_local_hints(src/util.ts)",
             "file_modules(src/util.ts)",
             "resolve_file(src/util.ts)",
             "file_unit_digest(src/util.ts)",
@@ -600,7 +599,6 @@ fn ts_exported_signature_edit_reruns_its_importers_only() {
             "file_endpoints(src/util.ts)",
             "composed_routes(src/util.ts)",
             "file_index(src/util.ts)",
-            "file_local_hints(src/util.ts)",
             "file_modules(src/util.ts)",
             "resolve_file(src/util.ts)",
             "resolve_file(src/app.ts)",

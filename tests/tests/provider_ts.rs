@@ -31,7 +31,7 @@ fn functions_and_nesting() {
         sym function later L10-10 sig="async function later(): Promise<Result | null>"
         call L3:29 helper in add.inner
         call L4:23 inner in add.local
-        call L6:10 local in add
+        call L6:10 local in add local
         call L9:30 add in default
         call L10:56 add in later
         hint L10 later  -> Promise
@@ -630,9 +630,10 @@ fn tsx_file() {
     expect![[r#"
         //- src/App.tsx
         sym function App L2-5 exported sig="function App({ name }: Props): JSX.Element"
+        sym parameter App.setV L3-3 in=App sig="[v, setV] = useState<number>(0)"
         import L1 EsImport "react" default as React
         call L3:21 useState in App
-        call L4:30 setV in App
+        call L4:30 setV in App local
         call L4:44 format in App
         hint L2 App  -> JSX.Element
     "#]]
@@ -848,8 +849,9 @@ fn parse_repair_of_constructs_the_grammar_rejects() {
         sym function pipe L1-6 exported sig="const pipe: { <A>(a: A): A; <A, B>(a: A, ab: (a: A) => B): B } = function (a: any, ...fns: any[])"
         sym function use L7-9 exported sig="function use()"
         sym function double L10-12 sig="function double(x: number)"
+        sym parameter pipe.f L5-5 in=pipe sig="f"
         call L5:14 fns.reduce in pipe
-        call L5:33 f in pipe
+        call L5:33 f in pipe local
         call L8:10 pipe in use
         ref call L8:18 double in use
         hint L5 pipe acc = param 0 of arg 0 of fns.reduce()

@@ -24,7 +24,8 @@
 //! Layout after the version byte, in order: the Go package (`0` | `1` string), syntax error
 //! count, repair count, the Go build constraint (`0` | `1` string), the node-kind table (count, spellings), then symbols, imports, calls, accesses, heritage,
 //! type hints, endpoints, mounts and client calls, each a count followed by its items (the
-//! `Writer` methods say which fields), then the default export (`0` | `1` string), the Go
+//! `Writer` methods say which fields), then the default export (`0` | `1` string), the export
+//! aliases (count, local/exported pairs), the Go
 //! string constants (count, name/value pairs), value and type references, mentions and the
 //! template part count. The Go fields are [`LanguageFacts::Go`]'s; a file whose Go fields
 //! are all empty decodes as [`LanguageFacts::None`] (what the providers store for it).
@@ -37,7 +38,7 @@ use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// The layout version written as the first byte. Bump it on any change to the encoding.
-pub const CODEC_VERSION: u8 = 13;
+pub const CODEC_VERSION: u8 = 14;
 
 /// Deepest chain of call results (`Receiver::CallResult` nesting) that decoding accepts; the
 /// providers cap their chains at 8, and a bound keeps a corrupt blob from building a chain
@@ -353,6 +354,11 @@ impl<'f> Writer<'f> {
                 self.str(name);
             }
         }
+        self.count(f.export_aliases.len());
+        for (local, exported) in &f.export_aliases {
+            self.str(local);
+            self.str(exported);
+        }
         let consts: &[(String, String)] = go.map_or(&[], |g| &g.string_consts);
         self.count(consts.len());
         for (name, value) in consts {
@@ -378,7 +384,7 @@ impl<'f> Writer<'f> {
         }
     }
 
-    /// Per site: receiver (with the call kind), name, line delta, column, enclosing delta.
+    /// Per site: receiver (with the call kind and the local flag), name, line delta, column, enclosing delta.
     fn call_sites(&mut self, sites: &'f [CallSite]) {
         self.count(sites.len());
         let (mut line, mut enclosing) = (0, 0);
@@ -388,7 +394,7 @@ impl<'f> Writer<'f> {
                 CallKind::New => 1,
                 CallKind::Declared => 2,
             };
-            self.receiver(&c.callee.receiver, kind, 2);
+            self.receiver(&c.callee.receiver, kind | u64::from(c.local) << 2, 3);
             self.str(&c.callee.name);
             self.varint(delta(line, c.line));
             line = c.line;
@@ -941,6 +947,11 @@ impl<'b> Reader<'b> {
             1 => Some(self.string()?),
             t => return Err(Self::unknown(at, "default export", u64::from(t))),
         };
+        let na = self.count("export aliases", 2)?;
+        let mut export_aliases = Vec::with_capacity(na);
+        for _ in 0..na {
+            export_aliases.push((self.string()?, self.string()?));
+        }
         let nc = self.count("string constants", 2)?;
         let mut string_consts = Vec::with_capacity(nc);
         for _ in 0..nc {
@@ -956,6 +967,7 @@ impl<'b> Reader<'b> {
             value_refs,
             type_refs,
             default_export,
+            export_aliases,
             symbols,
             imports,
             calls,
@@ -977,17 +989,25 @@ impl<'b> Reader<'b> {
         let mut out = Vec::with_capacity(n);
         let (mut line, mut prev) = (0, 0);
         for _ in 0..n {
-            let (receiver, kind) = self.receiver(2)?;
-            let kind = match kind {
+            let (receiver, extra) = self.receiver(3)?;
+            let kind = match extra & 3 {
                 0 => CallKind::Call,
                 1 => CallKind::New,
                 _ => CallKind::Declared,
             };
+            let local = extra & 4 != 0;
             let name = self.string()?;
             line = self.line(line)?;
             let col = self.u32("column")?;
             let enclosing = self.opt_idx(&mut prev)?;
-            out.push(CallSite { callee: Callee { receiver, name }, kind, line, col, enclosing });
+            out.push(CallSite {
+                callee: Callee { receiver, name },
+                kind,
+                line,
+                col,
+                enclosing,
+                local,
+            });
         }
         Ok(out)
     }

@@ -37,6 +37,10 @@ pub struct FileFacts {
     /// `export default class NAME`) exports, so an importer's default binding finds it under
     /// any local name. `None` without a named default export.
     pub default_export: Option<String>,
+    /// TS/JS: `export { local as exported }` without a source, as (local, exported) pairs in
+    /// source order (`as default` is [`FileFacts::default_export`]): the module exports the
+    /// declaration or import binding `local` under the name `exported` too.
+    pub export_aliases: Vec<(String, String)>,
     /// Number of ERROR / MISSING nodes in the syntax tree (0 for a clean parse).
     pub syntax_errors: u32,
     /// Parts of the file left out because they hold template expressions (Helm `{{ }}` in a
@@ -231,6 +235,11 @@ pub struct CallSite {
     pub col: u32,
     /// Nearest enclosing *named* symbol; `None` at module level (`<module>`).
     pub enclosing: Option<SymbolIdx>,
+    /// The bare callee names a parameter or local binding of an enclosing function (TS/JS):
+    /// the call is of the value it holds (a [`codegraph_schema::NodeKind::Parameter`] symbol
+    /// when the binding is not a declaration of its own), never of a declaration of the same
+    /// name further out.
+    pub local: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

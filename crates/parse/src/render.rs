@@ -61,11 +61,12 @@ pub fn render_facts(f: &FileFacts) -> String {
         let kind = call_kind(c.kind);
         let _ = writeln!(
             out,
-            "{kind} L{}:{} {} in {}",
+            "{kind} L{}:{} {} in {}{}",
             c.line,
             c.col,
             render_callee(&c.callee),
-            qn(c.enclosing)
+            qn(c.enclosing),
+            if c.local { " local" } else { "" }
         );
     }
     for c in &f.value_refs {

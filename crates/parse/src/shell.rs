@@ -342,6 +342,7 @@ impl<'s> Extractor<'s> {
             line,
             col,
             enclosing,
+            local: false,
         });
     }
 
@@ -417,6 +418,7 @@ impl<'s> Extractor<'s> {
                 line,
                 col,
                 enclosing,
+                local: false,
             });
         }
     }

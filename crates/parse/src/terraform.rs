@@ -504,6 +504,7 @@ impl<'s> Extractor<'s> {
             line,
             col,
             enclosing,
+            local: false,
         });
     }
 }

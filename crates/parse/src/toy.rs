@@ -79,6 +79,7 @@ impl Provider for ToyProvider {
                     line,
                     col,
                     enclosing: current,
+                    local: false,
                 });
             }
         }

@@ -457,6 +457,7 @@ fn synthetic() -> FileFacts {
                 line: u32::MAX,
                 col: u32::MAX,
                 enclosing: Some(n + 6),
+                local: false,
             },
             CallSite {
                 callee: Callee { receiver: Receiver::Path(vec![]), name: String::new() },
@@ -464,6 +465,7 @@ fn synthetic() -> FileFacts {
                 line: 0,
                 col: 0,
                 enclosing: None,
+                local: true,
             },
             CallSite {
                 callee: Callee {
@@ -474,6 +476,7 @@ fn synthetic() -> FileFacts {
                 line: 7,
                 col: 1,
                 enclosing: Some(0),
+                local: false,
             },
         ],
         accesses: vec![FieldAccess {
@@ -605,6 +608,7 @@ fn synthetic() -> FileFacts {
             },
         ],
         default_export: Some("ü".into()),
+        export_aliases: vec![("_await".into(), "await".into()), (String::new(), "ü".into())],
         syntax_errors: u32::MAX,
         repairs: u32::MAX - 1,
         template_parts: u32::MAX - 2,
@@ -619,6 +623,7 @@ fn synthetic() -> FileFacts {
             line: 3,
             col: u32::MAX,
             enclosing: Some(n + 6),
+            local: false,
         }],
         type_refs: vec![CallSite {
             callee: Callee { receiver: Receiver::None, name: "T".into() },
@@ -626,6 +631,7 @@ fn synthetic() -> FileFacts {
             line: u32::MAX,
             col: 0,
             enclosing: None,
+            local: false,
         }],
         mentions: vec![
             Mention { kind: MentionKind::Link, text: "ü/a.md".into(), line: 1, section: None },
@@ -714,6 +720,7 @@ fn out_of_range_references_are_errors() {
         line: 1,
         col: 1,
         enclosing: Some(1),
+        local: false,
     });
     let err = decode_facts(&encode_facts(&f)).expect_err("enclosing past the symbols");
     assert_eq!(err.kind, DecodeErrorKind::BadSymbolIndex { index: 1 });

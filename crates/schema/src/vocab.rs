@@ -73,6 +73,11 @@ vocabulary! {
         Variable => "variable",
         Constant => "constant",
         Property => "property",
+        /// A parameter or local variable of a function that the function calls (a callback,
+        /// a function-valued local): a call through it is a call of that value, an edge to
+        /// this node, never to a declaration of the same name further out. Only called
+        /// bindings become nodes (TS/JS), named `outer.param`.
+        Parameter => "parameter",
         Section => "section",
         /// A TS/JS test block (`describe` / `it` / `test` with a title and a function), named
         /// by its title path (`Calc > adds`).

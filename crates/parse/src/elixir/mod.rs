@@ -663,6 +663,7 @@ impl<'s> Extractor<'s> {
                     line: start_line(call),
                     col: start_col(to),
                     enclosing: Some(idx),
+                    local: false,
                 });
             }
             return;
@@ -780,6 +781,7 @@ impl<'s> Extractor<'s> {
             line: start_line(at),
             col: start_col(at),
             enclosing: scope,
+            local: false,
         });
     }
 
@@ -836,6 +838,7 @@ impl<'s> Extractor<'s> {
             line: start_line(name),
             col: start_col(name),
             enclosing: scope,
+            local: false,
         };
         let dup = self
             .facts

@@ -308,6 +308,7 @@ impl<'s> Extractor<'s> {
             line: start_line(name),
             col: start_col(name),
             enclosing: ctx.enclosing,
+            local: false,
         });
     }
 
@@ -409,6 +410,7 @@ impl<'s> Extractor<'s> {
             line: start_line(name_node),
             col: start_col(name_node),
             enclosing,
+            local: false,
         });
     }
 
@@ -454,6 +456,7 @@ impl<'s> Extractor<'s> {
             line: start_line(name),
             col: start_col(name),
             enclosing: ctx.enclosing,
+            local: false,
         });
     }
 

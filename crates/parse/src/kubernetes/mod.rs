@@ -304,6 +304,7 @@ impl References<'_> {
             line,
             col: 1,
             enclosing: Some(self.idx),
+            local: false,
         };
         if !self.out.contains(&site) {
             self.out.push(site);

@@ -12,7 +12,9 @@
 //! - an import type with type arguments (`import('./x').T<U>`): `import('./x').` blanked, so
 //!   the type reads `T<U>`;
 //! - variance annotations on type parameters (`<in out T>`): `in` / `out` blanked;
-//! - `export type * from './x'` (and `* as ns`): `type` blanked.
+//! - `export type * from './x'` (and `* as ns`): `type` blanked;
+//! - an escape in a template literal type (`` type M = `a \`b\` c` ``), which the grammar's
+//!   template type does not lex: the escape blanked (its text is no fact).
 
 /// The repaired text and how many edits it took; `None` when no construct was found.
 pub(super) fn repair(text: &str) -> Option<(String, u32)> {
@@ -20,6 +22,7 @@ pub(super) fn repair(text: &str) -> Option<(String, u32)> {
     let mut out = blank_import_type_qualifiers(text, &mut edits);
     out = blank_variance_and_type_star(&out, &mut edits);
     out = separate_call_signatures(&out, &mut edits);
+    out = blank_template_type_escapes(&out, &mut edits);
     (edits > 0).then_some((out, edits))
 }
 
@@ -178,6 +181,61 @@ fn blank_variance_and_type_star(text: &str, edits: &mut u32) -> String {
     String::from_utf8(out).unwrap_or_else(|_| text.to_string())
 }
 
+/// `type M<T> = `a \`b\` ${T}`` -> the escapes (`\`` here) as spaces: a template literal
+/// that is a type alias's whole value (the `=` of a line starting `type` / `export type`,
+/// the template on that line or the next). Substitutions `${...}` are skipped whole.
+fn blank_template_type_escapes(text: &str, edits: &mut u32) -> String {
+    let bytes = text.as_bytes();
+    let mut out = bytes.to_vec();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'`' {
+            i += 1;
+            continue;
+        }
+        // The code before the backtick: `=` then only whitespace, on a `type` line.
+        let before = text[..i].trim_end();
+        let decl_line = before.rfind('\n').map_or(0, |k| k + 1);
+        let head = text[decl_line..].trim_start();
+        let is_type = before.ends_with('=')
+            && (head.starts_with("type ") || head.starts_with("export type "));
+        // Find the template's end (skipping substitutions), blanking escapes when a type.
+        let mut j = i + 1;
+        let mut depth = 0u32;
+        let mut blanked = false;
+        while j < bytes.len() {
+            match bytes[j] {
+                b'\\' if depth == 0 => {
+                    if is_type && j + 1 < bytes.len() && bytes[j + 1].is_ascii() {
+                        out[j] = b' ';
+                        if bytes[j + 1] != b'\n' {
+                            out[j + 1] = b' ';
+                        }
+                        blanked = true;
+                    }
+                    j += 2;
+                    continue;
+                }
+                b'`' if depth == 0 => break,
+                b'$' if depth == 0 && bytes.get(j + 1) == Some(&b'{') => {
+                    depth = 1;
+                    j += 2;
+                    continue;
+                }
+                b'{' if depth > 0 => depth += 1,
+                b'}' if depth > 0 => depth -= 1,
+                _ => {}
+            }
+            j += 1;
+        }
+        if blanked {
+            *edits += 1;
+        }
+        i = j + 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|_| text.to_string())
+}
+
 /// A line that starts (after indentation) with a generic call signature `<T...>(` or
 /// `<T>(`, after a line whose code does not end a member: `;` after that code.
 fn separate_call_signatures(text: &str, edits: &mut u32) -> String {
@@ -281,6 +339,12 @@ mod tests {
         let src = "declare function f<in out T, out U extends V>(x: T): T\n";
         let (out, _) = repair(src).expect("repaired");
         assert_eq!(out, "declare function f<       T,     U extends V>(x: T): T\n");
+
+        // Escapes in a template literal type; a value template keeps its escapes.
+        let src = "type M<U> =\n  `no \\`Self\\` - ${U}<{ a }>\\``\nconst s = `a \\`b\\``\n";
+        let (out, n) = repair(src).expect("repaired");
+        assert_eq!(out, "type M<U> =\n  `no   Self   - ${U}<{ a }>  `\nconst s = `a \\`b\\``\n");
+        assert_eq!((out.len(), n), (src.len(), 1));
 
         // Type arguments that are generic function types (`dual<` newline `<A>(a: A) => A`)
         // are no members; a type parameter list one per line starts a signature.

@@ -153,7 +153,9 @@ pub fn path_of(member: Node<'_>, src: &str) -> Option<Vec<String>> {
         match n.kind() {
             "member_expression" => {
                 let prop = n.child_by_field_name("property")?;
-                if prop.kind() != "property_identifier" || rev.len() >= MAX_PATH {
+                if !matches!(prop.kind(), "property_identifier" | "private_property_identifier")
+                    || rev.len() >= MAX_PATH
+                {
                     return None;
                 }
                 rev.push(text(prop, src));

@@ -44,6 +44,9 @@ pub(super) fn extract(src: &str, tree: &Tree) -> FileFacts {
         exported_names: HashSet::new(),
         locals: HashSet::new(),
         seen_refs: HashSet::new(),
+        bindings: Vec::new(),
+        called: Vec::new(),
+        called_seen: HashSet::new(),
     };
     w.run(tree.root_node());
     let mut facts = w.finish();
@@ -95,6 +98,34 @@ struct Walker<'s, 't> {
     locals: HashSet<&'s str>,
     /// (enclosing symbol, type or value, text) of the references recorded so far.
     seen_refs: HashSet<(Option<SymbolIdx>, bool, &'s str)>,
+    /// The parameters and local bindings of the functions being walked, innermost last (the
+    /// scoped counterpart of `locals`): what a bare-name call inside them calls.
+    bindings: Vec<Binding<'s, 't>>,
+    /// Bindings some call calls: each becomes a [`NodeKind::Parameter`] symbol at the end of
+    /// the file's symbols (after every declaration, so their indices do not move when a body
+    /// starts or stops calling a callback), unless a declaration already has its name.
+    called: Vec<CalledBinding<'t>>,
+    /// (container, name) of the entries of `called`.
+    called_seen: HashSet<(Option<SymbolIdx>, &'s str)>,
+}
+
+/// A parameter, `let` / `const` / `var`, catch or loop binding of a function being walked.
+#[derive(Clone, Copy)]
+struct Binding<'s, 't> {
+    name: &'s str,
+    /// The identifier that binds it.
+    node: Node<'t>,
+    /// `frames.len()` when it was bound: it lives while those frames do, and its container is
+    /// the nearest named one among them.
+    depth: usize,
+}
+
+/// A called binding and the symbol it hangs off (the nearest named declaration around it, as
+/// the oracle names a parameter `outer.param`).
+struct CalledBinding<'t> {
+    parent: Option<SymbolIdx>,
+    name: String,
+    node: Node<'t>,
 }
 
 /// A symbol about to be pushed.
@@ -167,7 +198,12 @@ impl<'s, 't> Walker<'s, 't> {
         self.anc.pop();
         let id = node.id();
         while self.frames.last().is_some_and(|f| f.owner == id) {
-            if let Some(f) = self.frames.pop()
+            let popped = self.frames.pop();
+            let live = self.frames.len();
+            while self.bindings.last().is_some_and(|b| b.depth > live) {
+                self.bindings.pop();
+            }
+            if let Some(f) = popped
                 && f.func
             {
                 self.func_depth = self.func_depth.saturating_sub(1);
@@ -204,7 +240,9 @@ impl<'s, 't> Walker<'s, 't> {
             "member_expression" => self.access(node),
             "required_parameter" | "optional_parameter" => {
                 if let Some(pattern) = node.child_by_field_name("pattern") {
-                    self.declare(pattern);
+                    let grand = self.parent_index().and_then(|i| i.checked_sub(1));
+                    let bind = self.anc_at(grand).is_some_and(|f| has_body(f.kind()));
+                    self.declare(pattern, bind);
                 }
                 self.parameter(node);
             }
@@ -214,9 +252,10 @@ impl<'s, 't> Walker<'s, 't> {
                 let mut c = node.walk();
                 let params: Vec<Node<'t>> = node.named_children(&mut c).collect();
                 let mut jsdoc: Option<Vec<(String, String)>> = None;
+                let bind = has_body(self.anc_kind(self.parent_index()));
                 for p in params {
                     if !matches!(p.kind(), "required_parameter" | "optional_parameter") {
-                        self.declare(p);
+                        self.declare(p, bind);
                     }
                     if p.kind() == "identifier" {
                         // JavaScript: the function's JSDoc `@param {Reply} reply` types it.
@@ -235,18 +274,12 @@ impl<'s, 't> Walker<'s, 't> {
                     }
                 }
             }
-            "arrow_function" => {
-                // `x => ...`: a bare parameter.
-                if let Some(p) = node.child_by_field_name("parameter") {
-                    self.declare(p);
-                }
-            }
             "decorator" => self.decorator(node),
             "for_in_statement" => {
                 if self.func_depth > 0
                     && let Some(left) = node.child_by_field_name("left")
                 {
-                    self.declare(left);
+                    self.declare(left, true);
                 }
                 self.for_of(node);
             }
@@ -261,7 +294,7 @@ impl<'s, 't> Walker<'s, 't> {
             "variable_declarator" | "catch_clause" if self.func_depth > 0 => {
                 let field = if node.kind() == "catch_clause" { "parameter" } else { "name" };
                 if let Some(pattern) = node.child_by_field_name(field) {
-                    self.declare(pattern);
+                    self.declare(pattern, true);
                 }
             }
             _ => {}
@@ -270,7 +303,14 @@ impl<'s, 't> Walker<'s, 't> {
             return true; // opened ahead of time (decorated member / exported decorated class)
         }
         let pi = self.parent_index();
-        self.open(node, pi)
+        let descend = self.open(node, pi);
+        // `x => ...`: a bare parameter, bound inside the arrow's own frame.
+        if node.kind() == "arrow_function"
+            && let Some(p) = node.child_by_field_name("parameter")
+        {
+            self.declare(p, true);
+        }
+        descend
     }
 
     /// Opens the frame (and symbol) of a declaration node whose parent is `anc[pi]`. Returns
@@ -446,6 +486,21 @@ fn value_path(value: Node<'_>, src: &str) -> Option<Vec<String>> {
         "member_expression" => path_of(v, src),
         _ => None,
     }
+}
+
+/// Function-like nodes with a body: their parameters are bindings a call can name (those of a
+/// signature or a function type are not).
+fn has_body(kind: &str) -> bool {
+    matches!(
+        kind,
+        "function_declaration"
+            | "generator_function_declaration"
+            | "function_expression"
+            | "function"
+            | "generator_function"
+            | "arrow_function"
+            | "method_definition"
+    )
 }
 
 /// Position of `child` among the named, non-comment children of `parent`.

@@ -252,6 +252,7 @@ impl Role {
             // Infrastructure blocks and concepts are values: what depends on them refers to
             // them (REFERS_TO), as code refers to a variable.
             NodeKind::Property
+            | NodeKind::Parameter
             | NodeKind::Variable
             | NodeKind::Constant
             | NodeKind::Resource

@@ -155,7 +155,7 @@ pub(crate) fn kind_rank(kind: NodeKind) -> u8 {
         | NodeKind::TypeAlias
         | NodeKind::Enum => 0,
         NodeKind::Constant | NodeKind::Variable => 1,
-        NodeKind::Property => 2,
+        NodeKind::Property | NodeKind::Parameter => 2,
         NodeKind::Package | NodeKind::File => 4,
         _ => 3,
     }

@@ -93,11 +93,35 @@ pub(crate) fn file_local_hints(db: &dyn salsa::Database, file: SourceFile) -> Hi
     hints
 }
 
+/// The parameters and locals the file's functions call ([`NodeKind::Parameter`] symbols), by
+/// (the symbol they hang off, name): what a call marked `local` calls. Only the file's own
+/// resolution reads it.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn file_called_locals(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+) -> HashMap<(Option<SymbolIdx>, String), SymbolIdx> {
+    let facts = file_facts(db, file);
+    let mut out = HashMap::new();
+    for (i, s) in facts.symbols.iter().enumerate() {
+        if s.kind == NodeKind::Parameter {
+            let i = u32::try_from(i).unwrap_or(u32::MAX);
+            out.entry((s.parent, s.name.clone())).or_insert(i);
+        }
+    }
+    out
+}
+
 #[salsa::tracked(returns(ref))]
 pub(crate) fn file_index(db: &dyn salsa::Database, file: SourceFile) -> FileIndex {
     let facts = file_facts(db, file);
     let mut ix = FileIndex::default();
     for (i, s) in facts.symbols.iter().enumerate() {
+        // Called parameters and locals come last (the walker appends them): only the file's
+        // own calls name them ([`file_called_locals`]), so they stay out of the firewall.
+        if s.kind == NodeKind::Parameter {
+            break;
+        }
         ix.syms.push(SymInfo {
             kind: s.kind,
             name: s.name.clone(),
@@ -165,6 +189,17 @@ pub(crate) fn file_index(db: &dyn salsa::Database, file: SourceFile) -> FileInde
             ix.exports.insert("default".to_string(), Export::Local(i));
         } else if let Some((import, imported)) = ix.bindings.get(name).cloned() {
             ix.exports.insert("default".to_string(), Export::Reexport { import, imported });
+        }
+    }
+    // `export { _await as await }`: the declaration or binding under a second name.
+    for (local, exported) in &facts.export_aliases {
+        if ix.exports.contains_key(exported) {
+            continue;
+        }
+        if let Some(&i) = ix.top.get(local) {
+            ix.exports.insert(exported.clone(), Export::Local(i));
+        } else if let Some((import, imported)) = ix.bindings.get(local).cloned() {
+            ix.exports.insert(exported.clone(), Export::Reexport { import, imported });
         }
     }
     for h in &facts.type_hints {

@@ -123,7 +123,14 @@ pub(crate) fn resolve_file(
     let in_test_file = crate::graph::is_test(db, file);
     let mut tested = crate::tested::Tested::default();
     for site in &facts.calls {
-        match r.callee(file, site.enclosing, &site.callee, 0) {
+        let outcome = match site.callee.receiver {
+            _ if site.local => r.local_callee(file, site.enclosing, &site.callee.name),
+            codegraph_parse::Receiver::None => {
+                r.declared_callee(file, site.enclosing, &site.callee.name, 0)
+            }
+            _ => r.callee(file, site.enclosing, &site.callee, 0),
+        };
+        match outcome {
             Outcome::Found(t, reason) => {
                 // `new X()` names the class; a plain call of a class or interface is a guess
                 // the compiler would not make.

@@ -8,7 +8,9 @@
 //! does not re-run the resolution of the files that import it; recursion is bounded by
 //! [`MAX_DEPTH`] and visited sets.
 
-use super::index::{Export, FileIndex, SymInfo, file_index, file_local_hints, is_function};
+use super::index::{
+    Export, FileIndex, SymInfo, file_called_locals, file_index, file_local_hints, is_function,
+};
 use super::named::js_constructors;
 use super::project::{ModTarget, file_modules};
 use crate::keys::FileKey;
@@ -682,6 +684,59 @@ impl<'db> Resolver<'db> {
         }
     }
 
+    /// What a call the walker marked `local` (its bare name is a parameter or local of an
+    /// enclosing function) calls: that binding's [`NodeKind::Parameter`] symbol, else a
+    /// declaration nested in an enclosing function (`const g = () => ...; g()`); never a
+    /// declaration further out, which the binding shadows.
+    pub(crate) fn local_callee(
+        &self,
+        f: SourceFile,
+        scope: Option<SymbolIdx>,
+        name: &str,
+    ) -> Outcome {
+        let called = file_called_locals(self.db, f);
+        let chain = self.chain(f, scope);
+        for s in chain.iter().copied().map(Some).chain([None]) {
+            if let Some(&i) = called.get(&(s, name.to_string())) {
+                return Outcome::Found((f, i), Reason::SameFile);
+            }
+        }
+        for s in chain {
+            if let Some(c) = self.child(f, s, name) {
+                return Outcome::Found((f, c), Reason::SameFile);
+            }
+        }
+        Outcome::Unknown
+    }
+
+    /// What a bare-name call that is no parameter or local calls: a declaration (nested in an
+    /// enclosing function, top-level, imported), something external, or nothing we know. The
+    /// walker marks calls of locals (`CallSite::local`), so a call it did not mark skips the
+    /// local-type check of [`Resolver::callee`]: a callback's parameter of the same name
+    /// elsewhere in the function does not hide the declaration.
+    pub(crate) fn declared_callee(
+        &self,
+        f: SourceFile,
+        scope: Option<SymbolIdx>,
+        name: &str,
+        depth: u32,
+    ) -> Outcome {
+        let local = |g: SourceFile| if g == f { Reason::SameFile } else { Reason::ImportResolved };
+        match self.name(f, scope, name, depth) {
+            Some(Def::Sym(g, i)) => Outcome::Found((g, i), local(g)),
+            // A required module called as a function: CommonJS `module.exports = f`.
+            Some(Def::Module(m)) => {
+                match self.export(m, "default", &mut HashSet::new(), depth + 1) {
+                    Some(Def::Sym(g, i)) => Outcome::Found((g, i), Reason::ImportResolved),
+                    _ => Outcome::External,
+                }
+            }
+            Some(_) => Outcome::External,
+            None if GLOBALS.contains(&name) => Outcome::External,
+            None => Outcome::Unresolved,
+        }
+    }
+
     /// Resolves what a call's callee denotes at `scope` of `f`.
     pub(crate) fn callee(
         &self,
@@ -693,26 +748,13 @@ impl<'db> Resolver<'db> {
         if depth > MAX_DEPTH {
             return Outcome::Unknown;
         }
-        let local = |g: SourceFile| if g == f { Reason::SameFile } else { Reason::ImportResolved };
         match &c.receiver {
             Receiver::None => {
                 if self.local_type(f, scope, &c.name, depth).is_some() {
                     // A typed local of function type: a call of a value, not a declaration.
                     return Outcome::Value;
                 }
-                match self.name(f, scope, &c.name, depth) {
-                    Some(Def::Sym(g, i)) => Outcome::Found((g, i), local(g)),
-                    // A required module called as a function: CommonJS `module.exports = f`.
-                    Some(Def::Module(m)) => {
-                        match self.export(m, "default", &mut HashSet::new(), depth + 1) {
-                            Some(Def::Sym(g, i)) => Outcome::Found((g, i), Reason::ImportResolved),
-                            _ => Outcome::External,
-                        }
-                    }
-                    Some(_) => Outcome::External,
-                    None if GLOBALS.contains(&c.name.as_str()) => Outcome::External,
-                    None => Outcome::Unresolved,
-                }
+                self.declared_callee(f, scope, &c.name, depth)
             }
             Receiver::This => {
                 let Some((t, is_class)) = self.this_owner(f, scope) else {

@@ -3,11 +3,49 @@
 use super::*;
 
 impl<'s, 't> Walker<'s, 't> {
-    /// Adds the names a binding pattern declares to the function's locals.
-    pub(super) fn declare(&mut self, pattern: Node<'t>) {
+    /// Adds the names a binding pattern declares to the function's locals, and when `bind`
+    /// (not a signature's parameters) to the scoped bindings a call can name.
+    pub(super) fn declare(&mut self, pattern: Node<'t>, bind: bool) {
+        let depth = self.frames.len();
         for n in bound_names(pattern) {
-            self.locals.insert(text(n, self.src));
+            let name = text(n, self.src);
+            self.locals.insert(name);
+            if bind {
+                self.bindings.push(Binding { name, node: n, depth });
+            }
         }
+    }
+
+    /// The node a binding's signature is taken from: its parameter (with the written type)
+    /// or declarator, else the identifier itself.
+    fn binding_declaration(&self, ident: Node<'t>) -> Node<'t> {
+        let mut n = ident;
+        for _ in 0..4 {
+            let Some(p) = n.parent() else { break };
+            match p.kind() {
+                "required_parameter" | "optional_parameter" | "variable_declarator" => return p,
+                "formal_parameters" | "statement_block" | "program" => break,
+                _ => n = p,
+            }
+        }
+        ident
+    }
+
+    /// Whether a bare-name call of `name` calls a binding of an enclosing function; the first
+    /// such call of each binding queues its symbol (see `Walker::called`).
+    fn called_binding(&mut self, name: &'s str) -> bool {
+        let Some(b) = self.bindings.iter().rev().find(|b| b.name == name).copied() else {
+            return false;
+        };
+        let top = b.depth.checked_sub(1).and_then(|k| {
+            let f = self.frames.get(k)?;
+            if f.named { Some(k) } else { f.prev_named }
+        });
+        let parent = self.scope_at(top);
+        if self.called_seen.insert((parent, name)) {
+            self.called.push(CalledBinding { parent, name: name.to_string(), node: b.node });
+        }
+        true
     }
 
     /// A type named in an annotation, a type argument, `as T`, `satisfies T`, a generic
@@ -120,6 +158,7 @@ impl<'s, 't> Walker<'s, 't> {
             line: start_line(at),
             col: start_col(at),
             enclosing,
+            local: false,
         };
         if ty {
             self.facts.type_refs.push(site);
@@ -175,6 +214,9 @@ impl<'s, 't> Walker<'s, 't> {
         else {
             return;
         };
+        let local = callee.receiver == Receiver::None
+            && unwrap_expr(func).kind() == "identifier"
+            && self.called_binding(text(unwrap_expr(func), self.src));
         let enclosing = self.scope();
         self.facts.calls.push(CallSite {
             callee,
@@ -182,6 +224,7 @@ impl<'s, 't> Walker<'s, 't> {
             line: start_line(name_node),
             col: start_col(name_node),
             enclosing,
+            local,
         });
     }
 
@@ -279,6 +322,7 @@ impl<'s, 't> Walker<'s, 't> {
             line: start_line(name_node),
             col: start_col(name_node),
             enclosing,
+            local: false,
         });
     }
 
@@ -553,12 +597,16 @@ impl<'s, 't> Walker<'s, 't> {
                     for spec in child.named_children(&mut sc) {
                         if let Some(name) = spec.child_by_field_name("name") {
                             let name = prop_name(name, self.src);
-                            // `export { router as default }`
-                            if spec
-                                .child_by_field_name("alias")
-                                .is_some_and(|a| prop_name(a, self.src) == "default")
+                            // `export { router as default }`, `export { _await as await }`
+                            match spec.child_by_field_name("alias").map(|a| prop_name(a, self.src))
                             {
-                                self.facts.default_export = Some(name.clone());
+                                Some(a) if a == "default" => {
+                                    self.facts.default_export = Some(name.clone());
+                                }
+                                Some(a) if a != name => {
+                                    self.facts.export_aliases.push((name.clone(), a));
+                                }
+                                _ => {}
                             }
                             self.exported_names.insert(name);
                         }
@@ -750,6 +798,28 @@ impl<'s, 't> Walker<'s, 't> {
     }
 
     pub(super) fn finish(mut self) -> FileFacts {
+        // Called bindings, after every declaration; a binding that is a declaration of its own
+        // (`const g = () => ...` inside a function) already has its symbol.
+        for c in std::mem::take(&mut self.called) {
+            let qualified = match c.parent {
+                Some(p) => format!("{}.{}", self.qualified(p), c.name),
+                None => c.name.clone(),
+            };
+            if self.qmap.contains_key(&qualified) {
+                continue;
+            }
+            let decl = self.binding_declaration(c.node);
+            self.push_symbol(NewSym {
+                kind: NodeKind::Parameter,
+                name: c.name,
+                qualified: Some(qualified),
+                node: c.node,
+                parent: c.parent,
+                signature: util::signature(decl, None, self.src),
+                doc: None,
+                export: Export::No,
+            });
+        }
         if !self.exported_names.is_empty() {
             for (i, s) in self.facts.symbols.iter().enumerate() {
                 if s.parent.is_none()

@@ -50,7 +50,13 @@ impl<'s, 't> Walker<'s, 't> {
 
     /// The nearest enclosing named symbol, materialising lazy containers on the way.
     pub(super) fn scope(&mut self) -> Option<SymbolIdx> {
-        let top = self.top_named()?;
+        self.scope_at(self.top_named())
+    }
+
+    /// The symbol of named frame `top` (`None`: module level), materialising it and the lazy
+    /// containers around it.
+    pub(super) fn scope_at(&mut self, top: Option<usize>) -> Option<SymbolIdx> {
+        let top = top?;
         if let Some(s) = self.frames.get(top).and_then(|f| f.sym) {
             return Some(s);
         }
