@@ -400,7 +400,7 @@ fn call_shapes() {
         call L13:15 ?.done in A.m
         new L14:9 Foo in A.m
         new L15:12 ns.Bar in A.m
-        call L16:12 ?.map in A.m
+        call L16:12 Array.map in A.m
         call L16:23 transform in A.m
         call L17:20 iife in A.m
         call L19:5 pipe(). in A.m
@@ -416,7 +416,7 @@ fn call_shapes() {
         read L7 a.b in A.m
         read L10 make().x in A.m
         heritage A Extends B
-        hint L16 A.m x = param 0 of arg 0 of ?.map()
+        hint L16 A.m x = param 0 of arg 0 of Array.map()
     "#]]
     .assert_eq(&out);
 }

@@ -3,9 +3,10 @@
 //! belongs to and see how self-contained that area is.
 //!
 //! The rules:
-//! - **Graph.** Nodes are non-test symbols (every `NodeKind` of the symbol category; files,
-//!   packages, routes, tools, processes and clusters are left out, and so is test code, which
-//!   would glue together the areas it exercises). Edges are CALLS, IMPORTS, EXTENDS and
+//! - **Graph.** Nodes are non-test symbols (every `NodeKind` of the symbol category but
+//!   `parameter`, a called callback that is part of its function, not a member of an area;
+//!   files, packages, routes, tools, processes and clusters are left out, and so is test code,
+//!   which would glue together the areas it exercises). Edges are CALLS, IMPORTS, EXTENDS and
 //!   IMPLEMENTS between two such symbols, made undirected; parallel edges (either direction,
 //!   any of the four kinds) are merged by summing their weights; self-loops are dropped.
 //!   Symbols without such an edge are not clustered.
@@ -40,7 +41,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use codegraph_schema::EdgeKind;
+use codegraph_schema::{EdgeKind, NodeKind};
 use leiden_rs::{GraphDataBuilder, Leiden, LeidenConfig, QualityType};
 
 use crate::canon::Canon;
@@ -109,8 +110,11 @@ fn clustered_edge(kind: EdgeKind) -> bool {
 /// Leiden communities of the symbol graph; see the module doc for the rules.
 pub fn clusters(input: &GraphInput, config: &ClusterConfig) -> Result<Vec<Cluster>, ClusterError> {
     let canon = Canon::new(input);
-    let eligible: Vec<bool> =
-        (0..canon.len()).map(|r| canon.is_symbol(r) && !canon.node(r).is_test).collect();
+    let eligible: Vec<bool> = (0..canon.len())
+        .map(|r| {
+            canon.is_symbol(r) && !canon.node(r).is_test && canon.kind(r) != NodeKind::Parameter
+        })
+        .collect();
 
     // Undirected pairs in rank space, merged by summing in a fixed order.
     let mut pairs: Vec<(usize, usize, f64)> = canon

@@ -118,8 +118,9 @@ fn two_communities() -> G {
     g.node(NodeKind::Struct, "encoding/json/encode.go", "Encoder");
     g.func("encoding/json/encode.go", "Marshal");
     g.func("encoding/json/decode.go", "Unmarshal");
-    // Ignored: a file, a route, a test function, an isolated function.
+    // Ignored: a file, a route, a test function, an isolated function, a called parameter.
     g.node(NodeKind::File, "net/http/server.go", "server.go");
+    g.node(NodeKind::Parameter, "encoding/json/encode.go", "Marshal.f");
     g.node(NodeKind::Route, "api/app.go", "GET /x");
     g.func("net/http/server_test.go", "TestServe").is_test = true;
     g.func("lonely/lonely.go", "lonely");
@@ -149,6 +150,7 @@ fn two_communities() -> G {
     g.calls("TestServe", "serve", 1.0);
     g.calls("TestServe", "Decoder", 1.0);
     g.calls("serve", "serve", 1.0);
+    g.calls("Marshal", "Marshal.f", 1.0);
     g.edge(EdgeKind::Contains, "server.go", "Server", 1.0);
     // Bad edges are skipped, not fatal.
     g.input.edges.push(EdgeIn { src: 0, dst: 999, kind: EdgeKind::Calls, weight: 1.0 });

@@ -23,6 +23,7 @@ mod terraform;
 #[cfg(feature = "example-language")]
 mod toy;
 mod typescript;
+pub use typescript::call_expressions as typescript_call_expressions;
 pub use typescript::repaired_text as typescript_repaired_text;
 mod util;
 

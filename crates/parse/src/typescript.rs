@@ -24,6 +24,56 @@ pub fn repaired_text(text: &str) -> Option<String> {
 pub(crate) mod shapes;
 mod walk;
 
+/// The call sites of a TS/JS syntax tree as the compiler counts them, read straight off the
+/// tree (not through the extraction walk), for the call-accounting check that every one of
+/// them is a CALLS edge, an unresolved site or a call outside the workspace: every
+/// `call_expression` and `new_expression`, except a dynamic `import(...)`, a tagged template
+/// (`` tag`...` ``, which the compiler does not count either) and a function or class called
+/// where it is written (`(function () {})()`, `new class extends B {}()`: they name no callee).
+pub fn call_expressions(tree: &tree_sitter::Tree) -> usize {
+    let mut count = 0;
+    let mut cursor = tree.walk();
+    loop {
+        let n = cursor.node();
+        match n.kind() {
+            "new_expression" => {
+                let ctor = n.child_by_field_name("constructor").map(shapes::unwrap_expr);
+                if ctor.is_some_and(|c| c.kind() != "class") {
+                    count += 1;
+                }
+            }
+            "call_expression" => {
+                let func = n.child_by_field_name("function").map(shapes::unwrap_expr);
+                let skip = func.is_none_or(|f| {
+                    matches!(
+                        f.kind(),
+                        "import"
+                            | "function_expression"
+                            | "function"
+                            | "generator_function"
+                            | "arrow_function"
+                    )
+                }) || shapes::is_tagged_template(n);
+                if !skip {
+                    count += 1;
+                }
+            }
+            _ => {}
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return count;
+            }
+        }
+    }
+}
+
 use crate::LanguageSpec;
 use crate::Provider;
 use crate::facts::FileFacts;

@@ -130,6 +130,12 @@ fn receiver_of(obj: Node<'_>, src: &str, depth: usize) -> Receiver {
         "this" => Receiver::This,
         "super" => Receiver::Super,
         "identifier" => Receiver::Path(vec![text(o, src).to_string()]),
+        // A literal's methods are its runtime type's (`'a'.repeat(2)`, `[1].map(f)`): read as
+        // that constructor's name, a runtime global, so the call is external, not unresolved.
+        "string" | "template_string" => Receiver::Path(vec!["String".to_string()]),
+        "array" => Receiver::Path(vec!["Array".to_string()]),
+        "number" => Receiver::Path(vec!["Number".to_string()]),
+        "regex" => Receiver::Path(vec!["RegExp".to_string()]),
         "member_expression" => path_of(o, src).map_or(Receiver::Other, Receiver::Path),
         "call_expression" if depth < MAX_CALL_CHAIN => {
             let inner = o

@@ -130,37 +130,41 @@ pub(crate) fn resolve_file(
             }
             _ => r.callee(file, site.enclosing, &site.callee, 0),
         };
+        let unresolved = || UnresolvedSite {
+            line: site.line,
+            caller: caller_id(db, file, site.enclosing),
+            callee: render_callee(&site.callee),
+        };
         match outcome {
             Outcome::Found(t, reason) => {
                 // `new X()` names the class; a plain call of a class or interface is a guess
-                // the compiler would not make.
+                // the compiler would not make: counted as unresolved.
                 let kind = r.symbol(t.0, t.1).map(|s| s.kind);
-                if site.kind == CallKind::Call
-                    && matches!(kind, Some(NodeKind::Interface | NodeKind::TypeAlias))
-                {
-                    continue;
-                }
-                if let Some(dst) = sym_id(db, t) {
-                    if in_test_file && let Some(test) = test_block(facts, site.enclosing) {
-                        tested.add(db, ids.get(test as usize), (&dst, t.0, reason, site.line));
+                let guess = site.kind == CallKind::Call
+                    && matches!(kind, Some(NodeKind::Interface | NodeKind::TypeAlias));
+                match sym_id(db, t).filter(|_| !guess) {
+                    Some(dst) => {
+                        if in_test_file && let Some(test) = test_block(facts, site.enclosing) {
+                            tested.add(db, ids.get(test as usize), (&dst, t.0, reason, site.line));
+                        }
+                        out.resolved_calls += 1;
+                        out.edges.push(Edge::new(
+                            caller_id(db, file, site.enclosing),
+                            dst,
+                            EdgeKind::Calls,
+                            reason,
+                            site.line,
+                        ));
                     }
-                    out.edges.push(Edge::new(
-                        caller_id(db, file, site.enclosing),
-                        dst,
-                        EdgeKind::Calls,
-                        reason,
-                        site.line,
-                    ));
+                    None => out.unresolved.push(unresolved()),
                 }
             }
             // A call we cannot resolve is counted, never dropped: also through a receiver we
             // cannot see into (`reply.send(...)` on an untyped parameter).
-            Outcome::Unresolved | Outcome::Unknown => out.unresolved.push(UnresolvedSite {
-                line: site.line,
-                caller: caller_id(db, file, site.enclosing),
-                callee: render_callee(&site.callee),
-            }),
-            Outcome::External | Outcome::Value => {}
+            Outcome::Unresolved | Outcome::Unknown | Outcome::Value => {
+                out.unresolved.push(unresolved())
+            }
+            Outcome::External => out.external_calls += 1,
         }
     }
     // ACCESSES: a member read or write whose receiver resolves (exactly as a method call's

@@ -312,7 +312,10 @@ impl<'s, 't> Walker<'s, 't> {
         let Some(ctor) = node.child_by_field_name("constructor") else {
             return;
         };
-        let Some((callee, name_node)) = callee_of(ctor, self.src) else {
+        // `new MAP[code](msg)`: a constructor that is no name, a site named by its text.
+        let Some((callee, name_node)) =
+            callee_of(ctor, self.src).or_else(|| self.opaque_callee(ctor))
+        else {
             return;
         };
         let enclosing = self.scope();
