@@ -684,6 +684,7 @@ fn commonjs_js_file() {
         write L9 module.exports.version in <module>
         read L9 module.exports in <module>
         write L10 module.exports in <module>
+        hint L8 create  -> Server
     "#]].assert_eq(&out);
 }
 

@@ -926,9 +926,66 @@ fn every_call_site_is_accounted_for() {
     }
     expect![[r#"
         lib/reply.js: 2 calls = 0 CALLS + 1 unresolved + 1 external
-        lib/route.js: 16 calls = 5 CALLS + 6 unresolved + 5 external
+        lib/route.js: 16 calls = 6 CALLS + 4 unresolved + 6 external
         src/a.ts: 8 calls = 5 CALLS + 2 unresolved + 1 external
         src/b.ts: 0 calls = 0 CALLS + 0 unresolved + 0 external
     "#]]
     .assert_eq(&out);
+}
+
+/// Calls on call results whose callee writes no return type (issue 19, chains): `return this`
+/// in a method returns its class (a JavaScript constructor's prototype method too), `return
+/// new X()` returns `X`; a written return type wins; a `return` inside a callback is the
+/// callback's, not the method's.
+#[test]
+fn chains_through_inferred_returns() {
+    check(
+        r#"
+        //- /src/box.ts
+        export class Box {
+          static make() { return new Box(); }
+          grow() { return this; }
+          other(): Other { return this as unknown as Other; }
+          later() { [1].forEach(() => { return new Other(); }); return undefined; }
+          size() { return 1; }
+        }
+        export class Other { size() { return 2; } }
+        export function use() {
+          Box.make().grow().size();
+          new Box().other().size();
+          new Box().later().size();
+        }
+        //- /lib/reply.js
+        function Reply(res) { this.res = res; }
+        Reply.prototype.code = function (n) { this.res.statusCode = n; return this; };
+        Reply.prototype.send = function (payload) { return this; };
+        module.exports = Reply;
+        //- /lib/route.js
+        const Reply = require("./reply");
+        function route(res) {
+          const reply = new Reply(res);
+          reply.code(404).send("missing");
+        }
+        "#,
+        expect![[r#"
+            edge REFERS_TO file:lib/reply.js -> sym:js:lib/reply.js:Reply L2 same-file 0.95
+            edge IMPORTS file:lib/route.js -> file:lib/reply.js L1 import-resolved 0.95
+            edge CALLS sym:js:lib/route.js:route -> sym:js:lib/reply.js:Reply L3 import-resolved 0.95
+            edge CALLS sym:js:lib/route.js:route -> sym:js:lib/reply.js:Reply.code L4 typed-receiver 0.85
+            edge CALLS sym:js:lib/route.js:route -> sym:js:lib/reply.js:Reply.send L4 typed-receiver 0.85
+            edge CALLS sym:ts:src/box.ts:Box.later -> sym:ts:src/box.ts:Other L5 same-file 0.95
+            edge CALLS sym:ts:src/box.ts:Box.make -> sym:ts:src/box.ts:Box L2 same-file 0.95
+            edge REFERS_TO sym:ts:src/box.ts:Box.other -> sym:ts:src/box.ts:Other L4 same-file 0.95
+            edge CALLS sym:ts:src/box.ts:use -> sym:ts:src/box.ts:Box L11 same-file 0.95
+            edge CALLS sym:ts:src/box.ts:use -> sym:ts:src/box.ts:Box L12 same-file 0.95
+            edge REFERS_TO sym:ts:src/box.ts:use -> sym:ts:src/box.ts:Box L10 same-file 0.95
+            edge CALLS sym:ts:src/box.ts:use -> sym:ts:src/box.ts:Box.grow L10 typed-receiver 0.85
+            edge CALLS sym:ts:src/box.ts:use -> sym:ts:src/box.ts:Box.later L12 typed-receiver 0.85
+            edge CALLS sym:ts:src/box.ts:use -> sym:ts:src/box.ts:Box.make L10 same-file 0.95
+            edge CALLS sym:ts:src/box.ts:use -> sym:ts:src/box.ts:Box.other L11 typed-receiver 0.85
+            edge CALLS sym:ts:src/box.ts:use -> sym:ts:src/box.ts:Box.size L10 typed-receiver 0.85
+            edge CALLS sym:ts:src/box.ts:use -> sym:ts:src/box.ts:Other.size L11 typed-receiver 0.85
+            unresolved src/box.ts:12 Box().later().size in sym:ts:src/box.ts:use
+        "#]],
+    );
 }

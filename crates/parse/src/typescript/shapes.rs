@@ -137,6 +137,16 @@ fn receiver_of(obj: Node<'_>, src: &str, depth: usize) -> Receiver {
         "number" => Receiver::Path(vec!["Number".to_string()]),
         "regex" => Receiver::Path(vec!["RegExp".to_string()]),
         "member_expression" => path_of(o, src).map_or(Receiver::Other, Receiver::Path),
+        // `new X().m()`: read as a call of `X` (resolution takes a class called for an
+        // instance of it; calling a class without `new` does not compile).
+        "new_expression" if depth < MAX_CALL_CHAIN => {
+            let inner =
+                o.child_by_field_name("constructor").and_then(|f| callee_at(f, src, depth + 1));
+            match inner {
+                Some((c, _)) => Receiver::CallResult(Box::new(c)),
+                None => Receiver::Other,
+            }
+        }
         "call_expression" if depth < MAX_CALL_CHAIN => {
             let inner = o
                 .child_by_field_name("function")

@@ -284,6 +284,7 @@ impl<'s, 't> Walker<'s, 't> {
                 self.for_of(node);
             }
             "binary_expression" => self.instanceof(node),
+            "return_statement" => self.inferred_return(node),
             "assignment_expression" => self.commonjs_exports(node),
             "type_identifier" => self.type_ref(node),
             "nested_type_identifier" => {

@@ -419,7 +419,8 @@ impl<'db> Resolver<'db> {
         hints.iter().find_map(|h| self.hint_type(f, scope, h, depth))
     }
 
-    /// The class / interface a call returns: the callee's declared return type; or, for
+    /// The class / interface a call returns: the callee's declared (or inferred) return type, a
+    /// class for `new X()`; or, for
     /// `a.shift()` / `a.pop()` / `a.at(i)` on a receiver typed `T` that has no such member (an
     /// array `T[]`, whose hint type is its element type), `T` itself.
     fn call_result_type(
@@ -441,6 +442,8 @@ impl<'db> Resolver<'db> {
             return Some((g, i));
         }
         match self.callee(f, scope, c, depth + 1) {
+            // `new X().m()` (the walker reads the receiver as a call of `X`).
+            Outcome::Found((g, i), _) if self.kind(g, i) == Some(NodeKind::Class) => Some((g, i)),
             Outcome::Found((g, i), _) => self.return_type(g, i, depth + 1),
             _ => None,
         }

@@ -285,6 +285,42 @@ impl<'s, 't> Walker<'s, 't> {
         ) && next.child_by_field_name("name").is_some_and(|n| text(n, self.src) == name)
     }
 
+    /// A return type nothing writes, inferred from a `return` of the function itself (its frame
+    /// the innermost function's, not a callback's): `return this` in a method returns its
+    /// class (a JavaScript constructor for `X.prototype.m = function`), `return new X(...)`
+    /// returns `X`. So chains resolve (`reply.code(404).send()`); a written return type,
+    /// recorded when the function opened, wins (the first return hint of a scope counts).
+    pub(super) fn inferred_return(&mut self, ret: Node<'t>) {
+        let Some(value) = first_named(ret).map(unwrap_expr) else { return };
+        let Some(frame) = self.frames.iter().rev().find(|f| f.func) else { return };
+        let Some(sym) = frame.sym else { return };
+        let Some(s) = self.facts.symbols.get(sym as usize) else { return };
+        let ty = match value.kind() {
+            "this" if s.kind == NodeKind::Method => match s.parent {
+                Some(p) => self.qualified(p).to_string(),
+                None => return,
+            },
+            "new_expression" => {
+                let Some(ctor) = value.child_by_field_name("constructor") else { return };
+                if !matches!(ctor.kind(), "identifier" | "member_expression") {
+                    return;
+                }
+                match path_of(ctor, self.src) {
+                    Some(p) => p.join("."),
+                    None => return,
+                }
+            }
+            _ => return,
+        };
+        self.facts.type_hints.push(TypeHint {
+            scope: Some(sym),
+            name: String::new(),
+            source: HintSource::Return(ty),
+            line: start_line(ret),
+            visible: None,
+        });
+    }
+
     pub(super) fn return_hint(&mut self, func: Node<'t>, sym: SymbolIdx) {
         let Some(t) = func.child_by_field_name("return_type") else {
             return;
