@@ -271,7 +271,7 @@ fn call_shapes() {
         call L15:2 New in Server.Run
         call L16:11 ?.Close in Server.Run
         call L17:13 ?.Close in Server.Run
-        call L18:13 ?.Close in Server.Run
+        call L18:13 Closer().Close in Server.Run
         call L19:11 ?.Apply in Server.Run
         call L20:2 T in Server.Run
         call L21:6 pkg.T in Server.Run

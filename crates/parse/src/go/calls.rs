@@ -571,6 +571,23 @@ impl<'s> Extractor<'s> {
                 _ => Ok(Receiver::Other),
             };
         }
+        // `x.(T).M()`, `x.(*pkg.T).M()`: the asserted type, read as a conversion to it (a call
+        // of the type name, whose result the resolver types as `T`), as generated gRPC
+        // handlers call `srv.(FooServer).Method(...)`.
+        if kind == k.type_assertion_expression {
+            let mut ty = op.child_by_field_id(k.f_type);
+            while let Some(t) =
+                ty.filter(|t| t.kind_id() == k.pointer_type || t.kind_id() == k.parenthesized_type)
+            {
+                ty = t.named_child(0);
+            }
+            return match ty {
+                Some(t) if t.kind_id() == k.type_identifier || t.kind_id() == k.qualified_type => {
+                    Err(t)
+                }
+                _ => Ok(Receiver::Other),
+            };
+        }
         // A chain of identifiers `a.b.c`, collected innermost-last.
         let mut parts: Vec<&str> = Vec::new();
         let mut cur = op;
