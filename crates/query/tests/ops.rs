@@ -110,6 +110,7 @@ fn store() -> (tempfile::TempDir, Store) {
         sym(SERVER, "Server.stop", Method, (11, 15)),
         sym(SERVER, "main", Function, (22, 25)),
         sym(APP, "run", Function, (1, 5)),
+        sym(APP, "run.cb", Parameter, (1, 1)),
         sym(APP, "start", Function, (6, 9)),
         sym(CYCLE, "ping", Function, (1, 4)),
         sym(CYCLE, "pong", Function, (5, 8)),
@@ -145,6 +146,8 @@ fn store() -> (tempfile::TempDir, Store) {
         e(&s(SERVER, "main"), &s(SERVER, "Server.start"), Calls, Reason::TypedReceiver, 23),
         e(&s(APP, "run"), &s(SERVER, "main"), Calls, Reason::ImportResolved, 2),
         e(&s(APP, "run"), &s(APP, "start"), Calls, Reason::SameFile, 3),
+        // `run` calls the callback it is handed: not a dependency of `run` (downstream).
+        e(&s(APP, "run"), &s(APP, "run.cb"), Calls, Reason::SameFile, 4),
         e(&s(APP, "start"), &s(CYCLE, "ping"), Calls, Reason::ImportResolved, 7),
         e(&s(CYCLE, "ping"), &s(CYCLE, "pong"), Calls, Reason::SameFile, 2),
         e(&s(CYCLE, "pong"), &s(CYCLE, "ping"), Calls, Reason::SameFile, 6),
@@ -420,31 +423,33 @@ fn expand_depth_budget_and_direction() {
     check(
         render::expand(&r.expand(&s(APP, "run"), &calls).unwrap()),
         expect![[r#"
-        expand sym:ts:src/app.ts:run (revision 1): 5 node(s), 4 edge(s)
-          [0] sym:ts:src/app.ts:run (function)
-          [1] sym:ts:src/app.ts:start (function)
-          [1] sym:ts:src/server.ts:main (function)
-          [2] sym:ts:src/cycle.ts:ping (function)
-          [2] sym:ts:src/server.ts:Server.start (method)
-          sym:ts:src/app.ts:run -CALLS-> sym:ts:src/app.ts:start (line 3) [same-file 0.95]
-          sym:ts:src/app.ts:run -CALLS-> sym:ts:src/server.ts:main (line 2) [import-resolved 0.95]
-          sym:ts:src/app.ts:start -CALLS-> sym:ts:src/cycle.ts:ping (line 7) [import-resolved 0.95]
-          sym:ts:src/server.ts:main -CALLS-> sym:ts:src/server.ts:Server.start (line 23) [typed-receiver 0.85]
-        note: depth limit 2 reached: more nodes lie beyond
-    "#]],
+            expand sym:ts:src/app.ts:run (revision 1): 6 node(s), 5 edge(s)
+              [0] sym:ts:src/app.ts:run (function)
+              [1] sym:ts:src/app.ts:run.cb (parameter)
+              [1] sym:ts:src/app.ts:start (function)
+              [1] sym:ts:src/server.ts:main (function)
+              [2] sym:ts:src/cycle.ts:ping (function)
+              [2] sym:ts:src/server.ts:Server.start (method)
+              sym:ts:src/app.ts:run -CALLS-> sym:ts:src/app.ts:run.cb (line 4) [same-file 0.95]
+              sym:ts:src/app.ts:run -CALLS-> sym:ts:src/app.ts:start (line 3) [same-file 0.95]
+              sym:ts:src/app.ts:run -CALLS-> sym:ts:src/server.ts:main (line 2) [import-resolved 0.95]
+              sym:ts:src/app.ts:start -CALLS-> sym:ts:src/cycle.ts:ping (line 7) [import-resolved 0.95]
+              sym:ts:src/server.ts:main -CALLS-> sym:ts:src/server.ts:Server.start (line 23) [typed-receiver 0.85]
+            note: depth limit 2 reached: more nodes lie beyond
+        "#]],
     );
     let tight = ExpandRequest { budget: 3, ..calls.clone() };
     check(
         render::expand(&r.expand(&s(APP, "run"), &tight).unwrap()),
         expect![[r#"
-        expand sym:ts:src/app.ts:run (revision 1): 3 node(s), 2 edge(s)
-          [0] sym:ts:src/app.ts:run (function)
-          [1] sym:ts:src/app.ts:start (function)
-          [1] sym:ts:src/server.ts:main (function)
-          sym:ts:src/app.ts:run -CALLS-> sym:ts:src/app.ts:start (line 3) [same-file 0.95]
-          sym:ts:src/app.ts:run -CALLS-> sym:ts:src/server.ts:main (line 2) [import-resolved 0.95]
-        note: budget of 3 nodes reached: 2 more neighbour(s) left out
-    "#]],
+            expand sym:ts:src/app.ts:run (revision 1): 3 node(s), 2 edge(s)
+              [0] sym:ts:src/app.ts:run (function)
+              [1] sym:ts:src/app.ts:run.cb (parameter)
+              [1] sym:ts:src/app.ts:start (function)
+              sym:ts:src/app.ts:run -CALLS-> sym:ts:src/app.ts:run.cb (line 4) [same-file 0.95]
+              sym:ts:src/app.ts:run -CALLS-> sym:ts:src/app.ts:start (line 3) [same-file 0.95]
+            note: budget of 3 nodes reached: 2 more neighbour(s) left out
+        "#]],
     );
     let incoming = ExpandRequest { direction: Direction::In, depth: 3, ..calls };
     check(
@@ -466,7 +471,7 @@ fn expand_depth_budget_and_direction() {
           sym:ts:src/app.ts:run -CALLS-> sym:ts:src/server.ts:main (line 2) [import-resolved 0.95]
     "#]],
     );
-    expect!["unknown ID `sym:ts:src/nope.ts:x`; did you mean: sym:ts:src/app.ts:run, sym:ts:src/util.ts:log, sym:ts:src/app.ts:start, sym:ts:src/cycle.ts:ping, sym:ts:src/cycle.ts:pong"].assert_eq(&err_text(r.expand("sym:ts:src/nope.ts:x", &ExpandRequest::default())));
+    expect!["unknown ID `sym:ts:src/nope.ts:x`; did you mean: sym:ts:src/app.ts:run, sym:ts:src/util.ts:log, sym:ts:src/app.ts:start, sym:ts:src/app.ts:run.cb, sym:ts:src/cycle.ts:ping"].assert_eq(&err_text(r.expand("sym:ts:src/nope.ts:x", &ExpandRequest::default())));
 }
 
 #[test]
@@ -532,14 +537,14 @@ fn dag_grep_tree_mermaid_cycles_budget_and_direction_in() {
     check(
         render::dag(&cycle),
         expect![[r#"
-        revision 1
-        dag_grep `ping` (out): 1 seed(s), 3 node(s), 4 edge(s): 1 forward, 1 back, 1 anchor node(s)
-        sym:ts:src/cycle.ts:ping [function] 0.920 (seed)
-        `-- -CALLS-> sym:ts:src/cycle.ts:pong [function] 0.743
-            `-- back-edge -CALLS-> sym:ts:src/cycle.ts:ping
-        anchor file:src/cycle.ts contains sym:ts:src/cycle.ts:ping, sym:ts:src/cycle.ts:pong
-        warning: mode `hybrid` falls back to fts: there is no semantic index
-    "#]],
+            revision 1
+            dag_grep `ping` (out): 1 seed(s), 3 node(s), 4 edge(s): 1 forward, 1 back, 1 anchor node(s)
+            sym:ts:src/cycle.ts:ping [function] 0.921 (seed)
+            `-- -CALLS-> sym:ts:src/cycle.ts:pong [function] 0.744
+                `-- back-edge -CALLS-> sym:ts:src/cycle.ts:ping
+            anchor file:src/cycle.ts contains sym:ts:src/cycle.ts:ping, sym:ts:src/cycle.ts:pong
+            warning: mode `hybrid` falls back to fts: there is no semantic index
+        "#]],
     );
     let mermaid =
         r.dag_grep(&DagGrepRequest { render: Some(Render::Mermaid), ..base.clone() }).unwrap();
@@ -573,14 +578,14 @@ fn dag_grep_tree_mermaid_cycles_budget_and_direction_in() {
         expect![[r#"
             revision 1
             dag_grep `start` (out): 2 seed(s), 11 node(s), 14 edge(s): 6 forward, 1 back, 4 anchor node(s)
-            sym:ts:src/app.ts:start [function] 0.882 (seed)
-            `-- -CALLS-> sym:ts:src/cycle.ts:ping [function] 0.713
-                `-- -CALLS-> sym:ts:src/cycle.ts:pong [function] 0.489
-            sym:ts:src/server.ts:Server.start [method] 0.881 (seed)
-            +-- -CALLS-> sym:ts:src/util.ts:log [function] 0.711
-            +-- -CALLS-> sym:ts:src/server.ts:Server.stop [method] 0.674
+            sym:ts:src/app.ts:start [function] 0.885 (seed)
+            `-- -CALLS-> sym:ts:src/cycle.ts:ping [function] 0.715
+                `-- -CALLS-> sym:ts:src/cycle.ts:pong [function] 0.491
+            sym:ts:src/server.ts:Server.start [method] 0.884 (seed)
+            +-- -CALLS-> sym:ts:src/util.ts:log [function] 0.714
+            +-- -CALLS-> sym:ts:src/server.ts:Server.stop [method] 0.676
             |   `-- back-edge -CALLS-> sym:ts:src/util.ts:log
-            `-- -CALLS-> sym:ts:src/util.ts:Logger.write [method] 0.637
+            `-- -CALLS-> sym:ts:src/util.ts:Logger.write [method] 0.639
             anchor file:src/app.ts contains sym:ts:src/app.ts:start
             anchor file:src/cycle.ts contains sym:ts:src/cycle.ts:ping, sym:ts:src/cycle.ts:pong
             anchor file:src/server.ts contains sym:ts:src/server.ts:Server.start, sym:ts:src/server.ts:Server.stop
@@ -595,10 +600,10 @@ fn dag_grep_tree_mermaid_cycles_budget_and_direction_in() {
         expect![[r#"
             revision 1
             dag_grep `start` (out): 2 seed(s), 4 node(s), 3 edge(s): 3 forward, 0 back, 0 anchor node(s)
-            sym:ts:src/app.ts:start [function] 0.882 (seed)
-            `-- -CALLS-> sym:ts:src/cycle.ts:ping [function] 0.713
-            sym:ts:src/server.ts:Server.start [method] 0.881 (seed)
-            `-- -CALLS-> sym:ts:src/util.ts:log [function] 0.711
+            sym:ts:src/app.ts:start [function] 0.885 (seed)
+            `-- -CALLS-> sym:ts:src/cycle.ts:ping [function] 0.715
+            sym:ts:src/server.ts:Server.start [method] 0.884 (seed)
+            `-- -CALLS-> sym:ts:src/util.ts:log [function] 0.714
             warning: budget of 4 nodes reached: 4 anchor node(s) not added
             warning: budget of 4 nodes reached: 1 more node(s) not added
             warning: per_node_cap 2 reached at 1 node(s): their further edges were not fetched
@@ -615,17 +620,17 @@ fn dag_grep_tree_mermaid_cycles_budget_and_direction_in() {
     check(
         render::dag(&r.dag_grep(&incoming).unwrap()),
         expect![[r#"
-        revision 1
-        dag_grep `log` (in): 1 seed(s), 6 node(s), 7 edge(s): 6 forward, 1 back, 0 anchor node(s)
-        sym:ts:src/util.ts:log [function] 0.920 (seed)
-        +-- <-CALLS- sym:ts:src/server.ts:Server.start [method] 0.743
-        |   +-- <-CALLS- sym:ts:src/server.test.ts:testStart [function] 0.456
-        |   `-- <-CALLS- sym:ts:src/server.ts:main [function] 0.456
-        |       `-- <-CALLS- sym:ts:src/app.ts:run [function] 0.266
-        `-- <-CALLS- sym:ts:src/server.ts:Server.stop [method] 0.743
-            `-- back-edge <-CALLS- sym:ts:src/server.ts:Server.start
-        warning: mode `hybrid` falls back to fts: there is no semantic index
-    "#]],
+            revision 1
+            dag_grep `log` (in): 1 seed(s), 6 node(s), 7 edge(s): 6 forward, 1 back, 0 anchor node(s)
+            sym:ts:src/util.ts:log [function] 0.921 (seed)
+            +-- <-CALLS- sym:ts:src/server.ts:Server.start [method] 0.744
+            |   +-- <-CALLS- sym:ts:src/server.test.ts:testStart [function] 0.457
+            |   `-- <-CALLS- sym:ts:src/server.ts:main [function] 0.457
+            |       `-- <-CALLS- sym:ts:src/app.ts:run [function] 0.267
+            `-- <-CALLS- sym:ts:src/server.ts:Server.stop [method] 0.744
+                `-- back-edge <-CALLS- sym:ts:src/server.ts:Server.start
+            warning: mode `hybrid` falls back to fts: there is no semantic index
+        "#]],
     );
     expect!["unknown edge set `semantic`; known: structural"].assert_eq(&err_text(r.dag_grep(
         &DagGrepRequest {

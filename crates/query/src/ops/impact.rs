@@ -360,6 +360,17 @@ fn steps(
         _ => Vec::new(),
     };
     out.retain(|s| s.other != nid);
+    // A function's calls of its own parameters (`parameter` nodes: the callbacks it is handed)
+    // are part of it, not something it depends on.
+    if dir == ImpactDirection::Downstream {
+        let mut kept = Vec::with_capacity(out.len());
+        for s in out {
+            if g.node(s.other)?.kind != NodeKind::Parameter {
+                kept.push(s);
+            }
+        }
+        out = kept;
+    }
     Ok(out)
 }
 
