@@ -195,8 +195,8 @@ pub fn is_tagged_template(call: Node<'_>) -> bool {
     call.child_by_field_name("arguments").is_some_and(|a| a.kind() == "template_string")
 }
 
-/// The type name a type (or type annotation) names: generics, `readonly`, `[]`, parentheses and
-/// unions reduced to their first member that is not `null` / `undefined`; `None` when it is not
+/// The type name a type (or type annotation) names: generics, `readonly`, `[]` (and `Array<T>`),
+/// parentheses and unions reduced to their first member that is not `null` / `undefined`; `None` when it is not
 /// a (dotted) name.
 pub fn type_name(t: Node<'_>, src: &str) -> Option<String> {
     let mut t = t;
@@ -208,6 +208,14 @@ pub fn type_name(t: Node<'_>, src: &str) -> Option<String> {
             | "array_type"
             | "readonly_type"
             | "parenthesized_type" => t = first_named(t)?,
+            // `Array<T>` / `ReadonlyArray<T>` name their element, as `T[]` does.
+            "generic_type"
+                if t.child_by_field_name("name")
+                    .is_some_and(|n| matches!(text(n, src), "Array" | "ReadonlyArray")) =>
+            {
+                let args = t.child_by_field_name("type_arguments")?;
+                t = first_named(args)?;
+            }
             "generic_type" => t = t.child_by_field_name("name")?,
             "type_identifier" | "identifier" => return Some(text(t, src).to_string()),
             "nested_type_identifier" => return Some(dotted(text(t, src))),

@@ -144,6 +144,11 @@ const GLOBALS: &[&str] = &[
 /// no such member, the call returns that type.
 const ARRAY_ELEMENT: &[&str] = &["shift", "pop", "at"];
 
+/// Array methods whose callback's first parameter is an element: on a receiver whose
+/// (element-stripped) hint type has no such member, that parameter has that type.
+const ARRAY_CALLBACK: &[&str] =
+    &["map", "forEach", "filter", "find", "findLast", "some", "every", "flatMap", "findIndex"];
+
 impl<'db> Resolver<'db> {
     pub(crate) fn index(&self, f: SourceFile) -> &'db FileIndex {
         file_index(self.db, f)
@@ -384,6 +389,15 @@ impl<'db> Resolver<'db> {
             }
             HintSource::CallResult(c) => self.call_result_type(f, scope, c, depth + 1),
             HintSource::Callback { callee, arg, param } => {
+                // `xs.map((x) => x.m())` on a receiver typed `T[]` (its hint type is `T`, which
+                // has no such member): the element, as `xs.pop()` returns it.
+                if *arg == 0
+                    && *param == 0
+                    && ARRAY_CALLBACK.contains(&callee.name.as_str())
+                    && let Some(t) = self.array_element(f, scope, callee, depth + 1)
+                {
+                    return Some(t);
+                }
                 match self.callee(f, scope, callee, depth + 1) {
                     Outcome::Found((g, i), _) => {
                         // `new C(cb)`: the callback is a parameter of C's constructor.
@@ -434,12 +448,9 @@ impl<'db> Resolver<'db> {
             return None;
         }
         if ARRAY_ELEMENT.contains(&c.name.as_str())
-            && let Receiver::Path(p) = &c.receiver
-            && let Some(Val::Inst(g, i)) = self.path_val(f, scope, p, depth + 1)
-            && self.member((g, i), &c.name, depth + 1).is_none()
-            && !self.has_opaque_base((g, i), depth + 1)
+            && let Some(t) = self.array_element(f, scope, c, depth + 1)
         {
-            return Some((g, i));
+            return Some(t);
         }
         match self.callee(f, scope, c, depth + 1) {
             // `new X().m()` (the walker reads the receiver as a call of `X`).
@@ -447,6 +458,23 @@ impl<'db> Resolver<'db> {
             Outcome::Found((g, i), _) => self.return_type(g, i, depth + 1),
             _ => None,
         }
+    }
+
+    /// The element type of the array `c` is called on: the receiver path's hint type `T` (an
+    /// array `T[]` is hinted by its element) when `T` has no member of the called name and no
+    /// base we cannot see (where it might).
+    fn array_element(
+        &self,
+        f: SourceFile,
+        scope: Option<SymbolIdx>,
+        c: &Callee,
+        depth: u32,
+    ) -> Option<Target> {
+        let Receiver::Path(p) = &c.receiver else { return None };
+        let Some(Val::Inst(g, i)) = self.path_val(f, scope, p, depth + 1) else { return None };
+        (self.member((g, i), &c.name, depth + 1).is_none()
+            && !self.has_opaque_base((g, i), depth + 1))
+        .then_some((g, i))
     }
 
     /// The declared return type of function `i` of `g`, as a class / interface.

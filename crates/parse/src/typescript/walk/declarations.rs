@@ -376,11 +376,18 @@ impl<'s, 't> Walker<'s, 't> {
             doc: self.doc(anchor),
             export,
         });
-        if let Some(ty) = node.child_by_field_name("type").and_then(|t| type_name(t, self.src)) {
+        // The written type, else a constructed value (`store = new Store()`).
+        let source = match node.child_by_field_name("type") {
+            Some(t) => type_name(t, self.src).map(HintSource::Annotation),
+            None => value
+                .and_then(|v| self.value_hint(v))
+                .filter(|h| matches!(h, HintSource::Construct(_))),
+        };
+        if let Some(source) = source {
             self.facts.type_hints.push(TypeHint {
                 scope: class,
                 name,
-                source: HintSource::Annotation(ty),
+                source,
                 line: start_line(node),
                 visible: None,
             });
