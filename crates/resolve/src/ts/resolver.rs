@@ -57,7 +57,8 @@ pub(crate) enum Outcome {
     /// A receiver we cannot see into (an untyped parameter or variable): recorded as an
     /// unresolved site, never dropped, so impact can say callers may be missing.
     Unknown,
-    /// A call of a value (a local of function type), not of a declaration: nothing to record.
+    /// A call of a typed local seen through `callee` (hints, call results); the CALLS loop
+    /// resolves calls of locals through `local_callee` and counts this one as unresolved.
     Value,
 }
 
