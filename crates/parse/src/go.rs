@@ -43,6 +43,7 @@ pub static GO_SPEC: LanguageSpec = LanguageSpec {
     module: module_path!(),
     detect: None,
     test_file: is_go_test,
+    call_expressions: None,
 };
 
 /// Go test code: `_test.go` files (what `go test` compiles), `testdata/` (which the go tool

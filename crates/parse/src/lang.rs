@@ -24,6 +24,10 @@ pub struct LanguageSpec {
     /// `*.test.*`, `__tests__/`). Stored on every node of the file, so answers (tests listed
     /// apart, impact leaving tests out) and derivations (TESTS, flows) read one rule.
     pub test_file: fn(&str) -> bool,
+    /// The number of call expressions in a syntax tree of the language, when its resolver
+    /// keeps the call accounting (every call expression is a CALLS edge, an unresolved site
+    /// or a call outside the workspace); checked by the accounting goldens and harnesses.
+    pub call_expressions: Option<fn(&tree_sitter::Tree) -> usize>,
 }
 
 /// The directories most languages keep tests in (`test/`, `tests/`) and test data in
@@ -95,6 +99,7 @@ languages! {
     Shell => crate::shell::SHELL_SPEC,
     Kubernetes => crate::kubernetes::KUBERNETES_SPEC,
     Elixir => crate::elixir::ELIXIR_SPEC,
+    Python => crate::python::PYTHON_SPEC,
     // The example language that proves the registry (tests only).
     #[cfg(feature = "example-language")]
     Toy => crate::toy::TOY_SPEC,

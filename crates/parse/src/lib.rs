@@ -17,6 +17,8 @@ mod grammar;
 pub mod kubernetes;
 mod lang;
 mod markdown;
+mod python;
+pub use python::call_expressions as python_call_expressions;
 pub mod render;
 mod shell;
 mod terraform;
@@ -42,7 +44,7 @@ use std::cell::RefCell;
 /// Version of what the providers extract. Bump it whenever a provider's output for the same
 /// text changes: an index holding facts of another version is rebuilt from scratch, since
 /// facts restored from it would be stale.
-pub const FACTS_VERSION: u32 = 27;
+pub const FACTS_VERSION: u32 = 28;
 
 /// What every language provider implements.
 pub trait Provider: Send + Sync + 'static {

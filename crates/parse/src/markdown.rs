@@ -31,6 +31,7 @@ pub static MARKDOWN_SPEC: LanguageSpec = LanguageSpec {
     module: module_path!(),
     detect: None,
     test_file: is_test_doc,
+    call_expressions: None,
 };
 
 /// Markdown under `test/`, `tests/` or `testdata/` documents (or is a fixture of) tests.

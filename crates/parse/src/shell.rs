@@ -49,6 +49,7 @@ pub static SHELL_SPEC: LanguageSpec = LanguageSpec {
         describe: "files without an extension whose first line is a sh/bash/zsh/dash/ksh shebang",
     }),
     test_file: is_test_script,
+    call_expressions: None,
 };
 
 /// Shell test code: scripts under `test/`, `tests/` or `testdata/`, and `test_*.sh` / `*_test.sh`.

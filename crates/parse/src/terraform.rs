@@ -47,6 +47,7 @@ pub static TERRAFORM_SPEC: LanguageSpec = LanguageSpec {
     module: module_path!(),
     detect: None,
     test_file: is_test_config,
+    call_expressions: None,
 };
 
 /// Terraform test code: configurations under `test/`, `tests/` or `testdata/` (`terraform test` fixtures,

@@ -24,6 +24,7 @@ pub static TOY_SPEC: LanguageSpec = LanguageSpec {
     module: module_path!(),
     detect: None,
     test_file: is_toy_test,
+    call_expressions: None,
 };
 
 /// Toy test code: `*.test.cgtoy` files.

@@ -104,6 +104,7 @@ pub static TYPESCRIPT_SPEC: LanguageSpec = LanguageSpec {
     module: module_path!(),
     detect: None,
     test_file: is_ts_test,
+    call_expressions: Some(call_expressions),
 };
 pub static TSX_SPEC: LanguageSpec = LanguageSpec {
     name: "tsx",
@@ -114,6 +115,7 @@ pub static TSX_SPEC: LanguageSpec = LanguageSpec {
     module: module_path!(),
     detect: None,
     test_file: is_ts_test,
+    call_expressions: Some(call_expressions),
 };
 pub static JAVASCRIPT_SPEC: LanguageSpec = LanguageSpec {
     name: "javascript",
@@ -124,6 +126,7 @@ pub static JAVASCRIPT_SPEC: LanguageSpec = LanguageSpec {
     module: module_path!(),
     detect: None,
     test_file: is_ts_test,
+    call_expressions: Some(call_expressions),
 };
 
 /// TypeScript / JavaScript test code: `*.test.*` and `*.spec.*` files (Jest, Vitest, Mocha,

@@ -148,6 +148,7 @@ resolvers! {
     Shell => crate::shell::SHELL_RESOLVER,
     Kubernetes => crate::kubernetes::KUBERNETES_RESOLVER,
     Elixir => crate::elixir::ELIXIR_RESOLVER,
+    Python => crate::python::PYTHON_RESOLVER,
     // The example language that proves the registry (tests only).
     #[cfg(feature = "example-language")]
     Toy => crate::toy::TOY_RESOLVER,

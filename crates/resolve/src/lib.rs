@@ -27,6 +27,7 @@ mod keys;
 mod kubernetes;
 mod languages;
 mod layout;
+mod python;
 mod resolved;
 mod shared;
 mod shell;

@@ -51,6 +51,7 @@ pub static ELIXIR_SPEC: LanguageSpec = LanguageSpec {
     module: module_path!(),
     detect: None,
     test_file: is_test_module,
+    call_expressions: None,
 };
 
 /// Elixir test code: ExUnit's `*_test.exs` files and anything under `test/` (support modules), `tests/` or `testdata/`.

@@ -55,6 +55,7 @@ pub static KUBERNETES_SPEC: LanguageSpec = LanguageSpec {
         describe: ".yaml/.yml files with a document that has top-level apiVersion and kind, and kustomization.yaml",
     }),
     test_file: is_test_manifest,
+    call_expressions: None,
 };
 
 /// Kubernetes test code: manifests under `test/`, `tests/` or `testdata/` (fixtures of e2e suites).

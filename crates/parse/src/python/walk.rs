@@ -1,0 +1,1049 @@
+//! One cursor walk over a Python syntax tree with a scope stack: the declarations, imports,
+//! calls, hints and value references of `super` (the module doc says what each becomes).
+//!
+//! Iterative (enter / leave over a tree cursor), so a deeply nested expression (a long string
+//! concatenation is a left-deep tree) cannot exhaust the stack.
+
+use super::normalize_annotation;
+use crate::facts::{
+    CallKind, CallSite, Callee, FileFacts, Heritage, HeritageKind, HintSource, Import,
+    ImportBinding, ImportKind, Imported, Receiver, Symbol, SymbolIdx, TypeHint,
+};
+use crate::util::{
+    MAX_DOC, collapse_whitespace, end_line, signature, start_col, start_line, text, to_u32,
+    truncate,
+};
+use codegraph_schema::NodeKind;
+use std::collections::{HashMap, HashSet};
+use tree_sitter::{Node, Tree};
+
+/// Longest callee text kept for a callee that is no name.
+const MAX_CALLEE_TEXT: usize = 80;
+
+/// Bases that make a class an enum.
+const ENUM_BASES: &[&str] = &["Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"];
+
+pub(super) fn extract(src: &str, tree: &Tree) -> FileFacts {
+    let mut w = Walker {
+        src,
+        facts: FileFacts::default(),
+        scopes: vec![Scope::new(usize::MAX, ScopeKind::Module, None)],
+        type_checking: Vec::new(),
+        module_names: HashSet::new(),
+        refs_seen: HashSet::new(),
+        all: None,
+    };
+    let mut cursor = tree.root_node().walk();
+    'walk: loop {
+        let node = cursor.node();
+        if w.enter(node) && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            w.leave(cursor.node());
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    w.finish()
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ScopeKind {
+    Module,
+    Class,
+    Function,
+    /// A lambda or a comprehension: its own bindings, no symbol of its own.
+    Anonymous,
+}
+
+struct Scope {
+    /// The node that opened it (popped when the walk leaves that node).
+    node_id: usize,
+    kind: ScopeKind,
+    /// The symbol that owns code here (the enclosing one for anonymous scopes).
+    sym: Option<SymbolIdx>,
+    /// The name of the instance parameter visible here (`self` / `cls`), and its class.
+    instance: Option<(String, SymbolIdx)>,
+    /// Names bound here (parameters, assignments, loop and `with` targets), with what they
+    /// are known to hold.
+    locals: HashMap<String, Option<HintSource>>,
+    /// Class scopes: the member names declared so far.
+    members: HashSet<String>,
+    /// Class scopes: the class is an enum.
+    is_enum: bool,
+}
+
+impl Scope {
+    fn new(node_id: usize, kind: ScopeKind, sym: Option<SymbolIdx>) -> Scope {
+        Scope {
+            node_id,
+            kind,
+            sym,
+            instance: None,
+            locals: HashMap::new(),
+            members: HashSet::new(),
+            is_enum: false,
+        }
+    }
+}
+
+struct Walker<'a> {
+    src: &'a str,
+    facts: FileFacts,
+    scopes: Vec<Scope>,
+    /// The blocks of `if TYPE_CHECKING:` being walked.
+    type_checking: Vec<usize>,
+    /// Module-level names already declared as variables.
+    module_names: HashSet<String>,
+    refs_seen: HashSet<(Option<SymbolIdx>, String)>,
+    /// `__all__`, when the module declares it.
+    all: Option<Vec<String>>,
+}
+
+impl<'a> Walker<'a> {
+    fn text(&self, n: Node<'_>) -> &'a str {
+        text(n, self.src)
+    }
+
+    fn top(&self) -> &Scope {
+        // The module scope is never popped.
+        &self.scopes[self.scopes.len() - 1]
+    }
+
+    fn enclosing(&self) -> Option<SymbolIdx> {
+        self.top().sym
+    }
+
+    fn instance(&self) -> Option<&(String, SymbolIdx)> {
+        self.top().instance.as_ref()
+    }
+
+    /// Whether a name is bound by an enclosing function, lambda or comprehension (class
+    /// bodies are not enclosing scopes of their methods, as in Python).
+    fn is_local(&self, name: &str) -> bool {
+        for s in self.scopes.iter().rev() {
+            match s.kind {
+                ScopeKind::Module => return false,
+                ScopeKind::Class => continue,
+                ScopeKind::Function | ScopeKind::Anonymous => {
+                    if s.locals.contains_key(name) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// What a local of an enclosing function is known to hold.
+    fn local_source(&self, name: &str) -> Option<Option<&HintSource>> {
+        for s in self.scopes.iter().rev() {
+            match s.kind {
+                ScopeKind::Module => return None,
+                ScopeKind::Class => continue,
+                _ => {
+                    if let Some(src) = s.locals.get(name) {
+                        return Some(src.as_ref());
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Binds a local of the innermost function, lambda or comprehension; a binding whose
+    /// value is unknown is a hint `Value(Other)`, so resolution knows the name is local.
+    fn bind_local(&mut self, name: &str, source: Option<HintSource>, line: u32) {
+        let top = self.scopes.len() - 1;
+        if matches!(self.scopes[top].kind, ScopeKind::Function | ScopeKind::Anonymous) {
+            if source.is_none() {
+                self.hint(self.enclosing(), name, HintSource::Value(Receiver::Other), line);
+            }
+            self.scopes[top].locals.insert(name.to_string(), source);
+        }
+    }
+
+    fn push_symbol(
+        &mut self,
+        kind: NodeKind,
+        name: &str,
+        node: Node<'_>,
+        signature: String,
+        doc: Option<String>,
+    ) -> SymbolIdx {
+        self.push_symbol_in(self.enclosing(), kind, name, node, signature, doc)
+    }
+
+    fn push_symbol_in(
+        &mut self,
+        parent: Option<SymbolIdx>,
+        kind: NodeKind,
+        name: &str,
+        node: Node<'_>,
+        signature: String,
+        doc: Option<String>,
+    ) -> SymbolIdx {
+        let parent_sym = parent.and_then(|p| self.facts.symbols.get(p as usize));
+        let qualified_name = match parent_sym {
+            Some(p) => format!("{}.{name}", p.qualified_name),
+            None => name.to_string(),
+        };
+        let public = !name.starts_with('_') || (name.starts_with("__") && name.ends_with("__"));
+        let exported = public && parent_sym.is_none_or(|p| p.exported);
+        let idx = to_u32(self.facts.symbols.len());
+        self.facts.symbols.push(Symbol {
+            kind,
+            name: name.to_string(),
+            qualified_name,
+            parent,
+            start_line: start_line(node),
+            end_line: end_line(node),
+            signature,
+            doc,
+            exported,
+        });
+        idx
+    }
+
+    /// Called on entering a node; `false`: do not walk its children.
+    fn enter(&mut self, node: Node<'_>) -> bool {
+        match node.kind() {
+            "function_definition" => self.function(node),
+            "class_definition" => self.class(node),
+            "lambda" => {
+                let mut scope = Scope::new(node.id(), ScopeKind::Anonymous, self.enclosing());
+                scope.instance = self.instance().cloned();
+                let params = node.child_by_field_name("parameters");
+                self.scopes.push(scope);
+                if let Some(params) = params {
+                    for name in param_names(params, self.src) {
+                        self.bind_local(name, None, start_line(node));
+                    }
+                }
+            }
+            "list_comprehension"
+            | "set_comprehension"
+            | "dictionary_comprehension"
+            | "generator_expression" => {
+                let mut scope = Scope::new(node.id(), ScopeKind::Anonymous, self.enclosing());
+                scope.instance = self.instance().cloned();
+                self.scopes.push(scope);
+            }
+            "for_in_clause" => {
+                if let Some(left) = node.child_by_field_name("left") {
+                    for name in target_names(left, self.src) {
+                        self.bind_local(name, None, start_line(node));
+                    }
+                }
+            }
+            "call" => self.call(node),
+            "argument_list" => {
+                if node.parent().is_none_or(|p| p.kind() != "class_definition") {
+                    let mut c = node.walk();
+                    for arg in node.named_children(&mut c) {
+                        let value = if arg.kind() == "keyword_argument" {
+                            arg.child_by_field_name("value")
+                        } else {
+                            Some(arg)
+                        };
+                        if let Some(v) = value {
+                            self.value_ref(v);
+                        }
+                    }
+                }
+            }
+            "return_statement" | "list" | "tuple" | "set" => {
+                let mut c = node.walk();
+                for v in node.named_children(&mut c) {
+                    self.value_ref(v);
+                }
+            }
+            "pair" => {
+                if let Some(v) = node.child_by_field_name("value") {
+                    self.value_ref(v);
+                }
+            }
+            "decorator" => {
+                if let Some(e) = node.named_child(0) {
+                    self.value_ref(e);
+                }
+            }
+            "assignment" => self.assignment(node),
+            "augmented_assignment" => {
+                let left = node.child_by_field_name("left");
+                if left.is_some_and(|l| self.text(l) == "__all__")
+                    && self.top().kind == ScopeKind::Module
+                    && let Some(r) = node.child_by_field_name("right")
+                {
+                    let names = string_list(r, self.src);
+                    self.all.get_or_insert_with(Vec::new).extend(names);
+                }
+            }
+            "for_statement" => {
+                if let (Some(left), Some(right)) =
+                    (node.child_by_field_name("left"), node.child_by_field_name("right"))
+                {
+                    let source = self.path_of(right).map(|mut p| {
+                        p.push("[]".to_string());
+                        HintSource::Value(Receiver::Path(p))
+                    });
+                    if left.kind() == "identifier" {
+                        let name = self.text(left);
+                        if let Some(src) = source.clone() {
+                            self.hint(self.enclosing(), name, src, start_line(left));
+                        }
+                        self.bind_local(name, source, start_line(node));
+                    } else {
+                        for name in target_names(left, self.src) {
+                            self.bind_local(name, None, start_line(node));
+                        }
+                    }
+                }
+            }
+            "as_pattern" => {
+                // `with f() as x:` / `except E as e:`.
+                let value = node.named_child(0);
+                let target = node.child_by_field_name("alias").and_then(|a| a.named_child(0));
+                if let (Some(value), Some(target)) = (value, target) {
+                    let in_except = node.parent().is_some_and(|p| p.kind() == "except_clause");
+                    let source = if in_except {
+                        self.path_of(value).map(|p| HintSource::Annotation(p.join(".")))
+                    } else {
+                        self.source_of(value)
+                    };
+                    if target.kind() == "identifier" {
+                        let name = self.text(target);
+                        if let Some(src) = source.clone() {
+                            self.hint(self.enclosing(), name, src, start_line(target));
+                        }
+                        self.bind_local(name, source, start_line(node));
+                    } else {
+                        for name in target_names(target, self.src) {
+                            self.bind_local(name, None, start_line(node));
+                        }
+                    }
+                }
+            }
+            "except_clause" => {
+                if let (Some(value), Some(alias)) =
+                    (node.child_by_field_name("value"), node.child_by_field_name("alias"))
+                    && alias.kind() == "identifier"
+                {
+                    let source = self.path_of(value).map(|p| HintSource::Annotation(p.join(".")));
+                    let name = self.text(alias);
+                    if let Some(src) = source.clone() {
+                        self.hint(self.enclosing(), name, src, start_line(alias));
+                    }
+                    self.bind_local(name, source, start_line(node));
+                }
+            }
+            "named_expression" => {
+                if let Some(n) = node.child_by_field_name("name") {
+                    let source = node.child_by_field_name("value").and_then(|v| self.source_of(v));
+                    let name = self.text(n);
+                    self.bind_local(name, source, start_line(node));
+                }
+            }
+            "if_statement" => {
+                let cond = node.child_by_field_name("condition").map(|c| self.text(c));
+                if cond.is_some_and(|c| c == "TYPE_CHECKING" || c.ends_with(".TYPE_CHECKING"))
+                    && let Some(block) = node.child_by_field_name("consequence")
+                {
+                    self.type_checking.push(block.id());
+                }
+            }
+            "import_statement" => {
+                self.import_statement(node);
+                return false;
+            }
+            "import_from_statement" => {
+                self.import_from(node);
+                return false;
+            }
+            "future_import_statement" => return false,
+            "type_alias_statement" => {
+                if let Some(left) = node.child_by_field_name("left") {
+                    let name = self.text(left).split('[').next().unwrap_or("").trim().to_string();
+                    if super::is_identifier(&name) {
+                        let sig = signature(node, None, self.src);
+                        self.push_symbol(NodeKind::TypeAlias, &name, node, sig, None);
+                    }
+                }
+            }
+            _ => {}
+        }
+        true
+    }
+
+    fn leave(&mut self, node: Node<'_>) {
+        let id = node.id();
+        if self.scopes.len() > 1 && self.top().node_id == id {
+            self.scopes.pop();
+        }
+        if self.type_checking.last() == Some(&id) {
+            self.type_checking.pop();
+        }
+    }
+
+    fn function(&mut self, node: Node<'_>) {
+        let Some(name_node) = node.child_by_field_name("name") else { return };
+        let name = self.text(name_node);
+        let decorated = node.parent().filter(|p| p.kind() == "decorated_definition");
+        let decorators: Vec<&str> = decorated
+            .map(|d| {
+                let mut c = d.walk();
+                d.named_children(&mut c)
+                    .filter(|n| n.kind() == "decorator")
+                    .filter_map(|n| n.named_child(0))
+                    .map(|e| self.text(e))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let deco_name = |d: &str| d.split('(').next().unwrap_or(d).trim().to_string();
+        let names: Vec<String> = decorators.iter().map(|d| deco_name(d)).collect();
+        let has = |n: &str| names.iter().any(|d| d == n || d.ends_with(&format!(".{n}")));
+        let in_class = self.top().kind == ScopeKind::Class;
+        let is_property = has("property")
+            || has("cached_property")
+            || names.iter().any(|d| {
+                d.ends_with(".setter") || d.ends_with(".getter") || d.ends_with(".deleter")
+            });
+        let kind = if !in_class {
+            NodeKind::Function
+        } else if is_property {
+            NodeKind::Property
+        } else {
+            NodeKind::Method
+        };
+        let body = node.child_by_field_name("body");
+        let sig = decl_signature(decorated.unwrap_or(node), body, self.src);
+        let doc = body.and_then(|b| docstring(b, self.src));
+        let class_sym = if in_class { self.enclosing() } else { None };
+        if in_class {
+            let top = self.scopes.len() - 1;
+            self.scopes[top].members.insert(name.to_string());
+        }
+        let idx = self.push_symbol(kind, name, node, sig, doc);
+        let mut scope = Scope::new(node.id(), ScopeKind::Function, Some(idx));
+        scope.instance = if in_class {
+            None
+        } else {
+            // A nested function sees the method's instance as a closure does.
+            self.instance().cloned()
+        };
+        let params = node.child_by_field_name("parameters");
+        let mut first_is_instance = in_class && !has("staticmethod");
+        if let Some(params) = params {
+            let mut c = params.walk();
+            for p in params.named_children(&mut c) {
+                let (pname, ty) = match p.kind() {
+                    "identifier" => (Some(self.text(p)), None),
+                    "typed_parameter" => {
+                        let mut c2 = p.walk();
+                        let n = p
+                            .named_children(&mut c2)
+                            .find(|n| n.kind() == "identifier")
+                            .map(|n| self.text(n));
+                        (n, p.child_by_field_name("type"))
+                    }
+                    "default_parameter" | "typed_default_parameter" => (
+                        p.child_by_field_name("name")
+                            .filter(|n| n.kind() == "identifier")
+                            .map(|n| self.text(n)),
+                        p.child_by_field_name("type"),
+                    ),
+                    "list_splat_pattern" | "dictionary_splat_pattern" => {
+                        (p.named_child(0).map(|n| self.text(n)), None)
+                    }
+                    _ => (None, None),
+                };
+                let Some(pname) = pname else { continue };
+                if first_is_instance {
+                    first_is_instance = false;
+                    if let Some(class) = class_sym {
+                        scope.instance = Some((pname.to_string(), class));
+                    }
+                    continue;
+                }
+                first_is_instance = false;
+                let source =
+                    ty.and_then(|t| normalize_annotation(self.text(t))).map(HintSource::Annotation);
+                let hint = source.clone().unwrap_or(HintSource::Value(Receiver::Other));
+                self.hint(Some(idx), pname, hint, start_line(p));
+                scope.locals.insert(pname.to_string(), source);
+            }
+        }
+        if let Some(ret) = node.child_by_field_name("return_type")
+            && let Some(t) = normalize_annotation(self.text(ret))
+        {
+            self.hint(Some(idx), "", HintSource::Return(t), start_line(ret));
+        }
+        self.scopes.push(scope);
+    }
+
+    fn class(&mut self, node: Node<'_>) {
+        let Some(name_node) = node.child_by_field_name("name") else { return };
+        let name = self.text(name_node);
+        let decorated = node.parent().filter(|p| p.kind() == "decorated_definition");
+        let body = node.child_by_field_name("body");
+        let mut bases = Vec::new();
+        if let Some(sup) = node.child_by_field_name("superclasses") {
+            let mut c = sup.walk();
+            for b in sup.named_children(&mut c) {
+                let b = if b.kind() == "subscript" {
+                    match b.child_by_field_name("value") {
+                        Some(v) => v,
+                        None => continue,
+                    }
+                } else {
+                    b
+                };
+                if matches!(b.kind(), "identifier" | "attribute")
+                    && let Some(p) = plain_path(b, self.src)
+                {
+                    bases.push(p.join("."));
+                }
+            }
+        }
+        let is_enum = bases.iter().any(|b| ENUM_BASES.contains(&b.rsplit('.').next().unwrap_or(b)));
+        let kind = if is_enum { NodeKind::Enum } else { NodeKind::Class };
+        let sig = decl_signature(decorated.unwrap_or(node), body, self.src);
+        let doc = body.and_then(|b| docstring(b, self.src));
+        if self.top().kind == ScopeKind::Class {
+            let top = self.scopes.len() - 1;
+            self.scopes[top].members.insert(name.to_string());
+        }
+        let idx = self.push_symbol(kind, name, node, sig, doc);
+        for target in bases {
+            self.facts.heritage.push(Heritage { symbol: idx, kind: HeritageKind::Extends, target });
+        }
+        let mut scope = Scope::new(node.id(), ScopeKind::Class, Some(idx));
+        scope.is_enum = is_enum;
+        self.scopes.push(scope);
+    }
+
+    fn call(&mut self, node: Node<'_>) {
+        let Some(func) = node.child_by_field_name("function") else { return };
+        let (callee, at) = self.callee_of(func);
+        let local = callee.receiver == Receiver::None && self.is_local(&callee.name);
+        self.facts.calls.push(CallSite {
+            callee,
+            kind: CallKind::Call,
+            line: start_line(at),
+            col: start_col(at),
+            enclosing: self.enclosing(),
+            local,
+        });
+    }
+
+    /// The callee of a call and the node whose position is the call's (the called name).
+    fn callee_of<'t>(&self, func: Node<'t>) -> (Callee, Node<'t>) {
+        match func.kind() {
+            "identifier" => {
+                let name = self.text(func);
+                if self.instance().is_some_and(|(s, _)| s == name) {
+                    (Callee { receiver: Receiver::This, name: String::new() }, func)
+                } else {
+                    (Callee { receiver: Receiver::None, name: name.to_string() }, func)
+                }
+            }
+            "attribute" => {
+                let (Some(obj), Some(attr)) =
+                    (func.child_by_field_name("object"), func.child_by_field_name("attribute"))
+                else {
+                    return (self.other_callee(func), func);
+                };
+                let receiver = self.receiver_of(obj);
+                (Callee { receiver, name: self.text(attr).to_string() }, attr)
+            }
+            "call" => match func.child_by_field_name("function") {
+                Some(inner) => {
+                    let (inner, _) = self.callee_of(inner);
+                    (
+                        Callee {
+                            receiver: Receiver::CallResult(Box::new(inner)),
+                            name: String::new(),
+                        },
+                        func,
+                    )
+                }
+                None => (self.other_callee(func), func),
+            },
+            "parenthesized_expression" => match func.named_child(0) {
+                Some(inner) if matches!(inner.kind(), "identifier" | "attribute") => {
+                    self.callee_of(inner)
+                }
+                _ => (self.other_callee(func), func),
+            },
+            _ => (self.other_callee(func), func),
+        }
+    }
+
+    fn other_callee(&self, func: Node<'_>) -> Callee {
+        let text = collapse_whitespace(self.text(func));
+        Callee { receiver: Receiver::Other, name: truncate(&text, MAX_CALLEE_TEXT).to_string() }
+    }
+
+    fn receiver_of(&self, obj: Node<'_>) -> Receiver {
+        match obj.kind() {
+            "identifier" => {
+                let name = self.text(obj);
+                if self.instance().is_some_and(|(s, _)| s == name) {
+                    Receiver::This
+                } else {
+                    Receiver::Path(vec![name.to_string()])
+                }
+            }
+            "attribute" => match self.path_of(obj) {
+                Some(p) => Receiver::Path(p),
+                None => Receiver::Other,
+            },
+            "call" => match obj.child_by_field_name("function") {
+                Some(f) if f.kind() == "identifier" && self.text(f) == "super" => Receiver::Super,
+                Some(f) => Receiver::CallResult(Box::new(self.callee_of(f).0)),
+                None => Receiver::Other,
+            },
+            "string" | "concatenated_string" => {
+                let t = self.text(obj).trim_start();
+                let prefix: String =
+                    t.chars().take_while(|c| c.is_ascii_alphabetic()).collect::<String>();
+                let ty = if prefix.contains(['b', 'B']) { "bytes" } else { "str" };
+                Receiver::Path(vec![ty.to_string()])
+            }
+            "list" | "list_comprehension" => Receiver::Path(vec!["list".to_string()]),
+            "dictionary" | "dictionary_comprehension" => Receiver::Path(vec!["dict".to_string()]),
+            "set" | "set_comprehension" => Receiver::Path(vec!["set".to_string()]),
+            "tuple" => Receiver::Path(vec!["tuple".to_string()]),
+            "integer" => Receiver::Path(vec!["int".to_string()]),
+            "float" => Receiver::Path(vec!["float".to_string()]),
+            "parenthesized_expression" => match obj.named_child(0) {
+                Some(inner) => self.receiver_of(inner),
+                None => Receiver::Other,
+            },
+            _ => Receiver::Other,
+        }
+    }
+
+    /// A dotted path of identifiers (`a.b.c`), the instance parameter written `self`.
+    fn path_of(&self, node: Node<'_>) -> Option<Vec<String>> {
+        let mut p = plain_path(node, self.src)?;
+        if let Some((s, _)) = self.instance()
+            && p.first() == Some(s)
+        {
+            p[0] = "self".to_string();
+        }
+        Some(p)
+    }
+
+    /// What an expression holds, as a hint source.
+    fn source_of(&self, value: Node<'_>) -> Option<HintSource> {
+        match value.kind() {
+            "call" => {
+                let f = value.child_by_field_name("function")?;
+                let (callee, _) = self.callee_of(f);
+                if callee.receiver == Receiver::Other {
+                    return None;
+                }
+                Some(HintSource::CallResult(callee))
+            }
+            "identifier" | "attribute" => {
+                self.path_of(value).map(|p| HintSource::Value(Receiver::Path(p)))
+            }
+            "await" | "parenthesized_expression" => self.source_of(value.named_child(0)?),
+            _ => None,
+        }
+    }
+
+    fn hint(&mut self, scope: Option<SymbolIdx>, name: &str, source: HintSource, line: u32) {
+        self.facts.type_hints.push(TypeHint {
+            scope,
+            name: name.to_string(),
+            source,
+            line,
+            visible: None,
+        });
+    }
+
+    fn assignment(&mut self, node: Node<'_>) {
+        let Some(left) = node.child_by_field_name("left") else { return };
+        let right = node.child_by_field_name("right");
+        let annotation = node
+            .child_by_field_name("type")
+            .and_then(|t| normalize_annotation(self.text(t)))
+            .map(HintSource::Annotation);
+        let source = annotation.or_else(|| right.and_then(|r| self.source_of(r)));
+        let is_lambda = right.is_some_and(|r| r.kind() == "lambda");
+        let kind = self.top().kind;
+        match left.kind() {
+            "identifier" => {
+                let name = self.text(left);
+                match kind {
+                    ScopeKind::Module => {
+                        if name == "__all__" {
+                            if let Some(r) = right {
+                                self.all = Some(string_list(r, self.src));
+                            }
+                        } else if self.module_names.insert(name.to_string()) {
+                            let k = if is_lambda {
+                                NodeKind::Function
+                            } else if is_constant_name(name) {
+                                NodeKind::Constant
+                            } else {
+                                NodeKind::Variable
+                            };
+                            let sig = signature(node, None, self.src);
+                            self.push_symbol(k, name, node, sig, None);
+                        }
+                        if let Some(src) = source {
+                            self.hint(None, name, src, start_line(left));
+                        }
+                    }
+                    ScopeKind::Class => {
+                        let top = self.scopes.len() - 1;
+                        if self.scopes[top].members.insert(name.to_string()) {
+                            let k = if is_lambda {
+                                NodeKind::Method
+                            } else if self.scopes[top].is_enum {
+                                NodeKind::Constant
+                            } else {
+                                NodeKind::Property
+                            };
+                            let sig = signature(node, None, self.src);
+                            self.push_symbol(k, name, node, sig, None);
+                        }
+                        if let Some(src) = source {
+                            self.hint(self.enclosing(), name, src, start_line(left));
+                        }
+                    }
+                    ScopeKind::Function | ScopeKind::Anonymous => {
+                        if let Some(src) = source.clone() {
+                            self.hint(self.enclosing(), name, src, start_line(left));
+                        }
+                        self.bind_local(name, source, start_line(node));
+                    }
+                }
+            }
+            "attribute" => {
+                // `self.x = v` in a method: an attribute of the instance's class.
+                let Some((_, class)) = self.instance().cloned() else { return };
+                let Some(path) = self.path_of(left) else { return };
+                let [head, attr] = path.as_slice() else { return };
+                if head != "self" {
+                    return;
+                }
+                let Some(ci) = self
+                    .scopes
+                    .iter()
+                    .rposition(|s| s.sym == Some(class) && s.kind == ScopeKind::Class)
+                else {
+                    return;
+                };
+                if self.scopes[ci].members.insert(attr.clone()) {
+                    let sig = signature(node, None, self.src);
+                    self.push_symbol_in(Some(class), NodeKind::Property, attr, node, sig, None);
+                }
+                if let Some(src) = source.and_then(|s| self.for_class(s)) {
+                    self.hint(Some(class), attr, src, start_line(left));
+                }
+            }
+            _ => {
+                for name in target_names(left, self.src) {
+                    match kind {
+                        ScopeKind::Module => {
+                            if self.module_names.insert(name.to_string()) {
+                                let k = if is_constant_name(name) {
+                                    NodeKind::Constant
+                                } else {
+                                    NodeKind::Variable
+                                };
+                                let sig = signature(node, None, self.src);
+                                self.push_symbol(k, name, node, sig, None);
+                            }
+                        }
+                        ScopeKind::Function | ScopeKind::Anonymous => {
+                            self.bind_local(name, None, start_line(node))
+                        }
+                        ScopeKind::Class => {}
+                    }
+                }
+            }
+        }
+    }
+
+    /// A source evaluated in a method, rewritten to read in module scope (for a hint of the
+    /// class): locals replaced by what they hold, `None` when it names a local it cannot.
+    fn for_class(&self, source: HintSource) -> Option<HintSource> {
+        let head = |c: &Callee| -> Option<String> {
+            match &c.receiver {
+                Receiver::None => Some(c.name.clone()),
+                Receiver::Path(p) => p.first().cloned(),
+                _ => None,
+            }
+        };
+        match source {
+            HintSource::Annotation(_) | HintSource::Return(_) => Some(source),
+            HintSource::CallResult(c) => match head(&c) {
+                Some(h) if h != "self" && self.is_local(&h) => None,
+                _ => Some(HintSource::CallResult(c)),
+            },
+            HintSource::Value(Receiver::Path(p)) => {
+                let h = p.first()?;
+                if h == "self" || !self.is_local(h) {
+                    return Some(HintSource::Value(Receiver::Path(p)));
+                }
+                match (self.local_source(h), p.len()) {
+                    (Some(Some(s)), 1) => self.for_class(s.clone()),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    fn value_ref(&mut self, v: Node<'_>) {
+        if !matches!(v.kind(), "identifier" | "attribute") {
+            return;
+        }
+        let Some(path) = self.path_of(v) else { return };
+        let Some(head) = path.first() else { return };
+        if head == "self" || self.is_local(head) {
+            return;
+        }
+        let text = path.join(".");
+        let enclosing = self.enclosing();
+        if !self.refs_seen.insert((enclosing, text)) {
+            return;
+        }
+        let mut path = path;
+        let name = path.pop().unwrap_or_default();
+        let receiver = if path.is_empty() { Receiver::None } else { Receiver::Path(path) };
+        let at = if v.kind() == "attribute" {
+            v.child_by_field_name("attribute").unwrap_or(v)
+        } else {
+            v
+        };
+        self.facts.value_refs.push(CallSite {
+            callee: Callee { receiver, name },
+            kind: CallKind::Call,
+            line: start_line(at),
+            col: start_col(at),
+            enclosing,
+            local: false,
+        });
+    }
+
+    fn import_statement(&mut self, node: Node<'_>) {
+        let mut c = node.walk();
+        for n in node.children_by_field_name("name", &mut c) {
+            let (module, alias) = match n.kind() {
+                "aliased_import" => (
+                    n.child_by_field_name("name").map(|m| self.text(m)),
+                    n.child_by_field_name("alias").map(|a| self.text(a).to_string()),
+                ),
+                _ => (Some(self.text(n)), None),
+            };
+            let Some(module) = module else { continue };
+            self.facts.imports.push(Import {
+                source: strip_spaces(module),
+                kind: ImportKind::Package,
+                bindings: vec![ImportBinding { imported: Imported::Namespace, local: alias }],
+                line: start_line(node),
+            });
+        }
+    }
+
+    fn import_from(&mut self, node: Node<'_>) {
+        let Some(module) = node.child_by_field_name("module_name") else { return };
+        let source = strip_spaces(self.text(module));
+        let mut bindings = Vec::new();
+        let mut c = node.walk();
+        for ch in node.named_children(&mut c) {
+            if ch.kind() == "wildcard_import" {
+                bindings.push(ImportBinding { imported: Imported::All, local: None });
+            }
+        }
+        let mut c = node.walk();
+        for n in node.children_by_field_name("name", &mut c) {
+            let (name, alias) = match n.kind() {
+                "aliased_import" => (
+                    n.child_by_field_name("name").map(|m| self.text(m)),
+                    n.child_by_field_name("alias").map(|a| self.text(a).to_string()),
+                ),
+                _ => (Some(self.text(n)), None),
+            };
+            if let Some(name) = name {
+                bindings.push(ImportBinding {
+                    imported: Imported::Named(strip_spaces(name)),
+                    local: alias,
+                });
+            }
+        }
+        let kind =
+            if self.type_checking.is_empty() { ImportKind::EsImport } else { ImportKind::TypeOnly };
+        self.facts.imports.push(Import { source, kind, bindings, line: start_line(node) });
+    }
+
+    fn finish(mut self) -> FileFacts {
+        if let Some(all) = self.all.take() {
+            for s in self.facts.symbols.iter_mut().filter(|s| s.parent.is_none()) {
+                s.exported = all.iter().any(|n| *n == s.name);
+            }
+            // Nested symbols follow their parent.
+            for i in 0..self.facts.symbols.len() {
+                if let Some(p) = self.facts.symbols[i].parent {
+                    let parent_exported =
+                        self.facts.symbols.get(p as usize).is_some_and(|p| p.exported);
+                    let s = &mut self.facts.symbols[i];
+                    let public = !s.name.starts_with('_')
+                        || (s.name.starts_with("__") && s.name.ends_with("__"));
+                    s.exported = parent_exported && public;
+                }
+            }
+            self.facts.export_aliases = all.into_iter().map(|n| (n.clone(), n)).collect();
+        }
+        self.facts
+    }
+}
+
+/// The names a parameter list binds.
+fn param_names<'s>(params: Node<'_>, src: &'s str) -> Vec<&'s str> {
+    let mut out = Vec::new();
+    let mut c = params.walk();
+    for p in params.named_children(&mut c) {
+        let n = match p.kind() {
+            "identifier" => Some(p),
+            "default_parameter" | "typed_default_parameter" => p.child_by_field_name("name"),
+            _ => {
+                let mut c2 = p.walk();
+                p.named_children(&mut c2).find(|n| n.kind() == "identifier")
+            }
+        };
+        if let Some(n) = n.filter(|n| n.kind() == "identifier") {
+            out.push(text(n, src));
+        }
+    }
+    out
+}
+
+/// The identifiers an assignment or loop target binds (`a`, `a, b`, `(a, [b, *c])`);
+/// attributes and subscripts bind no name.
+fn target_names<'s>(target: Node<'_>, src: &'s str) -> Vec<&'s str> {
+    let mut out = Vec::new();
+    let mut stack = vec![target];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "identifier" => out.push(text(n, src)),
+            "pattern_list"
+            | "tuple_pattern"
+            | "list_pattern"
+            | "list_splat_pattern"
+            | "parenthesized_expression"
+            | "tuple"
+            | "list" => {
+                let mut c = n.walk();
+                let kids: Vec<Node<'_>> = n.named_children(&mut c).collect();
+                stack.extend(kids.into_iter().rev());
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `a.b.c` as its identifiers, `None` for anything else.
+fn plain_path(node: Node<'_>, src: &str) -> Option<Vec<String>> {
+    let mut parts = Vec::new();
+    let mut cur = node;
+    loop {
+        match cur.kind() {
+            "identifier" => {
+                parts.push(text(cur, src).to_string());
+                break;
+            }
+            "attribute" => {
+                parts.push(text(cur.child_by_field_name("attribute")?, src).to_string());
+                cur = cur.child_by_field_name("object")?;
+            }
+            _ => return None,
+        }
+    }
+    parts.reverse();
+    Some(parts)
+}
+
+/// The string literals of a list or tuple (`__all__ = ["a", "b"]`).
+fn string_list(node: Node<'_>, src: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut c = node.walk();
+    for s in node.named_children(&mut c) {
+        if s.kind() == "string"
+            && let Some(v) = string_value(s, src)
+        {
+            out.push(v);
+        }
+    }
+    out
+}
+
+/// The text of a plain string literal (no interpolation), quotes removed.
+fn string_value(s: Node<'_>, src: &str) -> Option<String> {
+    let mut c = s.walk();
+    let mut out = String::new();
+    for ch in s.named_children(&mut c) {
+        match ch.kind() {
+            "string_content" => out.push_str(text(ch, src)),
+            "string_start" | "string_end" => {}
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+/// A declaration's signature: from its first decorator to its body, without the `:`.
+fn decl_signature(decl: Node<'_>, body: Option<Node<'_>>, src: &str) -> String {
+    let mut sig = signature(decl, body, src);
+    while sig.ends_with([':', ' ']) {
+        sig.pop();
+    }
+    sig
+}
+
+/// The docstring of a body: its first statement when that is a string.
+fn docstring(body: Node<'_>, src: &str) -> Option<String> {
+    let first = body.named_child(0)?;
+    if first.kind() != "expression_statement" {
+        return None;
+    }
+    let s = first.named_child(0)?;
+    if s.kind() != "string" {
+        return None;
+    }
+    let raw = text(s, src);
+    let raw = raw.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+    let raw = raw
+        .strip_prefix("\"\"\"")
+        .and_then(|r| r.strip_suffix("\"\"\""))
+        .or_else(|| raw.strip_prefix("'''").and_then(|r| r.strip_suffix("'''")))
+        .or_else(|| raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')))
+        .or_else(|| raw.strip_prefix('\'').and_then(|r| r.strip_suffix('\'')))
+        .unwrap_or(raw);
+    let lines: Vec<&str> = raw.lines().map(str::trim).collect();
+    let doc = lines.join("\n");
+    let doc = doc.trim();
+    (!doc.is_empty()).then(|| truncate(doc, MAX_DOC).to_string())
+}
+
+/// `UPPER_CASE` names are constants by convention.
+fn is_constant_name(name: &str) -> bool {
+    name.chars().any(|c| c.is_ascii_uppercase())
+        && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
+fn strip_spaces(s: &str) -> String {
+    s.chars().filter(|c| !c.is_whitespace()).collect()
+}

@@ -1,0 +1,312 @@
+//! What other files may know of a Python file ([`py_index`], an `Eq` firewall: names bound at
+//! module level, classes with their bases, members and attribute hints, return types), and
+//! where a module name leads ([`py_roots`], [`py_dirs`], [`probe`]).
+//!
+//! Why it exists: resolution of one file reads other files only through these tables, which
+//! hold no lines, so an edit inside a function body leaves them equal and only the edited
+//! file re-resolves; and module lookups go through per-path probes (`layout::lookup`), so a
+//! file depends on the presence of the paths it probed, not on the whole file list.
+
+use crate::ids::parent_dir;
+use crate::layout::{LanguageKey, language_dirs, lookup};
+use codegraph_db::{SourceFile, Workspace, file_facts};
+use codegraph_parse::{HintSource, ImportKind, Imported, Language, SymbolIdx};
+use codegraph_schema::NodeKind;
+use std::collections::{BTreeSet, HashMap};
+
+/// A module as an import names it: absolute (`a.b`) or relative to a directory (`from ..x`:
+/// the directory two levels up, then `x`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum ModRef {
+    Abs(Vec<String>),
+    Rel { dir: String, parts: Vec<String> },
+}
+
+/// What a module-level name is bound to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Binding {
+    /// A declaration of the file.
+    Def(SymbolIdx),
+    /// An import: the module, and the name imported from it (`None`: the module itself).
+    Import(ModRef, Option<String>),
+}
+
+/// A class: its bases as written, its members, and its attributes' hints (class-level and
+/// `self.x = ...`, first one per name).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ClassInfo {
+    pub bases: Vec<String>,
+    pub members: HashMap<String, SymbolIdx>,
+    pub attrs: HashMap<String, HintSource>,
+}
+
+/// One Python file as other files see it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct PyIndex {
+    pub names: HashMap<String, Binding>,
+    /// `from m import *`, in order.
+    pub stars: Vec<ModRef>,
+    /// `__all__`, when declared.
+    pub all: Option<Vec<String>>,
+    pub classes: HashMap<SymbolIdx, ClassInfo>,
+    /// A function's declared return type (normalized annotation).
+    pub returns: HashMap<SymbolIdx, String>,
+    /// Module-level variables: what the first assignment holds.
+    pub variables: HashMap<String, HintSource>,
+    /// Every symbol's kind, parent and name, index-aligned with the facts' symbols.
+    pub symbols: Vec<(NodeKind, Option<SymbolIdx>, String)>,
+}
+
+impl PyIndex {
+    pub(crate) fn kind(&self, i: SymbolIdx) -> Option<NodeKind> {
+        self.symbols.get(i as usize).map(|s| s.0)
+    }
+
+    pub(crate) fn parent(&self, i: SymbolIdx) -> Option<SymbolIdx> {
+        self.symbols.get(i as usize).and_then(|s| s.1)
+    }
+
+    pub(crate) fn name(&self, i: SymbolIdx) -> Option<&str> {
+        self.symbols.get(i as usize).map(|s| s.2.as_str())
+    }
+
+    /// Whether `from m import *` brings `name` (listed in `__all__`, or public without one).
+    pub(crate) fn star_exports(&self, name: &str) -> bool {
+        match &self.all {
+            Some(all) => all.iter().any(|n| n == name),
+            None => !name.starts_with('_'),
+        }
+    }
+}
+
+/// The module an import statement's source names, seen from `path`.
+pub(crate) fn mod_ref(path: &str, source: &str) -> ModRef {
+    let dots = source.chars().take_while(|c| *c == '.').count();
+    let rest = &source[dots..];
+    let parts: Vec<String> =
+        rest.split('.').filter(|p| !p.is_empty()).map(str::to_string).collect();
+    if dots == 0 {
+        return ModRef::Abs(parts);
+    }
+    let mut dir = parent_dir(path);
+    for _ in 1..dots {
+        dir = parent_dir(dir);
+    }
+    ModRef::Rel { dir: dir.to_string(), parts }
+}
+
+#[salsa::tracked(returns(ref))]
+pub(crate) fn py_index(db: &dyn salsa::Database, file: SourceFile) -> PyIndex {
+    let facts = file_facts(db, file);
+    let path = file.path(db);
+    let mut out = PyIndex {
+        symbols: facts.symbols.iter().map(|s| (s.kind, s.parent, s.name.clone())).collect(),
+        ..PyIndex::default()
+    };
+    for (i, s) in facts.symbols.iter().enumerate() {
+        let idx = u32::try_from(i).unwrap_or(u32::MAX);
+        match s.parent {
+            None => {
+                out.names.entry(s.name.clone()).or_insert(Binding::Def(idx));
+            }
+            Some(p) => {
+                if matches!(
+                    facts.symbols.get(p as usize).map(|s| s.kind),
+                    Some(NodeKind::Class | NodeKind::Enum)
+                ) {
+                    out.classes.entry(p).or_default().members.entry(s.name.clone()).or_insert(idx);
+                }
+            }
+        }
+        if matches!(s.kind, NodeKind::Class | NodeKind::Enum) {
+            out.classes.entry(idx).or_default();
+        }
+    }
+    for imp in &facts.imports {
+        let m = mod_ref(path, &imp.source);
+        match imp.kind {
+            ImportKind::Package => {
+                for b in &imp.bindings {
+                    match &b.local {
+                        Some(local) => {
+                            out.names
+                                .entry(local.clone())
+                                .or_insert_with(|| Binding::Import(m.clone(), None));
+                        }
+                        None => {
+                            // `import a.b.c` binds `a`.
+                            if let ModRef::Abs(parts) = &m
+                                && let Some(head) = parts.first()
+                            {
+                                out.names.entry(head.clone()).or_insert_with(|| {
+                                    Binding::Import(ModRef::Abs(vec![head.clone()]), None)
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {
+                for b in &imp.bindings {
+                    match &b.imported {
+                        Imported::All => out.stars.push(m.clone()),
+                        Imported::Named(n) => {
+                            let local = b.local.clone().unwrap_or_else(|| n.clone());
+                            out.names
+                                .entry(local)
+                                .or_insert_with(|| Binding::Import(m.clone(), Some(n.clone())));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    if !facts.export_aliases.is_empty() {
+        out.all = Some(facts.export_aliases.iter().map(|(n, _)| n.clone()).collect());
+    }
+    for h in &facts.heritage {
+        out.classes.entry(h.symbol).or_default().bases.push(h.target.clone());
+    }
+    for h in &facts.type_hints {
+        match (&h.source, h.scope) {
+            (HintSource::Return(t), Some(f)) => {
+                out.returns.entry(f).or_insert_with(|| t.clone());
+            }
+            (src, None) => {
+                out.variables.entry(h.name.clone()).or_insert_with(|| src.clone());
+            }
+            (src, Some(s)) => {
+                if let Some(c) = out.classes.get_mut(&s) {
+                    c.attrs.entry(h.name.clone()).or_insert_with(|| src.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The directories absolute imports are looked up from, in order: the root, `src/` when it
+/// holds Python files, and the directory above each top-level package (a directory with an
+/// `__init__.py` whose parent has none), as `sys.path` holds them for the root's own code.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn py_roots(db: &dyn salsa::Database, workspace: Workspace) -> Vec<String> {
+    let dirs = language_dirs(db, LanguageKey::new(db, workspace, Language::Python));
+    let packages: BTreeSet<&str> = dirs
+        .iter()
+        .filter(|(_, files)| {
+            files.iter().any(|f| {
+                let p = f.path(db);
+                p.ends_with("/__init__.py") || p == "__init__.py" || p.ends_with("/__init__.pyi")
+            })
+        })
+        .map(|(d, _)| d.as_str())
+        .collect();
+    let mut roots = vec![String::new()];
+    if dirs.keys().any(|d| d == "src" || d.starts_with("src/")) {
+        roots.push("src".to_string());
+    }
+    let mut more: BTreeSet<String> = BTreeSet::new();
+    for d in &packages {
+        if d.is_empty() {
+            continue;
+        }
+        let parent = parent_dir(d);
+        if !packages.contains(parent) || parent.is_empty() {
+            more.insert(parent.to_string());
+        }
+    }
+    for m in more {
+        if !roots.contains(&m) {
+            roots.push(m);
+        }
+    }
+    roots
+}
+
+/// Every directory that holds Python files, or directories that do (namespace packages).
+#[salsa::tracked(returns(ref))]
+pub(crate) fn py_dirs(db: &dyn salsa::Database, workspace: Workspace) -> BTreeSet<String> {
+    let dirs = language_dirs(db, LanguageKey::new(db, workspace, Language::Python));
+    let mut out = BTreeSet::new();
+    for d in dirs.keys() {
+        let mut cur = d.as_str();
+        while !cur.is_empty() && out.insert(cur.to_string()) {
+            cur = parent_dir(cur);
+        }
+    }
+    out
+}
+
+/// A module found: its path without extension (`pkg/sub`), its file (`None` for a namespace
+/// package), and whether it is a package (submodules are its attributes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Module {
+    pub path: String,
+    pub file: Option<SourceFile>,
+    pub package: bool,
+}
+
+/// The module at `base` (root-relative, no extension): `base.py`, `base/__init__.py`, their
+/// stubs when there is no source, or a namespace package directory.
+pub(crate) fn probe(db: &dyn salsa::Database, workspace: Workspace, base: &str) -> Option<Module> {
+    let join = |suffix: &str| {
+        if base.is_empty() {
+            suffix.trim_start_matches('/').to_string()
+        } else {
+            format!("{base}{suffix}")
+        }
+    };
+    if !base.is_empty() {
+        for ext in [".py", ".pyi"] {
+            if let Some(f) = lookup(db, workspace, &join(ext)) {
+                return Some(Module { path: base.to_string(), file: Some(f), package: false });
+            }
+        }
+    }
+    for init in ["/__init__.py", "/__init__.pyi"] {
+        if let Some(f) = lookup(db, workspace, &join(init)) {
+            return Some(Module { path: base.to_string(), file: Some(f), package: true });
+        }
+    }
+    if !base.is_empty() && py_dirs(db, workspace).contains(base) {
+        return Some(Module { path: base.to_string(), file: None, package: true });
+    }
+    None
+}
+
+/// Where a module reference leads, seen from `from` (whose directory is also searched, as a
+/// script's is).
+pub(crate) fn find_module(
+    db: &dyn salsa::Database,
+    workspace: Workspace,
+    from: &str,
+    m: &ModRef,
+) -> Option<Module> {
+    match m {
+        ModRef::Rel { dir, parts } => {
+            let mut base = dir.clone();
+            for p in parts {
+                base = if base.is_empty() { p.clone() } else { format!("{base}/{p}") };
+            }
+            probe(db, workspace, &base)
+        }
+        ModRef::Abs(parts) => {
+            if parts.is_empty() {
+                return None;
+            }
+            let rel = parts.join("/");
+            for root in py_roots(db, workspace) {
+                let base = if root.is_empty() { rel.clone() } else { format!("{root}/{rel}") };
+                if let Some(m) = probe(db, workspace, &base) {
+                    return Some(m);
+                }
+            }
+            let own = parent_dir(from);
+            if !own.is_empty() && !py_roots(db, workspace).iter().any(|r| r == own) {
+                return probe(db, workspace, &format!("{own}/{rel}"));
+            }
+            None
+        }
+    }
+}

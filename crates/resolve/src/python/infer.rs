@@ -1,0 +1,591 @@
+//! What a Python name, path or expression holds ([`Value`]), worked out from the tables of
+//! `index.rs` and the resolving file's own hints: modules, classes, instances (through
+//! annotations, constructions, declared return types and attribute hints), functions, and
+//! attributes looked up through the method resolution order (C3, as Python computes it).
+//!
+//! Every walk is bounded ([`MAX_DEPTH`]): import cycles, self-referential hints and deep
+//! hierarchies end as [`Value::Unknown`], never as a loop.
+
+use super::index::{Binding, ModRef, Module, PyIndex, find_module, py_index};
+use codegraph_db::{SourceFile, Workspace};
+use codegraph_parse::{Callee, HintSource, Receiver, SymbolIdx};
+use codegraph_schema::NodeKind;
+
+pub(crate) const MAX_DEPTH: u32 = 24;
+
+/// Names Python's builtins module binds that code calls (functions and types): a call of one
+/// that nothing in the file shadows goes outside the workspace.
+const BUILTINS: &[&str] = &[
+    "abs",
+    "aiter",
+    "all",
+    "anext",
+    "any",
+    "ascii",
+    "bin",
+    "bool",
+    "breakpoint",
+    "bytearray",
+    "bytes",
+    "callable",
+    "chr",
+    "classmethod",
+    "compile",
+    "complex",
+    "delattr",
+    "dict",
+    "dir",
+    "divmod",
+    "enumerate",
+    "eval",
+    "exec",
+    "filter",
+    "float",
+    "format",
+    "frozenset",
+    "getattr",
+    "globals",
+    "hasattr",
+    "hash",
+    "help",
+    "hex",
+    "id",
+    "input",
+    "int",
+    "isinstance",
+    "issubclass",
+    "iter",
+    "len",
+    "list",
+    "locals",
+    "map",
+    "max",
+    "memoryview",
+    "min",
+    "next",
+    "object",
+    "oct",
+    "open",
+    "ord",
+    "pow",
+    "print",
+    "property",
+    "range",
+    "repr",
+    "reversed",
+    "round",
+    "set",
+    "setattr",
+    "slice",
+    "sorted",
+    "staticmethod",
+    "str",
+    "sum",
+    "super",
+    "tuple",
+    "type",
+    "vars",
+    "zip",
+    "__import__",
+    "BaseException",
+    "Exception",
+    "ArithmeticError",
+    "AssertionError",
+    "AttributeError",
+    "BlockingIOError",
+    "BrokenPipeError",
+    "BufferError",
+    "ChildProcessError",
+    "ConnectionAbortedError",
+    "ConnectionError",
+    "ConnectionRefusedError",
+    "ConnectionResetError",
+    "DeprecationWarning",
+    "EOFError",
+    "EnvironmentError",
+    "FileExistsError",
+    "FileNotFoundError",
+    "FloatingPointError",
+    "FutureWarning",
+    "GeneratorExit",
+    "IOError",
+    "ImportError",
+    "ImportWarning",
+    "IndentationError",
+    "IndexError",
+    "InterruptedError",
+    "IsADirectoryError",
+    "KeyError",
+    "KeyboardInterrupt",
+    "LookupError",
+    "MemoryError",
+    "ModuleNotFoundError",
+    "NameError",
+    "NotADirectoryError",
+    "NotImplementedError",
+    "OSError",
+    "OverflowError",
+    "PendingDeprecationWarning",
+    "PermissionError",
+    "ProcessLookupError",
+    "RecursionError",
+    "ReferenceError",
+    "ResourceWarning",
+    "RuntimeError",
+    "RuntimeWarning",
+    "StopAsyncIteration",
+    "StopIteration",
+    "SyntaxError",
+    "SyntaxWarning",
+    "SystemError",
+    "SystemExit",
+    "TabError",
+    "TimeoutError",
+    "TypeError",
+    "UnboundLocalError",
+    "UnicodeDecodeError",
+    "UnicodeEncodeError",
+    "UnicodeError",
+    "UnicodeTranslateError",
+    "UnicodeWarning",
+    "UserWarning",
+    "ValueError",
+    "Warning",
+    "ZeroDivisionError",
+    "ExceptionGroup",
+    "BaseExceptionGroup",
+    "EncodingWarning",
+    "NotImplemented",
+    "Ellipsis",
+    "exit",
+    "quit",
+    "copyright",
+    "credits",
+    "license",
+    "reload",
+    "unicode",
+    "basestring",
+    "long",
+    "xrange",
+    "raw_input",
+    "file",
+    "execfile",
+    "unichr",
+    "cmp",
+    "reduce",
+];
+
+/// The builtin types a literal receiver is written as (`"".join()` -> `str`).
+const LITERAL_TYPES: &[&str] = &["str", "bytes", "list", "dict", "set", "tuple", "int", "float"];
+
+pub(crate) fn is_builtin(name: &str) -> bool {
+    BUILTINS.contains(&name)
+}
+
+/// What an expression holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Value {
+    Module(Module),
+    Class(SourceFile, SymbolIdx),
+    Instance(SourceFile, SymbolIdx),
+    /// A function or method (bound or not), or a lambda bound to a name.
+    Function(SourceFile, SymbolIdx),
+    /// A declaration that is none of those (a variable, a property) whose value is unknown.
+    Symbol(SourceFile, SymbolIdx),
+    /// An iterable whose elements hold the value.
+    Iter(Box<Value>),
+    /// Something outside the workspace (the standard library, a package, a builtin).
+    External,
+    Unknown,
+}
+
+pub(crate) struct Infer<'db> {
+    pub db: &'db dyn salsa::Database,
+    pub workspace: Workspace,
+}
+
+impl<'db> Infer<'db> {
+    pub(crate) fn index(&self, f: SourceFile) -> &'db PyIndex {
+        py_index(self.db, f)
+    }
+
+    pub(crate) fn module(&self, from: SourceFile, m: &ModRef) -> Option<Module> {
+        find_module(self.db, self.workspace, from.path(self.db), m)
+    }
+
+    /// What a declaration of `f` is as a value.
+    pub(crate) fn def_value(&self, f: SourceFile, i: SymbolIdx, depth: u32) -> Value {
+        let index = self.index(f);
+        match index.kind(i) {
+            Some(NodeKind::Class | NodeKind::Enum) => Value::Class(f, i),
+            Some(NodeKind::Function | NodeKind::Method) => Value::Function(f, i),
+            Some(NodeKind::Property) => {
+                // A `@property`'s value is what it returns.
+                if let Some(t) = index.returns.get(&i) {
+                    let class = index.parent(i).map(|c| (f, c));
+                    return self.instance_of_type(f, t, class, depth + 1);
+                }
+                Value::Symbol(f, i)
+            }
+            Some(NodeKind::Variable | NodeKind::Constant) if index.parent(i).is_none() => {
+                match index.name(i).and_then(|n| index.variables.get(n)) {
+                    Some(src) => match self.eval_source(f, None, src, depth + 1) {
+                        Value::Unknown => Value::Symbol(f, i),
+                        v => v,
+                    },
+                    None => Value::Symbol(f, i),
+                }
+            }
+            _ => Value::Symbol(f, i),
+        }
+    }
+
+    /// A name bound at module level in `f` (declarations, imports, star imports).
+    pub(crate) fn module_name(&self, f: SourceFile, name: &str, depth: u32) -> Value {
+        if depth > MAX_DEPTH {
+            return Value::Unknown;
+        }
+        let index = self.index(f);
+        match index.names.get(name) {
+            Some(Binding::Def(i)) => return self.def_value(f, *i, depth + 1),
+            Some(Binding::Import(m, n)) => return self.imported(f, m, n.as_deref(), depth + 1),
+            None => {}
+        }
+        for m in &index.stars {
+            match self.module(f, m) {
+                Some(Module { file: Some(g), .. }) => {
+                    if self.index(g).star_exports(name) {
+                        let v = self.module_name(g, name, depth + 1);
+                        if v != Value::Unknown {
+                            return v;
+                        }
+                    }
+                }
+                Some(_) => {}
+                // A star import of a module outside the workspace may bind anything.
+                None => return if is_builtin(name) { Value::External } else { Value::Unknown },
+            }
+        }
+        Value::Unknown
+    }
+
+    /// What an import binds: the module, or a name of it.
+    fn imported(&self, f: SourceFile, m: &ModRef, name: Option<&str>, depth: u32) -> Value {
+        let Some(module) = self.module(f, m) else { return Value::External };
+        match name {
+            None => Value::Module(module),
+            Some(n) => self.module_attr(&module, n, depth + 1),
+        }
+    }
+
+    /// An attribute of a module: a name it binds, else a submodule.
+    pub(crate) fn module_attr(&self, m: &Module, name: &str, depth: u32) -> Value {
+        if depth > MAX_DEPTH {
+            return Value::Unknown;
+        }
+        if let Some(f) = m.file {
+            let v = self.module_name(f, name, depth + 1);
+            if v != Value::Unknown {
+                return v;
+            }
+        }
+        if m.package
+            && let Some(sub) =
+                super::index::probe(self.db, self.workspace, &format!("{}/{name}", m.path))
+        {
+            return Value::Module(sub);
+        }
+        Value::Unknown
+    }
+
+    /// The classes of `c`'s method resolution order, `c` first (C3; on an inconsistent
+    /// hierarchy, depth-first). The flag says some base is outside the workspace or unknown.
+    pub(crate) fn mro(
+        &self,
+        c: (SourceFile, SymbolIdx),
+        depth: u32,
+    ) -> (Vec<(SourceFile, SymbolIdx)>, bool) {
+        if depth > 8 {
+            return (vec![c], true);
+        }
+        let info = self.index(c.0).classes.get(&c.1);
+        let mut open = false;
+        let mut seqs: Vec<Vec<(SourceFile, SymbolIdx)>> = Vec::new();
+        let mut direct = Vec::new();
+        for b in info.map(|i| i.bases.as_slice()).unwrap_or(&[]) {
+            match self.type_named(c.0, b, Some(c), depth + 1) {
+                Value::Class(g, i) if (g, i) != c => {
+                    let (m, o) = self.mro((g, i), depth + 1);
+                    open |= o;
+                    seqs.push(m);
+                    direct.push((g, i));
+                }
+                Value::Class(..) => {}
+                // `object`, `Generic`, `Protocol` and the like add nothing we could find.
+                Value::External
+                    if matches!(b.rsplit('.').next(), Some("object" | "Generic" | "Protocol")) => {}
+                _ => open = true,
+            }
+        }
+        seqs.push(direct);
+        let mut out = vec![c];
+        loop {
+            seqs.retain(|s| !s.is_empty());
+            if seqs.is_empty() {
+                break;
+            }
+            let head = seqs.iter().map(|s| s[0]).find(|h| !seqs.iter().any(|s| s[1..].contains(h)));
+            let Some(h) = head else {
+                // Inconsistent: fall back to the remaining classes in order.
+                for s in &seqs {
+                    for x in s {
+                        if !out.contains(x) {
+                            out.push(*x);
+                        }
+                    }
+                }
+                break;
+            };
+            out.push(h);
+            for s in &mut seqs {
+                if s.first() == Some(&h) {
+                    s.remove(0);
+                }
+            }
+        }
+        (out, open)
+    }
+
+    /// A member of a class or of one of its bases, with the class that declares it.
+    pub(crate) fn lookup_member(
+        &self,
+        c: (SourceFile, SymbolIdx),
+        name: &str,
+        skip_first: bool,
+        depth: u32,
+    ) -> Result<(SourceFile, SymbolIdx), bool> {
+        let (mro, open) = self.mro(c, depth + 1);
+        for k in mro.into_iter().skip(usize::from(skip_first)) {
+            if let Some(i) = self.index(k.0).classes.get(&k.1).and_then(|ci| ci.members.get(name)) {
+                return Ok((k.0, *i));
+            }
+        }
+        Err(open)
+    }
+
+    /// An attribute of a value.
+    pub(crate) fn attr(&self, v: &Value, name: &str, depth: u32) -> Value {
+        if depth > MAX_DEPTH {
+            return Value::Unknown;
+        }
+        match v {
+            Value::Module(m) => self.module_attr(m, name, depth + 1),
+            Value::Class(f, c) | Value::Instance(f, c) => {
+                let instance = matches!(v, Value::Instance(..));
+                match self.lookup_member((*f, *c), name, false, depth + 1) {
+                    Ok((g, i)) => {
+                        let kind = self.index(g).kind(i);
+                        if instance && kind == Some(NodeKind::Property) {
+                            // An attribute: its hint, else the property's return type.
+                            if let Some(v) = self.attr_hint((*f, *c), name, depth + 1) {
+                                return v;
+                            }
+                        }
+                        self.def_value(g, i, depth + 1)
+                    }
+                    Err(true) => Value::External,
+                    Err(false) => Value::Unknown,
+                }
+            }
+            Value::Iter(_) => Value::External,
+            Value::External => Value::External,
+            _ => Value::Unknown,
+        }
+    }
+
+    /// The type of an instance attribute from the hints of the classes of `c`'s MRO.
+    fn attr_hint(&self, c: (SourceFile, SymbolIdx), name: &str, depth: u32) -> Option<Value> {
+        let (mro, _) = self.mro(c, depth + 1);
+        for k in mro {
+            if let Some(src) = self.index(k.0).classes.get(&k.1).and_then(|ci| ci.attrs.get(name)) {
+                let v = self.eval_source_in_class(k, src, depth + 1);
+                return (v != Value::Unknown).then_some(v);
+            }
+        }
+        None
+    }
+
+    /// A hint of class `k` (its sources read in module scope, `self` being an instance).
+    fn eval_source_in_class(
+        &self,
+        k: (SourceFile, SymbolIdx),
+        src: &HintSource,
+        depth: u32,
+    ) -> Value {
+        match src {
+            HintSource::Value(Receiver::Path(p)) if p.first().is_some_and(|h| h == "self") => {
+                let mut v = Value::Instance(k.0, k.1);
+                for seg in &p[1..] {
+                    v = self.step(&v, seg, depth + 1);
+                }
+                v
+            }
+            HintSource::CallResult(c) if matches!(c.receiver, Receiver::This) => {
+                let f = self.attr(&Value::Instance(k.0, k.1), &c.name, depth + 1);
+                self.call_result(&f, depth + 1)
+            }
+            _ => self.eval_source(k.0, Some(k), src, depth + 1),
+        }
+    }
+
+    /// One step of a path: an attribute, or `[]` (an element of an iterable).
+    pub(crate) fn step(&self, v: &Value, seg: &str, depth: u32) -> Value {
+        if seg == "[]" {
+            return match v {
+                Value::Iter(e) => (**e).clone(),
+                Value::External => Value::External,
+                _ => Value::Unknown,
+            };
+        }
+        self.attr(v, seg, depth)
+    }
+
+    /// The instance a type annotation of `f` names (`X[]`: an iterable of them).
+    pub(crate) fn instance_of_type(
+        &self,
+        f: SourceFile,
+        ty: &str,
+        class: Option<(SourceFile, SymbolIdx)>,
+        depth: u32,
+    ) -> Value {
+        if let Some(elem) = ty.strip_suffix("[]") {
+            return match self.instance_of_type(f, elem, class, depth + 1) {
+                Value::Unknown => Value::Unknown,
+                v => Value::Iter(Box::new(v)),
+            };
+        }
+        match self.type_named(f, ty, class, depth + 1) {
+            Value::Class(g, i) => Value::Instance(g, i),
+            Value::External => Value::External,
+            _ => Value::Unknown,
+        }
+    }
+
+    /// The class (or module, or external thing) a dotted name of `f` names at module scope.
+    pub(crate) fn type_named(
+        &self,
+        f: SourceFile,
+        ty: &str,
+        class: Option<(SourceFile, SymbolIdx)>,
+        depth: u32,
+    ) -> Value {
+        if depth > MAX_DEPTH {
+            return Value::Unknown;
+        }
+        let mut parts = ty.split('.');
+        let Some(head) = parts.next() else { return Value::Unknown };
+        if head == "Self" {
+            return class.map_or(Value::Unknown, |(g, i)| Value::Class(g, i));
+        }
+        let mut v = match self.module_name(f, head, depth + 1) {
+            Value::Unknown if is_builtin(head) || LITERAL_TYPES.contains(&head) => Value::External,
+            // A class nested in the class being read (`Outer.Inner` written as `Inner`).
+            Value::Unknown => match class.and_then(|c| self.index(c.0).classes.get(&c.1)) {
+                Some(ci) => match ci.members.get(head) {
+                    Some(i) => self.def_value(f, *i, depth + 1),
+                    None => Value::Unknown,
+                },
+                None => Value::Unknown,
+            },
+            v => v,
+        };
+        for p in parts {
+            v = self.attr(&v, p, depth + 1);
+        }
+        v
+    }
+
+    /// What calling a value gives: an instance of a class, a function's declared return type.
+    pub(crate) fn call_result(&self, v: &Value, depth: u32) -> Value {
+        if depth > MAX_DEPTH {
+            return Value::Unknown;
+        }
+        match v {
+            Value::Class(f, c) => Value::Instance(*f, *c),
+            Value::Function(f, i) => {
+                let index = self.index(*f);
+                match index.returns.get(i) {
+                    Some(t) => {
+                        let class = index.parent(*i).filter(|p| {
+                            matches!(index.kind(*p), Some(NodeKind::Class | NodeKind::Enum))
+                        });
+                        self.instance_of_type(*f, t, class.map(|c| (*f, c)), depth + 1)
+                    }
+                    None => Value::Unknown,
+                }
+            }
+            Value::External => Value::External,
+            _ => Value::Unknown,
+        }
+    }
+
+    /// A hint source of `f` read in module scope (or, for `self`, in `class`).
+    pub(crate) fn eval_source(
+        &self,
+        f: SourceFile,
+        class: Option<(SourceFile, SymbolIdx)>,
+        src: &HintSource,
+        depth: u32,
+    ) -> Value {
+        if depth > MAX_DEPTH {
+            return Value::Unknown;
+        }
+        match src {
+            HintSource::Annotation(t) => self.instance_of_type(f, t, class, depth + 1),
+            HintSource::CallResult(c) => {
+                let callee = self.module_callee(f, c, depth + 1);
+                self.call_result(&callee, depth + 1)
+            }
+            HintSource::Value(Receiver::Path(p)) => {
+                let Some(head) = p.first() else { return Value::Unknown };
+                let mut v = self.module_name(f, head, depth + 1);
+                for seg in &p[1..] {
+                    v = self.step(&v, seg, depth + 1);
+                }
+                v
+            }
+            _ => Value::Unknown,
+        }
+    }
+
+    /// What a callee names when read at module scope of `f`.
+    fn module_callee(&self, f: SourceFile, c: &Callee, depth: u32) -> Value {
+        match &c.receiver {
+            Receiver::None => match self.module_name(f, &c.name, depth + 1) {
+                Value::Unknown if is_builtin(&c.name) => Value::External,
+                v => v,
+            },
+            Receiver::Path(p) => {
+                let Some(head) = p.first() else { return Value::Unknown };
+                let mut v = match self.module_name(f, head, depth + 1) {
+                    Value::Unknown
+                        if is_builtin(head) || LITERAL_TYPES.contains(&head.as_str()) =>
+                    {
+                        Value::External
+                    }
+                    v => v,
+                };
+                for seg in &p[1..] {
+                    v = self.step(&v, seg, depth + 1);
+                }
+                self.attr(&v, &c.name, depth + 1)
+            }
+            Receiver::CallResult(inner) => {
+                let v = self.module_callee(f, inner, depth + 1);
+                let r = self.call_result(&v, depth + 1);
+                if c.name.is_empty() { r } else { self.attr(&r, &c.name, depth + 1) }
+            }
+            _ => Value::Unknown,
+        }
+    }
+}

@@ -1,0 +1,520 @@
+//! Python resolution: imports to modules of the root (absolute through the root's source
+//! roots, relative through directories; the standard library and installed packages are
+//! outside the workspace, never guessed into it), calls through names in scope, modules,
+//! `self` / `cls` and `super()` along the method resolution order, and receivers typed by
+//! annotations, constructions, declared return types and attribute hints.
+//!
+//! Rules for a call (`infer.rs` says how values are worked out):
+//! - a bare name: a function nested in an enclosing function, a local (a call of a value:
+//!   unresolved), a module-level declaration or import (star imports through `__all__`), a
+//!   builtin (outside the workspace), else unresolved;
+//! - `self.m()` / `cls.m()`: `m` along the MRO of the enclosing class; `super().m()`: along
+//!   the MRO after it; a class with a base outside the workspace may inherit it from there
+//!   (outside: not an edge, not unresolved);
+//! - `a.b.m()`: the path evaluated (module attributes and submodules, class members,
+//!   instance attributes through their hints), then `m` on it;
+//! - a class called is a CALLS edge to the class (the oracle's `new`) and one to its
+//!   `__init__` when it or a base in the workspace declares one (same site, same reason);
+//!   an instance called, to its `__call__`.
+//!
+//! A call never vanishes: every call expression is a CALLS edge
+//! ([`Resolved::resolved_calls`]), an unresolved site named by its text, or a call outside
+//! the workspace ([`Resolved::external_calls`]).
+//!
+//! Also IMPORTS (file -> module file, file -> imported declaration), EXTENDS (class -> base
+//! class), REFERS_TO (functions, classes and module variables named and not called) and TESTS
+//! (a test function of a test file -> what it calls outside test files).
+
+mod index;
+mod infer;
+
+use crate::graph::{Edge, symbol_ids};
+use crate::ids::{Id, file_id};
+use crate::keys::FileKey;
+use crate::languages::{LanguageResolver, Target};
+use crate::resolved::{Resolved, UnresolvedSite, caller_id};
+use codegraph_db::{SourceFile, Workspace, file_facts};
+use codegraph_parse::{Callee, FileFacts, HintSource, ImportKind, Imported, Receiver, SymbolIdx};
+use codegraph_schema::{EdgeKind, NodeKind, Reason};
+use index::{Binding, Module};
+use infer::{Infer, Value, is_builtin};
+use std::collections::{HashMap, HashSet};
+
+pub(crate) struct PythonResolver;
+
+pub(crate) static PYTHON_RESOLVER: PythonResolver = PythonResolver;
+
+/// The resolving file: its facts, its local hints by (function, name), its nested functions.
+struct Local<'db> {
+    infer: Infer<'db>,
+    file: SourceFile,
+    facts: &'db FileFacts,
+    hints: HashMap<(SymbolIdx, &'db str), Vec<(u32, &'db HintSource)>>,
+    nested: HashMap<(SymbolIdx, &'db str), SymbolIdx>,
+}
+
+impl<'db> Local<'db> {
+    fn new(db: &'db dyn salsa::Database, workspace: Workspace, file: SourceFile) -> Local<'db> {
+        let facts = file_facts(db, file);
+        let mut hints: HashMap<(SymbolIdx, &str), Vec<(u32, &HintSource)>> = HashMap::new();
+        for h in &facts.type_hints {
+            let Some(s) = h.scope else { continue };
+            if h.name.is_empty() || !is_function(facts, s) {
+                continue;
+            }
+            hints.entry((s, h.name.as_str())).or_default().push((h.line, &h.source));
+        }
+        let mut nested = HashMap::new();
+        for (i, s) in facts.symbols.iter().enumerate() {
+            if let Some(p) = s.parent
+                && is_function(facts, p)
+            {
+                nested.entry((p, s.name.as_str())).or_insert(u32::try_from(i).unwrap_or(u32::MAX));
+            }
+        }
+        Local { infer: Infer { db, workspace }, file, facts, hints, nested }
+    }
+
+    fn kind(&self, i: SymbolIdx) -> Option<NodeKind> {
+        self.facts.symbols.get(i as usize).map(|s| s.kind)
+    }
+
+    /// The functions enclosing `scope`, innermost first, and the class of the innermost
+    /// method among them.
+    fn chain(&self, scope: Option<SymbolIdx>) -> (Vec<SymbolIdx>, Option<SymbolIdx>) {
+        let mut fns = Vec::new();
+        let mut cur = scope;
+        while let Some(i) = cur {
+            match self.kind(i) {
+                Some(NodeKind::Class | NodeKind::Enum) => {
+                    let in_method = !fns.is_empty();
+                    return (fns, in_method.then_some(i));
+                }
+                _ => fns.push(i),
+            }
+            cur = self.facts.symbols.get(i as usize).and_then(|s| s.parent);
+        }
+        (fns, None)
+    }
+
+    fn class_of(&self, scope: Option<SymbolIdx>) -> Option<(SourceFile, SymbolIdx)> {
+        self.chain(scope).1.map(|c| (self.file, c))
+    }
+
+    /// A bare name at `scope`, bound before `line` (strictly, when `strict`).
+    fn name(
+        &self,
+        scope: Option<SymbolIdx>,
+        name: &str,
+        line: u32,
+        strict: bool,
+        depth: u32,
+    ) -> (Value, Reason) {
+        if depth > infer::MAX_DEPTH {
+            return (Value::Unknown, Reason::SameFile);
+        }
+        let (fns, _) = self.chain(scope);
+        for f in &fns {
+            if let Some(i) = self.nested.get(&(*f, name)) {
+                return (self.infer.def_value(self.file, *i, depth + 1), Reason::SameFile);
+            }
+            if let Some(hs) = self.hints.get(&(*f, name)) {
+                let before =
+                    hs.iter().filter(|(l, _)| if strict { *l < line } else { *l <= line }).last();
+                let Some((l, src)) = before else { return (Value::Unknown, Reason::SameFile) };
+                return (self.source(Some(*f), src, *l, depth + 1), Reason::TypedReceiver);
+            }
+        }
+        // Names a class body declared earlier are visible in the class body itself.
+        if let Some(s) = scope
+            && matches!(self.kind(s), Some(NodeKind::Class | NodeKind::Enum))
+            && let Some(i) =
+                self.infer.index(self.file).classes.get(&s).and_then(|c| c.members.get(name))
+        {
+            return (self.infer.def_value(self.file, *i, depth + 1), Reason::SameFile);
+        }
+        let index = self.infer.index(self.file);
+        let reason = match index.names.get(name) {
+            Some(Binding::Def(_)) => Reason::SameFile,
+            _ => Reason::ImportResolved,
+        };
+        match self.infer.module_name(self.file, name, depth + 1) {
+            Value::Unknown if is_builtin(name) => (Value::External, reason),
+            v => (v, reason),
+        }
+    }
+
+    /// A local hint's value, read in function `scope` at `line`.
+    fn source(&self, scope: Option<SymbolIdx>, src: &HintSource, line: u32, depth: u32) -> Value {
+        if depth > infer::MAX_DEPTH {
+            return Value::Unknown;
+        }
+        match src {
+            HintSource::Annotation(t) => {
+                self.infer.instance_of_type(self.file, t, self.class_of(scope), depth + 1)
+            }
+            HintSource::CallResult(c) => {
+                let (v, _) = self.callee(scope, c, line, true, depth + 1);
+                self.infer.call_result(&v, depth + 1)
+            }
+            HintSource::Value(Receiver::Path(p)) => self.path(scope, p, line, true, depth + 1).0,
+            _ => Value::Unknown,
+        }
+    }
+
+    fn path(
+        &self,
+        scope: Option<SymbolIdx>,
+        p: &[String],
+        line: u32,
+        strict: bool,
+        depth: u32,
+    ) -> (Value, Reason) {
+        let Some(head) = p.first() else { return (Value::Unknown, Reason::SameFile) };
+        let (mut v, mut reason) = if head == "self" {
+            match self.class_of(scope) {
+                Some((f, c)) => (Value::Instance(f, c), Reason::ThisDispatch),
+                None => self.name(scope, head, line, strict, depth + 1),
+            }
+        } else {
+            self.name(scope, head, line, strict, depth + 1)
+        };
+        for seg in &p[1..] {
+            if matches!(v, Value::Instance(..) | Value::Iter(_)) {
+                reason = Reason::TypedReceiver;
+            }
+            v = self.infer.step(&v, seg, depth + 1);
+        }
+        if matches!(v, Value::Instance(..)) && reason != Reason::ThisDispatch {
+            reason = Reason::TypedReceiver;
+        }
+        (v, reason)
+    }
+
+    /// What a callee names at `scope`, and why.
+    fn callee(
+        &self,
+        scope: Option<SymbolIdx>,
+        c: &Callee,
+        line: u32,
+        strict: bool,
+        depth: u32,
+    ) -> (Value, Reason) {
+        if depth > infer::MAX_DEPTH {
+            return (Value::Unknown, Reason::SameFile);
+        }
+        match &c.receiver {
+            Receiver::None => self.name(scope, &c.name, line, strict, depth + 1),
+            Receiver::This => {
+                let Some((f, k)) = self.class_of(scope) else {
+                    return (Value::Unknown, Reason::ThisDispatch);
+                };
+                if c.name.is_empty() {
+                    // `cls()` / `self()`: a call of the parameter's value.
+                    return (Value::Unknown, Reason::ThisDispatch);
+                }
+                (self.infer.attr(&Value::Instance(f, k), &c.name, depth + 1), Reason::ThisDispatch)
+            }
+            Receiver::Super => {
+                let Some(k) = self.class_of(scope) else {
+                    return (Value::Unknown, Reason::SuperDispatch);
+                };
+                let v = match self.infer.lookup_member(k, &c.name, true, depth + 1) {
+                    Ok((g, i)) => self.infer.def_value(g, i, depth + 1),
+                    Err(true) => Value::External,
+                    // `super().__init__()` with no base of ours declaring it: `object`'s.
+                    Err(false) => Value::External,
+                };
+                (v, Reason::SuperDispatch)
+            }
+            Receiver::Path(p) => {
+                let (v, reason) = self.path(scope, p, line, strict, depth + 1);
+                let v = match v {
+                    Value::Unknown
+                        if p.len() == 1
+                            && matches!(
+                                p[0].as_str(),
+                                "str"
+                                    | "bytes"
+                                    | "list"
+                                    | "dict"
+                                    | "set"
+                                    | "tuple"
+                                    | "int"
+                                    | "float"
+                            ) =>
+                    {
+                        Value::External
+                    }
+                    v => v,
+                };
+                (self.infer.attr(&v, &c.name, depth + 1), reason)
+            }
+            Receiver::CallResult(inner) => {
+                let (v, _) = self.callee(scope, inner, line, strict, depth + 1);
+                let r = self.infer.call_result(&v, depth + 1);
+                if c.name.is_empty() {
+                    (r, Reason::TypedReceiver)
+                } else {
+                    (self.infer.attr(&r, &c.name, depth + 1), Reason::TypedReceiver)
+                }
+            }
+            Receiver::Other => (Value::Unknown, Reason::SameFile),
+        }
+    }
+}
+
+fn is_function(facts: &FileFacts, i: SymbolIdx) -> bool {
+    matches!(
+        facts.symbols.get(i as usize).map(|s| s.kind),
+        Some(NodeKind::Function | NodeKind::Method | NodeKind::Property)
+    )
+}
+
+fn sym_id(db: &dyn salsa::Database, t: Target) -> Option<Id> {
+    symbol_ids(db, t.0).get(t.1 as usize).cloned()
+}
+
+/// The callee as an unresolved site names it.
+fn render(c: &Callee) -> String {
+    let head = match &c.receiver {
+        Receiver::None => String::new(),
+        Receiver::This => "self".to_string(),
+        Receiver::Super => "super()".to_string(),
+        Receiver::Path(p) => p.join("."),
+        Receiver::CallResult(inner) => format!("{}()", render(inner)),
+        Receiver::Other => return c.name.clone(),
+    };
+    match (head.is_empty(), c.name.is_empty()) {
+        (true, _) => c.name.clone(),
+        (false, true) => head,
+        (false, false) => format!("{head}.{}", c.name),
+    }
+}
+
+/// What a call's callee value makes: the declarations it calls, or why there is none.
+enum Outcome {
+    Calls(Vec<Target>),
+    External,
+    Unresolved,
+}
+
+fn outcome(l: &Local<'_>, v: &Value) -> Outcome {
+    match v {
+        Value::Function(f, i) => Outcome::Calls(vec![(*f, *i)]),
+        Value::Class(f, c) => {
+            let mut out = vec![(*f, *c)];
+            if let Ok(init) = l.infer.lookup_member((*f, *c), "__init__", false, 0) {
+                out.push(init);
+            }
+            Outcome::Calls(out)
+        }
+        Value::Instance(f, c) => match l.infer.lookup_member((*f, *c), "__call__", false, 0) {
+            Ok(t) => Outcome::Calls(vec![t]),
+            Err(true) => Outcome::External,
+            Err(false) => Outcome::Unresolved,
+        },
+        Value::External | Value::Iter(_) => Outcome::External,
+        Value::Module(_) | Value::Symbol(..) | Value::Unknown => Outcome::Unresolved,
+    }
+}
+
+/// The test function a scope is in (pytest: `test*` functions and methods of `Test*` or
+/// `unittest.TestCase` classes), when the file is test code.
+fn test_of(facts: &FileFacts, scope: Option<SymbolIdx>) -> Option<SymbolIdx> {
+    let mut cur = scope;
+    let mut found = None;
+    while let Some(i) = cur {
+        let s = facts.symbols.get(i as usize)?;
+        if matches!(s.kind, NodeKind::Function | NodeKind::Method) && s.name.starts_with("test") {
+            found = Some(i);
+        }
+        cur = s.parent;
+    }
+    found
+}
+
+fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile) -> Resolved {
+    let l = Local::new(db, workspace, file);
+    let facts = l.facts;
+    let fid = file_id(file.path(db));
+    let ids = symbol_ids(db, file);
+    let mut out = Resolved::default();
+
+    // IMPORTS: file -> module file, and file -> each declaration imported by name.
+    let mut imported: HashSet<(Id, u32)> = HashSet::new();
+    for imp in &facts.imports {
+        let m = index::mod_ref(file.path(db), &imp.source);
+        let Some(module) = l.infer.module(file, &m) else { continue };
+        let mut targets: Vec<Id> = Vec::new();
+        if let Some(f) = module.file
+            && f != file
+        {
+            targets.push(file_id(f.path(db)));
+        }
+        if imp.kind != ImportKind::Package {
+            for b in &imp.bindings {
+                let Imported::Named(n) = &b.imported else { continue };
+                match l.infer.module_attr(&module, n, 0) {
+                    Value::Function(g, i) | Value::Class(g, i) | Value::Symbol(g, i)
+                        if g != file =>
+                    {
+                        targets.extend(sym_id(db, (g, i)));
+                    }
+                    Value::Module(Module { file: Some(g), .. }) if g != file => {
+                        targets.push(file_id(g.path(db)));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        for t in targets {
+            if imported.insert((t.clone(), imp.line)) {
+                out.edges.push(Edge::new(
+                    fid.clone(),
+                    t,
+                    EdgeKind::Imports,
+                    Reason::ImportResolved,
+                    imp.line,
+                ));
+            }
+        }
+    }
+
+    // EXTENDS.
+    for h in &facts.heritage {
+        let Some(src) = ids.get(h.symbol as usize) else { continue };
+        let class = Some((file, h.symbol));
+        if let Value::Class(g, i) = l.infer.type_named(file, &h.target, class, 0)
+            && (g, i) != (file, h.symbol)
+            && let Some(dst) = sym_id(db, (g, i))
+        {
+            let reason = if g == file { Reason::SameFile } else { Reason::ImportResolved };
+            let line = facts.symbols.get(h.symbol as usize).map_or(0, |s| s.start_line);
+            out.edges.push(Edge::new(src.clone(), dst, EdgeKind::Extends, reason, line));
+        }
+    }
+
+    // CALLS and TESTS.
+    let in_test_file = crate::graph::is_test(db, file);
+    let mut tested = crate::tested::Tested::default();
+    for site in &facts.calls {
+        let unresolved = || UnresolvedSite {
+            line: site.line,
+            caller: caller_id(db, file, site.enclosing),
+            callee: render(&site.callee),
+        };
+        if site.local {
+            out.unresolved.push(unresolved());
+            continue;
+        }
+        let (v, reason) = l.callee(site.enclosing, &site.callee, site.line, false, 0);
+        match outcome(&l, &v) {
+            Outcome::Calls(targets) => {
+                let dsts: Vec<(Id, SourceFile)> =
+                    targets.iter().filter_map(|t| sym_id(db, *t).map(|d| (d, t.0))).collect();
+                if dsts.is_empty() {
+                    out.unresolved.push(unresolved());
+                    continue;
+                }
+                out.resolved_calls += 1;
+                let caller = caller_id(db, file, site.enclosing);
+                for (dst, g) in dsts {
+                    let reason = if reason == Reason::SameFile && g != file {
+                        Reason::ImportResolved
+                    } else {
+                        reason
+                    };
+                    if in_test_file && let Some(test) = test_of(facts, site.enclosing) {
+                        tested.add(db, ids.get(test as usize), (&dst, g, reason, site.line));
+                    }
+                    out.edges.push(Edge::new(
+                        caller.clone(),
+                        dst,
+                        EdgeKind::Calls,
+                        reason,
+                        site.line,
+                    ));
+                }
+            }
+            Outcome::External => out.external_calls += 1,
+            Outcome::Unresolved => out.unresolved.push(unresolved()),
+        }
+    }
+
+    // REFERS_TO: functions, classes and module-level variables named, not called.
+    let mut referred: HashSet<(Id, Id)> = HashSet::new();
+    for site in &facts.value_refs {
+        let (v, reason) = l.callee(site.enclosing, &site.callee, site.line, false, 0);
+        let t = match v {
+            Value::Function(g, i) | Value::Class(g, i) => (g, i),
+            Value::Symbol(g, i)
+                if matches!(
+                    l.infer.index(g).kind(i),
+                    Some(NodeKind::Variable | NodeKind::Constant)
+                ) && l.infer.index(g).parent(i).is_none() =>
+            {
+                (g, i)
+            }
+            _ => continue,
+        };
+        let Some(dst) = sym_id(db, t) else { continue };
+        let src = caller_id(db, file, site.enclosing);
+        if src == dst || !referred.insert((src.clone(), dst.clone())) {
+            continue;
+        }
+        let reason =
+            if reason == Reason::SameFile && t.0 != file { Reason::ImportResolved } else { reason };
+        if in_test_file && let Some(test) = test_of(facts, site.enclosing) {
+            tested.add(db, ids.get(test as usize), (&dst, t.0, reason, site.line));
+        }
+        out.edges.push(Edge::new(src, dst, EdgeKind::RefersTo, reason, site.line));
+    }
+    out.edges.extend(tested.into_edges(&fid));
+    out.edges.sort();
+    out.edges.dedup();
+    out.unresolved.sort();
+    out
+}
+
+impl LanguageResolver for PythonResolver {
+    fn resolve<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> Resolved {
+        resolve_rows(db, key.workspace(db), key.file(db))
+    }
+
+    fn reference(
+        &self,
+        db: &dyn salsa::Database,
+        workspace: Workspace,
+        file: SourceFile,
+        scope: Option<SymbolIdx>,
+        callee: &Callee,
+        line: u32,
+    ) -> Option<(Target, Reason)> {
+        let l = Local::new(db, workspace, file);
+        match l.callee(scope, callee, line, false, 0) {
+            (Value::Function(g, i) | Value::Class(g, i), reason) => Some(((g, i), reason)),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::index::ModRef;
+    use super::index::mod_ref;
+
+    #[test]
+    fn relative_imports_name_directories() {
+        assert_eq!(
+            mod_ref("pkg/sub/a.py", ".b"),
+            ModRef::Rel { dir: "pkg/sub".into(), parts: vec!["b".into()] }
+        );
+        assert_eq!(mod_ref("pkg/sub/a.py", ".."), ModRef::Rel { dir: "pkg".into(), parts: vec![] });
+        assert_eq!(
+            mod_ref("pkg/sub/a.py", "..x.y"),
+            ModRef::Rel { dir: "pkg".into(), parts: vec!["x".into(), "y".into()] }
+        );
+        assert_eq!(mod_ref("a.py", "os.path"), ModRef::Abs(vec!["os".into(), "path".into()]));
+    }
+}

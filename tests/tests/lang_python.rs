@@ -1,0 +1,262 @@
+//! Python end to end on fixtures: facts (exact: classes, methods, properties, variables,
+//! imports, calls with their receivers, hints), the graph, and the resolution (imports through
+//! packages and relative imports, `self` along the MRO, `super()`, constructors, typed
+//! receivers, module attributes, builtins and packages outside the workspace, unresolved
+//! sites named by their text).
+
+use codegraph_tests::{render_call_accounting, render_fixture_facts, render_fixture_resolution};
+use expect_test::expect;
+
+const PKG: &str = r#"
+//- /src/shop/__init__.py
+"""The shop."""
+from .models import Item, Cart
+from . import util
+
+__all__ = ["Item", "Cart", "util", "make_cart"]
+
+
+def make_cart() -> "Cart":
+    return Cart()
+//- /src/shop/models.py
+from __future__ import annotations
+
+import os.path
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Optional
+
+if TYPE_CHECKING:
+    from .util import Clock
+
+DEFAULT_NAME = "item"
+
+
+class Base:
+    def save(self):
+        return self.validate()
+
+    def validate(self):
+        return True
+
+
+class Mixin:
+    def validate(self):
+        return False
+
+
+@dataclass
+class Item(Base):
+    """An item."""
+
+    name: str = DEFAULT_NAME
+    price: int = 0
+
+    @property
+    def label(self) -> str:
+        return self.name.upper()
+
+    @label.setter
+    def label(self, value):
+        self.name = value
+
+
+class Cart(Mixin, Base):
+    def __init__(self, clock: Optional[Clock] = None):
+        self.items: list[Item] = []
+        self.clock = clock
+        self.last = Item()
+
+    def add(self, item: Item) -> "Cart":
+        self.items.append(item)
+        item.save()
+        self.last.save()
+        return self
+
+    def total(self):
+        for it in self.items:
+            it.validate()
+        self.validate()
+        super().validate()
+        return sum(i.price for i in self.items)
+
+    @classmethod
+    def empty(cls):
+        return cls()
+
+    @staticmethod
+    def path(p):
+        return os.path.join(p, "cart")
+//- /src/shop/util.py
+import shop.models as m
+from shop import models
+from .models import *
+
+
+class Clock:
+    def now(self):
+        return 0
+
+
+def checkout(cart: "m.Cart", handlers):
+    cart.add(Item()).total()
+    models.Cart.empty()
+    handlers["x"]()
+    fn = handlers.get("y")
+    fn()
+    "-".join([])
+    print(len([]))
+    undefined_thing()
+    clock = Clock()
+    clock.now()
+    key = lambda x: x.now()
+    return checkout
+"#;
+
+#[test]
+fn facts() {
+    expect![[r#"
+        //- src/shop/__init__.py
+        sym function make_cart L8-9 exported sig="def make_cart() -> \"Cart\""
+        import L2 EsImport ".models" Item Cart
+        import L3 EsImport "." util
+        call L9:12 Cart in make_cart
+        hint L8 make_cart  -> Cart
+        //- src/shop/models.py
+        sym constant DEFAULT_NAME L10-10 exported sig="DEFAULT_NAME = \"item\""
+        sym class Base L13-18 exported sig="class Base"
+        sym method Base.save L14-15 exported in=Base sig="def save(self)"
+        sym method Base.validate L17-18 exported in=Base sig="def validate(self)"
+        sym class Mixin L21-23 exported sig="class Mixin"
+        sym method Mixin.validate L22-23 exported in=Mixin sig="def validate(self)"
+        sym class Item L27-39 exported sig="@dataclass class Item(Base)" doc="An item."
+        sym property Item.name L30-30 exported in=Item sig="name: str = DEFAULT_NAME"
+        sym property Item.price L31-31 exported in=Item sig="price: int = 0"
+        sym property Item.label L34-35 exported in=Item sig="@property def label(self) -> str"
+        sym property Item.label L38-39 exported in=Item sig="@label.setter def label(self, value)"
+        sym class Cart L42-67 exported sig="class Cart(Mixin, Base)"
+        sym method Cart.__init__ L43-46 exported in=Cart sig="def __init__(self, clock: Optional[Clock] = None)"
+        sym property Cart.items L44-44 exported in=Cart sig="self.items: list[Item] = []"
+        sym property Cart.clock L45-45 exported in=Cart sig="self.clock = clock"
+        sym property Cart.last L46-46 exported in=Cart sig="self.last = Item()"
+        sym method Cart.add L48-52 exported in=Cart sig="def add(self, item: Item) -> \"Cart\""
+        sym method Cart.total L54-59 exported in=Cart sig="def total(self)"
+        sym method Cart.empty L62-63 exported in=Cart sig="@classmethod def empty(cls)"
+        sym method Cart.path L66-67 exported in=Cart sig="@staticmethod def path(p)"
+        import L3 Package "os.path" *
+        import L4 EsImport "dataclasses" dataclass
+        import L5 EsImport "typing" TYPE_CHECKING Optional
+        import L8 TypeOnly ".util" Clock
+        call L15:21 this.validate in Base.save
+        call L35:26 self.name.upper in Item.label
+        call L46:21 Item in Cart.__init__
+        call L49:20 self.items.append in Cart.add
+        call L50:14 item.save in Cart.add
+        call L51:19 self.last.save in Cart.add
+        call L56:16 it.validate in Cart.total
+        call L57:14 this.validate in Cart.total
+        call L58:17 super.validate in Cart.total
+        call L58:9 super in Cart.total
+        call L59:16 sum in Cart.total
+        call L63:16 this. in Cart.empty
+        call L67:24 os.path.join in Cart.path
+        ref call L26:2 dataclass in <module>
+        ref call L33:6 property in Item
+        ref call L37:12 label.setter in Item
+        ref call L61:6 classmethod in Cart
+        ref call L65:6 staticmethod in Cart
+        heritage Item Extends Base
+        heritage Cart Extends Mixin
+        heritage Cart Extends Base
+        hint L30 Item name : str
+        hint L31 Item price : int
+        hint L34 Item.label  -> str
+        hint L38 Item.label value = ?
+        hint L43 Cart.__init__ clock : Clock
+        hint L44 Cart items : Item[]
+        hint L45 Cart clock : Clock
+        hint L46 Cart last = Item()
+        hint L48 Cart.add item : Item
+        hint L48 Cart.add  -> Cart
+        hint L55 Cart.total it = self.items.[]
+        hint L59 Cart.total i = ?
+        hint L66 Cart.path p = ?
+        //- src/shop/util.py
+        sym class Clock L6-8 exported sig="class Clock"
+        sym method Clock.now L7-8 exported in=Clock sig="def now(self)"
+        sym function checkout L11-23 exported sig="def checkout(cart: \"m.Cart\", handlers)"
+        import L1 Package "shop.models" * as m
+        import L2 EsImport "shop" models
+        import L3 EsImport ".models" all
+        call L12:22 cart.add().total in checkout
+        call L12:10 cart.add in checkout
+        call L12:14 Item in checkout
+        call L13:17 models.Cart.empty in checkout
+        call L14:5 ?.handlers["x"] in checkout
+        call L15:19 handlers.get in checkout
+        call L16:5 fn in checkout local
+        call L17:9 str.join in checkout
+        call L18:5 print in checkout
+        call L18:11 len in checkout
+        call L19:5 undefined_thing in checkout
+        call L20:13 Clock in checkout
+        call L21:11 clock.now in checkout
+        call L22:23 x.now in checkout
+        ref call L23:12 checkout in checkout
+        hint L11 checkout cart : m.Cart
+        hint L11 checkout handlers = ?
+        hint L15 checkout fn = handlers.get()
+        hint L20 checkout clock = Clock()
+        hint L22 checkout key = ?
+        hint L22 checkout x = ?
+    "#]].assert_eq(&render_fixture_facts(PKG));
+}
+
+#[test]
+fn resolution() {
+    expect![[r#"
+        edge IMPORTS file:src/shop/__init__.py -> file:src/shop/models.py L2 import-resolved 0.95
+        edge IMPORTS file:src/shop/__init__.py -> file:src/shop/util.py L3 import-resolved 0.95
+        edge IMPORTS file:src/shop/__init__.py -> sym:py:src/shop/models.py:Cart L2 import-resolved 0.95
+        edge IMPORTS file:src/shop/__init__.py -> sym:py:src/shop/models.py:Item L2 import-resolved 0.95
+        edge IMPORTS file:src/shop/models.py -> file:src/shop/util.py L8 import-resolved 0.95
+        edge IMPORTS file:src/shop/models.py -> sym:py:src/shop/util.py:Clock L8 import-resolved 0.95
+        edge IMPORTS file:src/shop/util.py -> file:src/shop/__init__.py L2 import-resolved 0.95
+        edge IMPORTS file:src/shop/util.py -> file:src/shop/models.py L1 import-resolved 0.95
+        edge IMPORTS file:src/shop/util.py -> file:src/shop/models.py L2 import-resolved 0.95
+        edge IMPORTS file:src/shop/util.py -> file:src/shop/models.py L3 import-resolved 0.95
+        edge CALLS sym:py:src/shop/__init__.py:make_cart -> sym:py:src/shop/models.py:Cart L9 import-resolved 0.95
+        edge CALLS sym:py:src/shop/__init__.py:make_cart -> sym:py:src/shop/models.py:Cart.__init__ L9 import-resolved 0.95
+        edge CALLS sym:py:src/shop/models.py:Base.save -> sym:py:src/shop/models.py:Base.validate L15 this-dispatch 0.90
+        edge EXTENDS sym:py:src/shop/models.py:Cart -> sym:py:src/shop/models.py:Base L42 same-file 0.95
+        edge EXTENDS sym:py:src/shop/models.py:Cart -> sym:py:src/shop/models.py:Mixin L42 same-file 0.95
+        edge CALLS sym:py:src/shop/models.py:Cart.__init__ -> sym:py:src/shop/models.py:Item L46 same-file 0.95
+        edge CALLS sym:py:src/shop/models.py:Cart.add -> sym:py:src/shop/models.py:Base.save L50 typed-receiver 0.85
+        edge CALLS sym:py:src/shop/models.py:Cart.add -> sym:py:src/shop/models.py:Base.save L51 typed-receiver 0.85
+        edge CALLS sym:py:src/shop/models.py:Cart.total -> sym:py:src/shop/models.py:Base.validate L56 typed-receiver 0.85
+        edge CALLS sym:py:src/shop/models.py:Cart.total -> sym:py:src/shop/models.py:Mixin.validate L57 this-dispatch 0.90
+        edge CALLS sym:py:src/shop/models.py:Cart.total -> sym:py:src/shop/models.py:Mixin.validate L58 super-dispatch 0.90
+        edge EXTENDS sym:py:src/shop/models.py:Item -> sym:py:src/shop/models.py:Base L27 same-file 0.95
+        edge CALLS sym:py:src/shop/util.py:checkout -> sym:py:src/shop/models.py:Cart.add L12 typed-receiver 0.85
+        edge CALLS sym:py:src/shop/util.py:checkout -> sym:py:src/shop/models.py:Cart.empty L13 import-resolved 0.95
+        edge CALLS sym:py:src/shop/util.py:checkout -> sym:py:src/shop/models.py:Cart.total L12 typed-receiver 0.85
+        edge CALLS sym:py:src/shop/util.py:checkout -> sym:py:src/shop/models.py:Item L12 import-resolved 0.95
+        edge CALLS sym:py:src/shop/util.py:checkout -> sym:py:src/shop/util.py:Clock L20 same-file 0.95
+        edge CALLS sym:py:src/shop/util.py:checkout -> sym:py:src/shop/util.py:Clock.now L21 typed-receiver 0.85
+        unresolved src/shop/models.py:63 self in sym:py:src/shop/models.py:Cart.empty
+        unresolved src/shop/util.py:14 handlers["x"] in sym:py:src/shop/util.py:checkout
+        unresolved src/shop/util.py:15 handlers.get in sym:py:src/shop/util.py:checkout
+        unresolved src/shop/util.py:16 fn in sym:py:src/shop/util.py:checkout
+        unresolved src/shop/util.py:19 undefined_thing in sym:py:src/shop/util.py:checkout
+        unresolved src/shop/util.py:22 x.now in sym:py:src/shop/util.py:checkout
+    "#]].assert_eq(&render_fixture_resolution(PKG));
+}
+
+#[test]
+fn every_call_site_is_accounted_for() {
+    expect![[r#"
+        src/shop/__init__.py: 1 calls = 1 CALLS + 0 unresolved + 0 external
+        src/shop/models.py: 13 calls = 7 CALLS + 1 unresolved + 5 external
+        src/shop/util.py: 14 calls = 6 CALLS + 5 unresolved + 3 external
+    "#]]
+    .assert_eq(&render_call_accounting(PKG));
+}
