@@ -103,18 +103,33 @@ pub(crate) fn py_index(db: &dyn salsa::Database, file: SourceFile) -> PyIndex {
         symbols: facts.symbols.iter().map(|s| (s.kind, s.parent, s.name.clone())).collect(),
         ..PyIndex::default()
     };
+    // Module-level bindings in source order, the last one winning (an assignment of a literal
+    // does not hide an import or declaration: `json = None` in an `except ImportError:`).
+    let literal: std::collections::HashSet<&str> = facts
+        .symbols
+        .iter()
+        .filter(|s| {
+            s.parent.is_none()
+                && matches!(s.kind, NodeKind::Variable | NodeKind::Constant)
+                && !facts.type_hints.iter().any(|h| h.scope.is_none() && h.name == s.name)
+        })
+        .map(|s| s.name.as_str())
+        .collect();
+    let mut bindings: Vec<(u32, String, Binding, bool)> = Vec::new();
     for (i, s) in facts.symbols.iter().enumerate() {
         let idx = u32::try_from(i).unwrap_or(u32::MAX);
         match s.parent {
             None => {
-                out.names.entry(s.name.clone()).or_insert(Binding::Def(idx));
+                let weak = literal.contains(s.name.as_str())
+                    && matches!(s.kind, NodeKind::Variable | NodeKind::Constant);
+                bindings.push((s.start_line, s.name.clone(), Binding::Def(idx), weak));
             }
             Some(p) => {
                 if matches!(
                     facts.symbols.get(p as usize).map(|s| s.kind),
                     Some(NodeKind::Class | NodeKind::Enum)
                 ) {
-                    out.classes.entry(p).or_default().members.entry(s.name.clone()).or_insert(idx);
+                    out.classes.entry(p).or_default().members.insert(s.name.clone(), idx);
                 }
             }
         }
@@ -129,18 +144,20 @@ pub(crate) fn py_index(db: &dyn salsa::Database, file: SourceFile) -> PyIndex {
                 for b in &imp.bindings {
                     match &b.local {
                         Some(local) => {
-                            out.names
-                                .entry(local.clone())
-                                .or_insert_with(|| Binding::Import(m.clone(), None));
+                            bindings.push((
+                                imp.line,
+                                local.clone(),
+                                Binding::Import(m.clone(), None),
+                                false,
+                            ));
                         }
                         None => {
                             // `import a.b.c` binds `a`.
                             if let ModRef::Abs(parts) = &m
                                 && let Some(head) = parts.first()
                             {
-                                out.names.entry(head.clone()).or_insert_with(|| {
-                                    Binding::Import(ModRef::Abs(vec![head.clone()]), None)
-                                });
+                                let b = Binding::Import(ModRef::Abs(vec![head.clone()]), None);
+                                bindings.push((imp.line, head.clone(), b, false));
                             }
                         }
                     }
@@ -152,15 +169,21 @@ pub(crate) fn py_index(db: &dyn salsa::Database, file: SourceFile) -> PyIndex {
                         Imported::All => out.stars.push(m.clone()),
                         Imported::Named(n) => {
                             let local = b.local.clone().unwrap_or_else(|| n.clone());
-                            out.names
-                                .entry(local)
-                                .or_insert_with(|| Binding::Import(m.clone(), Some(n.clone())));
+                            let b = Binding::Import(m.clone(), Some(n.clone()));
+                            bindings.push((imp.line, local, b, false));
                         }
                         _ => {}
                     }
                 }
             }
         }
+    }
+    bindings.sort_by_key(|b| b.0);
+    for (_, name, binding, weak) in bindings {
+        if weak && out.names.contains_key(&name) {
+            continue;
+        }
+        out.names.insert(name, binding);
     }
     if !facts.export_aliases.is_empty() {
         out.all = Some(facts.export_aliases.iter().map(|(n, _)| n.clone()).collect());

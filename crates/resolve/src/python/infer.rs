@@ -190,13 +190,25 @@ pub(crate) enum Value {
     Instance(SourceFile, SymbolIdx),
     /// A function or method (bound or not), or a lambda bound to a name.
     Function(SourceFile, SymbolIdx),
-    /// A declaration that is none of those (a variable, a property) whose value is unknown.
-    Symbol(SourceFile, SymbolIdx),
+    /// A declaration bound by assignment (a variable, a class attribute) or a property, with
+    /// the value it holds: its attributes are the value's, but calling it is a call of a
+    /// value (unresolved: the declaration is no function), as jedi's `goto` has it.
+    Bound(SourceFile, SymbolIdx, Box<Value>),
     /// An iterable whose elements hold the value.
     Iter(Box<Value>),
     /// Something outside the workspace (the standard library, a package, a builtin).
     External,
     Unknown,
+}
+
+impl Value {
+    /// The value a binding holds (itself for anything else).
+    pub(crate) fn held(&self) -> &Value {
+        match self {
+            Value::Bound(_, _, v) => v.held(),
+            v => v,
+        }
+    }
 }
 
 pub(crate) struct Infer<'db> {
@@ -216,27 +228,29 @@ impl<'db> Infer<'db> {
     /// What a declaration of `f` is as a value.
     pub(crate) fn def_value(&self, f: SourceFile, i: SymbolIdx, depth: u32) -> Value {
         let index = self.index(f);
+        let bound = |v: Value| Value::Bound(f, i, Box::new(v));
         match index.kind(i) {
             Some(NodeKind::Class | NodeKind::Enum) => Value::Class(f, i),
             Some(NodeKind::Function | NodeKind::Method) => Value::Function(f, i),
             Some(NodeKind::Property) => {
-                // A `@property`'s value is what it returns.
+                // A `@property`'s value is what it returns; a class attribute's, its hint.
                 if let Some(t) = index.returns.get(&i) {
                     let class = index.parent(i).map(|c| (f, c));
-                    return self.instance_of_type(f, t, class, depth + 1);
+                    return bound(self.instance_of_type(f, t, class, depth + 1));
                 }
-                Value::Symbol(f, i)
+                let hint = index.parent(i).and_then(|c| {
+                    let src = index.classes.get(&c)?.attrs.get(index.name(i)?)?;
+                    Some(self.eval_source_in_class((f, c), src, depth + 1))
+                });
+                bound(hint.unwrap_or(Value::Unknown))
             }
             Some(NodeKind::Variable | NodeKind::Constant) if index.parent(i).is_none() => {
                 match index.name(i).and_then(|n| index.variables.get(n)) {
-                    Some(src) => match self.eval_source(f, None, src, depth + 1) {
-                        Value::Unknown => Value::Symbol(f, i),
-                        v => v,
-                    },
-                    None => Value::Symbol(f, i),
+                    Some(src) => bound(self.eval_source(f, None, src, depth + 1)),
+                    None => bound(Value::Unknown),
                 }
             }
-            _ => Value::Symbol(f, i),
+            _ => bound(Value::Unknown),
         }
     }
 
@@ -313,8 +327,8 @@ impl<'db> Infer<'db> {
         let mut seqs: Vec<Vec<(SourceFile, SymbolIdx)>> = Vec::new();
         let mut direct = Vec::new();
         for b in info.map(|i| i.bases.as_slice()).unwrap_or(&[]) {
-            match self.type_named(c.0, b, Some(c), depth + 1) {
-                Value::Class(g, i) if (g, i) != c => {
+            match self.type_named(c.0, b, Some(c), depth + 1).held() {
+                &Value::Class(g, i) if (g, i) != c => {
                     let (m, o) = self.mro((g, i), depth + 1);
                     open |= o;
                     seqs.push(m);
@@ -378,6 +392,7 @@ impl<'db> Infer<'db> {
         if depth > MAX_DEPTH {
             return Value::Unknown;
         }
+        let v = v.held();
         match v {
             Value::Module(m) => self.module_attr(m, name, depth + 1),
             Value::Class(f, c) | Value::Instance(f, c) => {
@@ -385,11 +400,12 @@ impl<'db> Infer<'db> {
                 match self.lookup_member((*f, *c), name, false, depth + 1) {
                     Ok((g, i)) => {
                         let kind = self.index(g).kind(i);
-                        if instance && kind == Some(NodeKind::Property) {
-                            // An attribute: its hint, else the property's return type.
-                            if let Some(v) = self.attr_hint((*f, *c), name, depth + 1) {
-                                return v;
-                            }
+                        if instance
+                            && kind == Some(NodeKind::Property)
+                            && let Some(v) = self.attr_hint((*f, *c), name, depth + 1)
+                        {
+                            // An attribute typed by a hint of the instance's classes.
+                            return Value::Bound(g, i, Box::new(v));
                         }
                         self.def_value(g, i, depth + 1)
                     }
@@ -416,7 +432,7 @@ impl<'db> Infer<'db> {
     }
 
     /// A hint of class `k` (its sources read in module scope, `self` being an instance).
-    fn eval_source_in_class(
+    pub(crate) fn eval_source_in_class(
         &self,
         k: (SourceFile, SymbolIdx),
         src: &HintSource,
@@ -440,6 +456,7 @@ impl<'db> Infer<'db> {
 
     /// One step of a path: an attribute, or `[]` (an element of an iterable).
     pub(crate) fn step(&self, v: &Value, seg: &str, depth: u32) -> Value {
+        let v = v.held();
         if seg == "[]" {
             return match v {
                 Value::Iter(e) => (**e).clone(),
@@ -464,8 +481,8 @@ impl<'db> Infer<'db> {
                 v => Value::Iter(Box::new(v)),
             };
         }
-        match self.type_named(f, ty, class, depth + 1) {
-            Value::Class(g, i) => Value::Instance(g, i),
+        match self.type_named(f, ty, class, depth + 1).held() {
+            Value::Class(g, i) => Value::Instance(*g, *i),
             Value::External => Value::External,
             _ => Value::Unknown,
         }
@@ -510,7 +527,7 @@ impl<'db> Infer<'db> {
         if depth > MAX_DEPTH {
             return Value::Unknown;
         }
-        match v {
+        match v.held() {
             Value::Class(f, c) => Value::Instance(*f, *c),
             Value::Function(f, i) => {
                 let index = self.index(*f);

@@ -15,7 +15,11 @@
 //!   instance attributes through their hints), then `m` on it;
 //! - a class called is a CALLS edge to the class (the oracle's `new`) and one to its
 //!   `__init__` when it or a base in the workspace declares one (same site, same reason);
-//!   an instance called, to its `__call__`.
+//! - a name bound by assignment (a variable, a class attribute, `X = deco(X)`), a property, an
+//!   instance or a module called is a call of a value: unresolved (its attributes are still
+//!   followed: `self.session.get()` through `self.session = Session()`). A module-level name
+//!   bound twice is its last binding, but an assignment of a literal (`json = None` in an
+//!   `except ImportError:`) does not hide an import or declaration.
 //!
 //! A call never vanishes: every call expression is a CALLS edge
 //! ([`Resolved::resolved_calls`]), an unresolved site named by its text, or a call outside
@@ -180,12 +184,12 @@ impl<'db> Local<'db> {
             self.name(scope, head, line, strict, depth + 1)
         };
         for seg in &p[1..] {
-            if matches!(v, Value::Instance(..) | Value::Iter(_)) {
+            if matches!(v.held(), Value::Instance(..) | Value::Iter(_)) {
                 reason = Reason::TypedReceiver;
             }
             v = self.infer.step(&v, seg, depth + 1);
         }
-        if matches!(v, Value::Instance(..)) && reason != Reason::ThisDispatch {
+        if matches!(v.held(), Value::Instance(..)) && reason != Reason::ThisDispatch {
             reason = Reason::TypedReceiver;
         }
         (v, reason)
@@ -309,13 +313,12 @@ fn outcome(l: &Local<'_>, v: &Value) -> Outcome {
             }
             Outcome::Calls(out)
         }
-        Value::Instance(f, c) => match l.infer.lookup_member((*f, *c), "__call__", false, 0) {
-            Ok(t) => Outcome::Calls(vec![t]),
-            Err(true) => Outcome::External,
-            Err(false) => Outcome::Unresolved,
-        },
         Value::External | Value::Iter(_) => Outcome::External,
-        Value::Module(_) | Value::Symbol(..) | Value::Unknown => Outcome::Unresolved,
+        // A call of a value (an instance, a variable, an attribute, a module): which code
+        // runs is the value's business, not a declaration's.
+        Value::Instance(..) | Value::Module(_) | Value::Bound(..) | Value::Unknown => {
+            Outcome::Unresolved
+        }
     }
 }
 
@@ -356,7 +359,7 @@ fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile
             for b in &imp.bindings {
                 let Imported::Named(n) = &b.imported else { continue };
                 match l.infer.module_attr(&module, n, 0) {
-                    Value::Function(g, i) | Value::Class(g, i) | Value::Symbol(g, i)
+                    Value::Function(g, i) | Value::Class(g, i) | Value::Bound(g, i, _)
                         if g != file =>
                     {
                         targets.extend(sym_id(db, (g, i)));
@@ -448,7 +451,7 @@ fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile
         let (v, reason) = l.callee(site.enclosing, &site.callee, site.line, false, 0);
         let t = match v {
             Value::Function(g, i) | Value::Class(g, i) => (g, i),
-            Value::Symbol(g, i)
+            Value::Bound(g, i, _)
                 if matches!(
                     l.infer.index(g).kind(i),
                     Some(NodeKind::Variable | NodeKind::Constant)

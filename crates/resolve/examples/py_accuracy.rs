@@ -1,0 +1,274 @@
+//! Scores Python CALLS edges against a `py_oracle.py` (jedi) JSONL file (see
+//! shared/eval/README.md).
+//!
+//! `cargo run --release -p codegraph-resolve --example py_accuracy -- ROOT ORACLE.jsonl [--misses N]`
+//!
+//! A class called is one CALLS edge to the class (the oracle's `new`) and one to its
+//! `__init__`: the `__init__` edges of such sites are counted apart ("constructor edges"),
+//! not as sites.
+//!
+//! Also checks the call accounting: in every file without syntax errors, the call expressions
+//! equal CALLS edges + unresolved sites + calls outside the workspace.
+//!
+//! Reads every file under ROOT (skipping `node_modules` and `.git`), builds the salsa inputs as
+//! the fixture tests do, runs `resolve_file` on each file and compares site keys
+//! `(caller_file, caller_line, callee_file, callee_symbol)` and pairs
+//! `(caller_file, caller_symbol, callee_file, callee_symbol)` with the oracle's internal records.
+
+use codegraph_db::{Content, Database, FileMeta, SourceFile, Workspace, file_facts};
+use codegraph_parse::Language;
+use codegraph_resolve::{Node, file_graph, resolve_file};
+use codegraph_schema::EdgeKind;
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) {
+    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    for e in rd.flatten() {
+        let p = e.path();
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name == "node_modules" || name == ".git" || name == "__pycache__" {
+            continue;
+        }
+        if p.is_dir() {
+            walk(root, &p, out);
+        } else if let Ok(text) = std::fs::read_to_string(&p)
+            && let Ok(rel) = p.strip_prefix(root)
+        {
+            let rel = rel.to_string_lossy().replace('\\', "/");
+            let keep = Language::from_path(&rel).is_some();
+            if keep {
+                out.push((rel, text));
+            }
+        }
+    }
+}
+
+fn field<'a>(v: &'a serde_json::Value, k: &str) -> &'a str {
+    v.get(k).and_then(|x| x.as_str()).unwrap_or("")
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let (Some(root), Some(oracle)) = (args.get(1), args.get(2)) else {
+        eprintln!("usage: py_accuracy ROOT ORACLE.jsonl [--misses N]");
+        std::process::exit(2);
+    };
+    let misses: usize = args
+        .iter()
+        .position(|a| a == "--misses")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    let root = Path::new(root);
+    let mut texts = Vec::new();
+    walk(root, root, &mut texts);
+    texts.sort();
+    let mut db = Database::default();
+    let files: Vec<SourceFile> = texts
+        .into_iter()
+        .map(|(path, text)| {
+            let meta = FileMeta::for_text(&text);
+            let lang = Language::from_path(&path);
+            SourceFile::new(&db, path, lang, Content::Text(Arc::from(text)), meta)
+        })
+        .collect();
+    let workspace = Workspace::new(&db, files.clone());
+
+    let t0 = Instant::now();
+    db.prefetch(
+        &files,
+        |db, f| {
+            file_facts(db, f);
+        },
+        |_, _| {},
+    );
+    let parse = t0.elapsed();
+    let t1 = Instant::now();
+    for &f in &files {
+        let _ = resolve_file(&db, workspace, f);
+    }
+    let resolve = t1.elapsed();
+    let accesses: usize = files
+        .iter()
+        .map(|&f| {
+            resolve_file(&db, workspace, f)
+                .edges
+                .iter()
+                .filter(|e| e.kind == EdgeKind::Accesses)
+                .count()
+        })
+        .sum();
+
+    // Call accounting: every call expression of a file that parsed clean is a CALLS edge, an
+    // unresolved site or a call outside the workspace.
+    let (mut sites, mut edges, mut unres, mut external, mut off) = (0, 0, 0, 0, 0);
+    for &f in &files {
+        let Some(lang) = f.language(&db) else { continue };
+        let Some(tree) = codegraph_parse::parse_tree(lang, codegraph_db::text(&db, f), None) else {
+            continue;
+        };
+        let Some(count) = lang.spec().call_expressions else { continue };
+        if tree.root_node().has_error() {
+            continue;
+        }
+        let n = count(&tree);
+        let r = resolve_file(&db, workspace, f);
+        let e = r.resolved_calls as usize;
+        let x = r.external_calls as usize;
+        if n != e + r.unresolved.len() + x {
+            off += 1;
+            if off <= 10 {
+                println!(
+                    "ACCOUNTING {}: {n} calls != {e} CALLS + {} unresolved + {x} external",
+                    f.path(&db),
+                    r.unresolved.len()
+                );
+            }
+        }
+        (sites, edges, unres, external) =
+            (sites + n, edges + e, unres + r.unresolved.len(), external + x);
+    }
+    println!(
+        "call accounting (files without syntax errors): {sites} calls = {edges} CALLS + {unres} unresolved + {external} external; {off} files off"
+    );
+
+    // symbol ID -> (file, qualified name)
+    let mut syms: HashMap<String, (String, String)> = HashMap::new();
+    let mut classes: HashSet<String> = HashSet::new();
+    for &f in &files {
+        for n in file_graph(&db, f).nodes.iter() {
+            let Node { id, file, qualified_name, kind, .. } = n;
+            if matches!(kind, codegraph_schema::NodeKind::Class | codegraph_schema::NodeKind::Enum)
+            {
+                classes.insert(id.to_string());
+            }
+            syms.insert(id.to_string(), (file.clone().unwrap_or_default(), qualified_name.clone()));
+        }
+    }
+    let caller_name = |id: &str| -> String {
+        if id.starts_with("file:") {
+            "<module>".to_string()
+        } else {
+            syms.get(id).map(|s| s.1.clone()).unwrap_or_default()
+        }
+    };
+
+    // Oracle.
+    let text = std::fs::read_to_string(oracle).unwrap_or_default();
+    let mut o_sites: HashSet<(String, u32, String, String)> = HashSet::new();
+    let mut o_pairs: HashSet<(String, String, String, String)> = HashSet::new();
+    let mut o_files: HashSet<String> = HashSet::new();
+    let mut o_records = Vec::new();
+    for line in text.lines() {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else { continue };
+        o_files.insert(field(&v, "caller_file").to_string());
+        // Internal records only: resolved (a callee file) and inside the root.
+        if v.get("callee_external").and_then(|x| x.as_bool()) != Some(false)
+            || field(&v, "callee_file").is_empty()
+        {
+            continue;
+        }
+        let line = v.get("caller_line").and_then(|x| x.as_u64()).unwrap_or(0) as u32;
+        let key = (
+            field(&v, "caller_file").to_string(),
+            line,
+            field(&v, "callee_file").to_string(),
+            field(&v, "callee_symbol").to_string(),
+        );
+        o_pairs.insert((
+            key.0.clone(),
+            field(&v, "caller_symbol").to_string(),
+            key.2.clone(),
+            key.3.clone(),
+        ));
+        o_records.push((key.clone(), field(&v, "callee_kind").to_string()));
+        o_sites.insert(key);
+    }
+
+    let mut i_sites: HashSet<(String, u32, String, String)> = HashSet::new();
+    let mut i_pairs: HashSet<(String, String, String, String)> = HashSet::new();
+    let mut unresolved = 0usize;
+    let mut constructor_edges = 0usize;
+    let mut by_reason: HashMap<String, (usize, usize)> = HashMap::new();
+    for &f in &files {
+        let path = f.path(&db).clone();
+        if !o_files.contains(&path) {
+            continue;
+        }
+        let r = resolve_file(&db, workspace, f);
+        unresolved += r.unresolved.len();
+        // (caller, line) of the sites that call a class.
+        let class_sites: HashSet<(String, u32)> = r
+            .edges
+            .iter()
+            .filter(|e| e.kind == EdgeKind::Calls && classes.contains(&*e.dst))
+            .map(|e| (e.src.to_string(), e.line))
+            .collect();
+        for e in &r.edges {
+            if e.kind != EdgeKind::Calls {
+                continue;
+            }
+            if e.dst.ends_with(".__init__") && class_sites.contains(&(e.src.to_string(), e.line)) {
+                constructor_edges += 1;
+                continue;
+            }
+            let Some((cf, cq)) = syms.get(&*e.dst) else { continue };
+            let key = (path.clone(), e.line, cf.clone(), cq.clone());
+            if i_sites.insert(key.clone()) {
+                let ent = by_reason.entry(e.reason.to_string()).or_default();
+                ent.0 += 1;
+                if o_sites.contains(&key) {
+                    ent.1 += 1;
+                } else if misses > 0 {
+                    println!("WRONG {} {} {}:{}", e.reason, key.0, key.1, key.3);
+                }
+            }
+            i_pairs.insert((path.clone(), caller_name(&e.src), cf.clone(), cq.clone()));
+        }
+    }
+    if misses > 0 {
+        let mut shown = 0;
+        for (k, kind) in &o_records {
+            if !i_sites.contains(k) && shown < misses {
+                println!("MISS {kind} {}:{} -> {}:{}", k.0, k.1, k.2, k.3);
+                shown += 1;
+            }
+        }
+    }
+    let hit = i_sites.intersection(&o_sites).count();
+    let phit = i_pairs.intersection(&o_pairs).count();
+    let pct = |a: usize, b: usize| if b == 0 { 0.0 } else { 100.0 * a as f64 / b as f64 };
+    println!("files {} (oracle covers {})", files.len(), o_files.len());
+    println!(
+        "parse {:.0} ms, resolve {:.0} ms",
+        parse.as_secs_f64() * 1e3,
+        resolve.as_secs_f64() * 1e3
+    );
+    println!(
+        "sites: oracle {} index {} match {} precision {:.1}% recall {:.1}%",
+        o_sites.len(),
+        i_sites.len(),
+        hit,
+        pct(hit, i_sites.len()),
+        pct(hit, o_sites.len())
+    );
+    println!(
+        "pairs: oracle {} index {} match {} precision {:.1}% recall {:.1}%",
+        o_pairs.len(),
+        i_pairs.len(),
+        phit,
+        pct(phit, i_pairs.len()),
+        pct(phit, o_pairs.len())
+    );
+    let mut reasons: Vec<_> = by_reason.into_iter().collect();
+    reasons.sort();
+    for (r, (n, ok)) in reasons {
+        println!("  reason {r}: {n} edges, {ok} in oracle ({:.1}%)", pct(ok, n));
+    }
+    println!("unresolved sites (admitted): {unresolved}");
+    println!("constructor edges (__init__ beside the class, not scored): {constructor_edges}");
+    println!("ACCESSES edges (all files): {accesses}");
+}
