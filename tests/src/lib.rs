@@ -201,9 +201,9 @@ pub fn render_fixture_resolution(fixture: &str) -> String {
 
 /// For each file of a fixture whose language keeps the call accounting
 /// ([`codegraph_parse::LanguageSpec::call_expressions`]: TS/JS, Python): its call expressions
-/// read off its syntax tree, and how resolution accounted for them: `path: N calls = E CALLS
-/// + U unresolved + X external` (E counts sites that became CALLS edges). Every call site must
-/// be one of the three (issue 19: a call never vanishes).
+/// read off its syntax tree, and how resolution accounted for them, as
+/// `path: N calls = E CALLS + U unresolved + X external` (E counts sites that became CALLS
+/// edges). Every call site must be one of the three (issue 19: a call never vanishes).
 pub fn render_call_accounting(fixture: &str) -> String {
     let (db, files, workspace) = fixture_db(fixture);
     let mut out = String::new();

@@ -149,6 +149,11 @@ fn extract_elixir() {
 }
 
 #[test]
+fn extract_python() {
+    replay(&seeds("extract_python"), 10, |d| fuzz::extract(Language::Python, d));
+}
+
+#[test]
 fn endpoint_props() {
     replay(&seeds("endpoint_props"), 4, fuzz::endpoint_props);
 }
@@ -162,6 +167,7 @@ fn facts_decode() {
         ("extract_markdown", Language::Markdown),
         ("extract_terraform", Language::Terraform),
         ("extract_elixir", Language::Elixir),
+        ("extract_python", Language::Python),
     ] {
         for s in seeds(target) {
             blobs.push(encode_facts(&analyze(language, &String::from_utf8_lossy(&s))));

@@ -1183,3 +1183,69 @@ fn elixir_rename_reresolves_callers() {
         &["lib/a.ex", "lib/b.ex"],
     );
 }
+
+const PY: &str = r#"
+//- /app/__init__.py
+from .models import Cart
+//- /app/models.py
+class Cart:
+    def add(self, x):
+        return self.total(x)
+
+    def total(self, x):
+        return x + 1
+//- /app/views.py
+from app.models import Cart
+
+
+def show():
+    return Cart().add(1)
+"#;
+
+/// A Python body edit (a call changed) keeps the file's table (`py_index`: names, classes,
+/// members, hints without lines) equal: only the edited file re-resolves (its symbol rows are
+/// re-derived from the new facts and compare equal).
+#[test]
+fn python_body_edit_reruns_only_its_file() {
+    let mut s = Session::new(PY);
+    s.edit("app/models.py", "return self.total(x)", "return self.total(x) + self.add(x)");
+    check(
+        &mut s,
+        &[
+            "parse(app/models.py)",
+            "file_facts(app/models.py)",
+            "file_node(app/models.py)",
+            "symbol_ids(app/models.py)",
+            "file_graph(app/models.py)",
+            "py_index(app/models.py)",
+            "resolve_file(app/models.py)",
+            "file_unit_digest(app/models.py)",
+        ],
+        &["app/models.py"],
+    );
+}
+
+/// Renaming a method changes the file's table: the files that read it re-resolve (the view
+/// loses its edge to `Cart.add`).
+#[test]
+fn python_method_rename_reresolves_its_readers() {
+    let mut s = Session::new(PY);
+    s.edit("app/models.py", "def add(self, x)", "def put(self, x)");
+    check(
+        &mut s,
+        &[
+            "parse(app/models.py)",
+            "file_facts(app/models.py)",
+            "file_node(app/models.py)",
+            "symbol_ids(app/models.py)",
+            "file_graph(app/models.py)",
+            "py_index(app/models.py)",
+            "resolve_file(app/__init__.py)",
+            "resolve_file(app/models.py)",
+            "resolve_file(app/views.py)",
+            "file_unit_digest(app/models.py)",
+            "file_unit_digest(app/views.py)",
+        ],
+        &["app/models.py", "app/views.py"],
+    );
+}

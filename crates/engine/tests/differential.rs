@@ -1,7 +1,8 @@
 //! Randomized differential test of the incremental engine: seeded sequences of random edits
 //! (body edits, renamed functions, renamed and deleted files, new files, syntax errors and
 //! their repair, line shifts, Markdown mentions) over a small Go + TypeScript + Markdown +
-//! Terraform + shell + Kubernetes tree (with scripts without an extension, which a line shift
+//! Terraform + shell + Kubernetes + Elixir + Python tree (Python packages whose
+//! `__init__.py` may be deleted or moved, turning a package into a namespace package) (with scripts without an extension, which a line shift
 //! above their shebang turns into plain files and back, and manifests a syntax error turns
 //! into a left-out template),
 //! applied through `Engine::sync_paths` as a watcher reports them; after every step the whole
@@ -47,6 +48,8 @@ impl Rng {
 const NAMES: &[&str] = &["alpha", "beta", "gamma", "delta", "omega", "sigma", "tau", "rho"];
 const GO_PACKAGES: &[&str] = &["core", "util", "api"];
 const TS_DIRS: &[&str] = &["src", "src/lib"];
+/// Python packages under the source root `py`.
+const PY_DIRS: &[&str] = &["py/app", "py/app/sub"];
 /// Terraform modules: the root module calls the child.
 const TF_DIRS: &[&str] = &["infra", "infra/net"];
 
@@ -171,6 +174,26 @@ fn ex_file(rng: &mut Rng, module: &str) -> String {
     )
 }
 
+/// A Python module: a class whose method calls its own, an imported module's and unknown
+/// functions, a function constructing it, and a base class; `__init__.py` re-exports.
+fn py_file(rng: &mut Rng, name: &str, n: usize) -> String {
+    if name == "__init__.py" {
+        return rng
+            .pick(&["from .a import *\n", "from . import b\n", "\"\"\"Package.\"\"\"\n"])
+            .to_string();
+    }
+    let (f, g, h) = (rng.pick(NAMES), rng.pick(NAMES), rng.pick(NAMES));
+    let other = rng.pick(&["app.a", "app.sub.b", "app"]);
+    let base = rng.pick(&["object", "Base", "o.Base"]);
+    let class = cap(rng.pick(NAMES));
+    format!(
+        "from {other} import {g}\nimport {other} as o\n\n\nclass {class}{n}({base}):\n    \
+         def {f}(self, x):\n        return self.{g}(x) + o.{h}(x)\n\n\ndef {g}(x):\n    \
+         return {class}{n}().{f}(x) + {h}(x)\n\n\nclass Base:\n    def {h}(self, y):\n        \
+         return {f}(y) or super().{g}()\n"
+    )
+}
+
 fn md_file(rng: &mut Rng) -> String {
     format!(
         "# Notes\n\nSee `{}` and `{}Service.run`.\n\n```ts\n{}(2);\n```\n",
@@ -217,7 +240,8 @@ impl Tree {
             5 => format!("scripts/gen{}.sh", self.counter),
             6 if self.counter.is_multiple_of(2) => format!("scripts/gen{}", self.counter),
             6 if self.counter.is_multiple_of(3) => format!("lib/gen{}.ex", self.counter),
-            6 => format!("k8s/gen{}.yaml", self.counter),
+            6 if self.counter.is_multiple_of(5) => format!("k8s/gen{}.yaml", self.counter),
+            6 => format!("{}/gen{}.py", rng.pick(PY_DIRS), self.counter),
             _ => format!("docs/gen{}.md", self.counter),
         }
     }
@@ -240,6 +264,8 @@ impl Tree {
             ex_file(rng, &name)
         } else if path.ends_with(".yaml") {
             k8s_file(rng, self.counter)
+        } else if path.ends_with(".py") {
+            py_file(rng, name, self.counter)
         } else if path.ends_with(".sh") || path == "scripts/lib.sh" {
             sh_file(rng, false)
         } else if !name.contains('.') {
@@ -268,7 +294,8 @@ impl Tree {
                 let (a, b) = (rng.pick(NAMES), rng.pick(NAMES));
                 let edited = text
                     .replacen(&format!("function {a}("), &format!("function {b}("), 1)
-                    .replacen(&format!("func {}(", cap(a)), &format!("func {}(", cap(b)), 1);
+                    .replacen(&format!("func {}(", cap(a)), &format!("func {}(", cap(b)), 1)
+                    .replacen(&format!("def {a}("), &format!("def {b}("), 1);
                 self.write(&path, edited);
                 (format!("rename decl {path}: {a} -> {b}"), vec![path])
             }
@@ -277,7 +304,7 @@ impl Tree {
                 // (Above a script's shebang it makes the file plain text, and back.)
                 let comment = if path.ends_with(".md") {
                     "<!-- x -->\n"
-                } else if [".tf", ".sh", ".yaml", ".ex"].iter().any(|e| path.ends_with(e)) {
+                } else if [".tf", ".sh", ".yaml", ".ex", ".py"].iter().any(|e| path.ends_with(e)) {
                     "# shifted\n"
                 } else if !path.rsplit('/').next().unwrap_or("").contains('.') {
                     if let Some(rest) = text.strip_prefix("# shifted\n") {
@@ -324,6 +351,7 @@ impl Tree {
                     "tf" => rng.pick(TF_DIRS).to_string(),
                     "sh" | "" => "scripts".to_string(),
                     "yaml" => "k8s".to_string(),
+                    "py" => rng.pick(PY_DIRS).to_string(),
                     _ => "docs".to_string(),
                 };
                 self.counter += 1;
@@ -403,6 +431,10 @@ fn run_seed(seed: u64, steps: usize) {
         }
     }
     tree.write("README.md", md_file(&mut rng));
+    for path in ["py/app/__init__.py", "py/app/a.py", "py/app/sub/__init__.py", "py/app/sub/b.py"] {
+        let text = tree.content_for(&mut rng, path);
+        tree.write(path, text);
+    }
     for path in [
         "infra/main.tf",
         "infra/net/main.tf",

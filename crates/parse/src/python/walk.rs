@@ -242,18 +242,17 @@ impl<'a> Walker<'a> {
                 }
             }
             "call" => self.call(node),
-            "argument_list" => {
-                if node.parent().is_none_or(|p| p.kind() != "class_definition") {
-                    let mut c = node.walk();
-                    for arg in node.named_children(&mut c) {
-                        let value = if arg.kind() == "keyword_argument" {
-                            arg.child_by_field_name("value")
-                        } else {
-                            Some(arg)
-                        };
-                        if let Some(v) = value {
-                            self.value_ref(v);
-                        }
+            // A class's bases are heritage, not references.
+            "argument_list" if node.parent().is_none_or(|p| p.kind() != "class_definition") => {
+                let mut c = node.walk();
+                for arg in node.named_children(&mut c) {
+                    let value = if arg.kind() == "keyword_argument" {
+                        arg.child_by_field_name("value")
+                    } else {
+                        Some(arg)
+                    };
+                    if let Some(v) = value {
+                        self.value_ref(v);
                     }
                 }
             }
@@ -891,7 +890,7 @@ impl<'a> Walker<'a> {
     fn finish(mut self) -> FileFacts {
         if let Some(all) = self.all.take() {
             for s in self.facts.symbols.iter_mut().filter(|s| s.parent.is_none()) {
-                s.exported = all.iter().any(|n| *n == s.name);
+                s.exported = all.contains(&s.name);
             }
             // Nested symbols follow their parent.
             for i in 0..self.facts.symbols.len() {

@@ -124,7 +124,7 @@ impl<'db> Local<'db> {
             }
             if let Some(hs) = self.hints.get(&(*f, name)) {
                 let before =
-                    hs.iter().filter(|(l, _)| if strict { *l < line } else { *l <= line }).last();
+                    hs.iter().rev().find(|(l, _)| if strict { *l < line } else { *l <= line });
                 let Some((l, src)) = before else { return (Value::Unknown, Reason::SameFile) };
                 return (self.source(Some(*f), src, *l, depth + 1), Reason::TypedReceiver);
             }
@@ -322,6 +322,9 @@ fn outcome(l: &Local<'_>, v: &Value) -> Outcome {
     }
 }
 
+/// What pytest collects as a test function or method.
+const TEST_PREFIX: &str = "test";
+
 /// The test function a scope is in (pytest: `test*` functions and methods of `Test*` or
 /// `unittest.TestCase` classes), when the file is test code.
 fn test_of(facts: &FileFacts, scope: Option<SymbolIdx>) -> Option<SymbolIdx> {
@@ -329,7 +332,8 @@ fn test_of(facts: &FileFacts, scope: Option<SymbolIdx>) -> Option<SymbolIdx> {
     let mut found = None;
     while let Some(i) = cur {
         let s = facts.symbols.get(i as usize)?;
-        if matches!(s.kind, NodeKind::Function | NodeKind::Method) && s.name.starts_with("test") {
+        let function = matches!(s.kind, NodeKind::Function | NodeKind::Method);
+        if function && s.name.starts_with(TEST_PREFIX) {
             found = Some(i);
         }
         cur = s.parent;
