@@ -260,3 +260,144 @@ fn every_call_site_is_accounted_for() {
     "#]]
     .assert_eq(&render_call_accounting(PKG));
 }
+
+const WEB: &str = r#"
+//- /web/app.py
+from flask import Flask
+from web.admin import bp
+from web import views
+
+app = Flask(__name__)
+app.register_blueprint(bp, url_prefix="/admin")
+app.add_url_rule("/about", "about", views.about)
+app.add_url_rule("/users", view_func=views.UserAPI.as_view("users"))
+
+
+@app.route("/")
+def index():
+    return views.about()
+
+
+@app.route("/items/<int:item_id>", methods=["GET", "POST"])
+def item(item_id):
+    return str(item_id)
+//- /web/admin.py
+from flask import Blueprint
+
+bp = Blueprint("admin", __name__, url_prefix="/console")
+
+
+@bp.get("/stats")
+def stats():
+    return {}
+//- /web/views.py
+from flask.views import MethodView
+
+
+def about():
+    return "about"
+
+
+class UserAPI(MethodView):
+    def get(self):
+        return []
+//- /api/main.py
+import requests
+from fastapi import FastAPI
+from api.routers import items
+
+app = FastAPI()
+app.include_router(items.router, prefix="/v1")
+
+
+@app.get("/health")
+async def health():
+    return requests.get(f"http://localhost:8000/v1/items/{1}").json()
+//- /api/routers/items.py
+from fastapi import APIRouter
+
+router = APIRouter(prefix="/items")
+
+
+@router.get("/{item_id}")
+def read_item(item_id: int):
+    return {"id": item_id}
+
+
+@router.post("")
+def create_item():
+    return {}
+//- /tools/server.py
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("demo")
+
+
+@mcp.tool()
+def add(a: int, b: int, ctx=None) -> int:
+    """Adds two numbers."""
+    return a + b
+
+
+@mcp.tool(name="sub", description="Subtracts.")
+def subtract(a: int, b: int) -> int:
+    return a - b
+"#;
+
+/// Route, tool, mount and client facts, then what resolution adds: composed routes under
+/// mount prefixes (FastAPI joins the router's own prefix; a Flask registration prefix is
+/// joined before a blueprint's own, which Flask would replace: a known simplification),
+/// handlers named by reference, FETCHES.
+#[test]
+fn routes_tools_mounts_and_clients() {
+    let keep = |text: String, words: &[&str]| -> String {
+        text.lines()
+            .filter(|l| {
+                l.starts_with("//-") || words.iter().any(|w| l.starts_with(w) || l.contains(w))
+            })
+            .map(|l| format!("{l}\n"))
+            .collect()
+    };
+    let facts = keep(render_fixture_facts(WEB), &["route ", "tool ", "mount ", "client "]);
+    expect![[r#"
+        //- web/app.py
+        call L11:6 app.route in <module>
+        call L16:6 app.route in <module>
+        route L7 flask ANY /about handler=views.about recv=app in=<module>
+        route L8 flask ANY /users handler=views.UserAPI recv=app in=<module>
+        route L11 flask GET / handler=sym:index recv=app in=<module>
+        route L16 flask GET /items/:item_id handler=sym:item recv=app in=<module>
+        route L16 flask POST /items/:item_id handler=sym:item recv=app in=<module>
+        mount L6 flask /admin -> bp recv=app in=<module>
+        //- web/admin.py
+        route L6 flask GET /console/stats handler=sym:stats recv=bp in=<module>
+        //- web/views.py
+        //- api/main.py
+        route L9 fastapi GET /health handler=sym:health recv=app in=<module>
+        mount L6 fastapi /v1 -> items.router recv=app in=<module>
+        client L11 requests GET /v1/items/:param base in=health
+        //- api/routers/items.py
+        route L6 fastapi GET /items/:item_id handler=sym:read_item recv=router in=<module>
+        route L11 fastapi POST /items handler=sym:create_item recv=router in=<module>
+        //- tools/server.py
+        call L6:6 mcp.tool in <module>
+        call L12:6 mcp.tool in <module>
+        tool L6 mcp-sdk add desc="Adds two numbers." fields=[a,b] handler=sym:add recv=mcp in=<module>
+        tool L12 mcp-sdk sub desc="Subtracts." fields=[a,b] handler=sym:subtract recv=mcp in=<module>
+    "#]].assert_eq(&facts);
+    let resolved = keep(render_fixture_resolution(WEB), &["route:", "tool:", "FETCHES"]);
+    expect![[r#"
+        node route route:api/main.py:GET /v1/items/:item_id L6 "GET /v1/items/:item_id [fastapi] (registered at api/routers/items.py:6, mounted under /v1)"
+        node route route:api/main.py:POST /v1/items L6 "POST /v1/items [fastapi] (registered at api/routers/items.py:11, mounted under /v1)"
+        node route route:web/app.py:GET /admin/console/stats L6 "GET /admin/console/stats [flask] (registered at web/admin.py:6, mounted under /admin)"
+        edge CONTAINS file:api/main.py -> route:api/main.py:GET /v1/items/:item_id structural 1.00
+        edge CONTAINS file:api/main.py -> route:api/main.py:POST /v1/items structural 1.00
+        edge CONTAINS file:web/app.py -> route:web/app.py:GET /admin/console/stats structural 1.00
+        edge HANDLES_ROUTE route:api/main.py:GET /v1/items/:item_id -> sym:py:api/routers/items.py:read_item L6 same-file 0.95
+        edge HANDLES_ROUTE route:api/main.py:POST /v1/items -> sym:py:api/routers/items.py:create_item L6 same-file 0.95
+        edge HANDLES_ROUTE route:web/app.py:ANY /about -> sym:py:web/views.py:about L7 import-resolved 0.95
+        edge HANDLES_ROUTE route:web/app.py:ANY /users -> sym:py:web/views.py:UserAPI L8 import-resolved 0.95
+        edge HANDLES_ROUTE route:web/app.py:GET /admin/console/stats -> sym:py:web/admin.py:stats L6 same-file 0.95
+        edge FETCHES sym:py:api/main.py:health -> route:api/main.py:GET /v1/items/:item_id L11 url-match 0.70
+    "#]].assert_eq(&resolved);
+}

@@ -48,10 +48,15 @@
 //!   in module scope.
 //! - Calls of a name bound in an enclosing function (a parameter, a local assigned, a loop
 //!   or `with` target) are `local` (a call of a value, never of a module-level declaration).
+//!
+//! Routes (Flask, FastAPI), MCP tools (`FastMCP`), mounts and HTTP client calls
+//! (`requests`, `httpx`): `routes.rs`.
+//!
 //! - [`FileFacts::value_refs`]: names and dotted paths used as values, not called (call
 //!   arguments, assigned or returned values, elements of literals, decorators that are not
 //!   calls), one per (enclosing symbol, text), locals and `self` paths left out: REFERS_TO.
 
+mod routes;
 mod walk;
 
 use crate::facts::FileFacts;
@@ -87,7 +92,7 @@ fn is_test_file(path: &str) -> bool {
 
 impl Provider for PythonProvider {
     fn capabilities(&self) -> &'static [Capability] {
-        &[Capability::Symbols, Capability::Imports, Capability::Calls, Capability::Types]
+        crate::lang::CODE_CAPABILITIES
     }
 
     fn grammar(&self) -> Option<tree_sitter::Language> {
@@ -97,6 +102,7 @@ impl Provider for PythonProvider {
     fn extract(&self, text: &str, tree: Option<&tree_sitter::Tree>) -> FileFacts {
         let Some(tree) = tree else { return FileFacts::default() };
         let mut facts = walk::extract(text, tree);
+        routes::extract(text, tree, &mut facts);
         facts.syntax_errors = count_errors(tree);
         facts
     }

@@ -478,6 +478,19 @@ fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile
         out.edges.push(Edge::new(src, dst, EdgeKind::RefersTo, reason, site.line));
     }
     out.edges.extend(tested.into_edges(&fid));
+    // HANDLES_ROUTE / HANDLES_TOOL for handlers named by reference (`add_url_rule(..., view)`),
+    // resolved like a call's callee; FETCHES of client calls; routes this file mounts.
+    out.edges.extend(crate::endpoints::reference_handler_edges(db, file, |scope, callee| match l
+        .callee(scope, callee, u32::MAX, false, 0)
+    {
+        (Value::Function(g, i) | Value::Class(g, i), reason) => Some(((g, i), reason)),
+        _ => None,
+    }));
+    out.edges.extend(crate::endpoints::fetch_edges(db, workspace, file));
+    for c in crate::endpoints::composed_routes(db, FileKey::new(db, workspace, file)) {
+        out.nodes.push(c.node.clone());
+        out.edges.extend(c.edges.iter().cloned());
+    }
     out.edges.sort();
     out.edges.dedup();
     out.unresolved.sort();
@@ -499,10 +512,17 @@ impl LanguageResolver for PythonResolver {
         line: u32,
     ) -> Option<(Target, Reason)> {
         let l = Local::new(db, workspace, file);
+        // A mounted router is a variable (`bp = Blueprint(...)`): its declaration.
         match l.callee(scope, callee, line, false, 0) {
-            (Value::Function(g, i) | Value::Class(g, i), reason) => Some(((g, i), reason)),
+            (Value::Function(g, i) | Value::Class(g, i) | Value::Bound(g, i, _), reason) => {
+                Some(((g, i), reason))
+            }
             _ => None,
         }
+    }
+
+    fn has_endpoints(&self) -> bool {
+        true
     }
 }
 
