@@ -242,7 +242,7 @@ impl<'a> Pass<'a> {
             let Some(path) = first_positional(call).and_then(|a| string_value(a, self.src)) else {
                 continue;
             };
-            if !known && !(path.is_empty() || path.starts_with('/')) {
+            if !(known || path.is_empty() || path.starts_with('/')) {
                 continue;
             }
             let full = join_path(&prefix, &route_params(&path));
@@ -423,11 +423,9 @@ fn keyword<'t>(call: Node<'t>, name: &str, src: &str) -> Option<Node<'t>> {
 fn positional(call: Node<'_>, i: usize) -> Option<Node<'_>> {
     let args = call.child_by_field_name("arguments")?;
     let mut c = args.walk();
-    let found = args
-        .named_children(&mut c)
+    args.named_children(&mut c)
         .filter(|a| !matches!(a.kind(), "keyword_argument" | "comment"))
-        .nth(i);
-    found
+        .nth(i)
 }
 
 fn first_positional(call: Node<'_>) -> Option<Node<'_>> {
