@@ -23,6 +23,57 @@ const MAX_CALLEE_TEXT: usize = 80;
 /// Bases that make a class an enum.
 const ENUM_BASES: &[&str] = &["Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"];
 
+/// The node kinds [`Walker::enter`] acts on.
+const INTERESTING: &[&str] = &[
+    "function_definition",
+    "class_definition",
+    "lambda",
+    "list_comprehension",
+    "set_comprehension",
+    "dictionary_comprehension",
+    "generator_expression",
+    "for_in_clause",
+    "call",
+    "argument_list",
+    "return_statement",
+    "list",
+    "tuple",
+    "set",
+    "pair",
+    "decorator",
+    "assignment",
+    "augmented_assignment",
+    "for_statement",
+    "as_pattern",
+    "except_clause",
+    "named_expression",
+    "if_statement",
+    "import_statement",
+    "import_from_statement",
+    "future_import_statement",
+    "type_alias_statement",
+];
+
+/// Whether [`Walker::enter`] acts on nodes of this kind id (a table built once).
+fn interesting(kind: u16) -> bool {
+    static TABLE: std::sync::OnceLock<Vec<bool>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let lang: tree_sitter::Language = tree_sitter_python::LANGUAGE.into();
+        let mut t = vec![false; lang.node_kind_count()];
+        // A kind name can have several ids (aliases): mark every id that spells it.
+        for id in 0..t.len() {
+            let id16 = u16::try_from(id).unwrap_or(u16::MAX);
+            if lang.node_kind_is_named(id16)
+                && lang.node_kind_for_id(id16).is_some_and(|k| INTERESTING.contains(&k))
+            {
+                t[id] = true;
+            }
+        }
+        t
+    });
+    table.get(usize::from(kind)).copied().unwrap_or(true)
+}
+
 pub(super) fn extract(src: &str, tree: &Tree) -> FileFacts {
     let mut w = Walker {
         src,
@@ -32,6 +83,7 @@ pub(super) fn extract(src: &str, tree: &Tree) -> FileFacts {
         module_names: HashSet::new(),
         refs_seen: HashSet::new(),
         all: None,
+        bases: None,
     };
     let mut cursor = tree.root_node().walk();
     'walk: loop {
@@ -103,6 +155,8 @@ struct Walker<'a> {
     refs_seen: HashSet<(Option<SymbolIdx>, String)>,
     /// `__all__`, when the module declares it.
     all: Option<Vec<String>>,
+    /// The argument list of the class being entered: its bases, which are heritage.
+    bases: Option<usize>,
 }
 
 impl<'a> Walker<'a> {
@@ -212,6 +266,11 @@ impl<'a> Walker<'a> {
 
     /// Called on entering a node; `false`: do not walk its children.
     fn enter(&mut self, node: Node<'_>) -> bool {
+        // Most nodes (names, operators, literals, punctuation) say nothing by themselves: one
+        // table lookup by kind id skips them without comparing kind names.
+        if !interesting(node.kind_id()) {
+            return true;
+        }
         match node.kind() {
             "function_definition" => self.function(node),
             "class_definition" => self.class(node),
@@ -243,7 +302,7 @@ impl<'a> Walker<'a> {
             }
             "call" => self.call(node),
             // A class's bases are heritage, not references.
-            "argument_list" if node.parent().is_none_or(|p| p.kind() != "class_definition") => {
+            "argument_list" if self.bases != Some(node.id()) => {
                 let mut c = node.walk();
                 for arg in node.named_children(&mut c) {
                     let value = if arg.kind() == "keyword_argument" {
@@ -492,6 +551,7 @@ impl<'a> Walker<'a> {
         let body = node.child_by_field_name("body");
         let mut bases = Vec::new();
         if let Some(sup) = node.child_by_field_name("superclasses") {
+            self.bases = Some(sup.id());
             let mut c = sup.walk();
             for b in sup.named_children(&mut c) {
                 let b = if b.kind() == "subscript" {
@@ -1045,4 +1105,15 @@ fn is_constant_name(name: &str) -> bool {
 
 fn strip_spaces(s: &str) -> String {
     s.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn interesting_kinds_exist() {
+        let lang: tree_sitter::Language = tree_sitter_python::LANGUAGE.into();
+        for k in super::INTERESTING {
+            assert_ne!(lang.id_for_node_kind(k, true), 0, "{k} is no node kind of the grammar");
+        }
+    }
 }

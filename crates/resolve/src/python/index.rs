@@ -8,7 +8,8 @@
 //! file depends on the presence of the paths it probed, not on the whole file list.
 
 use crate::ids::parent_dir;
-use crate::layout::{LanguageKey, language_dirs, lookup};
+use crate::keys::FileKey;
+use crate::layout::{LanguageKey, PathKey, language_dirs, lookup};
 use codegraph_db::{SourceFile, Workspace, file_facts};
 use codegraph_parse::{HintSource, ImportKind, Imported, Language, SymbolIdx};
 use codegraph_schema::NodeKind;
@@ -271,8 +272,14 @@ pub(crate) struct Module {
 }
 
 /// The module at `base` (root-relative, no extension): `base.py`, `base/__init__.py`, their
-/// stubs when there is no source, or a namespace package directory.
+/// stubs when there is no source, or a namespace package directory. Memoized per path.
 pub(crate) fn probe(db: &dyn salsa::Database, workspace: Workspace, base: &str) -> Option<Module> {
+    py_module_at(db, PathKey::new(db, workspace, base.to_string())).clone()
+}
+
+#[salsa::tracked(returns(ref))]
+fn py_module_at<'db>(db: &'db dyn salsa::Database, key: PathKey<'db>) -> Option<Module> {
+    let (workspace, base) = (key.workspace(db), key.path(db).as_str());
     let join = |suffix: &str| {
         if base.is_empty() {
             suffix.trim_start_matches('/').to_string()
@@ -296,6 +303,30 @@ pub(crate) fn probe(db: &dyn salsa::Database, workspace: Workspace, base: &str) 
         return Some(Module { path: base.to_string(), file: None, package: true });
     }
     None
+}
+
+/// Where each module the imports of a file name leads (resolved once per file, from its
+/// table: a body edit that leaves the table equal does not re-run it).
+#[salsa::tracked(returns(ref))]
+pub(crate) fn py_file_modules<'db>(
+    db: &'db dyn salsa::Database,
+    key: FileKey<'db>,
+) -> Vec<(ModRef, Option<Module>)> {
+    let (workspace, file) = (key.workspace(db), key.file(db));
+    let path = file.path(db);
+    let index = py_index(db, file);
+    let mut refs: Vec<&ModRef> = index
+        .names
+        .values()
+        .filter_map(|b| match b {
+            Binding::Import(m, _) => Some(m),
+            Binding::Def(_) => None,
+        })
+        .chain(index.stars.iter())
+        .collect();
+    refs.sort_by_key(|r| format!("{r:?}"));
+    refs.dedup();
+    refs.into_iter().map(|r| (r.clone(), find_module(db, workspace, path, r))).collect()
 }
 
 /// Where a module reference leads, seen from `from` (whose directory is also searched, as a

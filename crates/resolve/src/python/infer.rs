@@ -221,8 +221,13 @@ impl<'db> Infer<'db> {
         py_index(self.db, f)
     }
 
+    /// Where a module an import of `from` names leads (memoized per file).
     pub(crate) fn module(&self, from: SourceFile, m: &ModRef) -> Option<Module> {
-        find_module(self.db, self.workspace, from.path(self.db), m)
+        let key = crate::keys::FileKey::new(self.db, self.workspace, from);
+        match super::index::py_file_modules(self.db, key).iter().find(|(r, _)| r == m) {
+            Some((_, found)) => found.clone(),
+            None => find_module(self.db, self.workspace, from.path(self.db), m),
+        }
     }
 
     /// What a declaration of `f` is as a value.
