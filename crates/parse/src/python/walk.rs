@@ -17,6 +17,10 @@ use codegraph_schema::NodeKind;
 use std::collections::{HashMap, HashSet};
 use tree_sitter::{Node, Tree};
 
+/// How deep a call chain, a receiver or a value expression is read (`a().b().c()`,
+/// `x = x or y` read through locals); deeper is `Other` / unknown, never a stack overflow.
+const MAX_CHAIN: u32 = 48;
+
 /// Longest callee text kept for a callee that is no name.
 const MAX_CALLEE_TEXT: usize = 80;
 
@@ -295,8 +299,18 @@ impl<'a> Walker<'a> {
             }
             "for_in_clause" => {
                 if let Some(left) = node.child_by_field_name("left") {
-                    for name in target_names(left, self.src) {
-                        self.bind_local(name, None, start_line(node));
+                    let source = node
+                        .child_by_field_name("right")
+                        .and_then(|r| self.element_of(r))
+                        .filter(|_| left.kind() == "identifier");
+                    if let Some(src) = source.clone() {
+                        let name = self.text(left);
+                        self.hint(self.enclosing(), name, src, start_line(left));
+                        self.bind_local(name, source, start_line(node));
+                    } else {
+                        for name in target_names(left, self.src) {
+                            self.bind_local(name, None, start_line(node));
+                        }
                     }
                 }
             }
@@ -346,10 +360,7 @@ impl<'a> Walker<'a> {
                 if let (Some(left), Some(right)) =
                     (node.child_by_field_name("left"), node.child_by_field_name("right"))
                 {
-                    let source = self.path_of(right).map(|mut p| {
-                        p.push("[]".to_string());
-                        HintSource::Value(Receiver::Path(p))
-                    });
+                    let source = self.element_of(right);
                     if left.kind() == "identifier" {
                         let name = self.text(left);
                         if let Some(src) = source.clone() {
@@ -602,6 +613,15 @@ impl<'a> Walker<'a> {
 
     /// The callee of a call and the node whose position is the call's (the called name).
     fn callee_of<'t>(&self, func: Node<'t>) -> (Callee, Node<'t>) {
+        self.callee_at(func, 0)
+    }
+
+    /// [`Walker::callee_of`] `depth` levels into a chain (`a().b().c()`); past
+    /// [`MAX_CHAIN`] a callee is `Other`, so no chain can exhaust the stack.
+    fn callee_at<'t>(&self, func: Node<'t>, depth: u32) -> (Callee, Node<'t>) {
+        if depth > MAX_CHAIN {
+            return (self.other_callee(func), func);
+        }
         match func.kind() {
             "identifier" => {
                 let name = self.text(func);
@@ -617,12 +637,12 @@ impl<'a> Walker<'a> {
                 else {
                     return (self.other_callee(func), func);
                 };
-                let receiver = self.receiver_of(obj);
+                let receiver = self.receiver_at(obj, depth + 1);
                 (Callee { receiver, name: self.text(attr).to_string() }, attr)
             }
             "call" => match func.child_by_field_name("function") {
                 Some(inner) => {
-                    let (inner, _) = self.callee_of(inner);
+                    let (inner, _) = self.callee_at(inner, depth + 1);
                     (
                         Callee {
                             receiver: Receiver::CallResult(Box::new(inner)),
@@ -635,7 +655,7 @@ impl<'a> Walker<'a> {
             },
             "parenthesized_expression" => match func.named_child(0) {
                 Some(inner) if matches!(inner.kind(), "identifier" | "attribute") => {
-                    self.callee_of(inner)
+                    self.callee_at(inner, depth + 1)
                 }
                 _ => (self.other_callee(func), func),
             },
@@ -648,7 +668,10 @@ impl<'a> Walker<'a> {
         Callee { receiver: Receiver::Other, name: truncate(&text, MAX_CALLEE_TEXT).to_string() }
     }
 
-    fn receiver_of(&self, obj: Node<'_>) -> Receiver {
+    fn receiver_at(&self, obj: Node<'_>, depth: u32) -> Receiver {
+        if depth > MAX_CHAIN {
+            return Receiver::Other;
+        }
         match obj.kind() {
             "identifier" => {
                 let name = self.text(obj);
@@ -664,7 +687,7 @@ impl<'a> Walker<'a> {
             },
             "call" => match obj.child_by_field_name("function") {
                 Some(f) if f.kind() == "identifier" && self.text(f) == "super" => Receiver::Super,
-                Some(f) => Receiver::CallResult(Box::new(self.callee_of(f).0)),
+                Some(f) => Receiver::CallResult(Box::new(self.callee_at(f, depth + 1).0)),
                 None => Receiver::Other,
             },
             "string" | "concatenated_string" => {
@@ -681,7 +704,7 @@ impl<'a> Walker<'a> {
             "integer" => Receiver::Path(vec!["int".to_string()]),
             "float" => Receiver::Path(vec!["float".to_string()]),
             "parenthesized_expression" => match obj.named_child(0) {
-                Some(inner) => self.receiver_of(inner),
+                Some(inner) => self.receiver_at(inner, depth + 1),
                 None => Receiver::Other,
             },
             _ => Receiver::Other,
@@ -699,8 +722,31 @@ impl<'a> Walker<'a> {
         Some(p)
     }
 
+    /// What iterating an expression yields: `a.b` -> `Value(Path(["a", "b", "[]"]))`, `f()` ->
+    /// `CallResult(Callee { receiver: CallResult(f), name: "[]" })`.
+    fn element_of(&self, iterable: Node<'_>) -> Option<HintSource> {
+        match self.source_of(iterable)? {
+            HintSource::Value(Receiver::Path(mut p)) => {
+                p.push("[]".to_string());
+                Some(HintSource::Value(Receiver::Path(p)))
+            }
+            HintSource::CallResult(c) => Some(HintSource::CallResult(Callee {
+                receiver: Receiver::CallResult(Box::new(c)),
+                name: "[]".to_string(),
+            })),
+            _ => None,
+        }
+    }
+
     /// What an expression holds, as a hint source.
     fn source_of(&self, value: Node<'_>) -> Option<HintSource> {
+        self.source_at(value, 0)
+    }
+
+    fn source_at(&self, value: Node<'_>, depth: u32) -> Option<HintSource> {
+        if depth > MAX_CHAIN {
+            return None;
+        }
         match value.kind() {
             "call" => {
                 let f = value.child_by_field_name("function")?;
@@ -708,12 +754,35 @@ impl<'a> Walker<'a> {
                 if callee.receiver == Receiver::Other {
                     return None;
                 }
+                // `typing.cast(T, v)` holds a `T`.
+                if callee.name == "cast"
+                    && let Some(ty) = value
+                        .child_by_field_name("arguments")
+                        .and_then(|a| a.named_child(0))
+                        .filter(|a| !matches!(a.kind(), "keyword_argument" | "comment"))
+                {
+                    return normalize_annotation(self.text(ty)).map(HintSource::Annotation);
+                }
                 Some(HintSource::CallResult(callee))
             }
             "identifier" | "attribute" => {
                 self.path_of(value).map(|p| HintSource::Value(Receiver::Path(p)))
             }
-            "await" | "parenthesized_expression" => self.source_of(value.named_child(0)?),
+            "await" | "parenthesized_expression" => {
+                self.source_at(value.named_child(0)?, depth + 1)
+            }
+            // `a if c else b`, `a or b`: the first side that says something.
+            "conditional_expression" => {
+                let mut c = value.walk();
+                let parts: Vec<Node<'_>> = value.named_children(&mut c).collect();
+                let (a, b) = (parts.first()?, parts.get(2)?);
+                self.source_at(*a, depth + 1).or_else(|| self.source_at(*b, depth + 1))
+            }
+            "boolean_operator" => {
+                let (l, r) =
+                    (value.child_by_field_name("left")?, value.child_by_field_name("right")?);
+                self.source_at(l, depth + 1).or_else(|| self.source_at(r, depth + 1))
+            }
             _ => None,
         }
     }
@@ -806,7 +875,7 @@ impl<'a> Walker<'a> {
                     let sig = signature(node, None, self.src);
                     self.push_symbol_in(Some(class), NodeKind::Property, attr, node, sig, None);
                 }
-                if let Some(src) = source.and_then(|s| self.for_class(s)) {
+                if let Some(src) = source.and_then(|s| self.for_class(s, 0)) {
                     self.hint(Some(class), attr, src, start_line(left));
                 }
             }
@@ -836,7 +905,10 @@ impl<'a> Walker<'a> {
 
     /// A source evaluated in a method, rewritten to read in module scope (for a hint of the
     /// class): locals replaced by what they hold, `None` when it names a local it cannot.
-    fn for_class(&self, source: HintSource) -> Option<HintSource> {
+    fn for_class(&self, source: HintSource, depth: u32) -> Option<HintSource> {
+        if depth > MAX_CHAIN {
+            return None;
+        }
         let head = |c: &Callee| -> Option<String> {
             match &c.receiver {
                 Receiver::None => Some(c.name.clone()),
@@ -856,7 +928,7 @@ impl<'a> Walker<'a> {
                     return Some(HintSource::Value(Receiver::Path(p)));
                 }
                 match (self.local_source(h), p.len()) {
-                    (Some(Some(s)), 1) => self.for_class(s.clone()),
+                    (Some(Some(s)), 1) => self.for_class(s.clone(), depth + 1),
                     _ => None,
                 }
             }
@@ -1109,6 +1181,19 @@ fn strip_spaces(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// Self-referential locals and very long chains are read to a bound, not to a stack
+    /// overflow (this runs on a test thread's small stack).
+    #[test]
+    fn deep_and_cyclic_expressions_are_bounded() {
+        let chain = ".m()".repeat(20_000);
+        let text = format!(
+            "class C:\n    def f(self, x):\n        x = x or x\n        self.a = x\n        y = a{chain}\n        return (((((((((y)))))))))\n"
+        );
+        let facts = crate::analyze(crate::Language::Python, &text);
+        assert_eq!(facts.calls.len(), 20_000);
+        assert!(facts.symbols.iter().any(|s| s.qualified_name == "C.a"));
+    }
+
     #[test]
     fn interesting_kinds_exist() {
         let lang: tree_sitter::Language = tree_sitter_python::LANGUAGE.into();

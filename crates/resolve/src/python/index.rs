@@ -44,7 +44,10 @@ pub(crate) struct ClassInfo {
 /// One Python file as other files see it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct PyIndex {
-    pub names: HashMap<String, Binding>,
+    /// Module-level names, each with its bindings, the one in force first (the last in
+    /// source order; an assignment of a literal last of all): an earlier binding answers when
+    /// a later one leads nowhere (`from pkg.mod import X as X` inside `pkg/mod.py`).
+    pub names: HashMap<String, Vec<Binding>>,
     /// `from m import *`, in order.
     pub stars: Vec<ModRef>,
     /// `__all__`, when declared.
@@ -180,11 +183,21 @@ pub(crate) fn py_index(db: &dyn salsa::Database, file: SourceFile) -> PyIndex {
         }
     }
     bindings.sort_by_key(|b| b.0);
+    let mut weak_ones: Vec<(String, Binding)> = Vec::new();
     for (_, name, binding, weak) in bindings {
-        if weak && out.names.contains_key(&name) {
-            continue;
+        if weak {
+            weak_ones.push((name, binding));
+        } else {
+            out.names.entry(name).or_default().insert(0, binding);
         }
-        out.names.insert(name, binding);
+    }
+    for (name, binding) in weak_ones.into_iter().rev() {
+        let list = out.names.entry(name).or_default();
+        if list.is_empty() {
+            list.insert(0, binding);
+        } else {
+            list.push(binding);
+        }
     }
     if !facts.export_aliases.is_empty() {
         out.all = Some(facts.export_aliases.iter().map(|(n, _)| n.clone()).collect());
@@ -318,6 +331,7 @@ pub(crate) fn py_file_modules<'db>(
     let mut refs: Vec<&ModRef> = index
         .names
         .values()
+        .flatten()
         .filter_map(|b| match b {
             Binding::Import(m, _) => Some(m),
             Binding::Def(_) => None,

@@ -214,9 +214,22 @@ impl Value {
 pub(crate) struct Infer<'db> {
     pub db: &'db dyn salsa::Database,
     pub workspace: Workspace,
+    /// Lookups left for one file's resolution: a bound on the work of pathological name
+    /// graphs (every step may try several bindings), after which answers are `Unknown`.
+    pub budget: std::cell::Cell<u32>,
 }
 
+/// Lookups one file's resolution may make ([`Infer::budget`]).
+pub(crate) const BUDGET: u32 = 2_000_000;
+
 impl<'db> Infer<'db> {
+    /// Takes one lookup from the budget; `false` when it is spent.
+    fn spend(&self) -> bool {
+        let left = self.budget.get();
+        self.budget.set(left.saturating_sub(1));
+        left > 0
+    }
+
     pub(crate) fn index(&self, f: SourceFile) -> &'db PyIndex {
         py_index(self.db, f)
     }
@@ -261,14 +274,29 @@ impl<'db> Infer<'db> {
 
     /// A name bound at module level in `f` (declarations, imports, star imports).
     pub(crate) fn module_name(&self, f: SourceFile, name: &str, depth: u32) -> Value {
-        if depth > MAX_DEPTH {
+        if depth > MAX_DEPTH || !self.spend() {
             return Value::Unknown;
         }
         let index = self.index(f);
-        match index.names.get(name) {
-            Some(Binding::Def(i)) => return self.def_value(f, *i, depth + 1),
-            Some(Binding::Import(m, n)) => return self.imported(f, m, n.as_deref(), depth + 1),
-            None => {}
+        if let Some(bindings) = index.names.get(name) {
+            for b in bindings {
+                let v = match b {
+                    Binding::Def(i) => self.def_value(f, *i, depth + 1),
+                    Binding::Import(m, n) => {
+                        // A module importing its own name adds nothing.
+                        let own = n.as_deref() == Some(name)
+                            && self.module(f, m).is_some_and(|t| t.file == Some(f));
+                        if own {
+                            continue;
+                        }
+                        self.imported(f, m, n.as_deref(), depth + 1)
+                    }
+                };
+                if v != Value::Unknown {
+                    return v;
+                }
+            }
+            return Value::Unknown;
         }
         for m in &index.stars {
             match self.module(f, m) {
@@ -394,7 +422,7 @@ impl<'db> Infer<'db> {
 
     /// An attribute of a value.
     pub(crate) fn attr(&self, v: &Value, name: &str, depth: u32) -> Value {
-        if depth > MAX_DEPTH {
+        if depth > MAX_DEPTH || !self.spend() {
             return Value::Unknown;
         }
         let v = v.held();

@@ -76,7 +76,13 @@ impl<'db> Local<'db> {
                 nested.entry((p, s.name.as_str())).or_insert(u32::try_from(i).unwrap_or(u32::MAX));
             }
         }
-        Local { infer: Infer { db, workspace }, file, facts, hints, nested }
+        Local {
+            infer: Infer { db, workspace, budget: std::cell::Cell::new(infer::BUDGET) },
+            file,
+            facts,
+            hints,
+            nested,
+        }
     }
 
     fn kind(&self, i: SymbolIdx) -> Option<NodeKind> {
@@ -138,7 +144,7 @@ impl<'db> Local<'db> {
             return (self.infer.def_value(self.file, *i, depth + 1), Reason::SameFile);
         }
         let index = self.infer.index(self.file);
-        let reason = match index.names.get(name) {
+        let reason = match index.names.get(name).and_then(|b| b.first()) {
             Some(Binding::Def(_)) => Reason::SameFile,
             _ => Reason::ImportResolved,
         };
@@ -156,6 +162,13 @@ impl<'db> Local<'db> {
         match src {
             HintSource::Annotation(t) => {
                 self.infer.instance_of_type(self.file, t, self.class_of(scope), depth + 1)
+            }
+            // `for x in f():` (the provider's encoding): an element of f's result.
+            HintSource::CallResult(c) if c.name == "[]" => {
+                let Receiver::CallResult(inner) = &c.receiver else { return Value::Unknown };
+                let (v, _) = self.callee(scope, inner, line, true, depth + 1);
+                let r = self.infer.call_result(&v, depth + 1);
+                self.infer.step(&r, "[]", depth + 1)
             }
             HintSource::CallResult(c) => {
                 let (v, _) = self.callee(scope, c, line, true, depth + 1);
