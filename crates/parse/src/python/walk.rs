@@ -65,13 +65,10 @@ fn interesting(kind: u16) -> bool {
         let lang: tree_sitter::Language = tree_sitter_python::LANGUAGE.into();
         let mut t = vec![false; lang.node_kind_count()];
         // A kind name can have several ids (aliases): mark every id that spells it.
-        for id in 0..t.len() {
+        for (id, slot) in t.iter_mut().enumerate() {
             let id16 = u16::try_from(id).unwrap_or(u16::MAX);
-            if lang.node_kind_is_named(id16)
-                && lang.node_kind_for_id(id16).is_some_and(|k| INTERESTING.contains(&k))
-            {
-                t[id] = true;
-            }
+            *slot = lang.node_kind_is_named(id16)
+                && lang.node_kind_for_id(id16).is_some_and(|k| INTERESTING.contains(&k));
         }
         t
     });
