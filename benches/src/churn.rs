@@ -109,16 +109,16 @@ fn session(a: &Args, work: &Path) -> Result<()> {
     crate::git_copy(&a.dir, &root)?;
     let sources = crate::editable_sources(&root);
     if sources.len() < 100 {
-        bail!("{} has too few Go/TS sources for a churn session", a.dir.display());
+        bail!("{} has too few Go/TS/Python sources for a churn session", a.dir.display());
     }
     // Two branches: one changing 60 files, one changing 2,000 (or as many as there are).
     for (branch, n) in [("b60", 60usize), ("b2000", 2000)] {
         crate::git(&root, &["checkout", "-q", "-b", branch, "main"])?;
         for s in sources.iter().rev().take(n) {
-            let extra = if s.go {
-                "\nfunc churnBranch() {}\n"
-            } else {
-                "\nexport function churnBranch() {}\n"
+            let extra = match s.lang {
+                crate::SourceLang::Go => "\nfunc churnBranch() {}\n",
+                crate::SourceLang::Ts => "\nexport function churnBranch() {}\n",
+                crate::SourceLang::Py => "\n\ndef churn_branch():\n    pass\n",
             };
             std::fs::write(root.join(&s.rel), format!("{}{extra}", s.text))?;
         }

@@ -44,17 +44,22 @@ struct Target {
     line: usize,
     name: String,
     exported: bool,
-    go: bool,
+    lang: crate::SourceLang,
 }
 
 fn find_targets(root: &Path) -> Vec<Target> {
     let mut out = Vec::new();
-    for crate::EditableSource { rel, go, text } in crate::editable_sources(root) {
+    for crate::EditableSource { rel, lang, text } in crate::editable_sources(root) {
+        use crate::SourceLang;
         for (i, l) in text.lines().enumerate() {
-            let header =
-                if go { l.strip_prefix("func ") } else { l.strip_prefix("export function ") };
+            let (header, opens) = match lang {
+                SourceLang::Go => (l.strip_prefix("func "), '{'),
+                SourceLang::Ts => (l.strip_prefix("export function "), '{'),
+                // A top-level function whose header is one line.
+                SourceLang::Py => (l.strip_prefix("def "), ':'),
+            };
             let Some(rest) = header else { continue };
-            if !l.ends_with('{') || rest.starts_with('(') {
+            if !l.ends_with(opens) || rest.starts_with('(') {
                 continue;
             }
             let name: String =
@@ -62,8 +67,12 @@ fn find_targets(root: &Path) -> Vec<Target> {
             if name.is_empty() || !rest[name.len()..].starts_with('(') {
                 continue;
             }
-            let exported = !go || name.chars().next().is_some_and(char::is_uppercase);
-            out.push(Target { rel: rel.clone(), line: i, name, exported, go });
+            let exported = match lang {
+                SourceLang::Go => name.chars().next().is_some_and(char::is_uppercase),
+                SourceLang::Ts => true,
+                SourceLang::Py => !name.starts_with('_'),
+            };
+            out.push(Target { rel: rel.clone(), line: i, name, exported, lang });
             break;
         }
     }
@@ -87,7 +96,11 @@ fn body_edit(root: &Path, t: &Target, n: usize) -> Result<()> {
     let p = root.join(&t.rel);
     let text = std::fs::read_to_string(&p)?;
     let mut lines: Vec<&str> = text.lines().collect();
-    let stmt = if t.go { format!("\t_ = {n}") } else { format!("  void {n};") };
+    let stmt = match t.lang {
+        crate::SourceLang::Go => format!("\t_ = {n}"),
+        crate::SourceLang::Ts => format!("  void {n};"),
+        crate::SourceLang::Py => format!("    _ = {n}"),
+    };
     lines.insert(t.line + 1, &stmt);
     std::fs::write(&p, lines.join("\n") + "\n")?;
     Ok(())

@@ -60,11 +60,19 @@ mod worktrees;
 use anyhow::{Result, bail};
 use std::path::PathBuf;
 
-/// A Go or TypeScript source file the edit benches may change: (root-relative path, is Go,
-/// text). Test files, `testdata/`, `node_modules/` and `.d.ts` files are left out.
+/// The languages the edit benches know how to edit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SourceLang {
+    Go,
+    Ts,
+    Py,
+}
+
+/// A Go, TypeScript or Python source file the edit benches may change: (root-relative path,
+/// language, text). Test files, `testdata/`, `node_modules/` and `.d.ts` files are left out.
 struct EditableSource {
     rel: String,
-    go: bool,
+    lang: SourceLang,
     text: String,
 }
 
@@ -75,15 +83,25 @@ fn editable_sources(root: &std::path::Path) -> Vec<EditableSource> {
     for entry in walker.flatten() {
         let p = entry.path();
         let rel = p.strip_prefix(root).unwrap_or(p).to_string_lossy().replace('\\', "/");
-        if rel.contains("testdata/") || rel.contains("node_modules/") || rel.ends_with("_test.go") {
+        if rel.contains("testdata/")
+            || rel.contains("node_modules/")
+            || rel.ends_with("_test.go")
+            || rel.contains("/test/")
+            || rel.starts_with("test/")
+        {
             continue;
         }
-        let go = rel.ends_with(".go");
-        if !(go || rel.ends_with(".ts")) || rel.ends_with(".d.ts") {
+        let lang = if rel.ends_with(".go") {
+            SourceLang::Go
+        } else if rel.ends_with(".ts") && !rel.ends_with(".d.ts") {
+            SourceLang::Ts
+        } else if rel.ends_with(".py") {
+            SourceLang::Py
+        } else {
             continue;
-        }
+        };
         let Ok(text) = std::fs::read_to_string(p) else { continue };
-        out.push(EditableSource { rel, go, text });
+        out.push(EditableSource { rel, lang, text });
     }
     out
 }

@@ -174,7 +174,13 @@ fn first_function(text: &str, go: bool) -> Option<(usize, String, String)> {
 /// Up to `n` editable files, evenly spread over the tree in path order.
 fn edit_files(root: &Path, n: usize) -> Vec<EditFile> {
     let mut all = Vec::new();
-    for crate::EditableSource { rel, go, text } in crate::editable_sources(root) {
+    for crate::EditableSource { rel, lang, text } in crate::editable_sources(root) {
+        // The load's signature edits are written for Go and TypeScript.
+        let go = match lang {
+            crate::SourceLang::Go => true,
+            crate::SourceLang::Ts => false,
+            crate::SourceLang::Py => continue,
+        };
         let Some((line, name, original)) = first_function(&text, go) else { continue };
         let open = format!("{name}(");
         let extra = if go { "cgloadExtra int" } else { "cgloadExtra: number" };

@@ -122,10 +122,10 @@ fn scenarios(args: &Args, base: &Path) -> Result<()> {
         crate::git(&main, &["checkout", "-q", "-b", &branch])?;
         let n = n.min(sources.len());
         for s in sources.iter().take(n) {
-            let extra = if s.go {
-                "\nfunc benchProbe() {}\n"
-            } else {
-                "\nexport function benchProbe() {}\n"
+            let extra = match s.lang {
+                crate::SourceLang::Go => "\nfunc benchProbe() {}\n",
+                crate::SourceLang::Ts => "\nexport function benchProbe() {}\n",
+                crate::SourceLang::Py => "\n\ndef bench_probe():\n    pass\n",
             };
             std::fs::write(main.join(&s.rel), format!("{}{extra}", s.text))?;
         }
