@@ -178,7 +178,7 @@ fn facts() {
         hint L48 Cart.add item : Item
         hint L48 Cart.add  -> Cart
         hint L55 Cart.total it = self.items.[]
-        hint L59 Cart.total i = ?
+        hint L59 Cart.total i = self.items.[]
         hint L66 Cart.path p = ?
         //- src/shop/util.py
         sym class Clock L6-8 exported sig="class Clock"
