@@ -29,6 +29,7 @@ const ENUM_BASES: &[&str] = &["Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"];
 
 /// The node kinds [`Walker::enter`] acts on.
 const INTERESTING: &[&str] = &[
+    "string",
     "function_definition",
     "class_definition",
     "lambda",
@@ -271,6 +272,11 @@ impl<'a> Walker<'a> {
         // table lookup by kind id skips them without comparing kind names.
         if !interesting(node.kind_id()) {
             return true;
+        }
+        if node.kind() == "string" {
+            // Only an f-string holds code (its interpolations).
+            let prefix = self.text(node).bytes().take_while(u8::is_ascii_alphabetic);
+            return prefix.into_iter().any(|b| b == b'f' || b == b'F');
         }
         match node.kind() {
             "function_definition" => self.function(node),
@@ -937,13 +943,23 @@ impl<'a> Walker<'a> {
         if !matches!(v.kind(), "identifier" | "attribute") {
             return;
         }
-        let Some(path) = self.path_of(v) else { return };
-        let Some(head) = path.first() else { return };
-        if head == "self" || self.is_local(head) {
+        // Cheap checks on the source text first (most arguments are locals or seen names).
+        let written = self.text(v);
+        let head = written.split('.').next().unwrap_or("").trim();
+        if head == "self"
+            || self.instance().is_some_and(|(s, _)| s == head)
+            || self.is_local(head)
+        {
             return;
         }
-        let text = path.join(".");
         let enclosing = self.enclosing();
+        if written.bytes().all(|b| b == b'.' || b == b'_' || b.is_ascii_alphanumeric())
+            && self.refs_seen.contains(&(enclosing, written.to_string()))
+        {
+            return;
+        }
+        let Some(path) = self.path_of(v) else { return };
+        let text = path.join(".");
         if !self.refs_seen.insert((enclosing, text)) {
             return;
         }
