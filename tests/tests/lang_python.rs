@@ -327,6 +327,26 @@ def read_item(item_id: int):
 @router.post("")
 def create_item():
     return {}
+//- /site/urls.py
+from django.urls import include, path, re_path
+
+from . import views
+
+urlpatterns = [
+    path("articles/<int:year>/", views.year_archive, name="archive"),
+    re_path(r"^about/(?P<page>[a-z]+)/$", views.AboutView.as_view()),
+    path("blog/", include("blog.urls")),
+]
+//- /site/views.py
+from django.views import View
+
+
+def year_archive(request, year):
+    return year
+
+
+class AboutView(View):
+    pass
 //- /tools/server.py
 from mcp.server.fastmcp import FastMCP
 
@@ -379,6 +399,10 @@ fn routes_tools_mounts_and_clients() {
         //- api/routers/items.py
         route L6 fastapi GET /items/:item_id handler=sym:read_item recv=router in=<module>
         route L11 fastapi POST /items handler=sym:create_item recv=router in=<module>
+        //- site/urls.py
+        route L6 django ANY /articles/:year/ handler=views.year_archive in=<module>
+        route L7 django ANY /about/:page/ handler=views.AboutView in=<module>
+        //- site/views.py
         //- tools/server.py
         call L6:6 mcp.tool in <module>
         call L12:6 mcp.tool in <module>
@@ -395,6 +419,8 @@ fn routes_tools_mounts_and_clients() {
         edge CONTAINS file:web/app.py -> route:web/app.py:GET /admin/console/stats structural 1.00
         edge HANDLES_ROUTE route:api/main.py:GET /v1/items/:item_id -> sym:py:api/routers/items.py:read_item L6 same-file 0.95
         edge HANDLES_ROUTE route:api/main.py:POST /v1/items -> sym:py:api/routers/items.py:create_item L6 same-file 0.95
+        edge HANDLES_ROUTE route:site/urls.py:ANY /about/:page/ -> sym:py:site/views.py:AboutView L7 import-resolved 0.95
+        edge HANDLES_ROUTE route:site/urls.py:ANY /articles/:year/ -> sym:py:site/views.py:year_archive L6 import-resolved 0.95
         edge HANDLES_ROUTE route:web/app.py:ANY /about -> sym:py:web/views.py:about L7 import-resolved 0.95
         edge HANDLES_ROUTE route:web/app.py:ANY /users -> sym:py:web/views.py:UserAPI L8 import-resolved 0.95
         edge HANDLES_ROUTE route:web/app.py:GET /admin/console/stats -> sym:py:web/admin.py:stats L6 same-file 0.95

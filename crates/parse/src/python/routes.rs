@@ -13,6 +13,9 @@
 //! - MCP tools of the official Python SDK's `FastMCP` and of `fastmcp`: `@x.tool()` on a
 //!   function, named by `name=` or the function's name, described by `description=` or its
 //!   docstring's first line, its parameters the input fields (`ctx` / `context` aside).
+//! - Django: `path(route, view)` / `re_path(regex, view)` / `url(...)` entries (a file that
+//!   imports Django), views by reference (`views.index`, `View.as_view()`), `<int:pk>` and
+//!   `(?P<pk>...)` as `:pk`; `include(...)` prefixes are not composed yet.
 //! - Client calls: `requests.get(url)` / `httpx.post(url)` and the other methods, and
 //!   `request("GET", url)`, with a literal URL (an f-string's substitutions are parameters).
 //!
@@ -30,7 +33,7 @@ use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
 /// Words a file must contain for the pass to run.
-const MARKERS: &[&str] = &["flask", "fastapi", "starlette", "mcp", "requests", "httpx"];
+const MARKERS: &[&str] = &["flask", "fastapi", "starlette", "mcp", "requests", "httpx", "django"];
 
 const FASTAPI_METHODS: &[&str] =
     &["get", "post", "put", "delete", "patch", "options", "head", "trace"];
@@ -43,6 +46,7 @@ enum Framework {
     FastApi,
     Mcp,
     FastMcp,
+    Django,
 }
 
 impl Framework {
@@ -52,6 +56,7 @@ impl Framework {
             Framework::FastApi => "fastapi",
             Framework::Mcp => "mcp-sdk",
             Framework::FastMcp => "fastmcp",
+            Framework::Django => "django",
         }
     }
 }
@@ -78,6 +83,7 @@ pub(super) fn extract(src: &str, tree: &Tree, facts: &mut FileFacts) {
         let head = imp.source.split('.').next().unwrap_or("");
         match head {
             "flask" => imports.push(Framework::Flask),
+            "django" => imports.push(Framework::Django),
             "fastapi" | "starlette" => imports.push(Framework::FastApi),
             "mcp" => imports.push(Framework::Mcp),
             "fastmcp" => imports.push(Framework::FastMcp),
@@ -258,9 +264,14 @@ impl<'a> Pass<'a> {
     }
 
     fn call(&mut self, n: Node<'_>, facts: &mut FileFacts) {
-        let Some(f) = n.child_by_field_name("function").filter(|f| f.kind() == "attribute") else {
+        let Some(f) = n.child_by_field_name("function") else { return };
+        if f.kind() == "identifier" {
+            self.django_path(n, f, facts);
             return;
-        };
+        }
+        if f.kind() != "attribute" {
+            return;
+        }
         let (Some(obj), Some(attr)) =
             (f.child_by_field_name("object"), f.child_by_field_name("attribute"))
         else {
@@ -349,6 +360,35 @@ impl<'a> Pass<'a> {
         }
     }
 
+    /// Django's `path("users/<int:pk>/", views.user)`, `re_path(r"^(?P<slug>[-\w]+)/$", V.as_view())`
+    /// (and the old `url(...)`) in a file that imports Django: a route of any method whose
+    /// handler is the view. `include(...)` entries are not routes (their prefixes are not
+    /// composed yet).
+    fn django_path(&mut self, n: Node<'_>, f: Node<'_>, facts: &mut FileFacts) {
+        let name = self.text(f);
+        if !matches!(name, "path" | "re_path" | "url") || !self.imports.contains(&Framework::Django)
+        {
+            return;
+        }
+        let Some(route) = first_positional(n).and_then(|a| string_value(a, self.src)) else {
+            return;
+        };
+        let Some(view) = positional(n, 1) else { return };
+        if view.kind() == "call"
+            && view.child_by_field_name("function").is_some_and(|g| self.text(g) == "include")
+        {
+            return;
+        }
+        let Some(handler) = self.handler_ref(view) else { return };
+        let path = if name == "path" { route_params(&route) } else { regex_route(&route) };
+        let (line, col) = (start_line(f), start_col(f));
+        let mut e =
+            Endpoint::route("django", "ANY", join_path("", &path), Handler::Reference(handler));
+        e.line = line;
+        e.enclosing = self.enclosing.get(&(line, col)).copied().flatten();
+        facts.endpoints.push(e);
+    }
+
     /// A view function or class named by reference (`views.index`, `UserAPI.as_view("u")`).
     fn handler_ref(&self, v: Node<'_>) -> Option<Callee> {
         let v = if v.kind() == "call" {
@@ -383,6 +423,44 @@ fn route_params(path: &str) -> String {
         out.push_str(name);
         out.push('}');
         rest = &rest[i + j + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A Django `re_path` pattern as a path: anchors dropped, `(?P<name>...)` groups as `{name}`,
+/// other escapes and groups kept as written.
+fn regex_route(re: &str) -> String {
+    let re = re.strip_prefix('^').unwrap_or(re);
+    let re = re.strip_suffix('$').unwrap_or(re);
+    let mut out = String::with_capacity(re.len());
+    let mut rest = re;
+    while let Some(i) = rest.find("(?P<") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 4..];
+        let Some(close) = after.find('>') else { break };
+        let name = &after[..close];
+        // The group ends at its matching parenthesis.
+        let mut depth = 1;
+        let mut end = None;
+        for (j, c) in after[close..].char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = Some(close + j + 1);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(end) = end else { break };
+        out.push('{');
+        out.push_str(name);
+        out.push('}');
+        rest = &after[end..];
     }
     out.push_str(rest);
     out
@@ -505,6 +583,13 @@ fn params(def: Node<'_>, src: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::route_params;
+
+    #[test]
+    fn django_regex_routes() {
+        assert_eq!(super::regex_route(r"^articles/(?P<year>[0-9]{4})/$"), "articles/{year}/");
+        assert_eq!(super::regex_route(r"^(?P<slug>[-\w]+)/(?P<n>(a|b))/x$"), "{slug}/{n}/x");
+        assert_eq!(super::regex_route(r"^about/$"), "about/");
+    }
 
     #[test]
     fn flask_parameters() {

@@ -946,9 +946,7 @@ impl<'a> Walker<'a> {
         // Cheap checks on the source text first (most arguments are locals or seen names).
         let written = self.text(v);
         let head = written.split('.').next().unwrap_or("").trim();
-        if head == "self"
-            || self.instance().is_some_and(|(s, _)| s == head)
-            || self.is_local(head)
+        if head == "self" || self.instance().is_some_and(|(s, _)| s == head) || self.is_local(head)
         {
             return;
         }
