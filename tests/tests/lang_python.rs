@@ -164,6 +164,18 @@ fn facts() {
         ref call L37:12 label.setter in Item
         ref call L61:6 classmethod in Cart
         ref call L65:6 staticmethod in Cart
+        read L35 this.name in Item.label
+        read L37 label.setter in Item
+        write L39 this.name in Item.label
+        write L44 this.items in Cart.__init__
+        write L45 this.clock in Cart.__init__
+        write L46 this.last in Cart.__init__
+        read L49 this.items in Cart.add
+        read L51 this.last in Cart.add
+        read L55 this.items in Cart.total
+        read L59 i.price in Cart.total
+        read L59 this.items in Cart.total
+        read L67 os.path in Cart.path
         heritage Item Extends Base
         heritage Cart Extends Mixin
         heritage Cart Extends Base
@@ -202,6 +214,7 @@ fn facts() {
         call L21:11 clock.now in checkout
         call L22:23 x.now in checkout
         ref call L23:12 checkout in checkout
+        read L13 models.Cart in checkout
         hint L11 checkout cart : m.Cart
         hint L11 checkout handlers = ?
         hint L15 checkout fn = handlers.get()
@@ -229,13 +242,23 @@ fn resolution() {
         edge CALLS sym:py:src/shop/models.py:Base.save -> sym:py:src/shop/models.py:Base.validate L15 this-dispatch 0.90
         edge EXTENDS sym:py:src/shop/models.py:Cart -> sym:py:src/shop/models.py:Base L42 same-file 0.95
         edge EXTENDS sym:py:src/shop/models.py:Cart -> sym:py:src/shop/models.py:Mixin L42 same-file 0.95
+        edge ACCESSES sym:py:src/shop/models.py:Cart.__init__ -> sym:py:src/shop/models.py:Cart.clock L45 this-dispatch 0.90
+        edge ACCESSES sym:py:src/shop/models.py:Cart.__init__ -> sym:py:src/shop/models.py:Cart.items L44 this-dispatch 0.90
+        edge ACCESSES sym:py:src/shop/models.py:Cart.__init__ -> sym:py:src/shop/models.py:Cart.last L46 this-dispatch 0.90
         edge CALLS sym:py:src/shop/models.py:Cart.__init__ -> sym:py:src/shop/models.py:Item L46 same-file 0.95
         edge CALLS sym:py:src/shop/models.py:Cart.add -> sym:py:src/shop/models.py:Base.save L50 typed-receiver 0.85
         edge CALLS sym:py:src/shop/models.py:Cart.add -> sym:py:src/shop/models.py:Base.save L51 typed-receiver 0.85
+        edge ACCESSES sym:py:src/shop/models.py:Cart.add -> sym:py:src/shop/models.py:Cart.items L49 this-dispatch 0.90
+        edge ACCESSES sym:py:src/shop/models.py:Cart.add -> sym:py:src/shop/models.py:Cart.last L51 this-dispatch 0.90
         edge CALLS sym:py:src/shop/models.py:Cart.total -> sym:py:src/shop/models.py:Base.validate L56 typed-receiver 0.85
+        edge ACCESSES sym:py:src/shop/models.py:Cart.total -> sym:py:src/shop/models.py:Cart.items L55 this-dispatch 0.90
+        edge ACCESSES sym:py:src/shop/models.py:Cart.total -> sym:py:src/shop/models.py:Cart.items L59 this-dispatch 0.90
+        edge ACCESSES sym:py:src/shop/models.py:Cart.total -> sym:py:src/shop/models.py:Item.price L59 typed-receiver 0.85
         edge CALLS sym:py:src/shop/models.py:Cart.total -> sym:py:src/shop/models.py:Mixin.validate L57 this-dispatch 0.90
         edge CALLS sym:py:src/shop/models.py:Cart.total -> sym:py:src/shop/models.py:Mixin.validate L58 super-dispatch 0.90
         edge EXTENDS sym:py:src/shop/models.py:Item -> sym:py:src/shop/models.py:Base L27 same-file 0.95
+        edge ACCESSES sym:py:src/shop/models.py:Item.label -> sym:py:src/shop/models.py:Item.name L35 this-dispatch 0.90
+        edge ACCESSES sym:py:src/shop/models.py:Item.label#2 -> sym:py:src/shop/models.py:Item.name L39 this-dispatch 0.90
         edge CALLS sym:py:src/shop/util.py:checkout -> sym:py:src/shop/models.py:Cart.add L12 typed-receiver 0.85
         edge CALLS sym:py:src/shop/util.py:checkout -> sym:py:src/shop/models.py:Cart.empty L13 import-resolved 0.95
         edge CALLS sym:py:src/shop/util.py:checkout -> sym:py:src/shop/models.py:Cart.total L12 typed-receiver 0.85

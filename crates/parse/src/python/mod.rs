@@ -51,7 +51,10 @@
 //! - Calls of a name bound in an enclosing function (a parameter, a local assigned, a loop
 //!   or `with` target) are `local` (a call of a value, never of a module-level declaration).
 //!
-//! Routes (Flask, FastAPI), MCP tools (`FastMCP`), mounts and HTTP client calls
+//! [`FileFacts::accesses`]: attributes read or written and not called (`self.x`, `a.b = v`,
+//! `del a.b`, the inner `a.b` of `a.b.c()`), with the receiver shapes of calls.
+//!
+//! Routes (Flask, FastAPI, Django), MCP tools (`FastMCP`), mounts and HTTP client calls
 //! (`requests`, `httpx`): `routes.rs`.
 //!
 //! - [`FileFacts::value_refs`]: names and dotted paths used as values, not called (call

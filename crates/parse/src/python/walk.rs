@@ -6,7 +6,7 @@
 
 use super::normalize_annotation;
 use crate::facts::{
-    CallKind, CallSite, Callee, FileFacts, Heritage, HeritageKind, HintSource, Import,
+    CallKind, CallSite, Callee, FieldAccess, FileFacts, Heritage, HeritageKind, HintSource, Import,
     ImportBinding, ImportKind, Imported, Receiver, Symbol, SymbolIdx, TypeHint,
 };
 use crate::util::{
@@ -56,6 +56,8 @@ const INTERESTING: &[&str] = &[
     "import_statement",
     "import_from_statement",
     "future_import_statement",
+    "attribute",
+    "delete_statement",
     "type_alias_statement",
 ];
 
@@ -86,6 +88,8 @@ pub(super) fn extract(src: &str, tree: &Tree) -> FileFacts {
         refs_seen: HashSet::new(),
         all: None,
         bases: None,
+        called: HashSet::new(),
+        written: HashSet::new(),
     };
     let mut cursor = tree.root_node().walk();
     'walk: loop {
@@ -159,6 +163,10 @@ struct Walker<'a> {
     all: Option<Vec<String>>,
     /// The argument list of the class being entered: its bases, which are heritage.
     bases: Option<usize>,
+    /// Attribute nodes that are no access: a call's callee (`a.b()`), and the targets of
+    /// assignments, which are written (`self.x = v`), by node id.
+    called: HashSet<usize>,
+    written: HashSet<usize>,
 }
 
 impl<'a> Walker<'a> {
@@ -348,17 +356,35 @@ impl<'a> Walker<'a> {
                     self.value_ref(e);
                 }
             }
-            "assignment" => self.assignment(node),
-            "augmented_assignment" => {
-                let left = node.child_by_field_name("left");
-                if left.is_some_and(|l| self.text(l) == "__all__")
-                    && self.top().kind == ScopeKind::Module
-                    && let Some(r) = node.child_by_field_name("right")
-                {
-                    let names = string_list(r, self.src);
-                    self.all.get_or_insert_with(Vec::new).extend(names);
+            "assignment" | "augmented_assignment" | "delete_statement" => {
+                let targets = if node.kind() == "delete_statement" {
+                    node.named_child(0)
+                } else {
+                    node.child_by_field_name("left")
+                };
+                if let Some(t) = targets {
+                    let mut stack = vec![t];
+                    while let Some(n) = stack.pop() {
+                        match n.kind() {
+                            "attribute" => {
+                                self.written.insert(n.id());
+                            }
+                            "pattern_list" | "tuple_pattern" | "list_pattern"
+                            | "expression_list" => {
+                                let mut c = n.walk();
+                                stack.extend(n.named_children(&mut c));
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                if node.kind() == "assignment" {
+                    self.assignment(node);
+                } else if node.kind() == "augmented_assignment" {
+                    self.augmented(node);
                 }
             }
+            "attribute" => self.access(node),
             "for_statement" => {
                 if let (Some(left), Some(right)) =
                     (node.child_by_field_name("left"), node.child_by_field_name("right"))
@@ -600,8 +626,47 @@ impl<'a> Walker<'a> {
         self.scopes.push(scope);
     }
 
+    /// `__all__ += [...]`.
+    fn augmented(&mut self, node: Node<'_>) {
+        let left = node.child_by_field_name("left");
+        if left.is_some_and(|l| self.text(l) == "__all__")
+            && self.top().kind == ScopeKind::Module
+            && let Some(r) = node.child_by_field_name("right")
+        {
+            let names = string_list(r, self.src);
+            self.all.get_or_insert_with(Vec::new).extend(names);
+        }
+    }
+
+    /// A member read or written, not called (`self.x`, `a.b = v`, `del a.b`; in `a.b.c()` the
+    /// inner `a.b`): resolution ties it to the property it names (ACCESSES).
+    fn access(&mut self, node: Node<'_>) {
+        if self.called.contains(&node.id()) {
+            return;
+        }
+        let (Some(obj), Some(attr)) =
+            (node.child_by_field_name("object"), node.child_by_field_name("attribute"))
+        else {
+            return;
+        };
+        let receiver = self.receiver_at(obj, 0);
+        if matches!(receiver, Receiver::Other) {
+            return;
+        }
+        self.facts.accesses.push(FieldAccess {
+            receiver,
+            name: self.text(attr).to_string(),
+            line: start_line(attr),
+            enclosing: self.enclosing(),
+            write: self.written.contains(&node.id()),
+        });
+    }
+
     fn call(&mut self, node: Node<'_>) {
         let Some(func) = node.child_by_field_name("function") else { return };
+        if func.kind() == "attribute" {
+            self.called.insert(func.id());
+        }
         let (callee, at) = self.callee_of(func);
         let local = callee.receiver == Receiver::None && self.is_local(&callee.name);
         self.facts.calls.push(CallSite {

@@ -26,7 +26,8 @@
 //! the workspace ([`Resolved::external_calls`]).
 //!
 //! Also IMPORTS (file -> module file, file -> imported declaration), EXTENDS (class -> base
-//! class), REFERS_TO (functions, classes and module variables named and not called) and TESTS
+//! class), ACCESSES (a member read or written through a receiver that resolves, to a class's
+//! property: fields, attributes methods set, `@property`s, enum members), REFERS_TO (functions, classes and module variables named and not called) and TESTS
 //! (a test function of a test file -> what it calls outside test files).
 
 mod index;
@@ -459,6 +460,26 @@ fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile
             }
             Outcome::External => out.external_calls += 1,
             Outcome::Unresolved => out.unresolved.push(unresolved()),
+        }
+    }
+
+    // ACCESSES: a member read or written (not called) whose receiver resolves, as a call's
+    // does, to a property of a class (a class-level field, an attribute a method sets, a
+    // `@property`). Once per (symbol, property, line); what does not resolve is dropped.
+    for a in &facts.accesses {
+        let callee = Callee { receiver: a.receiver.clone(), name: a.name.clone() };
+        let (v, reason) = l.callee(a.enclosing, &callee, a.line, false, 0);
+        let Value::Bound(g, i, _) = v else { continue };
+        let index = l.infer.index(g);
+        let is_member = index
+            .parent(i)
+            .is_some_and(|p| matches!(index.kind(p), Some(NodeKind::Class | NodeKind::Enum)));
+        if !is_member || !matches!(index.kind(i), Some(NodeKind::Property | NodeKind::Constant)) {
+            continue;
+        }
+        if let Some(dst) = sym_id(db, (g, i)) {
+            let src = caller_id(db, file, a.enclosing);
+            out.edges.push(Edge::new(src, dst, EdgeKind::Accesses, reason, a.line));
         }
     }
 
