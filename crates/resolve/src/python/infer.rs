@@ -217,7 +217,13 @@ pub(crate) struct Infer<'db> {
     /// Lookups left for one file's resolution: a bound on the work of pathological name
     /// graphs (every step may try several bindings), after which answers are `Unknown`.
     pub budget: std::cell::Cell<u32>,
+    /// The MROs worked out so far in this file's resolution.
+    pub mros: std::cell::RefCell<MroCache>,
 }
+
+/// Method resolution orders by class, and whether each is open (see [`Infer::mro`]).
+pub(crate) type MroCache =
+    std::collections::HashMap<(SourceFile, SymbolIdx), (Vec<(SourceFile, SymbolIdx)>, bool)>;
 
 /// Lookups one file's resolution may make ([`Infer::budget`]).
 pub(crate) const BUDGET: u32 = 2_000_000;
@@ -352,6 +358,29 @@ impl<'db> Infer<'db> {
         c: (SourceFile, SymbolIdx),
         depth: u32,
     ) -> (Vec<(SourceFile, SymbolIdx)>, bool) {
+        // Worked out from the class itself, whatever the caller's depth, and kept.
+        let _ = depth;
+        self.mro_at(c, 0)
+    }
+
+    fn mro_at(
+        &self,
+        c: (SourceFile, SymbolIdx),
+        depth: u32,
+    ) -> (Vec<(SourceFile, SymbolIdx)>, bool) {
+        if let Some(hit) = self.mros.borrow().get(&c) {
+            return hit.clone();
+        }
+        let computed = self.compute_mro(c, depth);
+        self.mros.borrow_mut().insert(c, computed.clone());
+        computed
+    }
+
+    fn compute_mro(
+        &self,
+        c: (SourceFile, SymbolIdx),
+        depth: u32,
+    ) -> (Vec<(SourceFile, SymbolIdx)>, bool) {
         if depth > 8 {
             return (vec![c], true);
         }
@@ -360,9 +389,9 @@ impl<'db> Infer<'db> {
         let mut seqs: Vec<Vec<(SourceFile, SymbolIdx)>> = Vec::new();
         let mut direct = Vec::new();
         for b in info.map(|i| i.bases.as_slice()).unwrap_or(&[]) {
-            match self.type_named(c.0, b, Some(c), depth + 1).held() {
+            match self.type_named(c.0, b, Some(c), 0).held() {
                 &Value::Class(g, i) if (g, i) != c => {
-                    let (m, o) = self.mro((g, i), depth + 1);
+                    let (m, o) = self.mro_at((g, i), depth + 1);
                     open |= o;
                     seqs.push(m);
                     direct.push((g, i));

@@ -78,7 +78,12 @@ impl<'db> Local<'db> {
             }
         }
         Local {
-            infer: Infer { db, workspace, budget: std::cell::Cell::new(infer::BUDGET) },
+            infer: Infer {
+                db,
+                workspace,
+                budget: std::cell::Cell::new(infer::BUDGET),
+                mros: Default::default(),
+            },
             file,
             facts,
             hints,
