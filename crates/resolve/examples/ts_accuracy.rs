@@ -10,40 +10,14 @@
 //! `(caller_file, caller_line, callee_file, callee_symbol)` and pairs
 //! `(caller_file, caller_symbol, callee_file, callee_symbol)` with the oracle's internal records.
 
-use codegraph_db::{Content, Database, FileMeta, SourceFile, Workspace, file_facts};
 use codegraph_parse::Language;
-use codegraph_resolve::{Node, file_graph, resolve_file};
+use codegraph_resolve::resolve_file;
 use codegraph_schema::EdgeKind;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
-use std::sync::Arc;
-use std::time::Instant;
 
-fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
-    for e in rd.flatten() {
-        let p = e.path();
-        let name = e.file_name().to_string_lossy().into_owned();
-        if name == "node_modules" || name == ".git" {
-            continue;
-        }
-        if p.is_dir() {
-            walk(root, &p, out);
-        } else if let Ok(text) = std::fs::read_to_string(&p)
-            && let Ok(rel) = p.strip_prefix(root)
-        {
-            let rel = rel.to_string_lossy().replace('\\', "/");
-            let keep = Language::from_path(&rel).is_some() || rel.ends_with(".json");
-            if keep {
-                out.push((rel, text));
-            }
-        }
-    }
-}
-
-fn field<'a>(v: &'a serde_json::Value, k: &str) -> &'a str {
-    v.get(k).and_then(|x| x.as_str()).unwrap_or("")
-}
+mod common;
+use common::field;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -58,87 +32,23 @@ fn main() {
         .and_then(|n| n.parse().ok())
         .unwrap_or(0);
     let root = Path::new(root);
-    let mut texts = Vec::new();
-    walk(root, root, &mut texts);
-    texts.sort();
-    let mut db = Database::default();
-    let files: Vec<SourceFile> = texts
-        .into_iter()
-        .map(|(path, text)| {
-            let meta = FileMeta::for_text(&text);
-            let lang = Language::from_path(&path);
-            SourceFile::new(&db, path, lang, Content::Text(Arc::from(text)), meta)
-        })
-        .collect();
-    let workspace = Workspace::new(&db, files.clone());
-
-    let t0 = Instant::now();
-    db.prefetch(
-        &files,
-        |db, f| {
-            file_facts(db, f);
-        },
-        |_, _| {},
-    );
-    let parse = t0.elapsed();
-    let t1 = Instant::now();
-    for &f in &files {
-        let _ = resolve_file(&db, workspace, f);
-    }
-    let resolve = t1.elapsed();
+    let corpus = common::load(root, &|p| Language::from_path(p).is_some() || p.ends_with(".json"));
+    let common::Corpus { db, files, workspace, parse, resolve } = &corpus;
+    let (db, workspace) = (db, *workspace);
     let accesses: usize = files
         .iter()
         .map(|&f| {
-            resolve_file(&db, workspace, f)
+            resolve_file(db, workspace, f)
                 .edges
                 .iter()
                 .filter(|e| e.kind == EdgeKind::Accesses)
                 .count()
         })
         .sum();
+    corpus.print_call_accounting();
 
-    // Call accounting: every call expression of a file that parsed clean is a CALLS edge, an
-    // unresolved site or a call outside the workspace.
-    let (mut sites, mut edges, mut unres, mut external, mut off) = (0, 0, 0, 0, 0);
-    for &f in &files {
-        let Some(lang) = f.language(&db) else { continue };
-        let Some(tree) = codegraph_parse::parse_tree(lang, codegraph_db::text(&db, f), None) else {
-            continue;
-        };
-        if tree.root_node().has_error()
-            || !matches!(lang, Language::TypeScript | Language::Tsx | Language::JavaScript)
-        {
-            continue;
-        }
-        let n = codegraph_parse::typescript_call_expressions(&tree);
-        let r = resolve_file(&db, workspace, f);
-        let e = r.resolved_calls as usize;
-        let x = r.external_calls as usize;
-        if n != e + r.unresolved.len() + x {
-            off += 1;
-            if off <= 10 {
-                println!(
-                    "ACCOUNTING {}: {n} calls != {e} CALLS + {} unresolved + {x} external",
-                    f.path(&db),
-                    r.unresolved.len()
-                );
-            }
-        }
-        (sites, edges, unres, external) =
-            (sites + n, edges + e, unres + r.unresolved.len(), external + x);
-    }
-    println!(
-        "call accounting (files without syntax errors): {sites} calls = {edges} CALLS + {unres} unresolved + {external} external; {off} files off"
-    );
-
-    // symbol ID -> (file, qualified name)
-    let mut syms: HashMap<String, (String, String)> = HashMap::new();
-    for &f in &files {
-        for n in file_graph(&db, f).nodes.iter() {
-            let Node { id, file, qualified_name, .. } = n;
-            syms.insert(id.to_string(), (file.clone().unwrap_or_default(), qualified_name.clone()));
-        }
-    }
+    // symbol ID -> (file, qualified name, kind)
+    let syms = corpus.symbols();
     let caller_name = |id: &str| -> String {
         if id.starts_with("file:") {
             "<module>".to_string()
@@ -180,18 +90,18 @@ fn main() {
     let mut i_pairs: HashSet<(String, String, String, String)> = HashSet::new();
     let mut unresolved = 0usize;
     let mut by_reason: HashMap<String, (usize, usize)> = HashMap::new();
-    for &f in &files {
-        let path = f.path(&db).clone();
+    for &f in files {
+        let path = f.path(db).clone();
         if !o_files.contains(&path) {
             continue;
         }
-        let r = resolve_file(&db, workspace, f);
+        let r = resolve_file(db, workspace, f);
         unresolved += r.unresolved.len();
         for e in &r.edges {
             if e.kind != EdgeKind::Calls {
                 continue;
             }
-            let Some((cf, cq)) = syms.get(&*e.dst) else { continue };
+            let Some((cf, cq, _)) = syms.get(&*e.dst) else { continue };
             let key = (path.clone(), e.line, cf.clone(), cq.clone());
             if i_sites.insert(key.clone()) {
                 let ent = by_reason.entry(e.reason.to_string()).or_default();

@@ -358,6 +358,28 @@ pub(crate) fn reference_handler_edges(
     out
 }
 
+/// The endpoint rows of a file's resolution in a language whose handlers are named by
+/// reference: HANDLES_ROUTE / HANDLES_TOOL to what `resolve` (the language's callee
+/// resolution at the registration) finds, FETCHES of the file's client calls, and the routes
+/// it mounts under a prefix (their nodes and edges).
+pub(crate) fn add_endpoint_rows(
+    db: &dyn salsa::Database,
+    workspace: Workspace,
+    file: SourceFile,
+    out: &mut crate::resolved::Resolved,
+    resolve: impl FnMut(
+        Option<SymbolIdx>,
+        &codegraph_parse::Callee,
+    ) -> Option<((SourceFile, SymbolIdx), Reason)>,
+) {
+    out.edges.extend(reference_handler_edges(db, file, resolve));
+    out.edges.extend(fetch_edges(db, workspace, file));
+    for c in composed_routes(db, FileKey::new(db, workspace, file)) {
+        out.nodes.push(c.node.clone());
+        out.edges.extend(c.edges.iter().cloned());
+    }
+}
+
 /// What a callee-shaped reference in `file` names, resolved by the file's language exactly as
 /// a call's callee is.
 pub(crate) fn resolve_ref(

@@ -23,6 +23,7 @@
 //! Flask(__name__)`, `bp = Blueprint(...)`, `router = APIRouter()`, in any scope), or the file
 //! imports the framework and the first argument is a path literal (`"/..."` or `""`).
 
+use super::walk::{plain_path, string_value};
 use crate::endpoints::{Piece, client_path, join_path};
 use crate::facts::{
     Callee, ClientCall, Endpoint, EndpointKind, FileFacts, Handler, Mount, Receiver, SymbolIdx,
@@ -466,26 +467,6 @@ fn regex_route(re: &str) -> String {
     out
 }
 
-fn plain_path(node: Node<'_>, src: &str) -> Option<Vec<String>> {
-    let mut parts = Vec::new();
-    let mut cur = node;
-    loop {
-        match cur.kind() {
-            "identifier" => {
-                parts.push(text(cur, src).to_string());
-                break;
-            }
-            "attribute" => {
-                parts.push(text(cur.child_by_field_name("attribute")?, src).to_string());
-                cur = cur.child_by_field_name("object")?;
-            }
-            _ => return None,
-        }
-    }
-    parts.reverse();
-    Some(parts)
-}
-
 /// The value of keyword argument `name` of a call.
 fn keyword<'t>(call: Node<'t>, name: &str, src: &str) -> Option<Node<'t>> {
     let args = call.child_by_field_name("arguments")?;
@@ -508,23 +489,6 @@ fn positional(call: Node<'_>, i: usize) -> Option<Node<'_>> {
 
 fn first_positional(call: Node<'_>) -> Option<Node<'_>> {
     positional(call, 0)
-}
-
-/// A plain string literal's text (no interpolation).
-fn string_value(s: Node<'_>, src: &str) -> Option<String> {
-    if s.kind() != "string" {
-        return None;
-    }
-    let mut c = s.walk();
-    let mut out = String::new();
-    for ch in s.named_children(&mut c) {
-        match ch.kind() {
-            "string_content" => out.push_str(text(ch, src)),
-            "string_start" | "string_end" => {}
-            _ => return None,
-        }
-    }
-    Some(out)
 }
 
 /// A URL literal as pieces: plain text, an f-string's substitutions as holes, `a + b` joined.

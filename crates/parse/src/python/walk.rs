@@ -220,6 +220,22 @@ impl<'a> Walker<'a> {
         None
     }
 
+    /// Binds what a loop, `with` or `except` target names: one name with what it holds (a
+    /// hint), or the names of a tuple pattern, unknown.
+    fn bind_target(&mut self, target: Node<'_>, source: Option<HintSource>, line: u32) {
+        if target.kind() == "identifier" {
+            let name = self.text(target);
+            if let Some(src) = source.clone() {
+                self.hint(self.enclosing(), name, src, start_line(target));
+            }
+            self.bind_local(name, source, line);
+        } else {
+            for name in target_names(target, self.src) {
+                self.bind_local(name, None, line);
+            }
+        }
+    }
+
     /// Binds a local of the innermost function, lambda or comprehension; a binding whose
     /// value is unknown is a hint `Value(Other)`, so resolution knows the name is local.
     fn bind_local(&mut self, name: &str, source: Option<HintSource>, line: u32) {
@@ -310,19 +326,8 @@ impl<'a> Walker<'a> {
             }
             "for_in_clause" => {
                 if let Some(left) = node.child_by_field_name("left") {
-                    let source = node
-                        .child_by_field_name("right")
-                        .and_then(|r| self.element_of(r))
-                        .filter(|_| left.kind() == "identifier");
-                    if let Some(src) = source.clone() {
-                        let name = self.text(left);
-                        self.hint(self.enclosing(), name, src, start_line(left));
-                        self.bind_local(name, source, start_line(node));
-                    } else {
-                        for name in target_names(left, self.src) {
-                            self.bind_local(name, None, start_line(node));
-                        }
-                    }
+                    let source = node.child_by_field_name("right").and_then(|r| self.element_of(r));
+                    self.bind_target(left, source, start_line(node));
                 }
             }
             "call" => self.call(node),
@@ -390,17 +395,7 @@ impl<'a> Walker<'a> {
                     (node.child_by_field_name("left"), node.child_by_field_name("right"))
                 {
                     let source = self.element_of(right);
-                    if left.kind() == "identifier" {
-                        let name = self.text(left);
-                        if let Some(src) = source.clone() {
-                            self.hint(self.enclosing(), name, src, start_line(left));
-                        }
-                        self.bind_local(name, source, start_line(node));
-                    } else {
-                        for name in target_names(left, self.src) {
-                            self.bind_local(name, None, start_line(node));
-                        }
-                    }
+                    self.bind_target(left, source, start_line(node));
                 }
             }
             "as_pattern" => {
@@ -414,17 +409,7 @@ impl<'a> Walker<'a> {
                     } else {
                         self.source_of(value)
                     };
-                    if target.kind() == "identifier" {
-                        let name = self.text(target);
-                        if let Some(src) = source.clone() {
-                            self.hint(self.enclosing(), name, src, start_line(target));
-                        }
-                        self.bind_local(name, source, start_line(node));
-                    } else {
-                        for name in target_names(target, self.src) {
-                            self.bind_local(name, None, start_line(node));
-                        }
-                    }
+                    self.bind_target(target, source, start_line(node));
                 }
             }
             "except_clause" => {
@@ -1163,7 +1148,7 @@ fn target_names<'s>(target: Node<'_>, src: &'s str) -> Vec<&'s str> {
 }
 
 /// `a.b.c` as its identifiers, `None` for anything else.
-fn plain_path(node: Node<'_>, src: &str) -> Option<Vec<String>> {
+pub(super) fn plain_path(node: Node<'_>, src: &str) -> Option<Vec<String>> {
     let mut parts = Vec::new();
     let mut cur = node;
     loop {
@@ -1198,7 +1183,10 @@ fn string_list(node: Node<'_>, src: &str) -> Vec<String> {
 }
 
 /// The text of a plain string literal (no interpolation), quotes removed.
-fn string_value(s: Node<'_>, src: &str) -> Option<String> {
+pub(super) fn string_value(s: Node<'_>, src: &str) -> Option<String> {
+    if s.kind() != "string" {
+        return None;
+    }
     let mut c = s.walk();
     let mut out = String::new();
     for ch in s.named_children(&mut c) {

@@ -519,17 +519,12 @@ fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile
     out.edges.extend(tested.into_edges(&fid));
     // HANDLES_ROUTE / HANDLES_TOOL for handlers named by reference (`add_url_rule(..., view)`),
     // resolved like a call's callee; FETCHES of client calls; routes this file mounts.
-    out.edges.extend(crate::endpoints::reference_handler_edges(db, file, |scope, callee| match l
-        .callee(scope, callee, u32::MAX, false, 0)
-    {
-        (Value::Function(g, i) | Value::Class(g, i), reason) => Some(((g, i), reason)),
-        _ => None,
-    }));
-    out.edges.extend(crate::endpoints::fetch_edges(db, workspace, file));
-    for c in crate::endpoints::composed_routes(db, FileKey::new(db, workspace, file)) {
-        out.nodes.push(c.node.clone());
-        out.edges.extend(c.edges.iter().cloned());
-    }
+    crate::endpoints::add_endpoint_rows(db, workspace, file, &mut out, |scope, callee| {
+        match l.callee(scope, callee, u32::MAX, false, 0) {
+            (Value::Function(g, i) | Value::Class(g, i), reason) => Some(((g, i), reason)),
+            _ => None,
+        }
+    });
     out.edges.sort();
     out.edges.dedup();
     out.unresolved.sort();

@@ -257,18 +257,13 @@ pub(crate) fn resolve_file(
     out.edges.extend(tested.into_edges(&fid));
     // HANDLES_ROUTE / HANDLES_TOOL for handlers named by reference, resolved like a call's
     // callee at the registration.
-    out.edges.extend(crate::endpoints::reference_handler_edges(db, file, |scope, callee| match r
-        .callee(file, scope, callee, 0)
-    {
-        Outcome::Found(t, reason) => Some((t, reason)),
-        _ => None,
-    }));
-    out.edges.extend(crate::endpoints::fetch_edges(db, workspace, file));
-    // Routes this file mounts under a prefix: their composed nodes and handler edges.
-    for c in crate::endpoints::composed_routes(db, FileKey::new(db, workspace, file)) {
-        out.nodes.push(c.node.clone());
-        out.edges.extend(c.edges.iter().cloned());
-    }
+    // FETCHES, and the routes this file mounts under a prefix.
+    crate::endpoints::add_endpoint_rows(db, workspace, file, &mut out, |scope, callee| {
+        match r.callee(file, scope, callee, 0) {
+            Outcome::Found(t, reason) => Some((t, reason)),
+            _ => None,
+        }
+    });
     out.edges.sort();
     out.edges.dedup();
     out.unresolved.sort();

@@ -1,0 +1,131 @@
+//! What the TS/JS and Python accuracy harnesses share: reading a corpus into a salsa
+//! workspace, extracting and resolving it with timings, the call accounting, and the symbol
+//! table edges are scored by.
+
+use codegraph_db::{Content, Database, FileMeta, SourceFile, Workspace, file_facts};
+use codegraph_parse::Language;
+use codegraph_resolve::{Node, file_graph, resolve_file};
+use codegraph_schema::NodeKind;
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Every file under `dir` that `keep` accepts (root-relative path, text), skipping
+/// `node_modules`, `.git` and `__pycache__`.
+pub fn walk(root: &Path, dir: &Path, keep: &dyn Fn(&str) -> bool, out: &mut Vec<(String, String)>) {
+    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    for e in rd.flatten() {
+        let p = e.path();
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name == "node_modules" || name == ".git" || name == "__pycache__" {
+            continue;
+        }
+        if p.is_dir() {
+            walk(root, &p, keep, out);
+        } else if let Ok(text) = std::fs::read_to_string(&p)
+            && let Ok(rel) = p.strip_prefix(root)
+        {
+            let rel = rel.to_string_lossy().replace('\\', "/");
+            if keep(&rel) {
+                out.push((rel, text));
+            }
+        }
+    }
+}
+
+/// A string field of an oracle record (`""` when absent).
+pub fn field<'a>(v: &'a serde_json::Value, k: &str) -> &'a str {
+    v.get(k).and_then(|x| x.as_str()).unwrap_or("")
+}
+
+/// A corpus as salsa inputs, extracted on all cores and resolved.
+pub struct Corpus {
+    pub db: Database,
+    pub files: Vec<SourceFile>,
+    pub workspace: Workspace,
+    pub parse: Duration,
+    pub resolve: Duration,
+}
+
+pub fn load(root: &Path, keep: &dyn Fn(&str) -> bool) -> Corpus {
+    let mut texts = Vec::new();
+    walk(root, root, keep, &mut texts);
+    texts.sort();
+    let mut db = Database::default();
+    let files: Vec<SourceFile> = texts
+        .into_iter()
+        .map(|(path, text)| {
+            let meta = FileMeta::for_text(&text);
+            let lang = Language::from_path(&path);
+            SourceFile::new(&db, path, lang, Content::Text(Arc::from(text)), meta)
+        })
+        .collect();
+    let workspace = Workspace::new(&db, files.clone());
+    let t0 = Instant::now();
+    db.prefetch(
+        &files,
+        |db, f| {
+            file_facts(db, f);
+        },
+        |_, _| {},
+    );
+    let parse = t0.elapsed();
+    let t1 = Instant::now();
+    for &f in &files {
+        let _ = resolve_file(&db, workspace, f);
+    }
+    let resolve = t1.elapsed();
+    Corpus { db, files, workspace, parse, resolve }
+}
+
+impl Corpus {
+    /// Prints the call accounting of the files without syntax errors whose language keeps it:
+    /// every call expression is a CALLS edge, an unresolved site or a call outside the
+    /// workspace (the first ten files where it does not add up are named).
+    pub fn print_call_accounting(&self) {
+        let (mut sites, mut edges, mut unres, mut external, mut off) = (0, 0, 0, 0, 0);
+        for &f in &self.files {
+            let Some(lang) = f.language(&self.db) else { continue };
+            let Some(count) = lang.spec().call_expressions else { continue };
+            let text = codegraph_db::text(&self.db, f);
+            let Some(tree) = codegraph_parse::parse_tree(lang, text, None) else { continue };
+            if tree.root_node().has_error() {
+                continue;
+            }
+            let n = count(&tree);
+            let r = resolve_file(&self.db, self.workspace, f);
+            let (e, x) = (r.resolved_calls as usize, r.external_calls as usize);
+            if n != e + r.unresolved.len() + x {
+                off += 1;
+                if off <= 10 {
+                    println!(
+                        "ACCOUNTING {}: {n} calls != {e} CALLS + {} unresolved + {x} external",
+                        f.path(&self.db),
+                        r.unresolved.len()
+                    );
+                }
+            }
+            (sites, edges, unres, external) =
+                (sites + n, edges + e, unres + r.unresolved.len(), external + x);
+        }
+        println!(
+            "call accounting (files without syntax errors): {sites} calls = {edges} CALLS + {unres} unresolved + {external} external; {off} files off"
+        );
+    }
+
+    /// Symbol ID -> (file, qualified name, kind), for every symbol of the corpus.
+    pub fn symbols(&self) -> HashMap<String, (String, String, NodeKind)> {
+        let mut out = HashMap::new();
+        for &f in &self.files {
+            for n in file_graph(&self.db, f).nodes.iter() {
+                let Node { id, file, qualified_name, kind, .. } = n;
+                out.insert(
+                    id.to_string(),
+                    (file.clone().unwrap_or_default(), qualified_name.clone(), *kind),
+                );
+            }
+        }
+        out
+    }
+}
