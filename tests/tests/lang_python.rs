@@ -450,3 +450,62 @@ fn routes_tools_mounts_and_clients() {
         edge FETCHES sym:py:api/main.py:health -> route:api/main.py:GET /v1/items/:item_id L11 url-match 0.70
     "#]].assert_eq(&resolved);
 }
+
+const TESTS: &str = r#"
+//- /app/core.py
+def make_app(name):
+    return connect(name)
+
+
+def connect(name):
+    return name
+
+
+def helper():
+    return 1
+//- /tests/conftest.py
+import pytest
+from app.core import make_app
+
+
+@pytest.fixture
+def app():
+    return make_app("t")
+
+
+@pytest.fixture(name="client")
+def client_fixture(app):
+    return app
+//- /tests/test_core.py
+import unittest
+from app.core import helper, connect
+
+
+def test_uses_fixtures(client):
+    assert client
+
+
+def test_calls_directly():
+    assert helper() == 1
+
+
+class TestCase(unittest.TestCase):
+    def test_method(self):
+        self.assertTrue(connect("x"))
+"#;
+
+/// TESTS: pytest test functions and `unittest.TestCase` methods -> what they call outside
+/// test files, and what the fixtures they name call (through fixtures of fixtures, from the
+/// nearest `conftest.py`, `name=` honoured).
+#[test]
+fn tests_through_calls_and_fixtures() {
+    let resolved = render_fixture_resolution(TESTS);
+    let tests: String =
+        resolved.lines().filter(|l| l.contains("TESTS")).map(|l| format!("{l}\n")).collect();
+    expect![[r#"
+        edge TESTS file:tests/test_core.py -> file:app/core.py import-resolved 0.95
+        edge TESTS sym:py:tests/test_core.py:TestCase.test_method -> sym:py:app/core.py:connect L15 import-resolved 0.95
+        edge TESTS sym:py:tests/test_core.py:test_calls_directly -> sym:py:app/core.py:helper L10 import-resolved 0.95
+        edge TESTS sym:py:tests/test_core.py:test_uses_fixtures -> sym:py:app/core.py:make_app L5 import-resolved 0.95
+    "#]].assert_eq(&tests);
+}

@@ -57,6 +57,10 @@ pub(crate) struct PyIndex {
     pub returns: HashMap<SymbolIdx, String>,
     /// Module-level variables: what the first assignment holds.
     pub variables: HashMap<String, HintSource>,
+    /// pytest fixtures the file declares (functions decorated `@pytest.fixture` /
+    /// `@fixture`, by name or `name=`), first one per name.
+    /// With each its declaration and parameter names (the fixtures it uses in turn).
+    pub fixtures: HashMap<String, (SymbolIdx, Vec<String>)>,
     /// Every symbol's kind, parent and name, index-aligned with the facts' symbols.
     pub symbols: Vec<(NodeKind, Option<SymbolIdx>, String)>,
 }
@@ -199,6 +203,12 @@ pub(crate) fn py_index(db: &dyn salsa::Database, file: SourceFile) -> PyIndex {
             list.push(binding);
         }
     }
+    for (i, s) in facts.symbols.iter().enumerate() {
+        if let Some(name) = fixture_name(&s.signature, &s.name) {
+            let params = parameter_names(&s.signature).into_iter().map(str::to_string).collect();
+            out.fixtures.entry(name).or_insert((u32::try_from(i).unwrap_or(u32::MAX), params));
+        }
+    }
     if !facts.export_aliases.is_empty() {
         out.all = Some(facts.export_aliases.iter().map(|(n, _)| n.clone()).collect());
     }
@@ -218,6 +228,55 @@ pub(crate) fn py_index(db: &dyn salsa::Database, file: SourceFile) -> PyIndex {
                     c.attrs.entry(h.name.clone()).or_insert_with(|| src.clone());
                 }
             }
+        }
+    }
+    out
+}
+
+/// The name a pytest fixture is used by, when the signature (which starts at the first
+/// decorator) declares one: `@pytest.fixture`, `@pytest.fixture(scope=...)`, `@fixture`,
+/// with `name="..."` when given.
+pub(crate) fn fixture_name(signature: &str, name: &str) -> Option<String> {
+    let decorators = signature.split(" def ").next()?;
+    let at = decorators.find("fixture")?;
+    let before = &decorators[..at];
+    if !(before.ends_with('@') || before.ends_with("pytest.")) {
+        return None;
+    }
+    let rest = &decorators[at + "fixture".len()..];
+    let named = rest
+        .strip_prefix('(')
+        .and_then(|args| args.split_once("name=").map(|(_, r)| r))
+        .and_then(|r| {
+            let q = r.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+            r[1..].split(q).next().map(str::to_string)
+        });
+    Some(named.unwrap_or_else(|| name.to_string()))
+}
+
+/// The parameter names of a `def` signature (`def f(a, b: int = 1, *args)` -> `a`, `b`).
+pub(crate) fn parameter_names(signature: &str) -> Vec<&str> {
+    let Some(def) = signature.find("def ") else { return Vec::new() };
+    let Some(open) = signature[def..].find('(').map(|i| def + i + 1) else { return Vec::new() };
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0i32, open);
+    for (i, c) in signature[open..].char_indices() {
+        let at = open + i;
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' if depth > 0 => depth -= 1,
+            ',' | ')' if depth == 0 => {
+                let p = signature[start..at].trim();
+                let p = p.split([':', '=']).next().unwrap_or("").trim();
+                if !p.is_empty() && !p.starts_with('*') && p != "/" {
+                    out.push(p);
+                }
+                start = at + 1;
+                if c == ')' {
+                    break;
+                }
+            }
+            _ => {}
         }
     }
     out

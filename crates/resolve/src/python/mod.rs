@@ -360,6 +360,69 @@ fn test_of(facts: &FileFacts, scope: Option<SymbolIdx>) -> Option<SymbolIdx> {
     found
 }
 
+/// The fixture a test of `file` gets by naming `name`: the file's own, else the nearest
+/// `conftest.py`'s (its directory, then each one above).
+fn find_fixture<'db>(l: &Local<'db>, name: &str) -> Option<(Target, &'db [String])> {
+    if let Some((i, params)) = l.infer.index(l.file).fixtures.get(name) {
+        return Some(((l.file, *i), params));
+    }
+    let mut dir = crate::ids::parent_dir(l.file.path(l.infer.db));
+    loop {
+        let path =
+            if dir.is_empty() { "conftest.py".to_string() } else { format!("{dir}/conftest.py") };
+        if let Some(c) = crate::layout::lookup(l.infer.db, l.infer.workspace, &path)
+            && c != l.file
+            && let Some((i, params)) = l.infer.index(c).fixtures.get(name)
+        {
+            return Some(((c, *i), params));
+        }
+        if dir.is_empty() {
+            return None;
+        }
+        dir = crate::ids::parent_dir(dir);
+    }
+}
+
+/// TESTS edges from each test function to what the fixtures it uses call (fixtures of
+/// fixtures too, three levels deep).
+fn fixture_tests(l: &Local<'_>, tested: &mut crate::tested::Tested) {
+    let db = l.infer.db;
+    let ids = symbol_ids(db, l.file);
+    for (i, s) in l.facts.symbols.iter().enumerate() {
+        let function = matches!(s.kind, NodeKind::Function | NodeKind::Method);
+        if !function || !s.name.starts_with(TEST_PREFIX) {
+            continue;
+        }
+        let test = ids.get(i);
+        let mut queue: Vec<(String, u32)> =
+            index::parameter_names(&s.signature).into_iter().map(|p| (p.to_string(), 0)).collect();
+        let mut seen: HashSet<Target> = HashSet::new();
+        while let Some((name, depth)) = queue.pop() {
+            let Some((fx, params)) = find_fixture(l, &name) else { continue };
+            if depth > 3 || !seen.insert(fx) {
+                continue;
+            }
+            let Some(fx_id) = sym_id(db, fx) else { continue };
+            let rows = crate::resolved::resolve_file(db, FileKey::new(db, l.infer.workspace, fx.0));
+            for e in rows.edges.iter().filter(|e| e.kind == EdgeKind::Calls && e.src == fx_id) {
+                if let Some(target) = target_of(db, l.infer.workspace, &e.dst) {
+                    tested.add(db, test, (&e.dst, target, e.reason, s.start_line));
+                }
+            }
+            queue.extend(params.iter().map(|p| (p.clone(), depth + 1)));
+        }
+    }
+}
+
+/// The file a symbol ID of the workspace is in.
+fn target_of(db: &dyn salsa::Database, workspace: Workspace, id: &Id) -> Option<SourceFile> {
+    // `sym:TAG:PATH:QUALIFIED` (qualified names hold no `:`).
+    let rest = codegraph_schema::ids::rest(id, codegraph_schema::NodeCategory::Symbol)?;
+    let (_tag, rest) = rest.split_once(':')?;
+    let (path, _) = rest.rsplit_once(':')?;
+    crate::layout::lookup(db, workspace, path)
+}
+
 fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile) -> Resolved {
     let l = Local::new(db, workspace, file);
     let facts = l.facts;
@@ -515,6 +578,11 @@ fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile
             tested.add(db, ids.get(test as usize), (&dst, t.0, reason, site.line));
         }
         out.edges.push(Edge::new(src, dst, EdgeKind::RefersTo, reason, site.line));
+    }
+    // A test exercises what the fixtures it names call (pytest: a parameter named like a
+    // fixture of its file or of a `conftest.py` in its directory or above).
+    if in_test_file {
+        fixture_tests(&l, &mut tested);
     }
     out.edges.extend(tested.into_edges(&fid));
     // HANDLES_ROUTE / HANDLES_TOOL for handlers named by reference (`add_url_rule(..., view)`),
