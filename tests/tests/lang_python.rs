@@ -476,6 +476,15 @@ def app():
 @pytest.fixture(name="client")
 def client_fixture(app):
     return app
+
+
+def test_in_conftest(app):
+    assert helper_of_conftest(app)
+
+
+@pytest.fixture
+def helper_of_conftest(app):
+    return app
 //- /tests/test_core.py
 import unittest
 from app.core import helper, connect
@@ -503,7 +512,9 @@ fn tests_through_calls_and_fixtures() {
     let tests: String =
         resolved.lines().filter(|l| l.contains("TESTS")).map(|l| format!("{l}\n")).collect();
     expect![[r#"
+        edge TESTS file:tests/conftest.py -> file:app/core.py import-resolved 0.95
         edge TESTS file:tests/test_core.py -> file:app/core.py import-resolved 0.95
+        edge TESTS sym:py:tests/conftest.py:test_in_conftest -> sym:py:app/core.py:make_app L15 import-resolved 0.95
         edge TESTS sym:py:tests/test_core.py:TestCase.test_method -> sym:py:app/core.py:connect L15 import-resolved 0.95
         edge TESTS sym:py:tests/test_core.py:test_calls_directly -> sym:py:app/core.py:helper L10 import-resolved 0.95
         edge TESTS sym:py:tests/test_core.py:test_uses_fixtures -> sym:py:app/core.py:make_app L5 import-resolved 0.95

@@ -760,6 +760,17 @@ impl<'a> Walker<'a> {
                 Some(inner) => self.receiver_at(inner, depth + 1),
                 None => Receiver::Other,
             },
+            // `x[k].m()` calls `m` on what `x.__getitem__(k)` returns.
+            "subscript" => match obj.child_by_field_name("value") {
+                Some(v) => match self.receiver_at(v, depth + 1) {
+                    Receiver::Other => Receiver::Other,
+                    r => Receiver::CallResult(Box::new(Callee {
+                        receiver: r,
+                        name: "__getitem__".to_string(),
+                    })),
+                },
+                None => Receiver::Other,
+            },
             _ => Receiver::Other,
         }
     }

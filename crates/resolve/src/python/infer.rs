@@ -304,6 +304,10 @@ impl<'db> Infer<'db> {
             }
             return Value::Unknown;
         }
+        // A name a module-level `for` or `with` binds (no declaration of its own).
+        if let Some(src) = index.variables.get(name) {
+            return self.eval_source(f, None, src, depth + 1);
+        }
         for m in &index.stars {
             match self.module(f, m) {
                 Some(Module { file: Some(g), .. }) => {

@@ -273,6 +273,18 @@ impl<'db> Local<'db> {
                 };
                 (self.infer.attr(&v, &c.name, depth + 1), reason)
             }
+            // `xs[i].m()` on an iterable of known elements: an element.
+            Receiver::CallResult(inner)
+                if inner.name == "__getitem__"
+                    && matches!(
+                        self.receiver_value(scope, &inner.receiver, line, strict, depth + 1),
+                        Value::Iter(_)
+                    ) =>
+            {
+                let v = self.receiver_value(scope, &inner.receiver, line, strict, depth + 1);
+                let e = self.infer.step(&v, "[]", depth + 1);
+                (self.infer.attr(&e, &c.name, depth + 1), Reason::TypedReceiver)
+            }
             Receiver::CallResult(inner) => {
                 let (v, _) = self.callee(scope, inner, line, strict, depth + 1);
                 let r = self.infer.call_result(&v, depth + 1);
@@ -283,6 +295,31 @@ impl<'db> Local<'db> {
                 }
             }
             Receiver::Other => (Value::Unknown, Reason::SameFile),
+        }
+    }
+}
+
+impl Local<'_> {
+    /// The value a receiver holds (a path, `self`, a call's result).
+    fn receiver_value(
+        &self,
+        scope: Option<SymbolIdx>,
+        r: &Receiver,
+        line: u32,
+        strict: bool,
+        depth: u32,
+    ) -> Value {
+        match r {
+            Receiver::This => match self.class_of(scope) {
+                Some((f, c)) => Value::Instance(f, c),
+                None => Value::Unknown,
+            },
+            Receiver::Path(p) => self.path(scope, p, line, strict, depth + 1).0,
+            Receiver::CallResult(inner) => {
+                let (v, _) = self.callee(scope, inner, line, strict, depth + 1);
+                self.infer.call_result(&v, depth + 1)
+            }
+            _ => Value::Unknown,
         }
     }
 }
@@ -384,8 +421,9 @@ fn find_fixture<'db>(l: &Local<'db>, name: &str) -> Option<(Target, &'db [String
 }
 
 /// TESTS edges from each test function to what the fixtures it uses call (fixtures of
-/// fixtures too, three levels deep).
-fn fixture_tests(l: &Local<'_>, tested: &mut crate::tested::Tested) {
+/// fixtures too, three levels deep). A fixture of the file itself is read from `own` (the
+/// file's CALLS so far), never from the file's own resolution, which is being computed.
+fn fixture_tests(l: &Local<'_>, own: &[Edge], tested: &mut crate::tested::Tested) {
     let db = l.infer.db;
     let ids = symbol_ids(db, l.file);
     for (i, s) in l.facts.symbols.iter().enumerate() {
@@ -403,8 +441,14 @@ fn fixture_tests(l: &Local<'_>, tested: &mut crate::tested::Tested) {
                 continue;
             }
             let Some(fx_id) = sym_id(db, fx) else { continue };
-            let rows = crate::resolved::resolve_file(db, FileKey::new(db, l.infer.workspace, fx.0));
-            for e in rows.edges.iter().filter(|e| e.kind == EdgeKind::Calls && e.src == fx_id) {
+            let rows;
+            let edges: &[Edge] = if fx.0 == l.file {
+                own
+            } else {
+                rows = crate::resolved::resolve_file(db, FileKey::new(db, l.infer.workspace, fx.0));
+                &rows.edges
+            };
+            for e in edges.iter().filter(|e| e.kind == EdgeKind::Calls && e.src == fx_id) {
                 if let Some(target) = target_of(db, l.infer.workspace, &e.dst) {
                     tested.add(db, test, (&e.dst, target, e.reason, s.start_line));
                 }
@@ -582,7 +626,7 @@ fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile
     // A test exercises what the fixtures it names call (pytest: a parameter named like a
     // fixture of its file or of a `conftest.py` in its directory or above).
     if in_test_file {
-        fixture_tests(&l, &mut tested);
+        fixture_tests(&l, &out.edges, &mut tested);
     }
     out.edges.extend(tested.into_edges(&fid));
     // HANDLES_ROUTE / HANDLES_TOOL for handlers named by reference (`add_url_rule(..., view)`),
