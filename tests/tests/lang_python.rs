@@ -385,6 +385,27 @@ def add(a: int, b: int, ctx=None) -> int:
 @mcp.tool(name="sub", description="Subtracts.")
 def subtract(a: int, b: int) -> int:
     return a - b
+//- /tools/lowlevel.py
+import mcp.types as types
+from mcp.server.lowlevel import Server
+
+server = Server("low")
+
+
+@server.list_tools()
+async def list_tools() -> list[types.Tool]:
+    return [
+        types.Tool(
+            name="fetch",
+            description="Fetches a URL.",
+            inputSchema={"type": "object", "properties": {"url": {"type": "string"}}},
+        )
+    ]
+
+
+@server.call_tool()
+async def call_tool(name: str, arguments: dict):
+    return []
 "#;
 
 /// Route, tool, mount and client facts, then what resolution adds: composed routes under
@@ -431,6 +452,12 @@ fn routes_tools_mounts_and_clients() {
         call L12:6 mcp.tool in <module>
         tool L6 mcp-sdk add desc="Adds two numbers." fields=[a,b] handler=sym:add recv=mcp in=<module>
         tool L12 mcp-sdk sub desc="Subtracts." fields=[a,b] handler=sym:subtract recv=mcp in=<module>
+        //- tools/lowlevel.py
+        sym function call_tool L19-20 exported sig="@server.call_tool() async def call_tool(name: str, arguments: dict)"
+        call L18:9 server.call_tool in <module>
+        hint L19 call_tool name : str
+        hint L19 call_tool arguments : dict
+        tool L10 mcp-sdk fetch desc="Fetches a URL." fields=[url] handler=sym:call_tool in=list_tools
     "#]].assert_eq(&facts);
     let resolved = keep(render_fixture_resolution(WEB), &["route:", "tool:", "FETCHES"]);
     expect![[r#"

@@ -16,6 +16,9 @@
 //! - Django: `path(route, view)` / `re_path(regex, view)` / `url(...)` entries (a file that
 //!   imports Django), views by reference (`views.index`, `View.as_view()`), `<int:pk>` and
 //!   `(?P<pk>...)` as `:pk`; `include(...)` prefixes are not composed yet.
+//! - The official SDK's low-level server: each `Tool(name="...", description=...,
+//!   inputSchema={"properties": {...}})` is a tool (fields: the schema's property names),
+//!   handled by the file's `@server.call_tool()` function (one function serves every tool).
 //! - Client calls: `requests.get(url)` / `httpx.post(url)` and the other methods, and
 //!   `request("GET", url)`, with a literal URL (an f-string's substitutions are parameters).
 //!
@@ -72,6 +75,8 @@ struct Pass<'a> {
     defs: HashMap<u32, SymbolIdx>,
     /// The enclosing symbol of each call site, by its position.
     enclosing: HashMap<(u32, u32), Option<SymbolIdx>>,
+    /// The MCP low-level server's `@server.call_tool()` function.
+    call_tool: Option<SymbolIdx>,
 }
 
 pub(super) fn extract(src: &str, tree: &Tree, facts: &mut FileFacts) {
@@ -106,7 +111,8 @@ pub(super) fn extract(src: &str, tree: &Tree, facts: &mut FileFacts) {
         .map(|(i, s)| (s.start_line, u32::try_from(i).unwrap_or(u32::MAX)))
         .collect();
     let enclosing = facts.calls.iter().map(|c| ((c.line, c.col), c.enclosing)).collect();
-    let mut pass = Pass { src, routers: HashMap::new(), imports, clients, defs, enclosing };
+    let mut pass =
+        Pass { src, routers: HashMap::new(), imports, clients, defs, enclosing, call_tool: None };
     // Routers first: a decorator may come before the line that builds its router's module.
     let mut nodes: Vec<Node<'_>> = Vec::new();
     let mut cursor = tree.root_node().walk();
@@ -132,6 +138,14 @@ pub(super) fn extract(src: &str, tree: &Tree, facts: &mut FileFacts) {
             "decorated_definition" => pass.decorated(n, facts),
             "call" => pass.call(n, facts),
             _ => {}
+        }
+    }
+    // The low-level server's tools are served by its one `@server.call_tool()` function.
+    if let Some(h) = pass.call_tool {
+        for e in facts.endpoints.iter_mut() {
+            if e.kind == EndpointKind::Tool && e.handler == Handler::Unknown {
+                e.handler = Handler::Symbol(h);
+            }
         }
     }
 }
@@ -206,6 +220,10 @@ impl<'a> Pass<'a> {
             let line = start_line(d);
             let enclosing =
                 self.enclosing.get(&(start_line(attr), start_col(attr))).copied().flatten();
+            if method == "call_tool" && self.imports.contains(&Framework::Mcp) {
+                self.call_tool.get_or_insert(idx);
+                continue;
+            }
             if method == "tool" && matches!(framework, Framework::Mcp | Framework::FastMcp) {
                 let name = keyword(call, "name", self.src)
                     .and_then(|v| string_value(v, self.src))
@@ -266,6 +284,11 @@ impl<'a> Pass<'a> {
 
     fn call(&mut self, n: Node<'_>, facts: &mut FileFacts) {
         let Some(f) = n.child_by_field_name("function") else { return };
+        if self.text(f).rsplit('.').next() == Some("Tool") && self.imports.contains(&Framework::Mcp)
+        {
+            self.low_level_tool(n, f, facts);
+            return;
+        }
         if f.kind() == "identifier" {
             self.django_path(n, f, facts);
             return;
@@ -361,6 +384,31 @@ impl<'a> Pass<'a> {
         }
     }
 
+    /// `types.Tool(name="fetch", description=..., inputSchema={"properties": {...}})` of the
+    /// official SDK's low-level server: a tool named by its literal name (its handler, the
+    /// file's `@server.call_tool()` function, is set after the pass).
+    fn low_level_tool(&mut self, n: Node<'_>, f: Node<'_>, facts: &mut FileFacts) {
+        let Some(name) = keyword(n, "name", self.src).and_then(|v| string_value(v, self.src))
+        else {
+            return;
+        };
+        let at = if f.kind() == "attribute" {
+            f.child_by_field_name("attribute").unwrap_or(f)
+        } else {
+            f
+        };
+        let (line, col) = (start_line(at), start_col(at));
+        let mut e = Endpoint::route("mcp-sdk", "", name, Handler::Unknown);
+        e.kind = EndpointKind::Tool;
+        e.description = keyword(n, "description", self.src).and_then(|v| string_value(v, self.src));
+        e.fields = keyword(n, "inputSchema", self.src)
+            .map(|schema| schema_properties(schema, self.src))
+            .unwrap_or_default();
+        e.line = line;
+        e.enclosing = self.enclosing.get(&(line, col)).copied().flatten();
+        facts.endpoints.push(e);
+    }
+
     /// Django's `path("users/<int:pk>/", views.user)`, `re_path(r"^(?P<slug>[-\w]+)/$", V.as_view())`
     /// (and the old `url(...)`) in a file that imports Django: a route of any method whose
     /// handler is the view. `include(...)` entries are not routes (their prefixes are not
@@ -409,6 +457,28 @@ impl<'a> Pass<'a> {
             name,
         })
     }
+}
+
+/// The keys of the `"properties"` object of a literal JSON schema dict.
+fn schema_properties(schema: Node<'_>, src: &str) -> Vec<String> {
+    if schema.kind() != "dictionary" {
+        return Vec::new();
+    }
+    let mut c = schema.walk();
+    let props = schema.named_children(&mut c).find(|p| {
+        p.kind() == "pair"
+            && p.child_by_field_name("key").and_then(|k| string_value(k, src)).as_deref()
+                == Some("properties")
+    });
+    let Some(value) = props.and_then(|p| p.child_by_field_name("value")) else { return Vec::new() };
+    if value.kind() != "dictionary" {
+        return Vec::new();
+    }
+    let mut c = value.walk();
+    value
+        .named_children(&mut c)
+        .filter_map(|p| p.child_by_field_name("key").and_then(|k| string_value(k, src)))
+        .collect()
 }
 
 /// Flask's `<int:id>` and `<id>` as `{id}`, which [`join_path`] turns into `:id`.
