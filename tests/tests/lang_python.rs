@@ -182,7 +182,6 @@ fn facts() {
         hint L30 Item name : str
         hint L31 Item price : int
         hint L34 Item.label  -> str
-        hint L38 Item.label value = ?
         hint L43 Cart.__init__ clock : Clock
         hint L44 Cart items : Item[]
         hint L45 Cart clock : Clock
@@ -191,7 +190,6 @@ fn facts() {
         hint L48 Cart.add  -> Cart
         hint L55 Cart.total it = self.items.[]
         hint L59 Cart.total i = self.items.[]
-        hint L66 Cart.path p = ?
         //- src/shop/util.py
         sym class Clock L6-8 exported sig="class Clock"
         sym method Clock.now L7-8 exported in=Clock sig="def now(self)"
@@ -219,7 +217,6 @@ fn facts() {
         hint L11 checkout handlers = ?
         hint L15 checkout fn = handlers.get()
         hint L20 checkout clock = Clock()
-        hint L22 checkout key = ?
         hint L22 checkout x = ?
     "#]].assert_eq(&render_fixture_facts(PKG));
 }

@@ -611,6 +611,47 @@ impl<'a> Walker<'a> {
         self.scopes.push(scope);
     }
 
+    /// Drops the `Value(Other)` hints ("a local of unknown value") of names nothing reads as
+    /// a receiver or value: such a hint only tells resolution that a path's head is local, so
+    /// a name never at the head of a path, a callee or a hint needs none (most parameters and
+    /// loop counters). Keyed by name, not scope: a closure reading its parent's local keeps it.
+    fn drop_unread_locals(&mut self) {
+        fn head_of(r: &Receiver, out: &mut HashSet<String>) {
+            match r {
+                Receiver::Path(p) => {
+                    if let Some(h) = p.first() {
+                        out.insert(h.clone());
+                    }
+                }
+                Receiver::CallResult(c) => callee_heads(c, out),
+                _ => {}
+            }
+        }
+        fn callee_heads(c: &Callee, out: &mut HashSet<String>) {
+            if c.receiver == Receiver::None {
+                out.insert(c.name.clone());
+            }
+            head_of(&c.receiver, out);
+        }
+        let mut read: HashSet<String> = HashSet::new();
+        for c in self.facts.calls.iter().chain(&self.facts.value_refs) {
+            callee_heads(&c.callee, &mut read);
+        }
+        for a in &self.facts.accesses {
+            head_of(&a.receiver, &mut read);
+        }
+        for h in &self.facts.type_hints {
+            match &h.source {
+                HintSource::CallResult(c) => callee_heads(c, &mut read),
+                HintSource::Value(r) => head_of(r, &mut read),
+                _ => {}
+            }
+        }
+        self.facts.type_hints.retain(|h| {
+            !matches!(h.source, HintSource::Value(Receiver::Other)) || read.contains(&h.name)
+        });
+    }
+
     /// `__all__ += [...]`.
     fn augmented(&mut self, node: Node<'_>) {
         let left = node.child_by_field_name("left");
@@ -1092,6 +1133,7 @@ impl<'a> Walker<'a> {
     }
 
     fn finish(mut self) -> FileFacts {
+        self.drop_unread_locals();
         if let Some(all) = self.all.take() {
             for s in self.facts.symbols.iter_mut().filter(|s| s.parent.is_none()) {
                 s.exported = all.contains(&s.name);
