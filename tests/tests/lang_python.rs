@@ -357,6 +357,15 @@ urlpatterns = [
     re_path(r"^about/(?P<page>[a-z]+)/$", views.AboutView.as_view()),
     path("blog/", include("blog.urls")),
 ]
+//- /blog/urls.py
+from django.urls import path
+
+from blog import views
+
+urlpatterns = [path("<slug:slug>/", views.post)]
+//- /blog/views.py
+def post(request, slug):
+    return slug
 //- /site/views.py
 from django.views import View
 
@@ -441,8 +450,12 @@ fn routes_tools_mounts_and_clients() {
         route L6 fastapi GET /items/:item_id handler=sym:read_item recv=router in=<module>
         route L11 fastapi POST /items handler=sym:create_item recv=router in=<module>
         //- site/urls.py
-        route L6 django ANY /articles/:year/ handler=views.year_archive in=<module>
-        route L7 django ANY /about/:page/ handler=views.AboutView in=<module>
+        route L6 django ANY /articles/:year/ handler=views.year_archive recv=urlpatterns in=<module>
+        route L7 django ANY /about/:page/ handler=views.AboutView recv=urlpatterns in=<module>
+        mount L8 django /blog/ -> blog.urls.urlpatterns recv=urlpatterns in=<module>
+        //- blog/urls.py
+        route L5 django ANY /:slug/ handler=views.post recv=urlpatterns in=<module>
+        //- blog/views.py
         //- site/views.py
         //- tools/server.py
         call L6:6 mcp.tool in <module>
@@ -460,14 +473,18 @@ fn routes_tools_mounts_and_clients() {
     expect![[r#"
         node route route:api/main.py:GET /v1/items/:item_id L6 "GET /v1/items/:item_id [fastapi] (registered at api/routers/items.py:6, mounted under /v1)"
         node route route:api/main.py:POST /v1/items L6 "POST /v1/items [fastapi] (registered at api/routers/items.py:11, mounted under /v1)"
+        node route route:site/urls.py:ANY /blog/:slug/ L8 "ANY /blog/:slug/ [django] (registered at blog/urls.py:5, mounted under /blog/)"
         node route route:web/app.py:GET /admin/console/stats L6 "GET /admin/console/stats [flask] (registered at web/admin.py:6, mounted under /admin)"
         edge CONTAINS file:api/main.py -> route:api/main.py:GET /v1/items/:item_id structural 1.00
         edge CONTAINS file:api/main.py -> route:api/main.py:POST /v1/items structural 1.00
+        edge CONTAINS file:site/urls.py -> route:site/urls.py:ANY /blog/:slug/ structural 1.00
         edge CONTAINS file:web/app.py -> route:web/app.py:GET /admin/console/stats structural 1.00
         edge HANDLES_ROUTE route:api/main.py:GET /v1/items/:item_id -> sym:py:api/routers/items.py:read_item L6 same-file 0.95
         edge HANDLES_ROUTE route:api/main.py:POST /v1/items -> sym:py:api/routers/items.py:create_item L6 same-file 0.95
+        edge HANDLES_ROUTE route:blog/urls.py:ANY /:slug/ -> sym:py:blog/views.py:post L5 import-resolved 0.95
         edge HANDLES_ROUTE route:site/urls.py:ANY /about/:page/ -> sym:py:site/views.py:AboutView L7 import-resolved 0.95
         edge HANDLES_ROUTE route:site/urls.py:ANY /articles/:year/ -> sym:py:site/views.py:year_archive L6 import-resolved 0.95
+        edge HANDLES_ROUTE route:site/urls.py:ANY /blog/:slug/ -> sym:py:blog/views.py:post L8 import-resolved 0.95
         edge HANDLES_ROUTE route:web/app.py:ANY /about -> sym:py:web/views.py:about L7 import-resolved 0.95
         edge HANDLES_ROUTE route:web/app.py:ANY /users -> sym:py:web/views.py:UserAPI L8 import-resolved 0.95
         edge HANDLES_ROUTE route:web/app.py:GET /admin/console/stats -> sym:py:web/admin.py:stats L6 same-file 0.95

@@ -15,7 +15,8 @@
 //!   docstring's first line, its parameters the input fields (`ctx` / `context` aside).
 //! - Django: `path(route, view)` / `re_path(regex, view)` / `url(...)` entries (a file that
 //!   imports Django), views by reference (`views.index`, `View.as_view()`), `<int:pk>` and
-//!   `(?P<pk>...)` as `:pk`; `include(...)` prefixes are not composed yet.
+//!   `(?P<pk>...)` as `:pk`; `include("app.urls")` mounts that module's `urlpatterns` under
+//!   the entry's path.
 //! - The official SDK's low-level server: each `Tool(name="...", description=...,
 //!   inputSchema={"properties": {...}})` is a tool (fields: the schema's property names),
 //!   handled by the file's `@server.call_tool()` function (one function serves every tool).
@@ -411,8 +412,8 @@ impl<'a> Pass<'a> {
 
     /// Django's `path("users/<int:pk>/", views.user)`, `re_path(r"^(?P<slug>[-\w]+)/$", V.as_view())`
     /// (and the old `url(...)`) in a file that imports Django: a route of any method whose
-    /// handler is the view. `include(...)` entries are not routes (their prefixes are not
-    /// composed yet).
+    /// handler is the view, registered on `urlpatterns`. `include("app.urls")` (a dotted
+    /// module path) mounts that module's `urlpatterns` under the route as a prefix.
     fn django_path(&mut self, n: Node<'_>, f: Node<'_>, facts: &mut FileFacts) {
         let name = self.text(f);
         if !matches!(name, "path" | "re_path" | "url") || !self.imports.contains(&Framework::Django)
@@ -423,17 +424,34 @@ impl<'a> Pass<'a> {
             return;
         };
         let Some(view) = positional(n, 1) else { return };
+        let path = if name == "path" { route_params(&route) } else { regex_route(&route) };
+        let (line, col) = (start_line(f), start_col(f));
         if view.kind() == "call"
             && view.child_by_field_name("function").is_some_and(|g| self.text(g) == "include")
         {
+            let module = first_positional(view).and_then(|m| string_value(m, self.src));
+            if let Some(module) = module.filter(|m| m.split('.').all(super::is_identifier)) {
+                facts.mounts.push(Mount {
+                    framework: "django".to_string(),
+                    prefix: join_path("", &path),
+                    receiver: vec!["urlpatterns".to_string()],
+                    target: Callee {
+                        receiver: Receiver::Path(module.split('.').map(str::to_string).collect()),
+                        name: "urlpatterns".to_string(),
+                    },
+                    call: false,
+                    middleware: Vec::new(),
+                    line,
+                    enclosing: self.enclosing.get(&(line, col)).copied().flatten(),
+                });
+            }
             return;
         }
         let Some(handler) = self.handler_ref(view) else { return };
-        let path = if name == "path" { route_params(&route) } else { regex_route(&route) };
-        let (line, col) = (start_line(f), start_col(f));
         let mut e =
             Endpoint::route("django", "ANY", join_path("", &path), Handler::Reference(handler));
         e.line = line;
+        e.receiver = vec!["urlpatterns".to_string()];
         e.enclosing = self.enclosing.get(&(line, col)).copied().flatten();
         facts.endpoints.push(e);
     }

@@ -659,12 +659,20 @@ impl LanguageResolver for PythonResolver {
     ) -> Option<(Target, Reason)> {
         let l = Local::new(db, workspace, file);
         // A mounted router is a variable (`bp = Blueprint(...)`): its declaration.
-        match l.callee(scope, callee, line, false, 0) {
-            (Value::Function(g, i) | Value::Class(g, i) | Value::Bound(g, i, _), reason) => {
+        let found = |v: Value, reason: Reason| match v {
+            Value::Function(g, i) | Value::Class(g, i) | Value::Bound(g, i, _) => {
                 Some(((g, i), reason))
             }
             _ => None,
+        };
+        let (v, reason) = l.callee(scope, callee, line, false, 0);
+        if let Some(t) = found(v, reason) {
+            return Some(t);
         }
+        // A module named by its dotted path, no import needed (Django's `include("a.urls")`).
+        let Receiver::Path(p) = &callee.receiver else { return None };
+        let module = l.infer.module(file, &index::ModRef::Abs(p.clone()))?;
+        found(l.infer.module_attr(&module, &callee.name, 0), Reason::ImportResolved)
     }
 
     fn has_endpoints(&self) -> bool {
