@@ -1202,13 +1202,14 @@ def show():
     return Cart().add(1)
 "#;
 
-/// A Python body edit (a call changed) keeps the file's table (`py_index`: names, classes,
-/// members, hints without lines) equal: only the edited file re-resolves (its symbol rows are
+/// A Python body edit (a call added, the returned value unchanged) keeps the file's table
+/// (`py_index`: names, classes, members, hints and returned values without lines) equal: only
+/// the edited file re-resolves (its symbol rows are
 /// re-derived from the new facts and compare equal).
 #[test]
 fn python_body_edit_reruns_only_its_file() {
     let mut s = Session::new(PY);
-    s.edit("app/models.py", "return self.total(x)", "return self.total(x) + self.add(x)");
+    s.edit("app/models.py", "return self.total(x)", "self.add(x)\n        return self.total(x)");
     check(
         &mut s,
         &[

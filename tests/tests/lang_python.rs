@@ -179,6 +179,7 @@ fn facts() {
         heritage Item Extends Base
         heritage Cart Extends Mixin
         heritage Cart Extends Base
+        hint L15 Base.save  = this.validate()
         hint L30 Item name : str
         hint L31 Item price : int
         hint L34 Item.label  -> str
@@ -189,7 +190,10 @@ fn facts() {
         hint L48 Cart.add item : Item
         hint L48 Cart.add  -> Cart
         hint L55 Cart.total it = self.items.[]
+        hint L59 Cart.total  = sum()
         hint L59 Cart.total i = self.items.[]
+        hint L63 Cart.empty  = this.()
+        hint L67 Cart.path  = os.path.join()
         //- src/shop/util.py
         sym class Clock L6-8 exported sig="class Clock"
         sym method Clock.now L7-8 exported in=Clock sig="def now(self)"
@@ -218,6 +222,7 @@ fn facts() {
         hint L15 checkout fn = handlers.get()
         hint L20 checkout clock = Clock()
         hint L22 checkout x = ?
+        hint L23 checkout  = checkout
     "#]].assert_eq(&render_fixture_facts(PKG));
 }
 

@@ -43,7 +43,10 @@
 //!   `x = a.b` is `Value(Path(["a", "b"]))`, `for x in a.b:` is `Value(Path(["a", "b",
 //!   "[]"]))` (an element of it) and `for x in f():` is `CallResult(Callee { receiver:
 //!   CallResult(f), name: "[]" })` (an element of its result; comprehensions too), `with f()
-//!   as x:` is `CallResult(f)`, `x = cast(T, v)` is `Annotation(T)`. An instance attribute
+//!   as x:` is `CallResult(f)`, `x = cast(T, v)` is `Annotation(T)`. A function without a
+//!   declared return type gets a hint with an empty name holding its first informative
+//!   `return` value (locals replaced by what they hold, as for `self.x = v`; `return self`
+//!   is `Value(Path(["self"]))`). An instance attribute
 //!   `self.x = v` is a hint of the class (scope: the class) whose source was evaluated in the
 //!   method: a parameter or local with a known source is replaced by that source, and a hint
 //!   that would name a local the class cannot see is dropped, so every hint of a class reads

@@ -350,6 +350,9 @@ impl<'a> Walker<'a> {
                 for v in node.named_children(&mut c) {
                     self.value_ref(v);
                 }
+                if node.kind() == "return_statement" {
+                    self.returned(node);
+                }
             }
             "pair" => {
                 if let Some(v) = node.child_by_field_name("value") {
@@ -650,6 +653,24 @@ impl<'a> Walker<'a> {
         self.facts.type_hints.retain(|h| {
             !matches!(h.source, HintSource::Value(Receiver::Other)) || read.contains(&h.name)
         });
+    }
+
+    /// The first informative `return` of a function without a declared return type: a hint of
+    /// the function with an empty name, its source read in module scope (locals replaced by
+    /// what they hold, as for class attributes).
+    fn returned(&mut self, node: Node<'_>) {
+        if self.top().kind != ScopeKind::Function {
+            return;
+        }
+        let Some(f) = self.enclosing() else { return };
+        let declared_or_seen =
+            self.facts.type_hints.iter().any(|h| h.scope == Some(f) && h.name.is_empty());
+        if declared_or_seen {
+            return;
+        }
+        let Some(value) = node.named_child(0) else { return };
+        let Some(src) = self.source_of(value).and_then(|s| self.for_class(s, 0)) else { return };
+        self.hint(Some(f), "", src, start_line(node));
     }
 
     /// `__all__ += [...]`.

@@ -55,6 +55,9 @@ pub(crate) struct PyIndex {
     pub classes: HashMap<SymbolIdx, ClassInfo>,
     /// A function's declared return type (normalized annotation).
     pub returns: HashMap<SymbolIdx, String>,
+    /// What a function without a declared return type returns, when its walk could tell
+    /// (a construction, a call, a path read in module scope).
+    pub returned: HashMap<SymbolIdx, HintSource>,
     /// Module-level variables: what the first assignment holds.
     pub variables: HashMap<String, HintSource>,
     /// pytest fixtures the file declares (functions decorated `@pytest.fixture` /
@@ -137,7 +140,15 @@ pub(crate) fn py_index(db: &dyn salsa::Database, file: SourceFile) -> PyIndex {
                     facts.symbols.get(p as usize).map(|s| s.kind),
                     Some(NodeKind::Class | NodeKind::Enum)
                 ) {
-                    out.classes.entry(p).or_default().members.insert(s.name.clone(), idx);
+                    let members = &mut out.classes.entry(p).or_default().members;
+                    // A property's setter or deleter does not hide its getter (which says
+                    // what the property holds).
+                    let getter = members.get(&s.name).is_some_and(|&prev| {
+                        facts.symbols.get(prev as usize).map(|p| p.kind) == Some(NodeKind::Property)
+                    });
+                    if !(getter && s.kind == NodeKind::Property) {
+                        members.insert(s.name.clone(), idx);
+                    }
                 }
             }
         }
@@ -219,6 +230,10 @@ pub(crate) fn py_index(db: &dyn salsa::Database, file: SourceFile) -> PyIndex {
         match (&h.source, h.scope) {
             (HintSource::Return(t), Some(f)) => {
                 out.returns.entry(f).or_insert_with(|| t.clone());
+            }
+            // The provider's encoding of an unannotated function's returned value.
+            (src, Some(f)) if h.name.is_empty() => {
+                out.returned.entry(f).or_insert_with(|| src.clone());
             }
             (src, None) => {
                 out.variables.entry(h.name.clone()).or_insert_with(|| src.clone());

@@ -512,6 +512,10 @@ impl<'db> Infer<'db> {
                 }
                 v
             }
+            // `cls(...)` in a classmethod (`return cls(...)`): an instance of the class.
+            HintSource::CallResult(c) if c.receiver == Receiver::This && c.name.is_empty() => {
+                Value::Instance(k.0, k.1)
+            }
             HintSource::CallResult(c) if matches!(c.receiver, Receiver::This) => {
                 let f = self.attr(&Value::Instance(k.0, k.1), &c.name, depth + 1);
                 self.call_result(&f, depth + 1)
@@ -597,14 +601,16 @@ impl<'db> Infer<'db> {
             Value::Class(f, c) => Value::Instance(*f, *c),
             Value::Function(f, i) => {
                 let index = self.index(*f);
-                match index.returns.get(i) {
-                    Some(t) => {
-                        let class = index.parent(*i).filter(|p| {
-                            matches!(index.kind(*p), Some(NodeKind::Class | NodeKind::Enum))
-                        });
-                        self.instance_of_type(*f, t, class.map(|c| (*f, c)), depth + 1)
-                    }
-                    None => Value::Unknown,
+                let class = index
+                    .parent(*i)
+                    .filter(|p| matches!(index.kind(*p), Some(NodeKind::Class | NodeKind::Enum)));
+                match (index.returns.get(i), index.returned.get(i)) {
+                    (Some(t), _) => self.instance_of_type(*f, t, class.map(|c| (*f, c)), depth + 1),
+                    (None, Some(src)) => match class {
+                        Some(c) => self.eval_source_in_class((*f, c), src, depth + 1),
+                        None => self.eval_source(*f, None, src, depth + 1),
+                    },
+                    (None, None) => Value::Unknown,
                 }
             }
             Value::External => Value::External,
