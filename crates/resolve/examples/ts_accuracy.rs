@@ -59,8 +59,8 @@ fn main() {
 
     // Oracle.
     let text = std::fs::read_to_string(oracle).unwrap_or_default();
-    let mut o_sites: HashSet<(String, u32, String, String)> = HashSet::new();
-    let mut o_pairs: HashSet<(String, String, String, String)> = HashSet::new();
+    let mut o_sites: HashSet<common::SiteKey> = HashSet::new();
+    let mut o_pairs: HashSet<common::PairKey> = HashSet::new();
     let mut o_files: HashSet<String> = HashSet::new();
     let mut o_records = Vec::new();
     for line in text.lines() {
@@ -69,25 +69,14 @@ fn main() {
         if v.get("callee_external").and_then(|x| x.as_bool()) != Some(false) {
             continue;
         }
-        let line = v.get("caller_line").and_then(|x| x.as_u64()).unwrap_or(0) as u32;
-        let key = (
-            field(&v, "caller_file").to_string(),
-            line,
-            field(&v, "callee_file").to_string(),
-            field(&v, "callee_symbol").to_string(),
-        );
-        o_pairs.insert((
-            key.0.clone(),
-            field(&v, "caller_symbol").to_string(),
-            key.2.clone(),
-            key.3.clone(),
-        ));
+        let (key, pair) = common::record_keys(&v);
+        o_pairs.insert(pair);
         o_records.push((key.clone(), field(&v, "callee_kind").to_string()));
         o_sites.insert(key);
     }
 
-    let mut i_sites: HashSet<(String, u32, String, String)> = HashSet::new();
-    let mut i_pairs: HashSet<(String, String, String, String)> = HashSet::new();
+    let mut i_sites: HashSet<common::SiteKey> = HashSet::new();
+    let mut i_pairs: HashSet<common::PairKey> = HashSet::new();
     let mut unresolved = 0usize;
     let mut by_reason: HashMap<String, (usize, usize)> = HashMap::new();
     for &f in files {
@@ -124,36 +113,16 @@ fn main() {
             }
         }
     }
-    let hit = i_sites.intersection(&o_sites).count();
-    let phit = i_pairs.intersection(&o_pairs).count();
-    let pct = |a: usize, b: usize| if b == 0 { 0.0 } else { 100.0 * a as f64 / b as f64 };
+
     println!("files {} (oracle covers {})", files.len(), o_files.len());
     println!(
         "parse {:.0} ms, resolve {:.0} ms",
         parse.as_secs_f64() * 1e3,
         resolve.as_secs_f64() * 1e3
     );
-    println!(
-        "sites: oracle {} index {} match {} precision {:.1}% recall {:.1}%",
-        o_sites.len(),
-        i_sites.len(),
-        hit,
-        pct(hit, i_sites.len()),
-        pct(hit, o_sites.len())
-    );
-    println!(
-        "pairs: oracle {} index {} match {} precision {:.1}% recall {:.1}%",
-        o_pairs.len(),
-        i_pairs.len(),
-        phit,
-        pct(phit, i_pairs.len()),
-        pct(phit, o_pairs.len())
-    );
-    let mut reasons: Vec<_> = by_reason.into_iter().collect();
-    reasons.sort();
-    for (r, (n, ok)) in reasons {
-        println!("  reason {r}: {n} edges, {ok} in oracle ({:.1}%)", pct(ok, n));
-    }
+    common::print_match("sites", &o_sites, &i_sites);
+    common::print_match("pairs", &o_pairs, &i_pairs);
+    common::print_reasons(by_reason);
     println!("unresolved sites (admitted): {unresolved}");
     println!("ACCESSES edges (all files): {accesses}");
 }

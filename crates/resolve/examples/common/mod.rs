@@ -129,3 +129,52 @@ impl Corpus {
         out
     }
 }
+
+/// `(caller_file, caller_line, callee_file, callee_symbol)`: a call site as the oracles key it.
+pub type SiteKey = (String, u32, String, String);
+/// `(caller_file, caller_symbol, callee_file, callee_symbol)`.
+pub type PairKey = (String, String, String, String);
+
+/// The site and pair keys of an oracle record.
+pub fn record_keys(v: &serde_json::Value) -> (SiteKey, PairKey) {
+    let line = v.get("caller_line").and_then(|x| x.as_u64()).unwrap_or(0) as u32;
+    let site = (
+        field(v, "caller_file").to_string(),
+        line,
+        field(v, "callee_file").to_string(),
+        field(v, "callee_symbol").to_string(),
+    );
+    let pair =
+        (site.0.clone(), field(v, "caller_symbol").to_string(), site.2.clone(), site.3.clone());
+    (site, pair)
+}
+
+/// `a` of `b` in percent (0 when `b` is 0).
+pub fn pct(a: usize, b: usize) -> f64 {
+    if b == 0 { 0.0 } else { 100.0 * a as f64 / b as f64 }
+}
+
+/// Prints `LABEL: oracle N index M match K precision P% recall R%`.
+pub fn print_match<K: std::hash::Hash + Eq>(
+    label: &str,
+    oracle: &std::collections::HashSet<K>,
+    index: &std::collections::HashSet<K>,
+) {
+    let hit = index.intersection(oracle).count();
+    println!(
+        "{label}: oracle {} index {} match {hit} precision {:.1}% recall {:.1}%",
+        oracle.len(),
+        index.len(),
+        pct(hit, index.len()),
+        pct(hit, oracle.len())
+    );
+}
+
+/// Prints, per reason, the edges and how many the oracle has.
+pub fn print_reasons(by_reason: HashMap<String, (usize, usize)>) {
+    let mut reasons: Vec<_> = by_reason.into_iter().collect();
+    reasons.sort();
+    for (r, (n, ok)) in reasons {
+        println!("  reason {r}: {n} edges, {ok} in oracle ({:.1}%)", pct(ok, n));
+    }
+}
