@@ -38,7 +38,11 @@
 //!   callee's text as its name.
 //! - Type hints: annotation texts are normalized ([`normalize_annotation`]): quotes, `Optional`,
 //!   `| None`, `ClassVar`, `Final`, `Annotated` and type arguments are dropped, and an
-//!   iterable of `X` (`list[X]`, `Sequence[X]`, `Iterator[X]`, `tuple[X, ...]`...) is `X[]`.
+//!   iterable of `X` (`list[X]`, `Sequence[X]`, `Iterator[X]`, `tuple[X, ...]`...) is `X[]`, a
+//!   tuple of given types (`tuple[A, B]`) is `(A,B)` (`?` for an element we cannot name), and
+//!   `a, b = v` gives each name the element `[i]` of `v` (a path segment, or the name of a
+//!   callee whose receiver is the call: `CallResult(Callee { receiver: CallResult(f), name:
+//!   "[0]" })`).
 //!   `x = f(...)` is `CallResult(f)` (a class called constructs it: resolution decides),
 //!   `x = a.b` is `Value(Path(["a", "b"]))`, `for x in a.b:` is `Value(Path(["a", "b",
 //!   "[]"]))` (an element of it) and `for x in f():` is `CallResult(Callee { receiver:
@@ -203,11 +207,18 @@ pub fn normalize_annotation(text: &str) -> Option<String> {
         l if WRAPPERS.contains(&l) => normalize_annotation(args.first()?),
         l if ITERABLES.contains(&l) => {
             let first = args.first()?;
-            // `tuple[A, B]` is not an iterable of one type.
+            // `tuple[A, B]`: one type per element, `(A,B)` (`?` for one we cannot name).
             if matches!(l, "tuple" | "Tuple")
                 && !(args.len() == 2 && args.get(1).is_some_and(|a| a.trim() == "..."))
             {
-                return None;
+                let parts: Vec<String> = args
+                    .iter()
+                    .map(|a| normalize_annotation(a).unwrap_or_else(|| "?".into()))
+                    .collect();
+                if parts.iter().all(|p| p == "?") {
+                    return None;
+                }
+                return Some(format!("({})", parts.join(",")));
             }
             let inner = normalize_annotation(first)?;
             if inner.ends_with("[]") { None } else { Some(format!("{inner}[]")) }
@@ -262,7 +273,9 @@ mod tests {
             ("list[Rule]", Some("Rule[]")),
             ("t.Iterator[Rule]", Some("Rule[]")),
             ("tuple[Rule, ...]", Some("Rule[]")),
-            ("tuple[A, B]", None),
+            ("tuple[A, B]", Some("(A,B)")),
+            ("Tuple[str, Command, List[str]]", Some("(str,Command,str[])")),
+            ("tuple[Any, Any]", None),
             ("list[list[A]]", None),
             ("ClassVar[Config]", Some("Config")),
             ("dict[str, A]", Some("dict")),

@@ -1005,6 +1005,7 @@ impl<'a> Walker<'a> {
                     self.hint(Some(class), attr, src, start_line(left));
                 }
             }
+            "pattern_list" | "tuple_pattern" if self.unpack(left, source.as_ref(), kind) => {}
             _ => {
                 for name in target_names(left, self.src) {
                     match kind {
@@ -1027,6 +1028,45 @@ impl<'a> Walker<'a> {
                 }
             }
         }
+    }
+
+    /// `a, b = f()` / `a, b = x.pair` in a function (or at module level): each name is an element
+    /// of what the right side holds (`[0]`, `[1]`: the provider's encoding, a path segment or a
+    /// callee name). `false` when the targets are not plain names or nothing is known.
+    fn unpack(&mut self, left: Node<'_>, source: Option<&HintSource>, kind: ScopeKind) -> bool {
+        let Some(source) = source else { return false };
+        if kind == ScopeKind::Class {
+            return false;
+        }
+        let mut c = left.walk();
+        let names: Vec<Node<'_>> = left.named_children(&mut c).collect();
+        if names.is_empty() || names.iter().any(|n| n.kind() != "identifier") {
+            return false;
+        }
+        for (i, n) in names.into_iter().enumerate() {
+            let seg = format!("[{i}]");
+            let element = match source {
+                HintSource::Value(Receiver::Path(p)) => {
+                    let mut p = p.clone();
+                    p.push(seg);
+                    HintSource::Value(Receiver::Path(p))
+                }
+                HintSource::CallResult(c) => HintSource::CallResult(Callee {
+                    receiver: Receiver::CallResult(Box::new(c.clone())),
+                    name: seg,
+                }),
+                _ => return false,
+            };
+            let name = self.text(n);
+            if kind == ScopeKind::Module && self.module_names.insert(name.to_string()) {
+                let k =
+                    if is_constant_name(name) { NodeKind::Constant } else { NodeKind::Variable };
+                let sig = signature(left, None, self.src);
+                self.push_symbol(k, name, n, sig, None);
+            }
+            self.bind_target(n, Some(element), start_line(n));
+        }
+        true
     }
 
     /// A source evaluated in a method, rewritten to read in module scope (for a hint of the

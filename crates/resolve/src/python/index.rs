@@ -33,12 +33,12 @@ pub(crate) enum Binding {
 }
 
 /// A class: its bases as written, its members, and its attributes' hints (class-level and
-/// `self.x = ...`, first one per name).
+/// `self.x = ...`, every one per name in source order: the first that says something wins).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct ClassInfo {
     pub bases: Vec<String>,
     pub members: HashMap<String, SymbolIdx>,
-    pub attrs: HashMap<String, HintSource>,
+    pub attrs: HashMap<String, Vec<HintSource>>,
 }
 
 /// One Python file as other files see it.
@@ -240,7 +240,7 @@ pub(crate) fn py_index(db: &dyn salsa::Database, file: SourceFile) -> PyIndex {
             }
             (src, Some(s)) => {
                 if let Some(c) = out.classes.get_mut(&s) {
-                    c.attrs.entry(h.name.clone()).or_insert_with(|| src.clone());
+                    c.attrs.entry(h.name.clone()).or_default().push(src.clone());
                 }
             }
         }

@@ -196,6 +196,8 @@ pub(crate) enum Value {
     Bound(SourceFile, SymbolIdx, Box<Value>),
     /// An iterable whose elements hold the value.
     Iter(Box<Value>),
+    /// A tuple of known element values (`tuple[A, B]`).
+    Tuple(Vec<Value>),
     /// Something outside the workspace (the standard library, a package, a builtin).
     External,
     Unknown,
@@ -263,8 +265,11 @@ impl<'db> Infer<'db> {
                     return bound(self.instance_of_type(f, t, class, depth + 1));
                 }
                 let hint = index.parent(i).and_then(|c| {
-                    let src = index.classes.get(&c)?.attrs.get(index.name(i)?)?;
-                    Some(self.eval_source_in_class((f, c), src, depth + 1))
+                    let sources = index.classes.get(&c)?.attrs.get(index.name(i)?)?;
+                    sources
+                        .iter()
+                        .map(|src| self.eval_source_in_class((f, c), src, depth + 1))
+                        .find(|v| *v != Value::Unknown)
                 });
                 bound(hint.unwrap_or(Value::Unknown))
             }
@@ -479,7 +484,7 @@ impl<'db> Infer<'db> {
                     Err(false) => Value::Unknown,
                 }
             }
-            Value::Iter(_) => Value::External,
+            Value::Iter(_) | Value::Tuple(_) => Value::External,
             Value::External => Value::External,
             _ => Value::Unknown,
         }
@@ -489,9 +494,15 @@ impl<'db> Infer<'db> {
     fn attr_hint(&self, c: (SourceFile, SymbolIdx), name: &str, depth: u32) -> Option<Value> {
         let (mro, _) = self.mro(c, depth + 1);
         for k in mro {
-            if let Some(src) = self.index(k.0).classes.get(&k.1).and_then(|ci| ci.attrs.get(name)) {
-                let v = self.eval_source_in_class(k, src, depth + 1);
-                return (v != Value::Unknown).then_some(v);
+            if let Some(sources) =
+                self.index(k.0).classes.get(&k.1).and_then(|ci| ci.attrs.get(name))
+            {
+                // The first assignment that says something (`self.stream = stream` of an
+                // unknown type, then `self.stream = ByteStream(...)`).
+                return sources
+                    .iter()
+                    .map(|src| self.eval_source_in_class(k, src, depth + 1))
+                    .find(|v| *v != Value::Unknown);
             }
         }
         None
@@ -527,9 +538,14 @@ impl<'db> Infer<'db> {
     /// One step of a path: an attribute, or `[]` (an element of an iterable).
     pub(crate) fn step(&self, v: &Value, seg: &str, depth: u32) -> Value {
         let v = v.held();
-        if seg == "[]" {
+        if let Some(index) = seg.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
             return match v {
                 Value::Iter(e) => (**e).clone(),
+                Value::Tuple(items) => index
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|i| items.get(i).cloned())
+                    .unwrap_or(Value::Unknown),
                 Value::External => Value::External,
                 _ => Value::Unknown,
             };
@@ -545,6 +561,19 @@ impl<'db> Infer<'db> {
         class: Option<(SourceFile, SymbolIdx)>,
         depth: u32,
     ) -> Value {
+        if let Some(items) = ty.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
+            let items = items
+                .split(',')
+                .map(|t| {
+                    if t == "?" {
+                        Value::Unknown
+                    } else {
+                        self.instance_of_type(f, t, class, depth + 1)
+                    }
+                })
+                .collect();
+            return Value::Tuple(items);
+        }
         if let Some(elem) = ty.strip_suffix("[]") {
             return match self.instance_of_type(f, elem, class, depth + 1) {
                 Value::Unknown => Value::Unknown,
@@ -672,7 +701,13 @@ impl<'db> Infer<'db> {
             Receiver::CallResult(inner) => {
                 let v = self.module_callee(f, inner, depth + 1);
                 let r = self.call_result(&v, depth + 1);
-                if c.name.is_empty() { r } else { self.attr(&r, &c.name, depth + 1) }
+                if c.name.is_empty() {
+                    r
+                } else if c.name.starts_with('[') {
+                    self.step(&r, &c.name, depth + 1)
+                } else {
+                    self.attr(&r, &c.name, depth + 1)
+                }
             }
             _ => Value::Unknown,
         }

@@ -170,11 +170,11 @@ impl<'db> Local<'db> {
                 self.infer.instance_of_type(self.file, t, self.class_of(scope), depth + 1)
             }
             // `for x in f():` (the provider's encoding): an element of f's result.
-            HintSource::CallResult(c) if c.name == "[]" => {
+            HintSource::CallResult(c) if c.name.starts_with('[') => {
                 let Receiver::CallResult(inner) = &c.receiver else { return Value::Unknown };
                 let (v, _) = self.callee(scope, inner, line, true, depth + 1);
                 let r = self.infer.call_result(&v, depth + 1);
-                self.infer.step(&r, "[]", depth + 1)
+                self.infer.step(&r, &c.name, depth + 1)
             }
             HintSource::CallResult(c) => {
                 let (v, _) = self.callee(scope, c, line, true, depth + 1);
@@ -369,7 +369,7 @@ fn outcome(l: &Local<'_>, v: &Value) -> Outcome {
             }
             Outcome::Calls(out)
         }
-        Value::External | Value::Iter(_) => Outcome::External,
+        Value::External | Value::Iter(_) | Value::Tuple(_) => Outcome::External,
         // A call of a value (an instance, a variable, an attribute, a module): which code
         // runs is the value's business, not a declaration's.
         Value::Instance(..) | Value::Module(_) | Value::Bound(..) | Value::Unknown => {
