@@ -90,6 +90,7 @@ pub(super) fn extract(src: &str, tree: &Tree) -> FileFacts {
         bases: None,
         called: HashSet::new(),
         written: HashSet::new(),
+        returns_known: HashSet::new(),
     };
     let mut cursor = tree.root_node().walk();
     'walk: loop {
@@ -167,6 +168,8 @@ struct Walker<'a> {
     /// assignments, which are written (`self.x = v`), by node id.
     called: HashSet<usize>,
     written: HashSet<usize>,
+    /// Functions whose return hint is written (declared, or a first informative `return`).
+    returns_known: HashSet<SymbolIdx>,
 }
 
 impl<'a> Walker<'a> {
@@ -567,6 +570,7 @@ impl<'a> Walker<'a> {
         if let Some(ret) = node.child_by_field_name("return_type")
             && let Some(t) = normalize_annotation(self.text(ret))
         {
+            self.returns_known.insert(idx);
             self.hint(Some(idx), "", HintSource::Return(t), start_line(ret));
         }
         self.scopes.push(scope);
@@ -663,13 +667,13 @@ impl<'a> Walker<'a> {
             return;
         }
         let Some(f) = self.enclosing() else { return };
-        let declared_or_seen =
-            self.facts.type_hints.iter().any(|h| h.scope == Some(f) && h.name.is_empty());
-        if declared_or_seen {
+        // Declared (`-> T`), or an earlier `return` said it already.
+        if self.returns_known.contains(&f) {
             return;
         }
         let Some(value) = node.named_child(0) else { return };
         let Some(src) = self.source_of(value).and_then(|s| self.for_class(s, 0)) else { return };
+        self.returns_known.insert(f);
         self.hint(Some(f), "", src, start_line(node));
     }
 
@@ -942,16 +946,8 @@ impl<'a> Walker<'a> {
                             if let Some(r) = right {
                                 self.all = Some(string_list(r, self.src));
                             }
-                        } else if self.module_names.insert(name.to_string()) {
-                            let k = if is_lambda {
-                                NodeKind::Function
-                            } else if is_constant_name(name) {
-                                NodeKind::Constant
-                            } else {
-                                NodeKind::Variable
-                            };
-                            let sig = signature(node, None, self.src);
-                            self.push_symbol(k, name, node, sig, None);
+                        } else {
+                            self.module_variable(name, node, node, is_lambda);
                         }
                         if let Some(src) = source {
                             self.hint(None, name, src, start_line(left));
@@ -1009,17 +1005,7 @@ impl<'a> Walker<'a> {
             _ => {
                 for name in target_names(left, self.src) {
                     match kind {
-                        ScopeKind::Module => {
-                            if self.module_names.insert(name.to_string()) {
-                                let k = if is_constant_name(name) {
-                                    NodeKind::Constant
-                                } else {
-                                    NodeKind::Variable
-                                };
-                                let sig = signature(node, None, self.src);
-                                self.push_symbol(k, name, node, sig, None);
-                            }
-                        }
+                        ScopeKind::Module => self.module_variable(name, node, node, false),
                         ScopeKind::Function | ScopeKind::Anonymous => {
                             self.bind_local(name, None, start_line(node))
                         }
@@ -1028,6 +1014,24 @@ impl<'a> Walker<'a> {
                 }
             }
         }
+    }
+
+    /// A module-level name an assignment binds: a symbol the first time (a `function` for a
+    /// lambda, a `constant` when UPPER_CASE, else a `variable`), its lines `decl`'s, its
+    /// signature `sig`'s text.
+    fn module_variable(&mut self, name: &str, decl: Node<'_>, sig: Node<'_>, is_lambda: bool) {
+        if !self.module_names.insert(name.to_string()) {
+            return;
+        }
+        let kind = if is_lambda {
+            NodeKind::Function
+        } else if is_constant_name(name) {
+            NodeKind::Constant
+        } else {
+            NodeKind::Variable
+        };
+        let sig = signature(sig, None, self.src);
+        self.push_symbol(kind, name, decl, sig, None);
     }
 
     /// `a, b = f()` / `a, b = x.pair` in a function (or at module level): each name is an element
@@ -1058,11 +1062,8 @@ impl<'a> Walker<'a> {
                 _ => return false,
             };
             let name = self.text(n);
-            if kind == ScopeKind::Module && self.module_names.insert(name.to_string()) {
-                let k =
-                    if is_constant_name(name) { NodeKind::Constant } else { NodeKind::Variable };
-                let sig = signature(left, None, self.src);
-                self.push_symbol(k, name, n, sig, None);
+            if kind == ScopeKind::Module {
+                self.module_variable(name, n, left, false);
             }
             self.bind_target(n, Some(element), start_line(n));
         }

@@ -116,13 +116,15 @@ pub(crate) fn py_index(db: &dyn salsa::Database, file: SourceFile) -> PyIndex {
     };
     // Module-level bindings in source order, the last one winning (an assignment of a literal
     // does not hide an import or declaration: `json = None` in an `except ImportError:`).
+    let hinted: std::collections::HashSet<&str> =
+        facts.type_hints.iter().filter(|h| h.scope.is_none()).map(|h| h.name.as_str()).collect();
     let literal: std::collections::HashSet<&str> = facts
         .symbols
         .iter()
         .filter(|s| {
             s.parent.is_none()
                 && matches!(s.kind, NodeKind::Variable | NodeKind::Constant)
-                && !facts.type_hints.iter().any(|h| h.scope.is_none() && h.name == s.name)
+                && !hinted.contains(s.name.as_str())
         })
         .map(|s| s.name.as_str())
         .collect();

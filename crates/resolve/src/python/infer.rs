@@ -362,13 +362,9 @@ impl<'db> Infer<'db> {
 
     /// The classes of `c`'s method resolution order, `c` first (C3; on an inconsistent
     /// hierarchy, depth-first). The flag says some base is outside the workspace or unknown.
-    pub(crate) fn mro(
-        &self,
-        c: (SourceFile, SymbolIdx),
-        depth: u32,
-    ) -> (Vec<(SourceFile, SymbolIdx)>, bool) {
-        // Worked out from the class itself, whatever the caller's depth, and kept.
-        let _ = depth;
+    /// Worked out from the class itself, whatever the caller's depth, and kept for the file's
+    /// resolution.
+    pub(crate) fn mro(&self, c: (SourceFile, SymbolIdx)) -> (Vec<(SourceFile, SymbolIdx)>, bool) {
         self.mro_at(c, 0)
     }
 
@@ -447,9 +443,8 @@ impl<'db> Infer<'db> {
         c: (SourceFile, SymbolIdx),
         name: &str,
         skip_first: bool,
-        depth: u32,
     ) -> Result<(SourceFile, SymbolIdx), bool> {
-        let (mro, open) = self.mro(c, depth + 1);
+        let (mro, open) = self.mro(c);
         for k in mro.into_iter().skip(usize::from(skip_first)) {
             if let Some(i) = self.index(k.0).classes.get(&k.1).and_then(|ci| ci.members.get(name)) {
                 return Ok((k.0, *i));
@@ -468,7 +463,7 @@ impl<'db> Infer<'db> {
             Value::Module(m) => self.module_attr(m, name, depth + 1),
             Value::Class(f, c) | Value::Instance(f, c) => {
                 let instance = matches!(v, Value::Instance(..));
-                match self.lookup_member((*f, *c), name, false, depth + 1) {
+                match self.lookup_member((*f, *c), name, false) {
                     Ok((g, i)) => {
                         let kind = self.index(g).kind(i);
                         if instance
@@ -492,7 +487,7 @@ impl<'db> Infer<'db> {
 
     /// The type of an instance attribute from the hints of the classes of `c`'s MRO.
     fn attr_hint(&self, c: (SourceFile, SymbolIdx), name: &str, depth: u32) -> Option<Value> {
-        let (mro, _) = self.mro(c, depth + 1);
+        let (mro, _) = self.mro(c);
         for k in mro {
             if let Some(sources) =
                 self.index(k.0).classes.get(&k.1).and_then(|ci| ci.attrs.get(name))

@@ -242,7 +242,7 @@ impl<'db> Local<'db> {
                 let Some(k) = self.class_of(scope) else {
                     return (Value::Unknown, Reason::SuperDispatch);
                 };
-                let v = match self.infer.lookup_member(k, &c.name, true, depth + 1) {
+                let v = match self.infer.lookup_member(k, &c.name, true) {
                     Ok((g, i)) => self.infer.def_value(g, i, depth + 1),
                     Err(true) => Value::External,
                     // `super().__init__()` with no base of ours declaring it: `object`'s.
@@ -364,7 +364,7 @@ fn outcome(l: &Local<'_>, v: &Value) -> Outcome {
         Value::Function(f, i) => Outcome::Calls(vec![(*f, *i)]),
         Value::Class(f, c) => {
             let mut out = vec![(*f, *c)];
-            if let Ok(init) = l.infer.lookup_member((*f, *c), "__init__", false, 0) {
+            if let Ok(init) = l.infer.lookup_member((*f, *c), "__init__", false) {
                 out.push(init);
             }
             Outcome::Calls(out)
