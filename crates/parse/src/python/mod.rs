@@ -68,12 +68,50 @@
 //!   arguments, assigned or returned values, elements of literals, decorators that are not
 //!   calls), one per (enclosing symbol, text), locals and `self` paths left out: REFERS_TO.
 
+mod repair;
 mod routes;
 mod walk;
 
 use crate::facts::FileFacts;
+use crate::grammar::grammar_ids;
 use crate::util::count_errors;
 use crate::{Capability, LanguageSpec, Provider};
+
+grammar_ids! {
+    /// The grammar's field ids, looked up once: `child_by_field_name` compares the name
+    /// with the grammar's field names at every call (it showed in the walk's profile).
+    pub(crate) struct Fields {
+        kinds {}
+        anon {}
+        fields {
+            alias = "alias",
+            arguments = "arguments",
+            attribute = "attribute",
+            body = "body",
+            condition = "condition",
+            consequence = "consequence",
+            definition = "definition",
+            function = "function",
+            key = "key",
+            left = "left",
+            module_name = "module_name",
+            name = "name",
+            object = "object",
+            parameters = "parameters",
+            return_type = "return_type",
+            right = "right",
+            superclasses = "superclasses",
+            r#type = "type",
+            value = "value",
+        }
+    }
+}
+
+/// The field ids of tree-sitter-python.
+pub(crate) fn fields() -> &'static Fields {
+    static FIELDS: std::sync::OnceLock<Fields> = std::sync::OnceLock::new();
+    FIELDS.get_or_init(|| Fields::of(&tree_sitter_python::LANGUAGE.into()))
+}
 
 pub struct PythonProvider;
 
@@ -113,11 +151,27 @@ impl Provider for PythonProvider {
 
     fn extract(&self, text: &str, tree: Option<&tree_sitter::Tree>) -> FileFacts {
         let Some(tree) = tree else { return FileFacts::default() };
-        let mut facts = walk::extract(text, tree);
-        routes::extract(text, tree, &mut facts);
-        facts.syntax_errors = count_errors(tree);
-        facts
+        // A file with parse errors may hold a construct CPython accepts and the grammar
+        // rejects: repaired (lines kept) and kept when the repaired parse is cleaner.
+        let errors = count_errors(tree);
+        if errors > 0
+            && let Some((repaired, edits)) = repair::repair(text)
+            && let Some(better) = crate::parse_tree(crate::Language::Python, &repaired, None)
+            && count_errors(&better) < errors
+        {
+            let mut facts = extract_tree(&repaired, &better);
+            facts.repairs = edits;
+            return facts;
+        }
+        extract_tree(text, tree)
     }
+}
+
+fn extract_tree(text: &str, tree: &tree_sitter::Tree) -> FileFacts {
+    let mut facts = walk::extract(text, tree);
+    routes::extract(text, tree, &mut facts);
+    facts.syntax_errors = count_errors(tree);
+    facts
 }
 
 /// Number of call expressions in a Python syntax tree: what the call accounting of the
@@ -256,6 +310,30 @@ pub(crate) fn is_identifier(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_field_name_is_in_the_grammar() {
+        let python: tree_sitter::Language = tree_sitter_python::LANGUAGE.into();
+        assert_eq!(crate::grammar::missing(Fields::NAMES, &[python]), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn a_file_the_grammar_rejects_is_repaired_with_its_lines() {
+        // CPython accepts an attribute broken after its `.` onto a dedented line inside
+        // brackets; the grammar ends the block there.
+        let src = "class A:\n    def f(self):\n        (bar.\n    baz)\n        return 1\n\n    def g(self):\n        return 2\n";
+        let tree = crate::parse_tree(crate::Language::Python, src, None).expect("tree");
+        assert!(count_errors(&tree) > 0, "the grammar still rejects the construct");
+        let facts = PYTHON.extract(src, Some(&tree));
+        assert_eq!(facts.syntax_errors, 0);
+        assert_eq!(facts.repairs, 1);
+        let got: Vec<(&str, u32, u32)> = facts
+            .symbols
+            .iter()
+            .map(|s| (s.qualified_name.as_str(), s.start_line, s.end_line))
+            .collect();
+        assert_eq!(got, [("A", 1, 8), ("A.f", 2, 5), ("A.g", 7, 8)]);
+    }
 
     #[test]
     fn annotations_normalize_to_one_type() {

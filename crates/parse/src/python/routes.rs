@@ -27,6 +27,7 @@
 //! Flask(__name__)`, `bp = Blueprint(...)`, `router = APIRouter()`, in any scope), or the file
 //! imports the framework and the first argument is a path literal (`"/..."` or `""`).
 
+use super::fields;
 use super::walk::{plain_path, string_value};
 use crate::endpoints::{Piece, client_path, join_path};
 use crate::facts::{
@@ -160,14 +161,14 @@ impl<'a> Pass<'a> {
     /// `mcp = FastMCP("name")`.
     fn router(&mut self, n: Node<'_>) {
         let (Some(left), Some(right)) =
-            (n.child_by_field_name("left"), n.child_by_field_name("right"))
+            (n.child_by_field_id(fields().left), n.child_by_field_id(fields().right))
         else {
             return;
         };
         if left.kind() != "identifier" || right.kind() != "call" {
             return;
         }
-        let Some(f) = right.child_by_field_name("function") else { return };
+        let Some(f) = right.child_by_field_id(fields().function) else { return };
         let name = self.text(f).rsplit('.').next().unwrap_or("");
         let (framework, prefix_kw) = match name {
             "Flask" => (Framework::Flask, None),
@@ -196,7 +197,7 @@ impl<'a> Pass<'a> {
     }
 
     fn decorated(&mut self, n: Node<'_>, facts: &mut FileFacts) {
-        let Some(def) = n.child_by_field_name("definition") else { return };
+        let Some(def) = n.child_by_field_id(fields().definition) else { return };
         if def.kind() != "function_definition" {
             return;
         }
@@ -206,12 +207,13 @@ impl<'a> Pass<'a> {
             n.named_children(&mut c).filter(|d| d.kind() == "decorator").collect();
         for d in decorators {
             let Some(call) = d.named_child(0).filter(|e| e.kind() == "call") else { continue };
-            let Some(f) = call.child_by_field_name("function").filter(|f| f.kind() == "attribute")
+            let Some(f) =
+                call.child_by_field_id(fields().function).filter(|f| f.kind() == "attribute")
             else {
                 continue;
             };
             let (Some(obj), Some(attr)) =
-                (f.child_by_field_name("object"), f.child_by_field_name("attribute"))
+                (f.child_by_field_id(fields().object), f.child_by_field_id(fields().attribute))
             else {
                 continue;
             };
@@ -284,7 +286,7 @@ impl<'a> Pass<'a> {
     }
 
     fn call(&mut self, n: Node<'_>, facts: &mut FileFacts) {
-        let Some(f) = n.child_by_field_name("function") else { return };
+        let Some(f) = n.child_by_field_id(fields().function) else { return };
         if self.text(f).rsplit('.').next() == Some("Tool") && self.imports.contains(&Framework::Mcp)
         {
             self.low_level_tool(n, f, facts);
@@ -298,7 +300,7 @@ impl<'a> Pass<'a> {
             return;
         }
         let (Some(obj), Some(attr)) =
-            (f.child_by_field_name("object"), f.child_by_field_name("attribute"))
+            (f.child_by_field_id(fields().object), f.child_by_field_id(fields().attribute))
         else {
             return;
         };
@@ -394,7 +396,7 @@ impl<'a> Pass<'a> {
             return;
         };
         let at = if f.kind() == "attribute" {
-            f.child_by_field_name("attribute").unwrap_or(f)
+            f.child_by_field_id(fields().attribute).unwrap_or(f)
         } else {
             f
         };
@@ -427,7 +429,7 @@ impl<'a> Pass<'a> {
         let path = if name == "path" { route_params(&route) } else { regex_route(&route) };
         let (line, col) = (start_line(f), start_col(f));
         if view.kind() == "call"
-            && view.child_by_field_name("function").is_some_and(|g| self.text(g) == "include")
+            && view.child_by_field_id(fields().function).is_some_and(|g| self.text(g) == "include")
         {
             let module = first_positional(view).and_then(|m| string_value(m, self.src));
             if let Some(module) = module.filter(|m| m.split('.').all(super::is_identifier)) {
@@ -459,9 +461,9 @@ impl<'a> Pass<'a> {
     /// A view function or class named by reference (`views.index`, `UserAPI.as_view("u")`).
     fn handler_ref(&self, v: Node<'_>) -> Option<Callee> {
         let v = if v.kind() == "call" {
-            let f = v.child_by_field_name("function")?;
+            let f = v.child_by_field_id(fields().function)?;
             if self.text(f).ends_with(".as_view") {
-                f.child_by_field_name("object")?
+                f.child_by_field_id(fields().object)?
             } else {
                 return None;
             }
@@ -485,17 +487,19 @@ fn schema_properties(schema: Node<'_>, src: &str) -> Vec<String> {
     let mut c = schema.walk();
     let props = schema.named_children(&mut c).find(|p| {
         p.kind() == "pair"
-            && p.child_by_field_name("key").and_then(|k| string_value(k, src)).as_deref()
+            && p.child_by_field_id(fields().key).and_then(|k| string_value(k, src)).as_deref()
                 == Some("properties")
     });
-    let Some(value) = props.and_then(|p| p.child_by_field_name("value")) else { return Vec::new() };
+    let Some(value) = props.and_then(|p| p.child_by_field_id(fields().value)) else {
+        return Vec::new();
+    };
     if value.kind() != "dictionary" {
         return Vec::new();
     }
     let mut c = value.walk();
     value
         .named_children(&mut c)
-        .filter_map(|p| p.child_by_field_name("key").and_then(|k| string_value(k, src)))
+        .filter_map(|p| p.child_by_field_id(fields().key).and_then(|k| string_value(k, src)))
         .collect()
 }
 
@@ -557,18 +561,18 @@ fn regex_route(re: &str) -> String {
 
 /// The value of keyword argument `name` of a call.
 fn keyword<'t>(call: Node<'t>, name: &str, src: &str) -> Option<Node<'t>> {
-    let args = call.child_by_field_name("arguments")?;
+    let args = call.child_by_field_id(fields().arguments)?;
     let mut c = args.walk();
     let found = args.named_children(&mut c).find(|a| {
         a.kind() == "keyword_argument"
-            && a.child_by_field_name("name").is_some_and(|n| text(n, src) == name)
+            && a.child_by_field_id(fields().name).is_some_and(|n| text(n, src) == name)
     });
-    found.and_then(|a| a.child_by_field_name("value"))
+    found.and_then(|a| a.child_by_field_id(fields().value))
 }
 
 /// Positional argument `i` (0-based) of a call.
 fn positional(call: Node<'_>, i: usize) -> Option<Node<'_>> {
-    let args = call.child_by_field_name("arguments")?;
+    let args = call.child_by_field_id(fields().arguments)?;
     let mut c = args.walk();
     args.named_children(&mut c)
         .filter(|a| !matches!(a.kind(), "keyword_argument" | "comment"))
@@ -595,9 +599,9 @@ fn url_pieces<'s>(n: Node<'_>, src: &'s str) -> Option<Vec<Piece<'s>>> {
             Some(out)
         }
         "binary_operator" => {
-            let mut left = url_pieces(n.child_by_field_name("left")?, src)
+            let mut left = url_pieces(n.child_by_field_id(fields().left)?, src)
                 .unwrap_or_else(|| vec![Piece::Hole]);
-            let right = url_pieces(n.child_by_field_name("right")?, src)
+            let right = url_pieces(n.child_by_field_id(fields().right)?, src)
                 .unwrap_or_else(|| vec![Piece::Hole]);
             left.extend(right);
             Some(left)
@@ -613,7 +617,7 @@ fn string_list(n: Node<'_>, src: &str) -> Vec<String> {
 
 /// A tool function's input fields: its parameters but `self`, `ctx` / `context` and splats.
 fn params(def: Node<'_>, src: &str) -> Vec<String> {
-    let Some(ps) = def.child_by_field_name("parameters") else { return Vec::new() };
+    let Some(ps) = def.child_by_field_id(fields().parameters) else { return Vec::new() };
     let mut c = ps.walk();
     ps.named_children(&mut c)
         .filter_map(|p| {
@@ -623,7 +627,9 @@ fn params(def: Node<'_>, src: &str) -> Vec<String> {
                     let mut c2 = p.walk();
                     p.named_children(&mut c2).find(|x| x.kind() == "identifier")
                 }
-                "default_parameter" | "typed_default_parameter" => p.child_by_field_name("name"),
+                "default_parameter" | "typed_default_parameter" => {
+                    p.child_by_field_id(fields().name)
+                }
                 _ => None,
             }?;
             let name = text(n, src);

@@ -4,7 +4,7 @@
 //! Iterative (enter / leave over a tree cursor), so a deeply nested expression (a long string
 //! concatenation is a left-deep tree) cannot exhaust the stack.
 
-use super::normalize_annotation;
+use super::{fields, normalize_annotation};
 use crate::facts::{
     CallKind, CallSite, Callee, FieldAccess, FileFacts, Heritage, HeritageKind, HintSource, Import,
     ImportBinding, ImportKind, Imported, Receiver, Symbol, SymbolIdx, TypeHint,
@@ -311,7 +311,7 @@ impl<'a> Walker<'a> {
             "lambda" => {
                 let mut scope = Scope::new(node.id(), ScopeKind::Anonymous, self.enclosing());
                 scope.instance = self.instance().cloned();
-                let params = node.child_by_field_name("parameters");
+                let params = node.child_by_field_id(fields().parameters);
                 self.scopes.push(scope);
                 if let Some(params) = params {
                     for name in param_names(params, self.src) {
@@ -328,8 +328,9 @@ impl<'a> Walker<'a> {
                 self.scopes.push(scope);
             }
             "for_in_clause" => {
-                if let Some(left) = node.child_by_field_name("left") {
-                    let source = node.child_by_field_name("right").and_then(|r| self.element_of(r));
+                if let Some(left) = node.child_by_field_id(fields().left) {
+                    let source =
+                        node.child_by_field_id(fields().right).and_then(|r| self.element_of(r));
                     self.bind_target(left, source, start_line(node));
                 }
             }
@@ -339,7 +340,7 @@ impl<'a> Walker<'a> {
                 let mut c = node.walk();
                 for arg in node.named_children(&mut c) {
                     let value = if arg.kind() == "keyword_argument" {
-                        arg.child_by_field_name("value")
+                        arg.child_by_field_id(fields().value)
                     } else {
                         Some(arg)
                     };
@@ -358,7 +359,7 @@ impl<'a> Walker<'a> {
                 }
             }
             "pair" => {
-                if let Some(v) = node.child_by_field_name("value") {
+                if let Some(v) = node.child_by_field_id(fields().value) {
                     self.value_ref(v);
                 }
             }
@@ -371,7 +372,7 @@ impl<'a> Walker<'a> {
                 let targets = if node.kind() == "delete_statement" {
                     node.named_child(0)
                 } else {
-                    node.child_by_field_name("left")
+                    node.child_by_field_id(fields().left)
                 };
                 if let Some(t) = targets {
                     let mut stack = vec![t];
@@ -398,7 +399,7 @@ impl<'a> Walker<'a> {
             "attribute" => self.access(node),
             "for_statement" => {
                 if let (Some(left), Some(right)) =
-                    (node.child_by_field_name("left"), node.child_by_field_name("right"))
+                    (node.child_by_field_id(fields().left), node.child_by_field_id(fields().right))
                 {
                     let source = self.element_of(right);
                     self.bind_target(left, source, start_line(node));
@@ -407,7 +408,7 @@ impl<'a> Walker<'a> {
             "as_pattern" => {
                 // `with f() as x:` / `except E as e:`.
                 let value = node.named_child(0);
-                let target = node.child_by_field_name("alias").and_then(|a| a.named_child(0));
+                let target = node.child_by_field_id(fields().alias).and_then(|a| a.named_child(0));
                 if let (Some(value), Some(target)) = (value, target) {
                     let in_except = node.parent().is_some_and(|p| p.kind() == "except_clause");
                     let source = if in_except {
@@ -420,7 +421,7 @@ impl<'a> Walker<'a> {
             }
             "except_clause" => {
                 if let (Some(value), Some(alias)) =
-                    (node.child_by_field_name("value"), node.child_by_field_name("alias"))
+                    (node.child_by_field_id(fields().value), node.child_by_field_id(fields().alias))
                     && alias.kind() == "identifier"
                 {
                     let source = self.path_of(value).map(|p| HintSource::Annotation(p.join(".")));
@@ -432,16 +433,17 @@ impl<'a> Walker<'a> {
                 }
             }
             "named_expression" => {
-                if let Some(n) = node.child_by_field_name("name") {
-                    let source = node.child_by_field_name("value").and_then(|v| self.source_of(v));
+                if let Some(n) = node.child_by_field_id(fields().name) {
+                    let source =
+                        node.child_by_field_id(fields().value).and_then(|v| self.source_of(v));
                     let name = self.text(n);
                     self.bind_local(name, source, start_line(node));
                 }
             }
             "if_statement" => {
-                let cond = node.child_by_field_name("condition").map(|c| self.text(c));
+                let cond = node.child_by_field_id(fields().condition).map(|c| self.text(c));
                 if cond.is_some_and(|c| c == "TYPE_CHECKING" || c.ends_with(".TYPE_CHECKING"))
-                    && let Some(block) = node.child_by_field_name("consequence")
+                    && let Some(block) = node.child_by_field_id(fields().consequence)
                 {
                     self.type_checking.push(block.id());
                 }
@@ -456,7 +458,7 @@ impl<'a> Walker<'a> {
             }
             "future_import_statement" => return false,
             "type_alias_statement" => {
-                if let Some(left) = node.child_by_field_name("left") {
+                if let Some(left) = node.child_by_field_id(fields().left) {
                     let name = self.text(left).split('[').next().unwrap_or("").trim().to_string();
                     if super::is_identifier(&name) {
                         let sig = signature(node, None, self.src);
@@ -480,7 +482,7 @@ impl<'a> Walker<'a> {
     }
 
     fn function(&mut self, node: Node<'_>) {
-        let Some(name_node) = node.child_by_field_name("name") else { return };
+        let Some(name_node) = node.child_by_field_id(fields().name) else { return };
         let name = self.text(name_node);
         let decorated = node.parent().filter(|p| p.kind() == "decorated_definition");
         let decorators: Vec<&str> = decorated
@@ -509,7 +511,7 @@ impl<'a> Walker<'a> {
         } else {
             NodeKind::Method
         };
-        let body = node.child_by_field_name("body");
+        let body = node.child_by_field_id(fields().body);
         let sig = decl_signature(decorated.unwrap_or(node), body, self.src);
         let doc = body.and_then(|b| docstring(b, self.src));
         let class_sym = if in_class { self.enclosing() } else { None };
@@ -525,7 +527,7 @@ impl<'a> Walker<'a> {
             // A nested function sees the method's instance as a closure does.
             self.instance().cloned()
         };
-        let params = node.child_by_field_name("parameters");
+        let params = node.child_by_field_id(fields().parameters);
         let mut first_is_instance = in_class && !has("staticmethod");
         if let Some(params) = params {
             let mut c = params.walk();
@@ -538,13 +540,13 @@ impl<'a> Walker<'a> {
                             .named_children(&mut c2)
                             .find(|n| n.kind() == "identifier")
                             .map(|n| self.text(n));
-                        (n, p.child_by_field_name("type"))
+                        (n, p.child_by_field_id(fields().r#type))
                     }
                     "default_parameter" | "typed_default_parameter" => (
-                        p.child_by_field_name("name")
+                        p.child_by_field_id(fields().name)
                             .filter(|n| n.kind() == "identifier")
                             .map(|n| self.text(n)),
-                        p.child_by_field_name("type"),
+                        p.child_by_field_id(fields().r#type),
                     ),
                     "list_splat_pattern" | "dictionary_splat_pattern" => {
                         (p.named_child(0).map(|n| self.text(n)), None)
@@ -567,7 +569,7 @@ impl<'a> Walker<'a> {
                 scope.locals.insert(pname.to_string(), source);
             }
         }
-        if let Some(ret) = node.child_by_field_name("return_type")
+        if let Some(ret) = node.child_by_field_id(fields().return_type)
             && let Some(t) = normalize_annotation(self.text(ret))
         {
             self.returns_known.insert(idx);
@@ -577,17 +579,17 @@ impl<'a> Walker<'a> {
     }
 
     fn class(&mut self, node: Node<'_>) {
-        let Some(name_node) = node.child_by_field_name("name") else { return };
+        let Some(name_node) = node.child_by_field_id(fields().name) else { return };
         let name = self.text(name_node);
         let decorated = node.parent().filter(|p| p.kind() == "decorated_definition");
-        let body = node.child_by_field_name("body");
+        let body = node.child_by_field_id(fields().body);
         let mut bases = Vec::new();
-        if let Some(sup) = node.child_by_field_name("superclasses") {
+        if let Some(sup) = node.child_by_field_id(fields().superclasses) {
             self.bases = Some(sup.id());
             let mut c = sup.walk();
             for b in sup.named_children(&mut c) {
                 let b = if b.kind() == "subscript" {
-                    match b.child_by_field_name("value") {
+                    match b.child_by_field_id(fields().value) {
                         Some(v) => v,
                         None => continue,
                     }
@@ -679,10 +681,10 @@ impl<'a> Walker<'a> {
 
     /// `__all__ += [...]`.
     fn augmented(&mut self, node: Node<'_>) {
-        let left = node.child_by_field_name("left");
+        let left = node.child_by_field_id(fields().left);
         if left.is_some_and(|l| self.text(l) == "__all__")
             && self.top().kind == ScopeKind::Module
-            && let Some(r) = node.child_by_field_name("right")
+            && let Some(r) = node.child_by_field_id(fields().right)
         {
             let names = string_list(r, self.src);
             self.all.get_or_insert_with(Vec::new).extend(names);
@@ -696,7 +698,7 @@ impl<'a> Walker<'a> {
             return;
         }
         let (Some(obj), Some(attr)) =
-            (node.child_by_field_name("object"), node.child_by_field_name("attribute"))
+            (node.child_by_field_id(fields().object), node.child_by_field_id(fields().attribute))
         else {
             return;
         };
@@ -714,7 +716,7 @@ impl<'a> Walker<'a> {
     }
 
     fn call(&mut self, node: Node<'_>) {
-        let Some(func) = node.child_by_field_name("function") else { return };
+        let Some(func) = node.child_by_field_id(fields().function) else { return };
         if func.kind() == "attribute" {
             self.called.insert(func.id());
         }
@@ -751,15 +753,16 @@ impl<'a> Walker<'a> {
                 }
             }
             "attribute" => {
-                let (Some(obj), Some(attr)) =
-                    (func.child_by_field_name("object"), func.child_by_field_name("attribute"))
-                else {
+                let (Some(obj), Some(attr)) = (
+                    func.child_by_field_id(fields().object),
+                    func.child_by_field_id(fields().attribute),
+                ) else {
                     return (self.other_callee(func), func);
                 };
                 let receiver = self.receiver_at(obj, depth + 1);
                 (Callee { receiver, name: self.text(attr).to_string() }, attr)
             }
-            "call" => match func.child_by_field_name("function") {
+            "call" => match func.child_by_field_id(fields().function) {
                 Some(inner) => {
                     let (inner, _) = self.callee_at(inner, depth + 1);
                     (
@@ -804,7 +807,7 @@ impl<'a> Walker<'a> {
                 Some(p) => Receiver::Path(p),
                 None => Receiver::Other,
             },
-            "call" => match obj.child_by_field_name("function") {
+            "call" => match obj.child_by_field_id(fields().function) {
                 Some(f) if f.kind() == "identifier" && self.text(f) == "super" => Receiver::Super,
                 Some(f) => Receiver::CallResult(Box::new(self.callee_at(f, depth + 1).0)),
                 None => Receiver::Other,
@@ -827,7 +830,7 @@ impl<'a> Walker<'a> {
                 None => Receiver::Other,
             },
             // `x[k].m()` calls `m` on what `x.__getitem__(k)` returns.
-            "subscript" => match obj.child_by_field_name("value") {
+            "subscript" => match obj.child_by_field_id(fields().value) {
                 Some(v) => match self.receiver_at(v, depth + 1) {
                     Receiver::Other => Receiver::Other,
                     r => Receiver::CallResult(Box::new(Callee {
@@ -879,7 +882,7 @@ impl<'a> Walker<'a> {
         }
         match value.kind() {
             "call" => {
-                let f = value.child_by_field_name("function")?;
+                let f = value.child_by_field_id(fields().function)?;
                 let (callee, _) = self.callee_of(f);
                 if callee.receiver == Receiver::Other {
                     return None;
@@ -887,7 +890,7 @@ impl<'a> Walker<'a> {
                 // `typing.cast(T, v)` holds a `T`.
                 if callee.name == "cast"
                     && let Some(ty) = value
-                        .child_by_field_name("arguments")
+                        .child_by_field_id(fields().arguments)
                         .and_then(|a| a.named_child(0))
                         .filter(|a| !matches!(a.kind(), "keyword_argument" | "comment"))
                 {
@@ -909,8 +912,10 @@ impl<'a> Walker<'a> {
                 self.source_at(*a, depth + 1).or_else(|| self.source_at(*b, depth + 1))
             }
             "boolean_operator" => {
-                let (l, r) =
-                    (value.child_by_field_name("left")?, value.child_by_field_name("right")?);
+                let (l, r) = (
+                    value.child_by_field_id(fields().left)?,
+                    value.child_by_field_id(fields().right)?,
+                );
                 self.source_at(l, depth + 1).or_else(|| self.source_at(r, depth + 1))
             }
             _ => None,
@@ -928,10 +933,10 @@ impl<'a> Walker<'a> {
     }
 
     fn assignment(&mut self, node: Node<'_>) {
-        let Some(left) = node.child_by_field_name("left") else { return };
-        let right = node.child_by_field_name("right");
+        let Some(left) = node.child_by_field_id(fields().left) else { return };
+        let right = node.child_by_field_id(fields().right);
         let annotation = node
-            .child_by_field_name("type")
+            .child_by_field_id(fields().r#type)
             .and_then(|t| normalize_annotation(self.text(t)))
             .map(HintSource::Annotation);
         let source = annotation.or_else(|| right.and_then(|r| self.source_of(r)));
@@ -1129,7 +1134,7 @@ impl<'a> Walker<'a> {
         let name = path.pop().unwrap_or_default();
         let receiver = if path.is_empty() { Receiver::None } else { Receiver::Path(path) };
         let at = if v.kind() == "attribute" {
-            v.child_by_field_name("attribute").unwrap_or(v)
+            v.child_by_field_id(fields().attribute).unwrap_or(v)
         } else {
             v
         };
@@ -1148,8 +1153,8 @@ impl<'a> Walker<'a> {
         for n in node.children_by_field_name("name", &mut c) {
             let (module, alias) = match n.kind() {
                 "aliased_import" => (
-                    n.child_by_field_name("name").map(|m| self.text(m)),
-                    n.child_by_field_name("alias").map(|a| self.text(a).to_string()),
+                    n.child_by_field_id(fields().name).map(|m| self.text(m)),
+                    n.child_by_field_id(fields().alias).map(|a| self.text(a).to_string()),
                 ),
                 _ => (Some(self.text(n)), None),
             };
@@ -1164,7 +1169,7 @@ impl<'a> Walker<'a> {
     }
 
     fn import_from(&mut self, node: Node<'_>) {
-        let Some(module) = node.child_by_field_name("module_name") else { return };
+        let Some(module) = node.child_by_field_id(fields().module_name) else { return };
         let source = strip_spaces(self.text(module));
         let mut bindings = Vec::new();
         let mut c = node.walk();
@@ -1177,8 +1182,8 @@ impl<'a> Walker<'a> {
         for n in node.children_by_field_name("name", &mut c) {
             let (name, alias) = match n.kind() {
                 "aliased_import" => (
-                    n.child_by_field_name("name").map(|m| self.text(m)),
-                    n.child_by_field_name("alias").map(|a| self.text(a).to_string()),
+                    n.child_by_field_id(fields().name).map(|m| self.text(m)),
+                    n.child_by_field_id(fields().alias).map(|a| self.text(a).to_string()),
                 ),
                 _ => (Some(self.text(n)), None),
             };
@@ -1224,7 +1229,7 @@ fn param_names<'s>(params: Node<'_>, src: &'s str) -> Vec<&'s str> {
     for p in params.named_children(&mut c) {
         let n = match p.kind() {
             "identifier" => Some(p),
-            "default_parameter" | "typed_default_parameter" => p.child_by_field_name("name"),
+            "default_parameter" | "typed_default_parameter" => p.child_by_field_id(fields().name),
             _ => {
                 let mut c2 = p.walk();
                 p.named_children(&mut c2).find(|n| n.kind() == "identifier")
@@ -1273,8 +1278,8 @@ pub(super) fn plain_path(node: Node<'_>, src: &str) -> Option<Vec<String>> {
                 break;
             }
             "attribute" => {
-                parts.push(text(cur.child_by_field_name("attribute")?, src).to_string());
-                cur = cur.child_by_field_name("object")?;
+                parts.push(text(cur.child_by_field_id(fields().attribute)?, src).to_string());
+                cur = cur.child_by_field_id(fields().object)?;
             }
             _ => return None,
         }
