@@ -41,7 +41,8 @@ pub(super) fn repair(text: &str) -> Option<(String, u32)> {
 fn dot_before_dedent(bytes: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
     let line = &bytes[start..end];
     let code_end = line.iter().rposition(|b| !b.is_ascii_whitespace())?;
-    if line[code_end] != b'.' || code_end == 0 {
+    // A `#` before it: most likely a comment that ends a sentence.
+    if line[code_end] != b'.' || code_end == 0 || line[..code_end].contains(&b'#') {
         return None;
     }
     // The `.` follows a name (not a number: `1.` is a float) or a closing bracket.
@@ -92,5 +93,6 @@ mod tests {
         assert_eq!(repair("def f():\n    x = 1.\n  y\n"), None);
         assert_eq!(repair("def f():\n    x = (bar.\n  1)\n"), None);
         assert_eq!(repair("x = a."), None);
+        assert_eq!(repair("def f():\n    g()  # no errors.\n  x\n"), None);
     }
 }
