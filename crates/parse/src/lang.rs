@@ -100,6 +100,7 @@ languages! {
     Kubernetes => crate::kubernetes::KUBERNETES_SPEC,
     Elixir => crate::elixir::ELIXIR_SPEC,
     Python => crate::python::PYTHON_SPEC,
+    Java => crate::java::JAVA_SPEC,
     // The example language that proves the registry (tests only).
     #[cfg(feature = "example-language")]
     Toy => crate::toy::TOY_SPEC,

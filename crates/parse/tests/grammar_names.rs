@@ -32,6 +32,9 @@ fn grammars_of(rel: &str) -> Vec<(&'static str, tree_sitter::Language)> {
     if rel.starts_with("elixir") {
         return vec![("elixir", tree_sitter_elixir::LANGUAGE.into())];
     }
+    if rel.starts_with("java") {
+        return vec![("java", tree_sitter_java::LANGUAGE.into())];
+    }
     if rel.starts_with("python") {
         return vec![("python", tree_sitter_python::LANGUAGE.into())];
     }

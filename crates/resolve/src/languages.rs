@@ -149,6 +149,7 @@ resolvers! {
     Kubernetes => crate::kubernetes::KUBERNETES_RESOLVER,
     Elixir => crate::elixir::ELIXIR_RESOLVER,
     Python => crate::python::PYTHON_RESOLVER,
+    Java => crate::java::JAVA_RESOLVER,
     // The example language that proves the registry (tests only).
     #[cfg(feature = "example-language")]
     Toy => crate::toy::TOY_RESOLVER,

@@ -23,6 +23,7 @@ pub mod endpoints;
 mod go;
 mod graph;
 pub mod ids;
+mod java;
 mod keys;
 mod kubernetes;
 mod languages;

@@ -1,0 +1,161 @@
+//! What other files may know of a Java file ([`java_index`], an `Eq` firewall: its package,
+//! imports, types with their supertypes and members, field types and return types, no lines)
+//! and which files declare a package ([`package_files`], per package name).
+//!
+//! Why it exists: resolution of one file reads other files only through these tables, so an
+//! edit inside a method body leaves them equal and only the edited file re-resolves; and a
+//! file depends on the packages it looked up, not on the whole file list.
+
+use codegraph_db::{SourceFile, Workspace, file_facts};
+use codegraph_parse::{HeritageKind, HintSource, ImportKind, Imported, Language, SymbolIdx};
+use codegraph_schema::NodeKind;
+use std::collections::HashMap;
+
+/// A type of the file: its supertypes as written and its members by name.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct TypeInfo {
+    /// `extends` first (a class's superclass), then `implements` / an interface's `extends`.
+    pub supers: Vec<String>,
+    /// Whether it declares `extends` (a class without one extends `Object`).
+    pub has_superclass: bool,
+    /// Methods, fields, constants, nested types and enum constants, in declaration order.
+    pub members: HashMap<String, Vec<SymbolIdx>>,
+}
+
+/// One Java file as other files see it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct JavaIndex {
+    /// The package clause (`""`: the unnamed package).
+    pub package: String,
+    /// `(kind, source, imported)` as the provider encodes them.
+    pub imports: Vec<(ImportKind, String, Imported)>,
+    /// Top-level types by name.
+    pub top: HashMap<String, SymbolIdx>,
+    pub types: HashMap<SymbolIdx, TypeInfo>,
+    /// A field's declared type (normalized), by field symbol.
+    pub field_types: HashMap<SymbolIdx, String>,
+    /// A method's declared return type (normalized).
+    pub returns: HashMap<SymbolIdx, String>,
+    /// Every symbol's kind, parent and name, index-aligned with the facts' symbols.
+    pub symbols: Vec<(NodeKind, Option<SymbolIdx>, String)>,
+}
+
+impl JavaIndex {
+    pub(crate) fn kind(&self, i: SymbolIdx) -> Option<NodeKind> {
+        self.symbols.get(i as usize).map(|s| s.0)
+    }
+
+    pub(crate) fn parent(&self, i: SymbolIdx) -> Option<SymbolIdx> {
+        self.symbols.get(i as usize).and_then(|s| s.1)
+    }
+
+    pub(crate) fn is_type(&self, i: SymbolIdx) -> bool {
+        matches!(self.kind(i), Some(NodeKind::Class | NodeKind::Interface | NodeKind::Enum))
+    }
+}
+
+#[salsa::tracked(returns(ref))]
+pub(crate) fn java_index(db: &dyn salsa::Database, file: SourceFile) -> JavaIndex {
+    let facts = file_facts(db, file);
+    let mut out = JavaIndex {
+        package: facts.default_export.clone().unwrap_or_default(),
+        symbols: facts.symbols.iter().map(|s| (s.kind, s.parent, s.name.clone())).collect(),
+        ..JavaIndex::default()
+    };
+    for imp in &facts.imports {
+        for b in &imp.bindings {
+            out.imports.push((imp.kind, imp.source.clone(), b.imported.clone()));
+        }
+    }
+    for (i, s) in facts.symbols.iter().enumerate() {
+        let idx = u32::try_from(i).unwrap_or(u32::MAX);
+        if matches!(s.kind, NodeKind::Class | NodeKind::Interface | NodeKind::Enum) {
+            out.types.entry(idx).or_default();
+            if s.parent.is_none() {
+                out.top.entry(s.name.clone()).or_insert(idx);
+            }
+        }
+        if let Some(p) = s.parent {
+            let parent_is_type = facts.symbols.get(p as usize).is_some_and(|ps| {
+                matches!(ps.kind, NodeKind::Class | NodeKind::Interface | NodeKind::Enum)
+            });
+            if parent_is_type {
+                out.types
+                    .entry(p)
+                    .or_default()
+                    .members
+                    .entry(s.name.clone())
+                    .or_default()
+                    .push(idx);
+            }
+        }
+    }
+    for h in &facts.heritage {
+        let info = out.types.entry(h.symbol).or_default();
+        let class_extends = h.kind == HeritageKind::Extends
+            && facts.symbols.get(h.symbol as usize).is_some_and(|s| s.kind == NodeKind::Class);
+        if class_extends {
+            info.supers.insert(0, h.target.clone());
+            info.has_superclass = true;
+        } else {
+            info.supers.push(h.target.clone());
+        }
+    }
+    for h in &facts.type_hints {
+        let Some(scope) = h.scope else { continue };
+        match &h.source {
+            HintSource::Return(t) => {
+                out.returns.insert(scope, t.clone());
+            }
+            HintSource::Annotation(t) if out.types.contains_key(&scope) => {
+                // A field (or a record component) of the type `scope`.
+                let members = out.types.get(&scope).map(|i| &i.members);
+                let field = members.and_then(|m| m.get(&h.name)).and_then(|v| {
+                    v.iter().copied().find(|&m| {
+                        matches!(out.kind(m), Some(NodeKind::Property | NodeKind::Constant))
+                    })
+                });
+                if let Some(f) = field {
+                    out.field_types.entry(f).or_insert_with(|| t.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The Java files of the workspace by package name. Reads each file's index (its package
+/// clause), so an edit that keeps every package clause leaves it equal.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn java_packages(
+    db: &dyn salsa::Database,
+    workspace: Workspace,
+) -> HashMap<String, Vec<SourceFile>> {
+    let mut out: HashMap<String, Vec<SourceFile>> = HashMap::new();
+    for &file in workspace.files(db) {
+        if file.language(db) == Some(Language::Java) {
+            out.entry(java_index(db, file).package.clone()).or_default().push(file);
+        }
+    }
+    out
+}
+
+/// A package of a workspace: the key of [`package_files`].
+#[salsa::interned(debug)]
+pub(crate) struct PackageKey<'db> {
+    #[returns(copy)]
+    pub workspace: Workspace,
+    #[returns(ref)]
+    pub package: String,
+}
+
+/// The files that declare one package (empty: no such package in the workspace). Memoized
+/// per package, so a reader depends on the packages it looked up.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn package_files<'db>(
+    db: &'db dyn salsa::Database,
+    key: PackageKey<'db>,
+) -> Vec<SourceFile> {
+    java_packages(db, key.workspace(db)).get(key.package(db)).cloned().unwrap_or_default()
+}

@@ -1,0 +1,866 @@
+//! Java resolution: type names through the enclosing types, the file's own types, single-type
+//! imports, the package, on-demand imports and fully qualified names (a type no file of the
+//! root declares is outside the workspace: the JDK or a jar); calls by the receiver's
+//! declared type (locals, parameters, fields, `var` from its initializer, casts, `this`,
+//! `super`, chained calls through declared return types), members inherited along the
+//! superclass and interface hierarchy, constructors (`new X()` is a call of the class X, the
+//! javac oracle's convention) and static imports.
+//!
+//! Rules for a call:
+//! - `m()`: `m` in the enclosing types, innermost first, each with its supertypes; then the
+//!   static imports;
+//! - `this.m()` / `super.m()`: in the enclosing type / its superclass; `this(..)` /
+//!   `super(..)` call the class / its superclass;
+//! - `x.m()`: `x` a local or parameter (the declaration above the call in the enclosing
+//!   members), a field of an enclosing type, a type (a static call), or a package-qualified
+//!   type; then `m` on its type;
+//! - a member found in a type of the root is an edge; a type outside the root, or a hierarchy
+//!   that reaches one before it finds the member, makes a call outside the workspace (not an
+//!   edge, not unresolved), and so do `Object`'s methods. Overloads: the first declared (the
+//!   oracle's qualified names do not tell overloads apart; choice by arity is to come).
+//!
+//! A call never vanishes: every call expression is a CALLS edge, an unresolved site named by
+//! its text, or a call outside the workspace.
+//!
+//! Also IMPORTS (file -> file of the imported type), EXTENDS (class -> superclass, interface
+//! -> superinterface), IMPLEMENTS (class -> interface), ACCESSES (fields read or written
+//! through a receiver that resolves) and REFERS_TO (method references).
+
+mod index;
+
+use crate::graph::{Edge, symbol_ids};
+use crate::ids::{Id, file_id};
+use crate::keys::FileKey;
+use crate::languages::{LanguageResolver, Target};
+use crate::resolved::{Resolved, UnresolvedSite, caller_id};
+use codegraph_db::{SourceFile, Workspace, file_facts};
+use codegraph_parse::{
+    CallKind, Callee, FileFacts, HeritageKind, HintSource, ImportKind, Imported, Receiver,
+    SymbolIdx,
+};
+use codegraph_schema::{EdgeKind, NodeKind, Reason};
+use index::{JavaIndex, PackageKey, java_index, package_files};
+use std::cell::{Cell, RefCell};
+use std::collections::{HashMap, HashSet};
+
+pub(crate) struct JavaResolver;
+
+pub(crate) static JAVA_RESOLVER: JavaResolver = JavaResolver;
+
+/// Bound on nested evaluations (a receiver's type through hints and return types).
+const MAX_DEPTH: u32 = 24;
+/// Bound on member lookups per file (a pathological hierarchy cannot stall resolution).
+const BUDGET: u32 = 2_000_000;
+
+/// What an expression's type is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Ty {
+    /// A type of the root, with array dimensions.
+    Class(Target, u8),
+    /// A type outside the root (the JDK, a jar), or an array of one.
+    External,
+    Unknown,
+}
+
+/// A type name in its context: (file, scope, text).
+type TypeKey = (SourceFile, Option<SymbolIdx>, String);
+
+/// What a member lookup found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Found {
+    Member(Target),
+    External,
+    Missing,
+}
+
+const PRIMITIVES: &[&str] =
+    &["int", "long", "short", "byte", "char", "boolean", "float", "double", "void", "var"];
+
+/// `Object`'s methods: inherited by every type, declared outside the root.
+const OBJECT_METHODS: &[&str] = &[
+    "toString",
+    "equals",
+    "hashCode",
+    "getClass",
+    "clone",
+    "finalize",
+    "notify",
+    "notifyAll",
+    "wait",
+];
+
+struct Local<'db> {
+    db: &'db dyn salsa::Database,
+    workspace: Workspace,
+    file: SourceFile,
+    facts: &'db FileFacts,
+    budget: Cell<u32>,
+    /// Type names already worked out, by (file, scope, text).
+    types: RefCell<HashMap<TypeKey, Ty>>,
+    /// Member types being looked up (a cycle through supertypes ends there).
+    visiting: RefCell<HashSet<(Target, String)>>,
+}
+
+impl<'db> Local<'db> {
+    fn new(db: &'db dyn salsa::Database, workspace: Workspace, file: SourceFile) -> Local<'db> {
+        Local {
+            db,
+            workspace,
+            file,
+            facts: file_facts(db, file),
+            budget: Cell::new(BUDGET),
+            types: RefCell::new(HashMap::new()),
+            visiting: RefCell::new(HashSet::new()),
+        }
+    }
+
+    fn index(&self, f: SourceFile) -> &'db JavaIndex {
+        java_index(self.db, f)
+    }
+
+    fn spend(&self) -> bool {
+        let b = self.budget.get();
+        if b == 0 {
+            return false;
+        }
+        self.budget.set(b - 1);
+        true
+    }
+
+    fn package(&self, name: &str) -> &'db [SourceFile] {
+        package_files(self.db, PackageKey::new(self.db, self.workspace, name.to_string()))
+    }
+
+    fn top_type(&self, package: &str, name: &str) -> Option<Target> {
+        self.package(package).iter().find_map(|&f| self.index(f).top.get(name).map(|&i| (f, i)))
+    }
+
+    /// A member type `name` of `t` (declared in it or inherited).
+    fn member_type(&self, t: Target, name: &str, depth: u32) -> Option<Target> {
+        if depth > MAX_DEPTH || !self.spend() {
+            return None;
+        }
+        let key = (t, name.to_string());
+        if !self.visiting.borrow_mut().insert(key.clone()) {
+            return None;
+        }
+        let found = self.member_type_in(t, name, depth);
+        self.visiting.borrow_mut().remove(&key);
+        found
+    }
+
+    fn member_type_in(&self, t: Target, name: &str, depth: u32) -> Option<Target> {
+        let index = self.index(t.0);
+        let info = index.types.get(&t.1)?;
+        if let Some(m) = info.members.get(name).and_then(|v| v.iter().find(|&&m| index.is_type(m)))
+        {
+            return Some((t.0, *m));
+        }
+        let around = index.parent(t.1);
+        for s in &info.supers {
+            if let Ty::Class(st, 0) = self.type_named(t.0, around, s, depth + 1)
+                && st != t
+                && let Some(found) = self.member_type(st, name, depth + 1)
+            {
+                return Some(found);
+            }
+        }
+        None
+    }
+
+    /// A fully qualified name (`a.b.C`, `a.b.C.D`): the longest package prefix that the root
+    /// declares, then its types.
+    fn qualified(&self, name: &str, depth: u32) -> Option<Target> {
+        let parts: Vec<&str> = name.split('.').collect();
+        for i in (1..parts.len()).rev() {
+            let package = parts[..i].join(".");
+            if self.package(&package).is_empty() {
+                continue;
+            }
+            let mut t = self.top_type(&package, parts[i])?;
+            for p in &parts[i + 1..] {
+                t = self.member_type(t, p, depth + 1)?;
+            }
+            return Some(t);
+        }
+        None
+    }
+
+    /// The types enclosing `scope` in its file, innermost first.
+    fn enclosing_types(&self, file: SourceFile, scope: Option<SymbolIdx>) -> Vec<SymbolIdx> {
+        let index = self.index(file);
+        let mut out = Vec::new();
+        let mut cur = scope;
+        while let Some(i) = cur {
+            if index.is_type(i) {
+                out.push(i);
+            }
+            cur = index.parent(i);
+        }
+        out
+    }
+
+    /// A type name as written in `file` at `scope` (normalized: `Map.Entry`, `String[]`).
+    fn type_named(&self, file: SourceFile, scope: Option<SymbolIdx>, text: &str, depth: u32) -> Ty {
+        let key = (file, scope, text.to_string());
+        if let Some(t) = self.types.borrow().get(&key) {
+            return t.clone();
+        }
+        let t = self.type_named_uncached(file, scope, text, depth);
+        // A result cut short by the depth bound is not kept.
+        if depth <= MAX_DEPTH / 2 {
+            self.types.borrow_mut().insert(key, t.clone());
+        }
+        t
+    }
+
+    fn type_named_uncached(
+        &self,
+        file: SourceFile,
+        scope: Option<SymbolIdx>,
+        text: &str,
+        depth: u32,
+    ) -> Ty {
+        if depth > MAX_DEPTH {
+            return Ty::Unknown;
+        }
+        let base = text.trim_end_matches("[]");
+        let dims = u8::try_from((text.len() - base.len()) / 2).unwrap_or(u8::MAX);
+        if base.is_empty() || PRIMITIVES.contains(&base) {
+            return if dims > 0 { Ty::External } else { Ty::Unknown };
+        }
+        let (first, rest) = match base.split_once('.') {
+            Some((f, r)) => (f, Some(r)),
+            None => (base, None),
+        };
+        let found = self.simple_type(file, scope, first, depth).and_then(|t| {
+            let mut t = t;
+            for p in rest.map(|r| r.split('.').collect::<Vec<_>>()).unwrap_or_default() {
+                t = self.member_type(t, p, depth + 1)?;
+            }
+            Some(t)
+        });
+        let found = found.or_else(|| rest.and_then(|_| self.qualified(base, depth)));
+        match found {
+            Some(t) => Ty::Class(t, dims),
+            None => Ty::External,
+        }
+    }
+
+    /// A simple type name in scope: enclosing types and their member types, the file's
+    /// types, single-type imports, the package, on-demand imports.
+    fn simple_type(
+        &self,
+        file: SourceFile,
+        scope: Option<SymbolIdx>,
+        name: &str,
+        depth: u32,
+    ) -> Option<Target> {
+        let index = self.index(file);
+        for t in self.enclosing_types(file, scope) {
+            if index.symbols.get(t as usize).is_some_and(|s| s.2 == name) {
+                return Some((file, t));
+            }
+            if let Some(m) = self.member_type((file, t), name, depth + 1) {
+                return Some(m);
+            }
+        }
+        if let Some(&t) = index.top.get(name) {
+            return Some((file, t));
+        }
+        for (kind, source, imported) in &index.imports {
+            if *kind == ImportKind::EsImport
+                && let Imported::Named(n) = imported
+                && n == name
+            {
+                return self.qualified(&format!("{source}.{n}"), depth);
+            }
+        }
+        if let Some(t) = self.top_type(&index.package, name) {
+            return Some(t);
+        }
+        for (kind, source, imported) in &index.imports {
+            if *imported != Imported::All {
+                continue;
+            }
+            if *kind == ImportKind::EsImport
+                && let Some(t) = self.top_type(source, name)
+            {
+                return Some(t);
+            }
+            // `import a.b.C.*` (or `import static a.b.C.*`) brings C's member types.
+            if let Some(c) = self.qualified(source, depth)
+                && let Some(t) = self.member_type(c, name, depth + 1)
+            {
+                return Some(t);
+            }
+        }
+        None
+    }
+
+    /// Member `name` of type `t` or its supertypes: a method (`method`) or a field.
+    fn member(&self, t: Target, name: &str, method: bool, depth: u32) -> Found {
+        let mut seen: HashSet<Target> = HashSet::new();
+        let mut external = false;
+        let mut queue = vec![t];
+        let mut at = 0;
+        while at < queue.len() {
+            let cur = queue[at];
+            at += 1;
+            if !seen.insert(cur) || depth > MAX_DEPTH || !self.spend() {
+                continue;
+            }
+            let index = self.index(cur.0);
+            let Some(info) = index.types.get(&cur.1) else { continue };
+            if let Some(v) = info.members.get(name) {
+                let want = |m: &SymbolIdx| match index.kind(*m) {
+                    Some(NodeKind::Method) => method,
+                    Some(NodeKind::Property | NodeKind::Constant) => !method,
+                    _ => false,
+                };
+                if let Some(&m) = v.iter().find(|m| want(m)) {
+                    return Found::Member((cur.0, m));
+                }
+                // A record component is called as its accessor.
+                if method
+                    && let Some(&m) = v.iter().find(|&&m| index.kind(m) == Some(NodeKind::Property))
+                {
+                    return Found::Member((cur.0, m));
+                }
+            }
+            let around = index.parent(cur.1);
+            for s in &info.supers {
+                match self.type_named(cur.0, around, s, depth + 1) {
+                    Ty::Class(st, 0) => queue.push(st),
+                    _ => external = true,
+                }
+            }
+            // An enum extends `java.lang.Enum`.
+            if index.kind(cur.1) == Some(NodeKind::Enum) {
+                external = true;
+            }
+        }
+        if external || (method && OBJECT_METHODS.contains(&name)) {
+            Found::External
+        } else {
+            Found::Missing
+        }
+    }
+
+    /// The superclass of a type of the root.
+    fn superclass(&self, t: Target, depth: u32) -> Ty {
+        let index = self.index(t.0);
+        match index.types.get(&t.1) {
+            Some(info) if info.has_superclass => info
+                .supers
+                .first()
+                .map_or(Ty::External, |s| self.type_named(t.0, index.parent(t.1), s, depth + 1)),
+            _ => Ty::External,
+        }
+    }
+
+    /// The type of a variable named `name` visible at `line` in the members around `scope`:
+    /// the last declaration above the line, innermost member first.
+    fn local(&self, scope: Option<SymbolIdx>, name: &str, line: u32, depth: u32) -> Option<Ty> {
+        let index = self.index(self.file);
+        let mut cur = scope;
+        while let Some(s) = cur {
+            if index.is_type(s) {
+                return None;
+            }
+            let hint = self
+                .facts
+                .type_hints
+                .iter()
+                .filter(|h| h.scope == Some(s) && h.name == name && h.line <= line)
+                .filter(|h| !matches!(h.source, HintSource::Return(_)))
+                .max_by_key(|h| h.line);
+            if let Some(h) = hint {
+                return Some(self.hint_type(Some(s), &h.source, line, depth + 1));
+            }
+            cur = index.parent(s);
+        }
+        None
+    }
+
+    fn hint_type(&self, scope: Option<SymbolIdx>, src: &HintSource, line: u32, depth: u32) -> Ty {
+        if depth > MAX_DEPTH {
+            return Ty::Unknown;
+        }
+        match src {
+            HintSource::Annotation(t) | HintSource::Construct(t) => {
+                self.type_named(self.file, scope, t, depth + 1)
+            }
+            HintSource::CallResult(c) => self.returned(scope, c, line, depth + 1),
+            HintSource::Value(Receiver::Path(p)) => self.path_type(scope, p, line, depth + 1),
+            _ => Ty::Unknown,
+        }
+    }
+
+    /// The type of a field `name` seen from the types around `scope` (inherited too).
+    fn field_type(&self, t: Target, name: &str, depth: u32) -> Option<Ty> {
+        match self.member(t, name, false, depth + 1) {
+            Found::Member(f) => {
+                let index = self.index(f.0);
+                let ty = index.field_types.get(&f.1)?;
+                Some(self.type_named(f.0, index.parent(f.1), ty, depth + 1))
+            }
+            Found::External => Some(Ty::External),
+            Found::Missing => None,
+        }
+    }
+
+    /// The type of a name chain.
+    fn path_type(&self, scope: Option<SymbolIdx>, path: &[String], line: u32, depth: u32) -> Ty {
+        let Some(first) = path.first() else { return Ty::Unknown };
+        if depth > MAX_DEPTH {
+            return Ty::Unknown;
+        }
+        let mut rest = &path[1..];
+        let mut ty = match first.as_str() {
+            "this" => self.this_type(scope),
+            "new" => {
+                let Some(t) = rest.first() else { return Ty::Unknown };
+                rest = &rest[1..];
+                self.type_named(self.file, scope, t, depth + 1)
+            }
+            name => {
+                let field = self.enclosing_field(scope, name, depth);
+                if let Some(t) = self.local(scope, name, line, depth) {
+                    t
+                } else if let Some(t) = field.clone().filter(|t| *t != Ty::External) {
+                    t
+                } else if let Some(t) = self.simple_type(self.file, scope, name, depth) {
+                    Ty::Class(t, 0)
+                } else if let Some((t, used)) = self.qualified_prefix(path, depth) {
+                    rest = &path[used..];
+                    Ty::Class(t, 0)
+                } else if field.is_some() || name.starts_with(char::is_uppercase) {
+                    // A type outside the root (`Math.max`, `Collections.sort`).
+                    Ty::External
+                } else {
+                    Ty::Unknown
+                }
+            }
+        };
+        for seg in rest {
+            if seg == "this" {
+                // `Outer.this`: the instance of that enclosing type.
+                continue;
+            }
+            ty = match ty {
+                Ty::Class(t, d) if seg == "[]" && d > 0 => Ty::Class(t, d - 1),
+                Ty::Class(t, 0) => match self.field_type(t, seg, depth) {
+                    Some(ft) => ft,
+                    None => match self.member_type(t, seg, depth + 1) {
+                        Some(n) => Ty::Class(n, 0),
+                        None => Ty::Unknown,
+                    },
+                },
+                Ty::Class(..) | Ty::External => Ty::External,
+                Ty::Unknown => Ty::Unknown,
+            };
+        }
+        ty
+    }
+
+    /// `a.b.C...` as a package-qualified type: the type and how many segments it took.
+    fn qualified_prefix(&self, path: &[String], depth: u32) -> Option<(Target, usize)> {
+        for i in (1..path.len()).rev() {
+            let package = path[..i].join(".");
+            if self.package(&package).is_empty() {
+                continue;
+            }
+            let t = self.top_type(&package, &path[i])?;
+            let _ = depth;
+            return Some((t, i + 1));
+        }
+        None
+    }
+
+    /// A field of the enclosing types (declared or inherited in the root), innermost first;
+    /// `Some(External)` when none is found but a hierarchy leaves the root.
+    fn enclosing_field(&self, scope: Option<SymbolIdx>, name: &str, depth: u32) -> Option<Ty> {
+        let mut outside = false;
+        for t in self.enclosing_types(self.file, scope) {
+            match self.field_type((self.file, t), name, depth) {
+                Some(Ty::External) => outside = true,
+                Some(ty) => return Some(ty),
+                None => {}
+            }
+        }
+        outside.then_some(Ty::External)
+    }
+
+    /// A method of the anonymous class or enum constant body around `scope` (its members are
+    /// named under the enclosing member: `Outer.m.run`).
+    fn anonymous_member(&self, scope: Option<SymbolIdx>, name: &str) -> Option<Target> {
+        let index = self.index(self.file);
+        let mut cur = scope;
+        while let Some(s) = cur {
+            let parent = index.parent(s)?;
+            if !index.is_type(parent) && index.kind(s) == Some(NodeKind::Method) {
+                let found = index.symbols.iter().enumerate().find(|(_, (k, p, n))| {
+                    *k == NodeKind::Method && *p == Some(parent) && n == name
+                });
+                if let Some((i, _)) = found {
+                    return Some((self.file, u32::try_from(i).ok()?));
+                }
+            }
+            cur = Some(parent);
+        }
+        None
+    }
+
+    fn this_type(&self, scope: Option<SymbolIdx>) -> Ty {
+        match self.enclosing_types(self.file, scope).first() {
+            Some(&t) => Ty::Class((self.file, t), 0),
+            None => Ty::Unknown,
+        }
+    }
+
+    /// The declared return type of what `c` calls.
+    fn returned(&self, scope: Option<SymbolIdx>, c: &Callee, line: u32, depth: u32) -> Ty {
+        match self.callee(scope, c, CallKind::Call, line, depth + 1).0 {
+            Found::Member(m) => {
+                let index = self.index(m.0);
+                match index.returns.get(&m.1) {
+                    Some(t) => self.type_named(m.0, Some(m.1), t, depth + 1),
+                    None => Ty::Unknown,
+                }
+            }
+            Found::External => Ty::External,
+            Found::Missing => Ty::Unknown,
+        }
+    }
+
+    fn on_type(&self, ty: Ty, name: &str, method: bool, depth: u32) -> Found {
+        match ty {
+            Ty::Class(t, 0) => self.member(t, name, method, depth + 1),
+            Ty::Class(..) | Ty::External => Found::External,
+            Ty::Unknown => Found::Missing,
+        }
+    }
+
+    /// What a call (or a construction) resolves to, and why.
+    fn callee(
+        &self,
+        scope: Option<SymbolIdx>,
+        c: &Callee,
+        kind: CallKind,
+        line: u32,
+        depth: u32,
+    ) -> (Found, Reason) {
+        if depth > MAX_DEPTH {
+            return (Found::Missing, Reason::NameOnly);
+        }
+        if kind == CallKind::New {
+            let text = match &c.receiver {
+                Receiver::Path(p) => format!("{}.{}", p.join("."), c.name),
+                _ => c.name.clone(),
+            };
+            return match self.type_named(self.file, scope, &text, depth + 1) {
+                Ty::Class(t, 0) => (Found::Member(t), Reason::TypedReceiver),
+                Ty::Unknown => (Found::Missing, Reason::NameOnly),
+                _ => (Found::External, Reason::NameOnly),
+            };
+        }
+        match &c.receiver {
+            Receiver::None => {
+                if let Some(m) = self.anonymous_member(scope, &c.name) {
+                    return (Found::Member(m), Reason::ThisDispatch);
+                }
+                // The enclosing types, innermost first: a member found wins over a hierarchy
+                // that leaves the root on the way (an outer class's own method).
+                let mut outside = false;
+                for t in self.enclosing_types(self.file, scope) {
+                    match self.member((self.file, t), &c.name, true, depth + 1) {
+                        Found::Missing => {}
+                        Found::External => outside = true,
+                        f => return (f, Reason::ThisDispatch),
+                    }
+                }
+                match self.static_import(&c.name, depth) {
+                    (Found::Missing, _) if outside => (Found::External, Reason::ThisDispatch),
+                    r => r,
+                }
+            }
+            Receiver::This => {
+                let ty = self.this_type(scope);
+                if c.name == "constructor" {
+                    return match ty {
+                        Ty::Class(t, 0) => (Found::Member(t), Reason::ThisDispatch),
+                        _ => (Found::Missing, Reason::ThisDispatch),
+                    };
+                }
+                (self.on_type(ty, &c.name, true, depth), Reason::ThisDispatch)
+            }
+            Receiver::Super => {
+                let ty = match self.this_type(scope) {
+                    Ty::Class(t, 0) => self.superclass(t, depth),
+                    _ => Ty::Unknown,
+                };
+                if c.name == "constructor" {
+                    return match ty {
+                        Ty::Class(t, 0) => (Found::Member(t), Reason::SuperDispatch),
+                        Ty::Unknown => (Found::Missing, Reason::SuperDispatch),
+                        _ => (Found::External, Reason::SuperDispatch),
+                    };
+                }
+                (self.on_type(ty, &c.name, true, depth), Reason::SuperDispatch)
+            }
+            Receiver::Path(p) => {
+                let ty = self.path_type(scope, p, line, depth + 1);
+                (self.on_type(ty, &c.name, true, depth), Reason::TypedReceiver)
+            }
+            Receiver::CallResult(inner) => {
+                let ty = self.returned(scope, inner, line, depth + 1);
+                (self.on_type(ty, &c.name, true, depth), Reason::TypedReceiver)
+            }
+            Receiver::Other => (Found::Missing, Reason::NameOnly),
+        }
+    }
+
+    /// A bare call through the file's static imports.
+    fn static_import(&self, name: &str, depth: u32) -> (Found, Reason) {
+        let index = self.index(self.file);
+        let mut outside = false;
+        for named in [true, false] {
+            for (kind, source, imported) in &index.imports {
+                if *kind != ImportKind::Module {
+                    continue;
+                }
+                let matches = match imported {
+                    Imported::Named(n) => named && n == name,
+                    Imported::All => !named,
+                    _ => false,
+                };
+                if !matches {
+                    continue;
+                }
+                match self.qualified(source, depth) {
+                    Some(t) => match self.member(t, name, true, depth + 1) {
+                        Found::Missing => {}
+                        f => return (f, Reason::ImportResolved),
+                    },
+                    None => outside = true,
+                }
+            }
+            if named && outside {
+                return (Found::External, Reason::ImportResolved);
+            }
+        }
+        if outside {
+            (Found::External, Reason::ImportResolved)
+        } else {
+            (Found::Missing, Reason::NameOnly)
+        }
+    }
+}
+
+fn sym_id(db: &dyn salsa::Database, t: Target) -> Option<Id> {
+    symbol_ids(db, t.0).get(t.1 as usize).cloned()
+}
+
+/// A callee as written, for an unresolved site.
+fn render(c: &Callee) -> String {
+    let recv = match &c.receiver {
+        Receiver::None => String::new(),
+        Receiver::This => "this.".to_string(),
+        Receiver::Super => "super.".to_string(),
+        Receiver::Path(p) if p.first().is_some_and(|f| f == "new") => {
+            format!("(({}) …).", p.get(1).map_or("", String::as_str))
+        }
+        Receiver::Path(p) => format!("{}.", p.join(".")),
+        Receiver::CallResult(inner) => format!("{}().", render(inner)),
+        Receiver::Other => "(…).".to_string(),
+    };
+    format!("{recv}{}", c.name)
+}
+
+fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile) -> Resolved {
+    let l = Local::new(db, workspace, file);
+    let facts = l.facts;
+    let fid = file_id(file.path(db));
+    let ids = symbol_ids(db, file);
+    let mut out = Resolved::default();
+    let same = |g: SourceFile, reason: Reason| {
+        if g == file && reason == Reason::ImportResolved { Reason::SameFile } else { reason }
+    };
+
+    // IMPORTS: file -> the file of each imported type (of the root).
+    let mut imported: HashSet<Id> = HashSet::new();
+    for imp in &facts.imports {
+        for b in &imp.bindings {
+            let name = match &b.imported {
+                Imported::Named(n) if imp.kind == ImportKind::EsImport => {
+                    format!("{}.{n}", imp.source)
+                }
+                _ => imp.source.clone(),
+            };
+            if let Some(t) = l.qualified(&name, 0)
+                && t.0 != file
+            {
+                let dst = file_id(t.0.path(db));
+                if imported.insert(dst.clone()) {
+                    out.edges.push(Edge::new(
+                        fid.clone(),
+                        dst,
+                        EdgeKind::Imports,
+                        Reason::ImportResolved,
+                        imp.line,
+                    ));
+                }
+            }
+        }
+    }
+
+    // EXTENDS / IMPLEMENTS.
+    let index = l.index(file);
+    for h in &facts.heritage {
+        let Some(src) = ids.get(h.symbol as usize) else { continue };
+        let around = facts.symbols.get(h.symbol as usize).and_then(|s| s.parent);
+        let Ty::Class(t, 0) = l.type_named(file, around, &h.target, 0) else { continue };
+        if t == (file, h.symbol) {
+            continue;
+        }
+        let Some(dst) = sym_id(db, t) else { continue };
+        let kind = match h.kind {
+            HeritageKind::Implements => EdgeKind::Implements,
+            _ => EdgeKind::Extends,
+        };
+        let reason = if t.0 == file { Reason::SameFile } else { Reason::ImportResolved };
+        let line = facts.symbols.get(h.symbol as usize).map_or(0, |s| s.start_line);
+        out.edges.push(Edge::new(src.clone(), dst, kind, reason, line));
+    }
+    let _ = index;
+
+    // CALLS and TESTS.
+    let in_test_file = crate::graph::is_test(db, file);
+    let mut tested = crate::tested::Tested::default();
+    for site in &facts.calls {
+        let (found, reason) = l.callee(site.enclosing, &site.callee, site.kind, site.line, 0);
+        match found {
+            Found::Member(t) => {
+                let Some(dst) = sym_id(db, t) else {
+                    out.unresolved.push(unresolved(
+                        db,
+                        file,
+                        site.enclosing,
+                        site.line,
+                        &site.callee,
+                    ));
+                    continue;
+                };
+                out.resolved_calls += 1;
+                let reason = same(t.0, reason);
+                let caller = caller_id(db, file, site.enclosing);
+                if in_test_file && let Some(test) = test_of(facts, site.enclosing) {
+                    tested.add(db, ids.get(test as usize), (&dst, t.0, reason, site.line));
+                }
+                out.edges.push(Edge::new(caller, dst, EdgeKind::Calls, reason, site.line));
+            }
+            Found::External => out.external_calls += 1,
+            Found::Missing => {
+                out.unresolved.push(unresolved(db, file, site.enclosing, site.line, &site.callee));
+            }
+        }
+    }
+
+    // ACCESSES: a field read or written through a receiver that resolves.
+    for a in &facts.accesses {
+        let ty = match &a.receiver {
+            Receiver::This => l.this_type(a.enclosing),
+            Receiver::Super => match l.this_type(a.enclosing) {
+                Ty::Class(t, 0) => l.superclass(t, 0),
+                _ => Ty::Unknown,
+            },
+            Receiver::Path(p) => l.path_type(a.enclosing, p, a.line, 0),
+            Receiver::CallResult(c) => l.returned(a.enclosing, c, a.line, 0),
+            _ => Ty::Unknown,
+        };
+        let Found::Member(t) = l.on_type(ty, &a.name, false, 0) else { continue };
+        if let Some(dst) = sym_id(db, t) {
+            let src = caller_id(db, file, a.enclosing);
+            let reason = if t.0 == file { Reason::SameFile } else { Reason::TypedReceiver };
+            out.edges.push(Edge::new(src, dst, EdgeKind::Accesses, reason, a.line));
+        }
+    }
+
+    // REFERS_TO: method references (`Foo::bar`, `this::m`, `Foo::new` to the class).
+    for site in &facts.value_refs {
+        let (found, reason) = if site.callee.name == "new" {
+            let text = match &site.callee.receiver {
+                Receiver::Path(p) => p.join("."),
+                _ => String::new(),
+            };
+            match l.type_named(file, site.enclosing, &text, 0) {
+                Ty::Class(t, 0) => (Found::Member(t), Reason::TypedReceiver),
+                _ => (Found::Missing, Reason::NameOnly),
+            }
+        } else {
+            l.callee(site.enclosing, &site.callee, CallKind::Call, site.line, 0)
+        };
+        let Found::Member(t) = found else { continue };
+        let Some(dst) = sym_id(db, t) else { continue };
+        let src = caller_id(db, file, site.enclosing);
+        if in_test_file && let Some(test) = test_of(facts, site.enclosing) {
+            tested.add(db, ids.get(test as usize), (&dst, t.0, same(t.0, reason), site.line));
+        }
+        out.edges.push(Edge::new(src, dst, EdgeKind::RefersTo, same(t.0, reason), site.line));
+    }
+    out.edges.extend(tested.into_edges(&fid));
+    out.edges.sort();
+    out.edges.dedup();
+    out.unresolved.sort();
+    out
+}
+
+fn unresolved(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+    enclosing: Option<SymbolIdx>,
+    line: u32,
+    callee: &Callee,
+) -> UnresolvedSite {
+    UnresolvedSite { line, caller: caller_id(db, file, enclosing), callee: render(callee) }
+}
+
+/// The test a call in a test file belongs to: the method or type it is in that has no
+/// enclosing method (a test method, or a test class's initializer).
+fn test_of(facts: &FileFacts, scope: Option<SymbolIdx>) -> Option<SymbolIdx> {
+    let mut cur = scope?;
+    let mut method = None;
+    loop {
+        let s = facts.symbols.get(cur as usize)?;
+        if s.kind == NodeKind::Method {
+            method = Some(cur);
+        }
+        match s.parent {
+            Some(p) => cur = p,
+            None => return method.or(Some(cur)),
+        }
+    }
+}
+
+impl LanguageResolver for JavaResolver {
+    fn resolve<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> Resolved {
+        resolve_rows(db, key.workspace(db), key.file(db))
+    }
+
+    fn reference(
+        &self,
+        db: &dyn salsa::Database,
+        workspace: Workspace,
+        file: SourceFile,
+        scope: Option<SymbolIdx>,
+        callee: &Callee,
+        line: u32,
+    ) -> Option<(Target, Reason)> {
+        let l = Local::new(db, workspace, file);
+        match l.callee(scope, callee, CallKind::Call, line, 0) {
+            (Found::Member(t), reason) => Some((t, reason)),
+            _ => None,
+        }
+    }
+}
