@@ -32,7 +32,8 @@
 //!   no variable has that name): an instance creation `new T(..)`, a cast `(T) e`, a string
 //!   literal (`String`), a class literal (`Class`); a call's result is `CallResult`.
 //! - Call sites: method invocations (`Call`), instance creations (`New`, named by the type:
-//!   `new a.b.C()` is `{ Path(["a", "b"]), "C" }`, an anonymous class names its supertype),
+//!   `new a.b.C()` is `{ Path(["a", "b"]), "C" }`, an anonymous class names its supertype;
+//!   an enum constant with arguments `A(1)` is a `New` of its enum, in the constant),
 //!   `this(..)` / `super(..)` (`Call` named `constructor`, receiver `This` / `Super`).
 //! - Type hints: a field is an `Annotation` scoped to its class; a parameter, a local, a
 //!   for-each, catch or resource variable and a pattern variable are scoped to the enclosing
@@ -113,6 +114,7 @@ grammar_ids! {
             r#type = "type",
             object = "object",
             parameters = "parameters",
+            arguments = "arguments",
             declarator = "declarator",
             value = "value",
             field = "field",
@@ -131,15 +133,17 @@ pub(crate) fn ids() -> &'static Ids {
     IDS.get_or_init(|| Ids::of(&tree_sitter_java::LANGUAGE.into()))
 }
 
-/// Java test code: anything under a test directory (`src/test/java`), and JUnit's naming
-/// (`FooTest.java`, `FooTests.java`, `TestFoo.java`, `FooIT.java`).
+/// Java test code: anything under a test directory (`src/test/java`), and the names Maven's
+/// test runners pick (`Test*.java`, `*Test.java`, `*Tests.java`, `*TestCase.java`, and
+/// integration tests `*IT.java`).
 fn is_test_file(path: &str) -> bool {
     let name = crate::file_name(path);
     let stem = name.strip_suffix(".java").unwrap_or(name);
-    stem.ends_with("Test")
+    stem.starts_with("Test")
+        || stem.ends_with("Test")
         || stem.ends_with("Tests")
+        || stem.ends_with("TestCase")
         || stem.ends_with("IT")
-        || (stem.starts_with("Test") && stem.len() > 4)
         || crate::under_dir(path, crate::TEST_DIRS)
 }
 
@@ -161,16 +165,18 @@ impl Provider for JavaProvider {
 }
 
 /// Number of call expressions in a Java syntax tree (method invocations, instance creations,
-/// `this(..)` / `super(..)`): what the resolver's call accounting adds up to.
+/// `this(..)` / `super(..)`, enum constants with arguments): what the resolver's call accounting adds up to.
 pub fn call_expressions(tree: &tree_sitter::Tree) -> usize {
     let ids = ids();
     let mut n = 0;
     let mut cursor = tree.root_node().walk();
     'walk: loop {
-        let k = cursor.node().kind_id();
+        let node = cursor.node();
+        let k = node.kind_id();
         if k == ids.method_invocation
             || k == ids.object_creation_expression
             || k == ids.explicit_constructor_invocation
+            || (k == ids.enum_constant && node.child_by_field_id(ids.arguments).is_some())
         {
             n += 1;
         }
@@ -257,7 +263,10 @@ mod tests {
         assert!(is_test_file("src/test/java/a/FooTest.java"));
         assert!(is_test_file("a/FooTests.java"));
         assert!(is_test_file("a/TestFoo.java"));
-        assert!(!is_test_file("src/main/java/a/Test.java"));
+        assert!(is_test_file("a/FooTestCase.java"));
+        assert!(is_test_file("a/FooIT.java"));
+        assert!(is_test_file("src/test/java/a/Helper.java"));
+        assert!(!is_test_file("src/main/java/a/Contest.java"));
         assert!(!is_test_file("src/main/java/a/Foo.java"));
     }
 }

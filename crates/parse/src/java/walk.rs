@@ -177,8 +177,18 @@ impl<'s> Walker<'s> {
         } else if k == ids.enum_constant {
             let name = node.child_by_field_id(ids.name).map_or("", |n| self.text(n));
             let public = self.enclosing_exported();
+            let enum_name = self
+                .enclosing()
+                .and_then(|e| self.facts.symbols.get(e as usize))
+                .map(|s| s.name.clone());
             let idx = self.push_symbol(NodeKind::Constant, name, node, None, public);
             self.push_scope(node, Some(idx));
+            // `A(1)` constructs the enum (its constructor runs with the arguments).
+            if node.child_by_field_id(ids.arguments).is_some()
+                && let (Some(e), Some(at)) = (enum_name, node.child_by_field_id(ids.name))
+            {
+                self.call(Callee { receiver: Receiver::None, name: e }, CallKind::New, at);
+            }
         } else if k == ids.method_invocation {
             let callee = self.invocation(node, 0);
             let at = node.child_by_field_id(ids.name).unwrap_or(node);

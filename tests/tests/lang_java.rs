@@ -1,0 +1,286 @@
+//! Java end to end on fixtures: facts (exact: types, members, constructors, fields, imports,
+//! calls with their receivers, heritage, hints), the graph, and the resolution (imports,
+//! the package without imports, nested types, the class and interface hierarchy, `this` /
+//! `super`, constructors, typed receivers through locals, fields, `var`, casts and return
+//! types, static imports, types outside the workspace, unresolved sites named by their text).
+
+use codegraph_tests::{render_call_accounting, render_fixture_facts, render_fixture_resolution};
+use expect_test::expect;
+
+const SHOP: &str = r#"
+//- /src/main/java/com/shop/Item.java
+package com.shop;
+
+/** An item. */
+public class Item extends Base implements Priced {
+    public static final int MAX = 10;
+    private String name;
+    private final Clock clock = new Clock();
+
+    public Item(String name) {
+        super();
+        this.name = name;
+    }
+
+    @Override
+    public int price() {
+        return name.length() + clock.now().size();
+    }
+
+    public Item renamed(String n) {
+        Item copy = new Item(n);
+        copy.validate();
+        return copy;
+    }
+
+    public static class Builder {
+        Item build() { return new Item("x"); }
+    }
+}
+//- /src/main/java/com/shop/Base.java
+package com.shop;
+
+abstract class Base {
+    protected boolean validate() { return check(); }
+    boolean check() { return true; }
+}
+//- /src/main/java/com/shop/Priced.java
+package com.shop;
+
+public interface Priced {
+    int price();
+    default int doubled() { return price() * 2; }
+}
+//- /src/main/java/com/shop/Clock.java
+package com.shop;
+
+import java.util.List;
+
+public class Clock {
+    public List<String> now() { return List.of(); }
+}
+//- /src/main/java/com/shop/Size.java
+package com.shop;
+
+public enum Size {
+    SMALL(1), LARGE(2) {
+        @Override int weight() { return base() * 2; }
+    }, NONE;
+    private final int n;
+    Size(int n) { this.n = n; }
+    Size() { this(0); }
+    int weight() { return n; }
+    int base() { return n; }
+}
+//- /src/main/java/com/shop/app/Cart.java
+package com.shop.app;
+
+import com.shop.Item;
+import com.shop.Priced;
+import static com.shop.app.Util.log;
+import java.util.*;
+
+public class Cart {
+    private final List<Item> items = new ArrayList<>();
+    private Item last;
+
+    public int total() {
+        int sum = 0;
+        for (Item it : items) {
+            sum += it.price();
+            it.renamed("a").validate();
+        }
+        var b = new Item.Builder();
+        Item built = b.build();
+        last = built;
+        this.last.doubled();
+        Priced p = (Priced) last;
+        ((Item) p).price();
+        log("total");
+        Runnable r = this::clear;
+        unknown.call();
+        new Runnable() {
+            public void run() { clear(); }
+        }.run();
+        return sum;
+    }
+
+    void clear() { items.clear(); }
+}
+//- /src/main/java/com/shop/app/Util.java
+package com.shop.app;
+
+final class Util {
+    static void log(String s) { System.out.println(s); }
+}
+"#;
+
+#[test]
+fn facts() {
+    expect![[r#"
+        //- src/main/java/com/shop/Item.java
+        sym class Item L4-28 exported sig="public class Item extends Base implements Priced" doc="An item."
+        sym constant Item.MAX L5-5 exported in=Item sig="public static final int MAX = 10;"
+        sym property Item.name L6-6 in=Item sig="private String name;"
+        sym property Item.clock L7-7 in=Item sig="private final Clock clock = new Clock();"
+        sym method Item.constructor L9-12 exported in=Item sig="public Item(String name)"
+        sym method Item.price L14-17 exported in=Item sig="@Override public int price()"
+        sym method Item.renamed L19-23 exported in=Item sig="public Item renamed(String n)"
+        sym class Item.Builder L25-27 exported in=Item sig="public static class Builder"
+        sym method Item.Builder.build L26-26 in=Item.Builder sig="Item build()"
+        new L7:37 Clock in Item.clock
+        call L10:9 super.constructor in Item.constructor
+        call L16:21 name.length in Item.price
+        call L16:44 clock.now().size in Item.price
+        call L16:38 clock.now in Item.price
+        new L20:25 Item in Item.renamed
+        call L21:14 copy.validate in Item.renamed
+        new L26:35 Item in Item.Builder.build
+        write L11 this.name in Item.constructor
+        heritage Item Extends Base
+        heritage Item Implements Priced
+        hint L5 Item MAX : int
+        hint L6 Item name : String
+        hint L7 Item clock : Clock
+        hint L9 Item.constructor name : String
+        hint L14 Item.price  -> int
+        hint L19 Item.renamed  -> Item
+        hint L19 Item.renamed n : String
+        hint L20 Item.renamed copy : Item
+        hint L26 Item.Builder.build  -> Item
+        //- src/main/java/com/shop/Base.java
+        sym class Base L3-6 sig="abstract class Base"
+        sym method Base.validate L4-4 in=Base sig="protected boolean validate()"
+        sym method Base.check L5-5 in=Base sig="boolean check()"
+        call L4:43 check in Base.validate
+        hint L4 Base.validate  -> boolean
+        hint L5 Base.check  -> boolean
+        //- src/main/java/com/shop/Priced.java
+        sym interface Priced L3-6 exported sig="public interface Priced"
+        sym method Priced.price L4-4 exported in=Priced sig="int price();"
+        sym method Priced.doubled L5-5 exported in=Priced sig="default int doubled()"
+        call L5:36 price in Priced.doubled
+        hint L4 Priced.price  -> int
+        hint L5 Priced.doubled  -> int
+        //- src/main/java/com/shop/Clock.java
+        sym class Clock L5-7 exported sig="public class Clock"
+        sym method Clock.now L6-6 exported in=Clock sig="public List<String> now()"
+        import L3 EsImport "java.util" List as List
+        call L6:45 List.of in Clock.now
+        hint L6 Clock.now  -> List
+        //- src/main/java/com/shop/Size.java
+        sym enum Size L3-12 exported sig="public enum Size"
+        sym constant Size.SMALL L4-4 exported in=Size sig="SMALL(1)"
+        sym constant Size.LARGE L4-6 exported in=Size sig="LARGE(2) { @Override int weight() { return base() * 2; } }"
+        sym method Size.LARGE.weight L5-5 in=Size.LARGE sig="@Override int weight()"
+        sym constant Size.NONE L6-6 exported in=Size sig="NONE"
+        sym property Size.n L7-7 in=Size sig="private final int n;"
+        sym method Size.constructor L8-8 in=Size sig="Size(int n)"
+        sym method Size.constructor L9-9 in=Size sig="Size()"
+        sym method Size.weight L10-10 in=Size sig="int weight()"
+        sym method Size.base L11-11 in=Size sig="int base()"
+        new L4:5 Size in Size.SMALL
+        new L4:15 Size in Size.LARGE
+        call L5:41 base in Size.LARGE.weight
+        call L9:14 this.constructor in Size.constructor
+        write L8 this.n in Size.constructor
+        hint L5 Size.LARGE.weight  -> int
+        hint L7 Size n : int
+        hint L8 Size.constructor n : int
+        hint L10 Size.weight  -> int
+        hint L11 Size.base  -> int
+        //- src/main/java/com/shop/app/Cart.java
+        sym class Cart L8-34 exported sig="public class Cart"
+        sym property Cart.items L9-9 in=Cart sig="private final List<Item> items = new ArrayList<>();"
+        sym property Cart.last L10-10 in=Cart sig="private Item last;"
+        sym method Cart.total L12-31 exported in=Cart sig="public int total()"
+        sym method Cart.total.run L28-28 exported in=Cart.total sig="public void run()"
+        sym method Cart.clear L33-33 in=Cart sig="void clear()"
+        import L3 EsImport "com.shop" Item as Item
+        import L4 EsImport "com.shop" Priced as Priced
+        import L5 Module "com.shop.app.Util" log as log
+        import L6 EsImport "java.util" all
+        new L9:42 ArrayList in Cart.items
+        call L15:23 it.price in Cart.total
+        call L16:29 it.renamed().validate in Cart.total
+        call L16:16 it.renamed in Cart.total
+        new L18:21 Item.Builder in Cart.total
+        call L19:24 b.build in Cart.total
+        call L21:19 this.last.doubled in Cart.total
+        call L23:20 new.Item.price in Cart.total
+        call L24:9 log in Cart.total
+        call L26:17 unknown.call in Cart.total
+        call L29:11 new.Runnable.run in Cart.total
+        new L27:13 Runnable in Cart.total
+        call L28:33 clear in Cart.total.run
+        call L33:26 items.clear in Cart.clear
+        ref call L25:28 this.clear in Cart.total
+        read L21 this.last in Cart.total
+        hint L9 Cart items : List
+        hint L10 Cart last : Item
+        hint L12 Cart.total  -> int
+        hint L13 Cart.total sum : int
+        hint L14 Cart.total it : Item
+        hint L18 Cart.total b = new Item.Builder
+        hint L19 Cart.total built : Item
+        hint L22 Cart.total p : Priced
+        hint L25 Cart.total r : Runnable
+        //- src/main/java/com/shop/app/Util.java
+        sym class Util L3-5 sig="final class Util"
+        sym method Util.log L4-4 in=Util sig="static void log(String s)"
+        call L4:44 System.out.println in Util.log
+        read L4 System.out in Util.log
+        hint L4 Util.log s : String
+    "#]].assert_eq(&render_fixture_facts(SHOP));
+}
+
+#[test]
+fn resolution() {
+    expect![[r#"
+        edge IMPORTS file:src/main/java/com/shop/app/Cart.java -> file:src/main/java/com/shop/Item.java L3 import-resolved 0.95
+        edge IMPORTS file:src/main/java/com/shop/app/Cart.java -> file:src/main/java/com/shop/Priced.java L4 import-resolved 0.95
+        edge IMPORTS file:src/main/java/com/shop/app/Cart.java -> file:src/main/java/com/shop/app/Util.java L5 import-resolved 0.95
+        edge CALLS sym:java:src/main/java/com/shop/Base.java:Base.validate -> sym:java:src/main/java/com/shop/Base.java:Base.check L4 this-dispatch 0.90
+        edge EXTENDS sym:java:src/main/java/com/shop/Item.java:Item -> sym:java:src/main/java/com/shop/Base.java:Base L4 import-resolved 0.95
+        edge IMPLEMENTS sym:java:src/main/java/com/shop/Item.java:Item -> sym:java:src/main/java/com/shop/Priced.java:Priced L4 import-resolved 0.95
+        edge CALLS sym:java:src/main/java/com/shop/Item.java:Item.Builder.build -> sym:java:src/main/java/com/shop/Item.java:Item L26 typed-receiver 0.85
+        edge CALLS sym:java:src/main/java/com/shop/Item.java:Item.clock -> sym:java:src/main/java/com/shop/Clock.java:Clock L7 typed-receiver 0.85
+        edge CALLS sym:java:src/main/java/com/shop/Item.java:Item.constructor -> sym:java:src/main/java/com/shop/Base.java:Base L10 super-dispatch 0.90
+        edge ACCESSES sym:java:src/main/java/com/shop/Item.java:Item.constructor -> sym:java:src/main/java/com/shop/Item.java:Item.name L11 same-file 0.95
+        edge CALLS sym:java:src/main/java/com/shop/Item.java:Item.price -> sym:java:src/main/java/com/shop/Clock.java:Clock.now L16 typed-receiver 0.85
+        edge CALLS sym:java:src/main/java/com/shop/Item.java:Item.renamed -> sym:java:src/main/java/com/shop/Base.java:Base.validate L21 typed-receiver 0.85
+        edge CALLS sym:java:src/main/java/com/shop/Item.java:Item.renamed -> sym:java:src/main/java/com/shop/Item.java:Item L20 typed-receiver 0.85
+        edge CALLS sym:java:src/main/java/com/shop/Priced.java:Priced.doubled -> sym:java:src/main/java/com/shop/Priced.java:Priced.price L5 this-dispatch 0.90
+        edge CALLS sym:java:src/main/java/com/shop/Size.java:Size.LARGE -> sym:java:src/main/java/com/shop/Size.java:Size L4 typed-receiver 0.85
+        edge CALLS sym:java:src/main/java/com/shop/Size.java:Size.LARGE.weight -> sym:java:src/main/java/com/shop/Size.java:Size.base L5 this-dispatch 0.90
+        edge CALLS sym:java:src/main/java/com/shop/Size.java:Size.SMALL -> sym:java:src/main/java/com/shop/Size.java:Size L4 typed-receiver 0.85
+        edge ACCESSES sym:java:src/main/java/com/shop/Size.java:Size.constructor -> sym:java:src/main/java/com/shop/Size.java:Size.n L8 same-file 0.95
+        edge CALLS sym:java:src/main/java/com/shop/Size.java:Size.constructor#2 -> sym:java:src/main/java/com/shop/Size.java:Size L9 this-dispatch 0.90
+        edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.total -> sym:java:src/main/java/com/shop/Base.java:Base.validate L16 typed-receiver 0.85
+        edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.total -> sym:java:src/main/java/com/shop/Item.java:Item.Builder L18 typed-receiver 0.85
+        edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.total -> sym:java:src/main/java/com/shop/Item.java:Item.Builder.build L19 typed-receiver 0.85
+        edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.total -> sym:java:src/main/java/com/shop/Item.java:Item.price L15 typed-receiver 0.85
+        edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.total -> sym:java:src/main/java/com/shop/Item.java:Item.price L23 typed-receiver 0.85
+        edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.total -> sym:java:src/main/java/com/shop/Item.java:Item.renamed L16 typed-receiver 0.85
+        edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.total -> sym:java:src/main/java/com/shop/Priced.java:Priced.doubled L21 typed-receiver 0.85
+        edge REFERS_TO sym:java:src/main/java/com/shop/app/Cart.java:Cart.total -> sym:java:src/main/java/com/shop/app/Cart.java:Cart.clear L25 this-dispatch 0.90
+        edge ACCESSES sym:java:src/main/java/com/shop/app/Cart.java:Cart.total -> sym:java:src/main/java/com/shop/app/Cart.java:Cart.last L21 same-file 0.95
+        edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.total -> sym:java:src/main/java/com/shop/app/Util.java:Util.log L24 import-resolved 0.95
+        edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.total.run -> sym:java:src/main/java/com/shop/app/Cart.java:Cart.clear L28 this-dispatch 0.90
+        unresolved src/main/java/com/shop/app/Cart.java:26 unknown.call in sym:java:src/main/java/com/shop/app/Cart.java:Cart.total
+    "#]].assert_eq(&render_fixture_resolution(SHOP));
+}
+
+#[test]
+fn every_call_site_is_accounted_for() {
+    expect![[r#"
+        src/main/java/com/shop/Base.java: 1 calls = 1 CALLS + 0 unresolved + 0 external
+        src/main/java/com/shop/Clock.java: 1 calls = 0 CALLS + 0 unresolved + 1 external
+        src/main/java/com/shop/Item.java: 8 calls = 6 CALLS + 0 unresolved + 2 external
+        src/main/java/com/shop/Priced.java: 1 calls = 1 CALLS + 0 unresolved + 0 external
+        src/main/java/com/shop/Size.java: 4 calls = 4 CALLS + 0 unresolved + 0 external
+        src/main/java/com/shop/app/Cart.java: 14 calls = 9 CALLS + 1 unresolved + 4 external
+        src/main/java/com/shop/app/Util.java: 1 calls = 0 CALLS + 0 unresolved + 1 external
+    "#]]
+    .assert_eq(&render_call_accounting(SHOP));
+}
