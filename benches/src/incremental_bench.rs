@@ -57,6 +57,8 @@ fn find_targets(root: &Path) -> Vec<Target> {
                 SourceLang::Ts => (l.strip_prefix("export function "), '{'),
                 // A top-level function whose header is one line.
                 SourceLang::Py => (l.strip_prefix("def "), ':'),
+                // A method whose header is one line: `    public int size() {`.
+                SourceLang::Java => (java_method_header(l), '{'),
             };
             let Some(rest) = header else { continue };
             if !l.ends_with(opens) || rest.starts_with('(') {
@@ -71,6 +73,7 @@ fn find_targets(root: &Path) -> Vec<Target> {
                 SourceLang::Go => name.chars().next().is_some_and(char::is_uppercase),
                 SourceLang::Ts => true,
                 SourceLang::Py => !name.starts_with('_'),
+                SourceLang::Java => l.trim_start().starts_with("public "),
             };
             out.push(Target { rel: rel.clone(), line: i, name, exported, lang });
             break;
@@ -78,6 +81,26 @@ fn find_targets(root: &Path) -> Vec<Target> {
     }
     out.sort_by(|a, b| a.rel.cmp(&b.rel));
     out
+}
+
+/// The part of a Java method header from its name on (`size() {`), for a one-line header
+/// with modifiers and a return type; `None` for anything else (types, fields, statements).
+fn java_method_header(l: &str) -> Option<&str> {
+    let t = l.trim_start();
+    let modifiers = ["public ", "protected ", "private ", "static "];
+    if !modifiers.iter().any(|m| t.starts_with(m))
+        || t.contains(" class ")
+        || t.contains(" interface ")
+        || t.contains(" enum ")
+        || t.contains(" record ")
+        || t.contains('=')
+        || t.contains(" abstract ")
+    {
+        return None;
+    }
+    let open = t.find('(')?;
+    let start = t[..open].rfind(' ')? + 1;
+    Some(&t[start..])
 }
 
 /// Deterministic pseudo-random picks.
@@ -100,6 +123,7 @@ fn body_edit(root: &Path, t: &Target, n: usize) -> Result<()> {
         crate::SourceLang::Go => format!("\t_ = {n}"),
         crate::SourceLang::Ts => format!("  void {n};"),
         crate::SourceLang::Py => format!("    _ = {n}"),
+        crate::SourceLang::Java => format!("        int cgEdit{n} = {n};"),
     };
     lines.insert(t.line + 1, &stmt);
     std::fs::write(&p, lines.join("\n") + "\n")?;

@@ -66,9 +66,10 @@ enum SourceLang {
     Go,
     Ts,
     Py,
+    Java,
 }
 
-/// A Go, TypeScript or Python source file the edit benches may change: (root-relative path,
+/// A Go, TypeScript, Python or Java source file the edit benches may change: (root-relative path,
 /// language, text). Test files, `testdata/`, `node_modules/` and `.d.ts` files are left out.
 struct EditableSource {
     rel: String,
@@ -97,6 +98,8 @@ fn editable_sources(root: &std::path::Path) -> Vec<EditableSource> {
             SourceLang::Ts
         } else if rel.ends_with(".py") {
             SourceLang::Py
+        } else if rel.ends_with(".java") && !rel.contains("src/test/") {
+            SourceLang::Java
         } else {
             continue;
         };

@@ -126,6 +126,7 @@ fn scenarios(args: &Args, base: &Path) -> Result<()> {
                 crate::SourceLang::Go => "\nfunc benchProbe() {}\n",
                 crate::SourceLang::Ts => "\nexport function benchProbe() {}\n",
                 crate::SourceLang::Py => "\n\ndef bench_probe():\n    pass\n",
+                crate::SourceLang::Java => "\nclass BenchProbe {}\n",
             };
             std::fs::write(main.join(&s.rel), format!("{}{extra}", s.text))?;
         }
