@@ -154,6 +154,11 @@ fn extract_python() {
 }
 
 #[test]
+fn extract_java() {
+    replay(&seeds("extract_java"), 10, |d| fuzz::extract(Language::Java, d));
+}
+
+#[test]
 fn endpoint_props() {
     replay(&seeds("endpoint_props"), 4, fuzz::endpoint_props);
 }
@@ -168,6 +173,7 @@ fn facts_decode() {
         ("extract_terraform", Language::Terraform),
         ("extract_elixir", Language::Elixir),
         ("extract_python", Language::Python),
+        ("extract_java", Language::Java),
     ] {
         for s in seeds(target) {
             blobs.push(encode_facts(&analyze(language, &String::from_utf8_lossy(&s))));

@@ -1254,3 +1254,77 @@ fn python_method_rename_reresolves_its_readers() {
         &["app/models.py", "app/views.py"],
     );
 }
+
+const JAVA: &str = r#"
+//- /src/com/shop/Cart.java
+package com.shop;
+
+public class Cart {
+    public int add(int x) {
+        return total(x);
+    }
+
+    int total(int x) {
+        return x + 1;
+    }
+}
+//- /src/com/shop/web/View.java
+package com.shop.web;
+
+import com.shop.Cart;
+
+public class View {
+    int show() {
+        return new Cart().add(1);
+    }
+}
+"#;
+
+/// A Java body edit keeps the file's table (`java_index`: package, imports, types, members,
+/// field and return types, no lines) equal: the package table is not rebuilt and only the
+/// edited file re-resolves.
+#[test]
+fn java_body_edit_reruns_only_its_file() {
+    let mut s = Session::new(JAVA);
+    s.edit("src/com/shop/Cart.java", "return total(x);", "total(x);\n        return total(x);");
+    check(
+        &mut s,
+        &[
+            "parse(src/com/shop/Cart.java)",
+            "file_facts(src/com/shop/Cart.java)",
+            "file_node(src/com/shop/Cart.java)",
+            "symbol_ids(src/com/shop/Cart.java)",
+            "file_graph(src/com/shop/Cart.java)",
+            "java_index(src/com/shop/Cart.java)",
+            "resolve_file(src/com/shop/Cart.java)",
+            "file_unit_digest(src/com/shop/Cart.java)",
+        ],
+        &["src/com/shop/Cart.java"],
+    );
+}
+
+/// Renaming a method changes the file's table: the files that read it re-resolve (the view
+/// loses its edge to `Cart.add`).
+#[test]
+fn java_method_rename_reresolves_its_readers() {
+    let mut s = Session::new(JAVA);
+    s.edit("src/com/shop/Cart.java", "public int add(int x)", "public int put(int x)");
+    check(
+        &mut s,
+        &[
+            "parse(src/com/shop/Cart.java)",
+            "file_facts(src/com/shop/Cart.java)",
+            "file_node(src/com/shop/Cart.java)",
+            "symbol_ids(src/com/shop/Cart.java)",
+            "file_graph(src/com/shop/Cart.java)",
+            "java_index(src/com/shop/Cart.java)",
+            // The package clause is unchanged: the package table stays.
+            "java_package(src/com/shop/Cart.java)",
+            "resolve_file(src/com/shop/Cart.java)",
+            "resolve_file(src/com/shop/web/View.java)",
+            "file_unit_digest(src/com/shop/Cart.java)",
+            "file_unit_digest(src/com/shop/web/View.java)",
+        ],
+        &["src/com/shop/Cart.java", "src/com/shop/web/View.java"],
+    );
+}

@@ -1,8 +1,10 @@
 //! Randomized differential test of the incremental engine: seeded sequences of random edits
 //! (body edits, renamed functions, renamed and deleted files, new files, syntax errors and
 //! their repair, line shifts, Markdown mentions) over a small Go + TypeScript + Markdown +
-//! Terraform + shell + Kubernetes + Elixir + Python tree (Python packages whose
-//! `__init__.py` may be deleted or moved, turning a package into a namespace package) (with scripts without an extension, which a line shift
+//! Terraform + shell + Kubernetes + Elixir + Python + Java tree (Python packages whose
+//! `__init__.py` may be deleted or moved, turning a package into a namespace package; Java
+//! classes calling across packages through imports, static imports, fields and
+//! inheritance) (with scripts without an extension, which a line shift
 //! above their shebang turns into plain files and back, and manifests a syntax error turns
 //! into a left-out template),
 //! applied through `Engine::sync_paths` as a watcher reports them; after every step the whole
@@ -50,6 +52,8 @@ const GO_PACKAGES: &[&str] = &["core", "util", "api"];
 const TS_DIRS: &[&str] = &["src", "src/lib"];
 /// Python packages under the source root `py`.
 const PY_DIRS: &[&str] = &["py/app", "py/app/sub"];
+/// Java package directories (`com.app`, `com.app.sub`) under the source root `java`.
+const JAVA_DIRS: &[&str] = &["java/com/app", "java/com/app/sub"];
 /// Terraform modules: the root module calls the child.
 const TF_DIRS: &[&str] = &["infra", "infra/net"];
 
@@ -194,6 +198,23 @@ fn py_file(rng: &mut Rng, name: &str, n: usize) -> String {
     )
 }
 
+/// A Java class named after its file: a field of another class, methods calling their own,
+/// the field's, a static import's and unknown methods, a construction, a superclass.
+fn java_file(rng: &mut Rng, dir: &str, name: &str) -> String {
+    let class = name.strip_suffix(".java").unwrap_or(name);
+    let package = dir.strip_prefix("java/").unwrap_or(dir).replace('/', ".");
+    let (f, g, h) = (rng.pick(NAMES), rng.pick(NAMES), rng.pick(NAMES));
+    let other = rng.pick(&["A", "Util", "B"]);
+    let import = rng.pick(&["com.app.A", "com.app.Util", "com.app.sub.B", "com.app.*"]);
+    let base = rng.pick(&["Object", "A", "com.app.Util"]);
+    format!(
+        "package {package};\n\nimport {import};\nimport static com.app.Util.{h};\n\n\
+         public class {class} extends {base} {{\n    private {other} o = new {other}();\n\n    \
+         public int {f}(int x) {{ return this.{g}(x) + o.{h}(x) + {h}(x); }}\n\n    \
+         public static int {g}(int x) {{ return new {class}().{f}(x) + {other}.{h}(x); }}\n}}\n"
+    )
+}
+
 fn md_file(rng: &mut Rng) -> String {
     format!(
         "# Notes\n\nSee `{}` and `{}Service.run`.\n\n```ts\n{}(2);\n```\n",
@@ -242,6 +263,9 @@ impl Tree {
             6 if self.counter.is_multiple_of(3) => format!("lib/gen{}.ex", self.counter),
             6 if self.counter.is_multiple_of(5) => format!("k8s/gen{}.yaml", self.counter),
             6 => format!("{}/gen{}.py", rng.pick(PY_DIRS), self.counter),
+            _ if self.counter.is_multiple_of(2) => {
+                format!("{}/Gen{}.java", rng.pick(JAVA_DIRS), self.counter)
+            }
             _ => format!("docs/gen{}.md", self.counter),
         }
     }
@@ -266,6 +290,8 @@ impl Tree {
             k8s_file(rng, self.counter)
         } else if path.ends_with(".py") {
             py_file(rng, name, self.counter)
+        } else if path.ends_with(".java") {
+            java_file(rng, dir, name)
         } else if path.ends_with(".sh") || path == "scripts/lib.sh" {
             sh_file(rng, false)
         } else if !name.contains('.') {
@@ -295,7 +321,8 @@ impl Tree {
                 let edited = text
                     .replacen(&format!("function {a}("), &format!("function {b}("), 1)
                     .replacen(&format!("func {}(", cap(a)), &format!("func {}(", cap(b)), 1)
-                    .replacen(&format!("def {a}("), &format!("def {b}("), 1);
+                    .replacen(&format!("def {a}("), &format!("def {b}("), 1)
+                    .replacen(&format!("int {a}("), &format!("int {b}("), 1);
                 self.write(&path, edited);
                 (format!("rename decl {path}: {a} -> {b}"), vec![path])
             }
@@ -352,6 +379,7 @@ impl Tree {
                     "sh" | "" => "scripts".to_string(),
                     "yaml" => "k8s".to_string(),
                     "py" => rng.pick(PY_DIRS).to_string(),
+                    "java" => rng.pick(JAVA_DIRS).to_string(),
                     _ => "docs".to_string(),
                 };
                 self.counter += 1;
@@ -431,7 +459,15 @@ fn run_seed(seed: u64, steps: usize) {
         }
     }
     tree.write("README.md", md_file(&mut rng));
-    for path in ["py/app/__init__.py", "py/app/a.py", "py/app/sub/__init__.py", "py/app/sub/b.py"] {
+    for path in [
+        "py/app/__init__.py",
+        "py/app/a.py",
+        "py/app/sub/__init__.py",
+        "py/app/sub/b.py",
+        "java/com/app/A.java",
+        "java/com/app/Util.java",
+        "java/com/app/sub/B.java",
+    ] {
         let text = tree.content_for(&mut rng, path);
         tree.write(path, text);
     }

@@ -125,8 +125,15 @@ pub(crate) fn java_index(db: &dyn salsa::Database, file: SourceFile) -> JavaInde
     out
 }
 
-/// The Java files of the workspace by package name. Reads each file's index (its package
-/// clause), so an edit that keeps every package clause leaves it equal.
+/// A file's package clause: what [`java_packages`] reads, so an edit that keeps the clause
+/// (a body, a member renamed) stops here.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn java_package(db: &dyn salsa::Database, file: SourceFile) -> String {
+    java_index(db, file).package.clone()
+}
+
+/// The Java files of the workspace by package name; re-run only when a file is added or
+/// removed or a package clause changes.
 #[salsa::tracked(returns(ref))]
 pub(crate) fn java_packages(
     db: &dyn salsa::Database,
@@ -135,7 +142,7 @@ pub(crate) fn java_packages(
     let mut out: HashMap<String, Vec<SourceFile>> = HashMap::new();
     for &file in workspace.files(db) {
         if file.language(db) == Some(Language::Java) {
-            out.entry(java_index(db, file).package.clone()).or_default().push(file);
+            out.entry(java_package(db, file).clone()).or_default().push(file);
         }
     }
     out

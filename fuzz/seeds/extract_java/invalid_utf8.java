@@ -1,0 +1,4 @@
+package x;
+class ÿþ {
+  void m() { "\u0000".length(); }
+}
