@@ -284,3 +284,89 @@ fn every_call_site_is_accounted_for() {
     "#]]
     .assert_eq(&render_call_accounting(SHOP));
 }
+
+const WEB: &str = r#"
+//- /src/main/java/com/web/UserController.java
+package com.web;
+
+import org.springframework.web.bind.annotation.*;
+
+@RestController
+@RequestMapping("/api/users")
+public class UserController {
+    @GetMapping("/{id}")
+    public User get(@PathVariable long id) { return find(id); }
+
+    @PostMapping
+    public User create(@RequestBody User u) { return u; }
+
+    @RequestMapping(value = {"/search", "/find"}, method = {RequestMethod.GET, RequestMethod.HEAD})
+    public String search() { return ""; }
+
+    @RequestMapping(path = "/any")
+    public void any() {}
+
+    User find(long id) { return null; }
+}
+//- /src/main/java/com/web/Orders.java
+package com.web;
+
+import jakarta.ws.rs.*;
+
+@Path("/orders")
+public class Orders {
+    @GET
+    public String list() { return ""; }
+
+    @DELETE
+    @Path("/{id: \\d+}")
+    public void remove(@PathParam("id") long id) {}
+
+    public void helper() {}
+}
+//- /src/main/java/com/web/Plain.java
+package com.web;
+
+public class Plain {
+    @GetMapping("/not-a-controller")
+    public void x() {}
+}
+"#;
+
+#[test]
+fn spring_and_jax_rs_routes() {
+    let graph: String = codegraph_tests::render_fixture_graph(WEB)
+        .lines()
+        .filter(|l| l.contains("route:") || l.contains("HANDLES_ROUTE"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    expect![[r#"
+        node route route:src/main/java/com/web/Orders.java:DELETE /orders/:id L10-10 parent=file:src/main/java/com/web/Orders.java
+        node route route:src/main/java/com/web/Orders.java:GET /orders L7-7 parent=file:src/main/java/com/web/Orders.java
+        node route route:src/main/java/com/web/UserController.java:ANY /api/users/any L17-17 parent=file:src/main/java/com/web/UserController.java
+        node route route:src/main/java/com/web/UserController.java:GET /api/users/:id L8-8 parent=file:src/main/java/com/web/UserController.java
+        node route route:src/main/java/com/web/UserController.java:GET /api/users/find L14-14 parent=file:src/main/java/com/web/UserController.java
+        node route route:src/main/java/com/web/UserController.java:GET /api/users/search L14-14 parent=file:src/main/java/com/web/UserController.java
+        node route route:src/main/java/com/web/UserController.java:HEAD /api/users/find L14-14 parent=file:src/main/java/com/web/UserController.java
+        node route route:src/main/java/com/web/UserController.java:HEAD /api/users/search L14-14 parent=file:src/main/java/com/web/UserController.java
+        node route route:src/main/java/com/web/UserController.java:POST /api/users L11-11 parent=file:src/main/java/com/web/UserController.java
+        edge CONTAINS file:src/main/java/com/web/Orders.java -> route:src/main/java/com/web/Orders.java:DELETE /orders/:id structural 1.00
+        edge CONTAINS file:src/main/java/com/web/Orders.java -> route:src/main/java/com/web/Orders.java:GET /orders structural 1.00
+        edge CONTAINS file:src/main/java/com/web/UserController.java -> route:src/main/java/com/web/UserController.java:ANY /api/users/any structural 1.00
+        edge CONTAINS file:src/main/java/com/web/UserController.java -> route:src/main/java/com/web/UserController.java:GET /api/users/:id structural 1.00
+        edge CONTAINS file:src/main/java/com/web/UserController.java -> route:src/main/java/com/web/UserController.java:GET /api/users/find structural 1.00
+        edge CONTAINS file:src/main/java/com/web/UserController.java -> route:src/main/java/com/web/UserController.java:GET /api/users/search structural 1.00
+        edge CONTAINS file:src/main/java/com/web/UserController.java -> route:src/main/java/com/web/UserController.java:HEAD /api/users/find structural 1.00
+        edge CONTAINS file:src/main/java/com/web/UserController.java -> route:src/main/java/com/web/UserController.java:HEAD /api/users/search structural 1.00
+        edge CONTAINS file:src/main/java/com/web/UserController.java -> route:src/main/java/com/web/UserController.java:POST /api/users structural 1.00
+        edge HANDLES_ROUTE route:src/main/java/com/web/Orders.java:DELETE /orders/:id -> sym:java:src/main/java/com/web/Orders.java:Orders.remove L10 same-file 0.95
+        edge HANDLES_ROUTE route:src/main/java/com/web/Orders.java:GET /orders -> sym:java:src/main/java/com/web/Orders.java:Orders.list L7 same-file 0.95
+        edge HANDLES_ROUTE route:src/main/java/com/web/UserController.java:ANY /api/users/any -> sym:java:src/main/java/com/web/UserController.java:UserController.any L17 same-file 0.95
+        edge HANDLES_ROUTE route:src/main/java/com/web/UserController.java:GET /api/users/:id -> sym:java:src/main/java/com/web/UserController.java:UserController.get L8 same-file 0.95
+        edge HANDLES_ROUTE route:src/main/java/com/web/UserController.java:GET /api/users/find -> sym:java:src/main/java/com/web/UserController.java:UserController.search L14 same-file 0.95
+        edge HANDLES_ROUTE route:src/main/java/com/web/UserController.java:GET /api/users/search -> sym:java:src/main/java/com/web/UserController.java:UserController.search L14 same-file 0.95
+        edge HANDLES_ROUTE route:src/main/java/com/web/UserController.java:HEAD /api/users/find -> sym:java:src/main/java/com/web/UserController.java:UserController.search L14 same-file 0.95
+        edge HANDLES_ROUTE route:src/main/java/com/web/UserController.java:HEAD /api/users/search -> sym:java:src/main/java/com/web/UserController.java:UserController.search L14 same-file 0.95
+        edge HANDLES_ROUTE route:src/main/java/com/web/UserController.java:POST /api/users -> sym:java:src/main/java/com/web/UserController.java:UserController.create L11 same-file 0.95
+    "#]].assert_eq(&graph);
+}

@@ -45,7 +45,10 @@
 //! - [`FileFacts::value_refs`]: method references (`Foo::bar`, `this::m`, `Foo::new` named
 //!   `new`), REFERS_TO.
 //! - [`FileFacts::accesses`]: field accesses not called (`a.b`, `this.x = v`).
+//!
+//! Routes (Spring controllers, JAX-RS resources): `routes.rs`.
 
+mod routes;
 mod walk;
 
 use crate::facts::FileFacts;

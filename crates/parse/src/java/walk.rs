@@ -2,6 +2,7 @@
 //! `java` for what each is): an iterative cursor walk with a scope stack, so deeply nested
 //! expressions cost no native stack.
 
+use super::routes::{self, RouteClass};
 use super::{ids, type_text};
 use crate::facts::{
     CallKind, CallSite, Callee, FieldAccess, FileFacts, Heritage, HeritageKind, HintSource, Import,
@@ -11,6 +12,7 @@ use crate::util::{
     clean_comments, end_line, preceding_comments, signature, start_col, start_line, text, to_u32,
 };
 use codegraph_schema::NodeKind;
+use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
 /// Receiver chains longer than this (`a.b().c().d()...` builders) end in `Other`.
@@ -27,11 +29,18 @@ struct Walker<'s> {
     scopes: Vec<Scope>,
     /// Field declarators (node ids) with their symbols: entering one scopes its initializer.
     declarators: Vec<(usize, SymbolIdx)>,
+    /// Controllers and resources (by type symbol): what their methods' routes start with.
+    route_classes: HashMap<SymbolIdx, RouteClass>,
 }
 
 pub(super) fn extract(src: &str, tree: &Tree) -> FileFacts {
-    let mut w =
-        Walker { src, facts: FileFacts::default(), scopes: Vec::new(), declarators: Vec::new() };
+    let mut w = Walker {
+        src,
+        facts: FileFacts::default(),
+        scopes: Vec::new(),
+        declarators: Vec::new(),
+        route_classes: HashMap::new(),
+    };
     let mut cursor = tree.root_node().walk();
     'walk: loop {
         let node = cursor.node();
@@ -317,6 +326,9 @@ impl<'s> Walker<'s> {
         let public = has_word(mods, "public") || has_word(mods, "protected") || self.in_interface();
         let body = node.child_by_field_id(ids.body);
         let idx = self.push_symbol(kind, name, node, body, public);
+        if let Some(rc) = routes::class(node, self.src) {
+            self.route_classes.insert(idx, rc);
+        }
         // Heritage: `extends` (a class's superclass; an interface's `extends` list) and
         // `implements`.
         let mut c = node.walk();
@@ -365,7 +377,13 @@ impl<'s> Walker<'s> {
         let mods = modifiers(node, self.src);
         let public = has_word(mods, "public") || has_word(mods, "protected") || self.in_interface();
         let body = node.child_by_field_id(ids.body);
+        let class = self.enclosing();
         let idx = self.push_symbol(NodeKind::Method, name, node, body, public);
+        if let Some(c) = class
+            && let Some(rc) = self.route_classes.get(&c)
+        {
+            routes::method(rc, c, node, idx, self.src, &mut self.facts.endpoints);
+        }
         if !is_ctor && let Some(t) = node.child_by_field_id(ids.r#type) {
             let mut ty = type_text(self.text(t));
             // `int f()[]`: dimensions after the parameters.

@@ -24,7 +24,9 @@
 //!
 //! Also IMPORTS (file -> file of the imported type), EXTENDS (class -> superclass, interface
 //! -> superinterface), IMPLEMENTS (class -> interface), ACCESSES (fields read or written
-//! through a receiver that resolves) and REFERS_TO (method references).
+//! through a receiver that resolves), REFERS_TO (method references), TESTS (a method of a
+//! test file -> what it calls outside test files) and the routes of Spring controllers and
+//! JAX-RS resources (HANDLES_ROUTE to their methods).
 
 mod index;
 
@@ -810,6 +812,13 @@ fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile
         out.edges.push(Edge::new(src, dst, EdgeKind::RefersTo, same(t.0, reason), site.line));
     }
     out.edges.extend(tested.into_edges(&fid));
+    // HANDLES_ROUTE of the routes the file's controllers declare (handlers are its methods).
+    crate::endpoints::add_endpoint_rows(db, workspace, file, &mut out, |scope, callee| {
+        match l.callee(scope, callee, CallKind::Call, u32::MAX, 0) {
+            (Found::Member(t), reason) => Some((t, reason)),
+            _ => None,
+        }
+    });
     out.edges.sort();
     out.edges.dedup();
     out.unresolved.sort();
@@ -862,5 +871,9 @@ impl LanguageResolver for JavaResolver {
             (Found::Member(t), reason) => Some((t, reason)),
             _ => None,
         }
+    }
+
+    fn has_endpoints(&self) -> bool {
+        true
     }
 }

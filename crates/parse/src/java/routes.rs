@@ -1,0 +1,175 @@
+//! HTTP routes a Java file declares with annotations, read by the walk as it enters each type
+//! and method:
+//!
+//! - Spring MVC / WebFlux: a class annotated `@RestController` or `@Controller`, its
+//!   `@RequestMapping` (`value` / `path`, the first one) the prefix; each method's
+//!   `@GetMapping` / `@PostMapping` / `@PutMapping` / `@DeleteMapping` / `@PatchMapping`, or
+//!   `@RequestMapping(value = ..., method = RequestMethod.X)` (no `method`: `ANY`), one route
+//!   per path (`{"/a", "/b"}`) and method.
+//! - JAX-RS (`javax.ws.rs` / `jakarta.ws.rs`): a class's `@Path` the prefix; each method with
+//!   `@GET` / `@POST` / `@PUT` / `@DELETE` / `@PATCH` / `@HEAD` / `@OPTIONS`, under its own
+//!   `@Path` if any.
+//!
+//! Paths are normalized like every route (`{id}` and `{id: \d+}` are `:id`); the handler is
+//! the method's symbol.
+
+use crate::endpoints::join_path;
+use crate::facts::{Endpoint, Handler, SymbolIdx};
+use crate::util::{start_line, text};
+use tree_sitter::Node;
+
+/// What a class contributes to its methods' routes.
+#[derive(Clone, Debug)]
+pub(super) struct RouteClass {
+    framework: &'static str,
+    prefix: String,
+}
+
+/// The annotations among a declaration's modifiers.
+fn annotations(decl: Node<'_>) -> Vec<Node<'_>> {
+    let mut c = decl.walk();
+    let Some(mods) = decl.children(&mut c).find(|n| n.kind() == "modifiers") else {
+        return Vec::new();
+    };
+    let mut c = mods.walk();
+    mods.children(&mut c)
+        .filter(|n| matches!(n.kind(), "marker_annotation" | "annotation"))
+        .collect()
+}
+
+/// An annotation's simple name (`GetMapping` for `@org.x.GetMapping(...)`).
+fn name<'s>(a: Node<'_>, src: &'s str) -> &'s str {
+    let n = a.child_by_field_name("name").map_or("", |n| text(n, src));
+    n.rsplit('.').next().unwrap_or(n)
+}
+
+/// The element values of `key` (`value` also takes the single unnamed element).
+fn element<'t>(a: Node<'t>, key: &str, src: &str) -> Option<Node<'t>> {
+    let args = a.child_by_field_name("arguments")?;
+    let mut c = args.walk();
+    for e in args.named_children(&mut c) {
+        if e.kind() == "element_value_pair" {
+            let k = e.child_by_field_name("key").map(|k| text(k, src));
+            if k == Some(key) {
+                return e.child_by_field_name("value");
+            }
+        } else if key == "value" {
+            return Some(e);
+        }
+    }
+    None
+}
+
+/// String literals of an element value: one, or each of an array.
+fn strings(v: Node<'_>, src: &str) -> Vec<String> {
+    match v.kind() {
+        "string_literal" => {
+            let t = text(v, src);
+            let t = t.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(t);
+            vec![t.to_string()]
+        }
+        "element_value_array_initializer" => {
+            let mut c = v.walk();
+            v.named_children(&mut c).flat_map(|e| strings(e, src)).collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The paths of a mapping annotation (`value` or `path`); `[""]` when it names none.
+fn paths(a: Node<'_>, src: &str) -> Vec<String> {
+    let v = element(a, "value", src).or_else(|| element(a, "path", src));
+    let found = v.map(|v| strings(v, src)).unwrap_or_default();
+    if found.is_empty() { vec![String::new()] } else { found }
+}
+
+/// The route context a class declares, if it is a controller or a resource.
+pub(super) fn class(decl: Node<'_>, src: &str) -> Option<RouteClass> {
+    let anns = annotations(decl);
+    let named = |n: &str| anns.iter().copied().find(|a| name(*a, src) == n);
+    if named("RestController").is_some() || named("Controller").is_some() {
+        let prefix = named("RequestMapping")
+            .and_then(|a| paths(a, src).into_iter().next())
+            .unwrap_or_default();
+        return Some(RouteClass { framework: "spring", prefix });
+    }
+    if let Some(p) = named("Path") {
+        let prefix = paths(p, src).into_iter().next().unwrap_or_default();
+        return Some(RouteClass { framework: "jax-rs", prefix });
+    }
+    None
+}
+
+const SPRING: &[(&str, &str)] = &[
+    ("GetMapping", "GET"),
+    ("PostMapping", "POST"),
+    ("PutMapping", "PUT"),
+    ("DeleteMapping", "DELETE"),
+    ("PatchMapping", "PATCH"),
+];
+
+const JAX_RS: &[&str] = &["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"];
+
+/// The routes a method of a route class declares.
+pub(super) fn method(
+    class: &RouteClass,
+    class_idx: SymbolIdx,
+    decl: Node<'_>,
+    idx: SymbolIdx,
+    src: &str,
+    out: &mut Vec<Endpoint>,
+) {
+    let anns = annotations(decl);
+    let mut push = |verb: &str, path: &str, at: Node<'_>| {
+        let mut e = Endpoint::route(
+            class.framework,
+            verb,
+            join_path(&class.prefix, path),
+            Handler::Symbol(idx),
+        );
+        e.line = start_line(at);
+        e.enclosing = Some(class_idx);
+        out.push(e);
+    };
+    if class.framework == "spring" {
+        for a in &anns {
+            let n = name(*a, src);
+            if let Some((_, verb)) = SPRING.iter().find(|(k, _)| *k == n) {
+                for p in paths(*a, src) {
+                    push(verb, &p, *a);
+                }
+            } else if n == "RequestMapping" {
+                let verbs: Vec<String> = match element(*a, "method", src) {
+                    Some(v) if v.kind() == "element_value_array_initializer" => {
+                        let mut c = v.walk();
+                        v.named_children(&mut c).map(|m| verb_of(m, src)).collect()
+                    }
+                    Some(v) => vec![verb_of(v, src)],
+                    None => vec!["ANY".to_string()],
+                };
+                for p in paths(*a, src) {
+                    for verb in &verbs {
+                        push(verb, &p, *a);
+                    }
+                }
+            }
+        }
+        return;
+    }
+    let verb = anns.iter().map(|a| name(*a, src)).find(|n| JAX_RS.contains(n));
+    let Some(verb) = verb else { return };
+    let sub = anns
+        .iter()
+        .copied()
+        .find(|a| name(*a, src) == "Path")
+        .and_then(|a| paths(a, src).into_iter().next())
+        .unwrap_or_default();
+    let at = anns.first().copied().unwrap_or(decl);
+    push(verb, &sub, at);
+}
+
+/// `RequestMethod.GET` -> `GET`.
+fn verb_of(v: Node<'_>, src: &str) -> String {
+    let t = text(v, src);
+    t.rsplit('.').next().unwrap_or(t).trim().to_uppercase()
+}
