@@ -30,8 +30,11 @@ public class Item extends Base implements Priced {
     public Item renamed(String n) {
         Item copy = new Item(n);
         copy.validate();
+        copy.check();
         return copy;
     }
+
+    boolean check(int level) { return level > 0; }
 
     public static class Builder {
         Item build() { return new Item("x"); }
@@ -119,15 +122,16 @@ final class Util {
 fn facts() {
     expect![[r#"
         //- src/main/java/com/shop/Item.java
-        sym class Item L4-28 exported sig="public class Item extends Base implements Priced" doc="An item."
+        sym class Item L4-31 exported sig="public class Item extends Base implements Priced" doc="An item."
         sym constant Item.MAX L5-5 exported in=Item sig="public static final int MAX = 10;"
         sym property Item.name L6-6 in=Item sig="private String name;"
         sym property Item.clock L7-7 in=Item sig="private final Clock clock = new Clock();"
         sym method Item.constructor L9-12 exported in=Item sig="public Item(String name)"
         sym method Item.price L14-17 exported in=Item sig="@Override public int price()"
-        sym method Item.renamed L19-23 exported in=Item sig="public Item renamed(String n)"
-        sym class Item.Builder L25-27 exported in=Item sig="public static class Builder"
-        sym method Item.Builder.build L26-26 in=Item.Builder sig="Item build()"
+        sym method Item.renamed L19-24 exported in=Item sig="public Item renamed(String n)"
+        sym method Item.check L26-26 in=Item sig="boolean check(int level)"
+        sym class Item.Builder L28-30 exported in=Item sig="public static class Builder"
+        sym method Item.Builder.build L29-29 in=Item.Builder sig="Item build()"
         new L7:37 Clock in Item.clock
         call L10:9 super.constructor in Item.constructor
         call L16:21 name.length in Item.price
@@ -135,7 +139,8 @@ fn facts() {
         call L16:38 clock.now in Item.price
         new L20:25 Item in Item.renamed
         call L21:14 copy.validate in Item.renamed
-        new L26:35 Item in Item.Builder.build
+        call L22:14 copy.check in Item.renamed
+        new L29:35 Item in Item.Builder.build
         write L11 this.name in Item.constructor
         heritage Item Extends Base
         heritage Item Implements Priced
@@ -147,7 +152,9 @@ fn facts() {
         hint L19 Item.renamed  -> Item
         hint L19 Item.renamed n : String
         hint L20 Item.renamed copy : Item
-        hint L26 Item.Builder.build  -> Item
+        hint L26 Item.check  -> boolean
+        hint L26 Item.check level : int
+        hint L29 Item.Builder.build  -> Item
         //- src/main/java/com/shop/Base.java
         sym class Base L3-6 sig="abstract class Base"
         sym method Base.validate L4-4 in=Base sig="protected boolean validate()"
@@ -243,11 +250,12 @@ fn resolution() {
         edge CALLS sym:java:src/main/java/com/shop/Base.java:Base.validate -> sym:java:src/main/java/com/shop/Base.java:Base.check L4 this-dispatch 0.90
         edge EXTENDS sym:java:src/main/java/com/shop/Item.java:Item -> sym:java:src/main/java/com/shop/Base.java:Base L4 import-resolved 0.95
         edge IMPLEMENTS sym:java:src/main/java/com/shop/Item.java:Item -> sym:java:src/main/java/com/shop/Priced.java:Priced L4 import-resolved 0.95
-        edge CALLS sym:java:src/main/java/com/shop/Item.java:Item.Builder.build -> sym:java:src/main/java/com/shop/Item.java:Item L26 typed-receiver 0.85
+        edge CALLS sym:java:src/main/java/com/shop/Item.java:Item.Builder.build -> sym:java:src/main/java/com/shop/Item.java:Item L29 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/Item.java:Item.clock -> sym:java:src/main/java/com/shop/Clock.java:Clock L7 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/Item.java:Item.constructor -> sym:java:src/main/java/com/shop/Base.java:Base L10 super-dispatch 0.90
         edge ACCESSES sym:java:src/main/java/com/shop/Item.java:Item.constructor -> sym:java:src/main/java/com/shop/Item.java:Item.name L11 same-file 0.95
         edge CALLS sym:java:src/main/java/com/shop/Item.java:Item.price -> sym:java:src/main/java/com/shop/Clock.java:Clock.now L16 typed-receiver 0.85
+        edge CALLS sym:java:src/main/java/com/shop/Item.java:Item.renamed -> sym:java:src/main/java/com/shop/Base.java:Base.check L22 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/Item.java:Item.renamed -> sym:java:src/main/java/com/shop/Base.java:Base.validate L21 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/Item.java:Item.renamed -> sym:java:src/main/java/com/shop/Item.java:Item L20 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/Priced.java:Priced.doubled -> sym:java:src/main/java/com/shop/Priced.java:Priced.price L5 this-dispatch 0.90
@@ -276,7 +284,7 @@ fn every_call_site_is_accounted_for() {
     expect![[r#"
         src/main/java/com/shop/Base.java: 1 calls = 1 CALLS + 0 unresolved + 0 external
         src/main/java/com/shop/Clock.java: 1 calls = 0 CALLS + 0 unresolved + 1 external
-        src/main/java/com/shop/Item.java: 8 calls = 6 CALLS + 0 unresolved + 2 external
+        src/main/java/com/shop/Item.java: 9 calls = 7 CALLS + 0 unresolved + 2 external
         src/main/java/com/shop/Priced.java: 1 calls = 1 CALLS + 0 unresolved + 0 external
         src/main/java/com/shop/Size.java: 4 calls = 4 CALLS + 0 unresolved + 0 external
         src/main/java/com/shop/app/Cart.java: 14 calls = 9 CALLS + 1 unresolved + 4 external

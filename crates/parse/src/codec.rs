@@ -27,8 +27,9 @@
 //! `Writer` methods say which fields), then the default export (`0` | `1` string), the export
 //! aliases (count, local/exported pairs), the Go
 //! string constants (count, name/value pairs), value and type references, mentions and the
-//! template part count. The Go fields are [`LanguageFacts::Go`]'s; a file whose Go fields
-//! are all empty decodes as [`LanguageFacts::None`] (what the providers store for it).
+//! template part count, then the Java call argument counts (count, varints). The Go fields are
+//! [`LanguageFacts::Go`]'s, the argument counts [`LanguageFacts::Java`]'s; a file whose
+//! fields are all empty decodes as [`LanguageFacts::None`] (what the providers store for it).
 
 use crate::facts::*;
 use codegraph_schema::NodeKind;
@@ -38,7 +39,7 @@ use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// The layout version written as the first byte. Bump it on any change to the encoding.
-pub const CODEC_VERSION: u8 = 14;
+pub const CODEC_VERSION: u8 = 15;
 
 /// Deepest chain of call results (`Receiver::CallResult` nesting) that decoding accepts; the
 /// providers cap their chains at 8, and a bound keeps a corrupt blob from building a chain
@@ -369,6 +370,11 @@ impl<'f> Writer<'f> {
         self.call_sites(&f.type_refs);
         self.mentions(&f.mentions);
         self.varint(u64::from(f.template_parts));
+        let args: &[u32] = f.java().map_or(&[], |j| &j.call_args);
+        self.count(args.len());
+        for a in args {
+            self.varint(u64::from(*a));
+        }
     }
 
     /// Per mention: kind tag, text, line delta, section delta.
@@ -961,6 +967,17 @@ impl<'b> Reader<'b> {
         let type_refs = self.call_sites("type references")?;
         let mentions = self.mentions()?;
         let template_parts = self.u32("template part count")?;
+        let na = self.count("call argument counts", 1)?;
+        let mut call_args = Vec::with_capacity(na);
+        for _ in 0..na {
+            call_args.push(self.u32("call argument count")?);
+        }
+        // A file has one language's facts: Java's argument counts, else the Go fields.
+        let language_facts = if call_args.is_empty() {
+            LanguageFacts::Go(GoFacts { package, string_consts, build_constraint }).normalized()
+        } else {
+            LanguageFacts::Java(JavaFacts { call_args })
+        };
         Ok(FileFacts {
             template_parts,
             mentions,
@@ -979,8 +996,7 @@ impl<'b> Reader<'b> {
             client_calls,
             syntax_errors,
             repairs,
-            language_facts: LanguageFacts::Go(GoFacts { package, string_consts, build_constraint })
-                .normalized(),
+            language_facts,
         })
     }
 

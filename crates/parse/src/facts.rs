@@ -75,6 +75,15 @@ pub enum LanguageFacts {
     #[default]
     None,
     Go(GoFacts),
+    Java(JavaFacts),
+}
+
+/// What a Java file says beyond the shared fields.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct JavaFacts {
+    /// The number of arguments of each call site, index-aligned with
+    /// [`FileFacts::calls`]: what overload choice by arity reads.
+    pub call_args: Vec<u32>,
 }
 
 /// What a Go file says about its package.
@@ -95,6 +104,7 @@ impl LanguageFacts {
     pub fn normalized(self) -> LanguageFacts {
         match self {
             LanguageFacts::Go(g) if g == GoFacts::default() => LanguageFacts::None,
+            LanguageFacts::Java(j) if j == JavaFacts::default() => LanguageFacts::None,
             other => other,
         }
     }
@@ -105,7 +115,15 @@ impl FileFacts {
     pub fn go(&self) -> Option<&GoFacts> {
         match &self.language_facts {
             LanguageFacts::Go(g) => Some(g),
-            LanguageFacts::None => None,
+            _ => None,
+        }
+    }
+
+    /// The Java facts, when the file has any.
+    pub fn java(&self) -> Option<&JavaFacts> {
+        match &self.language_facts {
+            LanguageFacts::Java(j) => Some(j),
+            _ => None,
         }
     }
 
@@ -117,7 +135,7 @@ impl FileFacts {
         match &mut self.language_facts {
             LanguageFacts::Go(g) => g,
             // Just made above.
-            LanguageFacts::None => unreachable!("Go facts were just made"),
+            _ => unreachable!("Go facts were just made"),
         }
     }
 }

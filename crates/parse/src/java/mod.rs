@@ -42,6 +42,7 @@
 //!   field); a lambda's parameter without a type is `Value(Other)`. A method's declared
 //!   return type is `Return(T)` scoped to the method. Hints keep their line: a name declared
 //!   twice in one method takes the declaration above the use.
+//! - [`crate::facts::JavaFacts::call_args`]: each call site's argument count (overloads).
 //! - [`FileFacts::value_refs`]: method references (`Foo::bar`, `this::m`, `Foo::new` named
 //!   `new`), REFERS_TO.
 //! - [`FileFacts::accesses`]: field accesses not called (`a.b`, `this.x = v`).

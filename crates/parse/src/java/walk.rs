@@ -6,7 +6,8 @@ use super::routes::{self, RouteClass};
 use super::{ids, type_text};
 use crate::facts::{
     CallKind, CallSite, Callee, FieldAccess, FileFacts, Heritage, HeritageKind, HintSource, Import,
-    ImportBinding, ImportKind, Imported, Receiver, Symbol, SymbolIdx, TypeHint,
+    ImportBinding, ImportKind, Imported, JavaFacts, LanguageFacts, Receiver, Symbol, SymbolIdx,
+    TypeHint,
 };
 use crate::util::{
     clean_comments, end_line, preceding_comments, signature, start_col, start_line, text, to_u32,
@@ -31,6 +32,8 @@ struct Walker<'s> {
     declarators: Vec<(usize, SymbolIdx)>,
     /// Controllers and resources (by type symbol): what their methods' routes start with.
     route_classes: HashMap<SymbolIdx, RouteClass>,
+    /// The argument count of each call site, in order.
+    call_args: Vec<u32>,
 }
 
 pub(super) fn extract(src: &str, tree: &Tree) -> FileFacts {
@@ -40,6 +43,7 @@ pub(super) fn extract(src: &str, tree: &Tree) -> FileFacts {
         scopes: Vec::new(),
         declarators: Vec::new(),
         route_classes: HashMap::new(),
+        call_args: Vec::new(),
     };
     let mut cursor = tree.root_node().walk();
     'walk: loop {
@@ -57,6 +61,8 @@ pub(super) fn extract(src: &str, tree: &Tree) -> FileFacts {
             }
         }
     }
+    w.facts.language_facts =
+        LanguageFacts::Java(JavaFacts { call_args: std::mem::take(&mut w.call_args) }).normalized();
     w.facts
 }
 
@@ -196,16 +202,16 @@ impl<'s> Walker<'s> {
             if node.child_by_field_id(ids.arguments).is_some()
                 && let (Some(e), Some(at)) = (enum_name, node.child_by_field_id(ids.name))
             {
-                self.call(Callee { receiver: Receiver::None, name: e }, CallKind::New, at);
+                self.call(Callee { receiver: Receiver::None, name: e }, CallKind::New, at, node);
             }
         } else if k == ids.method_invocation {
             let callee = self.invocation(node, 0);
             let at = node.child_by_field_id(ids.name).unwrap_or(node);
-            self.call(callee, CallKind::Call, at);
+            self.call(callee, CallKind::Call, at, node);
         } else if k == ids.object_creation_expression {
             if let Some(t) = node.child_by_field_id(ids.r#type) {
                 let callee = type_callee(&type_text(self.text(t)));
-                self.call(callee, CallKind::New, t);
+                self.call(callee, CallKind::New, t, node);
             }
             // An anonymous class body: its methods are named under the enclosing member.
             let mut c = node.walk();
@@ -218,7 +224,7 @@ impl<'s> Walker<'s> {
                 let receiver =
                     if ctor.kind() == "super" { Receiver::Super } else { Receiver::This };
                 let callee = Callee { receiver, name: "constructor".to_string() };
-                self.call(callee, CallKind::Call, ctor);
+                self.call(callee, CallKind::Call, ctor, node);
             }
         } else if k == ids.method_reference {
             self.method_reference(node);
@@ -537,7 +543,13 @@ impl<'s> Walker<'s> {
         self.hint(scope, self.text(name), source, start_line(name));
     }
 
-    fn call(&mut self, callee: Callee, kind: CallKind, at: Node<'_>) {
+    /// A call site at `at` (its name) of the call expression `call`.
+    fn call(&mut self, callee: Callee, kind: CallKind, at: Node<'_>, call: Node<'_>) {
+        let args = call.child_by_field_id(ids().arguments).map_or(0, |a| {
+            let mut c = a.walk();
+            a.named_children(&mut c).filter(|n| !n.kind().ends_with("comment")).count()
+        });
+        self.call_args.push(to_u32(args));
         self.facts.calls.push(CallSite {
             callee,
             kind,

@@ -36,6 +36,9 @@ pub(crate) struct JavaIndex {
     pub field_types: HashMap<SymbolIdx, String>,
     /// A method's declared return type (normalized).
     pub returns: HashMap<SymbolIdx, String>,
+    /// A method's parameter count and whether its last parameter is varargs (absent when
+    /// its signature was cut short).
+    pub arity: HashMap<SymbolIdx, (u32, bool)>,
     /// Every symbol's kind, parent and name, index-aligned with the facts' symbols.
     pub symbols: Vec<(NodeKind, Option<SymbolIdx>, String)>,
 }
@@ -69,6 +72,11 @@ pub(crate) fn java_index(db: &dyn salsa::Database, file: SourceFile) -> JavaInde
     }
     for (i, s) in facts.symbols.iter().enumerate() {
         let idx = u32::try_from(i).unwrap_or(u32::MAX);
+        if s.kind == NodeKind::Method
+            && let Some(a) = arity(&s.signature)
+        {
+            out.arity.insert(idx, a);
+        }
         if matches!(s.kind, NodeKind::Class | NodeKind::Interface | NodeKind::Enum) {
             out.types.entry(idx).or_default();
             if s.parent.is_none() {
@@ -132,6 +140,50 @@ pub(crate) fn java_package(db: &dyn salsa::Database, file: SourceFile) -> String
     java_index(db, file).package.clone()
 }
 
+/// A method's parameter count from its signature (`m(int a, Map<K, V> b)` -> 2), and whether
+/// the last is varargs: the last top-level parenthesized group (annotations come before it,
+/// `throws` after has none). `None` when the signature was cut before its end.
+pub(crate) fn arity(signature: &str) -> Option<(u32, bool)> {
+    let mut depth = 0i32;
+    let mut last: Option<(usize, usize)> = None;
+    let mut open = 0;
+    for (i, c) in signature.char_indices() {
+        match c {
+            '(' => {
+                if depth == 0 {
+                    open = i;
+                }
+                depth += 1;
+            }
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    last = Some((open + 1, i));
+                }
+            }
+            _ => {}
+        }
+    }
+    if depth != 0 {
+        return None;
+    }
+    let (a, b) = last?;
+    let params = signature[a..b].trim();
+    if params.is_empty() {
+        return Some((0, false));
+    }
+    let (mut n, mut nest) = (1u32, 0i32);
+    for c in params.chars() {
+        match c {
+            '<' | '(' => nest += 1,
+            '>' | ')' => nest -= 1,
+            ',' if nest == 0 => n += 1,
+            _ => {}
+        }
+    }
+    Some((n, params.contains("...")))
+}
+
 /// The Java files of the workspace by package name; re-run only when a file is added or
 /// removed or a package clause changes.
 #[salsa::tracked(returns(ref))]
@@ -165,4 +217,22 @@ pub(crate) fn package_files<'db>(
     key: PackageKey<'db>,
 ) -> Vec<SourceFile> {
     java_packages(db, key.workspace(db)).get(key.package(db)).cloned().unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::arity;
+
+    #[test]
+    fn parameters_are_counted_at_the_top_level() {
+        assert_eq!(arity("public int size()"), Some((0, false)));
+        assert_eq!(arity("void put(K key, V value)"), Some((2, false)));
+        assert_eq!(
+            arity("<K, V> void m(Map<K, V> m, @Size(max = 3) String s) throws IOException"),
+            Some((2, false))
+        );
+        assert_eq!(arity("@RequestMapping(path = \"/x\") public R get(long id)"), Some((1, false)));
+        assert_eq!(arity("static String join(String sep, Object... parts)"), Some((2, true)));
+        assert_eq!(arity("void cut(int a, int b"), None);
+    }
 }

@@ -16,8 +16,10 @@
 //!   type; then `m` on its type;
 //! - a member found in a type of the root is an edge; a type outside the root, or a hierarchy
 //!   that reaches one before it finds the member, makes a call outside the workspace (not an
-//!   edge, not unresolved), and so do `Object`'s methods. Overloads: the first declared (the
-//!   oracle's qualified names do not tell overloads apart; choice by arity is to come).
+//!   edge, not unresolved), and so do `Object`'s methods. Overloads: the first declared
+//!   overload whose parameters take the call's argument count, along the hierarchy (a
+//!   subclass's `m(A)` does not hide an inherited `m(A, B)`); among overloads of one class
+//!   with that count, the first declared (argument types are not compared yet).
 //!
 //! A call never vanishes: every call expression is a CALLS edge, an unresolved site named by
 //! its text, or a call outside the workspace.
@@ -66,6 +68,14 @@ enum Ty {
 
 /// A type name in its context: (file, scope, text).
 type TypeKey = (SourceFile, Option<SymbolIdx>, String);
+
+/// What a member lookup wants: a field, or a method called with a number of arguments
+/// (`None`: unknown).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Want {
+    Field,
+    Method(Option<u32>),
+}
 
 /// What a member lookup found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -300,8 +310,16 @@ impl<'db> Local<'db> {
         None
     }
 
-    /// Member `name` of type `t` or its supertypes: a method (`method`) or a field.
-    fn member(&self, t: Target, name: &str, method: bool, depth: u32) -> Found {
+    /// Member `name` of type `t` or its supertypes: a field, or a method called with `args`
+    /// arguments (`Some`: the first overload whose parameters take that many, searched along
+    /// the hierarchy; none anywhere: the first of that name).
+    fn member(&self, t: Target, name: &str, want: Want, depth: u32) -> Found {
+        let method = want != Want::Field;
+        let args = match want {
+            Want::Method(a) => a,
+            Want::Field => None,
+        };
+        let mut fallback: Option<Target> = None;
         let mut seen: HashSet<Target> = HashSet::new();
         let mut external = false;
         let mut queue = vec![t];
@@ -320,8 +338,23 @@ impl<'db> Local<'db> {
                     Some(NodeKind::Property | NodeKind::Constant) => !method,
                     _ => false,
                 };
-                if let Some(&m) = v.iter().find(|m| want(m)) {
+                let fits = |m: &SymbolIdx| match (args, index.arity.get(m)) {
+                    (Some(n), Some(&(params, varargs))) => {
+                        if varargs {
+                            n + 1 >= params
+                        } else {
+                            n == params
+                        }
+                    }
+                    _ => true,
+                };
+                if let Some(&m) = v.iter().find(|m| want(m) && fits(m)) {
                     return Found::Member((cur.0, m));
+                }
+                if fallback.is_none()
+                    && let Some(&m) = v.iter().find(|m| want(m))
+                {
+                    fallback = Some((cur.0, m));
                 }
                 // A record component is called as its accessor.
                 if method
@@ -341,6 +374,9 @@ impl<'db> Local<'db> {
             if index.kind(cur.1) == Some(NodeKind::Enum) {
                 external = true;
             }
+        }
+        if let Some(m) = fallback {
+            return Found::Member(m);
         }
         if external || (method && OBJECT_METHODS.contains(&name)) {
             Found::External
@@ -401,7 +437,7 @@ impl<'db> Local<'db> {
 
     /// The type of a field `name` seen from the types around `scope` (inherited too).
     fn field_type(&self, t: Target, name: &str, depth: u32) -> Option<Ty> {
-        match self.member(t, name, false, depth + 1) {
+        match self.member(t, name, Want::Field, depth + 1) {
             Found::Member(f) => {
                 let index = self.index(f.0);
                 let ty = index.field_types.get(&f.1)?;
@@ -523,7 +559,7 @@ impl<'db> Local<'db> {
 
     /// The declared return type of what `c` calls.
     fn returned(&self, scope: Option<SymbolIdx>, c: &Callee, line: u32, depth: u32) -> Ty {
-        match self.callee(scope, c, CallKind::Call, line, depth + 1).0 {
+        match self.callee(scope, c, CallKind::Call, None, line, depth + 1).0 {
             Found::Member(m) => {
                 let index = self.index(m.0);
                 match index.returns.get(&m.1) {
@@ -536,9 +572,9 @@ impl<'db> Local<'db> {
         }
     }
 
-    fn on_type(&self, ty: Ty, name: &str, method: bool, depth: u32) -> Found {
+    fn on_type(&self, ty: Ty, name: &str, want: Want, depth: u32) -> Found {
         match ty {
-            Ty::Class(t, 0) => self.member(t, name, method, depth + 1),
+            Ty::Class(t, 0) => self.member(t, name, want, depth + 1),
             Ty::Class(..) | Ty::External => Found::External,
             Ty::Unknown => Found::Missing,
         }
@@ -550,9 +586,11 @@ impl<'db> Local<'db> {
         scope: Option<SymbolIdx>,
         c: &Callee,
         kind: CallKind,
+        args: Option<u32>,
         line: u32,
         depth: u32,
     ) -> (Found, Reason) {
+        let want = Want::Method(args);
         if depth > MAX_DEPTH {
             return (Found::Missing, Reason::NameOnly);
         }
@@ -576,13 +614,13 @@ impl<'db> Local<'db> {
                 // that leaves the root on the way (an outer class's own method).
                 let mut outside = false;
                 for t in self.enclosing_types(self.file, scope) {
-                    match self.member((self.file, t), &c.name, true, depth + 1) {
+                    match self.member((self.file, t), &c.name, want, depth + 1) {
                         Found::Missing => {}
                         Found::External => outside = true,
                         f => return (f, Reason::ThisDispatch),
                     }
                 }
-                match self.static_import(&c.name, depth) {
+                match self.static_import(&c.name, want, depth) {
                     (Found::Missing, _) if outside => (Found::External, Reason::ThisDispatch),
                     r => r,
                 }
@@ -595,7 +633,7 @@ impl<'db> Local<'db> {
                         _ => (Found::Missing, Reason::ThisDispatch),
                     };
                 }
-                (self.on_type(ty, &c.name, true, depth), Reason::ThisDispatch)
+                (self.on_type(ty, &c.name, want, depth), Reason::ThisDispatch)
             }
             Receiver::Super => {
                 let ty = match self.this_type(scope) {
@@ -609,22 +647,22 @@ impl<'db> Local<'db> {
                         _ => (Found::External, Reason::SuperDispatch),
                     };
                 }
-                (self.on_type(ty, &c.name, true, depth), Reason::SuperDispatch)
+                (self.on_type(ty, &c.name, want, depth), Reason::SuperDispatch)
             }
             Receiver::Path(p) => {
                 let ty = self.path_type(scope, p, line, depth + 1);
-                (self.on_type(ty, &c.name, true, depth), Reason::TypedReceiver)
+                (self.on_type(ty, &c.name, want, depth), Reason::TypedReceiver)
             }
             Receiver::CallResult(inner) => {
                 let ty = self.returned(scope, inner, line, depth + 1);
-                (self.on_type(ty, &c.name, true, depth), Reason::TypedReceiver)
+                (self.on_type(ty, &c.name, want, depth), Reason::TypedReceiver)
             }
             Receiver::Other => (Found::Missing, Reason::NameOnly),
         }
     }
 
     /// A bare call through the file's static imports.
-    fn static_import(&self, name: &str, depth: u32) -> (Found, Reason) {
+    fn static_import(&self, name: &str, want: Want, depth: u32) -> (Found, Reason) {
         let index = self.index(self.file);
         let mut outside = false;
         for named in [true, false] {
@@ -641,7 +679,7 @@ impl<'db> Local<'db> {
                     continue;
                 }
                 match self.qualified(source, depth) {
-                    Some(t) => match self.member(t, name, true, depth + 1) {
+                    Some(t) => match self.member(t, name, want, depth + 1) {
                         Found::Missing => {}
                         f => return (f, Reason::ImportResolved),
                     },
@@ -740,8 +778,10 @@ fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile
     // CALLS and TESTS.
     let in_test_file = crate::graph::is_test(db, file);
     let mut tested = crate::tested::Tested::default();
-    for site in &facts.calls {
-        let (found, reason) = l.callee(site.enclosing, &site.callee, site.kind, site.line, 0);
+    let call_args = facts.java().map(|j| j.call_args.as_slice()).unwrap_or_default();
+    for (i, site) in facts.calls.iter().enumerate() {
+        let args = call_args.get(i).copied();
+        let (found, reason) = l.callee(site.enclosing, &site.callee, site.kind, args, site.line, 0);
         match found {
             Found::Member(t) => {
                 let Some(dst) = sym_id(db, t) else {
@@ -781,7 +821,7 @@ fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile
             Receiver::CallResult(c) => l.returned(a.enclosing, c, a.line, 0),
             _ => Ty::Unknown,
         };
-        let Found::Member(t) = l.on_type(ty, &a.name, false, 0) else { continue };
+        let Found::Member(t) = l.on_type(ty, &a.name, Want::Field, 0) else { continue };
         if let Some(dst) = sym_id(db, t) {
             let src = caller_id(db, file, a.enclosing);
             let reason = if t.0 == file { Reason::SameFile } else { Reason::TypedReceiver };
@@ -801,7 +841,7 @@ fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile
                 _ => (Found::Missing, Reason::NameOnly),
             }
         } else {
-            l.callee(site.enclosing, &site.callee, CallKind::Call, site.line, 0)
+            l.callee(site.enclosing, &site.callee, CallKind::Call, None, site.line, 0)
         };
         let Found::Member(t) = found else { continue };
         let Some(dst) = sym_id(db, t) else { continue };
@@ -814,7 +854,7 @@ fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile
     out.edges.extend(tested.into_edges(&fid));
     // HANDLES_ROUTE of the routes the file's controllers declare (handlers are its methods).
     crate::endpoints::add_endpoint_rows(db, workspace, file, &mut out, |scope, callee| {
-        match l.callee(scope, callee, CallKind::Call, u32::MAX, 0) {
+        match l.callee(scope, callee, CallKind::Call, None, u32::MAX, 0) {
             (Found::Member(t), reason) => Some((t, reason)),
             _ => None,
         }
@@ -867,7 +907,7 @@ impl LanguageResolver for JavaResolver {
         line: u32,
     ) -> Option<(Target, Reason)> {
         let l = Local::new(db, workspace, file);
-        match l.callee(scope, callee, CallKind::Call, line, 0) {
+        match l.callee(scope, callee, CallKind::Call, None, line, 0) {
             (Found::Member(t), reason) => Some((t, reason)),
             _ => None,
         }
