@@ -378,3 +378,64 @@ fn spring_and_jax_rs_routes() {
         edge HANDLES_ROUTE route:src/main/java/com/web/UserController.java:POST /api/users -> sym:java:src/main/java/com/web/UserController.java:UserController.create L11 same-file 0.95
     "#]].assert_eq(&graph);
 }
+
+const TOOLS_AND_CLIENTS: &str = r#"
+//- /src/main/java/com/ai/WeatherTools.java
+package com.ai;
+
+import org.springframework.ai.tool.annotation.Tool;
+
+public class WeatherTools {
+    @Tool(description = "Current weather for a city")
+    public String weather(String city, String unit) { return ""; }
+
+    @Tool(name = "forecast_days", description = "Forecast")
+    public String forecast(int days) { return ""; }
+}
+//- /src/main/java/com/ai/Server.java
+package com.ai;
+
+import io.modelcontextprotocol.spec.McpSchema;
+
+class Server {
+    void register() {
+        var tool = new McpSchema.Tool("echo", "Echoes its input", "{}");
+    }
+}
+//- /src/main/java/com/ai/Calls.java
+package com.ai;
+
+import java.net.URI;
+import java.net.http.HttpRequest;
+
+class Calls {
+    void call(RestTemplate rest, WebClient web, long id) {
+        rest.getForObject("http://users.svc/api/users/{id}", User.class, id);
+        rest.exchange("/api/orders/" + id, HttpMethod.DELETE, null, Void.class);
+        web.post().uri("/api/users").retrieve();
+        HttpRequest.newBuilder().uri(URI.create("https://x.io/api/items")).POST(body).build();
+        items.put("k", "v");
+    }
+}
+"#;
+
+#[test]
+fn tools_and_client_calls() {
+    let facts: String = render_fixture_facts(TOOLS_AND_CLIENTS)
+        .lines()
+        .filter(|l| l.starts_with("//-") || l.starts_with("tool ") || l.starts_with("client "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    expect![[r#"
+        //- src/main/java/com/ai/WeatherTools.java
+        tool L6 spring-ai weather desc="Current weather for a city" fields=[city,unit] handler=sym:WeatherTools.weather in=WeatherTools
+        tool L9 spring-ai forecast_days desc="Forecast" fields=[days] handler=sym:WeatherTools.forecast in=WeatherTools
+        //- src/main/java/com/ai/Server.java
+        tool L7 mcp-java-sdk echo desc="Echoes its input" handler=inline in=Server.register
+        //- src/main/java/com/ai/Calls.java
+        client L8 RestTemplate GET /api/users/:param base in=Calls.call
+        client L9 RestTemplate DELETE /api/orders/:param in=Calls.call
+        client L10 WebClient POST /api/users in=Calls.call
+        client L11 java.net.http POST /api/items base in=Calls.call
+    "#]].assert_eq(&facts);
+}

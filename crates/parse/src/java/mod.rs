@@ -47,8 +47,11 @@
 //!   `new`), REFERS_TO.
 //! - [`FileFacts::accesses`]: field accesses not called (`a.b`, `this.x = v`).
 //!
-//! Routes (Spring controllers, JAX-RS resources): `routes.rs`.
+//! Routes (Spring controllers, JAX-RS resources) and MCP tools (Spring AI `@Tool`, the MCP
+//! Java SDK's `new Tool(..)`): `routes.rs`; HTTP client calls (`RestTemplate`, `WebClient`,
+//! `java.net.http`): `clients.rs`.
 
+mod clients;
 mod routes;
 mod walk;
 

@@ -173,3 +173,69 @@ fn verb_of(v: Node<'_>, src: &str) -> String {
     let t = text(v, src);
     t.rsplit('.').next().unwrap_or(t).trim().to_uppercase()
 }
+
+/// A Spring AI tool method (`@Tool(name = "...", description = "...")`, or the MCP
+/// annotations' `@McpTool`): the tool is named by `name` or the method, described by
+/// `description`, its input fields the method's parameters.
+pub(super) fn tool_method(
+    decl: Node<'_>,
+    idx: SymbolIdx,
+    class_idx: Option<SymbolIdx>,
+    method_name: &str,
+    src: &str,
+    out: &mut Vec<Endpoint>,
+) {
+    let Some(a) =
+        annotations(decl).into_iter().find(|a| matches!(name(*a, src), "Tool" | "McpTool"))
+    else {
+        return;
+    };
+    let tool_name = element(a, "name", src)
+        .and_then(|v| strings(v, src).into_iter().next())
+        .unwrap_or_else(|| method_name.to_string());
+    let mut e = Endpoint::route("spring-ai", "", tool_name, Handler::Symbol(idx));
+    e.kind = crate::facts::EndpointKind::Tool;
+    e.description = element(a, "description", src)
+        .or_else(|| element(a, "value", src))
+        .and_then(|v| strings(v, src).into_iter().next());
+    if let Some(params) = decl.child_by_field_name("parameters") {
+        let mut c = params.walk();
+        e.fields = params
+            .named_children(&mut c)
+            .filter_map(|p| p.child_by_field_name("name"))
+            .map(|n| text(n, src).to_string())
+            .collect();
+    }
+    e.line = start_line(a);
+    e.enclosing = class_idx;
+    out.push(e);
+}
+
+/// The MCP Java SDK's tool declaration `new Tool("name", "description", schema)` (also
+/// `new McpSchema.Tool(..)`): a tool named by its first argument, served by the code around
+/// it (the handler lambda registered with it).
+pub(super) fn sdk_tool(
+    creation: Node<'_>,
+    type_name: &str,
+    enclosing: Option<SymbolIdx>,
+    src: &str,
+    out: &mut Vec<Endpoint>,
+) {
+    if type_name != "Tool" && type_name != "McpSchema.Tool" {
+        return;
+    }
+    let Some(args) = creation.child_by_field_name("arguments") else { return };
+    let mut c = args.walk();
+    let literals: Vec<Option<String>> = args
+        .named_children(&mut c)
+        .filter(|n| !n.kind().ends_with("comment"))
+        .map(|n| strings(n, src).into_iter().next())
+        .collect();
+    let Some(Some(tool_name)) = literals.first() else { return };
+    let mut e = Endpoint::route("mcp-java-sdk", "", tool_name.clone(), Handler::Inline);
+    e.kind = crate::facts::EndpointKind::Tool;
+    e.description = literals.get(1).cloned().flatten();
+    e.line = start_line(creation);
+    e.enclosing = enclosing;
+    out.push(e);
+}

@@ -2,6 +2,7 @@
 //! `java` for what each is): an iterative cursor walk with a scope stack, so deeply nested
 //! expressions cost no native stack.
 
+use super::clients;
 use super::routes::{self, RouteClass};
 use super::{ids, type_text};
 use crate::facts::{
@@ -208,10 +209,14 @@ impl<'s> Walker<'s> {
             let callee = self.invocation(node, 0);
             let at = node.child_by_field_id(ids.name).unwrap_or(node);
             self.call(callee, CallKind::Call, at, node);
+            let enclosing = self.enclosing();
+            clients::invocation(node, enclosing, self.src, &mut self.facts.client_calls);
         } else if k == ids.object_creation_expression {
             if let Some(t) = node.child_by_field_id(ids.r#type) {
-                let callee = type_callee(&type_text(self.text(t)));
-                self.call(callee, CallKind::New, t, node);
+                let ty = type_text(self.text(t));
+                let enclosing = self.enclosing();
+                routes::sdk_tool(node, &ty, enclosing, self.src, &mut self.facts.endpoints);
+                self.call(type_callee(&ty), CallKind::New, t, node);
             }
             // An anonymous class body: its methods are named under the enclosing member.
             let mut c = node.walk();
@@ -389,6 +394,9 @@ impl<'s> Walker<'s> {
             && let Some(rc) = self.route_classes.get(&c)
         {
             routes::method(rc, c, node, idx, self.src, &mut self.facts.endpoints);
+        }
+        if !is_ctor {
+            routes::tool_method(node, idx, class, name, self.src, &mut self.facts.endpoints);
         }
         if !is_ctor && let Some(t) = node.child_by_field_id(ids.r#type) {
             let mut ty = type_text(self.text(t));
