@@ -109,6 +109,19 @@ public class Cart {
     }
 
     void clear() { items.clear(); }
+
+    private final Map<String, Item> byName = new HashMap<>();
+
+    Optional<Item> first() { return Optional.empty(); }
+
+    void generics() {
+        items.get(0).price();
+        byName.get("a").validate();
+        for (var e : byName.entrySet()) { e.getValue().price(); }
+        first().orElseThrow().renamed("b");
+        for (var it : items) { it.price(); }
+        byName.values().stream().findFirst().get().price();
+    }
 }
 //- /src/main/java/com/shop/app/Util.java
 package com.shop.app;
@@ -174,7 +187,7 @@ fn facts() {
         sym method Clock.now L6-6 exported in=Clock sig="public List<String> now()"
         import L3 EsImport "java.util" List as List
         call L6:45 List.of in Clock.now
-        hint L6 Clock.now  -> List
+        hint L6 Clock.now  -> List<String>
         //- src/main/java/com/shop/Size.java
         sym enum Size L3-12 exported sig="public enum Size"
         sym constant Size.SMALL L4-4 exported in=Size sig="SMALL(1)"
@@ -197,12 +210,15 @@ fn facts() {
         hint L10 Size.weight  -> int
         hint L11 Size.base  -> int
         //- src/main/java/com/shop/app/Cart.java
-        sym class Cart L8-34 exported sig="public class Cart"
+        sym class Cart L8-47 exported sig="public class Cart"
         sym property Cart.items L9-9 in=Cart sig="private final List<Item> items = new ArrayList<>();"
         sym property Cart.last L10-10 in=Cart sig="private Item last;"
         sym method Cart.total L12-31 exported in=Cart sig="public int total()"
         sym method Cart.total.run L28-28 exported in=Cart.total sig="public void run()"
         sym method Cart.clear L33-33 in=Cart sig="void clear()"
+        sym property Cart.byName L35-35 in=Cart sig="private final Map<String, Item> byName = new HashMap<>();"
+        sym method Cart.first L37-37 in=Cart sig="Optional<Item> first()"
+        sym method Cart.generics L39-46 in=Cart sig="void generics()"
         import L3 EsImport "com.shop" Item as Item
         import L4 EsImport "com.shop" Priced as Priced
         import L5 Module "com.shop.app.Util" log as log
@@ -221,9 +237,27 @@ fn facts() {
         new L27:13 Runnable in Cart.total
         call L28:33 clear in Cart.total.run
         call L33:26 items.clear in Cart.clear
+        new L35:50 HashMap in Cart.byName
+        call L37:46 Optional.empty in Cart.first
+        call L40:22 items.get().price in Cart.generics
+        call L40:15 items.get in Cart.generics
+        call L41:25 byName.get().validate in Cart.generics
+        call L41:16 byName.get in Cart.generics
+        call L42:29 byName.entrySet in Cart.generics
+        call L42:56 e.getValue().price in Cart.generics
+        call L42:45 e.getValue in Cart.generics
+        call L43:31 first().orElseThrow().renamed in Cart.generics
+        call L43:17 first().orElseThrow in Cart.generics
+        call L43:9 first in Cart.generics
+        call L44:35 it.price in Cart.generics
+        call L45:52 byName.values().stream().findFirst().get().price in Cart.generics
+        call L45:46 byName.values().stream().findFirst().get in Cart.generics
+        call L45:34 byName.values().stream().findFirst in Cart.generics
+        call L45:25 byName.values().stream in Cart.generics
+        call L45:16 byName.values in Cart.generics
         ref call L25:28 this.clear in Cart.total
         read L21 this.last in Cart.total
-        hint L9 Cart items : List
+        hint L9 Cart items : List<Item>
         hint L10 Cart last : Item
         hint L12 Cart.total  -> int
         hint L13 Cart.total sum : int
@@ -232,6 +266,10 @@ fn facts() {
         hint L19 Cart.total built : Item
         hint L22 Cart.total p : Priced
         hint L25 Cart.total r : Runnable
+        hint L35 Cart byName : Map<String,Item>
+        hint L37 Cart.first  -> Optional<Item>
+        hint L42 Cart.generics e = byName.entrySet().[]()
+        hint L44 Cart.generics it = items.[]
         //- src/main/java/com/shop/app/Util.java
         sym class Util L3-5 sig="final class Util"
         sym method Util.log L4-4 in=Util sig="static void log(String s)"
@@ -264,6 +302,13 @@ fn resolution() {
         edge CALLS sym:java:src/main/java/com/shop/Size.java:Size.SMALL -> sym:java:src/main/java/com/shop/Size.java:Size L4 typed-receiver 0.85
         edge ACCESSES sym:java:src/main/java/com/shop/Size.java:Size.constructor -> sym:java:src/main/java/com/shop/Size.java:Size.n L8 same-file 0.95
         edge CALLS sym:java:src/main/java/com/shop/Size.java:Size.constructor#2 -> sym:java:src/main/java/com/shop/Size.java:Size L9 this-dispatch 0.90
+        edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Base.java:Base.validate L41 typed-receiver 0.85
+        edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Item.java:Item.price L40 typed-receiver 0.85
+        edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Item.java:Item.price L42 typed-receiver 0.85
+        edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Item.java:Item.price L44 typed-receiver 0.85
+        edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Item.java:Item.price L45 typed-receiver 0.85
+        edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Item.java:Item.renamed L43 typed-receiver 0.85
+        edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/app/Cart.java:Cart.first L43 this-dispatch 0.90
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.total -> sym:java:src/main/java/com/shop/Base.java:Base.validate L16 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.total -> sym:java:src/main/java/com/shop/Item.java:Item.Builder L18 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.total -> sym:java:src/main/java/com/shop/Item.java:Item.Builder.build L19 typed-receiver 0.85
@@ -287,7 +332,7 @@ fn every_call_site_is_accounted_for() {
         src/main/java/com/shop/Item.java: 9 calls = 7 CALLS + 0 unresolved + 2 external
         src/main/java/com/shop/Priced.java: 1 calls = 1 CALLS + 0 unresolved + 0 external
         src/main/java/com/shop/Size.java: 4 calls = 4 CALLS + 0 unresolved + 0 external
-        src/main/java/com/shop/app/Cart.java: 14 calls = 9 CALLS + 1 unresolved + 4 external
+        src/main/java/com/shop/app/Cart.java: 32 calls = 16 CALLS + 1 unresolved + 15 external
         src/main/java/com/shop/app/Util.java: 1 calls = 0 CALLS + 0 unresolved + 1 external
     "#]]
     .assert_eq(&render_call_accounting(SHOP));

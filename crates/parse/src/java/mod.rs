@@ -25,7 +25,10 @@
 //! - Heritage: `extends` of a class and of an interface is `Extends`, `implements` is
 //!   `Implements`; targets as written, type arguments stripped (`Map.Entry`).
 //! - Types as written are normalized ([`type_text`]): annotations and type arguments
-//!   dropped, each array dimension a `[]` suffix (`String[]`), varargs `T...` as `T[]`.
+//!   dropped, each array dimension a `[]` suffix (`String[]`), varargs `T...` as `T[]`; the
+//!   types of hints keep their type arguments ([`generic_type_text`]: `Map<String,Item>`).
+//! - `for (var x : e)`: `x` is an element of `e`, a `Value(Path)` ending in `[]` for a name
+//!   chain, a `CallResult` of a callee named `[]` on a call's result.
 //! - Receivers: `this.m()` is `This`, `super.m()` is `Super`; a name chain is a `Path`
 //!   (`a.b.m()` -> `["a", "b"]`, `this.a.m()` -> `["this", "a"]`, `a[i].m()` -> `["a", "[]"]`);
 //!   an expression whose type is written in it is `Path(["new", T])` (`new` is a keyword, so
@@ -244,9 +247,101 @@ pub fn type_text(raw: &str) -> String {
     out
 }
 
+/// A declared type with its type arguments kept, normalized like [`type_text`] otherwise
+/// (`Map<String, List<? extends Item>>` -> `Map<String,List<Item>>`; `? super X` is `?`):
+/// what a hint says, so resolution can follow `items.get(0)` to `Item`.
+pub fn generic_type_text(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let b = raw.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b'@' => {
+                // An annotation: its name, then a parenthesized argument list if any.
+                i += 1;
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'.')
+                {
+                    i += 1;
+                }
+                if i < b.len() && b[i] == b'(' {
+                    let mut p = 0;
+                    while i < b.len() {
+                        match b[i] {
+                            b'(' => p += 1,
+                            b')' => {
+                                p -= 1;
+                                if p == 0 {
+                                    i += 1;
+                                    break;
+                                }
+                            }
+                            _ => {}
+                        }
+                        i += 1;
+                    }
+                }
+                continue;
+            }
+            b'?' => {
+                let rest = raw[i + 1..].trim_start();
+                if let Some(bound) = rest.strip_prefix("extends") {
+                    // `? extends X` reads as `X`.
+                    i = raw.len() - bound.len();
+                    continue;
+                }
+                out.push('?');
+                if rest.starts_with("super") {
+                    // `? super X`: no element type to read; skip the bound.
+                    let mut depth = 0i32;
+                    i = raw.len() - rest.len();
+                    while i < b.len() {
+                        match b[i] {
+                            b'<' => depth += 1,
+                            b'>' if depth == 0 => break,
+                            b'>' => depth -= 1,
+                            b',' if depth == 0 => break,
+                            _ => {}
+                        }
+                        i += 1;
+                    }
+                    continue;
+                }
+            }
+            c if c.is_ascii_whitespace() => {}
+            _ => {
+                // Multi-byte characters are copied whole.
+                let ch = raw[i..].chars().next().unwrap_or(' ');
+                out.push(ch);
+                i += ch.len_utf8();
+                continue;
+            }
+        }
+        i += 1;
+    }
+    if let Some(base) = out.strip_suffix("...") {
+        return format!("{base}[]");
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn generic_types_keep_their_arguments() {
+        assert_eq!(generic_type_text("List<Item>"), "List<Item>");
+        assert_eq!(
+            generic_type_text("Map<String, List<? extends Item>>"),
+            "Map<String,List<Item>>"
+        );
+        assert_eq!(generic_type_text("Comparator<? super T>"), "Comparator<?>");
+        assert_eq!(generic_type_text("Map<? super K, V>"), "Map<?,V>");
+        assert_eq!(generic_type_text("@NonNull Optional<@Valid User>"), "Optional<User>");
+        assert_eq!(generic_type_text("T..."), "T[]");
+        assert_eq!(generic_type_text("Map.Entry<K, V>[]"), "Map.Entry<K,V>[]");
+    }
 
     #[test]
     fn every_grammar_name_exists() {

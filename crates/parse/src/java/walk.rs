@@ -4,7 +4,7 @@
 
 use super::clients;
 use super::routes::{self, RouteClass};
-use super::{ids, type_text};
+use super::{generic_type_text, ids, type_text};
 use crate::facts::{
     CallKind, CallSite, Callee, FieldAccess, FileFacts, Heritage, HeritageKind, HintSource, Import,
     ImportBinding, ImportKind, Imported, JavaFacts, LanguageFacts, Receiver, Symbol, SymbolIdx,
@@ -266,7 +266,7 @@ impl<'s> Walker<'s> {
             if let (Some(t), Some(name)) =
                 (node.child_by_field_id(ids.right), node.child_by_field_id(ids.name))
             {
-                let ty = type_text(self.text(t));
+                let ty = generic_type_text(self.text(t));
                 let scope = self.enclosing();
                 self.hint(scope, self.text(name), HintSource::Annotation(ty), start_line(name));
             }
@@ -274,7 +274,7 @@ impl<'s> Walker<'s> {
             let (Some(t), Some(name)) = (node.named_child(0), node.named_child(1)) else {
                 return true;
             };
-            let ty = type_text(self.text(t));
+            let ty = generic_type_text(self.text(t));
             let scope = self.enclosing();
             self.hint(scope, self.text(name), HintSource::Annotation(ty), start_line(name));
         }
@@ -399,7 +399,7 @@ impl<'s> Walker<'s> {
             routes::tool_method(node, idx, class, name, self.src, &mut self.facts.endpoints);
         }
         if !is_ctor && let Some(t) = node.child_by_field_id(ids.r#type) {
-            let mut ty = type_text(self.text(t));
+            let mut ty = generic_type_text(self.text(t));
             // `int f()[]`: dimensions after the parameters.
             if let Some(d) = node.child_by_field_id(ids.dimensions) {
                 ty.push_str(&type_text(self.text(d)));
@@ -414,7 +414,7 @@ impl<'s> Walker<'s> {
     fn field(&mut self, node: Node<'_>) {
         let ids = ids();
         let Some(t) = node.child_by_field_id(ids.r#type) else { return };
-        let ty = type_text(self.text(t));
+        let ty = generic_type_text(self.text(t));
         let mods = modifiers(node, self.src);
         let interface = self.in_interface();
         let constant = interface || (has_word(mods, "static") && has_word(mods, "final"));
@@ -448,7 +448,7 @@ impl<'s> Walker<'s> {
     fn locals(&mut self, node: Node<'_>) {
         let ids = ids();
         let Some(t) = node.child_by_field_id(ids.r#type) else { return };
-        let ty = type_text(self.text(t));
+        let ty = generic_type_text(self.text(t));
         let scope = self.enclosing();
         let mut c = node.walk();
         let declarators: Vec<Node<'_>> =
@@ -501,7 +501,7 @@ impl<'s> Walker<'s> {
                 .find(|n| n.kind() == "variable_declarator")
                 .and_then(|d| d.child_by_field_id(ids.name));
             if let (Some(t), Some(n)) = (ty, name) {
-                let ty = format!("{}[]", type_text(self.text(*t)));
+                let ty = format!("{}[]", generic_type_text(self.text(*t)));
                 self.hint(scope, self.text(n), HintSource::Annotation(ty), start_line(n));
             }
             return;
@@ -511,7 +511,7 @@ impl<'s> Walker<'s> {
         else {
             return;
         };
-        let mut ty = type_text(self.text(t));
+        let mut ty = generic_type_text(self.text(t));
         if let Some(d) = node.child_by_field_id(ids.dimensions) {
             ty.push_str(&type_text(self.text(d)));
         }
@@ -528,9 +528,9 @@ impl<'s> Walker<'s> {
             let mut c = node.walk();
             let ct = node.named_children(&mut c).find(|n| n.kind() == "catch_type");
             let first = ct.and_then(|ct| ct.named_child(0));
-            first.map(|f| type_text(self.text(f)))
+            first.map(|f| generic_type_text(self.text(f)))
         } else {
-            node.child_by_field_id(ids.r#type).map(|t| type_text(self.text(t)))
+            node.child_by_field_id(ids.r#type).map(|t| generic_type_text(self.text(t)))
         };
         let Some(ty) = ty else { return };
         let source = if ty == "var" {
@@ -539,6 +539,10 @@ impl<'s> Walker<'s> {
                     Receiver::Path(mut p) => {
                         p.push("[]".to_string());
                         HintSource::Value(Receiver::Path(p))
+                    }
+                    // An element of a call's result: `[]` called on it.
+                    r @ Receiver::CallResult(_) => {
+                        HintSource::CallResult(Callee { receiver: r, name: "[]".to_string() })
                     }
                     _ => HintSource::Value(Receiver::Other),
                 },

@@ -63,7 +63,17 @@ enum Ty {
     Class(Target, u8),
     /// A type outside the root (the JDK, a jar), or an array of one.
     External,
+    /// A generic type outside the root with its type arguments (`List<Item>`): what the
+    /// JDK's containers hand back ([`ext_return`]).
+    Ext(Box<ExtTy>),
     Unknown,
+}
+
+/// A generic type outside the root: its simple name and its arguments' types.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ExtTy {
+    base: String,
+    args: Vec<Ty>,
 }
 
 /// A type name in its context: (file, scope, text).
@@ -236,6 +246,8 @@ impl<'db> Local<'db> {
         if depth > MAX_DEPTH {
             return Ty::Unknown;
         }
+        let (plain, args) = split_generic(text);
+        let text = plain.as_str();
         let base = text.trim_end_matches("[]");
         let dims = u8::try_from((text.len() - base.len()) / 2).unwrap_or(u8::MAX);
         if base.is_empty() || PRIMITIVES.contains(&base) {
@@ -255,6 +267,10 @@ impl<'db> Local<'db> {
         let found = found.or_else(|| rest.and_then(|_| self.qualified(base, depth)));
         match found {
             Some(t) => Ty::Class(t, dims),
+            None if dims == 0 && !args.is_empty() => Ty::Ext(Box::new(ExtTy {
+                base: base.rsplit('.').next().unwrap_or(base).to_string(),
+                args: args.iter().map(|a| self.type_named(file, scope, a, depth + 1)).collect(),
+            })),
             None => Ty::External,
         }
     }
@@ -495,7 +511,8 @@ impl<'db> Local<'db> {
                         None => Ty::Unknown,
                     },
                 },
-                Ty::Class(..) | Ty::External => Ty::External,
+                Ty::Ext(e) if seg == "[]" => element_of(&e),
+                Ty::Class(..) | Ty::External | Ty::Ext(_) => Ty::External,
                 Ty::Unknown => Ty::Unknown,
             };
         }
@@ -559,7 +576,29 @@ impl<'db> Local<'db> {
 
     /// The declared return type of what `c` calls.
     fn returned(&self, scope: Option<SymbolIdx>, c: &Callee, line: u32, depth: u32) -> Ty {
-        match self.callee(scope, c, CallKind::Call, None, line, depth + 1).0 {
+        if depth > MAX_DEPTH {
+            return Ty::Unknown;
+        }
+        if c.name == "[]" {
+            // An element of what the receiver holds (a for-each over a call's result).
+            return match self.receiver_type(scope, &c.receiver, line, depth + 1) {
+                Ty::Ext(e) => element_of(&e),
+                Ty::Class(t, d) if d > 0 => Ty::Class(t, d - 1),
+                Ty::Unknown => Ty::Unknown,
+                _ => Ty::External,
+            };
+        }
+        let found = match &c.receiver {
+            Receiver::Path(_) | Receiver::CallResult(_) => {
+                let ty = self.receiver_type(scope, &c.receiver, line, depth + 1);
+                if let Ty::Ext(e) = &ty {
+                    return ext_return(e, &c.name).unwrap_or(Ty::External);
+                }
+                self.on_type(ty, &c.name, Want::Method(None), depth)
+            }
+            _ => self.callee(scope, c, CallKind::Call, None, line, depth + 1).0,
+        };
+        match found {
             Found::Member(m) => {
                 let index = self.index(m.0);
                 match index.returns.get(&m.1) {
@@ -572,10 +611,19 @@ impl<'db> Local<'db> {
         }
     }
 
+    /// The type of a call's receiver (a name chain, or another call's result).
+    fn receiver_type(&self, scope: Option<SymbolIdx>, r: &Receiver, line: u32, depth: u32) -> Ty {
+        match r {
+            Receiver::Path(p) => self.path_type(scope, p, line, depth),
+            Receiver::CallResult(inner) => self.returned(scope, inner, line, depth),
+            _ => Ty::Unknown,
+        }
+    }
+
     fn on_type(&self, ty: Ty, name: &str, want: Want, depth: u32) -> Found {
         match ty {
             Ty::Class(t, 0) => self.member(t, name, want, depth + 1),
-            Ty::Class(..) | Ty::External => Found::External,
+            Ty::Class(..) | Ty::External | Ty::Ext(_) => Found::External,
             Ty::Unknown => Found::Missing,
         }
     }
@@ -649,12 +697,8 @@ impl<'db> Local<'db> {
                 }
                 (self.on_type(ty, &c.name, want, depth), Reason::SuperDispatch)
             }
-            Receiver::Path(p) => {
-                let ty = self.path_type(scope, p, line, depth + 1);
-                (self.on_type(ty, &c.name, want, depth), Reason::TypedReceiver)
-            }
-            Receiver::CallResult(inner) => {
-                let ty = self.returned(scope, inner, line, depth + 1);
+            Receiver::Path(_) | Receiver::CallResult(_) => {
+                let ty = self.receiver_type(scope, &c.receiver, line, depth + 1);
                 (self.on_type(ty, &c.name, want, depth), Reason::TypedReceiver)
             }
             Receiver::Other => (Found::Missing, Reason::NameOnly),
@@ -696,6 +740,189 @@ impl<'db> Local<'db> {
             (Found::Missing, Reason::NameOnly)
         }
     }
+}
+
+/// `List<Map<K,V>>[]` -> (`List[]`, [`Map<K,V>`]): the type without its arguments, and each
+/// top-level argument.
+fn split_generic(text: &str) -> (String, Vec<String>) {
+    let Some(open) = text.find('<') else { return (text.to_string(), Vec::new()) };
+    let mut depth = 0i32;
+    let mut args = Vec::new();
+    let mut start = open + 1;
+    let mut close = text.len();
+    for (i, c) in text.char_indices().skip_while(|(i, _)| *i < open) {
+        match c {
+            '<' => depth += 1,
+            '>' => {
+                depth -= 1;
+                if depth == 0 {
+                    args.push(text[start..i].to_string());
+                    close = i + 1;
+                    break;
+                }
+            }
+            ',' if depth == 1 => {
+                args.push(text[start..i].to_string());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    let plain = format!("{}{}", &text[..open], text.get(close..).unwrap_or(""));
+    (plain, args.into_iter().filter(|a| !a.is_empty()).collect())
+}
+
+/// Containers whose elements are their first type argument.
+const COLLECTIONS: &[&str] = &[
+    "Collection",
+    "List",
+    "ArrayList",
+    "LinkedList",
+    "Set",
+    "HashSet",
+    "LinkedHashSet",
+    "TreeSet",
+    "SortedSet",
+    "NavigableSet",
+    "Queue",
+    "Deque",
+    "ArrayDeque",
+    "PriorityQueue",
+    "Vector",
+    "Stack",
+    "Iterable",
+    "BlockingQueue",
+    "LinkedBlockingQueue",
+    "ArrayBlockingQueue",
+    "ConcurrentLinkedQueue",
+    "ConcurrentLinkedDeque",
+    "CopyOnWriteArrayList",
+    "CopyOnWriteArraySet",
+    "ConcurrentSkipListSet",
+    "EnumSet",
+    "SequencedCollection",
+    "SequencedSet",
+    "Stream",
+];
+
+/// Maps: keys the first argument, values the second.
+const MAPS: &[&str] = &[
+    "Map",
+    "HashMap",
+    "LinkedHashMap",
+    "TreeMap",
+    "SortedMap",
+    "NavigableMap",
+    "ConcurrentMap",
+    "ConcurrentHashMap",
+    "ConcurrentSkipListMap",
+    "EnumMap",
+    "WeakHashMap",
+    "IdentityHashMap",
+    "Hashtable",
+    "SequencedMap",
+];
+
+/// Holders of one value of their first argument.
+const HOLDERS: &[&str] = &[
+    "Optional",
+    "Supplier",
+    "Callable",
+    "Future",
+    "CompletableFuture",
+    "CompletionStage",
+    "FutureTask",
+    "AtomicReference",
+    "ThreadLocal",
+    "InheritableThreadLocal",
+    "Reference",
+    "WeakReference",
+    "SoftReference",
+    "Provider",
+    "ObjectProvider",
+    "ObjectFactory",
+    "Iterator",
+    "ListIterator",
+    "Enumeration",
+    "Class",
+    "Mono",
+    "ResponseEntity",
+    "HttpEntity",
+];
+
+/// The element type of a collection of the JDK for a for-each (`for (var x : items)`).
+fn element_of(e: &ExtTy) -> Ty {
+    if COLLECTIONS.contains(&e.base.as_str()) {
+        e.args.first().cloned().unwrap_or(Ty::Unknown)
+    } else {
+        Ty::External
+    }
+}
+
+/// What a method of a generic JDK type returns, in terms of its type arguments
+/// (`List<Item>.get(i)` -> `Item`, `Map<K,V>.values()` -> `Collection<V>`); `None` when the
+/// table does not know the method (the result is then outside the workspace, untyped).
+fn ext_return(e: &ExtTy, method: &str) -> Option<Ty> {
+    let base = e.base.as_str();
+    let arg = |i: usize| e.args.get(i).cloned();
+    let wrap =
+        |base: &str, args: Vec<Ty>| Some(Ty::Ext(Box::new(ExtTy { base: base.into(), args })));
+    if base == "Stream" && method == "peek" {
+        return Some(Ty::Ext(Box::new(e.clone())));
+    }
+    if COLLECTIONS.contains(&base) {
+        return match method {
+            "get" | "getFirst" | "getLast" | "removeFirst" | "removeLast" | "peek" | "poll"
+            | "pop" | "element" | "first" | "last" | "pollFirst" | "pollLast" | "peekFirst"
+            | "peekLast" | "take" | "firstElement" | "lastElement" | "elementAt" | "floor"
+            | "ceiling" | "higher" | "lower" | "set" => arg(0),
+            "iterator" | "listIterator" | "descendingIterator" => wrap("Iterator", vec![arg(0)?]),
+            "stream" | "parallelStream" => wrap("Stream", vec![arg(0)?]),
+            "subList" | "headSet" | "tailSet" | "subSet" | "reversed" | "descendingSet"
+            | "filter" | "sorted" | "distinct" | "limit" | "skip" | "sequential" | "parallel"
+            | "unordered" | "onClose" | "takeWhile" | "dropWhile" => {
+                Some(Ty::Ext(Box::new(e.clone())))
+            }
+            "findFirst" | "findAny" | "min" | "max" => wrap("Optional", vec![arg(0)?]),
+            "toList" => wrap("List", vec![arg(0)?]),
+            _ => None,
+        };
+    }
+    if MAPS.contains(&base) {
+        return match method {
+            "get" | "getOrDefault" | "remove" | "put" | "putIfAbsent" | "computeIfAbsent"
+            | "computeIfPresent" | "compute" | "merge" | "replace" => arg(1),
+            "firstKey" | "lastKey" | "ceilingKey" | "floorKey" | "higherKey" | "lowerKey" => arg(0),
+            "keySet" | "navigableKeySet" => wrap("Set", vec![arg(0)?]),
+            "values" => wrap("Collection", vec![arg(1)?]),
+            "entrySet" => {
+                let entry = Ty::Ext(Box::new(ExtTy { base: "Entry".into(), args: e.args.clone() }));
+                wrap("Set", vec![entry])
+            }
+            "firstEntry" | "lastEntry" | "ceilingEntry" | "floorEntry" | "higherEntry"
+            | "lowerEntry" | "pollFirstEntry" | "pollLastEntry" => {
+                Some(Ty::Ext(Box::new(ExtTy { base: "Entry".into(), args: e.args.clone() })))
+            }
+            _ => None,
+        };
+    }
+    if base == "Entry" {
+        return match method {
+            "getKey" => arg(0),
+            "getValue" | "setValue" => arg(1),
+            _ => None,
+        };
+    }
+    if HOLDERS.contains(&base) {
+        return match method {
+            "get" | "orElse" | "orElseGet" | "orElseThrow" | "join" | "getNow" | "call"
+            | "next" | "previous" | "nextElement" | "getObject" | "getIfAvailable"
+            | "getIfUnique" | "cast" | "getBody" | "block" | "resultNow" => arg(0),
+            "filter" | "or" => Some(Ty::Ext(Box::new(e.clone()))),
+            _ => None,
+        };
+    }
+    None
 }
 
 fn sym_id(db: &dyn salsa::Database, t: Target) -> Option<Id> {
