@@ -121,6 +121,9 @@ public class Cart {
         first().orElseThrow().renamed("b");
         for (var it : items) { it.price(); }
         byName.values().stream().findFirst().get().price();
+        new Item("z") {
+            public int price() { return renamed("q").price() + super.price(); }
+        };
     }
 }
 //- /src/main/java/com/shop/app/Util.java
@@ -204,13 +207,14 @@ fn facts() {
         call L5:41 base in Size.LARGE.weight
         call L9:14 this.constructor in Size.constructor
         write L8 this.n in Size.constructor
+        hint L5 Size.LARGE.weight this : Size
         hint L5 Size.LARGE.weight  -> int
         hint L7 Size n : int
         hint L8 Size.constructor n : int
         hint L10 Size.weight  -> int
         hint L11 Size.base  -> int
         //- src/main/java/com/shop/app/Cart.java
-        sym class Cart L8-47 exported sig="public class Cart"
+        sym class Cart L8-50 exported sig="public class Cart"
         sym property Cart.items L9-9 in=Cart sig="private final List<Item> items = new ArrayList<>();"
         sym property Cart.last L10-10 in=Cart sig="private Item last;"
         sym method Cart.total L12-31 exported in=Cart sig="public int total()"
@@ -218,7 +222,8 @@ fn facts() {
         sym method Cart.clear L33-33 in=Cart sig="void clear()"
         sym property Cart.byName L35-35 in=Cart sig="private final Map<String, Item> byName = new HashMap<>();"
         sym method Cart.first L37-37 in=Cart sig="Optional<Item> first()"
-        sym method Cart.generics L39-46 in=Cart sig="void generics()"
+        sym method Cart.generics L39-49 in=Cart sig="void generics()"
+        sym method Cart.generics.price L47-47 in=Cart.generics sig="public int price()"
         import L3 EsImport "com.shop" Item as Item
         import L4 EsImport "com.shop" Priced as Priced
         import L5 Module "com.shop.app.Util" log as log
@@ -255,6 +260,10 @@ fn facts() {
         call L45:34 byName.values().stream().findFirst in Cart.generics
         call L45:25 byName.values().stream in Cart.generics
         call L45:16 byName.values in Cart.generics
+        new L46:13 Item in Cart.generics
+        call L47:54 renamed().price in Cart.generics.price
+        call L47:41 renamed in Cart.generics.price
+        call L47:70 super.price in Cart.generics.price
         ref call L25:28 this.clear in Cart.total
         read L21 this.last in Cart.total
         hint L9 Cart items : List<Item>
@@ -266,10 +275,13 @@ fn facts() {
         hint L19 Cart.total built : Item
         hint L22 Cart.total p : Priced
         hint L25 Cart.total r : Runnable
+        hint L28 Cart.total.run this : Runnable
         hint L35 Cart byName : Map<String,Item>
         hint L37 Cart.first  -> Optional<Item>
         hint L42 Cart.generics e = byName.entrySet().[]()
         hint L44 Cart.generics it = items.[]
+        hint L47 Cart.generics.price this : Item
+        hint L47 Cart.generics.price  -> int
         //- src/main/java/com/shop/app/Util.java
         sym class Util L3-5 sig="final class Util"
         sym method Util.log L4-4 in=Util sig="static void log(String s)"
@@ -303,12 +315,16 @@ fn resolution() {
         edge ACCESSES sym:java:src/main/java/com/shop/Size.java:Size.constructor -> sym:java:src/main/java/com/shop/Size.java:Size.n L8 same-file 0.95
         edge CALLS sym:java:src/main/java/com/shop/Size.java:Size.constructor#2 -> sym:java:src/main/java/com/shop/Size.java:Size L9 this-dispatch 0.90
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Base.java:Base.validate L41 typed-receiver 0.85
+        edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Item.java:Item L46 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Item.java:Item.price L40 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Item.java:Item.price L42 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Item.java:Item.price L44 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Item.java:Item.price L45 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Item.java:Item.renamed L43 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/app/Cart.java:Cart.first L43 this-dispatch 0.90
+        edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics.price -> sym:java:src/main/java/com/shop/Item.java:Item.price L47 super-dispatch 0.90
+        edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics.price -> sym:java:src/main/java/com/shop/Item.java:Item.price L47 typed-receiver 0.85
+        edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics.price -> sym:java:src/main/java/com/shop/Item.java:Item.renamed L47 this-dispatch 0.90
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.total -> sym:java:src/main/java/com/shop/Base.java:Base.validate L16 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.total -> sym:java:src/main/java/com/shop/Item.java:Item.Builder L18 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.total -> sym:java:src/main/java/com/shop/Item.java:Item.Builder.build L19 typed-receiver 0.85
@@ -332,7 +348,7 @@ fn every_call_site_is_accounted_for() {
         src/main/java/com/shop/Item.java: 9 calls = 7 CALLS + 0 unresolved + 2 external
         src/main/java/com/shop/Priced.java: 1 calls = 1 CALLS + 0 unresolved + 0 external
         src/main/java/com/shop/Size.java: 4 calls = 4 CALLS + 0 unresolved + 0 external
-        src/main/java/com/shop/app/Cart.java: 32 calls = 16 CALLS + 1 unresolved + 15 external
+        src/main/java/com/shop/app/Cart.java: 36 calls = 20 CALLS + 1 unresolved + 15 external
         src/main/java/com/shop/app/Util.java: 1 calls = 0 CALLS + 0 unresolved + 1 external
     "#]]
     .assert_eq(&render_call_accounting(SHOP));

@@ -46,6 +46,9 @@
 //!   return type is `Return(T)` scoped to the method. Hints keep their line: a name declared
 //!   twice in one method takes the declaration above the use.
 //! - [`crate::facts::JavaFacts::call_args`]: each call site's argument count (overloads).
+//! - A method of an anonymous class (`new Sink<T>(..) { void accept(..) }`) or of an enum
+//!   constant's body has a hint named `this` scoped to it: the supertype (`Sink`, the enum),
+//!   whose members its bare names reach.
 //! - [`FileFacts::value_refs`]: method references (`Foo::bar`, `this::m`, `Foo::new` named
 //!   `new`), REFERS_TO.
 //! - [`FileFacts::accesses`]: field accesses not called (`a.b`, `this.x = v`).

@@ -23,6 +23,8 @@ const MAX_CHAIN: u32 = 48;
 struct Scope {
     node: usize,
     symbol: Option<SymbolIdx>,
+    /// An anonymous class body (or an enum constant's): the type its `this` extends.
+    anon: Option<String>,
 }
 
 struct Walker<'s> {
@@ -87,7 +89,7 @@ impl<'s> Walker<'s> {
     }
 
     fn push_scope(&mut self, node: Node<'_>, symbol: Option<SymbolIdx>) {
-        self.scopes.push(Scope { node: node.id(), symbol });
+        self.scopes.push(Scope { node: node.id(), symbol, anon: None });
     }
 
     fn leave(&mut self, node: Node<'_>) {
@@ -198,7 +200,12 @@ impl<'s> Walker<'s> {
                 .and_then(|e| self.facts.symbols.get(e as usize))
                 .map(|s| s.name.clone());
             let idx = self.push_symbol(NodeKind::Constant, name, node, None, public);
-            self.push_scope(node, Some(idx));
+            let body = node.child_by_field_id(ids.body).is_some();
+            self.scopes.push(Scope {
+                node: node.id(),
+                symbol: Some(idx),
+                anon: enum_name.clone().filter(|_| body),
+            });
             // `A(1)` constructs the enum (its constructor runs with the arguments).
             if node.child_by_field_id(ids.arguments).is_some()
                 && let (Some(e), Some(at)) = (enum_name, node.child_by_field_id(ids.name))
@@ -222,7 +229,8 @@ impl<'s> Walker<'s> {
             let mut c = node.walk();
             if node.children(&mut c).any(|n| n.kind_id() == ids.class_body) {
                 let e = self.enclosing();
-                self.push_scope(node, e);
+                let anon = node.child_by_field_id(ids.r#type).map(|t| type_text(self.text(t)));
+                self.scopes.push(Scope { node: node.id(), symbol: e, anon });
             }
         } else if k == ids.explicit_constructor_invocation {
             if let Some(ctor) = node.child_by_field_id(ids.constructor) {
@@ -389,7 +397,12 @@ impl<'s> Walker<'s> {
         let public = has_word(mods, "public") || has_word(mods, "protected") || self.in_interface();
         let body = node.child_by_field_id(ids.body);
         let class = self.enclosing();
+        let anon = self.scopes.last().and_then(|s| s.anon.clone());
         let idx = self.push_symbol(NodeKind::Method, name, node, body, public);
+        if let Some(t) = anon {
+            // A method of an anonymous class: its `this` is an instance of the supertype.
+            self.hint(Some(idx), "this", HintSource::Annotation(t), start_line(node));
+        }
         if let Some(c) = class
             && let Some(rc) = self.route_classes.get(&c)
         {

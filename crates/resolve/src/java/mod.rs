@@ -456,8 +456,14 @@ impl<'db> Local<'db> {
         match self.member(t, name, Want::Field, depth + 1) {
             Found::Member(f) => {
                 let index = self.index(f.0);
-                let ty = index.field_types.get(&f.1)?;
-                Some(self.type_named(f.0, index.parent(f.1), ty, depth + 1))
+                match index.field_types.get(&f.1) {
+                    Some(ty) => Some(self.type_named(f.0, index.parent(f.1), ty, depth + 1)),
+                    // An enum constant is an instance of its enum.
+                    None => index
+                        .parent(f.1)
+                        .filter(|&p| index.kind(p) == Some(NodeKind::Enum))
+                        .map(|p| Ty::Class((f.0, p), 0)),
+                }
             }
             Found::External => Some(Ty::External),
             Found::Missing => None,
@@ -537,6 +543,13 @@ impl<'db> Local<'db> {
     /// `Some(External)` when none is found but a hierarchy leaves the root.
     fn enclosing_field(&self, scope: Option<SymbolIdx>, name: &str, depth: u32) -> Option<Ty> {
         let mut outside = false;
+        if let Some(Ty::Class(t, 0)) = self.anonymous_this(scope, depth) {
+            match self.field_type(t, name, depth) {
+                Some(Ty::External) => outside = true,
+                Some(ty) => return Some(ty),
+                None => {}
+            }
+        }
         for t in self.enclosing_types(self.file, scope) {
             match self.field_type((self.file, t), name, depth) {
                 Some(Ty::External) => outside = true,
@@ -567,7 +580,31 @@ impl<'db> Local<'db> {
         None
     }
 
+    /// In a method of an anonymous class (or an enum constant's body): the type its `this`
+    /// extends, from the method's `this` hint.
+    fn anonymous_this(&self, scope: Option<SymbolIdx>, depth: u32) -> Option<Ty> {
+        let index = self.index(self.file);
+        let mut cur = scope;
+        while let Some(s) = cur {
+            if index.is_type(s) {
+                return None;
+            }
+            let hint =
+                self.facts.type_hints.iter().find(|h| h.scope == Some(s) && h.name == "this");
+            if let Some(h) = hint
+                && let HintSource::Annotation(t) = &h.source
+            {
+                return Some(self.type_named(self.file, Some(s), t, depth + 1));
+            }
+            cur = index.parent(s);
+        }
+        None
+    }
+
     fn this_type(&self, scope: Option<SymbolIdx>) -> Ty {
+        if let Some(ty) = self.anonymous_this(scope, 0) {
+            return ty;
+        }
         match self.enclosing_types(self.file, scope).first() {
             Some(&t) => Ty::Class((self.file, t), 0),
             None => Ty::Unknown,
@@ -658,9 +695,17 @@ impl<'db> Local<'db> {
                 if let Some(m) = self.anonymous_member(scope, &c.name) {
                     return (Found::Member(m), Reason::ThisDispatch);
                 }
-                // The enclosing types, innermost first: a member found wins over a hierarchy
-                // that leaves the root on the way (an outer class's own method).
+                // An anonymous class's supertype, then the enclosing types, innermost first: a
+                // member found wins over a hierarchy that leaves the root on the way (an outer
+                // class's own method).
                 let mut outside = false;
+                if let Some(ty) = self.anonymous_this(scope, depth) {
+                    match self.on_type(ty, &c.name, want, depth + 1) {
+                        Found::Missing => {}
+                        Found::External => outside = true,
+                        f => return (f, Reason::ThisDispatch),
+                    }
+                }
                 for t in self.enclosing_types(self.file, scope) {
                     match self.member((self.file, t), &c.name, want, depth + 1) {
                         Found::Missing => {}
@@ -684,9 +729,13 @@ impl<'db> Local<'db> {
                 (self.on_type(ty, &c.name, want, depth), Reason::ThisDispatch)
             }
             Receiver::Super => {
-                let ty = match self.this_type(scope) {
-                    Ty::Class(t, 0) => self.superclass(t, depth),
-                    _ => Ty::Unknown,
+                let ty = match self.anonymous_this(scope, depth) {
+                    // An anonymous class's `super` is its supertype.
+                    Some(ty) => ty,
+                    None => match self.this_type(scope) {
+                        Ty::Class(t, 0) => self.superclass(t, depth),
+                        _ => Ty::Unknown,
+                    },
                 };
                 if c.name == "constructor" {
                     return match ty {
