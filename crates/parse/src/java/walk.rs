@@ -616,6 +616,14 @@ impl<'s> Walker<'s> {
             "parenthesized_expression" => {
                 n.named_child(0).map_or(Receiver::Other, |e| self.receiver(e, depth + 1))
             }
+            // `(t = e).m()` is a call on what was assigned; `(c ? a : b).m()` on either side
+            // (the first: both have the expression's type).
+            "assignment_expression" => n
+                .child_by_field_id(ids().right)
+                .map_or(Receiver::Other, |e| self.receiver(e, depth + 1)),
+            "ternary_expression" => n
+                .child_by_field_name("consequence")
+                .map_or(Receiver::Other, |e| self.receiver(e, depth + 1)),
             "string_literal" => Receiver::Path(vec!["new".to_string(), "String".to_string()]),
             "class_literal" => Receiver::Path(vec!["new".to_string(), "Class".to_string()]),
             "array_access" => {
