@@ -75,6 +75,14 @@ public enum Size {
     int weight() { return n; }
     int base() { return n; }
 }
+//- /src/main/java/com/shop/Box.java
+package com.shop;
+
+public class Box<T extends Base> {
+    public T value;
+    public T get() { return value; }
+    boolean ok() { return value.validate(); }
+}
 //- /src/main/java/com/shop/app/Cart.java
 package com.shop.app;
 
@@ -124,6 +132,9 @@ public class Cart {
         new Item("z") {
             public int price() { return renamed("q").price() + super.price(); }
         };
+        com.shop.Box<Item> box = new com.shop.Box<>();
+        box.get().price();
+        box.value.renamed("x");
     }
 }
 //- /src/main/java/com/shop/app/Util.java
@@ -213,8 +224,17 @@ fn facts() {
         hint L8 Size.constructor n : int
         hint L10 Size.weight  -> int
         hint L11 Size.base  -> int
+        //- src/main/java/com/shop/Box.java
+        sym class Box L3-7 exported sig="public class Box<T extends Base>"
+        sym property Box.value L4-4 exported in=Box sig="public T value;"
+        sym method Box.get L5-5 exported in=Box sig="public T get()"
+        sym method Box.ok L6-6 in=Box sig="boolean ok()"
+        call L6:33 value.validate in Box.ok
+        hint L4 Box value : T
+        hint L5 Box.get  -> T
+        hint L6 Box.ok  -> boolean
         //- src/main/java/com/shop/app/Cart.java
-        sym class Cart L8-50 exported sig="public class Cart"
+        sym class Cart L8-53 exported sig="public class Cart"
         sym property Cart.items L9-9 in=Cart sig="private final List<Item> items = new ArrayList<>();"
         sym property Cart.last L10-10 in=Cart sig="private Item last;"
         sym method Cart.total L12-31 exported in=Cart sig="public int total()"
@@ -222,7 +242,7 @@ fn facts() {
         sym method Cart.clear L33-33 in=Cart sig="void clear()"
         sym property Cart.byName L35-35 in=Cart sig="private final Map<String, Item> byName = new HashMap<>();"
         sym method Cart.first L37-37 in=Cart sig="Optional<Item> first()"
-        sym method Cart.generics L39-49 in=Cart sig="void generics()"
+        sym method Cart.generics L39-52 in=Cart sig="void generics()"
         sym method Cart.generics.price L47-47 in=Cart.generics sig="public int price()"
         import L3 EsImport "com.shop" Item as Item
         import L4 EsImport "com.shop" Priced as Priced
@@ -264,8 +284,13 @@ fn facts() {
         call L47:54 renamed().price in Cart.generics.price
         call L47:41 renamed in Cart.generics.price
         call L47:70 super.price in Cart.generics.price
+        new L49:38 com.shop.Box in Cart.generics
+        call L50:19 box.get().price in Cart.generics
+        call L50:13 box.get in Cart.generics
+        call L51:19 box.value.renamed in Cart.generics
         ref call L25:28 this.clear in Cart.total
         read L21 this.last in Cart.total
+        read L51 box.value in Cart.generics
         hint L9 Cart items : List<Item>
         hint L10 Cart last : Item
         hint L12 Cart.total  -> int
@@ -282,6 +307,7 @@ fn facts() {
         hint L44 Cart.generics it = items.[]
         hint L47 Cart.generics.price this : Item
         hint L47 Cart.generics.price  -> int
+        hint L49 Cart.generics box : com.shop.Box<Item>
         //- src/main/java/com/shop/app/Util.java
         sym class Util L3-5 sig="final class Util"
         sym method Util.log L4-4 in=Util sig="static void log(String s)"
@@ -298,6 +324,7 @@ fn resolution() {
         edge IMPORTS file:src/main/java/com/shop/app/Cart.java -> file:src/main/java/com/shop/Priced.java L4 import-resolved 0.95
         edge IMPORTS file:src/main/java/com/shop/app/Cart.java -> file:src/main/java/com/shop/app/Util.java L5 import-resolved 0.95
         edge CALLS sym:java:src/main/java/com/shop/Base.java:Base.validate -> sym:java:src/main/java/com/shop/Base.java:Base.check L4 this-dispatch 0.90
+        edge CALLS sym:java:src/main/java/com/shop/Box.java:Box.ok -> sym:java:src/main/java/com/shop/Base.java:Base.validate L6 typed-receiver 0.85
         edge EXTENDS sym:java:src/main/java/com/shop/Item.java:Item -> sym:java:src/main/java/com/shop/Base.java:Base L4 import-resolved 0.95
         edge IMPLEMENTS sym:java:src/main/java/com/shop/Item.java:Item -> sym:java:src/main/java/com/shop/Priced.java:Priced L4 import-resolved 0.95
         edge CALLS sym:java:src/main/java/com/shop/Item.java:Item.Builder.build -> sym:java:src/main/java/com/shop/Item.java:Item L29 typed-receiver 0.85
@@ -315,12 +342,17 @@ fn resolution() {
         edge ACCESSES sym:java:src/main/java/com/shop/Size.java:Size.constructor -> sym:java:src/main/java/com/shop/Size.java:Size.n L8 same-file 0.95
         edge CALLS sym:java:src/main/java/com/shop/Size.java:Size.constructor#2 -> sym:java:src/main/java/com/shop/Size.java:Size L9 this-dispatch 0.90
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Base.java:Base.validate L41 typed-receiver 0.85
+        edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Box.java:Box L49 typed-receiver 0.85
+        edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Box.java:Box.get L50 typed-receiver 0.85
+        edge ACCESSES sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Box.java:Box.value L51 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Item.java:Item L46 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Item.java:Item.price L40 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Item.java:Item.price L42 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Item.java:Item.price L44 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Item.java:Item.price L45 typed-receiver 0.85
+        edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Item.java:Item.price L50 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Item.java:Item.renamed L43 typed-receiver 0.85
+        edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Item.java:Item.renamed L51 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/app/Cart.java:Cart.first L43 this-dispatch 0.90
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics.price -> sym:java:src/main/java/com/shop/Item.java:Item.price L47 super-dispatch 0.90
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics.price -> sym:java:src/main/java/com/shop/Item.java:Item.price L47 typed-receiver 0.85
@@ -344,11 +376,12 @@ fn resolution() {
 fn every_call_site_is_accounted_for() {
     expect![[r#"
         src/main/java/com/shop/Base.java: 1 calls = 1 CALLS + 0 unresolved + 0 external
+        src/main/java/com/shop/Box.java: 1 calls = 1 CALLS + 0 unresolved + 0 external
         src/main/java/com/shop/Clock.java: 1 calls = 0 CALLS + 0 unresolved + 1 external
         src/main/java/com/shop/Item.java: 9 calls = 7 CALLS + 0 unresolved + 2 external
         src/main/java/com/shop/Priced.java: 1 calls = 1 CALLS + 0 unresolved + 0 external
         src/main/java/com/shop/Size.java: 4 calls = 4 CALLS + 0 unresolved + 0 external
-        src/main/java/com/shop/app/Cart.java: 36 calls = 20 CALLS + 1 unresolved + 15 external
+        src/main/java/com/shop/app/Cart.java: 40 calls = 24 CALLS + 1 unresolved + 15 external
         src/main/java/com/shop/app/Util.java: 1 calls = 0 CALLS + 0 unresolved + 1 external
     "#]]
     .assert_eq(&render_call_accounting(SHOP));

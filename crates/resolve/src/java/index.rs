@@ -39,6 +39,9 @@ pub(crate) struct JavaIndex {
     /// A method's parameter count and whether its last parameter is varargs (absent when
     /// its signature was cut short).
     pub arity: HashMap<SymbolIdx, (u32, bool)>,
+    /// The type parameters a type or method declares, in order, with their first bound as
+    /// written (`class Box<T extends Item, U>` -> `[(T, Some(Item)), (U, None)]`).
+    pub type_params: HashMap<SymbolIdx, Vec<(String, Option<String>)>>,
     /// Every symbol's kind, parent and name, index-aligned with the facts' symbols.
     pub symbols: Vec<(NodeKind, Option<SymbolIdx>, String)>,
 }
@@ -76,6 +79,10 @@ pub(crate) fn java_index(db: &dyn salsa::Database, file: SourceFile) -> JavaInde
             && let Some(a) = arity(&s.signature)
         {
             out.arity.insert(idx, a);
+        }
+        let params = type_params(&s.signature, &s.name, s.kind);
+        if !params.is_empty() {
+            out.type_params.insert(idx, params);
         }
         if matches!(s.kind, NodeKind::Class | NodeKind::Interface | NodeKind::Enum) {
             out.types.entry(idx).or_default();
@@ -184,6 +191,110 @@ pub(crate) fn arity(signature: &str) -> Option<(u32, bool)> {
     Some((n, params.contains("...")))
 }
 
+/// The type parameters of a declaration from its signature: for a type, the `<...>` right
+/// after its name; for a method, a `<...>` that follows no name (`public static <K, V> Map<K,
+/// V> of(..)`). Bounds are their first type (`T extends Comparable<T> & Serializable` ->
+/// `Comparable<T>`), whitespace removed.
+pub(crate) fn type_params(
+    signature: &str,
+    name: &str,
+    kind: NodeKind,
+) -> Vec<(String, Option<String>)> {
+    let start = match kind {
+        NodeKind::Class | NodeKind::Interface | NodeKind::Enum => {
+            let Some(at) = find_word(signature, name) else { return Vec::new() };
+            let after = at + name.len();
+            if !signature[after..].starts_with('<') {
+                return Vec::new();
+            }
+            after
+        }
+        NodeKind::Method => {
+            let Some(open) = signature.find('<') else { return Vec::new() };
+            let before = signature[..open].trim_end();
+            let follows_name = before.ends_with(|c: char| c.is_alphanumeric() || c == '_')
+                && !before.ends_with("static")
+                && !before.ends_with("public")
+                && !before.ends_with("private")
+                && !before.ends_with("protected")
+                && !before.ends_with("final")
+                && !before.ends_with("abstract")
+                && !before.ends_with("synchronized")
+                && !before.ends_with("default")
+                && !before.ends_with("native");
+            // A `(` before it: the `<` is in a parameter type or an annotation.
+            if follows_name || before.contains('(') {
+                return Vec::new();
+            }
+            open
+        }
+        _ => return Vec::new(),
+    };
+    let mut depth = 0i32;
+    let mut end = None;
+    for (i, c) in signature[start..].char_indices() {
+        match c {
+            '<' => depth += 1,
+            '>' => {
+                depth -= 1;
+                if depth == 0 {
+                    end = Some(start + i);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let Some(end) = end else { return Vec::new() };
+    let inner = &signature[start + 1..end];
+    let mut out = Vec::new();
+    let (mut nest, mut from) = (0i32, 0usize);
+    let mut parts = Vec::new();
+    for (i, c) in inner.char_indices() {
+        match c {
+            '<' => nest += 1,
+            '>' => nest -= 1,
+            ',' if nest == 0 => {
+                parts.push(&inner[from..i]);
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&inner[from..]);
+    for p in parts {
+        let p = p.trim();
+        let (name, bound) = match p.split_once(" extends ") {
+            Some((n, b)) => {
+                let first = b.split('&').next().unwrap_or(b);
+                (n.trim(), Some(codegraph_parse::java_generic_type_text(first)))
+            }
+            None => (p, None),
+        };
+        let name = name.rsplit(' ').next().unwrap_or(name);
+        if !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            out.push((name.to_string(), bound));
+        }
+    }
+    out
+}
+
+/// The byte offset of `word` in `text` as a whole word.
+fn find_word(text: &str, word: &str) -> Option<usize> {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut from = 0;
+    while let Some(i) = text[from..].find(word) {
+        let at = from + i;
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        if !before.is_some_and(is_ident) && !after.is_some_and(is_ident) {
+            return Some(at);
+        }
+        from = at + word.len();
+    }
+    None
+}
+
 /// The Java files of the workspace by package name; re-run only when a file is added or
 /// removed or a package clause changes.
 #[salsa::tracked(returns(ref))]
@@ -222,6 +333,27 @@ pub(crate) fn package_files<'db>(
 #[cfg(test)]
 mod tests {
     use super::arity;
+
+    #[test]
+    fn type_parameters_with_their_bounds() {
+        use codegraph_schema::NodeKind::{Class, Method};
+        let p = |s: &str, n: &str, k| super::type_params(s, n, k);
+        assert_eq!(
+            p("public class Box<T extends Item, U> extends Base<T>", "Box", Class),
+            vec![("T".to_string(), Some("Item".to_string())), ("U".to_string(), None)]
+        );
+        assert_eq!(
+            p("class Sorted<E extends Comparable<? super E> & Serializable>", "Sorted", Class),
+            vec![("E".to_string(), Some("Comparable<?>".to_string()))]
+        );
+        assert_eq!(
+            p("public static <K, V> Map<K, V> of(K k, V v)", "of", Method),
+            vec![("K".to_string(), None), ("V".to_string(), None)]
+        );
+        assert_eq!(p("public Map<K, V> copy()", "copy", Method), vec![]);
+        assert_eq!(p("void m(List<T> xs)", "m", Method), vec![]);
+        assert_eq!(p("public class Plain extends Base<T>", "Plain", Class), vec![]);
+    }
 
     #[test]
     fn parameters_are_counted_at_the_top_level() {

@@ -59,8 +59,9 @@ const BUDGET: u32 = 2_000_000;
 /// What an expression's type is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Ty {
-    /// A type of the root, with array dimensions.
-    Class(Target, u8),
+    /// A type of the root, with array dimensions and its type arguments where written
+    /// (`Box<Item>`: what its methods returning `T` give back).
+    Class(Target, u8, Vec<Ty>),
     /// A type outside the root (the JDK, a jar), or an array of one.
     External,
     /// A generic type outside the root with its type arguments (`List<Item>`): what the
@@ -180,7 +181,7 @@ impl<'db> Local<'db> {
         }
         let around = index.parent(t.1);
         for s in &info.supers {
-            if let Ty::Class(st, 0) = self.type_named(t.0, around, s, depth + 1)
+            if let Ty::Class(st, 0, _) = self.type_named(t.0, around, s, depth + 1)
                 && st != t
                 && let Some(found) = self.member_type(st, name, depth + 1)
             {
@@ -257,6 +258,17 @@ impl<'db> Local<'db> {
             Some((f, r)) => (f, Some(r)),
             None => (base, None),
         };
+        // A type parameter in scope (`T`, `E extends Node`): its bound, else an `Object`.
+        if rest.is_none()
+            && let Some((declared, bound)) = self.type_param(file, scope, first)
+        {
+            let Some(bound) = bound else { return Ty::External };
+            return match self.type_named(file, Some(declared), &bound, depth + 1) {
+                Ty::Class(t, 0, _) => Ty::Class(t, dims, Vec::new()),
+                ty if dims == 0 => ty,
+                _ => Ty::External,
+            };
+        }
         let found = self.simple_type(file, scope, first, depth).and_then(|t| {
             let mut t = t;
             for p in rest.map(|r| r.split('.').collect::<Vec<_>>()).unwrap_or_default() {
@@ -266,7 +278,11 @@ impl<'db> Local<'db> {
         });
         let found = found.or_else(|| rest.and_then(|_| self.qualified(base, depth)));
         match found {
-            Some(t) => Ty::Class(t, dims),
+            Some(t) => Ty::Class(
+                t,
+                dims,
+                args.iter().map(|a| self.type_named(file, scope, a, depth + 1)).collect(),
+            ),
             None if dims == 0 && !args.is_empty() => Ty::Ext(Box::new(ExtTy {
                 base: base.rsplit('.').next().unwrap_or(base).to_string(),
                 args: args.iter().map(|a| self.type_named(file, scope, a, depth + 1)).collect(),
@@ -382,7 +398,7 @@ impl<'db> Local<'db> {
             let around = index.parent(cur.1);
             for s in &info.supers {
                 match self.type_named(cur.0, around, s, depth + 1) {
-                    Ty::Class(st, 0) => queue.push(st),
+                    Ty::Class(st, 0, _) => queue.push(st),
                     _ => external = true,
                 }
             }
@@ -453,16 +469,25 @@ impl<'db> Local<'db> {
 
     /// The type of a field `name` seen from the types around `scope` (inherited too).
     fn field_type(&self, t: Target, name: &str, depth: u32) -> Option<Ty> {
+        self.field_type_of(t, &[], name, depth)
+    }
+
+    /// The type of field `name` of `t` whose type arguments are `args` (a field typed by a
+    /// type parameter of `t` is of the argument's type).
+    fn field_type_of(&self, t: Target, args: &[Ty], name: &str, depth: u32) -> Option<Ty> {
         match self.member(t, name, Want::Field, depth + 1) {
             Found::Member(f) => {
                 let index = self.index(f.0);
+                let subst = self.substitution(t, f, args);
                 match index.field_types.get(&f.1) {
-                    Some(ty) => Some(self.type_named(f.0, index.parent(f.1), ty, depth + 1)),
+                    Some(ty) => {
+                        Some(self.subst_type(f.0, index.parent(f.1), ty, &subst, depth + 1))
+                    }
                     // An enum constant is an instance of its enum.
                     None => index
                         .parent(f.1)
                         .filter(|&p| index.kind(p) == Some(NodeKind::Enum))
-                        .map(|p| Ty::Class((f.0, p), 0)),
+                        .map(|p| Ty::Class((f.0, p), 0, Vec::new())),
                 }
             }
             Found::External => Some(Ty::External),
@@ -491,10 +516,10 @@ impl<'db> Local<'db> {
                 } else if let Some(t) = field.clone().filter(|t| *t != Ty::External) {
                     t
                 } else if let Some(t) = self.simple_type(self.file, scope, name, depth) {
-                    Ty::Class(t, 0)
+                    Ty::Class(t, 0, Vec::new())
                 } else if let Some((t, used)) = self.qualified_prefix(path, depth) {
                     rest = &path[used..];
-                    Ty::Class(t, 0)
+                    Ty::Class(t, 0, Vec::new())
                 } else if field.is_some() || name.starts_with(char::is_uppercase) {
                     // A type outside the root (`Math.max`, `Collections.sort`).
                     Ty::External
@@ -509,11 +534,11 @@ impl<'db> Local<'db> {
                 continue;
             }
             ty = match ty {
-                Ty::Class(t, d) if seg == "[]" && d > 0 => Ty::Class(t, d - 1),
-                Ty::Class(t, 0) => match self.field_type(t, seg, depth) {
+                Ty::Class(t, d, _) if seg == "[]" && d > 0 => Ty::Class(t, d - 1, Vec::new()),
+                Ty::Class(t, 0, args) => match self.field_type_of(t, &args, seg, depth) {
                     Some(ft) => ft,
                     None => match self.member_type(t, seg, depth + 1) {
-                        Some(n) => Ty::Class(n, 0),
+                        Some(n) => Ty::Class(n, 0, Vec::new()),
                         None => Ty::Unknown,
                     },
                 },
@@ -543,7 +568,7 @@ impl<'db> Local<'db> {
     /// `Some(External)` when none is found but a hierarchy leaves the root.
     fn enclosing_field(&self, scope: Option<SymbolIdx>, name: &str, depth: u32) -> Option<Ty> {
         let mut outside = false;
-        if let Some(Ty::Class(t, 0)) = self.anonymous_this(scope, depth) {
+        if let Some(Ty::Class(t, 0, _)) = self.anonymous_this(scope, depth) {
             match self.field_type(t, name, depth) {
                 Some(Ty::External) => outside = true,
                 Some(ty) => return Some(ty),
@@ -606,7 +631,7 @@ impl<'db> Local<'db> {
             return ty;
         }
         match self.enclosing_types(self.file, scope).first() {
-            Some(&t) => Ty::Class((self.file, t), 0),
+            Some(&t) => Ty::Class((self.file, t), 0, Vec::new()),
             None => Ty::Unknown,
         }
     }
@@ -620,17 +645,19 @@ impl<'db> Local<'db> {
             // An element of what the receiver holds (a for-each over a call's result).
             return match self.receiver_type(scope, &c.receiver, line, depth + 1) {
                 Ty::Ext(e) => element_of(&e),
-                Ty::Class(t, d) if d > 0 => Ty::Class(t, d - 1),
+                Ty::Class(t, d, _) if d > 0 => Ty::Class(t, d - 1, Vec::new()),
                 Ty::Unknown => Ty::Unknown,
                 _ => Ty::External,
             };
         }
+        let mut receiver = None;
         let found = match &c.receiver {
             Receiver::Path(_) | Receiver::CallResult(_) => {
                 let ty = self.receiver_type(scope, &c.receiver, line, depth + 1);
                 if let Ty::Ext(e) = &ty {
                     return ext_return(e, &c.name).unwrap_or(Ty::External);
                 }
+                receiver = Some(ty.clone());
                 self.on_type(ty, &c.name, Want::Method(None), depth)
             }
             _ => self.callee(scope, c, CallKind::Call, None, line, depth + 1).0,
@@ -638,14 +665,91 @@ impl<'db> Local<'db> {
         match found {
             Found::Member(m) => {
                 let index = self.index(m.0);
+                let subst = match &receiver {
+                    Some(Ty::Class(t, 0, args)) => self.substitution(*t, m, args),
+                    _ => Vec::new(),
+                };
                 match index.returns.get(&m.1) {
-                    Some(t) => self.type_named(m.0, Some(m.1), t, depth + 1),
+                    Some(t) => self.subst_type(m.0, Some(m.1), t, &subst, depth + 1),
                     None => Ty::Unknown,
                 }
             }
             Found::External => Ty::External,
             Found::Missing => Ty::Unknown,
         }
+    }
+
+    /// The type arguments of `receiver` by the type parameter names of the type declaring
+    /// `member`, when that is the receiver's own type (a member inherited from a generic
+    /// supertype is read unsubstituted).
+    fn substitution(&self, receiver: Target, member: Target, args: &[Ty]) -> Vec<(String, Ty)> {
+        if args.is_empty() {
+            return Vec::new();
+        }
+        let index = self.index(member.0);
+        if (member.0, index.parent(member.1).unwrap_or(u32::MAX)) != receiver {
+            return Vec::new();
+        }
+        let Some(params) = index.type_params.get(&receiver.1) else { return Vec::new() };
+        params.iter().map(|(n, _)| n.clone()).zip(args.iter().cloned()).collect()
+    }
+
+    /// [`Self::type_named`] with type parameter names replaced by types (`T` -> `Item`,
+    /// `List<T>` -> `List<Item>`).
+    fn subst_type(
+        &self,
+        file: SourceFile,
+        scope: Option<SymbolIdx>,
+        text: &str,
+        subst: &[(String, Ty)],
+        depth: u32,
+    ) -> Ty {
+        if subst.is_empty() || depth > MAX_DEPTH {
+            return self.type_named(file, scope, text, depth);
+        }
+        let (plain, args) = split_generic(text);
+        let base = plain.trim_end_matches("[]");
+        let dims = (plain.len() - base.len()) / 2;
+        if let Some((_, ty)) = subst.iter().find(|(n, _)| n == base) {
+            return match (ty, dims) {
+                (ty, 0) => ty.clone(),
+                (Ty::Class(t, 0, _), d) => {
+                    Ty::Class(*t, u8::try_from(d).unwrap_or(u8::MAX), Vec::new())
+                }
+                _ => Ty::External,
+            };
+        }
+        let args: Vec<Ty> =
+            args.iter().map(|a| self.subst_type(file, scope, a, subst, depth + 1)).collect();
+        match self.type_named(file, scope, &plain, depth + 1) {
+            Ty::Class(t, d, _) => Ty::Class(t, d, args),
+            Ty::External if dims == 0 && !args.is_empty() => Ty::Ext(Box::new(ExtTy {
+                base: base.rsplit('.').next().unwrap_or(base).to_string(),
+                args,
+            })),
+            other => other,
+        }
+    }
+
+    /// A type parameter named `name` declared by a member or type around `scope`: its bound
+    /// as written (`None`: unbounded, an `Object`).
+    fn type_param(
+        &self,
+        file: SourceFile,
+        scope: Option<SymbolIdx>,
+        name: &str,
+    ) -> Option<(SymbolIdx, Option<String>)> {
+        let index = self.index(file);
+        let mut cur = scope;
+        while let Some(s) = cur {
+            if let Some(params) = index.type_params.get(&s)
+                && let Some((_, bound)) = params.iter().find(|(n, _)| n == name)
+            {
+                return Some((s, bound.clone()));
+            }
+            cur = index.parent(s);
+        }
+        None
     }
 
     /// The type of a call's receiver (a name chain, or another call's result).
@@ -659,7 +763,7 @@ impl<'db> Local<'db> {
 
     fn on_type(&self, ty: Ty, name: &str, want: Want, depth: u32) -> Found {
         match ty {
-            Ty::Class(t, 0) => self.member(t, name, want, depth + 1),
+            Ty::Class(t, 0, _) => self.member(t, name, want, depth + 1),
             Ty::Class(..) | Ty::External | Ty::Ext(_) => Found::External,
             Ty::Unknown => Found::Missing,
         }
@@ -685,7 +789,7 @@ impl<'db> Local<'db> {
                 _ => c.name.clone(),
             };
             return match self.type_named(self.file, scope, &text, depth + 1) {
-                Ty::Class(t, 0) => (Found::Member(t), Reason::TypedReceiver),
+                Ty::Class(t, 0, _) => (Found::Member(t), Reason::TypedReceiver),
                 Ty::Unknown => (Found::Missing, Reason::NameOnly),
                 _ => (Found::External, Reason::NameOnly),
             };
@@ -722,7 +826,7 @@ impl<'db> Local<'db> {
                 let ty = self.this_type(scope);
                 if c.name == "constructor" {
                     return match ty {
-                        Ty::Class(t, 0) => (Found::Member(t), Reason::ThisDispatch),
+                        Ty::Class(t, 0, _) => (Found::Member(t), Reason::ThisDispatch),
                         _ => (Found::Missing, Reason::ThisDispatch),
                     };
                 }
@@ -733,13 +837,13 @@ impl<'db> Local<'db> {
                     // An anonymous class's `super` is its supertype.
                     Some(ty) => ty,
                     None => match self.this_type(scope) {
-                        Ty::Class(t, 0) => self.superclass(t, depth),
+                        Ty::Class(t, 0, _) => self.superclass(t, depth),
                         _ => Ty::Unknown,
                     },
                 };
                 if c.name == "constructor" {
                     return match ty {
-                        Ty::Class(t, 0) => (Found::Member(t), Reason::SuperDispatch),
+                        Ty::Class(t, 0, _) => (Found::Member(t), Reason::SuperDispatch),
                         Ty::Unknown => (Found::Missing, Reason::SuperDispatch),
                         _ => (Found::External, Reason::SuperDispatch),
                     };
@@ -1036,7 +1140,7 @@ fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile
     for h in &facts.heritage {
         let Some(src) = ids.get(h.symbol as usize) else { continue };
         let around = facts.symbols.get(h.symbol as usize).and_then(|s| s.parent);
-        let Ty::Class(t, 0) = l.type_named(file, around, &h.target, 0) else { continue };
+        let Ty::Class(t, 0, _) = l.type_named(file, around, &h.target, 0) else { continue };
         if t == (file, h.symbol) {
             continue;
         }
@@ -1090,7 +1194,7 @@ fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile
         let ty = match &a.receiver {
             Receiver::This => l.this_type(a.enclosing),
             Receiver::Super => match l.this_type(a.enclosing) {
-                Ty::Class(t, 0) => l.superclass(t, 0),
+                Ty::Class(t, 0, _) => l.superclass(t, 0),
                 _ => Ty::Unknown,
             },
             Receiver::Path(p) => l.path_type(a.enclosing, p, a.line, 0),
@@ -1113,7 +1217,7 @@ fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile
                 _ => String::new(),
             };
             match l.type_named(file, site.enclosing, &text, 0) {
-                Ty::Class(t, 0) => (Found::Member(t), Reason::TypedReceiver),
+                Ty::Class(t, 0, _) => (Found::Member(t), Reason::TypedReceiver),
                 _ => (Found::Missing, Reason::NameOnly),
             }
         } else {
