@@ -83,6 +83,12 @@ public class Box<T extends Base> {
     public T get() { return value; }
     boolean ok() { return value.validate(); }
 }
+//- /src/main/java/com/shop/ItemBox.java
+package com.shop;
+
+public class ItemBox extends Box<Item> {
+    int total() { return get().price() + value.price(); }
+}
 //- /src/main/java/com/shop/app/Cart.java
 package com.shop.app;
 
@@ -233,6 +239,14 @@ fn facts() {
         hint L4 Box value : T
         hint L5 Box.get  -> T
         hint L6 Box.ok  -> boolean
+        //- src/main/java/com/shop/ItemBox.java
+        sym class ItemBox L3-5 exported sig="public class ItemBox extends Box<Item>"
+        sym method ItemBox.total L4-4 in=ItemBox sig="int total()"
+        call L4:32 get().price in ItemBox.total
+        call L4:26 get in ItemBox.total
+        call L4:48 value.price in ItemBox.total
+        heritage ItemBox Extends Box<Item>
+        hint L4 ItemBox.total  -> int
         //- src/main/java/com/shop/app/Cart.java
         sym class Cart L8-53 exported sig="public class Cart"
         sym property Cart.items L9-9 in=Cart sig="private final List<Item> items = new ArrayList<>();"
@@ -335,6 +349,9 @@ fn resolution() {
         edge CALLS sym:java:src/main/java/com/shop/Item.java:Item.renamed -> sym:java:src/main/java/com/shop/Base.java:Base.check L22 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/Item.java:Item.renamed -> sym:java:src/main/java/com/shop/Base.java:Base.validate L21 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/Item.java:Item.renamed -> sym:java:src/main/java/com/shop/Item.java:Item L20 typed-receiver 0.85
+        edge EXTENDS sym:java:src/main/java/com/shop/ItemBox.java:ItemBox -> sym:java:src/main/java/com/shop/Box.java:Box L3 import-resolved 0.95
+        edge CALLS sym:java:src/main/java/com/shop/ItemBox.java:ItemBox.total -> sym:java:src/main/java/com/shop/Box.java:Box.get L4 this-dispatch 0.90
+        edge CALLS sym:java:src/main/java/com/shop/ItemBox.java:ItemBox.total -> sym:java:src/main/java/com/shop/Item.java:Item.price L4 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/Priced.java:Priced.doubled -> sym:java:src/main/java/com/shop/Priced.java:Priced.price L5 this-dispatch 0.90
         edge CALLS sym:java:src/main/java/com/shop/Size.java:Size.LARGE -> sym:java:src/main/java/com/shop/Size.java:Size L4 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/Size.java:Size.LARGE.weight -> sym:java:src/main/java/com/shop/Size.java:Size.base L5 this-dispatch 0.90
@@ -379,6 +396,7 @@ fn every_call_site_is_accounted_for() {
         src/main/java/com/shop/Box.java: 1 calls = 1 CALLS + 0 unresolved + 0 external
         src/main/java/com/shop/Clock.java: 1 calls = 0 CALLS + 0 unresolved + 1 external
         src/main/java/com/shop/Item.java: 9 calls = 7 CALLS + 0 unresolved + 2 external
+        src/main/java/com/shop/ItemBox.java: 3 calls = 3 CALLS + 0 unresolved + 0 external
         src/main/java/com/shop/Priced.java: 1 calls = 1 CALLS + 0 unresolved + 0 external
         src/main/java/com/shop/Size.java: 4 calls = 4 CALLS + 0 unresolved + 0 external
         src/main/java/com/shop/app/Cart.java: 40 calls = 24 CALLS + 1 unresolved + 15 external

@@ -23,7 +23,8 @@
 //!   `import a.b.*;` is `All` from `a.b`; `import static a.b.C.m;` / `.*` are `Module` from
 //!   `a.b.C` with `Named("m")` / `All`.
 //! - Heritage: `extends` of a class and of an interface is `Extends`, `implements` is
-//!   `Implements`; targets as written, type arguments stripped (`Map.Entry`).
+//!   `Implements`; targets as written with their type arguments (`Base<Item>`,
+//!   `Map.Entry<K,V>`, normalized by [`generic_type_text`]).
 //! - Types as written are normalized ([`type_text`]): annotations and type arguments
 //!   dropped, each array dimension a `[]` suffix (`String[]`), varargs `T...` as `T[]`; the
 //!   types of hints keep their type arguments ([`generic_type_text`]: `Map<String,Item>`).

@@ -360,7 +360,7 @@ impl<'s> Walker<'s> {
             let mut types = Vec::new();
             collect_types(part, &mut types);
             for t in types {
-                let target = type_text(self.text(t));
+                let target = generic_type_text(self.text(t));
                 if !target.is_empty() {
                     self.facts.heritage.push(Heritage { symbol: idx, kind: heritage, target });
                 }

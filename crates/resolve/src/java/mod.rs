@@ -660,7 +660,14 @@ impl<'db> Local<'db> {
                 receiver = Some(ty.clone());
                 self.on_type(ty, &c.name, Want::Method(None), depth)
             }
-            _ => self.callee(scope, c, CallKind::Call, None, line, depth + 1).0,
+            _ => {
+                if matches!(c.receiver, Receiver::None | Receiver::This) {
+                    // A member of the enclosing type's hierarchy: its type parameters as the
+                    // enclosing type binds them (`class Items extends Box<Item>`).
+                    receiver = Some(self.this_type(scope));
+                }
+                self.callee(scope, c, CallKind::Call, None, line, depth + 1).0
+            }
         };
         match found {
             Found::Member(m) => {
@@ -679,19 +686,47 @@ impl<'db> Local<'db> {
         }
     }
 
-    /// The type arguments of `receiver` by the type parameter names of the type declaring
-    /// `member`, when that is the receiver's own type (a member inherited from a generic
-    /// supertype is read unsubstituted).
+    /// The types of the type parameters of the type declaring `member`, seen from a receiver
+    /// of type `receiver` with type arguments `args`: the receiver's own parameters, or those
+    /// of a generic supertype through the `extends` / `implements` clauses on the way
+    /// (`class Items extends Box<Item>`: `T` of `Box` is `Item`).
     fn substitution(&self, receiver: Target, member: Target, args: &[Ty]) -> Vec<(String, Ty)> {
-        if args.is_empty() {
-            return Vec::new();
+        let declaring = (member.0, self.index(member.0).parent(member.1).unwrap_or(u32::MAX));
+        let own = |t: Target, args: &[Ty]| -> Vec<(String, Ty)> {
+            let index = self.index(t.0);
+            match index.type_params.get(&t.1) {
+                Some(params) => {
+                    params.iter().map(|(n, _)| n.clone()).zip(args.iter().cloned()).collect()
+                }
+                None => Vec::new(),
+            }
+        };
+        let mut queue = vec![(receiver, own(receiver, args))];
+        let mut seen: HashSet<Target> = HashSet::new();
+        let mut at = 0;
+        while at < queue.len() {
+            let (t, subst) = queue[at].clone();
+            at += 1;
+            if t == declaring {
+                return subst;
+            }
+            if !seen.insert(t) || seen.len() > 64 || !self.spend() {
+                continue;
+            }
+            let index = self.index(t.0);
+            let Some(info) = index.types.get(&t.1) else { continue };
+            let around = index.parent(t.1);
+            for sup in &info.supers {
+                let (plain, arg_texts) = split_generic(sup);
+                let Ty::Class(st, 0, _) = self.type_named(t.0, around, &plain, 1) else { continue };
+                let sup_args: Vec<Ty> = arg_texts
+                    .iter()
+                    .map(|a| self.subst_type(t.0, Some(t.1), a, &subst, 1))
+                    .collect();
+                queue.push((st, own(st, &sup_args)));
+            }
         }
-        let index = self.index(member.0);
-        if (member.0, index.parent(member.1).unwrap_or(u32::MAX)) != receiver {
-            return Vec::new();
-        }
-        let Some(params) = index.type_params.get(&receiver.1) else { return Vec::new() };
-        params.iter().map(|(n, _)| n.clone()).zip(args.iter().cloned()).collect()
+        Vec::new()
     }
 
     /// [`Self::type_named`] with type parameter names replaced by types (`T` -> `Item`,
