@@ -551,3 +551,19 @@ fn tools_and_client_calls() {
         client L11 java.net.http POST /api/items base in=Calls.call
     "#]].assert_eq(&facts);
 }
+
+#[test]
+fn markdown_sections_name_java_symbols() {
+    let fixture = format!(
+        "{SHOP}//- /docs/cart.md\n# Checkout\n\n`Cart.total` adds up the `Item.price` of each item.\n"
+    );
+    let docs: String = render_fixture_resolution(&fixture)
+        .lines()
+        .filter(|l| l.contains("DOC_RELATED"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    expect![[r#"
+        edge DOC_RELATED sym:md:docs/cart.md:Checkout -> sym:java:src/main/java/com/shop/Item.java:Item.price L3 doc-mention 0.75
+        edge DOC_RELATED sym:md:docs/cart.md:Checkout -> sym:java:src/main/java/com/shop/app/Cart.java:Cart.total L3 doc-mention 0.75
+    "#]].assert_eq(&docs);
+}
