@@ -514,6 +514,17 @@ class Server {
         var tool = new McpSchema.Tool("echo", "Echoes its input", "{}");
     }
 }
+//- /src/main/java/com/ai/UsersClient.java
+package com.ai;
+
+@FeignClient(name = "users", path = "/api/users")
+public interface UsersClient {
+    @GetMapping("/{id}")
+    User get(@PathVariable("id") long id);
+
+    @PostMapping
+    User create(User u);
+}
 //- /src/main/java/com/ai/Calls.java
 package com.ai;
 
@@ -544,6 +555,9 @@ fn tools_and_client_calls() {
         tool L9 spring-ai forecast_days desc="Forecast" fields=[days] handler=sym:WeatherTools.forecast in=WeatherTools
         //- src/main/java/com/ai/Server.java
         tool L7 mcp-java-sdk echo desc="Echoes its input" handler=inline in=Server.register
+        //- src/main/java/com/ai/UsersClient.java
+        client L5 feign GET /api/users/:id base in=UsersClient.get
+        client L8 feign POST /api/users base in=UsersClient.create
         //- src/main/java/com/ai/Calls.java
         client L8 RestTemplate GET /api/users/:param base in=Calls.call
         client L9 RestTemplate DELETE /api/orders/:param in=Calls.call

@@ -10,11 +10,15 @@
 //!   `@GET` / `@POST` / `@PUT` / `@DELETE` / `@PATCH` / `@HEAD` / `@OPTIONS`, under its own
 //!   `@Path` if any.
 //!
+//! - Spring Cloud OpenFeign: an interface annotated `@FeignClient` (`path` its prefix) declares
+//!   *client calls*, not routes: each mapping method is a call of that method and path
+//!   (FETCHES candidates, `feign`, with a base URL).
+//!
 //! Paths are normalized like every route (`{id}` and `{id: \d+}` are `:id`); the handler is
 //! the method's symbol.
 
 use crate::endpoints::join_path;
-use crate::facts::{Endpoint, Handler, SymbolIdx};
+use crate::facts::{ClientCall, Endpoint, Handler, SymbolIdx};
 use crate::util::{start_line, text};
 use tree_sitter::Node;
 
@@ -87,6 +91,12 @@ fn paths(a: Node<'_>, src: &str) -> Vec<String> {
 pub(super) fn class(decl: Node<'_>, src: &str) -> Option<RouteClass> {
     let anns = annotations(decl);
     let named = |n: &str| anns.iter().copied().find(|a| name(*a, src) == n);
+    if let Some(f) = named("FeignClient") {
+        let prefix = element(f, "path", src)
+            .and_then(|v| strings(v, src).into_iter().next())
+            .unwrap_or_default();
+        return Some(RouteClass { framework: "feign", prefix });
+    }
     if named("RestController").is_some() || named("Controller").is_some() {
         let prefix = named("RequestMapping")
             .and_then(|a| paths(a, src).into_iter().next())
@@ -118,9 +128,21 @@ pub(super) fn method(
     idx: SymbolIdx,
     src: &str,
     out: &mut Vec<Endpoint>,
+    clients: &mut Vec<ClientCall>,
 ) {
     let anns = annotations(decl);
     let mut push = |verb: &str, path: &str, at: Node<'_>| {
+        if class.framework == "feign" {
+            clients.push(ClientCall {
+                client: "feign".to_string(),
+                method: verb.to_string(),
+                path: join_path(&class.prefix, path),
+                has_base: true,
+                line: start_line(at),
+                enclosing: Some(idx),
+            });
+            return;
+        }
         let mut e = Endpoint::route(
             class.framework,
             verb,
@@ -131,7 +153,7 @@ pub(super) fn method(
         e.enclosing = Some(class_idx);
         out.push(e);
     };
-    if class.framework == "spring" {
+    if class.framework == "spring" || class.framework == "feign" {
         for a in &anns {
             let n = name(*a, src);
             if let Some((_, verb)) = SPRING.iter().find(|(k, _)| *k == n) {

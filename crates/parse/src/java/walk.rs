@@ -406,7 +406,8 @@ impl<'s> Walker<'s> {
         if let Some(c) = class
             && let Some(rc) = self.route_classes.get(&c)
         {
-            routes::method(rc, c, node, idx, self.src, &mut self.facts.endpoints);
+            let (endpoints, clients) = (&mut self.facts.endpoints, &mut self.facts.client_calls);
+            routes::method(rc, c, node, idx, self.src, endpoints, clients);
         }
         if !is_ctor {
             routes::tool_method(node, idx, class, name, self.src, &mut self.facts.endpoints);
