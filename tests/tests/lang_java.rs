@@ -141,6 +141,8 @@ public class Cart {
         com.shop.Box<Item> box = new com.shop.Box<>();
         box.get().price();
         box.value.renamed("x");
+        items.stream().filter(x -> x.price() > 0).forEach(x -> x.validate());
+        first().ifPresent(i -> i.renamed("c"));
     }
 }
 //- /src/main/java/com/shop/app/Util.java
@@ -248,7 +250,7 @@ fn facts() {
         heritage ItemBox Extends Box<Item>
         hint L4 ItemBox.total  -> int
         //- src/main/java/com/shop/app/Cart.java
-        sym class Cart L8-53 exported sig="public class Cart"
+        sym class Cart L8-55 exported sig="public class Cart"
         sym property Cart.items L9-9 in=Cart sig="private final List<Item> items = new ArrayList<>();"
         sym property Cart.last L10-10 in=Cart sig="private Item last;"
         sym method Cart.total L12-31 exported in=Cart sig="public int total()"
@@ -256,7 +258,7 @@ fn facts() {
         sym method Cart.clear L33-33 in=Cart sig="void clear()"
         sym property Cart.byName L35-35 in=Cart sig="private final Map<String, Item> byName = new HashMap<>();"
         sym method Cart.first L37-37 in=Cart sig="Optional<Item> first()"
-        sym method Cart.generics L39-52 in=Cart sig="void generics()"
+        sym method Cart.generics L39-54 in=Cart sig="void generics()"
         sym method Cart.generics.price L47-47 in=Cart.generics sig="public int price()"
         import L3 EsImport "com.shop" Item as Item
         import L4 EsImport "com.shop" Priced as Priced
@@ -302,6 +304,14 @@ fn facts() {
         call L50:19 box.get().price in Cart.generics
         call L50:13 box.get in Cart.generics
         call L51:19 box.value.renamed in Cart.generics
+        call L52:51 items.stream().filter().forEach in Cart.generics
+        call L52:24 items.stream().filter in Cart.generics
+        call L52:15 items.stream in Cart.generics
+        call L52:38 x.price in Cart.generics
+        call L52:66 x.validate in Cart.generics
+        call L53:17 first().ifPresent in Cart.generics
+        call L53:9 first in Cart.generics
+        call L53:34 i.renamed in Cart.generics
         ref call L25:28 this.clear in Cart.total
         read L21 this.last in Cart.total
         read L51 box.value in Cart.generics
@@ -322,6 +332,9 @@ fn facts() {
         hint L47 Cart.generics.price this : Item
         hint L47 Cart.generics.price  -> int
         hint L49 Cart.generics box : com.shop.Box<Item>
+        hint L52 Cart.generics x = items.stream().[]()
+        hint L52 Cart.generics x = items.stream().filter().[]()
+        hint L53 Cart.generics i = first().[]()
         //- src/main/java/com/shop/app/Util.java
         sym class Util L3-5 sig="final class Util"
         sym method Util.log L4-4 in=Util sig="static void log(String s)"
@@ -359,6 +372,7 @@ fn resolution() {
         edge ACCESSES sym:java:src/main/java/com/shop/Size.java:Size.constructor -> sym:java:src/main/java/com/shop/Size.java:Size.n L8 same-file 0.95
         edge CALLS sym:java:src/main/java/com/shop/Size.java:Size.constructor#2 -> sym:java:src/main/java/com/shop/Size.java:Size L9 this-dispatch 0.90
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Base.java:Base.validate L41 typed-receiver 0.85
+        edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Base.java:Base.validate L52 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Box.java:Box L49 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Box.java:Box.get L50 typed-receiver 0.85
         edge ACCESSES sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Box.java:Box.value L51 typed-receiver 0.85
@@ -368,9 +382,12 @@ fn resolution() {
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Item.java:Item.price L44 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Item.java:Item.price L45 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Item.java:Item.price L50 typed-receiver 0.85
+        edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Item.java:Item.price L52 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Item.java:Item.renamed L43 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Item.java:Item.renamed L51 typed-receiver 0.85
+        edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/Item.java:Item.renamed L53 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/app/Cart.java:Cart.first L43 this-dispatch 0.90
+        edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics -> sym:java:src/main/java/com/shop/app/Cart.java:Cart.first L53 this-dispatch 0.90
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics.price -> sym:java:src/main/java/com/shop/Item.java:Item.price L47 super-dispatch 0.90
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics.price -> sym:java:src/main/java/com/shop/Item.java:Item.price L47 typed-receiver 0.85
         edge CALLS sym:java:src/main/java/com/shop/app/Cart.java:Cart.generics.price -> sym:java:src/main/java/com/shop/Item.java:Item.renamed L47 this-dispatch 0.90
@@ -399,7 +416,7 @@ fn every_call_site_is_accounted_for() {
         src/main/java/com/shop/ItemBox.java: 3 calls = 3 CALLS + 0 unresolved + 0 external
         src/main/java/com/shop/Priced.java: 1 calls = 1 CALLS + 0 unresolved + 0 external
         src/main/java/com/shop/Size.java: 4 calls = 4 CALLS + 0 unresolved + 0 external
-        src/main/java/com/shop/app/Cart.java: 40 calls = 24 CALLS + 1 unresolved + 15 external
+        src/main/java/com/shop/app/Cart.java: 48 calls = 28 CALLS + 1 unresolved + 19 external
         src/main/java/com/shop/app/Util.java: 1 calls = 0 CALLS + 0 unresolved + 1 external
     "#]]
     .assert_eq(&render_call_accounting(SHOP));

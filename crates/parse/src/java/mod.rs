@@ -29,7 +29,9 @@
 //!   dropped, each array dimension a `[]` suffix (`String[]`), varargs `T...` as `T[]`; the
 //!   types of hints keep their type arguments ([`generic_type_text`]: `Map<String,Item>`).
 //! - `for (var x : e)`: `x` is an element of `e`, a `Value(Path)` ending in `[]` for a name
-//!   chain, a `CallResult` of a callee named `[]` on a call's result.
+//!   chain, a `CallResult` of a callee named `[]` on a call's result; so is the one parameter
+//!   of a lambda passed first to an element-consuming method (`e.forEach(x -> ..)`,
+//!   `.filter`, `.map`, `.ifPresent`...): `CallResult` of `[]` on `e`.
 //! - Receivers: `this.m()` is `This`, `super.m()` is `Super`; a name chain is a `Path`
 //!   (`a.b.m()` -> `["a", "b"]`, `this.a.m()` -> `["this", "a"]`, `a[i].m()` -> `["a", "[]"]`);
 //!   an expression whose type is written in it is `Path(["new", T])` (`new` is a keyword, so

@@ -17,6 +17,32 @@ use codegraph_schema::NodeKind;
 use std::collections::HashMap;
 use tree_sitter::{Node, Tree};
 
+/// Methods of the JDK's collections, streams and optionals that call a one-parameter lambda
+/// with each element (or the held value).
+const ELEMENT_CONSUMERS: &[&str] = &[
+    "forEach",
+    "forEachOrdered",
+    "filter",
+    "map",
+    "flatMap",
+    "anyMatch",
+    "allMatch",
+    "noneMatch",
+    "removeIf",
+    "ifPresent",
+    "ifPresentOrElse",
+    "peek",
+    "takeWhile",
+    "dropWhile",
+    "mapToInt",
+    "mapToLong",
+    "mapToDouble",
+    "mapToObj",
+    "forEachRemaining",
+    "thenAccept",
+    "thenApply",
+];
+
 /// Receiver chains longer than this (`a.b().c().d()...` builders) end in `Other`.
 const MAX_CHAIN: u32 = 48;
 
@@ -266,8 +292,22 @@ impl<'s> Walker<'s> {
                         .map(|n| (self.text(n).to_string(), start_line(n)))
                         .collect()
                 };
+                // One parameter of a lambda passed to an element-consuming method
+                // (`items.forEach(x -> ..)`, `.filter(x -> ..)`, `opt.ifPresent(x -> ..)`) is an
+                // element of the call's receiver.
+                let element = match names.as_slice() {
+                    [_] => self.lambda_element(node),
+                    _ => None,
+                };
                 for (name, line) in names {
-                    self.hint(scope, &name, HintSource::Value(Receiver::Other), line);
+                    let source = match &element {
+                        Some(r) => HintSource::CallResult(Callee {
+                            receiver: r.clone(),
+                            name: "[]".to_string(),
+                        }),
+                        None => HintSource::Value(Receiver::Other),
+                    };
+                    self.hint(scope, &name, source, line);
                 }
             }
         } else if k == ids.instanceof_expression {
@@ -570,6 +610,26 @@ impl<'s> Walker<'s> {
     }
 
     /// A call site at `at` (its name) of the call expression `call`.
+    /// The receiver of the call a one-parameter lambda is the first argument of, when that
+    /// method hands the lambda the receiver's elements.
+    fn lambda_element(&self, lambda: Node<'_>) -> Option<Receiver> {
+        let args = lambda.parent().filter(|a| a.kind() == "argument_list")?;
+        let call = args.parent().filter(|c| c.kind_id() == ids().method_invocation)?;
+        let mut c = args.walk();
+        let first = args.named_children(&mut c).find(|n| !n.kind().ends_with("comment"))?;
+        if first.id() != lambda.id() {
+            return None;
+        }
+        let name = call.child_by_field_id(ids().name).map(|n| self.text(n))?;
+        if !ELEMENT_CONSUMERS.contains(&name) {
+            return None;
+        }
+        match self.receiver(call.child_by_field_id(ids().object)?, 0) {
+            r @ (Receiver::Path(_) | Receiver::CallResult(_)) => Some(r),
+            _ => None,
+        }
+    }
+
     fn call(&mut self, callee: Callee, kind: CallKind, at: Node<'_>, call: Node<'_>) {
         let args = call.child_by_field_id(ids().arguments).map_or(0, |a| {
             let mut c = a.walk();

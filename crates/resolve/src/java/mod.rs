@@ -1038,9 +1038,10 @@ const HOLDERS: &[&str] = &[
     "HttpEntity",
 ];
 
-/// The element type of a collection of the JDK for a for-each (`for (var x : items)`).
+/// The element type of a collection of the JDK for a for-each (`for (var x : items)`), or
+/// what a holder passes to a lambda (`opt.ifPresent(x -> ..)`).
 fn element_of(e: &ExtTy) -> Ty {
-    if COLLECTIONS.contains(&e.base.as_str()) {
+    if COLLECTIONS.contains(&e.base.as_str()) || HOLDERS.contains(&e.base.as_str()) {
         e.args.first().cloned().unwrap_or(Ty::Unknown)
     } else {
         Ty::External
