@@ -26,9 +26,15 @@ fn method_name<'s>(call: Node<'_>, src: &'s str) -> &'s str {
     call.child_by_field_name("name").map_or("", |n| text(n, src))
 }
 
+/// Concatenations deeper than this are no URL we read (and cost no native stack).
+const MAX_CONCAT: u32 = 64;
+
 /// A URL expression as pieces: string literals (template variables `{x}` as holes), `+`
 /// concatenations (a non-literal operand a hole).
-fn pieces<'s>(n: Node<'_>, src: &'s str, out: &mut Vec<Piece<'s>>) -> bool {
+fn pieces<'s>(n: Node<'_>, src: &'s str, out: &mut Vec<Piece<'s>>, depth: u32) -> bool {
+    if depth > MAX_CONCAT {
+        return false;
+    }
     match n.kind() {
         "string_literal" => {
             let t = text(n, src);
@@ -48,10 +54,10 @@ fn pieces<'s>(n: Node<'_>, src: &'s str, out: &mut Vec<Piece<'s>>) -> bool {
             else {
                 return false;
             };
-            if !pieces(l, src, out) {
+            if !pieces(l, src, out, depth + 1) {
                 out.push(Piece::Hole);
             }
-            if !pieces(r, src, out) {
+            if !pieces(r, src, out, depth + 1) {
                 out.push(Piece::Hole);
             }
             true
@@ -70,7 +76,9 @@ fn push(
     out: &mut Vec<ClientCall>,
 ) {
     let mut p = Vec::new();
-    if !pieces(url, src, &mut p) || !p.iter().any(|x| matches!(x, Piece::Lit(l) if !l.is_empty())) {
+    if !pieces(url, src, &mut p, 0)
+        || !p.iter().any(|x| matches!(x, Piece::Lit(l) if !l.is_empty()))
+    {
         return;
     }
     // A relative URI is a path under the client's base URL.

@@ -64,17 +64,18 @@ fn element<'t>(a: Node<'t>, key: &str, src: &str) -> Option<Node<'t>> {
     None
 }
 
-/// String literals of an element value: one, or each of an array.
+/// String literals of an element value: one, or each of an array (one level: annotation
+/// arrays do not nest).
 fn strings(v: Node<'_>, src: &str) -> Vec<String> {
+    let literal = |n: Node<'_>| {
+        let t = text(n, src);
+        t.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(t).to_string()
+    };
     match v.kind() {
-        "string_literal" => {
-            let t = text(v, src);
-            let t = t.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(t);
-            vec![t.to_string()]
-        }
+        "string_literal" => vec![literal(v)],
         "element_value_array_initializer" => {
             let mut c = v.walk();
-            v.named_children(&mut c).flat_map(|e| strings(e, src)).collect()
+            v.named_children(&mut c).filter(|e| e.kind() == "string_literal").map(literal).collect()
         }
         _ => Vec::new(),
     }
