@@ -531,6 +531,15 @@ class Server {
         var tool = new McpSchema.Tool("echo", "Echoes its input", "{}");
     }
 }
+//- /src/main/java/com/game/Shed.java
+package com.game;
+
+class Shed {
+    Object hammer = new Tool("hammer", "heavy");
+
+    @Tool(description = "not an LLM tool: nothing imported declares one")
+    void swing() {}
+}
 //- /src/main/java/com/ai/UsersClient.java
 package com.ai;
 
@@ -572,6 +581,7 @@ fn tools_and_client_calls() {
         tool L9 spring-ai forecast_days desc="Forecast" fields=[days] handler=sym:WeatherTools.forecast in=WeatherTools
         //- src/main/java/com/ai/Server.java
         tool L7 mcp-java-sdk echo desc="Echoes its input" handler=inline in=Server.register
+        //- src/main/java/com/game/Shed.java
         //- src/main/java/com/ai/UsersClient.java
         client L5 feign GET /api/users/:id base in=UsersClient.get
         client L8 feign POST /api/users base in=UsersClient.create

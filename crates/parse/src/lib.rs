@@ -20,7 +20,9 @@ mod lang;
 mod markdown;
 mod python;
 pub use java::call_expressions as java_call_expressions;
-pub use java::generic_type_text as java_generic_type_text;
+pub use java::{
+    generic_type_text as java_generic_type_text, strip_type_args as java_strip_type_args,
+};
 pub use python::call_expressions as python_call_expressions;
 pub mod render;
 mod shell;

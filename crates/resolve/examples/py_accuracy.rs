@@ -30,12 +30,7 @@ fn main() {
         eprintln!("usage: py_accuracy ROOT ORACLE.jsonl [--misses N]");
         std::process::exit(2);
     };
-    let misses: usize = args
-        .iter()
-        .position(|a| a == "--misses")
-        .and_then(|i| args.get(i + 1))
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(0);
+    let misses = common::misses_arg(&args);
     let root = Path::new(root);
     let corpus = common::load(root, &|p| Language::from_path(p).is_some());
     let common::Corpus { db, files, workspace, parse, resolve } = &corpus;

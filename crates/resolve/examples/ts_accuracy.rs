@@ -13,7 +13,6 @@
 use codegraph_parse::Language;
 use codegraph_resolve::resolve_file;
 use codegraph_schema::EdgeKind;
-use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 mod common;
@@ -25,15 +24,10 @@ fn main() {
         eprintln!("usage: ts_accuracy ROOT ORACLE.jsonl [--misses N]");
         std::process::exit(2);
     };
-    let misses: usize = args
-        .iter()
-        .position(|a| a == "--misses")
-        .and_then(|i| args.get(i + 1))
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(0);
+    let misses = common::misses_arg(&args);
     let root = Path::new(root);
     let corpus = common::load(root, &|p| Language::from_path(p).is_some() || p.ends_with(".json"));
-    let common::Corpus { db, files, workspace, parse, resolve } = &corpus;
+    let common::Corpus { db, files, workspace, .. } = &corpus;
     let (db, workspace) = (db, *workspace);
     let accesses: usize = files
         .iter()
@@ -49,80 +43,10 @@ fn main() {
 
     // symbol ID -> (file, qualified name, kind)
     let syms = corpus.symbols();
-    let caller_name = |id: &str| -> String {
-        if id.starts_with("file:") {
-            "<module>".to_string()
-        } else {
-            syms.get(id).map(|s| s.1.clone()).unwrap_or_default()
-        }
-    };
 
-    // Oracle.
-    let text = std::fs::read_to_string(oracle).unwrap_or_default();
-    let mut o_sites: HashSet<common::SiteKey> = HashSet::new();
-    let mut o_pairs: HashSet<common::PairKey> = HashSet::new();
-    let mut o_files: HashSet<String> = HashSet::new();
-    let mut o_records = Vec::new();
-    for line in text.lines() {
-        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else { continue };
-        o_files.insert(field(&v, "caller_file").to_string());
-        if v.get("callee_external").and_then(|x| x.as_bool()) != Some(false) {
-            continue;
-        }
-        let (key, pair) = common::record_keys(&v);
-        o_pairs.insert(pair);
-        o_records.push((key.clone(), field(&v, "callee_kind").to_string()));
-        o_sites.insert(key);
-    }
-
-    let mut i_sites: HashSet<common::SiteKey> = HashSet::new();
-    let mut i_pairs: HashSet<common::PairKey> = HashSet::new();
-    let mut unresolved = 0usize;
-    let mut by_reason: HashMap<String, (usize, usize)> = HashMap::new();
-    for &f in files {
-        let path = f.path(db).clone();
-        if !o_files.contains(&path) {
-            continue;
-        }
-        let r = resolve_file(db, workspace, f);
-        unresolved += r.unresolved.len();
-        for e in &r.edges {
-            if e.kind != EdgeKind::Calls {
-                continue;
-            }
-            let Some((cf, cq, _)) = syms.get(&*e.dst) else { continue };
-            let key = (path.clone(), e.line, cf.clone(), cq.clone());
-            if i_sites.insert(key.clone()) {
-                let ent = by_reason.entry(e.reason.to_string()).or_default();
-                ent.0 += 1;
-                if o_sites.contains(&key) {
-                    ent.1 += 1;
-                } else if misses > 0 {
-                    println!("WRONG {} {} {}:{}", e.reason, key.0, key.1, key.3);
-                }
-            }
-            i_pairs.insert((path.clone(), caller_name(&e.src), cf.clone(), cq.clone()));
-        }
-    }
-    if misses > 0 {
-        let mut shown = 0;
-        for (k, kind) in &o_records {
-            if !i_sites.contains(k) && shown < misses {
-                println!("MISS {kind} {}:{} -> {}:{}", k.0, k.1, k.2, k.3);
-                shown += 1;
-            }
-        }
-    }
-
-    println!("files {} (oracle covers {})", files.len(), o_files.len());
-    println!(
-        "parse {:.0} ms, resolve {:.0} ms",
-        parse.as_secs_f64() * 1e3,
-        resolve.as_secs_f64() * 1e3
-    );
-    common::print_match("sites", &o_sites, &i_sites);
-    common::print_match("pairs", &o_pairs, &i_pairs);
-    common::print_reasons(by_reason);
-    println!("unresolved sites (admitted): {unresolved}");
+    let label = |v: &serde_json::Value| field(v, "callee_kind").to_string();
+    let oracle = common::Oracle::read(oracle, &label);
+    let scored = corpus.score(&oracle, &syms, misses);
+    corpus.print_scores(&oracle, scored);
     println!("ACCESSES edges (all files): {accesses}");
 }

@@ -56,8 +56,9 @@
 //!   `new`), REFERS_TO.
 //! - [`FileFacts::accesses`]: field accesses not called (`a.b`, `this.x = v`).
 //!
-//! Routes (Spring controllers, JAX-RS resources) and MCP tools (Spring AI `@Tool`, the MCP
-//! Java SDK's `new Tool(..)`): `routes.rs`; HTTP client calls (`RestTemplate`, `WebClient`,
+//! Routes (Spring controllers, JAX-RS resources) and MCP tools (Spring AI / LangChain4j
+//! `@Tool` in a file importing them, the MCP Java SDK's `new Tool(..)` in a file importing
+//! it): `routes.rs`; HTTP client calls (`RestTemplate`, `WebClient`,
 //! `java.net.http`): `clients.rs`.
 
 mod clients;
@@ -131,7 +132,6 @@ grammar_ids! {
             object = "object",
             parameters = "parameters",
             arguments = "arguments",
-            declarator = "declarator",
             value = "value",
             field = "field",
             constructor = "constructor",
@@ -214,46 +214,26 @@ pub fn call_expressions(tree: &tree_sitter::Tree) -> usize {
 /// A type as written, normalized: annotations and type arguments dropped, whitespace removed,
 /// each array dimension `[]` (`@NonNull Map.Entry<K, V>[]` -> `Map.Entry[]`).
 pub fn type_text(raw: &str) -> String {
-    let mut out = String::with_capacity(raw.len());
+    strip_type_args(&generic_type_text(raw))
+}
+
+/// A normalized type without its type arguments (`Outer<K>.Inner<V>[]` -> `Outer.Inner[]`).
+pub fn strip_type_args(ty: &str) -> String {
+    let mut out = String::with_capacity(ty.len());
     let mut depth = 0u32;
-    let mut chars = raw.chars().peekable();
-    while let Some(c) = chars.next() {
+    for c in ty.chars() {
         match c {
             '<' => depth += 1,
             '>' => depth = depth.saturating_sub(1),
-            _ if depth > 0 => {}
-            '@' => {
-                // An annotation: its name, then a parenthesized argument list if any.
-                while chars.peek().is_some_and(|c| c.is_alphanumeric() || *c == '_' || *c == '.') {
-                    chars.next();
-                }
-                if chars.peek() == Some(&'(') {
-                    let mut p = 0;
-                    for c in chars.by_ref() {
-                        match c {
-                            '(' => p += 1,
-                            ')' => {
-                                p -= 1;
-                                if p == 0 {
-                                    break;
-                                }
-                            }
-                            _ => {}
-                        }
-                    }
-                }
-            }
-            c if c.is_whitespace() => {}
-            c => out.push(c),
+            c if depth == 0 => out.push(c),
+            _ => {}
         }
-    }
-    if let Some(base) = out.strip_suffix("...") {
-        return format!("{base}[]");
     }
     out
 }
 
-/// A declared type with its type arguments kept, normalized like [`type_text`] otherwise
+/// A declared type with its type arguments kept, normalized: annotations and whitespace dropped,
+/// varargs as `[]`
 /// (`Map<String, List<? extends Item>>` -> `Map<String,List<Item>>`; `? super X` is `?`):
 /// what a hint says, so resolution can follow `items.get(0)` to `Item`.
 pub fn generic_type_text(raw: &str) -> String {

@@ -197,6 +197,14 @@ fn verb_of(v: Node<'_>, src: &str) -> String {
     t.rsplit('.').next().unwrap_or(t).trim().to_uppercase()
 }
 
+/// The packages whose `@Tool` / `@McpTool` annotations declare MCP tools: Spring AI (and its
+/// MCP annotations) and LangChain4j; a file must import from one of them.
+pub(super) const TOOL_ANNOTATIONS: &[&str] =
+    &["org.springframework.ai", "org.springaicommunity.mcp", "dev.langchain4j"];
+
+/// The MCP Java SDK: `new Tool(..)` declares a tool only in a file importing from it.
+pub(super) const MCP_SDK: &str = "io.modelcontextprotocol";
+
 /// A Spring AI tool method (`@Tool(name = "...", description = "...")`, or the MCP
 /// annotations' `@McpTool`): the tool is named by `name` or the method, described by
 /// `description`, its input fields the method's parameters.

@@ -110,6 +110,14 @@ impl<'s> Walker<'s> {
         text(n, self.src)
     }
 
+    /// Whether the file imports from a package (or below it): imports precede every type, so
+    /// they are all known by the time a member is read.
+    fn imports_from(&self, package: &str) -> bool {
+        self.facts.imports.iter().any(|i| {
+            i.source.strip_prefix(package).is_some_and(|r| r.is_empty() || r.starts_with('.'))
+        })
+    }
+
     fn enclosing(&self) -> Option<SymbolIdx> {
         self.scopes.iter().rev().find_map(|s| s.symbol)
     }
@@ -247,8 +255,10 @@ impl<'s> Walker<'s> {
         } else if k == ids.object_creation_expression {
             if let Some(t) = node.child_by_field_id(ids.r#type) {
                 let ty = type_text(self.text(t));
-                let enclosing = self.enclosing();
-                routes::sdk_tool(node, &ty, enclosing, self.src, &mut self.facts.endpoints);
+                if self.imports_from(routes::MCP_SDK) {
+                    let enclosing = self.enclosing();
+                    routes::sdk_tool(node, &ty, enclosing, self.src, &mut self.facts.endpoints);
+                }
                 self.call(type_callee(&ty), CallKind::New, t, node);
             }
             // An anonymous class body: its methods are named under the enclosing member.
@@ -449,7 +459,7 @@ impl<'s> Walker<'s> {
             let (endpoints, clients) = (&mut self.facts.endpoints, &mut self.facts.client_calls);
             routes::method(rc, c, node, idx, self.src, endpoints, clients);
         }
-        if !is_ctor {
+        if !is_ctor && routes::TOOL_ANNOTATIONS.iter().any(|p| self.imports_from(p)) {
             routes::tool_method(node, idx, class, name, self.src, &mut self.facts.endpoints);
         }
         if !is_ctor && let Some(t) = node.child_by_field_id(ids.r#type) {
@@ -474,13 +484,7 @@ impl<'s> Walker<'s> {
         let constant = interface || (has_word(mods, "static") && has_word(mods, "final"));
         let public = has_word(mods, "public") || has_word(mods, "protected") || interface;
         let class = self.enclosing();
-        let mut c = node.walk();
-        let declarators: Vec<Node<'_>> = node
-            .children_by_field_id(
-                std::num::NonZeroU16::new(ids.declarator).unwrap_or(std::num::NonZeroU16::MIN),
-                &mut c,
-            )
-            .collect();
+        let declarators = variable_declarators(node);
         for (i, d) in declarators.iter().enumerate() {
             let Some(name) = d.child_by_field_id(ids.name) else { continue };
             let name = self.text(name);
@@ -504,9 +508,7 @@ impl<'s> Walker<'s> {
         let Some(t) = node.child_by_field_id(ids.r#type) else { return };
         let ty = generic_type_text(self.text(t));
         let scope = self.enclosing();
-        let mut c = node.walk();
-        let declarators: Vec<Node<'_>> =
-            node.named_children(&mut c).filter(|n| n.kind() == "variable_declarator").collect();
+        let declarators = variable_declarators(node);
         for d in declarators {
             let Some(name) = d.child_by_field_id(ids.name) else { continue };
             let source = if ty == "var" {
@@ -778,6 +780,12 @@ impl<'s> Walker<'s> {
             write,
         });
     }
+}
+
+/// The declarators of a field or local declaration (`int a = 1, b;`).
+fn variable_declarators(decl: Node<'_>) -> Vec<Node<'_>> {
+    let mut c = decl.walk();
+    decl.named_children(&mut c).filter(|n| n.kind() == "variable_declarator").collect()
 }
 
 /// `a.b.C` as a callee: `{ Path(["a", "b"]), "C" }`.

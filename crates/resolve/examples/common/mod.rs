@@ -1,6 +1,10 @@
-//! What the TS/JS and Python accuracy harnesses share: reading a corpus into a salsa
-//! workspace, extracting and resolving it with timings, the call accounting, and the symbol
-//! table edges are scored by.
+//! What the TS/JS, Python and Java accuracy harnesses share: reading a corpus into a salsa
+//! workspace, extracting and resolving it with timings, the call accounting, the symbol
+//! table edges are scored by, and (TS/JS and Java) reading an oracle and scoring CALLS
+//! against it.
+
+// Each harness includes this module and uses its part of it.
+#![allow(dead_code)]
 
 use codegraph_db::{Content, Database, FileMeta, SourceFile, Workspace, file_facts};
 use codegraph_parse::Language;
@@ -177,4 +181,128 @@ pub fn print_reasons(by_reason: HashMap<String, (usize, usize)>) {
     for (r, (n, ok)) in reasons {
         println!("  reason {r}: {n} edges, {ok} in oracle ({:.1}%)", pct(ok, n));
     }
+}
+
+/// An oracle's internal records (resolved to a declaration under the root), keyed as sites
+/// and pairs, with the files it covers.
+pub struct Oracle {
+    pub sites: std::collections::HashSet<SiteKey>,
+    pub pairs: std::collections::HashSet<PairKey>,
+    pub files: std::collections::HashSet<String>,
+    /// Each internal record's site key and a label for the misses list (`kind via`).
+    pub records: Vec<(SiteKey, String)>,
+}
+
+impl Oracle {
+    /// Reads a JSONL oracle; `label` names a record in the misses list.
+    pub fn read(path: &str, label: &dyn Fn(&serde_json::Value) -> String) -> Oracle {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let mut o = Oracle {
+            sites: Default::default(),
+            pairs: Default::default(),
+            files: Default::default(),
+            records: Vec::new(),
+        };
+        for line in text.lines() {
+            let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else { continue };
+            o.files.insert(field(&v, "caller_file").to_string());
+            if v.get("callee_external").and_then(|x| x.as_bool()) != Some(false)
+                || field(&v, "callee_file").is_empty()
+            {
+                continue;
+            }
+            let (key, pair) = record_keys(&v);
+            o.pairs.insert(pair);
+            o.records.push((key.clone(), label(&v)));
+            o.sites.insert(key);
+        }
+        o
+    }
+}
+
+/// The CALLS edges of the files the oracle covers, keyed as it keys its records.
+pub struct Scored {
+    pub sites: std::collections::HashSet<SiteKey>,
+    pub pairs: std::collections::HashSet<PairKey>,
+    pub unresolved: usize,
+    /// Per reason: edges, and how many the oracle has.
+    pub by_reason: HashMap<String, (usize, usize)>,
+}
+
+impl Corpus {
+    /// Scores the corpus's CALLS edges against `oracle`; with `misses`, prints each edge the
+    /// oracle lacks (`WRONG`) and up to `misses` records we lack (`MISS`).
+    pub fn score(
+        &self,
+        oracle: &Oracle,
+        syms: &HashMap<String, (String, String, NodeKind)>,
+        misses: usize,
+    ) -> Scored {
+        let caller_name = |id: &str| -> String {
+            if id.starts_with("file:") {
+                "<module>".to_string()
+            } else {
+                syms.get(id).map(|s| s.1.clone()).unwrap_or_default()
+            }
+        };
+        let mut out = Scored {
+            sites: Default::default(),
+            pairs: Default::default(),
+            unresolved: 0,
+            by_reason: HashMap::new(),
+        };
+        for &f in &self.files {
+            let path = f.path(&self.db).clone();
+            if !oracle.files.contains(&path) {
+                continue;
+            }
+            let r = resolve_file(&self.db, self.workspace, f);
+            out.unresolved += r.unresolved.len();
+            for e in &r.edges {
+                if e.kind != codegraph_schema::EdgeKind::Calls {
+                    continue;
+                }
+                let Some((cf, cq, _)) = syms.get(&*e.dst) else { continue };
+                let key = (path.clone(), e.line, cf.clone(), cq.clone());
+                if out.sites.insert(key.clone()) {
+                    let ent = out.by_reason.entry(e.reason.to_string()).or_default();
+                    ent.0 += 1;
+                    if oracle.sites.contains(&key) {
+                        ent.1 += 1;
+                    } else if misses > 0 {
+                        println!("WRONG {} {} {}:{}", e.reason, key.0, key.1, key.3);
+                    }
+                }
+                out.pairs.insert((path.clone(), caller_name(&e.src), cf.clone(), cq.clone()));
+            }
+        }
+        let missed = oracle.records.iter().filter(|(k, _)| !out.sites.contains(k));
+        for (k, label) in missed.take(misses) {
+            println!("MISS {label} {}:{} -> {}:{}", k.0, k.1, k.2, k.3);
+        }
+        out
+    }
+
+    /// Prints the files, timings and the site and pair scores.
+    pub fn print_scores(&self, oracle: &Oracle, scored: Scored) {
+        println!("files {} (oracle covers {})", self.files.len(), oracle.files.len());
+        println!(
+            "parse {:.0} ms, resolve {:.0} ms",
+            self.parse.as_secs_f64() * 1e3,
+            self.resolve.as_secs_f64() * 1e3
+        );
+        print_match("sites", &oracle.sites, &scored.sites);
+        print_match("pairs", &oracle.pairs, &scored.pairs);
+        print_reasons(scored.by_reason);
+        println!("unresolved sites (admitted): {}", scored.unresolved);
+    }
+}
+
+/// `--misses N` of the command line (0 when absent).
+pub fn misses_arg(args: &[String]) -> usize {
+    args.iter()
+        .position(|a| a == "--misses")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
 }

@@ -179,16 +179,27 @@ pub(crate) fn arity(signature: &str) -> Option<(u32, bool)> {
     if params.is_empty() {
         return Some((0, false));
     }
-    let (mut n, mut nest) = (1u32, 0i32);
-    for c in params.chars() {
+    let n = u32::try_from(top_level(params).len()).unwrap_or(u32::MAX);
+    Some((n, params.contains("...")))
+}
+
+/// `s` split at its commas outside `<..>` and `(..)` (`Map<K, V> m, int x` -> two parts).
+pub(crate) fn top_level(s: &str) -> Vec<&str> {
+    let (mut nest, mut from) = (0i32, 0usize);
+    let mut parts = Vec::new();
+    for (i, c) in s.char_indices() {
         match c {
             '<' | '(' => nest += 1,
             '>' | ')' => nest -= 1,
-            ',' if nest == 0 => n += 1,
+            ',' if nest == 0 => {
+                parts.push(&s[from..i]);
+                from = i + 1;
+            }
             _ => {}
         }
     }
-    Some((n, params.contains("...")))
+    parts.push(&s[from..]);
+    parts
 }
 
 /// The type parameters of a declaration from its signature: for a type, the `<...>` right
@@ -230,39 +241,19 @@ pub(crate) fn type_params(
         }
         _ => return Vec::new(),
     };
+    // The `>` that closes the `<` at `start`.
     let mut depth = 0i32;
-    let mut end = None;
-    for (i, c) in signature[start..].char_indices() {
+    let end = signature[start..].char_indices().find_map(|(i, c)| {
         match c {
             '<' => depth += 1,
-            '>' => {
-                depth -= 1;
-                if depth == 0 {
-                    end = Some(start + i);
-                    break;
-                }
-            }
+            '>' => depth -= 1,
             _ => {}
         }
-    }
+        (depth == 0).then_some(start + i)
+    });
     let Some(end) = end else { return Vec::new() };
-    let inner = &signature[start + 1..end];
     let mut out = Vec::new();
-    let (mut nest, mut from) = (0i32, 0usize);
-    let mut parts = Vec::new();
-    for (i, c) in inner.char_indices() {
-        match c {
-            '<' => nest += 1,
-            '>' => nest -= 1,
-            ',' if nest == 0 => {
-                parts.push(&inner[from..i]);
-                from = i + 1;
-            }
-            _ => {}
-        }
-    }
-    parts.push(&inner[from..]);
-    for p in parts {
+    for p in top_level(&signature[start + 1..end]) {
         let p = p.trim();
         let (name, bound) = match p.split_once(" extends ") {
             Some((n, b)) => {

@@ -40,7 +40,7 @@ use crate::resolved::{Resolved, UnresolvedSite, caller_id};
 use codegraph_db::{SourceFile, Workspace, file_facts};
 use codegraph_parse::{
     CallKind, Callee, FileFacts, HeritageKind, HintSource, ImportKind, Imported, Receiver,
-    SymbolIdx,
+    SymbolIdx, TypeHint,
 };
 use codegraph_schema::{EdgeKind, NodeKind, Reason};
 use index::{JavaIndex, PackageKey, java_index, package_files};
@@ -117,6 +117,9 @@ struct Local<'db> {
     workspace: Workspace,
     file: SourceFile,
     facts: &'db FileFacts,
+    /// The file's hints by (scope, name), in source order: what `local` and `anonymous_this`
+    /// read at every call site (one pass here instead of a scan of every hint per lookup).
+    hints: HashMap<(SymbolIdx, &'db str), Vec<&'db TypeHint>>,
     budget: Cell<u32>,
     /// Type names already worked out, by (file, scope, text).
     types: RefCell<HashMap<TypeKey, Ty>>,
@@ -126,11 +129,21 @@ struct Local<'db> {
 
 impl<'db> Local<'db> {
     fn new(db: &'db dyn salsa::Database, workspace: Workspace, file: SourceFile) -> Local<'db> {
+        let facts = file_facts(db, file);
+        let mut hints: HashMap<(SymbolIdx, &str), Vec<&TypeHint>> = HashMap::new();
+        for h in &facts.type_hints {
+            if let Some(s) = h.scope
+                && !matches!(h.source, HintSource::Return(_))
+            {
+                hints.entry((s, h.name.as_str())).or_default().push(h);
+            }
+        }
         Local {
             db,
             workspace,
             file,
-            facts: file_facts(db, file),
+            facts,
+            hints,
             budget: Cell::new(BUDGET),
             types: RefCell::new(HashMap::new()),
             visiting: RefCell::new(HashSet::new()),
@@ -439,12 +452,9 @@ impl<'db> Local<'db> {
                 return None;
             }
             let hint = self
-                .facts
-                .type_hints
-                .iter()
-                .filter(|h| h.scope == Some(s) && h.name == name && h.line <= line)
-                .filter(|h| !matches!(h.source, HintSource::Return(_)))
-                .max_by_key(|h| h.line);
+                .hints
+                .get(&(s, name))
+                .and_then(|v| v.iter().filter(|h| h.line <= line).max_by_key(|h| h.line));
             if let Some(h) = hint {
                 return Some(self.hint_type(Some(s), &h.source, line, depth + 1));
             }
@@ -517,7 +527,7 @@ impl<'db> Local<'db> {
                     t
                 } else if let Some(t) = self.simple_type(self.file, scope, name, depth) {
                     Ty::Class(t, 0, Vec::new())
-                } else if let Some((t, used)) = self.qualified_prefix(path, depth) {
+                } else if let Some((t, used)) = self.qualified_prefix(path) {
                     rest = &path[used..];
                     Ty::Class(t, 0, Vec::new())
                 } else if field.is_some() || name.starts_with(char::is_uppercase) {
@@ -551,14 +561,13 @@ impl<'db> Local<'db> {
     }
 
     /// `a.b.C...` as a package-qualified type: the type and how many segments it took.
-    fn qualified_prefix(&self, path: &[String], depth: u32) -> Option<(Target, usize)> {
+    fn qualified_prefix(&self, path: &[String]) -> Option<(Target, usize)> {
         for i in (1..path.len()).rev() {
             let package = path[..i].join(".");
             if self.package(&package).is_empty() {
                 continue;
             }
             let t = self.top_type(&package, &path[i])?;
-            let _ = depth;
             return Some((t, i + 1));
         }
         None
@@ -614,8 +623,7 @@ impl<'db> Local<'db> {
             if index.is_type(s) {
                 return None;
             }
-            let hint =
-                self.facts.type_hints.iter().find(|h| h.scope == Some(s) && h.name == "this");
+            let hint = self.hints.get(&(s, "this")).and_then(|v| v.first());
             if let Some(h) = hint
                 && let HintSource::Annotation(t) = &h.source
             {
@@ -893,6 +901,19 @@ impl<'db> Local<'db> {
         }
     }
 
+    /// The declaration a callee-shaped reference names (a route handler, a mount).
+    fn reference(
+        &self,
+        scope: Option<SymbolIdx>,
+        callee: &Callee,
+        line: u32,
+    ) -> Option<(Target, Reason)> {
+        match self.callee(scope, callee, CallKind::Call, None, line, 0) {
+            (Found::Member(t), reason) => Some((t, reason)),
+            _ => None,
+        }
+    }
+
     /// A bare call through the file's static imports.
     fn static_import(&self, name: &str, want: Want, depth: u32) -> (Found, Reason) {
         let index = self.index(self.file);
@@ -931,33 +952,28 @@ impl<'db> Local<'db> {
 }
 
 /// `List<Map<K,V>>[]` -> (`List[]`, [`Map<K,V>`]): the type without its arguments, and each
-/// top-level argument.
+/// top-level argument of its last group (`Outer<K>.Inner<V>`: `V`, the named type's).
 fn split_generic(text: &str) -> (String, Vec<String>) {
-    let Some(open) = text.find('<') else { return (text.to_string(), Vec::new()) };
+    let plain = codegraph_parse::java_strip_type_args(text);
+    let (Some(close), Some(_)) = (text.rfind('>'), text.find('<')) else {
+        return (plain, Vec::new());
+    };
     let mut depth = 0i32;
-    let mut args = Vec::new();
-    let mut start = open + 1;
-    let mut close = text.len();
-    for (i, c) in text.char_indices().skip_while(|(i, _)| *i < open) {
+    let open = text[..=close].char_indices().rev().find_map(|(i, c)| {
         match c {
-            '<' => depth += 1,
-            '>' => {
-                depth -= 1;
-                if depth == 0 {
-                    args.push(text[start..i].to_string());
-                    close = i + 1;
-                    break;
-                }
-            }
-            ',' if depth == 1 => {
-                args.push(text[start..i].to_string());
-                start = i + 1;
-            }
+            '>' => depth += 1,
+            '<' => depth -= 1,
             _ => {}
         }
-    }
-    let plain = format!("{}{}", &text[..open], text.get(close..).unwrap_or(""));
-    (plain, args.into_iter().filter(|a| !a.is_empty()).collect())
+        (depth == 0).then_some(i)
+    });
+    let Some(open) = open else { return (plain, Vec::new()) };
+    let args = index::top_level(&text[open + 1..close])
+        .into_iter()
+        .filter(|a| !a.is_empty())
+        .map(str::to_string)
+        .collect();
+    (plain, args)
 }
 
 /// Containers whose elements are their first type argument.
@@ -1011,7 +1027,9 @@ const MAPS: &[&str] = &[
     "SequencedMap",
 ];
 
-/// Holders of one value of their first argument.
+/// Holders of one value of their first argument. Like [`COLLECTIONS`] and [`MAPS`], the
+/// JDK's own types only: the language's standard library, present wherever Java is; a
+/// library's types are outside, untyped.
 const HOLDERS: &[&str] = &[
     "Optional",
     "Supplier",
@@ -1026,16 +1044,10 @@ const HOLDERS: &[&str] = &[
     "Reference",
     "WeakReference",
     "SoftReference",
-    "Provider",
-    "ObjectProvider",
-    "ObjectFactory",
     "Iterator",
     "ListIterator",
     "Enumeration",
     "Class",
-    "Mono",
-    "ResponseEntity",
-    "HttpEntity",
 ];
 
 /// The element type of a collection of the JDK for a for-each (`for (var x : items)`), or
@@ -1105,8 +1117,7 @@ fn ext_return(e: &ExtTy, method: &str) -> Option<Ty> {
     if HOLDERS.contains(&base) {
         return match method {
             "get" | "orElse" | "orElseGet" | "orElseThrow" | "join" | "getNow" | "call"
-            | "next" | "previous" | "nextElement" | "getObject" | "getIfAvailable"
-            | "getIfUnique" | "cast" | "getBody" | "block" | "resultNow" => arg(0),
+            | "next" | "previous" | "nextElement" | "cast" | "resultNow" => arg(0),
             "filter" | "or" => Some(Ty::Ext(Box::new(e.clone()))),
             _ => None,
         };
@@ -1172,7 +1183,6 @@ fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile
     }
 
     // EXTENDS / IMPLEMENTS.
-    let index = l.index(file);
     for h in &facts.heritage {
         let Some(src) = ids.get(h.symbol as usize) else { continue };
         let around = facts.symbols.get(h.symbol as usize).and_then(|s| s.parent);
@@ -1189,7 +1199,6 @@ fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile
         let line = facts.symbols.get(h.symbol as usize).map_or(0, |s| s.start_line);
         out.edges.push(Edge::new(src.clone(), dst, kind, reason, line));
     }
-    let _ = index;
 
     // CALLS and TESTS.
     let in_test_file = crate::graph::is_test(db, file);
@@ -1270,10 +1279,7 @@ fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile
     out.edges.extend(tested.into_edges(&fid));
     // HANDLES_ROUTE of the routes the file's controllers declare (handlers are its methods).
     crate::endpoints::add_endpoint_rows(db, workspace, file, &mut out, |scope, callee| {
-        match l.callee(scope, callee, CallKind::Call, None, u32::MAX, 0) {
-            (Found::Member(t), reason) => Some((t, reason)),
-            _ => None,
-        }
+        l.reference(scope, callee, u32::MAX)
     });
     out.edges.sort();
     out.edges.dedup();
@@ -1322,14 +1328,27 @@ impl LanguageResolver for JavaResolver {
         callee: &Callee,
         line: u32,
     ) -> Option<(Target, Reason)> {
-        let l = Local::new(db, workspace, file);
-        match l.callee(scope, callee, CallKind::Call, None, line, 0) {
-            (Found::Member(t), reason) => Some((t, reason)),
-            _ => None,
-        }
+        Local::new(db, workspace, file).reference(scope, callee, line)
     }
 
     fn has_endpoints(&self) -> bool {
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_generic;
+
+    #[test]
+    fn generic_types_split_into_the_type_and_its_arguments() {
+        let s = |t: &str| split_generic(t);
+        assert_eq!(s("List<Item>"), ("List".to_string(), vec!["Item".to_string()]));
+        assert_eq!(
+            s("Map<String,List<Item>>"),
+            ("Map".to_string(), vec!["String".to_string(), "List<Item>".to_string()])
+        );
+        assert_eq!(s("Outer<K>.Inner<V>[]"), ("Outer.Inner[]".to_string(), vec!["V".to_string()]));
+        assert_eq!(s("Item[]"), ("Item[]".to_string(), vec![]));
     }
 }
