@@ -27,8 +27,9 @@
 //! `Writer` methods say which fields), then the default export (`0` | `1` string), the export
 //! aliases (count, local/exported pairs), the Go
 //! string constants (count, name/value pairs), value and type references, mentions and the
-//! template part count, then the Java call argument counts (count, varints). The Go fields are
-//! [`LanguageFacts::Go`]'s, the argument counts [`LanguageFacts::Java`]'s; a file whose
+//! template part count, then the Java call argument counts (count, varints), then the Rust
+//! impls and `mod` declarations. The Go fields are [`LanguageFacts::Go`]'s, the argument
+//! counts [`LanguageFacts::Java`]'s, the impls and mods [`LanguageFacts::Rust`]'s; a file whose
 //! fields are all empty decodes as [`LanguageFacts::None`] (what the providers store for it).
 
 use crate::facts::*;
@@ -39,7 +40,7 @@ use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// The layout version written as the first byte. Bump it on any change to the encoding.
-pub const CODEC_VERSION: u8 = 15;
+pub const CODEC_VERSION: u8 = 16;
 
 /// Deepest chain of call results (`Receiver::CallResult` nesting) that decoding accepts; the
 /// providers cap their chains at 8, and a bound keeps a corrupt blob from building a chain
@@ -374,6 +375,46 @@ impl<'f> Writer<'f> {
         self.count(args.len());
         for a in args {
             self.varint(u64::from(*a));
+        }
+        self.rust(f.rust());
+    }
+
+    /// The Rust facts: impls (self type, trait `0` | `1` string, line, items, type
+    /// parameters), then `mod` declarations (name, path `0` | `1` string, line).
+    fn rust(&mut self, r: Option<&'f RustFacts>) {
+        let (impls, mods): (&[RustImpl], &[RustMod]) =
+            r.map_or((&[], &[]), |r| (&r.impls, &r.mods));
+        self.count(impls.len());
+        for i in impls {
+            self.str(&i.self_ty);
+            match &i.trait_ {
+                None => self.u8(0),
+                Some(t) => {
+                    self.u8(1);
+                    self.str(t);
+                }
+            }
+            self.varint(u64::from(i.line));
+            self.count(i.items.len());
+            for s in &i.items {
+                self.varint(u64::from(*s));
+            }
+            self.count(i.type_params.len());
+            for t in &i.type_params {
+                self.str(t);
+            }
+        }
+        self.count(mods.len());
+        for m in mods {
+            self.str(&m.name);
+            match &m.path {
+                None => self.u8(0),
+                Some(p) => {
+                    self.u8(1);
+                    self.str(p);
+                }
+            }
+            self.varint(u64::from(m.line));
         }
     }
 
@@ -896,6 +937,45 @@ impl<'b> Reader<'b> {
         }
     }
 
+    /// See `Writer::rust`.
+    fn rust(&mut self) -> Res<RustFacts> {
+        let n = self.count("impls", 4)?;
+        let mut impls = Vec::with_capacity(n);
+        for _ in 0..n {
+            let self_ty = self.string()?;
+            let at = self.pos;
+            let trait_ = match self.u8()? {
+                0 => None,
+                1 => Some(self.string()?),
+                t => return Err(Self::unknown(at, "impl trait", u64::from(t))),
+            };
+            let line = self.u32("impl line")?;
+            let ni = self.count("impl items", 1)?;
+            let mut items = Vec::with_capacity(ni);
+            for _ in 0..ni {
+                let at = self.pos;
+                let v = self.varint()?;
+                items.push(self.check_idx(v, at)?);
+            }
+            let type_params = self.strings("impl type parameters")?;
+            impls.push(RustImpl { self_ty, trait_, line, items, type_params });
+        }
+        let n = self.count("mods", 3)?;
+        let mut mods = Vec::with_capacity(n);
+        for _ in 0..n {
+            let name = self.string()?;
+            let at = self.pos;
+            let path = match self.u8()? {
+                0 => None,
+                1 => Some(self.string()?),
+                t => return Err(Self::unknown(at, "mod path", u64::from(t))),
+            };
+            let line = self.u32("mod line")?;
+            mods.push(RustMod { name, path, line });
+        }
+        Ok(RustFacts { impls, mods })
+    }
+
     fn unknown(start: usize, what: &'static str, tag: u64) -> DecodeError {
         Self::err_at(start, DecodeErrorKind::UnknownTag { what, tag })
     }
@@ -972,8 +1052,11 @@ impl<'b> Reader<'b> {
         for _ in 0..na {
             call_args.push(self.u32("call argument count")?);
         }
-        // A file has one language's facts: Java's argument counts, else the Go fields.
-        let language_facts = if call_args.is_empty() {
+        let rust = self.rust()?;
+        // A file has one language's facts: Rust's, Java's argument counts, else the Go fields.
+        let language_facts = if rust != RustFacts::default() {
+            LanguageFacts::Rust(rust)
+        } else if call_args.is_empty() {
             LanguageFacts::Go(GoFacts { package, string_consts, build_constraint }).normalized()
         } else {
             LanguageFacts::Java(JavaFacts { call_args })

@@ -76,6 +76,41 @@ pub enum LanguageFacts {
     None,
     Go(GoFacts),
     Java(JavaFacts),
+    Rust(RustFacts),
+}
+
+/// What a Rust file says beyond the shared fields.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RustFacts {
+    /// `impl` blocks in source order.
+    pub impls: Vec<RustImpl>,
+    /// `mod x;` declarations (modules in other files), in source order.
+    pub mods: Vec<RustMod>,
+}
+
+/// One `impl` block.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RustImpl {
+    /// The self type, normalized with its generic arguments (`Parser<T>`, `[T]`).
+    pub self_ty: String,
+    /// The implemented trait, normalized (`fmt::Display`, `From<u8>`); `None`: inherent.
+    pub trait_: Option<String>,
+    /// 1-based line of the `impl`.
+    pub line: u32,
+    /// The symbols declared directly in it (methods, associated consts and types).
+    pub items: Vec<SymbolIdx>,
+    /// The names of its type parameters (`impl<T, U>`).
+    pub type_params: Vec<String>,
+}
+
+/// A `mod x;` declaration.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RustMod {
+    pub name: String,
+    /// The `#[path = "..."]` attribute's value, as written.
+    pub path: Option<String>,
+    /// 1-based line.
+    pub line: u32,
 }
 
 /// What a Java file says beyond the shared fields.
@@ -105,6 +140,7 @@ impl LanguageFacts {
         match self {
             LanguageFacts::Go(g) if g == GoFacts::default() => LanguageFacts::None,
             LanguageFacts::Java(j) if j == JavaFacts::default() => LanguageFacts::None,
+            LanguageFacts::Rust(r) if r == RustFacts::default() => LanguageFacts::None,
             other => other,
         }
     }
@@ -123,6 +159,14 @@ impl FileFacts {
     pub fn java(&self) -> Option<&JavaFacts> {
         match &self.language_facts {
             LanguageFacts::Java(j) => Some(j),
+            _ => None,
+        }
+    }
+
+    /// The Rust facts, when the file has any.
+    pub fn rust(&self) -> Option<&RustFacts> {
+        match &self.language_facts {
+            LanguageFacts::Rust(r) => Some(r),
             _ => None,
         }
     }

@@ -101,6 +101,7 @@ languages! {
     Elixir => crate::elixir::ELIXIR_SPEC,
     Python => crate::python::PYTHON_SPEC,
     Java => crate::java::JAVA_SPEC,
+    Rust => crate::rust::RUST_SPEC,
     // The example language that proves the registry (tests only).
     #[cfg(feature = "example-language")]
     Toy => crate::toy::TOY_SPEC,

@@ -19,11 +19,17 @@ pub mod kubernetes;
 mod lang;
 mod markdown;
 mod python;
+mod rust;
 pub use java::call_expressions as java_call_expressions;
 pub use java::{
     generic_type_text as java_generic_type_text, strip_type_args as java_strip_type_args,
 };
 pub use python::call_expressions as python_call_expressions;
+pub use rust::call_expressions as rust_call_expressions;
+pub use rust::{
+    impl_name as rust_impl_name, strip_type_args as rust_strip_type_args,
+    type_text as rust_type_text,
+};
 pub mod render;
 mod shell;
 mod terraform;
@@ -49,7 +55,7 @@ use std::cell::RefCell;
 /// Version of what the providers extract. Bump it whenever a provider's output for the same
 /// text changes: an index holding facts of another version is rebuilt from scratch, since
 /// facts restored from it would be stale.
-pub const FACTS_VERSION: u32 = 33;
+pub const FACTS_VERSION: u32 = 34;
 
 /// What every language provider implements.
 pub trait Provider: Send + Sync + 'static {

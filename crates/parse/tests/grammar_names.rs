@@ -35,6 +35,9 @@ fn grammars_of(rel: &str) -> Vec<(&'static str, tree_sitter::Language)> {
     if rel.starts_with("java") {
         return vec![("java", tree_sitter_java::LANGUAGE.into())];
     }
+    if rel.starts_with("rust") {
+        return vec![("rust", tree_sitter_rust::LANGUAGE.into())];
+    }
     if rel.starts_with("python") {
         return vec![("python", tree_sitter_python::LANGUAGE.into())];
     }

@@ -150,6 +150,7 @@ resolvers! {
     Elixir => crate::elixir::ELIXIR_RESOLVER,
     Python => crate::python::PYTHON_RESOLVER,
     Java => crate::java::JAVA_RESOLVER,
+    Rust => crate::rust::RUST_RESOLVER,
     // The example language that proves the registry (tests only).
     #[cfg(feature = "example-language")]
     Toy => crate::toy::TOY_RESOLVER,

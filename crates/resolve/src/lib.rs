@@ -30,6 +30,7 @@ mod languages;
 mod layout;
 mod python;
 mod resolved;
+mod rust;
 mod shared;
 mod shell;
 mod terraform;

@@ -1,0 +1,1582 @@
+//! Rust resolution: paths through modules (`crate::`, `self::`, `super::`, the crates of the
+//! workspace by name), `use` leaves (renames, globs, `pub use` re-exports followed across
+//! modules), items nested in functions, and calls by the receiver's type: written types of
+//! parameters, `let`s, fields and return types (`Self` is the impl's type), struct literals,
+//! `?` and the std containers (`Option`, `Result`, `Vec`, maps, iterators, smart pointers read
+//! through), generic parameters through their trait bounds, `dyn`/`impl Trait`.
+//!
+//! Rules for a call:
+//! - `f()`: a local binding named `f` (a closure) is a value call (unresolved, as the oracle
+//!   leaves it); then an item nested in the enclosing functions, the file's module items, its
+//!   `use` leaves, its glob imports; a tuple struct or variant constructs it (the struct, the
+//!   variant);
+//! - `a::b::f()`: the path, segment by segment: modules, then types (`Type::f`: its inherent
+//!   impls' items, then its trait impls', then the default items of the traits it
+//!   implements), enums' variants, traits' items (`Trait::m`: the trait's declaration);
+//! - `x.m()`: the type of `x`, then `m` among its methods as for `Type::m`; a trait type (a
+//!   generic parameter's bounds, `dyn Tr`, `impl Tr`, `self` in a trait) gives the trait's
+//!   declaration; a smart pointer (`Box`, `Rc`, `Arc`, a guard) reads through to its target;
+//! - a type outside the workspace (std, a dependency), or a method a type of the workspace
+//!   does not declare (a std trait's method, a derived impl), is a call outside the workspace:
+//!   not an edge, not unresolved.
+//!
+//! A call never vanishes: every call expression is a CALLS edge, an unresolved site named by
+//! its text, or a call outside the workspace.
+//!
+//! Also IMPORTS (file -> file of each imported item of the workspace), IMPLEMENTS (a type ->
+//! each trait of the workspace an impl implements for it), EXTENDS (trait -> supertrait),
+//! ACCESSES (fields read or written through a typed receiver), REFERS_TO (functions passed as
+//! values) and TESTS (a `#[test]` function, or a function of a test file, -> what it calls
+//! outside test files).
+
+mod index;
+mod layout;
+
+use crate::graph::{Edge, symbol_ids};
+use crate::ids::{Id, file_id};
+use crate::keys::FileKey;
+use crate::languages::{LanguageResolver, Target};
+use crate::resolved::{Resolved, UnresolvedSite, caller_id};
+use codegraph_db::{SourceFile, Workspace, file_facts};
+use codegraph_parse::{
+    Callee, FileFacts, HintSource, ImportKind, Imported, Receiver, SymbolIdx, TypeHint,
+};
+use codegraph_schema::{EdgeKind, NodeKind, Reason};
+use index::{RustIndex, impl_table, rust_index};
+use layout::{ModKey, crate_root, file_module, module_files};
+use std::cell::{Cell, RefCell};
+use std::collections::{HashMap, HashSet};
+
+pub(crate) struct RustResolver;
+
+pub(crate) static RUST_RESOLVER: RustResolver = RustResolver;
+
+/// Bound on nested evaluations (a receiver's type through hints and return types, a path
+/// through re-exports).
+const MAX_DEPTH: u32 = 24;
+/// Bound on lookups per file (pathological re-export cycles cannot stall resolution).
+const BUDGET: u32 = 2_000_000;
+
+/// What a path names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Def {
+    /// A module of the workspace: (module root, path joined by `::`).
+    Module(String, String),
+    /// An item of the workspace.
+    Item(Target),
+    /// Something outside the workspace (std, a dependency) or a generic parameter.
+    External,
+}
+
+/// What an expression's type is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Ty {
+    /// A struct, enum or union of the workspace, with its type arguments where known.
+    Adt(Target, Vec<Ty>),
+    /// A trait object, an `impl Trait`, a generic parameter with its bounds: the traits.
+    Traits(Vec<Target>),
+    /// A type outside the workspace by its last segment, with its type arguments
+    /// (`Vec<Item>`, `Option<Item>`): what std's containers hand back ([`ext_return`]).
+    Ext(String, Vec<Ty>),
+    Unknown,
+}
+
+/// A type as written in its context: (file, scope, text).
+type TypeKey = (SourceFile, Option<SymbolIdx>, String);
+
+/// What a lookup found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Found {
+    Member(Target),
+    External,
+    Missing,
+}
+
+/// Names in scope everywhere without an import (the std prelude's types, functions, variants
+/// and the primitive types).
+const PRELUDE: &[&str] = &[
+    "Some",
+    "None",
+    "Ok",
+    "Err",
+    "Option",
+    "Result",
+    "Vec",
+    "String",
+    "Box",
+    "ToString",
+    "ToOwned",
+    "Clone",
+    "Copy",
+    "Default",
+    "Drop",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "Iterator",
+    "IntoIterator",
+    "Extend",
+    "From",
+    "Into",
+    "TryFrom",
+    "TryInto",
+    "AsRef",
+    "AsMut",
+    "PartialEq",
+    "Eq",
+    "PartialOrd",
+    "Ord",
+    "Send",
+    "Sync",
+    "Sized",
+    "Unpin",
+    "drop",
+    "DoubleEndedIterator",
+    "ExactSizeIterator",
+    "FromIterator",
+    "Debug",
+    "Hash",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "u128",
+    "usize",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "i128",
+    "isize",
+    "f32",
+    "f64",
+    "bool",
+    "char",
+    "str",
+    "std",
+    "core",
+    "alloc",
+    "self",
+    "Self",
+];
+
+/// Smart pointers and guards whose methods are mostly their target's.
+const POINTERS: &[&str] = &[
+    "Box",
+    "Rc",
+    "Arc",
+    "Cow",
+    "Ref",
+    "RefMut",
+    "MutexGuard",
+    "RwLockReadGuard",
+    "RwLockWriteGuard",
+    "ManuallyDrop",
+    "Pin",
+    "Weak",
+];
+
+struct Local<'db> {
+    db: &'db dyn salsa::Database,
+    workspace: Workspace,
+    file: SourceFile,
+    facts: &'db FileFacts,
+    /// The file's hints by (scope, name), in source order.
+    hints: HashMap<(SymbolIdx, &'db str), Vec<&'db TypeHint>>,
+    budget: Cell<u32>,
+    /// Impl blocks whose self type is a type of the workspace, by that type.
+    impls: RefCell<HashMap<Target, Vec<(SourceFile, u32)>>>,
+    /// Paths being resolved (a cycle of re-exports ends there).
+    visiting: RefCell<HashSet<(SourceFile, String)>>,
+    /// Type texts already worked out, by (file, scope, text).
+    types: RefCell<HashMap<TypeKey, Ty>>,
+}
+
+impl<'db> Local<'db> {
+    fn new(db: &'db dyn salsa::Database, workspace: Workspace, file: SourceFile) -> Local<'db> {
+        let facts = file_facts(db, file);
+        let mut hints: HashMap<(SymbolIdx, &str), Vec<&TypeHint>> = HashMap::new();
+        for h in &facts.type_hints {
+            if let Some(s) = h.scope
+                && !matches!(h.source, HintSource::Return(_))
+            {
+                hints.entry((s, h.name.as_str())).or_default().push(h);
+            }
+        }
+        Local {
+            db,
+            workspace,
+            file,
+            facts,
+            hints,
+            budget: Cell::new(BUDGET),
+            impls: RefCell::new(HashMap::new()),
+            visiting: RefCell::new(HashSet::new()),
+            types: RefCell::new(HashMap::new()),
+        }
+    }
+
+    fn index(&self, f: SourceFile) -> &'db RustIndex {
+        rust_index(self.db, f)
+    }
+
+    fn spend(&self) -> bool {
+        let b = self.budget.get();
+        if b == 0 {
+            return false;
+        }
+        self.budget.set(b - 1);
+        true
+    }
+
+    fn module_of(&self, f: SourceFile) -> &'db (String, String) {
+        file_module(self.db, FileKey::new(self.db, self.workspace, f))
+    }
+
+    fn module_files(&self, root: &str, path: &str) -> &'db [SourceFile] {
+        module_files(
+            self.db,
+            ModKey::new(self.db, self.workspace, root.to_string(), path.to_string()),
+        )
+    }
+
+    // ---- paths ----
+
+    /// What a path written in `file` at `scope` names.
+    fn path(
+        &self,
+        file: SourceFile,
+        scope: Option<SymbolIdx>,
+        segs: &[String],
+        depth: u32,
+    ) -> Option<Def> {
+        if depth > MAX_DEPTH || !self.spend() {
+            return None;
+        }
+        let (first, rest) = segs.split_first()?;
+        let mut def = match first.as_str() {
+            "crate" => Def::Module(self.module_of(file).0.clone(), String::new()),
+            "self" => {
+                let (r, p) = self.module_of(file);
+                Def::Module(r.clone(), p.clone())
+            }
+            "super" => {
+                let (r, p) = self.module_of(file);
+                Def::Module(r.clone(), parent_module(p).to_string())
+            }
+            "<as>" => return self.path(file, scope, rest, depth + 1),
+            name => self.name_in_scope(file, scope, name, depth + 1)?,
+        };
+        for seg in rest {
+            def = match (def, seg.as_str()) {
+                (Def::Module(r, p), "super") => Def::Module(r, parent_module(&p).to_string()),
+                (d, _) => self.member_of(&d, seg, depth + 1)?,
+            };
+        }
+        Some(def)
+    }
+
+    /// A name as the first segment of a path or a bare callee, in `file` at `scope`.
+    fn name_in_scope(
+        &self,
+        file: SourceFile,
+        scope: Option<SymbolIdx>,
+        name: &str,
+        depth: u32,
+    ) -> Option<Def> {
+        let index = self.index(file);
+        // Items nested in the enclosing functions, innermost first; a generic parameter.
+        let mut cur = scope;
+        while let Some(s) = cur {
+            if let Some(c) = index.child(s, name)
+                && !index.impl_of.contains_key(&c)
+                && !matches!(index.kind(c), Some(NodeKind::Property | NodeKind::Constant))
+            {
+                return Some(Def::Item((file, c)));
+            }
+            if index.generics.get(&s).is_some_and(|g| g.iter().any(|(n, _)| n == name)) {
+                return Some(Def::External);
+            }
+            cur = index.parent(s);
+        }
+        if let Some(&i) = index.items.get(name).and_then(|v| v.first()) {
+            return Some(Def::Item((file, i)));
+        }
+        if index.mods.iter().any(|m| m == name) {
+            let (r, p) = self.module_of(file);
+            return Some(Def::Module(r.clone(), join_module(p, name)));
+        }
+        if let Some(d) = self.imported(file, name, depth) {
+            return Some(d);
+        }
+        // Other files of the same module (a crate root dir shared by several roots).
+        let (r, p) = self.module_of(file);
+        for &f in self.module_files(r, p) {
+            if f != file
+                && let Some(&i) = self.index(f).items.get(name).and_then(|v| v.first())
+            {
+                return Some(Def::Item((f, i)));
+            }
+        }
+        if let Some(root) = crate_root(self.db, self.workspace, name) {
+            return Some(Def::Module(root.clone(), String::new()));
+        }
+        if PRELUDE.contains(&name) {
+            return Some(Def::External);
+        }
+        // A child module without a `mod` line the index saw (declared in a macro).
+        if !self.module_files(r, &join_module(p, name)).is_empty() {
+            return Some(Def::Module(r.clone(), join_module(p, name)));
+        }
+        None
+    }
+
+    /// A name brought in by the file's `use` leaves: named ones first, then globs.
+    fn imported(&self, file: SourceFile, name: &str, depth: u32) -> Option<Def> {
+        let key = (file, name.to_string());
+        if !self.visiting.borrow_mut().insert(key.clone()) {
+            return None;
+        }
+        let found = self.imported_uncached(file, name, depth);
+        self.visiting.borrow_mut().remove(&key);
+        found
+    }
+
+    fn imported_uncached(&self, file: SourceFile, name: &str, depth: u32) -> Option<Def> {
+        let index = self.index(file);
+        for (kind, source, imported, local) in &index.uses {
+            if local.as_deref() != Some(name) {
+                continue;
+            }
+            match (kind, imported) {
+                (ImportKind::Package, _) => {
+                    return Some(match crate_root(self.db, self.workspace, &source.join("::")) {
+                        Some(root) => Def::Module(root.clone(), String::new()),
+                        None => Def::External,
+                    });
+                }
+                (_, Imported::Named(n)) => {
+                    let mut segs = source.clone();
+                    segs.push(n.clone());
+                    return Some(self.use_path(file, &segs, depth).unwrap_or(Def::External));
+                }
+                _ => {}
+            }
+        }
+        for (_, source, imported, _) in &index.uses {
+            if *imported != Imported::All {
+                continue;
+            }
+            let Some(d) = self.use_path(file, source, depth) else { continue };
+            if d == Def::External {
+                continue;
+            }
+            if let Some(found) = self.member_of(&d, name, depth + 1) {
+                return Some(found);
+            }
+        }
+        None
+    }
+
+    /// A `use` path: like any path, but a first segment that names no item of the file is a
+    /// crate (2018 paths) or outside the workspace.
+    fn use_path(&self, file: SourceFile, segs: &[String], depth: u32) -> Option<Def> {
+        let first = segs.first()?;
+        if !matches!(first.as_str(), "crate" | "self" | "super")
+            && let Some(root) = crate_root(self.db, self.workspace, first)
+            && !self.index(file).items.contains_key(first.as_str())
+        {
+            let mut def = Def::Module(root.clone(), String::new());
+            for seg in &segs[1..] {
+                def = self.member_of(&def, seg, depth + 1)?;
+            }
+            return Some(def);
+        }
+        match self.path(file, None, segs, depth + 1) {
+            Some(d) => Some(d),
+            // `std::..`, a dependency: outside.
+            None if !self.index(file).items.contains_key(first.as_str()) => {
+                let local = self.index(file).mods.iter().any(|m| m == first);
+                (!local).then_some(Def::External)
+            }
+            None => None,
+        }
+    }
+
+    /// Member `name` of what `def` names.
+    fn member_of(&self, def: &Def, name: &str, depth: u32) -> Option<Def> {
+        if depth > MAX_DEPTH || !self.spend() {
+            return None;
+        }
+        match def {
+            Def::External => Some(Def::External),
+            Def::Module(root, path) => {
+                let files = self.module_files(root, path);
+                for &f in files {
+                    let index = self.index(f);
+                    if let Some(&i) = index.items.get(name).and_then(|v| {
+                        // Items of the module itself before those of its inline modules.
+                        v.iter().find(|&&i| index.parent(i).is_none()).or(v.first())
+                    }) {
+                        return Some(Def::Item((f, i)));
+                    }
+                }
+                let child = join_module(path, name);
+                if !self.module_files(root, &child).is_empty() {
+                    return Some(Def::Module(root.clone(), child));
+                }
+                // Re-exports: `pub use` (and private `use`, visible to child modules).
+                for &f in files {
+                    let index = self.index(f);
+                    let may_have = index
+                        .uses
+                        .iter()
+                        .any(|(_, _, i, l)| l.as_deref() == Some(name) || *i == Imported::All);
+                    if may_have && let Some(d) = self.imported(f, name, depth + 1) {
+                        return Some(d);
+                    }
+                }
+                None
+            }
+            Def::Item((f, i)) => {
+                let index = self.index(*f);
+                match index.kind(*i) {
+                    Some(NodeKind::Module) => index.child(*i, name).map(|c| Def::Item((*f, c))),
+                    Some(NodeKind::Enum) => match index.child(*i, name) {
+                        Some(v) => Some(Def::Item((*f, v))),
+                        None => self.assoc((*f, *i), name, depth),
+                    },
+                    Some(NodeKind::Interface) => match self.trait_item((*f, *i), name, depth) {
+                        Some(t) => Some(Def::Item(t)),
+                        None => Some(Def::External),
+                    },
+                    Some(NodeKind::Struct) => self.assoc((*f, *i), name, depth),
+                    Some(NodeKind::TypeAlias) => match self.alias_target((*f, *i), depth) {
+                        Ty::Adt(t, _) => self.assoc(t, name, depth),
+                        Ty::Traits(ts) => {
+                            ts.iter().find_map(|t| self.trait_item(*t, name, depth)).map(Def::Item)
+                        }
+                        _ => Some(Def::External),
+                    },
+                    _ => None,
+                }
+            }
+        }
+    }
+
+    /// An associated item of a type through its impls (inherent first, then trait impls,
+    /// then the traits' default items); outside the workspace when none declares it.
+    fn assoc(&self, t: Target, name: &str, depth: u32) -> Option<Def> {
+        match self.method_on_adt(t, name, depth) {
+            Found::Member(m) => Some(Def::Item(m)),
+            _ => Some(Def::External),
+        }
+    }
+
+    /// The impl blocks of the workspace whose self type is `t`.
+    fn impls_of(&self, t: Target) -> Vec<(SourceFile, u32)> {
+        if let Some(v) = self.impls.borrow().get(&t) {
+            return v.clone();
+        }
+        let name = self.index(t.0).name(t.1).to_string();
+        let mut out = Vec::new();
+        if let Some(cands) = impl_table(self.db, self.workspace).get(&name) {
+            for &(f, i) in cands {
+                let Some(info) = self.index(f).impls.get(i as usize) else { continue };
+                let base = codegraph_parse::rust_strip_type_args(&info.self_ty);
+                let segs: Vec<String> = base.split("::").map(str::to_string).collect();
+                // The impl's own generics cannot name the type; look it up in its file.
+                if let Some(Def::Item(found)) = self.path(f, None, &segs, 1)
+                    && found == t
+                {
+                    out.push((f, i));
+                }
+            }
+        }
+        self.impls.borrow_mut().insert(t, out.clone());
+        out
+    }
+
+    /// Method (or associated item) `name` of a type of the workspace.
+    fn method_on_adt(&self, t: Target, name: &str, depth: u32) -> Found {
+        if depth > MAX_DEPTH {
+            return Found::Missing;
+        }
+        let impls = self.impls_of(t);
+        for pass in [false, true] {
+            for &(f, i) in &impls {
+                let Some(info) = self.index(f).impls.get(i as usize) else { continue };
+                if info.trait_.is_some() != pass {
+                    continue;
+                }
+                if let Some(&m) = info.items.get(name) {
+                    return Found::Member((f, m));
+                }
+            }
+        }
+        // A default item of a trait it implements.
+        for &(f, i) in &impls {
+            let Some(info) = self.index(f).impls.get(i as usize) else { continue };
+            let Some(tr) = &info.trait_ else { continue };
+            let base = codegraph_parse::rust_strip_type_args(tr);
+            let segs: Vec<String> = base.split("::").map(str::to_string).collect();
+            if let Some(Def::Item(trt)) = self.path(f, None, &segs, depth + 1)
+                && let Some(m) = self.trait_item(trt, name, depth + 1)
+            {
+                return Found::Member(m);
+            }
+        }
+        Found::External
+    }
+
+    /// Item `name` of a trait or its supertraits.
+    fn trait_item(&self, tr: Target, name: &str, depth: u32) -> Option<Target> {
+        let mut queue = vec![tr];
+        let mut seen = HashSet::new();
+        let mut at = 0;
+        while at < queue.len() {
+            let cur = queue[at];
+            at += 1;
+            if !seen.insert(cur) || depth > MAX_DEPTH || !self.spend() {
+                continue;
+            }
+            let index = self.index(cur.0);
+            if index.kind(cur.1) != Some(NodeKind::Interface) {
+                continue;
+            }
+            if let Some(c) = index.child(cur.1, name) {
+                return Some((cur.0, c));
+            }
+            for s in index.supertraits.get(&cur.1).into_iter().flatten() {
+                let base = codegraph_parse::rust_strip_type_args(s);
+                let segs: Vec<String> = base.split("::").map(str::to_string).collect();
+                if let Some(Def::Item(st)) = self.path(cur.0, index.parent(cur.1), &segs, depth + 1)
+                {
+                    queue.push(st);
+                }
+            }
+        }
+        None
+    }
+
+    // ---- types ----
+
+    fn alias_target(&self, t: Target, depth: u32) -> Ty {
+        match self.index(t.0).aliases.get(&t.1) {
+            Some(text) => self.ty_named(t.0, self.index(t.0).parent(t.1), text, depth + 1),
+            None => Ty::Unknown,
+        }
+    }
+
+    /// A type as written (normalized) in `file` at `scope`.
+    fn ty_named(&self, file: SourceFile, scope: Option<SymbolIdx>, text: &str, depth: u32) -> Ty {
+        let key = (file, scope, text.to_string());
+        if let Some(t) = self.types.borrow().get(&key) {
+            return t.clone();
+        }
+        let t = self.ty_named_uncached(file, scope, text, depth);
+        if depth <= MAX_DEPTH / 2 {
+            self.types.borrow_mut().insert(key, t.clone());
+        }
+        t
+    }
+
+    fn ty_named_uncached(
+        &self,
+        file: SourceFile,
+        scope: Option<SymbolIdx>,
+        text: &str,
+        depth: u32,
+    ) -> Ty {
+        if depth > MAX_DEPTH || text.is_empty() {
+            return Ty::Unknown;
+        }
+        if let Some(inner) = text.strip_prefix('[') {
+            // A slice or an array: its element.
+            let inner = inner.strip_suffix(']').unwrap_or(inner);
+            let elem = index::top_level(inner)
+                .first()
+                .map(|e| e.split(';').next().unwrap_or(e))
+                .unwrap_or("");
+            return Ty::Ext("[]".to_string(), vec![self.ty_named(file, scope, elem, depth + 1)]);
+        }
+        if text.starts_with('(') || text.starts_with("fn(") || text == "!" {
+            return Ty::Unknown;
+        }
+        let (base, args) = split_generic(text);
+        // `Iterator<Item=T>` (also `impl`/`dyn`, `IntoIterator`...): an iterator of `T`.
+        if ITERATOR_TRAITS.contains(&base.as_str())
+            && let Some(item) = item_binding(text)
+        {
+            return Ty::Ext("Iter".to_string(), vec![self.ty_named(file, scope, &item, depth + 1)]);
+        }
+        // Trait bounds written as a type (`Error+Send`): the first.
+        let base = base.split('+').next().unwrap_or(&base).to_string();
+        let segs: Vec<String> = base.split("::").map(str::to_string).collect();
+        let last = segs.last().cloned().unwrap_or_default();
+        let args_ty = |this: &Self| -> Vec<Ty> {
+            args.iter().map(|a| this.ty_named(file, scope, a, depth + 1)).collect()
+        };
+        // A generic parameter in scope: its bounds.
+        if segs.len() == 1
+            && let Some(bounds) = self.generic_bounds(file, scope, &base)
+        {
+            let traits: Vec<Target> = bounds
+                .iter()
+                .filter_map(|b| match self.ty_named(file, scope, b, depth + 1) {
+                    Ty::Traits(t) => Some(t),
+                    _ => None,
+                })
+                .flatten()
+                .collect();
+            return if traits.is_empty() { Ty::Ext(base, Vec::new()) } else { Ty::Traits(traits) };
+        }
+        match self.path(file, scope, &segs, depth + 1) {
+            Some(Def::Item(t)) => {
+                let index = self.index(t.0);
+                match index.kind(t.1) {
+                    Some(NodeKind::Struct | NodeKind::Enum) => Ty::Adt(t, args_ty(self)),
+                    Some(NodeKind::Interface) => Ty::Traits(vec![t]),
+                    Some(NodeKind::TypeAlias) => {
+                        // A trait's associated type, or an alias.
+                        if index.aliases.contains_key(&t.1) {
+                            self.alias_target(t, depth + 1)
+                        } else {
+                            Ty::Unknown
+                        }
+                    }
+                    _ => Ty::Unknown,
+                }
+            }
+            Some(Def::Module(..)) => Ty::Unknown,
+            Some(Def::External) | None => Ty::Ext(last, args_ty(self)),
+        }
+    }
+
+    /// The bounds of generic parameter `name` declared around `scope` (the function, its
+    /// impl, its type or trait); `Self` inside a trait is bounded by the trait.
+    fn generic_bounds(
+        &self,
+        file: SourceFile,
+        scope: Option<SymbolIdx>,
+        name: &str,
+    ) -> Option<Vec<String>> {
+        let index = self.index(file);
+        let mut cur = scope;
+        while let Some(s) = cur {
+            if let Some(g) = index.generics.get(&s)
+                && let Some((_, b)) = g.iter().find(|(n, _)| n == name)
+            {
+                return Some(b.clone());
+            }
+            if let Some(&i) = index.impl_of.get(&s)
+                && let Some(info) = index.impls.get(i as usize)
+            {
+                for p in &info.type_params {
+                    if let Some((n, b)) = index::param_bounds(p)
+                        && n == name
+                    {
+                        return Some(b);
+                    }
+                }
+            }
+            if name == "Self" && index.kind(s) == Some(NodeKind::Interface) {
+                return Some(vec![index.name(s).to_string()]);
+            }
+            cur = index.parent(s);
+        }
+        None
+    }
+
+    /// The type of a variable visible at `line` in the functions around `scope`.
+    fn local(&self, scope: Option<SymbolIdx>, name: &str, line: u32, depth: u32) -> Option<Ty> {
+        let h = self.local_hint(scope, name, line)?;
+        Some(self.hint_type(h.scope, &h.source, line, depth + 1))
+    }
+
+    fn local_hint(&self, scope: Option<SymbolIdx>, name: &str, line: u32) -> Option<&'db TypeHint> {
+        let index = self.index(self.file);
+        let mut cur = scope;
+        while let Some(s) = cur {
+            if matches!(
+                index.kind(s),
+                Some(NodeKind::Struct | NodeKind::Enum | NodeKind::Interface | NodeKind::Module)
+            ) {
+                return None;
+            }
+            let hint = self
+                .hints
+                .get(&(s, name))
+                .and_then(|v| v.iter().filter(|h| h.line <= line).max_by_key(|h| h.line));
+            if let Some(h) = hint {
+                return Some(h);
+            }
+            cur = index.parent(s);
+        }
+        None
+    }
+
+    fn hint_type(&self, scope: Option<SymbolIdx>, src: &HintSource, line: u32, depth: u32) -> Ty {
+        if depth > MAX_DEPTH {
+            return Ty::Unknown;
+        }
+        match src {
+            HintSource::Annotation(t) | HintSource::Construct(t) => {
+                self.ty_named(self.file, scope, t, depth + 1)
+            }
+            HintSource::CallResult(c) => self.returned(scope, c, line, depth + 1),
+            HintSource::Value(Receiver::Path(p)) => self.path_type(scope, p, line, depth + 1),
+            _ => Ty::Unknown,
+        }
+    }
+
+    /// The type of a value chain or an item path.
+    fn path_type(&self, scope: Option<SymbolIdx>, path: &[String], line: u32, depth: u32) -> Ty {
+        let Some(first) = path.first() else { return Ty::Unknown };
+        if depth > MAX_DEPTH {
+            return Ty::Unknown;
+        }
+        let mut rest = &path[1..];
+        let mut ty = match first.as_str() {
+            "::" => {
+                // `E::V () 0`: field `0` of the tuple variant (or struct) `E::V`.
+                if let Some(k) = rest.iter().position(|s| s == "()") {
+                    return match (
+                        self.path(self.file, scope, &rest[..k], depth + 1),
+                        rest.get(k + 1),
+                    ) {
+                        (Some(Def::Item(t)), Some(field)) => {
+                            let index = self.index(t.0);
+                            match index.fields.get(&(t.1, field.clone())) {
+                                Some(ft) => self.ty_named(
+                                    t.0,
+                                    index.parent(t.1).or(Some(t.1)),
+                                    ft,
+                                    depth + 1,
+                                ),
+                                None => Ty::Unknown,
+                            }
+                        }
+                        _ => Ty::Unknown,
+                    };
+                }
+                return self.item_value_type(scope, rest, depth + 1);
+            }
+            "new" => {
+                let Some(t) = rest.first() else { return Ty::Unknown };
+                rest = &rest[1..];
+                self.ty_named(self.file, scope, t, depth + 1)
+            }
+            name => match self.local(scope, name, line, depth) {
+                Some(t) => t,
+                None => self.item_value_type(scope, &path[..1], depth + 1),
+            },
+        };
+        for seg in rest {
+            ty = self.field_of(ty, seg, depth + 1);
+        }
+        ty
+    }
+
+    /// The type of an item used as a value: a `const` or `static`, a unit struct, a variant.
+    fn item_value_type(&self, scope: Option<SymbolIdx>, segs: &[String], depth: u32) -> Ty {
+        match self.path(self.file, scope, segs, depth + 1) {
+            Some(Def::Item(t)) => self.value_of_item(t, depth),
+            Some(Def::External) => Ty::Ext(segs.last().cloned().unwrap_or_default(), Vec::new()),
+            _ => Ty::Unknown,
+        }
+    }
+
+    fn value_of_item(&self, t: Target, depth: u32) -> Ty {
+        let index = self.index(t.0);
+        match index.kind(t.1) {
+            Some(NodeKind::Constant | NodeKind::Variable) => {
+                if let Some(ty) = index.returns.get(&t.1) {
+                    return self.ty_named(t.0, index.parent(t.1), ty, depth + 1);
+                }
+                // An enum variant: a value of its enum.
+                match index.parent(t.1) {
+                    Some(p) if index.kind(p) == Some(NodeKind::Enum) => {
+                        Ty::Adt((t.0, p), Vec::new())
+                    }
+                    _ => Ty::Unknown,
+                }
+            }
+            Some(NodeKind::Struct) => Ty::Adt(t, Vec::new()),
+            _ => Ty::Unknown,
+        }
+    }
+
+    /// The type of field `name` of a value of type `ty` (a tuple field `0` too; `[]`: an
+    /// element).
+    fn field_of(&self, ty: Ty, name: &str, depth: u32) -> Ty {
+        if depth > MAX_DEPTH {
+            return Ty::Unknown;
+        }
+        match ty {
+            Ty::Adt(t, args) => {
+                if name == "[]" {
+                    return Ty::Unknown;
+                }
+                let index = self.index(t.0);
+                match index.fields.get(&(t.1, name.to_string())) {
+                    Some(ft) => {
+                        self.subst_type(t.0, Some(t.1), ft, &self.type_subst(t, &args), depth + 1)
+                    }
+                    None => Ty::Unknown,
+                }
+            }
+            Ty::Ext(base, args) if POINTERS.contains(&base.as_str()) => {
+                match args.into_iter().next() {
+                    Some(inner) => self.field_of(inner, name, depth + 1),
+                    None => Ty::Unknown,
+                }
+            }
+            Ty::Ext(base, args) if name == "[]" => element_of(&base, &args),
+            _ => Ty::Unknown,
+        }
+    }
+
+    /// The type parameters of type `t` bound to `args`.
+    fn type_subst(&self, t: Target, args: &[Ty]) -> Vec<(String, Ty)> {
+        let index = self.index(t.0);
+        match index.generics.get(&t.1) {
+            Some(g) => g.iter().map(|(n, _)| n.clone()).zip(args.iter().cloned()).collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// [`Self::ty_named`] with generic parameter names replaced by types.
+    fn subst_type(
+        &self,
+        file: SourceFile,
+        scope: Option<SymbolIdx>,
+        text: &str,
+        subst: &[(String, Ty)],
+        depth: u32,
+    ) -> Ty {
+        if subst.is_empty() || depth > MAX_DEPTH {
+            return self.ty_named(file, scope, text, depth);
+        }
+        if let Some((_, ty)) = subst.iter().find(|(n, _)| n == text) {
+            return ty.clone();
+        }
+        let (base, args) = split_generic(text);
+        if args.is_empty() {
+            return self.ty_named(file, scope, text, depth);
+        }
+        let args: Vec<Ty> =
+            args.iter().map(|a| self.subst_type(file, scope, a, subst, depth + 1)).collect();
+        match self.ty_named(file, scope, &base, depth + 1) {
+            Ty::Adt(t, _) => Ty::Adt(t, args),
+            Ty::Ext(b, _) => Ty::Ext(b, args),
+            other => other,
+        }
+    }
+
+    /// The type of `self` in the function around `scope`.
+    fn self_type(&self, scope: Option<SymbolIdx>, line: u32, depth: u32) -> Ty {
+        match self.local(scope, "self", line, depth) {
+            Some(t) => t,
+            None => Ty::Unknown,
+        }
+    }
+
+    /// The type a call returns.
+    fn returned(&self, scope: Option<SymbolIdx>, c: &Callee, line: u32, depth: u32) -> Ty {
+        if depth > MAX_DEPTH {
+            return Ty::Unknown;
+        }
+        match c.name.as_str() {
+            "?" => {
+                return match self.receiver_type(scope, &c.receiver, line, depth + 1) {
+                    Ty::Ext(b, args) if matches!(b.as_str(), "Option" | "Result" | "Poll") => {
+                        args.into_iter().next().unwrap_or(Ty::Unknown)
+                    }
+                    _ => Ty::Unknown,
+                };
+            }
+            "[]" => {
+                return match self.receiver_type(scope, &c.receiver, line, depth + 1) {
+                    Ty::Ext(b, args) => element_of(&b, &args),
+                    _ => Ty::Unknown,
+                };
+            }
+            _ => {}
+        }
+        let receiver = match &c.receiver {
+            Receiver::Path(p) if p.first().is_some_and(|f| f == "::") => None,
+            Receiver::Path(_) | Receiver::CallResult(_) | Receiver::This => {
+                Some(self.receiver_type(scope, &c.receiver, line, depth + 1))
+            }
+            _ => None,
+        };
+        if let Some(Ty::Ext(base, args)) = &receiver {
+            if POINTERS.contains(&base.as_str())
+                && !matches!(
+                    c.name.as_str(),
+                    "clone" | "as_ref" | "borrow" | "lock" | "read" | "write" | "upgrade"
+                )
+            {
+                // Read through the pointer.
+                if let Some(inner) = args.first() {
+                    let call = Callee { receiver: Receiver::Other, name: c.name.clone() };
+                    return self.returned_on(inner.clone(), &call, depth + 1);
+                }
+            }
+            return ext_return(base, args, &c.name).unwrap_or(Ty::Unknown);
+        }
+        if let Some(r) = receiver {
+            return self.returned_on(r, c, depth + 1);
+        }
+        match self.callee(scope, c, line, depth + 1).0 {
+            Found::Member(m) => {
+                let index = self.index(m.0);
+                match index.kind(m.1) {
+                    Some(NodeKind::Struct) => Ty::Adt(m, Vec::new()),
+                    Some(NodeKind::Constant) => match index.parent(m.1) {
+                        Some(p) if index.kind(p) == Some(NodeKind::Enum) => {
+                            Ty::Adt((m.0, p), Vec::new())
+                        }
+                        _ => Ty::Unknown,
+                    },
+                    _ => match index.returns.get(&m.1) {
+                        Some(t) => self.ty_named(m.0, Some(m.1), t, depth + 1),
+                        None => Ty::Unknown,
+                    },
+                }
+            }
+            Found::External => {
+                // `Some(x)`, `Box::new(x)`, `Vec::new()`...: the std type by its name.
+                match &c.receiver {
+                    Receiver::Path(p)
+                        if p.len() >= 2
+                            && matches!(
+                                c.name.as_str(),
+                                "new" | "default" | "with_capacity" | "from"
+                            ) =>
+                    {
+                        let last = p.last().cloned().unwrap_or_default();
+                        Ty::Ext(last, Vec::new())
+                    }
+                    _ => Ty::Unknown,
+                }
+            }
+            Found::Missing => Ty::Unknown,
+        }
+    }
+
+    /// What method `c.name` returns on a receiver of type `ty`.
+    fn returned_on(&self, ty: Ty, c: &Callee, depth: u32) -> Ty {
+        let args = match &ty {
+            Ty::Adt(_, a) => a.clone(),
+            _ => Vec::new(),
+        };
+        let adt = match &ty {
+            Ty::Adt(t, _) => Some(*t),
+            _ => None,
+        };
+        match self.method_on(ty.clone(), &c.name, depth + 1) {
+            Found::Member(m) => {
+                let index = self.index(m.0);
+                let Some(ret) = index.returns.get(&m.1) else { return Ty::Unknown };
+                let mut subst = Vec::new();
+                if let Some(t) = adt {
+                    // The impl's parameters bound by the receiver's arguments (`impl<T>
+                    // Wrapper<T>`: `T` is the receiver's first argument).
+                    if let Some(&i) = index.impl_of.get(&m.1)
+                        && let Some(info) = index.impls.get(i as usize)
+                    {
+                        let (_, self_args) = split_generic(&info.self_ty);
+                        subst = self_args.into_iter().zip(args.iter().cloned()).collect();
+                    } else {
+                        subst = self.type_subst(t, &args);
+                    }
+                }
+                if ret == "Self" {
+                    return ty;
+                }
+                self.subst_type(m.0, Some(m.1), ret, &subst, depth + 1)
+            }
+            _ => match ty {
+                Ty::Ext(base, args) => ext_return(&base, &args, &c.name).unwrap_or(Ty::Unknown),
+                _ => Ty::Unknown,
+            },
+        }
+    }
+
+    /// Method `name` on a value of type `ty`.
+    fn method_on(&self, ty: Ty, name: &str, depth: u32) -> Found {
+        if depth > MAX_DEPTH {
+            return Found::Missing;
+        }
+        match ty {
+            Ty::Adt(t, _) => self.method_on_adt(t, name, depth + 1),
+            Ty::Traits(ts) => {
+                for t in &ts {
+                    if let Some(m) = self.trait_item(*t, name, depth + 1) {
+                        return Found::Member(m);
+                    }
+                }
+                Found::External
+            }
+            Ty::Ext(base, args) => {
+                if POINTERS.contains(&base.as_str())
+                    && let Some(inner) = args.into_iter().next()
+                {
+                    return match self.method_on(inner, name, depth + 1) {
+                        Found::Missing => Found::External,
+                        f => f,
+                    };
+                }
+                Found::External
+            }
+            Ty::Unknown => Found::Missing,
+        }
+    }
+
+    /// The type of a call's receiver.
+    fn receiver_type(&self, scope: Option<SymbolIdx>, r: &Receiver, line: u32, depth: u32) -> Ty {
+        match r {
+            Receiver::This => self.self_type(scope, line, depth + 1),
+            Receiver::Path(p) => self.path_type(scope, p, line, depth),
+            Receiver::CallResult(inner) => self.returned(scope, inner, line, depth),
+            _ => Ty::Unknown,
+        }
+    }
+
+    /// What a call resolves to, and why.
+    fn callee(
+        &self,
+        scope: Option<SymbolIdx>,
+        c: &Callee,
+        line: u32,
+        depth: u32,
+    ) -> (Found, Reason) {
+        if depth > MAX_DEPTH {
+            return (Found::Missing, Reason::NameOnly);
+        }
+        match &c.receiver {
+            Receiver::None => {
+                if c.name.is_empty() {
+                    return (Found::Missing, Reason::NameOnly);
+                }
+                // A closure or function value held by a local.
+                if self.local_hint(scope, &c.name, line).is_some() {
+                    return (Found::Missing, Reason::NameOnly);
+                }
+                match self.name_in_scope(self.file, scope, &c.name, depth + 1) {
+                    Some(Def::Item(t)) => (
+                        callable(self.index(t.0), t),
+                        reason_for(self.file, t.0, Reason::ImportResolved),
+                    ),
+                    Some(Def::External) => (Found::External, Reason::ImportResolved),
+                    Some(Def::Module(..)) | None => (Found::Missing, Reason::NameOnly),
+                }
+            }
+            Receiver::Path(p) if p.first().is_some_and(|f| f == "::") => {
+                let mut segs: Vec<String> = p[1..].to_vec();
+                segs.push(c.name.clone());
+                match self.path(self.file, scope, &segs, depth + 1) {
+                    Some(Def::Item(t)) => (
+                        callable(self.index(t.0), t),
+                        reason_for(self.file, t.0, Reason::ImportResolved),
+                    ),
+                    Some(Def::External) => (Found::External, Reason::ImportResolved),
+                    Some(Def::Module(..)) => (Found::Missing, Reason::NameOnly),
+                    None => {
+                        // A path through a type outside the workspace or a generic parameter.
+                        match self.path(self.file, scope, &p[1..], depth + 1) {
+                            Some(Def::External) => (Found::External, Reason::ImportResolved),
+                            _ => (Found::Missing, Reason::NameOnly),
+                        }
+                    }
+                }
+            }
+            Receiver::This | Receiver::Path(_) | Receiver::CallResult(_) => {
+                let ty = self.receiver_type(scope, &c.receiver, line, depth + 1);
+                let reason = if c.receiver == Receiver::This {
+                    Reason::ThisDispatch
+                } else {
+                    Reason::TypedReceiver
+                };
+                (self.method_on(ty, &c.name, depth + 1), reason)
+            }
+            _ => (Found::Missing, Reason::NameOnly),
+        }
+    }
+
+    /// The declaration a callee-shaped reference names (a route handler, a function value).
+    fn reference(
+        &self,
+        scope: Option<SymbolIdx>,
+        callee: &Callee,
+        line: u32,
+    ) -> Option<(Target, Reason)> {
+        match self.callee(scope, callee, line, 0) {
+            (Found::Member(t), reason) => Some((t, reason)),
+            _ => None,
+        }
+    }
+}
+
+/// What calling item `t` is: a function, a method, a tuple struct or variant (its
+/// construction); anything else (a module, a trait, a const) is no call target.
+fn callable(index: &RustIndex, t: Target) -> Found {
+    match index.kind(t.1) {
+        Some(NodeKind::Function | NodeKind::Method | NodeKind::Struct | NodeKind::Constant) => {
+            Found::Member(t)
+        }
+        Some(NodeKind::Macro) => Found::Member(t),
+        _ => Found::Missing,
+    }
+}
+
+fn reason_for(file: SourceFile, target: SourceFile, reason: Reason) -> Reason {
+    if file == target && reason == Reason::ImportResolved { Reason::SameFile } else { reason }
+}
+
+fn parent_module(p: &str) -> &str {
+    p.rsplit_once("::").map_or("", |(a, _)| a)
+}
+
+fn join_module(p: &str, name: &str) -> String {
+    if p.is_empty() { name.to_string() } else { format!("{p}::{name}") }
+}
+
+/// `Vec<Map<K,V>>` -> (`Vec`, [`Map<K,V>`]).
+fn split_generic(text: &str) -> (String, Vec<String>) {
+    let plain = codegraph_parse::rust_strip_type_args(text);
+    let (Some(open), Some(close)) = (text.find('<'), text.rfind('>')) else {
+        return (plain, Vec::new());
+    };
+    if close <= open {
+        return (plain, Vec::new());
+    }
+    let args = index::top_level(&text[open + 1..close])
+        .into_iter()
+        .map(str::trim)
+        .filter(|a| !a.is_empty() && !a.contains('='))
+        .map(str::to_string)
+        .collect();
+    (plain, args)
+}
+
+/// The std traits whose `Item=T` binding says what iterating gives.
+const ITERATOR_TRAITS: &[&str] = &[
+    "Iterator",
+    "IntoIterator",
+    "DoubleEndedIterator",
+    "ExactSizeIterator",
+    "FusedIterator",
+    "std::iter::Iterator",
+    "core::iter::Iterator",
+];
+
+/// The `Item=T` binding of `Iterator<Item=T>` (`T`).
+fn item_binding(text: &str) -> Option<String> {
+    let open = text.find('<')?;
+    let close = text.rfind('>')?;
+    index::top_level(text.get(open + 1..close)?)
+        .into_iter()
+        .find_map(|a| a.trim().strip_prefix("Item=").map(str::to_string))
+}
+
+/// Containers whose elements are their first type argument.
+const SEQUENCES: &[&str] = &[
+    "Vec",
+    "VecDeque",
+    "LinkedList",
+    "HashSet",
+    "BTreeSet",
+    "IndexSet",
+    "BinaryHeap",
+    "[]",
+    "Iter",
+    "IterMut",
+    "IntoIter",
+    "Option",
+    "SmallVec",
+    "Drain",
+    "Peekable",
+    "Rev",
+    "Skip",
+    "Take",
+    "Cloned",
+    "Copied",
+    "Filter",
+    "Chain",
+];
+
+/// What iterating a std container gives.
+fn element_of(base: &str, args: &[Ty]) -> Ty {
+    if SEQUENCES.contains(&base) {
+        return args.first().cloned().unwrap_or(Ty::Unknown);
+    }
+    if POINTERS.contains(&base)
+        && let Some(Ty::Ext(b, a)) = args.first()
+    {
+        return element_of(b, a);
+    }
+    Ty::Unknown
+}
+
+/// What std's containers and wrappers return from their methods (by the receiver's type
+/// arguments), when that is a type resolution can follow.
+fn ext_return(base: &str, args: &[Ty], method: &str) -> Option<Ty> {
+    let arg = |i: usize| args.get(i).cloned();
+    let wrap = |b: &str, a: Vec<Ty>| Some(Ty::Ext(b.to_string(), a));
+    let same = || Some(Ty::Ext(base.to_string(), args.to_vec()));
+    match method {
+        "clone" | "to_owned" | "as_ref" | "as_mut" | "borrow" | "borrow_mut" | "by_ref" => {
+            if matches!(base, "RefCell") && method.starts_with("borrow") {
+                return arg(0);
+            }
+            return same();
+        }
+        "to_string" | "to_uppercase" | "to_lowercase" | "trim" | "format" => {
+            return wrap("String", vec![]);
+        }
+        _ => {}
+    }
+    match base {
+        "Option" | "Result" | "Poll" => match method {
+            "unwrap" | "expect" | "unwrap_or" | "unwrap_or_default" | "unwrap_or_else"
+            | "unwrap_unchecked" => arg(0),
+            "as_deref" | "as_deref_mut" | "take" | "or" | "or_else" | "filter" | "cloned"
+            | "copied" | "replace" => same(),
+            "ok" => wrap("Option", arg(0).into_iter().collect()),
+            "iter" | "iter_mut" | "into_iter" => wrap("Iter", arg(0).into_iter().collect()),
+            _ => None,
+        },
+        "Vec" | "VecDeque" | "[]" | "SmallVec" | "LinkedList" | "BinaryHeap" | "HashSet"
+        | "BTreeSet" | "IndexSet" => match method {
+            "iter" | "iter_mut" | "into_iter" | "drain" => {
+                wrap("Iter", arg(0).into_iter().collect())
+            }
+            "get" | "get_mut" | "first" | "last" | "first_mut" | "last_mut" | "pop"
+            | "pop_front" | "pop_back" | "front" | "back" | "peek" => {
+                wrap("Option", arg(0).into_iter().collect())
+            }
+            "remove" | "swap_remove" => arg(0),
+            "as_slice" | "as_mut_slice" => same(),
+            _ => None,
+        },
+        "HashMap" | "BTreeMap" | "IndexMap" => match method {
+            "get" | "get_mut" | "remove" => wrap("Option", arg(1).into_iter().collect()),
+            "values" | "values_mut" | "into_values" => wrap("Iter", arg(1).into_iter().collect()),
+            "keys" | "into_keys" => wrap("Iter", arg(0).into_iter().collect()),
+            _ => None,
+        },
+        "Iter" | "IterMut" | "IntoIter" | "Peekable" | "Rev" | "Skip" | "Take" | "Cloned"
+        | "Copied" | "Filter" | "Chain" | "Drain" => match method {
+            "next" | "next_back" | "last" | "nth" | "min" | "max" | "find" | "peek"
+            | "min_by_key" | "max_by_key" | "min_by" | "max_by" => {
+                wrap("Option", arg(0).into_iter().collect())
+            }
+            "filter" | "rev" | "skip" | "take" | "peekable" | "cloned" | "copied" | "step_by"
+            | "skip_while" | "take_while" | "inspect" | "fuse" | "chain" => {
+                wrap("Iter", arg(0).into_iter().collect())
+            }
+            _ => None,
+        },
+        "RefCell" | "Cell" => match method {
+            "get" | "into_inner" => arg(0),
+            _ => None,
+        },
+        "Mutex" | "RwLock" => match method {
+            "lock" | "read" | "write" | "try_lock" => wrap("Result", arg(0).into_iter().collect()),
+            "into_inner" | "get_mut" => wrap("Result", arg(0).into_iter().collect()),
+            _ => None,
+        },
+        "Rc" | "Arc" | "Box" | "Weak" => match method {
+            "upgrade" => wrap("Option", vec![Ty::Ext(base.to_string(), args.to_vec())]),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn sym_id(db: &dyn salsa::Database, t: Target) -> Option<Id> {
+    symbol_ids(db, t.0).get(t.1 as usize).cloned()
+}
+
+/// A callee as written, for an unresolved site.
+fn render(c: &Callee) -> String {
+    let recv = match &c.receiver {
+        Receiver::None => String::new(),
+        Receiver::This => "self.".to_string(),
+        Receiver::Super => "super.".to_string(),
+        Receiver::Path(p) if p.first().is_some_and(|f| f == "::") => {
+            format!("{}::", p[1..].join("::"))
+        }
+        Receiver::Path(p) if p.first().is_some_and(|f| f == "new") => {
+            format!("({} {{..}}).", p.get(1).map_or("", String::as_str))
+        }
+        Receiver::Path(p) => format!("{}.", p.join(".")),
+        Receiver::CallResult(inner) if inner.name == "?" => {
+            format!("{}?.", render_recv(&inner.receiver))
+        }
+        Receiver::CallResult(inner) => format!("{}().", render(inner)),
+        Receiver::Other => "(…).".to_string(),
+    };
+    if c.name.is_empty() {
+        format!("{}(…)", recv.trim_end_matches('.'))
+    } else {
+        format!("{recv}{}", c.name)
+    }
+}
+
+fn render_recv(r: &Receiver) -> String {
+    let c = Callee { receiver: r.clone(), name: String::new() };
+    render(&c).trim_end_matches("(…)").to_string()
+}
+
+/// Whether a function is a test: `#[test]`, `#[tokio::test]`, `#[rstest]`... in its
+/// attributes.
+fn is_test_fn(signature: &str) -> bool {
+    signature.starts_with("#[")
+        && (signature.contains("test]")
+            || signature.contains("test(")
+            || signature.contains("::test"))
+}
+
+/// The test a call belongs to: the outermost function around it, when it is a test (or in a
+/// test file).
+fn test_of(facts: &FileFacts, scope: Option<SymbolIdx>, in_test_file: bool) -> Option<SymbolIdx> {
+    let mut cur = scope?;
+    let mut func = None;
+    loop {
+        let s = facts.symbols.get(cur as usize)?;
+        if matches!(s.kind, NodeKind::Function | NodeKind::Method) {
+            func = Some(cur);
+        }
+        match s.parent {
+            Some(p) => cur = p,
+            None => break,
+        }
+    }
+    let f = func?;
+    let sym = facts.symbols.get(f as usize)?;
+    (in_test_file || is_test_fn(&sym.signature)).then_some(f)
+}
+
+fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile) -> Resolved {
+    let l = Local::new(db, workspace, file);
+    let facts = l.facts;
+    let index = l.index(file);
+    let fid = file_id(file.path(db));
+    let ids = symbol_ids(db, file);
+    let mut out = Resolved::default();
+
+    // IMPORTS: file -> the file of each imported item of the workspace.
+    let mut imported: HashSet<Id> = HashSet::new();
+    for imp in &facts.imports {
+        for b in &imp.bindings {
+            let mut segs: Vec<String> = if imp.source.is_empty() {
+                Vec::new()
+            } else {
+                imp.source.split("::").map(str::to_string).collect()
+            };
+            if let Imported::Named(n) = &b.imported {
+                segs.push(n.clone());
+            }
+            let target_file = match l.use_path(file, &segs, 0) {
+                Some(Def::Item(t)) => Some(t.0),
+                Some(Def::Module(r, p)) => l.module_files(&r, &p).first().copied(),
+                _ => None,
+            };
+            if let Some(f) = target_file
+                && f != file
+            {
+                let dst = file_id(f.path(db));
+                if imported.insert(dst.clone()) {
+                    out.edges.push(Edge::new(
+                        fid.clone(),
+                        dst,
+                        EdgeKind::Imports,
+                        Reason::ImportResolved,
+                        imp.line,
+                    ));
+                }
+            }
+        }
+    }
+
+    // IMPLEMENTS: type -> trait, for each impl of a trait of the workspace for a type of it.
+    if let Some(r) = facts.rust() {
+        for (i, imp) in r.impls.iter().enumerate() {
+            let Some(tr) = &imp.trait_ else { continue };
+            let scope = r.impls[i]
+                .items
+                .first()
+                .and_then(|&it| facts.symbols.get(it as usize))
+                .and_then(|s| s.parent);
+            let self_segs: Vec<String> = codegraph_parse::rust_strip_type_args(&imp.self_ty)
+                .split("::")
+                .map(str::to_string)
+                .collect();
+            let tr_segs: Vec<String> =
+                codegraph_parse::rust_strip_type_args(tr).split("::").map(str::to_string).collect();
+            let (Some(Def::Item(t)), Some(Def::Item(trt))) =
+                (l.path(file, scope, &self_segs, 0), l.path(file, scope, &tr_segs, 0))
+            else {
+                continue;
+            };
+            if l.index(trt.0).kind(trt.1) != Some(NodeKind::Interface) {
+                continue;
+            }
+            let (Some(src), Some(dst)) = (sym_id(db, t), sym_id(db, trt)) else { continue };
+            let reason = if t.0 == file && trt.0 == file {
+                Reason::SameFile
+            } else {
+                Reason::ImportResolved
+            };
+            out.edges.push(Edge::new(src, dst, EdgeKind::Implements, reason, imp.line));
+        }
+    }
+
+    // EXTENDS: trait -> supertrait.
+    for h in &facts.heritage {
+        let Some(src) = ids.get(h.symbol as usize) else { continue };
+        let around = index.parent(h.symbol);
+        let segs: Vec<String> = codegraph_parse::rust_strip_type_args(&h.target)
+            .split("::")
+            .map(str::to_string)
+            .collect();
+        let Some(Def::Item(t)) = l.path(file, around, &segs, 0) else { continue };
+        if t == (file, h.symbol) || l.index(t.0).kind(t.1) != Some(NodeKind::Interface) {
+            continue;
+        }
+        let Some(dst) = sym_id(db, t) else { continue };
+        let line = facts.symbols.get(h.symbol as usize).map_or(0, |s| s.start_line);
+        let reason = if t.0 == file { Reason::SameFile } else { Reason::ImportResolved };
+        out.edges.push(Edge::new(src.clone(), dst, EdgeKind::Extends, reason, line));
+    }
+
+    // CALLS and TESTS.
+    let in_test_file = crate::graph::is_test(db, file);
+    let mut tested = crate::tested::Tested::default();
+    for site in &facts.calls {
+        let (found, reason) = l.callee(site.enclosing, &site.callee, site.line, 0);
+        match found {
+            Found::Member(t) => {
+                let Some(dst) = sym_id(db, t) else {
+                    out.unresolved.push(unresolved(
+                        db,
+                        file,
+                        site.enclosing,
+                        site.line,
+                        &site.callee,
+                    ));
+                    continue;
+                };
+                out.resolved_calls += 1;
+                let reason = reason_for(file, t.0, reason);
+                let caller = caller_id(db, file, site.enclosing);
+                if let Some(test) = test_of(facts, site.enclosing, in_test_file) {
+                    tested.add(db, ids.get(test as usize), (&dst, t.0, reason, site.line));
+                }
+                out.edges.push(Edge::new(caller, dst, EdgeKind::Calls, reason, site.line));
+            }
+            Found::External => out.external_calls += 1,
+            Found::Missing => {
+                out.unresolved.push(unresolved(db, file, site.enclosing, site.line, &site.callee));
+            }
+        }
+    }
+
+    // ACCESSES: a field read or written through a receiver that resolves.
+    for a in &facts.accesses {
+        let ty = l.receiver_type(a.enclosing, &a.receiver, a.line, 0);
+        let Ty::Adt(t, _) = ty else { continue };
+        let Some(f) = l.index(t.0).child(t.1, &a.name) else { continue };
+        if l.index(t.0).kind(f) != Some(NodeKind::Property) {
+            continue;
+        }
+        if let Some(dst) = sym_id(db, (t.0, f)) {
+            let src = caller_id(db, file, a.enclosing);
+            let reason = if t.0 == file { Reason::SameFile } else { Reason::TypedReceiver };
+            out.edges.push(Edge::new(src, dst, EdgeKind::Accesses, reason, a.line));
+        }
+    }
+
+    // REFERS_TO: functions passed as values.
+    for site in &facts.value_refs {
+        if site.callee.receiver == Receiver::None
+            && l.local_hint(site.enclosing, &site.callee.name, site.line).is_some()
+        {
+            continue;
+        }
+        let (found, reason) = l.callee(site.enclosing, &site.callee, site.line, 0);
+        let Found::Member(t) = found else { continue };
+        if !matches!(l.index(t.0).kind(t.1), Some(NodeKind::Function | NodeKind::Method)) {
+            continue;
+        }
+        let Some(dst) = sym_id(db, t) else { continue };
+        let reason = reason_for(file, t.0, reason);
+        let src = caller_id(db, file, site.enclosing);
+        if let Some(test) = test_of(facts, site.enclosing, in_test_file) {
+            tested.add(db, ids.get(test as usize), (&dst, t.0, reason, site.line));
+        }
+        out.edges.push(Edge::new(src, dst, EdgeKind::RefersTo, reason, site.line));
+    }
+    // A unit test in the file it tests: no file -> same file TESTS edge.
+    out.edges.extend(tested.into_edges(&fid).filter(|e| e.src != e.dst));
+    crate::endpoints::add_endpoint_rows(db, workspace, file, &mut out, |scope, callee| {
+        l.reference(scope, callee, u32::MAX)
+    });
+    out.edges.sort();
+    out.edges.dedup();
+    out.unresolved.sort();
+    out
+}
+
+fn unresolved(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+    enclosing: Option<SymbolIdx>,
+    line: u32,
+    callee: &Callee,
+) -> UnresolvedSite {
+    UnresolvedSite { line, caller: caller_id(db, file, enclosing), callee: render(callee) }
+}
+
+impl LanguageResolver for RustResolver {
+    fn resolve<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> Resolved {
+        resolve_rows(db, key.workspace(db), key.file(db))
+    }
+
+    fn reference(
+        &self,
+        db: &dyn salsa::Database,
+        workspace: Workspace,
+        file: SourceFile,
+        scope: Option<SymbolIdx>,
+        callee: &Callee,
+        line: u32,
+    ) -> Option<(Target, Reason)> {
+        Local::new(db, workspace, file).reference(scope, callee, line)
+    }
+
+    fn has_endpoints(&self) -> bool {
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_generic;
+
+    #[test]
+    fn generic_types_split_into_the_type_and_its_arguments() {
+        let s = |t: &str| split_generic(t);
+        assert_eq!(s("Vec<Item>"), ("Vec".to_string(), vec!["Item".to_string()]));
+        assert_eq!(
+            s("HashMap<String,Vec<Item>>"),
+            ("HashMap".to_string(), vec!["String".to_string(), "Vec<Item>".to_string()])
+        );
+        assert_eq!(s("Iterator<Item=T>"), ("Iterator".to_string(), vec![]));
+        assert_eq!(s("a::Foo"), ("a::Foo".to_string(), vec![]));
+    }
+}
