@@ -64,6 +64,7 @@
 //! - Heritage: a trait's supertraits are `Extends` of the trait.
 
 mod macros;
+mod routes;
 mod walk;
 
 use crate::facts::FileFacts;
@@ -189,6 +190,7 @@ impl Provider for RustProvider {
     fn extract(&self, text: &str, tree: Option<&tree_sitter::Tree>) -> FileFacts {
         let Some(tree) = tree else { return FileFacts::default() };
         let mut facts = walk::extract(text, tree);
+        routes::extract(text, tree, &mut facts);
         facts.syntax_errors = count_errors(tree);
         facts
     }
