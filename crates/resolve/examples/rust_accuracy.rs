@@ -54,6 +54,32 @@ fn main() {
             && (Language::from_path(p) == Some(Language::Rust) || p.ends_with("Cargo.toml"))
     };
     let corpus = common::load(Path::new(root), &keep);
+    // `--at FILE:LINE`: what the index says about one line (edges, unresolved sites, hints).
+    if let Some(at) = args.iter().position(|a| a == "--at").and_then(|i| args.get(i + 1))
+        && let Some((path, line)) = at.rsplit_once(':')
+        && let Ok(line) = line.parse::<u32>()
+    {
+        for &f in &corpus.files {
+            if f.path(&corpus.db) != path {
+                continue;
+            }
+            let r = codegraph_resolve::resolve_file(&corpus.db, corpus.workspace, f);
+            for e in r.edges.iter().filter(|e| e.line == line) {
+                println!("EDGE {} {} -> {} ({})", e.kind, e.src, e.dst, e.reason);
+            }
+            for u in r.unresolved.iter().filter(|u| u.line == line) {
+                println!("UNRESOLVED {} in {}", u.callee, u.caller);
+            }
+            let facts = codegraph_db::file_facts(&corpus.db, f);
+            for c in facts.calls.iter().filter(|c| c.line == line) {
+                println!("CALL {:?}", c.callee);
+            }
+            for h in facts.type_hints.iter().filter(|h| h.line + 40 >= line && h.line <= line) {
+                println!("HINT L{} {:?} {} = {:?}", h.line, h.scope, h.name, h.source);
+            }
+        }
+        return;
+    }
     corpus.print_call_accounting();
     let syms = corpus.symbols();
     let label = |v: &serde_json::Value| format!("{} {}", field(v, "dispatch"), field(v, "via"));

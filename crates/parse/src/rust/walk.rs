@@ -832,6 +832,14 @@ impl<'s> Walker<'s> {
                         stack.push((k, r.clone()));
                     }
                 }
+                "tuple_pattern" => {
+                    // `(a, b)`: the tuple's fields `0`, `1`.
+                    let mut c = p.walk();
+                    let kids: Vec<Node<'_>> = p.named_children(&mut c).collect();
+                    for (i, k) in kids.into_iter().enumerate() {
+                        stack.push((k, tuple_field(&r, i)));
+                    }
+                }
                 "or_pattern" => {
                     let mut c = p.walk();
                     let kids: Vec<Node<'_>> = p.named_children(&mut c).collect();
@@ -1271,6 +1279,21 @@ fn element_of(r: Receiver) -> Receiver {
         }
         r @ (Receiver::CallResult(_) | Receiver::This | Receiver::Path(_)) => {
             Receiver::CallResult(Box::new(Callee { receiver: r, name: "[]".to_string() }))
+        }
+        _ => Receiver::Other,
+    }
+}
+
+/// Field `i` of a tuple value: `a.b.0` for a name chain, `0` called on anything else.
+fn tuple_field(r: &Receiver, i: usize) -> Receiver {
+    match r {
+        Receiver::Path(p) if p.first().is_none_or(|f| f != "new") => {
+            let mut p = p.clone();
+            p.push(i.to_string());
+            Receiver::Path(p)
+        }
+        Receiver::CallResult(_) | Receiver::This => {
+            Receiver::CallResult(Box::new(Callee { receiver: r.clone(), name: i.to_string() }))
         }
         _ => Receiver::Other,
     }

@@ -50,6 +50,9 @@ pub(crate) struct RustIndex {
     pub supertraits: HashMap<SymbolIdx, Vec<String>>,
     /// `mod x;` declarations.
     pub mods: Vec<String>,
+    /// Functions of impls and traits without a `self` parameter (associated functions: not
+    /// callable with method syntax).
+    pub selfless: std::collections::HashSet<SymbolIdx>,
 }
 
 impl RustIndex {
@@ -109,9 +112,25 @@ pub(crate) fn rust_index(db: &dyn salsa::Database, file: SourceFile) -> RustInde
         }
         out.mods = r.mods.iter().map(|m| m.name.clone()).collect();
     }
-    // Module-level items: a parent chain of inline modules only, outside impls.
     for (i, s) in facts.symbols.iter().enumerate() {
         let idx = u32::try_from(i).unwrap_or(u32::MAX);
+        if s.kind == NodeKind::Method && !takes_self(&s.signature, &s.name) {
+            out.selfless.insert(idx);
+        }
+        if matches!(
+            s.kind,
+            NodeKind::Function
+                | NodeKind::Method
+                | NodeKind::Struct
+                | NodeKind::Enum
+                | NodeKind::Interface
+        ) {
+            let g = generics(&s.signature, &s.name);
+            if !g.is_empty() {
+                out.generics.insert(idx, g);
+            }
+        }
+        // Module-level items: a parent chain of inline modules only, outside impls.
         if out.impl_of.contains_key(&idx) {
             continue;
         }
@@ -128,19 +147,6 @@ pub(crate) fn rust_index(db: &dyn salsa::Database, file: SourceFile) -> RustInde
         }
         if module_level {
             out.items.entry(s.name.clone()).or_default().push(idx);
-        }
-        if matches!(
-            s.kind,
-            NodeKind::Function
-                | NodeKind::Method
-                | NodeKind::Struct
-                | NodeKind::Enum
-                | NodeKind::Interface
-        ) {
-            let g = generics(&s.signature, &s.name);
-            if !g.is_empty() {
-                out.generics.insert(idx, g);
-            }
         }
     }
     for h in &facts.type_hints {
@@ -260,6 +266,57 @@ pub(crate) fn generics(signature: &str, name: &str) -> Vec<(String, Vec<String>)
     out
 }
 
+/// Whether a function's first parameter is `self` (`self`, `&self`, `&'a mut self`, `self:
+/// Box<Self>`...), from its signature. A signature cut short counts as taking `self`.
+pub(crate) fn takes_self(signature: &str, name: &str) -> bool {
+    let Some(at) = find_word(signature, name) else { return true };
+    let mut rest = &signature[at + name.len()..];
+    if rest.starts_with('<') {
+        let mut depth = 0i32;
+        let mut end = None;
+        for (i, c) in rest.char_indices() {
+            match c {
+                '<' => depth += 1,
+                '>' if !rest[..i].ends_with('-') => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = Some(i);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(end) = end else { return true };
+        rest = &rest[end + 1..];
+    }
+    let Some(params) = rest.trim_start().strip_prefix('(') else { return true };
+    // The first parameter: up to the first `,` or the closing `)` outside brackets.
+    let mut depth = 0i32;
+    let end = params
+        .char_indices()
+        .find_map(|(i, c)| {
+            match c {
+                '<' | '(' | '[' => depth += 1,
+                '>' if params[..i].ends_with('-') => {}
+                '>' | ']' => depth -= 1,
+                ')' if depth == 0 => return Some(i),
+                ')' => depth -= 1,
+                ',' if depth == 0 => return Some(i),
+                _ => {}
+            }
+            None
+        })
+        .unwrap_or(params.len());
+    let first = params[..end].trim();
+    let first = first.trim_start_matches('&').trim_start();
+    let first = first.strip_prefix('\'').map_or(first, |r| {
+        r.trim_start_matches(|c: char| c.is_alphanumeric() || c == '_').trim_start()
+    });
+    let first = first.strip_prefix("mut ").unwrap_or(first).trim_start();
+    first == "self" || first.starts_with("self:") || first.starts_with("self ")
+}
+
 fn find_word(s: &str, word: &str) -> Option<usize> {
     let mut from = 0;
     while let Some(i) = s[from..].find(word) {
@@ -306,6 +363,20 @@ pub(crate) fn impl_table(
 #[cfg(test)]
 mod tests {
     use super::generics;
+
+    #[test]
+    fn methods_take_self_or_not() {
+        use super::takes_self;
+        assert!(takes_self("pub fn span(&self) -> Option<Range>", "span"));
+        assert!(takes_self("fn set<'a>(&'a mut self, v: u8)", "set"));
+        assert!(takes_self("fn into_x(mut self)", "into_x"));
+        assert!(takes_self("fn boxed(self: Box<Self>)", "boxed"));
+        assert!(!takes_self("pub fn parse(repr: &str) -> Result<Vec<Self>, E>", "parse"));
+        assert!(!takes_self("fn new<F: Fn(u8) -> u8>(f: F) -> Self", "new"));
+        assert!(!takes_self("fn default() -> Self", "default"));
+        assert!(takes_self("pub fn get_id(&self) -> &Id", "get_id"));
+        assert!(takes_self("#[inline] fn len(&self, x: (u8, u8)) -> usize", "len"));
+    }
 
     #[test]
     fn generics_with_their_bounds() {

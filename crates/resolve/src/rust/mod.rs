@@ -288,9 +288,15 @@ impl<'db> Local<'db> {
         // Items nested in the enclosing functions, innermost first; a generic parameter.
         let mut cur = scope;
         while let Some(s) = cur {
-            if let Some(c) = index.child(s, name)
+            // Items nested in a function or an inline module (a type's or trait's members
+            // are not in scope by their bare names).
+            let nests = matches!(
+                index.kind(s),
+                Some(NodeKind::Function | NodeKind::Method | NodeKind::Module)
+            );
+            if nests
+                && let Some(c) = index.child(s, name)
                 && !index.impl_of.contains_key(&c)
-                && !matches!(index.kind(c), Some(NodeKind::Property | NodeKind::Constant))
             {
                 return Some(Def::Item((file, c)));
             }
@@ -441,7 +447,12 @@ impl<'db> Local<'db> {
             Def::Item((f, i)) => {
                 let index = self.index(*f);
                 match index.kind(*i) {
-                    Some(NodeKind::Module) => index.child(*i, name).map(|c| Def::Item((*f, c))),
+                    // An inline module: its items, then the `use` leaves of its file (they are
+                    // flattened into the file's).
+                    Some(NodeKind::Module) => match index.child(*i, name) {
+                        Some(c) => Some(Def::Item((*f, c))),
+                        None => self.imported(*f, name, depth + 1),
+                    },
                     Some(NodeKind::Enum) => match index.child(*i, name) {
                         Some(v) => Some(Def::Item((*f, v))),
                         None => self.assoc((*f, *i), name, depth),
@@ -467,7 +478,7 @@ impl<'db> Local<'db> {
     /// An associated item of a type through its impls (inherent first, then trait impls,
     /// then the traits' default items); outside the workspace when none declares it.
     fn assoc(&self, t: Target, name: &str, depth: u32) -> Option<Def> {
-        match self.method_on_adt(t, name, depth) {
+        match self.method_on_adt(t, name, false, depth) {
             Found::Member(m) => Some(Def::Item(m)),
             _ => Some(Def::External),
         }
@@ -497,8 +508,9 @@ impl<'db> Local<'db> {
         out
     }
 
-    /// Method (or associated item) `name` of a type of the workspace.
-    fn method_on_adt(&self, t: Target, name: &str, depth: u32) -> Found {
+    /// Method (or associated item) `name` of a type of the workspace; `call`: called with
+    /// method syntax (`x.m()`), so only functions taking `self`.
+    fn method_on_adt(&self, t: Target, name: &str, call: bool, depth: u32) -> Found {
         if depth > MAX_DEPTH {
             return Found::Missing;
         }
@@ -509,7 +521,9 @@ impl<'db> Local<'db> {
                 if info.trait_.is_some() != pass {
                     continue;
                 }
-                if let Some(&m) = info.items.get(name) {
+                if let Some(&m) = info.items.get(name)
+                    && !(call && self.index(f).selfless.contains(&m))
+                {
                     return Found::Member((f, m));
                 }
             }
@@ -522,6 +536,7 @@ impl<'db> Local<'db> {
             let segs: Vec<String> = base.split("::").map(str::to_string).collect();
             if let Some(Def::Item(trt)) = self.path(f, None, &segs, depth + 1)
                 && let Some(m) = self.trait_item(trt, name, depth + 1)
+                && !(call && self.index(m.0).selfless.contains(&m.1))
             {
                 return Found::Member(m);
             }
@@ -600,7 +615,16 @@ impl<'db> Local<'db> {
                 .unwrap_or("");
             return Ty::Ext("[]".to_string(), vec![self.ty_named(file, scope, elem, depth + 1)]);
         }
-        if text.starts_with('(') || text.starts_with("fn(") || text == "!" {
+        if let Some(inner) = text.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
+            // A tuple: its fields' types.
+            let fields = index::top_level(inner)
+                .into_iter()
+                .filter(|f| !f.is_empty())
+                .map(|f| self.ty_named(file, scope, f, depth + 1))
+                .collect();
+            return Ty::Ext("()".to_string(), fields);
+        }
+        if text.starts_with("fn(") || text == "!" {
             return Ty::Unknown;
         }
         let (base, args) = split_generic(text);
@@ -833,6 +857,11 @@ impl<'db> Local<'db> {
                 }
             }
             Ty::Ext(base, args) if name == "[]" => element_of(&base, &args),
+            Ty::Ext(base, args) if base == "()" => name
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| args.into_iter().nth(i))
+                .unwrap_or(Ty::Unknown),
             _ => Ty::Unknown,
         }
     }
@@ -902,6 +931,11 @@ impl<'db> Local<'db> {
                     _ => Ty::Unknown,
                 };
             }
+            n if n.starts_with(|ch: char| ch.is_ascii_digit()) => {
+                // A tuple's field (`.0` of a pattern over a call's result).
+                let ty = self.receiver_type(scope, &c.receiver, line, depth + 1);
+                return self.field_of(ty, n, depth + 1);
+            }
             _ => {}
         }
         let receiver = match &c.receiver {
@@ -947,6 +981,15 @@ impl<'db> Local<'db> {
                 }
             }
             Found::External => {
+                // `T::default()` of a derived impl, `T::from(..)`: a `T` of the workspace.
+                if let Receiver::Path(p) = &c.receiver
+                    && p.first().is_some_and(|f| f == "::")
+                    && matches!(c.name.as_str(), "default" | "from" | "clone" | "from_str" | "new")
+                    && let Some(Def::Item(t)) = self.path(self.file, scope, &p[1..], depth + 1)
+                    && matches!(self.index(t.0).kind(t.1), Some(NodeKind::Struct | NodeKind::Enum))
+                {
+                    return Ty::Adt(t, Vec::new());
+                }
                 // `Some(x)`, `Box::new(x)`, `Vec::new()`...: the std type by its name.
                 match &c.receiver {
                     Receiver::Path(p)
@@ -1011,7 +1054,7 @@ impl<'db> Local<'db> {
             return Found::Missing;
         }
         match ty {
-            Ty::Adt(t, _) => self.method_on_adt(t, name, depth + 1),
+            Ty::Adt(t, _) => self.method_on_adt(t, name, true, depth + 1),
             Ty::Traits(ts) => {
                 for t in &ts {
                     if let Some(m) = self.trait_item(*t, name, depth + 1) {
@@ -1182,6 +1225,9 @@ fn item_binding(text: &str) -> Option<String> {
         .find_map(|a| a.trim().strip_prefix("Item=").map(str::to_string))
 }
 
+/// Maps: iterating gives (key, value) tuples.
+const MAPS: &[&str] = &["HashMap", "BTreeMap", "IndexMap"];
+
 /// Containers whose elements are their first type argument.
 const SEQUENCES: &[&str] = &[
     "Vec",
@@ -1210,6 +1256,9 @@ const SEQUENCES: &[&str] = &[
 
 /// What iterating a std container gives.
 fn element_of(base: &str, args: &[Ty]) -> Ty {
+    if MAPS.contains(&base) {
+        return Ty::Ext("()".to_string(), args.to_vec());
+    }
     if SEQUENCES.contains(&base) {
         return args.first().cloned().unwrap_or(Ty::Unknown);
     }
@@ -1263,6 +1312,9 @@ fn ext_return(base: &str, args: &[Ty], method: &str) -> Option<Ty> {
             _ => None,
         },
         "HashMap" | "BTreeMap" | "IndexMap" => match method {
+            "iter" | "iter_mut" | "into_iter" | "drain" => {
+                wrap("Iter", vec![Ty::Ext("()".to_string(), args.to_vec())])
+            }
             "get" | "get_mut" | "remove" => wrap("Option", arg(1).into_iter().collect()),
             "values" | "values_mut" | "into_values" => wrap("Iter", arg(1).into_iter().collect()),
             "keys" | "into_keys" => wrap("Iter", arg(0).into_iter().collect()),
