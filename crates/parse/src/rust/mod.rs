@@ -63,6 +63,7 @@
 //! - [`FileFacts::accesses`](crate::facts::FileFacts::accesses): field reads and writes.
 //! - Heritage: a trait's supertraits are `Extends` of the trait.
 
+mod clients;
 mod macros;
 mod routes;
 mod walk;
