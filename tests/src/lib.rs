@@ -213,7 +213,7 @@ pub fn render_call_accounting(fixture: &str) -> String {
         let Some(count) = language.spec().call_expressions else { continue };
         let text = codegraph_db::text(&db, f);
         let tree = codegraph_parse::parse_tree(language, text, None).expect("a syntax tree");
-        let calls = count(&tree);
+        let calls = count(&tree, text);
         let r = resolve_file(&db, workspace, f);
         let edges = r.edges.iter().filter(|e| e.kind == codegraph_schema::EdgeKind::Calls).count();
         // A site is one edge, or two for a class called (the class and its `__init__`).

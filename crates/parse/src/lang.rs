@@ -27,7 +27,7 @@ pub struct LanguageSpec {
     /// The number of call expressions in a syntax tree of the language, when its resolver
     /// keeps the call accounting (every call expression is a CALLS edge, an unresolved site
     /// or a call outside the workspace); checked by the accounting goldens and harnesses.
-    pub call_expressions: Option<fn(&tree_sitter::Tree) -> usize>,
+    pub call_expressions: Option<fn(&tree_sitter::Tree, &str) -> usize>,
 }
 
 /// The directories most languages keep tests in (`test/`, `tests/`) and test data in

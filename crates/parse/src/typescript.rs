@@ -104,7 +104,7 @@ pub static TYPESCRIPT_SPEC: LanguageSpec = LanguageSpec {
     module: module_path!(),
     detect: None,
     test_file: is_ts_test,
-    call_expressions: Some(call_expressions),
+    call_expressions: Some(|tree, _| call_expressions(tree)),
 };
 pub static TSX_SPEC: LanguageSpec = LanguageSpec {
     name: "tsx",
@@ -115,7 +115,7 @@ pub static TSX_SPEC: LanguageSpec = LanguageSpec {
     module: module_path!(),
     detect: None,
     test_file: is_ts_test,
-    call_expressions: Some(call_expressions),
+    call_expressions: Some(|tree, _| call_expressions(tree)),
 };
 pub static JAVASCRIPT_SPEC: LanguageSpec = LanguageSpec {
     name: "javascript",
@@ -126,7 +126,7 @@ pub static JAVASCRIPT_SPEC: LanguageSpec = LanguageSpec {
     module: module_path!(),
     detect: None,
     test_file: is_ts_test,
-    call_expressions: Some(call_expressions),
+    call_expressions: Some(|tree, _| call_expressions(tree)),
 };
 
 /// TypeScript / JavaScript test code: `*.test.*` and `*.spec.*` files (Jest, Vitest, Mocha,

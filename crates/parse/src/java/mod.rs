@@ -83,7 +83,7 @@ pub static JAVA_SPEC: LanguageSpec = LanguageSpec {
     module: module_path!(),
     detect: None,
     test_file: is_test_file,
-    call_expressions: Some(call_expressions),
+    call_expressions: Some(|tree, _| call_expressions(tree)),
 };
 
 grammar_ids! {

@@ -126,7 +126,7 @@ pub static PYTHON_SPEC: LanguageSpec = LanguageSpec {
     module: module_path!(),
     detect: None,
     test_file: is_test_file,
-    call_expressions: Some(call_expressions),
+    call_expressions: Some(|tree, _| call_expressions(tree)),
 };
 
 /// Python test code: pytest's `test_*.py` / `*_test.py`, `conftest.py`, and anything under a

@@ -89,11 +89,65 @@ pub static RUST_SPEC: LanguageSpec = LanguageSpec {
     call_expressions: Some(call_expressions),
 };
 
+/// Macro bodies parsed as items inside macro bodies parsed as items... at most this deep.
+pub(crate) const MAX_MACRO_NESTING: u32 = 4;
+
+/// The inside of an item-level macro invocation's braces (`cfg_rt! { .. }` at the top of a
+/// module or an impl), which holds items: what [`parse_range`] parses.
+pub(crate) fn item_macro_body(node: tree_sitter::Node<'_>) -> Option<tree_sitter::Range> {
+    let ids = ids();
+    let parent = node.parent()?;
+    if parent.kind_id() != ids.source_file && parent.kind_id() != ids.declaration_list {
+        return None;
+    }
+    let last = u32::try_from(node.named_child_count().checked_sub(1)?).ok()?;
+    let tt = node.named_child(last)?;
+    if tt.kind_id() != ids.token_tree {
+        return None;
+    }
+    let end = u32::try_from(tt.child_count().checked_sub(1)?).ok()?;
+    let (open, close) = (tt.child(0)?, tt.child(end)?);
+    if open.kind() != "{" || close.kind() != "}" || close.start_byte() <= open.end_byte() {
+        return None;
+    }
+    Some(tree_sitter::Range {
+        start_byte: open.end_byte(),
+        end_byte: close.start_byte(),
+        start_point: open.end_position(),
+        end_point: close.start_position(),
+    })
+}
+
+/// `range` of `src` parsed as Rust items, with the positions of `src`.
+pub(crate) fn parse_range(src: &str, range: tree_sitter::Range) -> Option<tree_sitter::Tree> {
+    thread_local! {
+        static PARSER: std::cell::RefCell<Option<tree_sitter::Parser>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    PARSER.with(|p| {
+        let mut p = p.borrow_mut();
+        if p.is_none() {
+            let mut parser = tree_sitter::Parser::new();
+            parser.set_language(&tree_sitter_rust::LANGUAGE.into()).ok()?;
+            *p = Some(parser);
+        }
+        let parser = p.as_mut()?;
+        parser.set_included_ranges(&[range]).ok()?;
+        let tree = parser.parse(src, None);
+        // Back to whole texts for the next use.
+        let _ = parser.set_included_ranges(&[]);
+        tree
+    })
+}
+
 grammar_ids! {
     /// The grammar's kinds and fields, looked up once.
     pub(crate) struct Ids {
         kinds {
             function_item = "function_item",
+            macro_invocation = "macro_invocation",
+            source_file = "source_file",
+            declaration_list = "declaration_list",
             function_signature_item = "function_signature_item",
             struct_item = "struct_item",
             union_item = "union_item",
@@ -197,18 +251,33 @@ impl Provider for RustProvider {
     }
 }
 
-/// Number of call expressions in a Rust syntax tree: `call_expression` nodes outside macro
-/// definitions, and the calls read from macro invocations' token trees
-/// ([`macros::call_name`]): what the resolver's call accounting adds up to.
-pub fn call_expressions(tree: &tree_sitter::Tree) -> usize {
+/// Number of call expressions in a Rust syntax tree of `src`: `call_expression` nodes outside
+/// macro definitions and attributes, the calls read from macro invocations' token trees
+/// ([`macros::call_name`]), and those of item-level macro bodies parsed as items (as the walk
+/// reads them): what the resolver's call accounting adds up to.
+pub fn call_expressions(tree: &tree_sitter::Tree, src: &str) -> usize {
+    count_calls(tree.root_node(), src, 0)
+}
+
+fn count_calls(root: tree_sitter::Node<'_>, src: &str, nesting: u32) -> usize {
     let ids = ids();
     let mut n = 0;
     let mut kids = Vec::new();
-    let mut cursor = tree.root_node().walk();
+    let mut cursor = root.walk();
     'walk: loop {
         let node = cursor.node();
         let k = node.kind_id();
-        let descend = if k == ids.macro_definition
+        let item_macro = if k == ids.macro_invocation && nesting < MAX_MACRO_NESTING {
+            item_macro_body(node)
+        } else {
+            None
+        };
+        let descend = if let Some(range) = item_macro {
+            if let Some(sub) = parse_range(src, range) {
+                n += count_calls(sub.root_node(), src, nesting + 1);
+            }
+            false
+        } else if k == ids.macro_definition
             || k == ids.attribute_item
             || k == ids.inner_attribute_item
         {

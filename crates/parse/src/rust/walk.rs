@@ -80,34 +80,12 @@ struct Walker<'s> {
     facts: FileFacts,
     rust: RustFacts,
     scopes: Vec<Scope>,
-    /// Scratch for token-tree children.
-    kids: Vec<Node<'s>>,
 }
 
 pub(super) fn extract(src: &str, tree: &Tree) -> FileFacts {
-    let mut w = Walker {
-        src,
-        facts: FileFacts::default(),
-        rust: RustFacts::default(),
-        scopes: Vec::new(),
-        kids: Vec::new(),
-    };
-    let mut cursor = tree.root_node().walk();
-    'walk: loop {
-        let node = cursor.node();
-        if w.enter(node) && cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            w.leave(cursor.node());
-            if cursor.goto_next_sibling() {
-                continue 'walk;
-            }
-            if !cursor.goto_parent() {
-                break 'walk;
-            }
-        }
-    }
+    let mut w =
+        Walker { src, facts: FileFacts::default(), rust: RustFacts::default(), scopes: Vec::new() };
+    w.walk(tree.root_node(), 0);
     w.facts.language_facts = LanguageFacts::Rust(w.rust).normalized();
     w.facts
 }
@@ -141,6 +119,26 @@ fn replace_self(ty: &str, self_ty: &str) -> String {
 impl<'s> Walker<'s> {
     fn text(&self, n: Node<'_>) -> &'s str {
         text(n, self.src)
+    }
+
+    /// Walks a tree (the file's, or a macro body's parsed as items at `nesting` > 0).
+    fn walk(&mut self, root: Node<'_>, nesting: u32) {
+        let mut cursor = root.walk();
+        'walk: loop {
+            let node = cursor.node();
+            if self.enter(node, nesting) && cursor.goto_first_child() {
+                continue;
+            }
+            loop {
+                self.leave(cursor.node());
+                if cursor.goto_next_sibling() {
+                    continue 'walk;
+                }
+                if !cursor.goto_parent() {
+                    break 'walk;
+                }
+            }
+        }
     }
 
     fn enclosing(&self) -> Option<SymbolIdx> {
@@ -219,9 +217,9 @@ impl<'s> Walker<'s> {
 
     /// The attributes and doc comments right above an item: (first attribute, attributes'
     /// text, doc).
-    fn preamble(&self, node: Node<'s>) -> (Option<Node<'s>>, String, Option<String>) {
+    fn preamble<'t>(&self, node: Node<'t>) -> (Option<Node<'t>>, String, Option<String>) {
         let ids = ids();
-        let mut attrs: Vec<Node<'s>> = Vec::new();
+        let mut attrs: Vec<Node<'t>> = Vec::new();
         let mut docs: Vec<&str> = Vec::new();
         let mut cur = node.prev_sibling();
         while let Some(c) = cur {
@@ -271,7 +269,7 @@ impl<'s> Walker<'s> {
         &mut self,
         kind: NodeKind,
         name: &str,
-        node: Node<'s>,
+        node: Node<'_>,
         body: Option<Node<'_>>,
         exported: bool,
     ) -> SymbolIdx {
@@ -331,7 +329,7 @@ impl<'s> Walker<'s> {
     }
 
     /// Called on entering a node; `false`: do not walk its children.
-    fn enter(&mut self, node: Node<'s>) -> bool {
+    fn enter(&mut self, node: Node<'_>, nesting: u32) -> bool {
         let ids = ids();
         let k = node.kind_id();
         if k == ids.line_comment
@@ -341,6 +339,17 @@ impl<'s> Walker<'s> {
             || k == ids.attribute_item
             || k == ids.inner_attribute_item
         {
+            return false;
+        }
+        if k == ids.macro_invocation
+            && nesting < super::MAX_MACRO_NESTING
+            && let Some(range) = super::item_macro_body(node)
+        {
+            // Items written in a macro's body (`cfg_rt! { pub fn spawn(..) { .. } }`): parsed
+            // as items and walked in place.
+            if let Some(sub) = super::parse_range(self.src, range) {
+                self.walk(sub.root_node(), nesting + 1);
+            }
             return false;
         }
         if k == ids.function_item || k == ids.function_signature_item {
@@ -506,7 +515,7 @@ impl<'s> Walker<'s> {
         None
     }
 
-    fn function(&mut self, node: Node<'s>) {
+    fn function(&mut self, node: Node<'_>) {
         let ids = ids();
         let name = node.child_by_field_id(ids.name).map_or("", |n| self.text(n));
         let (in_type, public_through) = self.in_impl_or_trait();
@@ -536,7 +545,7 @@ impl<'s> Walker<'s> {
         }
     }
 
-    fn field(&mut self, node: Node<'s>) {
+    fn field(&mut self, node: Node<'_>) {
         let ids = ids();
         let Some(name) = node.child_by_field_id(ids.name) else { return };
         let name = self.text(name);
@@ -549,7 +558,7 @@ impl<'s> Walker<'s> {
         }
     }
 
-    fn trait_item(&mut self, node: Node<'s>) {
+    fn trait_item(&mut self, node: Node<'_>) {
         let ids = ids();
         let name = node.child_by_field_id(ids.name).map_or("", |n| self.text(n));
         let body = node.child_by_field_id(ids.body);
@@ -603,7 +612,7 @@ impl<'s> Walker<'s> {
     }
 
     /// `mod m;` (recorded) or `mod m { .. }` (a module symbol; `true`: walk its items).
-    fn module(&mut self, node: Node<'s>) -> bool {
+    fn module(&mut self, node: Node<'_>) -> bool {
         let ids = ids();
         let name = node.child_by_field_id(ids.name).map_or("", |n| self.text(n)).to_string();
         match node.child_by_field_id(ids.body) {
@@ -1168,11 +1177,9 @@ impl<'s> Walker<'s> {
 
     /// Calls written in a token tree's direct children (nested token trees are walked on
     /// their own).
-    fn token_tree(&mut self, node: Node<'s>) {
-        self.kids.clear();
+    fn token_tree(&mut self, node: Node<'_>) {
         let mut c = node.walk();
-        self.kids.extend(node.children(&mut c));
-        let kids = std::mem::take(&mut self.kids);
+        let kids: Vec<Node<'_>> = node.children(&mut c).collect();
         for i in 0..kids.len() {
             if let Some(name) = macros::call_name(&kids, i) {
                 let mut callee = macros::callee(&kids, name, self.src);
@@ -1187,7 +1194,6 @@ impl<'s> Walker<'s> {
                 self.push_call(callee, kids[name]);
             }
         }
-        self.kids = kids;
     }
 
     fn access(&mut self, node: Node<'_>) {

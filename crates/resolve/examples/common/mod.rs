@@ -97,7 +97,7 @@ impl Corpus {
             if tree.root_node().has_error() {
                 continue;
             }
-            let n = count(&tree);
+            let n = count(&tree, text);
             let r = resolve_file(&self.db, self.workspace, f);
             let (e, x) = (r.resolved_calls as usize, r.external_calls as usize);
             if n != e + r.unresolved.len() + x {

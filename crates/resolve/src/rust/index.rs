@@ -50,6 +50,8 @@ pub(crate) struct RustIndex {
     pub supertraits: HashMap<SymbolIdx, Vec<String>>,
     /// `mod x;` declarations.
     pub mods: Vec<String>,
+    /// Each symbol's children, in declaration order.
+    pub children: HashMap<SymbolIdx, Vec<SymbolIdx>>,
     /// Functions of impls and traits without a `self` parameter (associated functions: not
     /// callable with method syntax).
     pub selfless: std::collections::HashSet<SymbolIdx>,
@@ -68,12 +70,9 @@ impl RustIndex {
         self.symbols.get(i as usize).map_or("", |s| s.2.as_str())
     }
 
-    /// The children of `parent` named `name`.
+    /// The first child of `parent` named `name`.
     pub(crate) fn child(&self, parent: SymbolIdx, name: &str) -> Option<SymbolIdx> {
-        self.symbols
-            .iter()
-            .position(|(_, p, n)| *p == Some(parent) && n == name)
-            .and_then(|i| u32::try_from(i).ok())
+        self.children.get(&parent)?.iter().copied().find(|&c| self.name(c) == name)
     }
 }
 
@@ -114,6 +113,9 @@ pub(crate) fn rust_index(db: &dyn salsa::Database, file: SourceFile) -> RustInde
     }
     for (i, s) in facts.symbols.iter().enumerate() {
         let idx = u32::try_from(i).unwrap_or(u32::MAX);
+        if let Some(p) = s.parent {
+            out.children.entry(p).or_default().push(idx);
+        }
         if s.kind == NodeKind::Method && !takes_self(&s.signature, &s.name) {
             out.selfless.insert(idx);
         }

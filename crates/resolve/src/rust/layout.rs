@@ -12,9 +12,10 @@
 //! `P/src/bin`, `P/tests`, `P/examples`, `P/benches` (each file directly in them a crate root;
 //! a subdirectory with a `main.rs` its own root), and `P` for `build.rs`. A file's module path
 //! is its path under its root (`src/a/b.rs` and `src/a/b/mod.rs` are `a::b`; crate roots are
-//! the empty path). Crate roots that share a directory share its namespace (an approximation:
-//! `tests/a.rs` and `tests/b.rs` see each other's items). `#[path]` attributes are not
-//! followed. Files no `Cargo.toml` covers take the nearest directory above them with a
+//! the empty path). A crate root file of a multi-root directory (`tests/api.rs`) is a root of
+//! its own (`tests/api`) whose child modules live in the directory (`tests/common/mod.rs`);
+//! `lib.rs` and `main.rs` share `src` (an approximation: a binary sees its library's items
+//! without naming the crate). `#[path]` attributes are not followed. Files no `Cargo.toml` covers take the nearest directory above them with a
 //! `lib.rs` or `main.rs` as their root, else their own directory.
 
 use crate::ids::parent_dir;
@@ -32,6 +33,9 @@ pub(crate) struct RustLayout {
     pub file_modules: HashMap<SourceFile, (String, String)>,
     /// Crate name (`-` as `_`) -> the module root of its library.
     pub crates: BTreeMap<String, String>,
+    /// The roots that are one crate root file of a multi-root directory (`tests/api` for
+    /// `tests/api.rs`): their child modules live in that directory.
+    pub file_roots: BTreeSet<String>,
 }
 
 /// What a `Cargo.toml` says: the package name and the library's name and path, if given.
@@ -120,13 +124,16 @@ pub(crate) fn rust_layout(db: &dyn salsa::Database, workspace: Workspace) -> Rus
         };
         let rel = rel_to(path, &root);
         let rel = rel.strip_suffix(".rs").unwrap_or(rel);
-        let module = if (!multi_root && (rel == "lib" || rel == "main" || rel == "mod"))
-            || (multi_root && !rel.contains('/'))
-        {
-            String::new()
+        let (root, module) = if multi_root && !rel.contains('/') {
+            // A crate root of its own (`tests/api.rs`): its own namespace.
+            let own = path.strip_suffix(".rs").unwrap_or(path).to_string();
+            out.file_roots.insert(own.clone());
+            (own, String::new())
+        } else if rel == "lib" || rel == "main" || rel == "mod" {
+            (root, String::new())
         } else {
             let rel = rel.strip_suffix("/mod").unwrap_or(rel);
-            rel.replace('/', "::")
+            (root, rel.replace('/', "::"))
         };
         out.modules.entry((root.clone(), module.clone())).or_default().push(*file);
         out.file_modules.insert(*file, (root, module));
@@ -180,11 +187,20 @@ pub(crate) struct ModKey<'db> {
     pub path: String,
 }
 
-/// The files of one module (empty: no such module).
+/// The files of one module (empty: no such module). A child module of a crate root file of a
+/// multi-root directory (`mod common;` in `tests/api.rs`) lives in that directory.
 #[salsa::tracked(returns(ref))]
 pub(crate) fn module_files<'db>(db: &'db dyn salsa::Database, key: ModKey<'db>) -> Vec<SourceFile> {
-    let k = (key.root(db).clone(), key.path(db).clone());
-    rust_layout(db, key.workspace(db)).modules.get(&k).cloned().unwrap_or_default()
+    let layout = rust_layout(db, key.workspace(db));
+    let (root, path) = (key.root(db), key.path(db));
+    if let Some(files) = layout.modules.get(&(root.clone(), path.clone())) {
+        return files.clone();
+    }
+    if !path.is_empty() && layout.file_roots.contains(root) {
+        let dir = parent_dir(root).to_string();
+        return layout.modules.get(&(dir, path.clone())).cloned().unwrap_or_default();
+    }
+    Vec::new()
 }
 
 /// The crate names of the workspace with their libraries' module roots.

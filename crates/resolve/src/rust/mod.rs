@@ -190,6 +190,10 @@ struct Local<'db> {
     visiting: RefCell<HashSet<(SourceFile, String)>>,
     /// Type texts already worked out, by (file, scope, text).
     types: RefCell<HashMap<TypeKey, Ty>>,
+    /// The indexes and module file lists read so far.
+    indexes: RefCell<HashMap<SourceFile, &'db RustIndex>>,
+    modules: RefCell<HashMap<(String, String), &'db [SourceFile]>>,
+    file_modules: RefCell<HashMap<SourceFile, &'db (String, String)>>,
 }
 
 impl<'db> Local<'db> {
@@ -213,11 +217,20 @@ impl<'db> Local<'db> {
             impls: RefCell::new(HashMap::new()),
             visiting: RefCell::new(HashSet::new()),
             types: RefCell::new(HashMap::new()),
+            indexes: RefCell::new(HashMap::new()),
+            modules: RefCell::new(HashMap::new()),
+            file_modules: RefCell::new(HashMap::new()),
         }
     }
 
+    /// A file's index (each read through salsa once per file resolved).
     fn index(&self, f: SourceFile) -> &'db RustIndex {
-        rust_index(self.db, f)
+        if let Some(i) = self.indexes.borrow().get(&f) {
+            return i;
+        }
+        let i = rust_index(self.db, f);
+        self.indexes.borrow_mut().insert(f, i);
+        i
     }
 
     fn spend(&self) -> bool {
@@ -230,14 +243,25 @@ impl<'db> Local<'db> {
     }
 
     fn module_of(&self, f: SourceFile) -> &'db (String, String) {
-        file_module(self.db, FileKey::new(self.db, self.workspace, f))
+        if let Some(m) = self.file_modules.borrow().get(&f) {
+            return m;
+        }
+        let m = file_module(self.db, FileKey::new(self.db, self.workspace, f));
+        self.file_modules.borrow_mut().insert(f, m);
+        m
     }
 
     fn module_files(&self, root: &str, path: &str) -> &'db [SourceFile] {
-        module_files(
+        let key = (root.to_string(), path.to_string());
+        if let Some(f) = self.modules.borrow().get(&key) {
+            return f;
+        }
+        let files = module_files(
             self.db,
-            ModKey::new(self.db, self.workspace, root.to_string(), path.to_string()),
-        )
+            ModKey::new(self.db, self.workspace, key.0.clone(), key.1.clone()),
+        );
+        self.modules.borrow_mut().insert(key, files);
+        files
     }
 
     // ---- paths ----
@@ -315,15 +339,7 @@ impl<'db> Local<'db> {
         if let Some(d) = self.imported(file, name, depth) {
             return Some(d);
         }
-        // Other files of the same module (a crate root dir shared by several roots).
         let (r, p) = self.module_of(file);
-        for &f in self.module_files(r, p) {
-            if f != file
-                && let Some(&i) = self.index(f).items.get(name).and_then(|v| v.first())
-            {
-                return Some(Def::Item((f, i)));
-            }
-        }
         if let Some(root) = crate_root(self.db, self.workspace, name) {
             return Some(Def::Module(root.clone(), String::new()));
         }
