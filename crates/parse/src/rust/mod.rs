@@ -105,7 +105,7 @@ pub(crate) fn item_macro_body(node: tree_sitter::Node<'_>) -> Option<tree_sitter
     if tt.kind_id() != ids.token_tree {
         return None;
     }
-    let end = u32::try_from(tt.child_count().checked_sub(1)?).ok()?;
+    let end = tt.child_count().checked_sub(1)?;
     let (open, close) = (tt.child(0)?, tt.child(end)?);
     if open.kind() != "{" || close.kind() != "}" || close.start_byte() <= open.end_byte() {
         return None;
