@@ -159,6 +159,11 @@ fn extract_java() {
 }
 
 #[test]
+fn extract_rust() {
+    replay(&seeds("extract_rust"), 11, |d| fuzz::extract(Language::Rust, d));
+}
+
+#[test]
 fn endpoint_props() {
     replay(&seeds("endpoint_props"), 4, fuzz::endpoint_props);
 }
@@ -174,6 +179,7 @@ fn facts_decode() {
         ("extract_elixir", Language::Elixir),
         ("extract_python", Language::Python),
         ("extract_java", Language::Java),
+        ("extract_rust", Language::Rust),
     ] {
         for s in seeds(target) {
             blobs.push(encode_facts(&analyze(language, &String::from_utf8_lossy(&s))));
