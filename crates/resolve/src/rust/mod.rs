@@ -68,6 +68,41 @@ enum Def {
     External,
 }
 
+/// Rust's namespaces: a path's last segment is looked up in one (a module and a function of
+/// one name coexist: `mod spawn;` and `pub use spawn::spawn;`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Ns {
+    /// Modules and types (a path's leading segments, a type name).
+    Type,
+    /// Functions, constants, statics, constructors (a callee).
+    Value,
+    /// Either (a `use` leaf).
+    Any,
+}
+
+/// Whether an item of kind `k` lives in namespace `ns` (structs and variants in both: a
+/// tuple struct is also its constructor).
+fn kind_fits(k: Option<NodeKind>, ns: Ns) -> bool {
+    match ns {
+        Ns::Any => true,
+        Ns::Type => matches!(
+            k,
+            Some(
+                NodeKind::Struct
+                    | NodeKind::Enum
+                    | NodeKind::Interface
+                    | NodeKind::TypeAlias
+                    | NodeKind::Module
+                    | NodeKind::Constant
+            )
+        ),
+        Ns::Value => !matches!(
+            k,
+            Some(NodeKind::Enum | NodeKind::Interface | NodeKind::TypeAlias | NodeKind::Module)
+        ),
+    }
+}
+
 /// What an expression's type is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Ty {
@@ -187,7 +222,7 @@ struct Local<'db> {
     /// Impl blocks whose self type is a type of the workspace, by that type.
     impls: RefCell<HashMap<Target, Vec<(SourceFile, u32)>>>,
     /// Paths being resolved (a cycle of re-exports ends there).
-    visiting: RefCell<HashSet<(SourceFile, String)>>,
+    visiting: RefCell<HashSet<(SourceFile, String, Ns)>>,
     /// Type texts already worked out, by (file, scope, text).
     types: RefCell<HashMap<TypeKey, Ty>>,
     /// The indexes and module file lists read so far.
@@ -266,12 +301,14 @@ impl<'db> Local<'db> {
 
     // ---- paths ----
 
-    /// What a path written in `file` at `scope` names.
+    /// What a path written in `file` at `scope` names; its last segment is looked up in
+    /// namespace `ns` (the others name modules or types).
     fn path(
         &self,
         file: SourceFile,
         scope: Option<SymbolIdx>,
         segs: &[String],
+        ns: Ns,
         depth: u32,
     ) -> Option<Def> {
         if depth > MAX_DEPTH || !self.spend() {
@@ -288,16 +325,30 @@ impl<'db> Local<'db> {
                 let (r, p) = self.module_of(file);
                 Def::Module(r.clone(), parent_module(p).to_string())
             }
-            "<as>" => return self.path(file, scope, rest, depth + 1),
-            name => self.name_in_scope(file, scope, name, depth + 1)?,
+            "<as>" => return self.path(file, scope, rest, ns, depth + 1),
+            name => {
+                let first_ns = if rest.is_empty() { ns } else { Ns::Type };
+                self.name_in_scope(file, scope, name, first_ns, depth + 1)?
+            }
         };
-        for seg in rest {
+        for (i, seg) in rest.iter().enumerate() {
+            let seg_ns = if i + 1 == rest.len() { ns } else { Ns::Type };
             def = match (def, seg.as_str()) {
                 (Def::Module(r, p), "super") => Def::Module(r, parent_module(&p).to_string()),
-                (d, _) => self.member_of(&d, seg, depth + 1)?,
+                (d, _) => self.member_of(&d, seg, seg_ns, depth + 1)?,
             };
         }
         Some(def)
+    }
+
+    /// Whether what `d` names lives in namespace `ns`.
+    fn fits(&self, d: &Def, ns: Ns) -> bool {
+        match (ns, d) {
+            (Ns::Any, _) | (_, Def::External) => true,
+            (Ns::Type, Def::Module(..)) => true,
+            (Ns::Value, Def::Module(..)) => false,
+            (_, Def::Item(t)) => kind_fits(self.index(t.0).kind(t.1), ns),
+        }
     }
 
     /// A name as the first segment of a path or a bare callee, in `file` at `scope`.
@@ -306,6 +357,7 @@ impl<'db> Local<'db> {
         file: SourceFile,
         scope: Option<SymbolIdx>,
         name: &str,
+        ns: Ns,
         depth: u32,
     ) -> Option<Def> {
         let index = self.index(file);
@@ -321,6 +373,7 @@ impl<'db> Local<'db> {
             if nests
                 && let Some(c) = index.child(s, name)
                 && !index.impl_of.contains_key(&c)
+                && kind_fits(index.kind(c), ns)
             {
                 return Some(Def::Item((file, c)));
             }
@@ -329,42 +382,45 @@ impl<'db> Local<'db> {
             }
             cur = index.parent(s);
         }
-        if let Some(&i) = index.items.get(name).and_then(|v| v.first()) {
+        let item =
+            index.items.get(name).and_then(|v| v.iter().find(|&&i| kind_fits(index.kind(i), ns)));
+        if let Some(&i) = item {
             return Some(Def::Item((file, i)));
         }
-        if index.mods.iter().any(|m| m == name) {
-            let (r, p) = self.module_of(file);
+        let (r, p) = self.module_of(file);
+        if ns != Ns::Value && index.mods.iter().any(|m| m == name) {
             return Some(Def::Module(r.clone(), join_module(p, name)));
         }
-        if let Some(d) = self.imported(file, name, depth) {
+        if let Some(d) = self.imported(file, name, ns, depth) {
             return Some(d);
         }
-        let (r, p) = self.module_of(file);
-        if let Some(root) = crate_root(self.db, self.workspace, name) {
+        if ns != Ns::Value
+            && let Some(root) = crate_root(self.db, self.workspace, name)
+        {
             return Some(Def::Module(root.clone(), String::new()));
         }
         if PRELUDE.contains(&name) {
             return Some(Def::External);
         }
         // A child module without a `mod` line the index saw (declared in a macro).
-        if !self.module_files(r, &join_module(p, name)).is_empty() {
+        if ns != Ns::Value && !self.module_files(r, &join_module(p, name)).is_empty() {
             return Some(Def::Module(r.clone(), join_module(p, name)));
         }
         None
     }
 
     /// A name brought in by the file's `use` leaves: named ones first, then globs.
-    fn imported(&self, file: SourceFile, name: &str, depth: u32) -> Option<Def> {
-        let key = (file, name.to_string());
+    fn imported(&self, file: SourceFile, name: &str, ns: Ns, depth: u32) -> Option<Def> {
+        let key = (file, name.to_string(), ns);
         if !self.visiting.borrow_mut().insert(key.clone()) {
             return None;
         }
-        let found = self.imported_uncached(file, name, depth);
+        let found = self.imported_uncached(file, name, ns, depth);
         self.visiting.borrow_mut().remove(&key);
         found
     }
 
-    fn imported_uncached(&self, file: SourceFile, name: &str, depth: u32) -> Option<Def> {
+    fn imported_uncached(&self, file: SourceFile, name: &str, ns: Ns, depth: u32) -> Option<Def> {
         let index = self.index(file);
         for (kind, source, imported, local) in &index.uses {
             if local.as_deref() != Some(name) {
@@ -372,6 +428,9 @@ impl<'db> Local<'db> {
             }
             match (kind, imported) {
                 (ImportKind::Package, _) => {
+                    if ns == Ns::Value {
+                        continue;
+                    }
                     return Some(match crate_root(self.db, self.workspace, &source.join("::")) {
                         Some(root) => Def::Module(root.clone(), String::new()),
                         None => Def::External,
@@ -380,7 +439,12 @@ impl<'db> Local<'db> {
                 (_, Imported::Named(n)) => {
                     let mut segs = source.clone();
                     segs.push(n.clone());
-                    return Some(self.use_path(file, &segs, depth).unwrap_or(Def::External));
+                    // One `use` imports a name in every namespace it has there.
+                    match self.use_path(file, &segs, ns, depth) {
+                        Some(d) if self.fits(&d, ns) => return Some(d),
+                        Some(_) => {}
+                        None => return Some(Def::External),
+                    }
                 }
                 _ => {}
             }
@@ -389,11 +453,11 @@ impl<'db> Local<'db> {
             if *imported != Imported::All {
                 continue;
             }
-            let Some(d) = self.use_path(file, source, depth) else { continue };
+            let Some(d) = self.use_path(file, source, Ns::Type, depth) else { continue };
             if d == Def::External {
                 continue;
             }
-            if let Some(found) = self.member_of(&d, name, depth + 1) {
+            if let Some(found) = self.member_of(&d, name, ns, depth + 1) {
                 return Some(found);
             }
         }
@@ -402,19 +466,21 @@ impl<'db> Local<'db> {
 
     /// A `use` path: like any path, but a first segment that names no item of the file is a
     /// crate (2018 paths) or outside the workspace.
-    fn use_path(&self, file: SourceFile, segs: &[String], depth: u32) -> Option<Def> {
+    fn use_path(&self, file: SourceFile, segs: &[String], ns: Ns, depth: u32) -> Option<Def> {
         let first = segs.first()?;
         if !matches!(first.as_str(), "crate" | "self" | "super")
             && let Some(root) = crate_root(self.db, self.workspace, first)
             && !self.index(file).items.contains_key(first.as_str())
         {
             let mut def = Def::Module(root.clone(), String::new());
-            for seg in &segs[1..] {
-                def = self.member_of(&def, seg, depth + 1)?;
+            let rest = &segs[1..];
+            for (i, seg) in rest.iter().enumerate() {
+                let seg_ns = if i + 1 == rest.len() { ns } else { Ns::Type };
+                def = self.member_of(&def, seg, seg_ns, depth + 1)?;
             }
             return Some(def);
         }
-        match self.path(file, None, segs, depth + 1) {
+        match self.path(file, None, segs, ns, depth + 1) {
             Some(d) => Some(d),
             // `std::..`, a dependency: outside.
             None if !self.index(file).items.contains_key(first.as_str()) => {
@@ -425,8 +491,8 @@ impl<'db> Local<'db> {
         }
     }
 
-    /// Member `name` of what `def` names.
-    fn member_of(&self, def: &Def, name: &str, depth: u32) -> Option<Def> {
+    /// Member `name` of what `def` names, in namespace `ns`.
+    fn member_of(&self, def: &Def, name: &str, ns: Ns, depth: u32) -> Option<Def> {
         if depth > MAX_DEPTH || !self.spend() {
             return None;
         }
@@ -438,23 +504,41 @@ impl<'db> Local<'db> {
                     let index = self.index(f);
                     if let Some(&i) = index.items.get(name).and_then(|v| {
                         // Items of the module itself before those of its inline modules.
-                        v.iter().find(|&&i| index.parent(i).is_none()).or(v.first())
+                        let fit = |i: &&SymbolIdx| kind_fits(index.kind(**i), ns);
+                        v.iter()
+                            .filter(fit)
+                            .find(|&&i| index.parent(i).is_none())
+                            .or(v.iter().find(fit))
                     }) {
                         return Some(Def::Item((f, i)));
                     }
                 }
-                let child = join_module(path, name);
-                if !self.module_files(root, &child).is_empty() {
-                    return Some(Def::Module(root.clone(), child));
-                }
-                // Re-exports: `pub use` (and private `use`, visible to child modules).
+                // Named re-exports (`pub use`, and private `use` seen by child modules) that
+                // name an item: before a child module of the same name (`pub use
+                // spawn::spawn;` next to `mod spawn;`: the function is in the value namespace).
+                let mut reexported_module = None;
                 for &f in files {
                     let index = self.index(f);
-                    let may_have = index
-                        .uses
-                        .iter()
-                        .any(|(_, _, i, l)| l.as_deref() == Some(name) || *i == Imported::All);
-                    if may_have && let Some(d) = self.imported(f, name, depth + 1) {
+                    if index.uses.iter().any(|(_, _, _, l)| l.as_deref() == Some(name)) {
+                        match self.imported(f, name, ns, depth + 1) {
+                            Some(d @ Def::Item(_)) => return Some(d),
+                            Some(d) => reexported_module = reexported_module.or(Some(d)),
+                            None => {}
+                        }
+                    }
+                }
+                let child = join_module(path, name);
+                if ns != Ns::Value && !self.module_files(root, &child).is_empty() {
+                    return Some(Def::Module(root.clone(), child));
+                }
+                if reexported_module.is_some() {
+                    return reexported_module;
+                }
+                // Glob re-exports.
+                for &f in files {
+                    let index = self.index(f);
+                    let globs = index.uses.iter().any(|(_, _, i, _)| *i == Imported::All);
+                    if globs && let Some(d) = self.imported(f, name, ns, depth + 1) {
                         return Some(d);
                     }
                 }
@@ -467,7 +551,7 @@ impl<'db> Local<'db> {
                     // flattened into the file's).
                     Some(NodeKind::Module) => match index.child(*i, name) {
                         Some(c) => Some(Def::Item((*f, c))),
-                        None => self.imported(*f, name, depth + 1),
+                        None => self.imported(*f, name, ns, depth + 1),
                     },
                     Some(NodeKind::Enum) => match index.child(*i, name) {
                         Some(v) => Some(Def::Item((*f, v))),
@@ -513,7 +597,7 @@ impl<'db> Local<'db> {
                 let base = codegraph_parse::rust_strip_type_args(&info.self_ty);
                 let segs: Vec<String> = base.split("::").map(str::to_string).collect();
                 // The impl's own generics cannot name the type; look it up in its file.
-                if let Some(Def::Item(found)) = self.path(f, None, &segs, 1)
+                if let Some(Def::Item(found)) = self.path(f, None, &segs, Ns::Type, 1)
                     && found == t
                 {
                     out.push((f, i));
@@ -550,7 +634,7 @@ impl<'db> Local<'db> {
             let Some(tr) = &info.trait_ else { continue };
             let base = codegraph_parse::rust_strip_type_args(tr);
             let segs: Vec<String> = base.split("::").map(str::to_string).collect();
-            if let Some(Def::Item(trt)) = self.path(f, None, &segs, depth + 1)
+            if let Some(Def::Item(trt)) = self.path(f, None, &segs, Ns::Type, depth + 1)
                 && let Some(m) = self.trait_item(trt, name, depth + 1)
                 && !(call && self.index(m.0).selfless.contains(&m.1))
             {
@@ -581,7 +665,8 @@ impl<'db> Local<'db> {
             for s in index.supertraits.get(&cur.1).into_iter().flatten() {
                 let base = codegraph_parse::rust_strip_type_args(s);
                 let segs: Vec<String> = base.split("::").map(str::to_string).collect();
-                if let Some(Def::Item(st)) = self.path(cur.0, index.parent(cur.1), &segs, depth + 1)
+                if let Some(Def::Item(st)) =
+                    self.path(cur.0, index.parent(cur.1), &segs, Ns::Type, depth + 1)
                 {
                     queue.push(st);
                 }
@@ -671,7 +756,7 @@ impl<'db> Local<'db> {
                 .collect();
             return if traits.is_empty() { Ty::Ext(base, Vec::new()) } else { Ty::Traits(traits) };
         }
-        match self.path(file, scope, &segs, depth + 1) {
+        match self.path(file, scope, &segs, Ns::Type, depth + 1) {
             Some(Def::Item(t)) => {
                 let index = self.index(t.0);
                 match index.kind(t.1) {
@@ -782,7 +867,7 @@ impl<'db> Local<'db> {
                 // `E::V () 0`: field `0` of the tuple variant (or struct) `E::V`.
                 if let Some(k) = rest.iter().position(|s| s == "()") {
                     return match (
-                        self.path(self.file, scope, &rest[..k], depth + 1),
+                        self.path(self.file, scope, &rest[..k], Ns::Any, depth + 1),
                         rest.get(k + 1),
                     ) {
                         (Some(Def::Item(t)), Some(field)) => {
@@ -820,7 +905,7 @@ impl<'db> Local<'db> {
 
     /// The type of an item used as a value: a `const` or `static`, a unit struct, a variant.
     fn item_value_type(&self, scope: Option<SymbolIdx>, segs: &[String], depth: u32) -> Ty {
-        match self.path(self.file, scope, segs, depth + 1) {
+        match self.path(self.file, scope, segs, Ns::Value, depth + 1) {
             Some(Def::Item(t)) => self.value_of_item(t, depth),
             Some(Def::External) => Ty::Ext(segs.last().cloned().unwrap_or_default(), Vec::new()),
             _ => Ty::Unknown,
@@ -1001,7 +1086,8 @@ impl<'db> Local<'db> {
                 if let Receiver::Path(p) = &c.receiver
                     && p.first().is_some_and(|f| f == "::")
                     && matches!(c.name.as_str(), "default" | "from" | "clone" | "from_str" | "new")
-                    && let Some(Def::Item(t)) = self.path(self.file, scope, &p[1..], depth + 1)
+                    && let Some(Def::Item(t)) =
+                        self.path(self.file, scope, &p[1..], Ns::Type, depth + 1)
                     && matches!(self.index(t.0).kind(t.1), Some(NodeKind::Struct | NodeKind::Enum))
                 {
                     return Ty::Adt(t, Vec::new());
@@ -1124,7 +1210,7 @@ impl<'db> Local<'db> {
                 if self.local_hint(scope, &c.name, line).is_some() {
                     return (Found::Missing, Reason::NameOnly);
                 }
-                match self.name_in_scope(self.file, scope, &c.name, depth + 1) {
+                match self.name_in_scope(self.file, scope, &c.name, Ns::Value, depth + 1) {
                     Some(Def::Item(t)) => (
                         callable(self.index(t.0), t),
                         reason_for(self.file, t.0, Reason::ImportResolved),
@@ -1136,7 +1222,7 @@ impl<'db> Local<'db> {
             Receiver::Path(p) if p.first().is_some_and(|f| f == "::") => {
                 let mut segs: Vec<String> = p[1..].to_vec();
                 segs.push(c.name.clone());
-                match self.path(self.file, scope, &segs, depth + 1) {
+                match self.path(self.file, scope, &segs, Ns::Value, depth + 1) {
                     Some(Def::Item(t)) => (
                         callable(self.index(t.0), t),
                         reason_for(self.file, t.0, Reason::ImportResolved),
@@ -1145,7 +1231,7 @@ impl<'db> Local<'db> {
                     Some(Def::Module(..)) => (Found::Missing, Reason::NameOnly),
                     None => {
                         // A path through a type outside the workspace or a generic parameter.
-                        match self.path(self.file, scope, &p[1..], depth + 1) {
+                        match self.path(self.file, scope, &p[1..], Ns::Type, depth + 1) {
                             Some(Def::External) => (Found::External, Reason::ImportResolved),
                             _ => (Found::Missing, Reason::NameOnly),
                         }
@@ -1449,7 +1535,7 @@ fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile
             if let Imported::Named(n) = &b.imported {
                 segs.push(n.clone());
             }
-            let target_file = match l.use_path(file, &segs, 0) {
+            let target_file = match l.use_path(file, &segs, Ns::Any, 0) {
                 Some(Def::Item(t)) => Some(t.0),
                 Some(Def::Module(r, p)) => l.module_files(&r, &p).first().copied(),
                 _ => None,
@@ -1486,9 +1572,10 @@ fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile
                 .collect();
             let tr_segs: Vec<String> =
                 codegraph_parse::rust_strip_type_args(tr).split("::").map(str::to_string).collect();
-            let (Some(Def::Item(t)), Some(Def::Item(trt))) =
-                (l.path(file, scope, &self_segs, 0), l.path(file, scope, &tr_segs, 0))
-            else {
+            let (Some(Def::Item(t)), Some(Def::Item(trt))) = (
+                l.path(file, scope, &self_segs, Ns::Type, 0),
+                l.path(file, scope, &tr_segs, Ns::Type, 0),
+            ) else {
                 continue;
             };
             if l.index(trt.0).kind(trt.1) != Some(NodeKind::Interface) {
@@ -1512,7 +1599,7 @@ fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile
             .split("::")
             .map(str::to_string)
             .collect();
-        let Some(Def::Item(t)) = l.path(file, around, &segs, 0) else { continue };
+        let Some(Def::Item(t)) = l.path(file, around, &segs, Ns::Type, 0) else { continue };
         if t == (file, h.symbol) || l.index(t.0).kind(t.1) != Some(NodeKind::Interface) {
             continue;
         }
