@@ -240,7 +240,7 @@ fn split_plus(s: &str) -> Vec<&str> {
 /// name, and a `where` clause's predicates on plain parameters.
 pub(crate) fn generics(signature: &str, name: &str) -> Vec<(String, Vec<String>)> {
     let mut out: Vec<(String, Vec<String>)> = Vec::new();
-    let Some(at) = find_word(signature, name) else { return out };
+    let Some(at) = find_decl(signature, name) else { return out };
     let after = at + name.len();
     if signature[after..].starts_with('<') {
         let mut depth = 0i32;
@@ -271,7 +271,7 @@ pub(crate) fn generics(signature: &str, name: &str) -> Vec<(String, Vec<String>)
 /// Whether a function's first parameter is `self` (`self`, `&self`, `&'a mut self`, `self:
 /// Box<Self>`...), from its signature. A signature cut short counts as taking `self`.
 pub(crate) fn takes_self(signature: &str, name: &str) -> bool {
-    let Some(at) = find_word(signature, name) else { return true };
+    let Some(at) = find_decl(signature, name) else { return true };
     let mut rest = &signature[at + name.len()..];
     if rest.starts_with('<') {
         let mut depth = 0i32;
@@ -317,6 +317,25 @@ pub(crate) fn takes_self(signature: &str, name: &str) -> bool {
     });
     let first = first.strip_prefix("mut ").unwrap_or(first).trim_start();
     first == "self" || first.starts_with("self:") || first.starts_with("self ")
+}
+
+/// Where a declaration's name is in its signature: the word `name` right after `fn`,
+/// `struct`, `enum`, `union`, `trait` or `type` (attributes before it may hold the same
+/// word: `#[cfg(feature = "parse")] fn parse`).
+fn find_decl(s: &str, name: &str) -> Option<usize> {
+    let mut from = 0;
+    while let Some(at) = find_word(&s[from..], name).map(|i| from + i) {
+        let before = s[..at].trim_end();
+        if ["fn", "struct", "enum", "union", "trait", "type"].iter().any(|k| {
+            before
+                .strip_suffix(k)
+                .is_some_and(|b| !b.ends_with(|c: char| c.is_alphanumeric() || c == '_'))
+        }) {
+            return Some(at);
+        }
+        from = at + name.len();
+    }
+    None
 }
 
 fn find_word(s: &str, word: &str) -> Option<usize> {
@@ -377,6 +396,7 @@ mod tests {
         assert!(!takes_self("fn new<F: Fn(u8) -> u8>(f: F) -> Self", "new"));
         assert!(!takes_self("fn default() -> Self", "default"));
         assert!(takes_self("pub fn get_id(&self) -> &Id", "get_id"));
+        assert!(!takes_self("#[cfg(feature = \"parse\")] pub fn parse(repr: &str)", "parse"));
         assert!(takes_self("#[inline] fn len(&self, x: (u8, u8)) -> usize", "len"));
     }
 

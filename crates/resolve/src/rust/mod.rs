@@ -228,6 +228,8 @@ struct Local<'db> {
     /// The indexes and module file lists read so far.
     indexes: RefCell<HashMap<SourceFile, &'db RustIndex>>,
     modules: RefCell<HashMap<(String, String), &'db [SourceFile]>>,
+    /// The traits in scope in the file (see [`Local::traits_in_scope`]).
+    traits: RefCell<Option<Vec<Target>>>,
     file_modules: RefCell<HashMap<SourceFile, &'db (String, String)>>,
 }
 
@@ -254,6 +256,7 @@ impl<'db> Local<'db> {
             types: RefCell::new(HashMap::new()),
             indexes: RefCell::new(HashMap::new()),
             modules: RefCell::new(HashMap::new()),
+            traits: RefCell::new(None),
             file_modules: RefCell::new(HashMap::new()),
         }
     }
@@ -1152,6 +1155,110 @@ impl<'db> Local<'db> {
 
     /// Method `name` on a value of type `ty`.
     fn method_on(&self, ty: Ty, name: &str, depth: u32) -> Found {
+        // Only for types whose own methods are all known (the workspace's, trait bounds): a
+        // std type's inherent methods are not.
+        let known = matches!(ty, Ty::Adt(..) | Ty::Traits(_));
+        match self.method_on_type(ty, name, depth) {
+            // A method of a trait in scope (an extension trait with a blanket impl:
+            // `AsyncReadExt::read` on any reader).
+            Found::External if known => match self.trait_in_scope(name, depth) {
+                Some(m) => Found::Member(m),
+                None => Found::External,
+            },
+            f => f,
+        }
+    }
+
+    /// The traits the file brings into scope (declared in it, named by its `use` leaves,
+    /// or glob-imported), once per file.
+    fn traits_in_scope(&self) -> std::cell::Ref<'_, [Target]> {
+        if self.traits.borrow().is_none() {
+            let mut out: Vec<Target> = Vec::new();
+            let index = self.index(self.file);
+            for (i, (k, _, _)) in index.symbols.iter().enumerate() {
+                if *k == NodeKind::Interface
+                    && let Ok(i) = u32::try_from(i)
+                {
+                    out.push((self.file, i));
+                }
+            }
+            for (_, source, imported, local) in &index.uses {
+                match imported {
+                    Imported::Named(n) => {
+                        if !n.starts_with(|c: char| c.is_uppercase()) {
+                            continue;
+                        }
+                        let name = local.as_deref().unwrap_or(n);
+                        let found = if name == "_" {
+                            let mut segs = source.clone();
+                            segs.push(n.clone());
+                            self.use_path(self.file, &segs, Ns::Type, 1)
+                        } else {
+                            self.imported(self.file, name, Ns::Type, 1)
+                        };
+                        if let Some(Def::Item(t)) = found
+                            && self.index(t.0).kind(t.1) == Some(NodeKind::Interface)
+                        {
+                            out.push(t);
+                        }
+                    }
+                    Imported::All => {
+                        let Some(Def::Module(r, p)) = self.use_path(self.file, source, Ns::Type, 1)
+                        else {
+                            continue;
+                        };
+                        for &f in self.module_files(&r, &p) {
+                            let fi = self.index(f);
+                            for (i, (k, _, _)) in fi.symbols.iter().enumerate() {
+                                if *k == NodeKind::Interface
+                                    && fi.parent(u32::try_from(i).unwrap_or(u32::MAX)).is_none()
+                                    && let Ok(i) = u32::try_from(i)
+                                {
+                                    out.push((f, i));
+                                }
+                            }
+                            for (_, _, imp, l) in &fi.uses {
+                                let Imported::Named(n) = imp else { continue };
+                                let nm = l.as_deref().unwrap_or(n);
+                                if !nm.starts_with(|c: char| c.is_uppercase()) {
+                                    continue;
+                                }
+                                if let Some(Def::Item(t)) = self.imported(f, nm, Ns::Type, 1)
+                                    && self.index(t.0).kind(t.1) == Some(NodeKind::Interface)
+                                {
+                                    out.push(t);
+                                }
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let mut seen = HashSet::new();
+            out.retain(|t| seen.insert(*t));
+            *self.traits.borrow_mut() = Some(out);
+        }
+        std::cell::Ref::map(self.traits.borrow(), |t| t.as_deref().unwrap_or(&[]))
+    }
+
+    /// A method `name` (taking `self`) of a trait in scope, when exactly one declares it.
+    fn trait_in_scope(&self, name: &str, depth: u32) -> Option<Target> {
+        let traits = self.traits_in_scope().to_vec();
+        let mut found: Option<Target> = None;
+        for t in traits {
+            if let Some(m) = self.trait_item(t, name, depth + 1)
+                && !self.index(m.0).selfless.contains(&m.1)
+            {
+                if found.is_some_and(|f| f != m) {
+                    return None;
+                }
+                found = Some(m);
+            }
+        }
+        found
+    }
+
+    fn method_on_type(&self, ty: Ty, name: &str, depth: u32) -> Found {
         if depth > MAX_DEPTH {
             return Found::Missing;
         }
