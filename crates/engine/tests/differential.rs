@@ -1,10 +1,12 @@
 //! Randomized differential test of the incremental engine: seeded sequences of random edits
 //! (body edits, renamed functions, renamed and deleted files, new files, syntax errors and
 //! their repair, line shifts, Markdown mentions) over a small Go + TypeScript + Markdown +
-//! Terraform + shell + Kubernetes + Elixir + Python + Java tree (Python packages whose
+//! Terraform + shell + Kubernetes + Elixir + Python + Java + Rust tree (Python packages whose
 //! `__init__.py` may be deleted or moved, turning a package into a namespace package; Java
 //! classes calling across packages through imports, static imports, fields and
-//! inheritance) (with scripts without an extension, which a line shift
+//! inheritance; a Rust crate whose modules call each other through `use crate::..` leaves and
+//! globs, fields, `Self::new()`, trait impls and default methods, and an integration test
+//! naming the crate, whose `Cargo.toml` may rename it) (with scripts without an extension, which a line shift
 //! above their shebang turns into plain files and back, and manifests a syntax error turns
 //! into a left-out template),
 //! applied through `Engine::sync_paths` as a watcher reports them; after every step the whole
@@ -54,6 +56,10 @@ const TS_DIRS: &[&str] = &["src", "src/lib"];
 const PY_DIRS: &[&str] = &["py/app", "py/app/sub"];
 /// Java package directories (`com.app`, `com.app.sub`) under the source root `java`.
 const JAVA_DIRS: &[&str] = &["java/com/app", "java/com/app/sub"];
+/// Rust module directories of the crate `rs` (`crate::..`, `crate::sub::..`).
+const RS_DIRS: &[&str] = &["rs/src", "rs/src/sub"];
+/// The Rust modules the generated files name: (module path, its type).
+const RS_MODULES: &[(&str, &str)] = &[("a", "A"), ("b", "B"), ("sub", "Sub"), ("sub::c", "C")];
 /// Terraform modules: the root module calls the child.
 const TF_DIRS: &[&str] = &["infra", "infra/net"];
 
@@ -215,6 +221,56 @@ fn java_file(rng: &mut Rng, dir: &str, name: &str) -> String {
     )
 }
 
+/// A Rust module declaring `ty`: a struct with a field of another module's type, a trait with
+/// a default method, an inherent impl (`Self::new()`, `self.method()`, the field's methods, a
+/// function named by a path, through the module's `use` alias when it has one, or bare), an
+/// impl of its own trait overriding the default, an empty impl of another module's trait (its
+/// default bodies are the targets), and a free function.
+fn rs_file(rng: &mut Rng, ty: &str) -> String {
+    let (f, g, h, t) = (rng.pick(NAMES), rng.pick(NAMES), rng.pick(NAMES), rng.pick(NAMES));
+    let (module, other) = rng.pick(RS_MODULES);
+    let import = match rng.below(3) {
+        0 => format!("use crate::{module}::*;"),
+        1 => format!("use crate::{module}::{{{other}, {other}Ops}};"),
+        _ => format!("use crate::{module}::{{self as m, {other}, {other}Ops as Ops}};"),
+    };
+    let tr = if import.contains("as Ops") { "Ops".to_string() } else { format!("{other}Ops") };
+    let via =
+        if import.contains("self as m") { "m".to_string() } else { format!("crate::{module}") };
+    let mods = if ty == "Sub" { "pub mod c;\n\n" } else { "" };
+    format!(
+        "{mods}{import}\n\n/// {ty} is a type.\npub struct {ty} {{\n    o: {other},\n    n: i32,\n}}\n\n\
+         pub trait {ty}Ops {{\n    fn {t}(&self, x: i32) -> i32 {{\n        x\n    }}\n}}\n\n\
+         impl {ty} {{\n    pub fn new() -> Self {{\n        {ty} {{ o: {other}::new(), n: 0 }}\n    }}\n\n    \
+         pub fn {f}(&self, x: i32) -> i32 {{\n        self.{g}(x) + self.o.{h}(x) + {h}(x)\n    }}\n\n    \
+         fn {g}(&self, x: i32) -> i32 {{\n        Self::new().{f}(x) + {via}::{h}(self.n) + self.{t}(x)\n    }}\n}}\n\n\
+         impl {ty}Ops for {ty} {{\n    fn {t}(&self, x: i32) -> i32 {{\n        self.o.{t}(x)\n    }}\n}}\n\n\
+         impl {tr} for {ty} {{}}\n\npub fn {h}(x: i32) -> i32 {{\n    let t = {ty}::new();\n    \
+         t.{t}(x) + {other}::new().{f}(x)\n}}\n"
+    )
+}
+
+/// The crate root: its `mod` declarations, a re-export and a function calling into modules.
+fn rs_lib(rng: &mut Rng) -> String {
+    let (f, g) = (rng.pick(NAMES), rng.pick(NAMES));
+    let (module, ty) = rng.pick(RS_MODULES);
+    format!(
+        "pub mod a;\npub mod b;\npub mod sub;\n\npub use {module}::{ty};\n\n\
+         pub fn {f}(x: i32) -> i32 {{\n    {ty}::new().{g}(x) + a::{g}(x) + sub::c::{f}(x)\n}}\n"
+    )
+}
+
+/// An integration test naming the crate by its package name (`rs-gen`, `rs_gen` in paths;
+/// `Cargo.toml` edits rename it): TESTS edges, and paths that stop resolving when the crate is renamed.
+fn rs_test(rng: &mut Rng) -> String {
+    let (f, g) = (rng.pick(NAMES), rng.pick(NAMES));
+    let (module, ty) = rng.pick(RS_MODULES);
+    format!(
+        "use rs_gen::{module}::{ty};\n\n#[test]\nfn {f}_works() {{\n    let t = {ty}::new();\n    \
+         assert_eq!(t.{f}(1), rs_gen::{g}(1));\n}}\n"
+    )
+}
+
 fn md_file(rng: &mut Rng) -> String {
     format!(
         "# Notes\n\nSee `{}` and `{}Service.run`.\n\n```ts\n{}(2);\n```\n",
@@ -266,6 +322,9 @@ impl Tree {
             _ if self.counter.is_multiple_of(2) => {
                 format!("{}/Gen{}.java", rng.pick(JAVA_DIRS), self.counter)
             }
+            _ if self.counter.is_multiple_of(3) => {
+                format!("{}/gen{}.rs", rng.pick(RS_DIRS), self.counter)
+            }
             _ => format!("docs/gen{}.md", self.counter),
         }
     }
@@ -292,6 +351,21 @@ impl Tree {
             py_file(rng, name, self.counter)
         } else if path.ends_with(".java") {
             java_file(rng, dir, name)
+        } else if path == "rs/Cargo.toml" {
+            "[package]\nname = \"rs-gen\"\nversion = \"0.1.0\"\nedition = \"2021\"\n".to_string()
+        } else if path == "rs/src/lib.rs" {
+            rs_lib(rng)
+        } else if path.starts_with("rs/tests/") {
+            rs_test(rng)
+        } else if path.ends_with(".rs") {
+            let ty = match RS_MODULES.iter().find(|(m, _)| {
+                path == format!("rs/src/{}.rs", m.replace("::", "/"))
+                    || path == format!("rs/src/{}/mod.rs", m.replace("::", "/"))
+            }) {
+                Some((_, ty)) => ty.to_string(),
+                None => format!("Gen{}", self.counter),
+            };
+            rs_file(rng, &ty)
         } else if path.ends_with(".sh") || path == "scripts/lib.sh" {
             sh_file(rng, false)
         } else if !name.contains('.') {
@@ -306,6 +380,16 @@ impl Tree {
         let paths = self.code_paths();
         let path = rng.pick(&paths);
         let text = self.files[&path].clone();
+        if path.ends_with("Cargo.toml") {
+            // The package renamed (or back): paths naming the crate resolve or stop.
+            let edited = if text.contains("\"rs-gen\"") {
+                text.replacen("\"rs-gen\"", "\"rs-gen2\"", 1)
+            } else {
+                text.replacen("\"rs-gen2\"", "\"rs-gen\"", 1)
+            };
+            self.write(&path, edited);
+            return (format!("rename crate {path}"), vec![path]);
+        }
         match rng.below(9) {
             // A body edit: a call renamed to another (maybe unknown) function.
             0 | 1 => {
@@ -322,7 +406,8 @@ impl Tree {
                     .replacen(&format!("function {a}("), &format!("function {b}("), 1)
                     .replacen(&format!("func {}(", cap(a)), &format!("func {}(", cap(b)), 1)
                     .replacen(&format!("def {a}("), &format!("def {b}("), 1)
-                    .replacen(&format!("int {a}("), &format!("int {b}("), 1);
+                    .replacen(&format!("int {a}("), &format!("int {b}("), 1)
+                    .replacen(&format!("fn {a}("), &format!("fn {b}("), 1);
                 self.write(&path, edited);
                 (format!("rename decl {path}: {a} -> {b}"), vec![path])
             }
@@ -380,6 +465,7 @@ impl Tree {
                     "yaml" => "k8s".to_string(),
                     "py" => rng.pick(PY_DIRS).to_string(),
                     "java" => rng.pick(JAVA_DIRS).to_string(),
+                    "rs" => rng.pick(RS_DIRS).to_string(),
                     _ => "docs".to_string(),
                 };
                 self.counter += 1;
@@ -467,6 +553,13 @@ fn run_seed(seed: u64, steps: usize) {
         "java/com/app/A.java",
         "java/com/app/Util.java",
         "java/com/app/sub/B.java",
+        "rs/Cargo.toml",
+        "rs/src/lib.rs",
+        "rs/src/a.rs",
+        "rs/src/b.rs",
+        "rs/src/sub/mod.rs",
+        "rs/src/sub/c.rs",
+        "rs/tests/it.rs",
     ] {
         let text = tree.content_for(&mut rng, path);
         tree.write(path, text);
