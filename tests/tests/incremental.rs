@@ -1332,3 +1332,125 @@ fn java_method_rename_reresolves_its_readers() {
         &["src/com/shop/Cart.java", "src/com/shop/web/View.java"],
     );
 }
+
+/// A crate: `view` names `Cart` through a `use crate::..` leaf and calls its method and reads
+/// its field through a typed parameter.
+const RUST: &str = r#"
+//- /Cargo.toml
+[package]
+name = "shop"
+version = "0.1.0"
+//- /src/lib.rs
+pub mod cart;
+pub mod view;
+//- /src/cart.rs
+pub struct Cart {
+    pub items: Vec<u32>,
+}
+
+impl Cart {
+    pub fn add(&mut self, x: u32) -> u32 {
+        self.total(x)
+    }
+
+    fn total(&self, x: u32) -> u32 {
+        x + 1
+    }
+}
+//- /src/view.rs
+use crate::cart::Cart;
+
+pub fn show(c: &mut Cart) -> u32 {
+    c.add(1) + c.items.len() as u32
+}
+"#;
+
+/// A Rust body edit keeps the file's table (`rust_index`: items, `use` leaves, impl blocks
+/// and their items, field, return and alias types, generics, no lines) and its impl heads
+/// equal: the workspace's impl table is not rebuilt and only the edited file re-resolves.
+#[test]
+fn rust_body_edit_reruns_only_its_file() {
+    let mut s = Session::new(RUST);
+    s.edit(
+        "src/cart.rs",
+        "        self.total(x)\n",
+        "        self.total(x);\n        self.total(x)\n",
+    );
+    check(
+        &mut s,
+        &[
+            "parse(src/cart.rs)",
+            "file_facts(src/cart.rs)",
+            "file_node(src/cart.rs)",
+            "symbol_ids(src/cart.rs)",
+            "file_graph(src/cart.rs)",
+            "file_endpoints(src/cart.rs)",
+            "rust_index(src/cart.rs)",
+            // Reads the facts; its answer (the impl blocks' self types) is unchanged, so the
+            // impl table stays.
+            "impl_heads(src/cart.rs)",
+            "composed_routes(src/cart.rs)",
+            "resolve_file(src/cart.rs)",
+            "file_unit_digest(src/cart.rs)",
+        ],
+        &["src/cart.rs"],
+    );
+}
+
+/// Renaming a method changes the file's table: the files that read it re-resolve (the view
+/// loses its edge to `Cart.add`); the module layout and the impl table stay.
+#[test]
+fn rust_method_rename_reresolves_its_readers() {
+    let mut s = Session::new(RUST);
+    s.edit("src/cart.rs", "pub fn add(", "pub fn put(");
+    check(
+        &mut s,
+        &[
+            "parse(src/cart.rs)",
+            "file_facts(src/cart.rs)",
+            "file_node(src/cart.rs)",
+            "symbol_ids(src/cart.rs)",
+            "file_graph(src/cart.rs)",
+            "file_endpoints(src/cart.rs)",
+            "rust_index(src/cart.rs)",
+            "impl_heads(src/cart.rs)",
+            "composed_routes(src/cart.rs)",
+            "resolve_file(src/cart.rs)",
+            "resolve_file(src/view.rs)",
+            "file_unit_digest(src/cart.rs)",
+            "file_unit_digest(src/view.rs)",
+        ],
+        &["src/cart.rs", "src/view.rs"],
+    );
+}
+
+/// A field added to a struct changes its file's table: the view, which reads `Cart`'s fields
+/// through its parameter's type, re-resolves; its rows (the call and the field read) compare
+/// equal, so its digest is not recomputed and only the struct's file is rewritten.
+#[test]
+fn rust_field_added_reresolves_its_readers() {
+    let mut s = Session::new(RUST);
+    s.edit(
+        "src/cart.rs",
+        "    pub items: Vec<u32>,\n",
+        "    pub items: Vec<u32>,\n    pub count: u32,\n",
+    );
+    check(
+        &mut s,
+        &[
+            "parse(src/cart.rs)",
+            "file_facts(src/cart.rs)",
+            "file_node(src/cart.rs)",
+            "symbol_ids(src/cart.rs)",
+            "file_graph(src/cart.rs)",
+            "file_endpoints(src/cart.rs)",
+            "rust_index(src/cart.rs)",
+            "impl_heads(src/cart.rs)",
+            "composed_routes(src/cart.rs)",
+            "resolve_file(src/cart.rs)",
+            "resolve_file(src/view.rs)",
+            "file_unit_digest(src/cart.rs)",
+        ],
+        &["src/cart.rs"],
+    );
+}
