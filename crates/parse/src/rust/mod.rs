@@ -54,8 +54,15 @@
 //!   it; `for x in e` binds `x` to an element
 //!   of `e` (`Value(Path)` ending in `[]`, or `CallResult` of `[]` on a call's result); `if let
 //!   Some(x) = e` / `Ok(x)` (also in `while let` and `match` arms on `e`) binds `x` to
-//!   `CallResult` of `?` on `e`; a closure parameter without a type is `Value(Other)`; a type
-//!   alias `type A = T;` is an `Annotation(T)` named `type` scoped to the alias.
+//!   `CallResult` of `?` on `e`; a closure parameter without a type is `Value(Other)`, or an
+//!   element of the receiver when the closure is passed to an element-consuming method
+//!   (`xs.iter().map(|x| ..)`); a type alias `type A = T;` is an `Annotation(T)` named `type`
+//!   scoped to the alias. Patterns bind through tuple structs and variants (`E::V(x)`: `x` is
+//!   `Value(Path(["::", "E", "V", "()", "0"]))`, field `0` of `E::V`), struct patterns and
+//!   tuples (`(a, b)`: fields `0`, `1` of the value). A binding of a `let`, `if let`, `match`
+//!   arm or `for` is visible only after what binds it (`let x = x.unwrap();` reads the earlier
+//!   `x` on the right): its hint's `line` is where that ends and its `visible` holds the
+//!   column right after (only `col` is meaningful for Rust).
 //! - [`RustFacts`](crate::facts::RustFacts): impl blocks (self type, trait, their items, type
 //!   parameters), `mod x;` declarations with their `#[path]`.
 //! - [`FileFacts::value_refs`](crate::facts::FileFacts::value_refs): paths and names passed as

@@ -7,7 +7,7 @@ use super::{ids, impl_name, strip_type_args, type_text};
 use crate::facts::{
     CallKind, CallSite, Callee, FieldAccess, FileFacts, Heritage, HeritageKind, HintSource, Import,
     ImportBinding, ImportKind, Imported, LanguageFacts, Receiver, RustFacts, RustImpl, RustMod,
-    Symbol, SymbolIdx, TypeHint,
+    Symbol, SymbolIdx, TypeHint, Visibility,
 };
 use crate::util::{clean_comments, end_line, signature, start_col, start_line, text, to_u32};
 use codegraph_schema::NodeKind;
@@ -80,11 +80,19 @@ struct Walker<'s> {
     facts: FileFacts,
     rust: RustFacts,
     scopes: Vec<Scope>,
+    /// While bindings of a `let` (or `if let`, arm, `for`) are recorded: where they become
+    /// visible.
+    visible_from: Option<(u32, u32)>,
 }
 
 pub(super) fn extract(src: &str, tree: &Tree) -> FileFacts {
-    let mut w =
-        Walker { src, facts: FileFacts::default(), rust: RustFacts::default(), scopes: Vec::new() };
+    let mut w = Walker {
+        src,
+        facts: FileFacts::default(),
+        rust: RustFacts::default(),
+        scopes: Vec::new(),
+        visible_from: None,
+    };
     w.walk(tree.root_node(), 0);
     w.facts.language_facts = LanguageFacts::Rust(w.rust).normalized();
     w.facts
@@ -306,13 +314,29 @@ impl<'s> Walker<'s> {
     }
 
     fn hint(&mut self, scope: Option<SymbolIdx>, name: &str, source: HintSource, line: u32) {
+        // A binding of a `let`, `if let`, `match` arm or `for`: visible after what binds it.
+        let (line, visible) = match self.visible_from {
+            Some((l, col)) => (l, Some(Visibility { col, end_line: u32::MAX, end_col: u32::MAX })),
+            None => (line, None),
+        };
         self.facts.type_hints.push(TypeHint {
             scope,
             name: name.to_string(),
             source,
             line,
-            visible: None,
+            visible,
         });
+    }
+
+    /// Runs `f` with the bindings it records visible only after `node` (1-based line, and the
+    /// column right after its end).
+    fn visible_after(&mut self, node: Node<'_>, f: impl FnOnce(&mut Self)) {
+        let end = node.end_position();
+        let line = to_u32(end.row).saturating_add(1);
+        let col = to_u32(end.column).saturating_add(1);
+        let saved = self.visible_from.replace((line, col));
+        f(self);
+        self.visible_from = saved;
     }
 
     /// Whether the innermost scope is an impl or a trait (a function there is a method), and
@@ -457,7 +481,7 @@ impl<'s> Walker<'s> {
             if let (Some(p), Some(v)) =
                 (node.child_by_field_id(ids.pattern), node.child_by_field_id(ids.value))
             {
-                self.bind_pattern(p, v);
+                self.visible_after(node, |w| w.bind_pattern(p, v));
             }
         } else if k == ids.match_arm {
             let value = node
@@ -466,8 +490,9 @@ impl<'s> Walker<'s> {
                 .filter(|m| m.kind_id() == ids.match_expression)
                 .and_then(|m| m.child_by_field_id(ids.value));
             if let (Some(p), Some(v)) = (node.child_by_field_id(ids.pattern), value) {
+                let whole = p;
                 let p = if p.kind() == "match_pattern" { p.named_child(0).unwrap_or(p) } else { p };
-                self.bind_pattern(p, v);
+                self.visible_after(whole, |w| w.bind_pattern(p, v));
             }
         } else if k == ids.for_expression {
             self.for_expression(node);
@@ -770,6 +795,10 @@ impl<'s> Walker<'s> {
     }
 
     fn let_declaration(&mut self, node: Node<'_>) {
+        self.visible_after(node, |w| w.let_bindings(node));
+    }
+
+    fn let_bindings(&mut self, node: Node<'_>) {
         let ids = ids();
         let scope = self.enclosing();
         let Some(p) = node.child_by_field_id(ids.pattern) else { return };
@@ -914,11 +943,12 @@ impl<'s> Walker<'s> {
     fn for_expression(&mut self, node: Node<'_>) {
         let ids = ids();
         let Some(p) = node.child_by_field_id(ids.pattern) else { return };
-        let element = match node.child_by_field_id(ids.value) {
-            Some(v) => element_of(self.receiver(v, 0)),
-            None => Receiver::Other,
+        let Some(v) = node.child_by_field_id(ids.value) else {
+            self.bind(p, Receiver::Other);
+            return;
         };
-        self.bind(p, element);
+        let element = element_of(self.receiver(v, 0));
+        self.visible_after(v, |w| w.bind(p, element));
     }
 
     /// For a closure passed to an element-consuming method (`xs.iter().map(|x| ..)`,

@@ -116,6 +116,19 @@ enum Ty {
     Unknown,
 }
 
+/// A position in a file: line in the high half, column in the low one (ordered as both).
+type Pos = u64;
+
+fn pos(line: u32, col: u32) -> Pos {
+    (u64::from(line) << 32) | u64::from(col)
+}
+
+/// Where a binding starts to be visible: a `let`'s after its statement (its `visible`
+/// column), a parameter's from the start of its line.
+fn hint_pos(h: &TypeHint) -> Pos {
+    pos(h.line, h.visible.map_or(0, |v| v.col))
+}
+
 /// A type as written in its context: (file, scope, text).
 type TypeKey = (SourceFile, Option<SymbolIdx>, String);
 
@@ -817,12 +830,14 @@ impl<'db> Local<'db> {
     }
 
     /// The type of a variable visible at `line` in the functions around `scope`.
-    fn local(&self, scope: Option<SymbolIdx>, name: &str, line: u32, depth: u32) -> Option<Ty> {
-        let h = self.local_hint(scope, name, line)?;
-        Some(self.hint_type(h.scope, &h.source, line, depth + 1))
+    fn local(&self, scope: Option<SymbolIdx>, name: &str, at: Pos, depth: u32) -> Option<Ty> {
+        let h = self.local_hint(scope, name, at)?;
+        // What it holds is worked out where it was bound (`let x = x.unwrap()`: the `x` on the
+        // right is the earlier one).
+        Some(self.hint_type(h.scope, &h.source, hint_pos(h).saturating_sub(1), depth + 1))
     }
 
-    fn local_hint(&self, scope: Option<SymbolIdx>, name: &str, line: u32) -> Option<&'db TypeHint> {
+    fn local_hint(&self, scope: Option<SymbolIdx>, name: &str, at: Pos) -> Option<&'db TypeHint> {
         let index = self.index(self.file);
         let mut cur = scope;
         while let Some(s) = cur {
@@ -835,7 +850,7 @@ impl<'db> Local<'db> {
             let hint = self
                 .hints
                 .get(&(s, name))
-                .and_then(|v| v.iter().filter(|h| h.line <= line).max_by_key(|h| h.line));
+                .and_then(|v| v.iter().filter(|h| hint_pos(h) <= at).max_by_key(|h| hint_pos(h)));
             if let Some(h) = hint {
                 return Some(h);
             }
@@ -844,7 +859,7 @@ impl<'db> Local<'db> {
         None
     }
 
-    fn hint_type(&self, scope: Option<SymbolIdx>, src: &HintSource, line: u32, depth: u32) -> Ty {
+    fn hint_type(&self, scope: Option<SymbolIdx>, src: &HintSource, at: Pos, depth: u32) -> Ty {
         if depth > MAX_DEPTH {
             return Ty::Unknown;
         }
@@ -852,14 +867,14 @@ impl<'db> Local<'db> {
             HintSource::Annotation(t) | HintSource::Construct(t) => {
                 self.ty_named(self.file, scope, t, depth + 1)
             }
-            HintSource::CallResult(c) => self.returned(scope, c, line, depth + 1),
-            HintSource::Value(Receiver::Path(p)) => self.path_type(scope, p, line, depth + 1),
+            HintSource::CallResult(c) => self.returned(scope, c, at, depth + 1),
+            HintSource::Value(Receiver::Path(p)) => self.path_type(scope, p, at, depth + 1),
             _ => Ty::Unknown,
         }
     }
 
     /// The type of a value chain or an item path.
-    fn path_type(&self, scope: Option<SymbolIdx>, path: &[String], line: u32, depth: u32) -> Ty {
+    fn path_type(&self, scope: Option<SymbolIdx>, path: &[String], at: Pos, depth: u32) -> Ty {
         let Some(first) = path.first() else { return Ty::Unknown };
         if depth > MAX_DEPTH {
             return Ty::Unknown;
@@ -895,7 +910,7 @@ impl<'db> Local<'db> {
                 rest = &rest[1..];
                 self.ty_named(self.file, scope, t, depth + 1)
             }
-            name => match self.local(scope, name, line, depth) {
+            name => match self.local(scope, name, at, depth) {
                 Some(t) => t,
                 None => self.item_value_type(scope, &path[..1], depth + 1),
             },
@@ -1008,21 +1023,21 @@ impl<'db> Local<'db> {
     }
 
     /// The type of `self` in the function around `scope`.
-    fn self_type(&self, scope: Option<SymbolIdx>, line: u32, depth: u32) -> Ty {
-        match self.local(scope, "self", line, depth) {
+    fn self_type(&self, scope: Option<SymbolIdx>, at: Pos, depth: u32) -> Ty {
+        match self.local(scope, "self", at, depth) {
             Some(t) => t,
             None => Ty::Unknown,
         }
     }
 
     /// The type a call returns.
-    fn returned(&self, scope: Option<SymbolIdx>, c: &Callee, line: u32, depth: u32) -> Ty {
+    fn returned(&self, scope: Option<SymbolIdx>, c: &Callee, at: Pos, depth: u32) -> Ty {
         if depth > MAX_DEPTH {
             return Ty::Unknown;
         }
         match c.name.as_str() {
             "?" => {
-                return match self.receiver_type(scope, &c.receiver, line, depth + 1) {
+                return match self.receiver_type(scope, &c.receiver, at, depth + 1) {
                     Ty::Ext(b, args) if matches!(b.as_str(), "Option" | "Result" | "Poll") => {
                         args.into_iter().next().unwrap_or(Ty::Unknown)
                     }
@@ -1030,14 +1045,14 @@ impl<'db> Local<'db> {
                 };
             }
             "[]" => {
-                return match self.receiver_type(scope, &c.receiver, line, depth + 1) {
+                return match self.receiver_type(scope, &c.receiver, at, depth + 1) {
                     Ty::Ext(b, args) => element_of(&b, &args),
                     _ => Ty::Unknown,
                 };
             }
             n if n.starts_with(|ch: char| ch.is_ascii_digit()) => {
                 // A tuple's field (`.0` of a pattern over a call's result).
-                let ty = self.receiver_type(scope, &c.receiver, line, depth + 1);
+                let ty = self.receiver_type(scope, &c.receiver, at, depth + 1);
                 return self.field_of(ty, n, depth + 1);
             }
             _ => {}
@@ -1045,7 +1060,7 @@ impl<'db> Local<'db> {
         let receiver = match &c.receiver {
             Receiver::Path(p) if p.first().is_some_and(|f| f == "::") => None,
             Receiver::Path(_) | Receiver::CallResult(_) | Receiver::This => {
-                Some(self.receiver_type(scope, &c.receiver, line, depth + 1))
+                Some(self.receiver_type(scope, &c.receiver, at, depth + 1))
             }
             _ => None,
         };
@@ -1067,7 +1082,7 @@ impl<'db> Local<'db> {
         if let Some(r) = receiver {
             return self.returned_on(r, c, depth + 1);
         }
-        match self.callee(scope, c, line, depth + 1).0 {
+        match self.callee(scope, c, at, depth + 1).0 {
             Found::Member(m) => {
                 let index = self.index(m.0);
                 match index.kind(m.1) {
@@ -1288,23 +1303,17 @@ impl<'db> Local<'db> {
     }
 
     /// The type of a call's receiver.
-    fn receiver_type(&self, scope: Option<SymbolIdx>, r: &Receiver, line: u32, depth: u32) -> Ty {
+    fn receiver_type(&self, scope: Option<SymbolIdx>, r: &Receiver, at: Pos, depth: u32) -> Ty {
         match r {
-            Receiver::This => self.self_type(scope, line, depth + 1),
-            Receiver::Path(p) => self.path_type(scope, p, line, depth),
-            Receiver::CallResult(inner) => self.returned(scope, inner, line, depth),
+            Receiver::This => self.self_type(scope, at, depth + 1),
+            Receiver::Path(p) => self.path_type(scope, p, at, depth),
+            Receiver::CallResult(inner) => self.returned(scope, inner, at, depth),
             _ => Ty::Unknown,
         }
     }
 
     /// What a call resolves to, and why.
-    fn callee(
-        &self,
-        scope: Option<SymbolIdx>,
-        c: &Callee,
-        line: u32,
-        depth: u32,
-    ) -> (Found, Reason) {
+    fn callee(&self, scope: Option<SymbolIdx>, c: &Callee, at: Pos, depth: u32) -> (Found, Reason) {
         if depth > MAX_DEPTH {
             return (Found::Missing, Reason::NameOnly);
         }
@@ -1314,7 +1323,7 @@ impl<'db> Local<'db> {
                     return (Found::Missing, Reason::NameOnly);
                 }
                 // A closure or function value held by a local.
-                if self.local_hint(scope, &c.name, line).is_some() {
+                if self.local_hint(scope, &c.name, at).is_some() {
                     return (Found::Missing, Reason::NameOnly);
                 }
                 match self.name_in_scope(self.file, scope, &c.name, Ns::Value, depth + 1) {
@@ -1346,7 +1355,7 @@ impl<'db> Local<'db> {
                 }
             }
             Receiver::This | Receiver::Path(_) | Receiver::CallResult(_) => {
-                let ty = self.receiver_type(scope, &c.receiver, line, depth + 1);
+                let ty = self.receiver_type(scope, &c.receiver, at, depth + 1);
                 let reason = if c.receiver == Receiver::This {
                     Reason::ThisDispatch
                 } else {
@@ -1363,9 +1372,9 @@ impl<'db> Local<'db> {
         &self,
         scope: Option<SymbolIdx>,
         callee: &Callee,
-        line: u32,
+        at: Pos,
     ) -> Option<(Target, Reason)> {
-        match self.callee(scope, callee, line, 0) {
+        match self.callee(scope, callee, at, 0) {
             (Found::Member(t), reason) => Some((t, reason)),
             _ => None,
         }
@@ -1720,7 +1729,8 @@ fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile
     let in_test_file = crate::graph::is_test(db, file);
     let mut tested = crate::tested::Tested::default();
     for site in &facts.calls {
-        let (found, reason) = l.callee(site.enclosing, &site.callee, site.line, 0);
+        let at = pos(site.line, site.col);
+        let (found, reason) = l.callee(site.enclosing, &site.callee, at, 0);
         match found {
             Found::Member(t) => {
                 let Some(dst) = sym_id(db, t) else {
@@ -1750,7 +1760,7 @@ fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile
 
     // ACCESSES: a field read or written through a receiver that resolves.
     for a in &facts.accesses {
-        let ty = l.receiver_type(a.enclosing, &a.receiver, a.line, 0);
+        let ty = l.receiver_type(a.enclosing, &a.receiver, pos(a.line, u32::MAX), 0);
         let Ty::Adt(t, _) = ty else { continue };
         let Some(f) = l.index(t.0).child(t.1, &a.name) else { continue };
         if l.index(t.0).kind(f) != Some(NodeKind::Property) {
@@ -1766,11 +1776,11 @@ fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile
     // REFERS_TO: functions passed as values.
     for site in &facts.value_refs {
         if site.callee.receiver == Receiver::None
-            && l.local_hint(site.enclosing, &site.callee.name, site.line).is_some()
+            && l.local_hint(site.enclosing, &site.callee.name, pos(site.line, site.col)).is_some()
         {
             continue;
         }
-        let (found, reason) = l.callee(site.enclosing, &site.callee, site.line, 0);
+        let (found, reason) = l.callee(site.enclosing, &site.callee, pos(site.line, site.col), 0);
         let Found::Member(t) = found else { continue };
         if !matches!(l.index(t.0).kind(t.1), Some(NodeKind::Function | NodeKind::Method)) {
             continue;
@@ -1786,7 +1796,7 @@ fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile
     // A unit test in the file it tests: no file -> same file TESTS edge.
     out.edges.extend(tested.into_edges(&fid).filter(|e| e.src != e.dst));
     crate::endpoints::add_endpoint_rows(db, workspace, file, &mut out, |scope, callee| {
-        l.reference(scope, callee, u32::MAX)
+        l.reference(scope, callee, Pos::MAX)
     });
     out.edges.sort();
     out.edges.dedup();
@@ -1818,7 +1828,7 @@ impl LanguageResolver for RustResolver {
         callee: &Callee,
         line: u32,
     ) -> Option<(Target, Reason)> {
-        Local::new(db, workspace, file).reference(scope, callee, line)
+        Local::new(db, workspace, file).reference(scope, callee, pos(line, u32::MAX))
     }
 
     fn has_endpoints(&self) -> bool {
