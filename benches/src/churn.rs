@@ -109,7 +109,7 @@ fn session(a: &Args, work: &Path) -> Result<()> {
     crate::git_copy(&a.dir, &root)?;
     let sources = crate::editable_sources(&root);
     if sources.len() < 100 {
-        bail!("{} has too few Go/TS/Python/Java sources for a churn session", a.dir.display());
+        bail!("{} has too few Go/TS/Python/Java/Rust sources for a churn session", a.dir.display());
     }
     // Two branches: one changing 60 files, one changing 2,000 (or as many as there are).
     for (branch, n) in [("b60", 60usize), ("b2000", 2000)] {
@@ -120,6 +120,7 @@ fn session(a: &Args, work: &Path) -> Result<()> {
                 crate::SourceLang::Ts => "\nexport function churnBranch() {}\n",
                 crate::SourceLang::Py => "\n\ndef churn_branch():\n    pass\n",
                 crate::SourceLang::Java => "\nclass ChurnBranch {}\n",
+                crate::SourceLang::Rust => "\nfn churn_branch() {}\n",
             };
             std::fs::write(root.join(&s.rel), format!("{}{extra}", s.text))?;
         }

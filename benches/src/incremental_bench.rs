@@ -59,6 +59,8 @@ fn find_targets(root: &Path) -> Vec<Target> {
                 SourceLang::Py => (l.strip_prefix("def "), ':'),
                 // A method whose header is one line: `    public int size() {`.
                 SourceLang::Java => (java_method_header(l), '{'),
+                // A function or method whose header is one line: `    pub fn len(&self) -> usize {`.
+                SourceLang::Rust => (rust_fn_header(l), '{'),
             };
             let Some(rest) = header else { continue };
             if !l.ends_with(opens) || rest.starts_with('(') {
@@ -74,6 +76,7 @@ fn find_targets(root: &Path) -> Vec<Target> {
                 SourceLang::Ts => true,
                 SourceLang::Py => !name.starts_with('_'),
                 SourceLang::Java => l.trim_start().starts_with("public "),
+                SourceLang::Rust => l.trim_start().starts_with("pub"),
             };
             out.push(Target { rel: rel.clone(), line: i, name, exported, lang });
             break;
@@ -103,6 +106,39 @@ fn java_method_header(l: &str) -> Option<&str> {
     Some(&t[start..])
 }
 
+/// The part of a Rust function header from its name on (`len(&self) -> usize {`): an
+/// optional visibility (`pub`, `pub(crate)`), the qualifiers `const`, `async`, `unsafe`,
+/// `default` and `extern "ABI"`, then `fn `; `None` for anything else.
+fn rust_fn_header(l: &str) -> Option<&str> {
+    let mut t = l.trim_start();
+    if let Some(rest) = t.strip_prefix("pub") {
+        t = match rest.strip_prefix('(') {
+            Some(scoped) => scoped.split_once(')')?.1,
+            None if rest.starts_with(' ') => rest,
+            None => return None,
+        }
+        .trim_start();
+    }
+    loop {
+        let before = t;
+        for q in ["const ", "async ", "unsafe ", "default "] {
+            if let Some(rest) = t.strip_prefix(q) {
+                t = rest.trim_start();
+            }
+        }
+        if let Some(rest) = t.strip_prefix("extern ") {
+            t = rest.trim_start();
+            if let Some(abi) = t.strip_prefix('"') {
+                t = abi.split_once('"')?.1.trim_start();
+            }
+        }
+        if t.len() == before.len() {
+            break;
+        }
+    }
+    t.strip_prefix("fn ")
+}
+
 /// Deterministic pseudo-random picks.
 struct XorShift(u64);
 impl XorShift {
@@ -124,6 +160,7 @@ fn body_edit(root: &Path, t: &Target, n: usize) -> Result<()> {
         crate::SourceLang::Ts => format!("  void {n};"),
         crate::SourceLang::Py => format!("    _ = {n}"),
         crate::SourceLang::Java => format!("        int cgEdit{n} = {n};"),
+        crate::SourceLang::Rust => format!("        let _cg_edit{n} = {n};"),
     };
     lines.insert(t.line + 1, &stmt);
     std::fs::write(&p, lines.join("\n") + "\n")?;
@@ -339,4 +376,49 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
         let _ = std::fs::remove_dir_all(&work);
     }
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rust_headers_from_the_name_on() {
+        assert_eq!(
+            rust_fn_header("    pub fn len(&self) -> usize {"),
+            Some("len(&self) -> usize {")
+        );
+        assert_eq!(rust_fn_header("pub(crate) async fn run() {"), Some("run() {"));
+        assert_eq!(rust_fn_header("const unsafe extern \"C\" fn raw() {"), Some("raw() {"));
+        assert_eq!(rust_fn_header("fn parse<T: A>(x: T) {"), Some("parse<T: A>(x: T) {"));
+        assert_eq!(rust_fn_header("public fn x() {"), None);
+        assert_eq!(rust_fn_header("impl Parser {"), None);
+        assert_eq!(rust_fn_header("    let f = |x| x;"), None);
+    }
+
+    /// The edit benches on a Rust tree: the first one-line function of each source file (not
+    /// under `tests/`), a body edit after its header and a rename of it, both valid Rust.
+    #[test]
+    fn rust_targets_body_edits_and_renames() {
+        let root = std::env::temp_dir().join(format!("cg-bench-rs-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        std::fs::create_dir_all(root.join("tests")).unwrap();
+        std::fs::write(
+            root.join("src/lib.rs"),
+            "//! A crate.\nuse std::fmt;\n\nfn parse<T>(x: T) {}\n\nimpl P {\n    pub fn len(&self) -> usize {\n        0\n    }\n}\n",
+        )
+        .unwrap();
+        std::fs::write(root.join("src/util.rs"), "pub(crate) fn helper() {\n}\n").unwrap();
+        std::fs::write(root.join("tests/it.rs"), "fn t() {\n}\n").unwrap();
+        let targets = find_targets(&root);
+        let found: Vec<(&str, usize, &str, bool)> =
+            targets.iter().map(|t| (t.rel.as_str(), t.line, t.name.as_str(), t.exported)).collect();
+        assert_eq!(found, [("src/lib.rs", 6, "len", true), ("src/util.rs", 0, "helper", true)]);
+        body_edit(&root, &targets[1], 7).unwrap();
+        signature_edit(&root, &targets[1], false).unwrap();
+        let text = std::fs::read_to_string(root.join("src/util.rs")).unwrap();
+        let _ = std::fs::remove_dir_all(&root);
+        assert_eq!(text, "pub(crate) fn helperRenamed() {\n        let _cg_edit7 = 7;\n}\n");
+    }
 }

@@ -67,10 +67,12 @@ enum SourceLang {
     Ts,
     Py,
     Java,
+    Rust,
 }
 
-/// A Go, TypeScript, Python or Java source file the edit benches may change: (root-relative path,
-/// language, text). Test files, `testdata/`, `node_modules/` and `.d.ts` files are left out.
+/// A Go, TypeScript, Python, Java or Rust source file the edit benches may change:
+/// (root-relative path, language, text). Test files, `testdata/`, `node_modules/`, `.d.ts`
+/// files and Rust's `tests/`, `benches/`, `examples/` and `target/` are left out.
 struct EditableSource {
     rel: String,
     lang: SourceLang,
@@ -100,6 +102,12 @@ fn editable_sources(root: &std::path::Path) -> Vec<EditableSource> {
             SourceLang::Py
         } else if rel.ends_with(".java") && !rel.contains("src/test/") {
             SourceLang::Java
+        } else if rel.ends_with(".rs")
+            && !["tests/", "benches/", "examples/", "target/"]
+                .iter()
+                .any(|d| rel.starts_with(d) || rel.contains(&format!("/{d}")))
+        {
+            SourceLang::Rust
         } else {
             continue;
         };

@@ -179,7 +179,7 @@ fn edit_files(root: &Path, n: usize) -> Vec<EditFile> {
         let go = match lang {
             crate::SourceLang::Go => true,
             crate::SourceLang::Ts => false,
-            crate::SourceLang::Py | crate::SourceLang::Java => continue,
+            crate::SourceLang::Py | crate::SourceLang::Java | crate::SourceLang::Rust => continue,
         };
         let Some((line, name, original)) = first_function(&text, go) else { continue };
         let open = format!("{name}(");

@@ -127,6 +127,7 @@ fn scenarios(args: &Args, base: &Path) -> Result<()> {
                 crate::SourceLang::Ts => "\nexport function benchProbe() {}\n",
                 crate::SourceLang::Py => "\n\ndef bench_probe():\n    pass\n",
                 crate::SourceLang::Java => "\nclass BenchProbe {}\n",
+                crate::SourceLang::Rust => "\nfn bench_probe() {}\n",
             };
             std::fs::write(main.join(&s.rel), format!("{}{extra}", s.text))?;
         }
