@@ -218,6 +218,7 @@ grammar_ids! {
             path = "path",
             return_type = "return_type",
             left = "left",
+            right = "right",
             macro_ = "macro",
             bounds = "bounds",
             alias = "alias",

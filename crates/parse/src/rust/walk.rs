@@ -477,6 +477,17 @@ impl<'s> Walker<'s> {
             }
         } else if k == ids.let_declaration {
             self.let_declaration(node);
+        } else if k == ids.assignment_expression {
+            // `x = v` (a `let x;` assigned later): from here on `x` holds what `v` does.
+            if let (Some(l), Some(v)) =
+                (node.child_by_field_id(ids.left), node.child_by_field_id(ids.right))
+                && l.kind_id() == ids.identifier
+            {
+                let scope = self.enclosing();
+                let source = self.value_source(v);
+                let name = self.text(l);
+                self.visible_after(node, |w| w.hint(scope, name, source, start_line(l)));
+            }
         } else if k == ids.let_condition {
             if let (Some(p), Some(v)) =
                 (node.child_by_field_id(ids.pattern), node.child_by_field_id(ids.value))
@@ -1195,14 +1206,46 @@ impl<'s> Walker<'s> {
             },
             "macro_invocation" => {
                 let m = n.child_by_field_id(ids.macro_).map_or("", |m| self.text(m));
+                let m = m.rsplit("::").next().unwrap_or(m);
                 match m {
                     "vec" => Receiver::Path(vec!["new".to_string(), "Vec".to_string()]),
                     "format" => Receiver::Path(vec!["new".to_string(), "String".to_string()]),
+                    // Macros that hand back their argument, or the value inside it.
+                    "dbg" => self.macro_argument(n, depth).unwrap_or(Receiver::Other),
+                    "assert_ok" | "assert_ready_ok" | "assert_some" | "ready" | "assert_ready"
+                    | "try_ready" | "assert_ready_some" => match self.macro_argument(n, depth) {
+                        Some(r) => macros::try_of(r),
+                        None => Receiver::Other,
+                    },
                     _ => Receiver::Other,
                 }
             }
             _ => Receiver::Other,
         }
+    }
+
+    /// The one expression a macro invocation's token tree holds (`assert_ok!(f(x))`), parsed,
+    /// as a receiver.
+    fn macro_argument(&self, n: Node<'_>, depth: u32) -> Option<Receiver> {
+        let tt = n.named_child(n.named_child_count().checked_sub(1)? as u32)?;
+        if tt.kind_id() != ids().token_tree || tt.child_count() < 2 {
+            return None;
+        }
+        let (open, close) = (tt.child(0)?, tt.child(tt.child_count() - 1)?);
+        if close.start_byte() <= open.end_byte() {
+            return None;
+        }
+        let range = tree_sitter::Range {
+            start_byte: open.end_byte(),
+            end_byte: close.start_byte(),
+            start_point: open.end_position(),
+            end_point: close.start_position(),
+        };
+        let sub = super::parse_range(self.src, range)?;
+        let root = sub.root_node();
+        let stmt = root.named_child(0)?;
+        let expr = if stmt.kind() == "expression_statement" { stmt.named_child(0)? } else { stmt };
+        Some(self.receiver(expr, depth + 1))
     }
 
     /// Calls written in a token tree's direct children (nested token trees are walked on

@@ -1336,6 +1336,21 @@ impl<'db> Local<'db> {
                 }
             }
             Receiver::Path(p) if p.first().is_some_and(|f| f == "::") => {
+                // `T::m()` / `Self::m()` in a trait: an item of the parameter's bound traits.
+                if p.len() == 2
+                    && let Some(bounds) = self.generic_bounds(self.file, scope, &p[1])
+                {
+                    for b in bounds {
+                        if let Ty::Traits(ts) = self.ty_named(self.file, scope, &b, depth + 1) {
+                            for t in ts {
+                                if let Some(m) = self.trait_item(t, &c.name, depth + 1) {
+                                    return (Found::Member(m), Reason::TypedReceiver);
+                                }
+                            }
+                        }
+                    }
+                    return (Found::External, Reason::TypedReceiver);
+                }
                 let mut segs: Vec<String> = p[1..].to_vec();
                 segs.push(c.name.clone());
                 match self.path(self.file, scope, &segs, Ns::Value, depth + 1) {
