@@ -1523,6 +1523,11 @@ fn ext_return(base: &str, args: &[Ty], method: &str) -> Option<Ty> {
     }
     match base {
         "Option" | "Result" | "Poll" => match method {
+            // What the closure makes is not known, but it is still an option / a result.
+            "map" | "and_then" | "map_err" | "or_else" | "map_or_else" | "zip" | "flatten" => {
+                wrap(base, Vec::new())
+            }
+            "ok_or" | "ok_or_else" => wrap("Result", arg(0).into_iter().collect()),
             "unwrap" | "expect" | "unwrap_or" | "unwrap_or_default" | "unwrap_or_else"
             | "unwrap_unchecked" => arg(0),
             "as_deref" | "as_deref_mut" | "take" | "or" | "or_else" | "filter" | "cloned"
@@ -1563,6 +1568,9 @@ fn ext_return(base: &str, args: &[Ty], method: &str) -> Option<Ty> {
             | "skip_while" | "take_while" | "inspect" | "fuse" | "chain" => {
                 wrap("Iter", arg(0).into_iter().collect())
             }
+            // Iterators of something not known.
+            "map" | "filter_map" | "flat_map" | "enumerate" | "zip" | "map_while" | "scan"
+            | "flatten" => wrap("Iter", Vec::new()),
             _ => None,
         },
         "RefCell" | "Cell" => match method {
