@@ -1524,7 +1524,7 @@ fn ext_return(base: &str, args: &[Ty], method: &str) -> Option<Ty> {
     match base {
         "Option" | "Result" | "Poll" => match method {
             // What the closure makes is not known, but it is still an option / a result.
-            "map" | "and_then" | "map_err" | "or_else" | "map_or_else" | "zip" | "flatten" => {
+            "map" | "and_then" | "map_err" | "map_or_else" | "zip" | "flatten" => {
                 wrap(base, Vec::new())
             }
             "ok_or" | "ok_or_else" => wrap("Result", arg(0).into_iter().collect()),
