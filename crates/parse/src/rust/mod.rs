@@ -213,6 +213,7 @@ grammar_ids! {
             value = "value",
             field = "field",
             function = "function",
+            arguments = "arguments",
             parameters = "parameters",
             pattern = "pattern",
             path = "path",

@@ -968,7 +968,8 @@ impl<'t, 'f> Pass<'t, 'f> {
             } else if let Some(v) =
                 name.strip_suffix("_service").and_then(|s| verb_in(AXUM_VERBS, s))
             {
-                (args.len() == 1).then_some((v, Handler::Unknown))
+                // A service: a handler made one (`h.layer(..)`) or something else.
+                (args.len() == 1).then(|| (v, self.handler(args[0])))
             } else if name == "on" && args.len() == 2 {
                 Some((verb_of_path(self.text(args[0])).unwrap_or("ANY"), self.handler(args[1])))
             } else {
@@ -1066,9 +1067,7 @@ impl<'t, 'f> Pass<'t, 'f> {
             ("route_service", 2) => {
                 let Some(path) = lit(0) else { return };
                 let path = route_path(&path);
-                let h = self
-                    .reference(args[1])
-                    .map_or(Handler::Unknown, |(c, _)| Handler::Reference(c));
+                let h = self.handler(args[1]);
                 self.route(f, "axum", "ANY", &base, &path, h, name_node, &chain);
             }
             ("route", 1) | ("to", 1) if !chain.resources.is_empty() => {

@@ -1133,6 +1133,26 @@ impl<'s> Walker<'s> {
         }
     }
 
+    /// `Arc::new(x)`, `Rc::new(x)`, `Box::new(x)`, `Box::pin(x)`: one argument, a smart
+    /// pointer's constructor.
+    fn is_pointer_new(&self, call: Node<'_>) -> bool {
+        let ids = ids();
+        let Some(f) = call.child_by_field_id(ids.function) else { return false };
+        if f.kind() != "scoped_identifier" {
+            return false;
+        }
+        let (Some(path), Some(name)) =
+            (f.child_by_field_id(ids.path), f.child_by_field_id(ids.name))
+        else {
+            return false;
+        };
+        let ty = self.text(path);
+        let ty = ty.rsplit("::").next().unwrap_or(ty);
+        matches!(ty, "Arc" | "Rc" | "Box")
+            && matches!(self.text(name), "new" | "pin")
+            && call.child_by_field_id(ids.arguments).is_some_and(|a| a.named_child_count() == 1)
+    }
+
     /// An expression as a receiver.
     fn receiver(&self, n: Node<'_>, depth: u32) -> Receiver {
         let ids = ids();
@@ -1157,6 +1177,11 @@ impl<'s> Walker<'s> {
                     Receiver::This => Receiver::Path(vec!["self".to_string(), field]),
                     _ => Receiver::Other,
                 }
+            }
+            "call_expression" if self.is_pointer_new(n) => {
+                // `Arc::new(x)`, `Box::new(x)`: a pointer to `x`, whose methods are `x`'s.
+                let arg = n.child_by_field_id(ids.arguments).and_then(|a| a.named_child(0));
+                arg.map_or(Receiver::Other, |a| self.receiver(a, depth + 1))
             }
             "call_expression" => match n.child_by_field_id(ids.function) {
                 Some(f) => {

@@ -660,6 +660,31 @@ impl<'db> Local<'db> {
         Found::External
     }
 
+    /// The `Target` of a workspace type's `Deref` impl, with the type's arguments bound.
+    fn deref_target(&self, t: Target, args: &[Ty], depth: u32) -> Option<Ty> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        for (f, i) in self.impls_of(t) {
+            let index = self.index(f);
+            let Some(info) = index.impls.get(i as usize) else { continue };
+            let is_deref = info.trait_.as_deref().is_some_and(|tr| {
+                let base = codegraph_parse::rust_strip_type_args(tr);
+                base == "Deref" || base.ends_with("::Deref")
+            });
+            if !is_deref {
+                continue;
+            }
+            let &target = info.items.get("Target")?;
+            let text = index.aliases.get(&target)?;
+            let (_, self_args) = split_generic(&info.self_ty);
+            let subst: Vec<(String, Ty)> =
+                self_args.into_iter().zip(args.iter().cloned()).collect();
+            return Some(self.subst_type(f, Some(target), text, &subst, depth + 1));
+        }
+        None
+    }
+
     /// Item `name` of a trait or its supertraits.
     fn trait_item(&self, tr: Target, name: &str, depth: u32) -> Option<Target> {
         let mut queue = vec![tr];
@@ -1066,10 +1091,7 @@ impl<'db> Local<'db> {
         };
         if let Some(Ty::Ext(base, args)) = &receiver {
             if POINTERS.contains(&base.as_str())
-                && !matches!(
-                    c.name.as_str(),
-                    "clone" | "as_ref" | "borrow" | "lock" | "read" | "write" | "upgrade"
-                )
+                && !matches!(c.name.as_str(), "clone" | "as_ref" | "upgrade" | "downgrade")
             {
                 // Read through the pointer.
                 if let Some(inner) = args.first() {
@@ -1278,7 +1300,17 @@ impl<'db> Local<'db> {
             return Found::Missing;
         }
         match ty {
-            Ty::Adt(t, _) => self.method_on_adt(t, name, true, depth + 1),
+            Ty::Adt(t, args) => match self.method_on_adt(t, name, true, depth + 1) {
+                // Not its own: its `Deref` target's (a guard, a wrapper).
+                Found::External => match self.deref_target(t, &args, depth + 1) {
+                    Some(target) => match self.method_on_type(target, name, depth + 1) {
+                        Found::Missing => Found::External,
+                        f => f,
+                    },
+                    None => Found::External,
+                },
+                f => f,
+            },
             Ty::Traits(ts) => {
                 for t in &ts {
                     if let Some(m) = self.trait_item(*t, name, depth + 1) {
