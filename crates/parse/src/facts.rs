@@ -436,7 +436,8 @@ pub struct Endpoint {
     /// whose file imports none of the others), `hono` / `koa` / `fastify` (that shape in a file
     /// importing `hono`, `@koa/router` or `koa-router`, `fastify`), `nestjs`, `loopback`,
     /// `net/http`, `gorilla/mux`, `gin`, `echo`, `chi`, `mcp-sdk` (the official TS SDK, and the
-    /// official Go SDK), `fastmcp`, `mcp-go`.
+    /// official Go SDK), `fastmcp`, `mcp-go`; Rust `axum`, `actix-web`, `rocket`, `rmcp` (the
+    /// official Rust MCP SDK).
     pub framework: String,
     /// Route: the upper-case HTTP method, or `ANY`. Tool: empty.
     pub method: String,
@@ -512,7 +513,11 @@ pub struct Mount {
     /// (`app.route('/api', sub)`), `koa` (`router.use('/api', sub.routes())`), `fastify`
     /// (`fastify.register(plugin, { prefix: '/api' })`), `chi` (`r.Mount("/api", sub)`,
     /// `r.Route("/api", usersRoutes)` with a function reference), `gin` / `echo` (a group passed
-    /// to a function: `registerUsers(r.Group("/v1"))`, `users.Register(v1)`).
+    /// to a function: `registerUsers(r.Group("/v1"))`, `users.Register(v1)`); Rust `axum`
+    /// (`.nest("/api", users::router())`: a call), `actix-web` (`.configure(f)` under a scope;
+    /// an attribute-declared handler `.service(h)` under a scope), `rocket` (each handler of
+    /// `.mount("/p", routes![m::h])` declared in another file): a mounted handler (not a call)
+    /// prefixes the routes its attributes declare.
     pub framework: String,
     /// The prefix, normalized like route paths (leading `/`, `{id}` -> `:id`), with same-file
     /// group prefixes applied.
@@ -543,7 +548,8 @@ pub struct Mount {
 pub struct ClientCall {
     /// The client: `fetch` (also `window.fetch`), `$fetch`, `ofetch`, `axios` (also an
     /// instance from `axios.create`), `ky`, `got`, `superagent`; Go `http` (package-level
-    /// `http.Get` / `Head` / `Post` / `PostForm`, `http.NewRequest[WithContext]`).
+    /// `http.Get` / `Head` / `Post` / `PostForm`, `http.NewRequest[WithContext]`); Rust
+    /// `reqwest`.
     pub client: String,
     /// The upper-case method (`fetch(url)` -> `GET`, `{ method: 'POST' }` -> `POST`,
     /// `axios.put` -> `PUT`), `ANY` when it is not a literal.

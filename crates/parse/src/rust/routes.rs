@@ -10,9 +10,10 @@
 //! What is read (only shapes, never types):
 //! - **axum**: `.route("/p", get(h).post(h2))` (the method router functions `get`, `post`,
 //!   `put`, `delete`, `patch`, `head`, `options`, `trace`, `connect`, `any`, also as paths
-//!   `axum::routing::get`, their `*_service` forms with an unknown handler, `on(MethodFilter::X,
-//!   h)`, layers on the method router skipped), `.route_service("/p", s)` (`ANY`); in a file
-//!   mentioning axum a `.route("/p", x)` of another shape is `ANY` with an unknown handler.
+//!   `axum::routing::get`, their `*_service` forms, `on(MethodFilter::X, h)`, layers on the
+//!   method router skipped), `.route_service("/p", s)` (`ANY`); a service's handler is the
+//!   function it is made of (`kv_set.layer(..)`), else unknown (`ServeFile::new(..)`); in a file
+//!   using axum a `.route("/p", x)` of another shape is `ANY` with an unknown handler.
 //!   `.nest("/p", r)` prefixes the routes of a router built in place (`Router::new()...` as the
 //!   argument) or bound to a local (`let api = Router::new()...; ... .nest("/api", api)`), and
 //!   is a [`Mount`] (`axum`, call) of a function called to build the router
@@ -31,6 +32,9 @@
 //!   `#[rocket::get]`), else the file's imports (or qualified uses): `actix-web` when it uses
 //!   `actix_web`, else `rocket` (also when it uses neither: `#[macro_use] extern crate rocket;`
 //!   in the crate root is the one idiom that brings these attributes into a module unnamed).
+//!   The call shapes of actix-web (scopes, resources, `web::get().to(h)`, `.service`,
+//!   `.configure`) are read only in files that use `actix_web`, rocket's `.mount` only in
+//!   files that use `rocket`.
 //! - **Handlers mounted by reference** (rocket `routes![..]`, actix `.service(h)`): a handler
 //!   declared in this file (a bare name, `self::h`, or a path through this file's inline
 //!   modules) gets the prefix applied to its own route, once per prefix it is mounted under (its
@@ -786,7 +790,7 @@ impl<'t, 'f> Pass<'t, 'f> {
                     let args = arg_nodes(n);
                     let first = args.first().map(|a| unwrap_expr(*a));
                     let lit = first.and_then(|a| string_value(a, self.src));
-                    let is = |f: &str, ty: &str| name == f || t.ends_with(ty);
+                    let is = |f: &str, ty: &str| self.uses.actix && (name == f || t.ends_with(ty));
                     if is("scope", "Scope::new") {
                         if let Some(l) = lit {
                             chain.scope = route_path(&l);
@@ -1053,7 +1057,8 @@ impl<'t, 'f> Pass<'t, 'f> {
             ("route", 2) => {
                 let Some(path) = lit(0) else { return };
                 let path = route_path(&path);
-                if let Some((verb, h)) = self.actix_route(args[1]) {
+                let actix = self.uses.actix.then(|| self.actix_route(args[1])).flatten();
+                if let Some((verb, h)) = actix {
                     self.route(f, "actix-web", verb, &base, &path, h, name_node, &chain);
                 } else if let Some(pairs) = self.method_router(args[1]) {
                     for (verb, h) in pairs {
@@ -1097,13 +1102,13 @@ impl<'t, 'f> Pass<'t, 'f> {
                 self.sub_router(f, "axum", &prefix, args[1], name_node);
             }
             ("merge", 1) => self.sub_router(f, "axum", &base, args[0], name_node),
-            ("service", 1) => self.service(f, &base, args[0], name_node),
-            ("configure", 1) => {
+            ("service", 1) if self.uses.actix => self.service(f, &base, args[0], name_node),
+            ("configure", 1) if self.uses.actix => {
                 if let Some((target, _)) = self.reference(args[0]) {
                     self.push_mount(f, "actix-web", &base, target, false, name_node);
                 }
             }
-            ("mount", 2) => {
+            ("mount", 2) if self.uses.rocket => {
                 let Some(p) = lit(0) else { return };
                 let prefix = cat(&base, &route_path(&p));
                 let m = unwrap_expr(args[1]);
@@ -1894,6 +1899,20 @@ fn rocket() -> _ {
             route L2 actix-web GET /a handler=sym:a in=a
         "#]]
         .assert_eq(&all);
+    }
+
+    #[test]
+    fn call_shapes_need_their_framework() {
+        // actix-web and rocket call shapes in files that use neither: no routes, no mounts.
+        let src = r#"
+fn app() {
+    App::new()
+        .service(web::scope("/api").route("/x", web::get().to(h)).service(g))
+        .configure(config);
+    build().mount("/base", routes![a, other::b]);
+}
+"#;
+        assert_eq!(render(src), "");
     }
 
     #[test]
