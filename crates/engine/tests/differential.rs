@@ -6,9 +6,9 @@
 //! classes calling across packages through imports, static imports, fields and
 //! inheritance; a Rust crate whose modules call each other through `use crate::..` leaves and
 //! globs, fields, `Self::new()`, trait impls and default methods, and an integration test
-//! naming the crate, whose `Cargo.toml` may rename it) (with scripts without an extension, which a line shift
-//! above their shebang turns into plain files and back, and manifests a syntax error turns
-//! into a left-out template),
+//! naming the crate, whose `Cargo.toml` may rename it) (with scripts without an extension,
+//! which a line shift above their shebang turns into plain files and back, and manifests a
+//! syntax error turns into a left-out template),
 //! applied through `Engine::sync_paths` as a watcher reports them; after every step the whole
 //! index (every node, edge and unresolved call site, and the snapshot's counts) must equal a
 //! full rebuild of the tree as it then is.
@@ -261,7 +261,8 @@ fn rs_lib(rng: &mut Rng) -> String {
 }
 
 /// An integration test naming the crate by its package name (`rs-gen`, `rs_gen` in paths;
-/// `Cargo.toml` edits rename it): TESTS edges, and paths that stop resolving when the crate is renamed.
+/// `Cargo.toml` edits rename it): TESTS edges, and paths that stop resolving when the crate
+/// is renamed.
 fn rs_test(rng: &mut Rng) -> String {
     let (f, g) = (rng.pick(NAMES), rng.pick(NAMES));
     let (module, ty) = rng.pick(RS_MODULES);
