@@ -51,11 +51,13 @@ pub use units::{
 
 use codegraph_db::{SourceFile, Workspace};
 
-/// Does resolution read this file's text (not facts)? `go.mod`, and every JSON file (tsconfig,
-/// package.json, and whatever a tsconfig `extends`). Such files must be loaded as
-/// [`codegraph_db::Content::Text`]; facts restored from an index would hide their text.
+/// Does resolution read this file's text (not facts)? `go.mod`, `Cargo.toml` (crate names),
+/// and every JSON file (tsconfig, package.json, and whatever a tsconfig `extends`). Such files
+/// must be loaded as [`codegraph_db::Content::Text`]; facts restored from an index would hide
+/// their text.
 pub fn reads_as_text(path: &str) -> bool {
-    path == "go.mod" || path.ends_with("/go.mod") || path.ends_with(".json")
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name == "go.mod" || name == "Cargo.toml" || path.ends_with(".json")
 }
 use keys::FileKey;
 
