@@ -100,11 +100,15 @@ pub static RUST_SPEC: LanguageSpec = LanguageSpec {
 pub(crate) const MAX_MACRO_NESTING: u32 = 4;
 
 /// The inside of an item-level macro invocation's braces (`cfg_rt! { .. }` at the top of a
-/// module or an impl), which holds items: what [`parse_range`] parses.
-pub(crate) fn item_macro_body(node: tree_sitter::Node<'_>) -> Option<tree_sitter::Range> {
+/// module or an impl: `parent` is the kind of the node around it), which holds items: what
+/// [`parse_range`] parses.
+pub(crate) fn item_macro_body(
+    node: tree_sitter::Node<'_>,
+    parent: Option<u16>,
+) -> Option<tree_sitter::Range> {
     let ids = ids();
-    let parent = node.parent()?;
-    if parent.kind_id() != ids.source_file && parent.kind_id() != ids.declaration_list {
+    let parent = parent?;
+    if parent != ids.source_file && parent != ids.declaration_list {
         return None;
     }
     let last = u32::try_from(node.named_child_count().checked_sub(1)?).ok()?;
@@ -273,11 +277,14 @@ fn count_calls(root: tree_sitter::Node<'_>, src: &str, nesting: u32) -> usize {
     let mut n = 0;
     let mut kids = Vec::new();
     let mut cursor = root.walk();
+    // The kinds of the current node's ancestors (`Node::parent` walks down from the root: a
+    // stack keeps deep trees linear).
+    let mut parents: Vec<u16> = Vec::new();
     'walk: loop {
         let node = cursor.node();
         let k = node.kind_id();
         let item_macro = if k == ids.macro_invocation && nesting < MAX_MACRO_NESTING {
-            item_macro_body(node)
+            item_macro_body(node, parents.last().copied())
         } else {
             None
         };
@@ -304,6 +311,7 @@ fn count_calls(root: tree_sitter::Node<'_>, src: &str, nesting: u32) -> usize {
             true
         };
         if descend && cursor.goto_first_child() {
+            parents.push(k);
             continue;
         }
         loop {
@@ -313,6 +321,7 @@ fn count_calls(root: tree_sitter::Node<'_>, src: &str, nesting: u32) -> usize {
             if !cursor.goto_parent() {
                 break 'walk;
             }
+            parents.pop();
         }
     }
     n

@@ -83,6 +83,16 @@ struct Walker<'s> {
     /// While bindings of a `let` (or `if let`, arm, `for`) are recorded: where they become
     /// visible.
     visible_from: Option<(u32, u32)>,
+    /// The attributes and docs right above the node being entered.
+    preamble: Option<Preamble>,
+}
+
+/// An item's attributes and doc comment (see `Walker::preamble_of`).
+struct Preamble {
+    /// 1-based line of its first attribute.
+    first_attr: Option<u32>,
+    attrs: String,
+    doc: Option<String>,
 }
 
 pub(super) fn extract(src: &str, tree: &Tree) -> FileFacts {
@@ -92,6 +102,7 @@ pub(super) fn extract(src: &str, tree: &Tree) -> FileFacts {
         rust: RustFacts::default(),
         scopes: Vec::new(),
         visible_from: None,
+        preamble: None,
     };
     w.walk(tree.root_node(), 0);
     w.facts.language_facts = LanguageFacts::Rust(w.rust).normalized();
@@ -130,11 +141,36 @@ impl<'s> Walker<'s> {
     }
 
     /// Walks a tree (the file's, or a macro body's parsed as items at `nesting` > 0).
-    fn walk(&mut self, root: Node<'_>, nesting: u32) {
+    fn walk<'t>(&mut self, root: Node<'t>, nesting: u32) {
+        let ids = ids();
         let mut cursor = root.walk();
+        // The ancestors of the current node, and per level the attributes and doc comments
+        // seen since the last other node (`Node::parent` and `prev_sibling` walk from the
+        // root or the first sibling: these keep deep and long trees linear).
+        let mut path: Vec<Node<'t>> = Vec::new();
+        let mut pending: Vec<Vec<Node<'t>>> = vec![Vec::new()];
         'walk: loop {
             let node = cursor.node();
-            if self.enter(node, nesting) && cursor.goto_first_child() {
+            let k = node.kind_id();
+            let level = pending.len() - 1;
+            if k == ids.attribute_item {
+                pending[level].push(node);
+            } else if k == ids.line_comment || k == ids.block_comment {
+                let t = self.text(node);
+                let outer_doc = (t.starts_with("///") && !t.starts_with("////"))
+                    || (t.starts_with("/**") && !t.starts_with("/***") && t != "/**/");
+                if outer_doc {
+                    pending[level].push(node);
+                } else {
+                    pending[level].clear();
+                }
+            } else {
+                self.preamble = self.preamble_of(&pending[level]);
+                pending[level].clear();
+            }
+            if self.enter(node, nesting, &path) && cursor.goto_first_child() {
+                path.push(node);
+                pending.push(Vec::new());
                 continue;
             }
             loop {
@@ -145,6 +181,8 @@ impl<'s> Walker<'s> {
                 if !cursor.goto_parent() {
                     break 'walk;
                 }
+                path.pop();
+                pending.pop();
             }
         }
     }
@@ -223,35 +261,34 @@ impl<'s> Walker<'s> {
         }
     }
 
-    /// The attributes and doc comments right above an item: (first attribute, attributes'
-    /// text, doc).
-    fn preamble<'t>(&self, node: Node<'t>) -> (Option<Node<'t>>, String, Option<String>) {
-        let ids = ids();
-        let mut attrs: Vec<Node<'t>> = Vec::new();
-        let mut docs: Vec<&str> = Vec::new();
-        let mut cur = node.prev_sibling();
-        while let Some(c) = cur {
-            let k = c.kind_id();
-            if k == ids.attribute_item {
-                attrs.push(c);
-            } else if k == ids.line_comment || k == ids.block_comment {
-                let t = self.text(c);
-                let outer_doc = (t.starts_with("///") && !t.starts_with("////"))
-                    || (t.starts_with("/**") && !t.starts_with("/***") && t != "/**/");
-                if !outer_doc {
-                    break;
-                }
-                docs.push(t);
-            } else {
-                break;
-            }
-            cur = c.prev_sibling();
+    /// The attributes and doc comments right above an item (`items`, in order): its first
+    /// attribute's line, the attributes' text, the doc.
+    fn preamble_of(&self, items: &[Node<'_>]) -> Option<Preamble> {
+        if items.is_empty() {
+            return None;
         }
-        attrs.reverse();
-        docs.reverse();
-        let first = attrs.first().copied();
-        let text: Vec<&str> = attrs.iter().map(|a| self.text(*a)).collect();
-        (first, text.join(" "), clean_comments(docs))
+        let ids = ids();
+        let attrs: Vec<&str> = items
+            .iter()
+            .filter(|n| n.kind_id() == ids.attribute_item)
+            .map(|n| self.text(*n))
+            .collect();
+        let docs: Vec<&str> = items
+            .iter()
+            .filter(|n| n.kind_id() != ids.attribute_item)
+            .map(|n| self.text(*n))
+            .collect();
+        let first_attr =
+            items.iter().find(|n| n.kind_id() == ids.attribute_item).map(|n| start_line(*n));
+        Some(Preamble { first_attr, attrs: attrs.join(" "), doc: clean_comments(docs) })
+    }
+
+    /// The preamble of the node being entered.
+    fn preamble(&self) -> (Option<u32>, String, Option<String>) {
+        match &self.preamble {
+            Some(p) => (p.first_attr, p.attrs.clone(), p.doc.clone()),
+            None => (None, String::new(), None),
+        }
     }
 
     /// The qualified name of a new symbol `name` at the current scope.
@@ -281,7 +318,7 @@ impl<'s> Walker<'s> {
         body: Option<Node<'_>>,
         exported: bool,
     ) -> SymbolIdx {
-        let (first_attr, attrs, doc) = self.preamble(node);
+        let (first_attr, attrs, doc) = self.preamble();
         let qualified_name = self.qualify(name);
         let parent = self.enclosing();
         let idx = to_u32(self.facts.symbols.len());
@@ -294,7 +331,7 @@ impl<'s> Walker<'s> {
             name: name.to_string(),
             qualified_name,
             parent,
-            start_line: first_attr.map_or_else(|| start_line(node), start_line),
+            start_line: first_attr.unwrap_or_else(|| start_line(node)),
             end_line: end_line(node),
             signature: sig,
             doc,
@@ -353,7 +390,7 @@ impl<'s> Walker<'s> {
     }
 
     /// Called on entering a node; `false`: do not walk its children.
-    fn enter(&mut self, node: Node<'_>, nesting: u32) -> bool {
+    fn enter(&mut self, node: Node<'_>, nesting: u32, parents: &[Node<'_>]) -> bool {
         let ids = ids();
         let k = node.kind_id();
         if k == ids.line_comment
@@ -367,7 +404,7 @@ impl<'s> Walker<'s> {
         }
         if k == ids.macro_invocation
             && nesting < super::MAX_MACRO_NESTING
-            && let Some(range) = super::item_macro_body(node)
+            && let Some(range) = super::item_macro_body(node, parents.last().map(|p| p.kind_id()))
         {
             // Items written in a macro's body (`cfg_rt! { pub fn spawn(..) { .. } }`): parsed
             // as items and walked in place.
@@ -437,7 +474,7 @@ impl<'s> Walker<'s> {
             return false;
         } else if k == ids.macro_definition {
             let name = node.child_by_field_id(ids.name).map_or("", |n| self.text(n));
-            let exported = self.preamble(node).1.contains("macro_export");
+            let exported = self.preamble().1.contains("macro_export");
             self.push_symbol(NodeKind::Macro, name, node, None, exported);
             return false;
         } else if k == ids.use_declaration {
@@ -463,7 +500,7 @@ impl<'s> Walker<'s> {
         } else if k == ids.token_tree {
             self.token_tree(node);
         } else if k == ids.field_expression {
-            self.access(node);
+            self.access(node, parents.last().copied());
         } else if k == ids.parameter {
             self.parameter(node);
         } else if k == ids.self_parameter {
@@ -495,9 +532,10 @@ impl<'s> Walker<'s> {
                 self.visible_after(node, |w| w.bind_pattern(p, v));
             }
         } else if k == ids.match_arm {
-            let value = node
-                .parent()
-                .and_then(|b| b.parent())
+            let value = parents
+                .len()
+                .checked_sub(2)
+                .map(|i| parents[i])
                 .filter(|m| m.kind_id() == ids.match_expression)
                 .and_then(|m| m.child_by_field_id(ids.value));
             if let (Some(p), Some(v)) = (node.child_by_field_id(ids.pattern), value) {
@@ -512,7 +550,7 @@ impl<'s> Walker<'s> {
                 let scope = self.enclosing();
                 let mut c = ps.walk();
                 let params: Vec<Node<'_>> = ps.named_children(&mut c).collect();
-                let elements = self.closure_elements(node);
+                let elements = self.closure_elements(node, parents);
                 for (i, p) in params.into_iter().enumerate() {
                     if p.kind_id() == ids.parameter {
                         continue;
@@ -653,7 +691,7 @@ impl<'s> Walker<'s> {
         let name = node.child_by_field_id(ids.name).map_or("", |n| self.text(n)).to_string();
         match node.child_by_field_id(ids.body) {
             None => {
-                let (_, attrs, _) = self.preamble(node);
+                let (_, attrs, _) = self.preamble();
                 let path = path_attribute(&attrs);
                 self.rust.mods.push(RustMod { name, path, line: start_line(node) });
                 false
@@ -764,7 +802,9 @@ impl<'s> Walker<'s> {
         else {
             return;
         };
-        match binding_name(p) {
+        // `self: Pin<&mut Self>`, `self: Box<Self>`: a typed `self`.
+        let name = if p.kind() == "self" { Some(p) } else { binding_name(p) };
+        match name {
             Some(n) => {
                 let ty = self.ty(t);
                 self.hint(scope, self.text(n), HintSource::Annotation(ty), start_line(n));
@@ -965,10 +1005,19 @@ impl<'s> Walker<'s> {
     /// For a closure passed to an element-consuming method (`xs.iter().map(|x| ..)`,
     /// `v.retain(|x| ..)`, `v.sort_by(|a, b| ..)`): an element of the method's receiver, and
     /// which of the closure's parameters are elements.
-    fn closure_elements(&self, closure: Node<'_>) -> Option<(Receiver, &'static [usize])> {
+    fn closure_elements(
+        &self,
+        closure: Node<'_>,
+        parents: &[Node<'_>],
+    ) -> Option<(Receiver, &'static [usize])> {
         let ids = ids();
-        let args = closure.parent().filter(|a| a.kind_id() == ids.argument_list)?;
-        let call = args.parent().filter(|c| c.kind_id() == ids.call_expression)?;
+        let n = parents.len();
+        // The closure is an argument (its parent an argument list) of a call.
+        let args = parents.get(n.checked_sub(1)?)?;
+        if args.kind_id() != ids.argument_list || closure.kind_id() != ids.closure_expression {
+            return None;
+        }
+        let call = parents.get(n.checked_sub(2)?).filter(|c| c.kind_id() == ids.call_expression)?;
         let f = call.child_by_field_id(ids.function)?;
         let f = if f.kind() == "generic_function" { f.child_by_field_id(ids.function)? } else { f };
         if f.kind() != "field_expression" {
@@ -1294,10 +1343,10 @@ impl<'s> Walker<'s> {
         }
     }
 
-    fn access(&mut self, node: Node<'_>) {
+    fn access(&mut self, node: Node<'_>, parent: Option<Node<'_>>) {
         let ids = ids();
         // The function of a call is no access.
-        if node.parent().is_some_and(|p| {
+        if parent.is_some_and(|p| {
             p.kind_id() == ids.call_expression
                 && p.child_by_field_id(ids.function).is_some_and(|f| f.id() == node.id())
         }) {
@@ -1311,7 +1360,7 @@ impl<'s> Walker<'s> {
         if f.kind() != "field_identifier" {
             return;
         }
-        let write = node.parent().is_some_and(|p| {
+        let write = parent.is_some_and(|p| {
             (p.kind_id() == ids.assignment_expression
                 || p.kind_id() == ids.compound_assignment_expr)
                 && p.child_by_field_id(ids.left).is_some_and(|l| l.id() == node.id())

@@ -58,7 +58,7 @@ const MAX_DEPTH: u32 = 24;
 const BUDGET: u32 = 2_000_000;
 
 /// What a path names.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Def {
     /// A module of the workspace: (module root, path joined by `::`).
     Module(String, String),
@@ -241,6 +241,12 @@ struct Local<'db> {
     /// The indexes and module file lists read so far.
     indexes: RefCell<HashMap<SourceFile, &'db RustIndex>>,
     modules: RefCell<HashMap<(String, String), &'db [SourceFile]>>,
+    /// Lookups already answered: a module's or item's member, a file's imported name.
+    members_memo: RefCell<HashMap<(Def, String, Ns), Option<Def>>>,
+    imports_memo: RefCell<HashMap<(SourceFile, String, Ns), Option<Def>>>,
+    /// Lookups cut short so far (a cycle, the depth bound, the budget): a lookup during which
+    /// this moved is not memoized.
+    cut: Cell<u32>,
     /// The traits in scope in the file (see [`Local::traits_in_scope`]).
     traits: RefCell<Option<Vec<Target>>>,
     file_modules: RefCell<HashMap<SourceFile, &'db (String, String)>>,
@@ -270,6 +276,9 @@ impl<'db> Local<'db> {
             indexes: RefCell::new(HashMap::new()),
             modules: RefCell::new(HashMap::new()),
             traits: RefCell::new(None),
+            members_memo: RefCell::new(HashMap::new()),
+            imports_memo: RefCell::new(HashMap::new()),
+            cut: Cell::new(0),
             file_modules: RefCell::new(HashMap::new()),
         }
     }
@@ -328,6 +337,7 @@ impl<'db> Local<'db> {
         depth: u32,
     ) -> Option<Def> {
         if depth > MAX_DEPTH || !self.spend() {
+            self.cut.set(self.cut.get() + 1);
             return None;
         }
         let (first, rest) = segs.split_first()?;
@@ -428,11 +438,20 @@ impl<'db> Local<'db> {
     /// A name brought in by the file's `use` leaves: named ones first, then globs.
     fn imported(&self, file: SourceFile, name: &str, ns: Ns, depth: u32) -> Option<Def> {
         let key = (file, name.to_string(), ns);
+        if let Some(found) = self.imports_memo.borrow().get(&key) {
+            return found.clone();
+        }
         if !self.visiting.borrow_mut().insert(key.clone()) {
+            self.cut.set(self.cut.get() + 1);
             return None;
         }
+        let cut = self.cut.get();
         let found = self.imported_uncached(file, name, ns, depth);
         self.visiting.borrow_mut().remove(&key);
+        // A lookup that met a cycle or a bound is not kept (its answer may be partial).
+        if self.cut.get() == cut {
+            self.imports_memo.borrow_mut().insert(key, found.clone());
+        }
         found
     }
 
@@ -509,7 +528,21 @@ impl<'db> Local<'db> {
 
     /// Member `name` of what `def` names, in namespace `ns`.
     fn member_of(&self, def: &Def, name: &str, ns: Ns, depth: u32) -> Option<Def> {
+        let key = (def.clone(), name.to_string(), ns);
+        if let Some(found) = self.members_memo.borrow().get(&key) {
+            return found.clone();
+        }
+        let cut = self.cut.get();
+        let found = self.member_of_uncached(def, name, ns, depth);
+        if self.cut.get() == cut {
+            self.members_memo.borrow_mut().insert(key, found.clone());
+        }
+        found
+    }
+
+    fn member_of_uncached(&self, def: &Def, name: &str, ns: Ns, depth: u32) -> Option<Def> {
         if depth > MAX_DEPTH || !self.spend() {
+            self.cut.set(self.cut.get() + 1);
             return None;
         }
         match def {
