@@ -419,3 +419,47 @@ fn every_call_site_is_accounted_for() {
     "#]]
     .assert_eq(&render_call_accounting(SHOP));
 }
+
+/// A named `use` behind a `#[cfg(..)]` may be compiled out: a glob's name wins over it (the
+/// glob is always there), and an ungated named `use` wins over both.
+#[test]
+fn cfg_gated_uses_rank_after_globs() {
+    const GATED: &str = r#"
+//- /Cargo.toml
+[package]
+name = "gated"
+version = "0.1.0"
+
+//- /src/lib.rs
+mod node;
+mod util;
+
+#[cfg(feature = "node")]
+use node::req;
+use util::*;
+use node::probe;
+
+pub fn run() {
+    req();
+    probe();
+}
+
+//- /src/util.rs
+pub fn req() {}
+pub fn probe() {}
+
+//- /src/node.rs
+pub fn req() {}
+pub fn probe() {}
+"#;
+    let calls: String = render_fixture_resolution(GATED)
+        .lines()
+        .filter(|l| l.contains("CALLS"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    expect![[r#"
+        edge CALLS sym:rs:src/lib.rs:run -> sym:rs:src/node.rs:probe L11 import-resolved 0.95
+        edge CALLS sym:rs:src/lib.rs:run -> sym:rs:src/util.rs:req L10 import-resolved 0.95
+    "#]]
+    .assert_eq(&calls);
+}

@@ -40,7 +40,7 @@ use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// The layout version written as the first byte. Bump it on any change to the encoding.
-pub const CODEC_VERSION: u8 = 16;
+pub const CODEC_VERSION: u8 = 17;
 
 /// Deepest chain of call results (`Receiver::CallResult` nesting) that decoding accepts; the
 /// providers cap their chains at 8, and a bound keeps a corrupt blob from building a chain
@@ -415,6 +415,11 @@ impl<'f> Writer<'f> {
                 }
             }
             self.varint(u64::from(m.line));
+        }
+        let gated: &[u32] = r.map_or(&[], |r| &r.gated_imports);
+        self.count(gated.len());
+        for g in gated {
+            self.varint(u64::from(*g));
         }
     }
 
@@ -973,7 +978,12 @@ impl<'b> Reader<'b> {
             let line = self.u32("mod line")?;
             mods.push(RustMod { name, path, line });
         }
-        Ok(RustFacts { impls, mods })
+        let n = self.count("gated imports", 1)?;
+        let mut gated_imports = Vec::with_capacity(n);
+        for _ in 0..n {
+            gated_imports.push(self.u32("gated import")?);
+        }
+        Ok(RustFacts { impls, mods, gated_imports })
     }
 
     fn unknown(start: usize, what: &'static str, tag: u64) -> DecodeError {

@@ -86,6 +86,10 @@ pub struct RustFacts {
     pub impls: Vec<RustImpl>,
     /// `mod x;` declarations (modules in other files), in source order.
     pub mods: Vec<RustMod>,
+    /// The indices (in [`FileFacts::imports`]) of `use` leaves behind a `#[cfg(..)]` other
+    /// than `cfg(test)`: they may be compiled out, so names they bring rank after ungated
+    /// ones (a glob included).
+    pub gated_imports: Vec<u32>,
 }
 
 /// One `impl` block.

@@ -783,8 +783,16 @@ impl<'s> Walker<'s> {
             }
         }
         let line = start_line(node);
+        // A `use` behind a `#[cfg(..)]` (other than `cfg(test)`) may be compiled out.
+        let gated = self.preamble().1.split("#[").any(|a| {
+            let a = a.trim_start();
+            (a.starts_with("cfg(") || a.starts_with("cfg_attr(")) && !a.starts_with("cfg(test)")
+        });
         for (path, imported, local) in leaves {
             let path = self.file_relative(path);
+            if gated {
+                self.rust.gated_imports.push(to_u32(self.facts.imports.len()));
+            }
             self.facts.imports.push(Import {
                 source: path.join("::"),
                 kind,

@@ -50,6 +50,8 @@ pub(crate) struct RustIndex {
     pub supertraits: HashMap<SymbolIdx, Vec<String>>,
     /// `mod x;` declarations.
     pub mods: Vec<String>,
+    /// Which of `uses` are behind a `#[cfg(..)]` (may be compiled out), index-aligned.
+    pub gated: Vec<bool>,
     /// Each symbol's children, in declaration order.
     pub children: HashMap<SymbolIdx, Vec<SymbolIdx>>,
     /// Functions of impls and traits without a `self` parameter (associated functions: not
@@ -83,7 +85,10 @@ pub(crate) fn rust_index(db: &dyn salsa::Database, file: SourceFile) -> RustInde
         symbols: facts.symbols.iter().map(|s| (s.kind, s.parent, s.name.clone())).collect(),
         ..RustIndex::default()
     };
-    for imp in &facts.imports {
+    let gated: std::collections::HashSet<u32> =
+        facts.rust().map(|r| r.gated_imports.iter().copied().collect()).unwrap_or_default();
+    for (ii, imp) in facts.imports.iter().enumerate() {
+        let is_gated = u32::try_from(ii).is_ok_and(|i| gated.contains(&i));
         let source: Vec<String> = if imp.source.is_empty() {
             Vec::new()
         } else {
@@ -91,6 +96,7 @@ pub(crate) fn rust_index(db: &dyn salsa::Database, file: SourceFile) -> RustInde
         };
         for b in &imp.bindings {
             out.uses.push((imp.kind, source.clone(), b.imported.clone(), b.local.clone()));
+            out.gated.push(is_gated);
         }
     }
     if let Some(r) = facts.rust() {

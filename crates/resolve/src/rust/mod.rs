@@ -457,8 +457,39 @@ impl<'db> Local<'db> {
 
     fn imported_uncached(&self, file: SourceFile, name: &str, ns: Ns, depth: u32) -> Option<Def> {
         let index = self.index(file);
-        for (kind, source, imported, local) in &index.uses {
-            if local.as_deref() != Some(name) {
+        // Named leaves (those behind a `#[cfg(..)]` after the globs), then globs.
+        if let Some(d) = self.named_import(file, name, ns, false, depth) {
+            return Some(d);
+        }
+        for (_, source, imported, _) in &index.uses {
+            if *imported != Imported::All {
+                continue;
+            }
+            let Some(d) = self.use_path(file, source, Ns::Type, depth) else { continue };
+            if d == Def::External {
+                continue;
+            }
+            if let Some(found) = self.member_of(&d, name, ns, depth + 1) {
+                return Some(found);
+            }
+        }
+        self.named_import(file, name, ns, true, depth)
+    }
+
+    /// A name brought in by a named `use` leaf of the file, gated or not.
+    fn named_import(
+        &self,
+        file: SourceFile,
+        name: &str,
+        ns: Ns,
+        gated: bool,
+        depth: u32,
+    ) -> Option<Def> {
+        let index = self.index(file);
+        for (i, (kind, source, imported, local)) in index.uses.iter().enumerate() {
+            if local.as_deref() != Some(name)
+                || index.gated.get(i).copied().unwrap_or(false) != gated
+            {
                 continue;
             }
             match (kind, imported) {
@@ -482,18 +513,6 @@ impl<'db> Local<'db> {
                     }
                 }
                 _ => {}
-            }
-        }
-        for (_, source, imported, _) in &index.uses {
-            if *imported != Imported::All {
-                continue;
-            }
-            let Some(d) = self.use_path(file, source, Ns::Type, depth) else { continue };
-            if d == Def::External {
-                continue;
-            }
-            if let Some(found) = self.member_of(&d, name, ns, depth + 1) {
-                return Some(found);
             }
         }
         None
