@@ -64,7 +64,8 @@
 //!   `x` on the right): its hint's `line` is where that ends and its `visible` holds the
 //!   column right after (only `col` is meaningful for Rust).
 //! - [`RustFacts`](crate::facts::RustFacts): impl blocks (self type, trait, their items, type
-//!   parameters), `mod x;` declarations with their `#[path]`.
+//!   parameters), `mod x;` declarations with their `#[path]`, and which `use` leaves are
+//!   behind a `#[cfg(..)]` (other than `cfg(test)`).
 //! - [`FileFacts::value_refs`](crate::facts::FileFacts::value_refs): paths and names passed as
 //!   values (`.map(Self::convert)`, `f(parse)`): REFERS_TO when they name a function.
 //! - [`FileFacts::accesses`](crate::facts::FileFacts::accesses): field reads and writes.
