@@ -185,6 +185,22 @@ pub fn count_errors(tree: &Tree) -> u32 {
     count
 }
 
+/// A type's text without its `<..>` arguments (`Map.Entry<K, V>[]` -> `Map.Entry[]`,
+/// `a::Foo<T, U<V>>` -> `a::Foo`): the Java and Rust providers' (and resolvers') base type.
+pub fn strip_angle_args(ty: &str) -> String {
+    let mut out = String::with_capacity(ty.len());
+    let mut depth = 0u32;
+    for c in ty.chars() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth = depth.saturating_sub(1),
+            c if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

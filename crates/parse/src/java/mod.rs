@@ -217,20 +217,9 @@ pub fn type_text(raw: &str) -> String {
     strip_type_args(&generic_type_text(raw))
 }
 
-/// A normalized type without its type arguments (`Outer<K>.Inner<V>[]` -> `Outer.Inner[]`).
-pub fn strip_type_args(ty: &str) -> String {
-    let mut out = String::with_capacity(ty.len());
-    let mut depth = 0u32;
-    for c in ty.chars() {
-        match c {
-            '<' => depth += 1,
-            '>' => depth = depth.saturating_sub(1),
-            c if depth == 0 => out.push(c),
-            _ => {}
-        }
-    }
-    out
-}
+/// A normalized type without its type arguments (`Outer<K>.Inner<V>[]` -> `Outer.Inner[]`,
+/// `a::Foo<T>` -> `a::Foo`).
+pub use crate::util::strip_angle_args as strip_type_args;
 
 /// A declared type with its type arguments kept, normalized: annotations and whitespace dropped,
 /// varargs as `[]`

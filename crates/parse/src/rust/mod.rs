@@ -399,20 +399,9 @@ pub fn type_text(raw: &str) -> String {
     }
 }
 
-/// A normalized type without its generic arguments (`a::Foo<T>` -> `a::Foo`).
-pub fn strip_type_args(ty: &str) -> String {
-    let mut out = String::with_capacity(ty.len());
-    let mut depth = 0u32;
-    for c in ty.chars() {
-        match c {
-            '<' => depth += 1,
-            '>' => depth = depth.saturating_sub(1),
-            c if depth == 0 => out.push(c),
-            _ => {}
-        }
-    }
-    out
-}
+/// A normalized type without its type arguments (`Outer<K>.Inner<V>[]` -> `Outer.Inner[]`,
+/// `a::Foo<T>` -> `a::Foo`).
+pub use crate::util::strip_angle_args as strip_type_args;
 
 /// The name an `impl` block's self type gives its items (the oracle's rule): a path type's
 /// last segment without generic arguments (`&mut a::Foo<T>` -> `Foo`); any other type its
