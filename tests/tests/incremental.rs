@@ -1228,6 +1228,44 @@ fn python_body_edit_reruns_only_its_file() {
     );
 }
 
+/// A new Rust module file (`src/extra.rs`, no `mod extra;` yet): the layout re-runs (the file
+/// list changed) and every per-key reader of it compares equal except for what names the new
+/// module; the existing files re-resolve nothing. The module key reads as `root path`.
+#[test]
+fn rust_new_file_reresolves_nothing_else() {
+    let mut s = Session::new(RUST);
+    s.add("src/extra.rs", "pub fn extra() -> u32 {\n    1\n}\n");
+    check(
+        &mut s,
+        &[
+            "composed_routes(src/extra.rs)",
+            "concept_files()",
+            // The layout re-runs; its per-key readers compare equal.
+            "crate_roots()",
+            "file_endpoints(src/extra.rs)",
+            "file_facts(src/extra.rs)",
+            "file_graph(src/extra.rs)",
+            "file_module(src/cart.rs)",
+            "file_module(src/view.rs)",
+            "file_node(src/extra.rs)",
+            "file_unit_digest(src/extra.rs)",
+            "go_files()",
+            "impl_heads(src/extra.rs)",
+            "impl_table()",
+            "language_dirs(terraform)",
+            // The modules the existing files looked up: the crate root and `cart`.
+            "module_files(src/ )",
+            "module_files(src/ cart)",
+            "parse(src/extra.rs)",
+            "resolve_file(src/extra.rs)",
+            "rust_index(src/extra.rs)",
+            "rust_layout()",
+            "symbol_ids(src/extra.rs)",
+        ],
+        &["src/extra.rs"],
+    );
+}
+
 /// Renaming a method changes the file's table: the files that read it re-resolve (the view
 /// loses its edge to `Cart.add`).
 #[test]

@@ -59,6 +59,9 @@ pub fn describe_key(db: &dyn salsa::Database, key: salsa::DatabaseKeyIndex) -> S
         format!("{} {}", dir_label(k.dir(db)), k.language(db).as_str())
     } else if let Some(k) = crate::layout::PathKey::cast(id, ty) {
         k.path(db).clone()
+    } else if let Some(k) = crate::rust::ModKey::cast(id, ty) {
+        // A Rust module: its root directory and path (`src crate::a::b` reads `src a::b`).
+        format!("{} {}", dir_label(k.root(db)), k.path(db))
     } else if let Some(u) = NodeUnit::cast(id, ty) {
         u.id(db).to_string()
     } else {

@@ -43,7 +43,8 @@ use codegraph_parse::{
 };
 use codegraph_schema::{EdgeKind, NodeKind, Reason};
 use index::{RustIndex, impl_table, rust_index};
-use layout::{ModKey, crate_root, file_module, module_files};
+pub(crate) use layout::ModKey;
+use layout::{crate_root, file_module, module_files};
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 
