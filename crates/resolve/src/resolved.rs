@@ -63,3 +63,20 @@ fn resolve_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Resolve
         None => Resolved::default(),
     }
 }
+
+/// A file's binding hints by (scope, name), in source order, return types left out: what the
+/// typed resolvers (Java, Rust) read at every call site instead of scanning every hint.
+pub(crate) fn hints_by_scope(
+    facts: &codegraph_parse::FileFacts,
+) -> std::collections::HashMap<(SymbolIdx, &str), Vec<&codegraph_parse::TypeHint>> {
+    let mut hints: std::collections::HashMap<(SymbolIdx, &str), Vec<&codegraph_parse::TypeHint>> =
+        std::collections::HashMap::new();
+    for h in &facts.type_hints {
+        if let Some(s) = h.scope
+            && !matches!(h.source, codegraph_parse::HintSource::Return(_))
+        {
+            hints.entry((s, h.name.as_str())).or_default().push(h);
+        }
+    }
+    hints
+}

@@ -130,14 +130,7 @@ struct Local<'db> {
 impl<'db> Local<'db> {
     fn new(db: &'db dyn salsa::Database, workspace: Workspace, file: SourceFile) -> Local<'db> {
         let facts = file_facts(db, file);
-        let mut hints: HashMap<(SymbolIdx, &str), Vec<&TypeHint>> = HashMap::new();
-        for h in &facts.type_hints {
-            if let Some(s) = h.scope
-                && !matches!(h.source, HintSource::Return(_))
-            {
-                hints.entry((s, h.name.as_str())).or_default().push(h);
-            }
-        }
+        let hints = crate::resolved::hints_by_scope(facts);
         Local {
             db,
             workspace,
