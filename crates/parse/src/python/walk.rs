@@ -95,20 +95,62 @@ pub(super) fn extract(src: &str, tree: &Tree) -> FileFacts {
     let mut cursor = tree.root_node().walk();
     'walk: loop {
         let node = cursor.node();
-        if w.enter(node) && cursor.goto_first_child() {
+        // A token or a named leaf holds nothing: neither entered nor left, no step into it.
+        let opens = !is_leaf_kind(node.kind_id());
+        if opens && w.enter(node) && cursor.goto_first_child() {
             continue;
         }
+        let mut left = Some(node).filter(|_| opens);
         loop {
-            w.leave(cursor.node());
+            if let Some(n) = left.take() {
+                w.leave(n);
+            }
             if cursor.goto_next_sibling() {
                 break;
             }
             if !cursor.goto_parent() {
                 break 'walk;
             }
+            left = Some(cursor.node());
         }
     }
     w.finish()
+}
+
+/// Named kinds of the grammar that never have children (the anonymous kinds, punctuation and
+/// keywords, are leaves too).
+const LEAF_KINDS: &[&str] = &[
+    "identifier",
+    "integer",
+    "float",
+    "true",
+    "false",
+    "none",
+    "comment",
+    "escape_sequence",
+    "string_start",
+    "string_content",
+    "string_end",
+    "line_continuation",
+    "ellipsis",
+    "type_conversion",
+];
+
+/// Whether the walk can pass a node of this kind id by without stepping into it (a table
+/// built once: anonymous kinds and [`LEAF_KINDS`]).
+fn is_leaf_kind(kind: u16) -> bool {
+    static TABLE: std::sync::OnceLock<Vec<bool>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let lang: tree_sitter::Language = tree_sitter_python::LANGUAGE.into();
+        (0..lang.node_kind_count())
+            .map(|id| {
+                let id16 = u16::try_from(id).unwrap_or(u16::MAX);
+                !lang.node_kind_is_named(id16)
+                    || lang.node_kind_for_id(id16).is_some_and(|k| LEAF_KINDS.contains(&k))
+            })
+            .collect()
+    });
+    table.get(usize::from(kind)).copied().unwrap_or(false)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
