@@ -36,6 +36,10 @@ pub enum QueryError {
     UnknownEdgeSet { set: String },
     #[error("unknown node kind `{kind}`; one of: {}", node_kinds())]
     UnknownNodeKind { kind: String },
+    /// A graph query refused (a write, a table that is no view), failed (SQL error) or out of
+    /// budget, in words for its author.
+    #[error("graph query: {message}")]
+    GraphQuery { message: String },
     #[error("cannot {action} {path}: {source}")]
     Io {
         action: &'static str,

@@ -1,6 +1,7 @@
 //! The SQLite read model: publishing a revision of the graph, and the operations that read one
 //! consistent snapshot of it (search, open, status, export, and the graph operations of
-//! [`ops`]: symbol context, impact, changed-code impact, trace, expand, DAG grep).
+//! [`ops`]: symbol context, impact, changed-code impact, trace, expand, DAG grep), and the
+//! read-only graph query over documented views ([`Reader::graph_query`]).
 //!
 //! Every read operation runs inside one read transaction ([`Reader`]), so an answer never mixes
 //! two revisions even while a writer publishes (WAL). Writes go through [`Store::publish`], one
@@ -13,6 +14,7 @@
 pub mod cochange;
 mod derived;
 mod error;
+mod graph_query;
 pub mod ops;
 mod read;
 mod search;
@@ -25,6 +27,7 @@ pub use derived::{
     NOT_COMPUTED, ProcessRow,
 };
 pub use error::{QueryError, is_damage};
+pub use graph_query::{Cell, GraphAnswer, GraphQueryBudget};
 pub use read::{
     DiagnosticRow, EdgeRow, FileAccounting, NodeRow, OpenedNode, Reader, SnapshotRow, Status,
 };

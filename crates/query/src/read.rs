@@ -107,6 +107,8 @@ pub struct Reader<'s> {
     pub(crate) tx: Transaction<'s>,
     pub(crate) path: PathBuf,
     revision: i64,
+    /// The connection's graph-query guard (read-only stores).
+    pub(crate) guard: Option<std::sync::Arc<crate::graph_query::QueryGuard>>,
 }
 
 /// How many columns [`NODE_COLUMNS`] selects: the index of a column a query appends to them.
@@ -196,7 +198,7 @@ impl Store {
         let Some(revision) = revision else {
             return Err(QueryError::NoRevision { path });
         };
-        Ok(Reader { tx, path, revision })
+        Ok(Reader { tx, path, revision, guard: self.guard.clone() })
     }
 }
 

@@ -23,6 +23,8 @@ pub struct Store {
     /// The file this connection opened (device, inode): a path that later names another file
     /// or none means the index was deleted or replaced under us ([`Store::is_detached`]).
     identity: Option<(u64, u64)>,
+    /// Read-only stores: the dormant guard a graph query arms ([`crate::graph_query`]).
+    pub(crate) guard: Option<std::sync::Arc<crate::graph_query::QueryGuard>>,
 }
 
 /// Stops the statement a [`Store`]'s connection runs ([`Store::interrupt_handle`]); a no-op
@@ -146,7 +148,7 @@ impl Store {
         let conn = Connection::open(path).map_err(err)?;
         let bulk = matches!(journal, Journal::Off);
         let identity = file_identity(path);
-        let store = Store { conn, path: path.to_path_buf(), bulk, identity };
+        let store = Store { conn, path: path.to_path_buf(), bulk, identity, guard: None };
         store.configure_writer(journal).map_err(err)?;
         Ok(store)
     }
@@ -310,12 +312,13 @@ impl Store {
             return Err(QueryError::NoIndex { path: path.to_path_buf() });
         }
         let err = |source| QueryError::Sqlite { path: path.to_path_buf(), source };
-        let conn = Connection::open_with_flags(
+        let mut conn = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )
         .map_err(err)?;
         conn.busy_timeout(busy_timeout()).map_err(err)?;
+        let guard = crate::graph_query::install(&mut conn).map_err(err)?;
         let version: Option<String> = conn
             .query_row("SELECT value FROM meta WHERE key = 'schema_version'", [], |r| r.get(0))
             .optional()
@@ -340,7 +343,7 @@ impl Store {
             });
         }
         let identity = file_identity(path);
-        Ok(Store { conn, path: path.to_path_buf(), bulk: false, identity })
+        Ok(Store { conn, path: path.to_path_buf(), bulk: false, identity, guard: Some(guard) })
     }
 
     pub fn path(&self) -> &Path {

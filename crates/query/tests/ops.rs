@@ -894,3 +894,193 @@ fn impact_follows_dependents_per_kind() {
         "#]],
     );
 }
+
+/// The graph query over the fixture, on a read-only store (the one every front end reads with).
+mod graph_query {
+    use super::*;
+    use codegraph_query::{Cell, GraphQueryBudget};
+    use codegraph_schema::query_views::QUERY_VIEWS;
+
+    fn read_only(dir: &tempfile::TempDir) -> Store {
+        Store::open_read_only(&dir.path().join("ops.db")).expect("open read-only")
+    }
+
+    fn rows(st: &mut Store, sql: &str) -> Vec<String> {
+        let r = st.reader().expect("reader");
+        let a = r.graph_query(sql, &GraphQueryBudget::default()).expect("query");
+        a.rows
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|c| match c {
+                        Cell::Null => "NULL".to_string(),
+                        Cell::Integer(i) => i.to_string(),
+                        Cell::Real(r) => r.to_string(),
+                        Cell::Text { text, .. } => text.clone(),
+                        Cell::Blob(n) => format!("<{n} bytes>"),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            })
+            .collect()
+    }
+
+    fn refused(st: &mut Store, sql: &str) -> String {
+        let r = st.reader().expect("reader");
+        err_text(r.graph_query(sql, &GraphQueryBudget::default()))
+    }
+
+    #[test]
+    fn questions_answered_by_one_query() {
+        let (dir, _writer) = store();
+        let mut st = read_only(&dir);
+        // Who calls `log`, and on which lines.
+        assert_eq!(
+            rows(
+                &mut st,
+                "SELECT src, line FROM edges WHERE dst = 'sym:ts:src/util.ts:log' AND kind = 'CALLS' ORDER BY src, line"
+            ),
+            [
+                "sym:ts:src/server.ts:Server.start | 5",
+                "sym:ts:src/server.ts:Server.start | 9",
+                "sym:ts:src/server.ts:Server.stop | 12",
+            ]
+        );
+        // Everything that reaches `Server.stop` through calls, with its distance.
+        assert_eq!(
+            rows(
+                &mut st,
+                "WITH RECURSIVE up(id, depth) AS ( \
+                   SELECT 'sym:ts:src/server.ts:Server.stop', 0 \
+                   UNION SELECT e.src, up.depth + 1 FROM edges e JOIN up ON e.dst = up.id \
+                   WHERE e.kind = 'CALLS' AND up.depth < 5) \
+                 SELECT id, MIN(depth) FROM up WHERE depth > 0 GROUP BY id ORDER BY 2, 1"
+            ),
+            [
+                "sym:ts:src/server.ts:Server.start | 1",
+                "sym:ts:src/server.test.ts:testStart | 2",
+                "sym:ts:src/server.ts:main | 2",
+                "sym:ts:src/app.ts:run | 3",
+            ]
+        );
+        // Exported functions and methods no call reaches.
+        assert_eq!(
+            rows(
+                &mut st,
+                "SELECT n.id FROM nodes n WHERE n.kind IN ('function', 'method') AND n.exported = 1 \
+                 AND n.test = 0 AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.dst = n.id AND e.kind = 'CALLS') \
+                 ORDER BY n.id"
+            ),
+            ["sym:go:pkg/store/store.go:Store.Add", "sym:ts:src/app.ts:run"]
+        );
+        // Unresolved call sites per file, and the revision read.
+        assert_eq!(
+            rows(
+                &mut st,
+                "SELECT file, COUNT(*) FROM unresolved_calls GROUP BY file ORDER BY file"
+            ),
+            ["src/app.ts | 2", "src/server.ts | 1"]
+        );
+        assert_eq!(rows(&mut st, "SELECT revision, indexer_version FROM revision"), ["1 | t"]);
+        // Implied structural edges are there as well (a method's HAS_METHOD from its class).
+        assert_eq!(
+            rows(
+                &mut st,
+                "SELECT src, kind FROM edges WHERE dst = 'sym:ts:src/util.ts:Logger.write' AND kind != 'CALLS' ORDER BY kind"
+            ),
+            ["file:src/util.ts | DEFINES", "sym:ts:src/util.ts:Logger | HAS_METHOD"]
+        );
+    }
+
+    #[test]
+    fn every_view_answers_with_its_documented_columns() {
+        let (dir, _writer) = store();
+        let mut st = read_only(&dir);
+        let r = st.reader().expect("reader");
+        for v in QUERY_VIEWS {
+            let a = r
+                .graph_query(&format!("SELECT * FROM {} LIMIT 1", v.name), &Default::default())
+                .unwrap_or_else(|e| panic!("{}: {e}", v.name));
+            let documented: Vec<&str> = v.columns.iter().map(|(c, _)| *c).collect();
+            assert_eq!(a.columns, documented, "{}", v.name);
+        }
+    }
+
+    #[test]
+    fn writes_attach_pragmas_other_tables_and_runaways_are_refused() {
+        let (dir, _writer) = store();
+        let mut st = read_only(&dir);
+        let cases = [
+            ("INSERT INTO nodes (id) VALUES ('x')", "read-only"),
+            ("DELETE FROM nodes", "cannot modify nodes because it is a view"),
+            ("DELETE FROM node", "read-only"),
+            ("UPDATE stored_edge SET weight = 0", "read-only"),
+            ("INSERT INTO unit (id, digest) VALUES ('x', 1)", "read-only"),
+            ("DROP VIEW nodes", "read-only"),
+            ("CREATE TABLE t (x)", "read-only"),
+            ("CREATE TEMP TABLE t (x)", "read-only"),
+            ("PRAGMA writable_schema = 1", "PRAGMA writable_schema is refused"),
+            (
+                "SELECT * FROM pragma_table_info('node')",
+                "`pragma_table_info` is not one of the query views",
+            ),
+            ("ATTACH DATABASE '/tmp/x.db' AS x", "ATTACH and DETACH are refused"),
+            ("BEGIN", "transactions are refused"),
+            ("SELECT * FROM node", "`node` is not one of the query views"),
+            ("SELECT facts FROM source", "`source` is not one of the query views"),
+            ("SELECT name FROM sqlite_master", "`sqlite_master` is not one of the query views"),
+            ("SELECT 1; SELECT 2", "one statement per query"),
+            ("SELECT 1; DELETE FROM node", "read-only"),
+            ("SELECT load_extension('x')", "the function `load_extension` is refused"),
+            ("SELECT nope FROM nodes", "no such column: nope"),
+            ("SELECT printf('%.*c', 5000000, 'x')", "string or blob too big"),
+            ("   ", "the query is empty"),
+        ];
+        for (sql, words) in cases {
+            let e = refused(&mut st, sql);
+            assert!(e.contains(words), "{sql}: {e}");
+        }
+        // A runaway stops at its deadline.
+        let r = st.reader().expect("reader");
+        let budget = GraphQueryBudget {
+            timeout: std::time::Duration::from_millis(200),
+            ..Default::default()
+        };
+        let e = err_text(r.graph_query(
+            "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) FROM c",
+            &budget,
+        ));
+        assert!(e.contains("ran out of time (200 ms)"), "{e}");
+        drop(r);
+        // Nothing was written, and the connection reads its own tables again afterwards (the
+        // guard is disarmed outside a graph query).
+        let r = st.reader().expect("reader");
+        assert_eq!(r.snapshot().expect("snapshot").symbols, 17);
+        assert_eq!(r.lookup(&Target::new(s(UTIL, "log"))).expect("lookup").id, s(UTIL, "log"));
+    }
+
+    #[test]
+    fn rows_and_long_values_are_cut_and_say_so() {
+        let (dir, _writer) = store();
+        let mut st = read_only(&dir);
+        let r = st.reader().expect("reader");
+        let budget = GraphQueryBudget { max_rows: 2, max_cell_chars: 5, ..Default::default() };
+        let a = r.graph_query("SELECT id FROM nodes ORDER BY id", &budget).expect("query");
+        assert!(a.truncated);
+        assert_eq!(
+            a.rows,
+            vec![
+                vec![Cell::Text { text: "file:".into(), cut: true }],
+                vec![Cell::Text { text: "file:".into(), cut: true }],
+            ]
+        );
+        let a = r.graph_query("SELECT COUNT(*) FROM files", &budget).expect("query");
+        assert!(!a.truncated);
+        assert_eq!(a.rows, vec![vec![Cell::Integer(6)]]);
+        // A writable store (the indexer's) has no guard and refuses graph queries.
+        drop(r);
+        let (_d2, mut writer) = store();
+        let r = writer.reader().expect("reader");
+        assert!(err_text(r.graph_query("SELECT 1", &budget)).contains("read-only connections"));
+    }
+}

@@ -16,6 +16,7 @@ pub mod ddl;
 pub mod ids;
 pub mod model;
 pub mod props;
+pub mod query_views;
 pub mod routes;
 pub mod vocab;
 
