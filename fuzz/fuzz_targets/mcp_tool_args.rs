@@ -92,7 +92,7 @@ fn harness() -> &'static Harness {
         let client = runtime.block_on(async move {
             let (server_io, client_io) = tokio::io::duplex(1 << 20);
             tokio::spawn(async move {
-                if let Ok(server) = CodegraphMcp::new(roots).serve(server_io).await {
+                if let Ok(server) = CodegraphMcp::new(roots, true).serve(server_io).await {
                     let _ = server.waiting().await;
                 }
             });

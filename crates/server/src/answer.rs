@@ -734,3 +734,50 @@ pub(crate) fn lookup_failure_json(
     }
     Some(v)
 }
+
+/// A graph query's answer: the columns, the rows as arrays of JSON values (a text value cut
+/// to the budget ends in `…`; a blob is `{"blob_bytes": n}`), how many rows, whether more
+/// existed, and the views version it was written against.
+pub(crate) fn graph_query_json(a: &codegraph_query::GraphAnswer) -> Value {
+    use codegraph_query::Cell;
+    let mut cut = 0usize;
+    let rows: Vec<Value> = a
+        .rows
+        .iter()
+        .map(|row| {
+            Value::Array(
+                row.iter()
+                    .map(|c| match c {
+                        Cell::Null => Value::Null,
+                        Cell::Integer(i) => json!(i),
+                        Cell::Real(r) => json!(r),
+                        Cell::Text { text, cut: false } => json!(text),
+                        Cell::Text { text, cut: true } => {
+                            cut += 1;
+                            json!(format!("{text}…"))
+                        }
+                        Cell::Blob(n) => json!({ "blob_bytes": n }),
+                    })
+                    .collect(),
+            )
+        })
+        .collect();
+    let mut v = json!({
+        "columns": a.columns,
+        "rows": rows,
+        "row_count": a.rows.len(),
+        "truncated": a.truncated,
+        "elapsed_ms": a.elapsed_ms,
+        "views_version": codegraph_schema::query_views::QUERY_VIEWS_VERSION,
+    });
+    if a.truncated {
+        v["note"] = json!(format!(
+            "more rows than the {} returned: raise the limit, or narrow the query (WHERE, GROUP BY, LIMIT)",
+            a.rows.len()
+        ));
+    }
+    if cut > 0 {
+        v["cut_values"] = json!(cut);
+    }
+    v
+}

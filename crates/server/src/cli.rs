@@ -108,6 +108,10 @@ enum Command {
         /// `index --cochange` does; the setting is kept in each root's index.
         #[arg(long)]
         cochange: bool,
+        /// Also offer `graph_query`: read-only SQL over the documented views of the graph
+        /// (`codegraph query --schema`). Off by default: raw queries are the operator's call.
+        #[arg(long)]
+        allow_graph_query: bool,
     },
     /// Serve a read-only web view of roots (search, node pages, impact and DAG-grep graphs)
     /// on a local HTTP address.
@@ -148,6 +152,28 @@ enum Command {
         /// Rank test code with the rest (by default tests come after definitions).
         #[arg(long)]
         include_tests: bool,
+        /// The code root; also `--root`. Default: the nearest indexed directory up from here,
+        /// else the git worktree root.
+        #[arg(value_name = "ROOT")]
+        root: Option<PathBuf>,
+    },
+    /// Answer a question no other command foresaw: one read-only SQL SELECT over the
+    /// documented views of the graph (`--schema` lists them). Writes, PRAGMA, ATTACH and
+    /// other tables are refused; a deadline and a row limit stop runaway queries.
+    Query {
+        /// One SELECT (or WITH ... SELECT) statement, e.g. "SELECT src, line FROM edges WHERE
+        /// dst = 'sym:go:a.go:Run' AND kind = 'CALLS'".
+        #[arg(required_unless_present = "schema")]
+        sql: Option<String>,
+        /// Print the views and their columns instead of running a query.
+        #[arg(long)]
+        schema: bool,
+        /// Most rows printed (the answer says when there were more).
+        #[arg(long, default_value_t = 200)]
+        limit: usize,
+        /// Stop the query after this many milliseconds.
+        #[arg(long, default_value_t = 10_000)]
+        timeout_ms: u64,
         /// The code root; also `--root`. Default: the nearest indexed directory up from here,
         /// else the git worktree root.
         #[arg(value_name = "ROOT")]
@@ -305,6 +331,7 @@ impl Command {
         Some(match self {
             Command::Status { .. } => "status",
             Command::Search { .. } => "search",
+            Command::Query { .. } => "query",
             Command::Open { .. } => "open",
             Command::Context(_) => "context",
             Command::Impact(_) => "impact",
@@ -386,6 +413,7 @@ impl Command {
             | Command::Watch { root, .. }
             | Command::Status { root, .. }
             | Command::Search { root, .. }
+            | Command::Query { root, .. }
             | Command::Open { root, .. }
             | Command::Export { root, .. } => root,
             Command::Context(o::ContextArgs { root, .. })
@@ -462,11 +490,28 @@ fn dispatch(mut cli: Cli) -> Result<()> {
                 if json { Ok(()) } else { print_index(s, None, None, false) }
             })
         }
-        Command::Mcp { roots, http, allow_remote, serve, session_idle_secs, cochange } => {
+        Command::Mcp {
+            roots,
+            http,
+            allow_remote,
+            serve,
+            session_idle_secs,
+            cochange,
+            allow_graph_query,
+        } => {
             let set = serve.root_set(roots, cli.db.as_deref(), cochange)?;
             let token = std::env::var("CODEGRAPH_MCP_TOKEN").ok().filter(|t| !t.is_empty());
             let session_idle = std::time::Duration::from_secs(session_idle_secs.max(1));
-            crate::mcp::run(set, crate::mcp::McpOptions { http, allow_remote, token, session_idle })
+            crate::mcp::run(
+                set,
+                crate::mcp::McpOptions {
+                    http,
+                    allow_remote,
+                    token,
+                    session_idle,
+                    graph_query: allow_graph_query,
+                },
+            )
         }
         Command::Web { roots, http, allow_remote, serve } => {
             let set = serve.root_set(roots, cli.db.as_deref(), false)?;
@@ -526,6 +571,9 @@ fn dispatch(mut cli: Cli) -> Result<()> {
                 }
                 emit_text(&out, reader.revision(), stale)
             }
+        }
+        Command::Query { sql, schema, limit, timeout_ms, root } => {
+            graph_query(sql, schema, limit, timeout_ms, root, cli.db.as_deref(), json)
         }
         Command::Open { id, page, root } => {
             let (root, mut store) = open_store(root, cli.db.as_deref())?;
@@ -1208,6 +1256,68 @@ pub(crate) fn describe_cochange(c: &serde_json::Value) -> String {
         c["big_commits_skipped"].as_u64().unwrap_or(0),
         codegraph_engine::cochange::MAX_FILES_PER_COMMIT
     )
+}
+
+/// `codegraph query`: one read-only SELECT over the query views, or the views themselves.
+fn graph_query(
+    sql: Option<String>,
+    schema: bool,
+    limit: usize,
+    timeout_ms: u64,
+    root: Option<PathBuf>,
+    db: Option<&Path>,
+    json: bool,
+) -> Result<()> {
+    if schema {
+        if json {
+            let views: Vec<Value> = codegraph_schema::query_views::QUERY_VIEWS
+                .iter()
+                .map(|v| {
+                    let columns: Vec<Value> =
+                        v.columns.iter().map(|(c, d)| json!({"name": c, "doc": d})).collect();
+                    json!({"name": v.name, "doc": v.doc, "columns": columns})
+                })
+                .collect();
+            return print_json(&json!({
+                "views_version": codegraph_schema::query_views::QUERY_VIEWS_VERSION,
+                "views": views,
+            }));
+        }
+        print!("{}", codegraph_schema::query_views::describe_markdown());
+        return Ok(());
+    }
+    let sql = sql.unwrap_or_default();
+    let (root, mut store) = open_store(root, db)?;
+    let db_path = store.path().to_path_buf();
+    if crate::graph_query::reads_derived(&sql) {
+        crate::ops_cli::ensure_flows(&db_path);
+    }
+    let reader = store.reader()?;
+    let budget = codegraph_query::GraphQueryBudget {
+        max_rows: limit,
+        timeout: std::time::Duration::from_millis(timeout_ms),
+        ..Default::default()
+    };
+    let answer = reader.graph_query(&sql, &budget)?;
+    let stale = codegraph_engine::fresh::is_stale(&root, &db_path, &reader)?;
+    if json {
+        let mut v = crate::answer::graph_query_json(&answer);
+        v["revision"] = json!(reader.revision());
+        v["stale"] = json!(stale);
+        return print_json(&v);
+    }
+    let mut out: Vec<u8> = Vec::new();
+    out.extend(crate::graph_query::table(&answer).as_bytes());
+    writeln!(
+        out,
+        "{} row(s){}, revision {}{}, {} ms",
+        answer.rows.len(),
+        if answer.truncated { " (more exist: raise --limit or narrow the query)" } else { "" },
+        reader.revision(),
+        stale_note(stale),
+        answer.elapsed_ms
+    )?;
+    emit_text(&out, reader.revision(), stale)
 }
 
 fn stale_note(stale: bool) -> &'static str {

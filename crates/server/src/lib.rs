@@ -10,6 +10,7 @@
 mod answer;
 pub mod cli;
 mod events;
+mod graph_query;
 pub mod mcp;
 mod ops_cli;
 mod page;

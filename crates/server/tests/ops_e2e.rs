@@ -483,3 +483,68 @@ fn flows_and_clusters_are_stored_per_revision() {
             .contains("no flow with ID `proc:sym:ts:src/nope.ts:x`")
     );
 }
+
+/// `codegraph query`: one read-only SELECT over the views, in text and JSON, with flows
+/// brought up to date when the query names them; writes and other tables refused with exit 1;
+/// `--schema` without an index.
+#[test]
+fn graph_query_reads_the_views_and_refuses_the_rest() {
+    let r = Repo::new();
+    expect![[r#"
+        src                                line
+        ---------------------------------  ----
+        sym:ts:src/old.ts:legacy           4
+        sym:ts:src/server.ts:Server.start  5
+        sym:ts:src/server.ts:Server.stop   9
+        3 row(s), revision 1, 0 ms
+    "#]]
+    .assert_eq(&without_ms(&r.ok(&[
+        "query",
+        "SELECT src, line FROM edges WHERE dst = 'sym:ts:src/util.ts:log' AND kind = 'CALLS' ORDER BY src",
+    ])));
+    let v = r.json(&[
+        "query",
+        "SELECT f.label, s.step, s.node FROM flows f JOIN flow_steps s ON s.flow = f.id WHERE f.entry = 'sym:ts:src/cli.ts:start' ORDER BY s.step",
+        "--limit",
+        "3",
+    ]);
+    assert_eq!(v["columns"], serde_json::json!(["label", "step", "node"]));
+    assert_eq!(
+        v["rows"],
+        serde_json::json!([
+            ["start", 1, "sym:ts:src/cli.ts:start"],
+            ["start", 2, "sym:ts:src/app.ts:main"],
+            ["start", 3, "sym:ts:src/server.ts:Server"]
+        ])
+    );
+    assert_eq!((v["truncated"].clone(), v["revision"].clone()), (true.into(), 1.into()));
+    assert_eq!(v["stale"], false);
+
+    for (sql, words) in [
+        ("DELETE FROM node", "read-only"),
+        ("SELECT * FROM source", "`source` is not one of the query views"),
+        ("ATTACH DATABASE 'x.db' AS x", "ATTACH and DETACH are refused"),
+        ("PRAGMA journal_mode = DELETE", "PRAGMA journal_mode is refused"),
+    ] {
+        let out = r.run(&["query", sql]);
+        assert_eq!(out.status.code(), Some(1), "{sql}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(words), "{sql}: {err}");
+    }
+    // The index is unchanged by the refused statements.
+    assert_eq!(r.json(&["query", "SELECT COUNT(*) FROM files"])["rows"], serde_json::json!([[5]]));
+
+    let schema = r.ok(&["query", "--schema"]);
+    assert!(schema.starts_with("Query views (version 1; SQLite SQL, read-only):"), "{schema}");
+    assert!(schema.contains("\nedges: every edge between two nodes"), "{schema}");
+}
+
+/// The text answer with its last line's elapsed milliseconds set to 0.
+fn without_ms(text: &str) -> String {
+    let (body, last) = text.trim_end().rsplit_once('\n').unwrap_or(("", text.trim_end()));
+    let last = match last.rsplit_once(", ") {
+        Some((head, tail)) if tail.ends_with(" ms") => format!("{head}, 0 ms"),
+        _ => last.to_string(),
+    };
+    format!("{body}\n{last}\n")
+}

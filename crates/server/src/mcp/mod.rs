@@ -35,6 +35,8 @@ pub struct McpOptions {
     pub token: Option<String>,
     /// An HTTP session without a request for this long is closed and its memory freed.
     pub session_idle: Duration,
+    /// Offer the read-only `graph_query` tool (`--allow-graph-query`).
+    pub graph_query: bool,
 }
 
 /// How the HTTP transport serves (besides its listener and roots).
@@ -50,6 +52,8 @@ pub struct HttpServe {
     pub max_connections: usize,
     /// Time to send a request's header ([`HEADER_TIMEOUT`]).
     pub header_timeout: Duration,
+    /// Offer the read-only `graph_query` tool (off unless the operator allows it).
+    pub graph_query: bool,
 }
 
 impl HttpServe {
@@ -61,6 +65,7 @@ impl HttpServe {
             session_idle: DEFAULT_SESSION_IDLE,
             max_connections: MAX_CONNECTIONS,
             header_timeout: HEADER_TIMEOUT,
+            graph_query: false,
         }
     }
 }
@@ -103,7 +108,7 @@ pub fn run(roots: Arc<RootSet>, opts: McpOptions) -> Result<()> {
         .context("cannot start the async runtime")?;
     let result = runtime.block_on(async {
         match opts.http {
-            None => serve_stdio(roots.clone()).await,
+            None => serve_stdio(roots.clone(), opts.graph_query).await,
             Some(addr) => serve_http(roots.clone(), addr, &opts).await,
         }
     });
@@ -113,8 +118,8 @@ pub fn run(roots: Arc<RootSet>, opts: McpOptions) -> Result<()> {
     result
 }
 
-async fn serve_stdio(roots: Arc<RootSet>) -> Result<()> {
-    let server = CodegraphMcp::new(roots)
+async fn serve_stdio(roots: Arc<RootSet>, graph_query: bool) -> Result<()> {
+    let server = CodegraphMcp::new(roots, graph_query)
         .serve(checked_stdio())
         .await
         .context("the MCP client did not complete the handshake on stdin/stdout")?;
@@ -340,6 +345,7 @@ async fn serve_http(roots: Arc<RootSet>, addr: SocketAddr, opts: &McpOptions) ->
     tokio::spawn(on_signal);
     let serve = HttpServe {
         session_idle: opts.session_idle,
+        graph_query: opts.graph_query,
         ..HttpServe::new(opts.token.clone(), !loopback)
     };
     serve_http_on(roots, listener, serve, stop).await
@@ -353,7 +359,8 @@ pub async fn serve_http_on(
     serve: HttpServe,
     stop: tokio_util::sync::CancellationToken,
 ) -> Result<()> {
-    let HttpServe { token, any_host, session_idle, max_connections, header_timeout } = serve;
+    let HttpServe { token, any_host, session_idle, max_connections, header_timeout, graph_query } =
+        serve;
     let mut config = StreamableHttpServerConfig::default();
     config.cancellation_token = stop.child_token();
     if any_host {
@@ -364,7 +371,7 @@ pub async fn serve_http_on(
     sessions.session_config.keep_alive = Some(session_idle);
     let service: StreamableHttpService<CodegraphMcp, LocalSessionManager> =
         StreamableHttpService::new(
-            move || Ok(CodegraphMcp::new(roots.clone())),
+            move || Ok(CodegraphMcp::new(roots.clone(), graph_query)),
             Arc::new(sessions),
             config,
         );

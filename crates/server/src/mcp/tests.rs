@@ -72,9 +72,14 @@ fn handle(root: &Path) -> Arc<RootHandle> {
 type Client = RunningService<RoleClient, ClientInfo>;
 
 async fn connect(roots: Arc<RootSet>) -> Client {
+    connect_with(roots, false).await
+}
+
+/// A client of a server that offers `graph_query` when `graph_query` is true.
+async fn connect_with(roots: Arc<RootSet>, graph_query: bool) -> Client {
     let (server_io, client_io) = tokio::io::duplex(1 << 20);
     tokio::spawn(async move {
-        if let Ok(server) = CodegraphMcp::new(roots).serve(server_io).await {
+        if let Ok(server) = CodegraphMcp::new(roots, graph_query).serve(server_io).await {
             let _ = server.waiting().await;
         }
     });
@@ -172,7 +177,9 @@ async fn every_tool_answers_on_a_fixture() {
     let mut names: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
     names.sort();
     assert_eq!(names, TOOLS);
-    assert_eq!(CodegraphMcp::tool_names(), TOOLS, "what the fuzz target calls");
+    let mut every: Vec<&str> = TOOLS.iter().copied().chain(["graph_query"]).collect();
+    every.sort_unstable();
+    assert_eq!(CodegraphMcp::tool_names(), every, "what the fuzz target calls");
     // The whole tools/list answer stays well under 5k tokens (~4 characters per token).
     let listed = serde_json::to_string(&tools).expect("json").len();
     assert!(listed < 16_000, "tools/list is {listed} characters");
@@ -952,7 +959,7 @@ async fn waiting_calls_report_progress_to_clients_that_ask() {
     let (server_io, client_io) = tokio::io::duplex(1 << 20);
     let server_roots = roots.clone();
     tokio::spawn(async move {
-        if let Ok(server) = CodegraphMcp::new(server_roots).serve(server_io).await {
+        if let Ok(server) = CodegraphMcp::new(server_roots, false).serve(server_io).await {
             let _ = server.waiting().await;
         }
     });
@@ -1188,4 +1195,61 @@ async fn cochange_is_derived_for_roots_served_with_it() {
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     client.cancel().await.expect("cancel");
+}
+
+/// `graph_query` is neither listed nor callable unless the operator allowed it; allowed, it
+/// answers one read-only SELECT with revision and staleness like every tool, refuses writes,
+/// and keeps to its row limit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn graph_query_only_when_allowed_and_read_only() {
+    let fx = fixture(FIXTURE);
+    let roots = Arc::new(RootSet::new(vec![handle(&fx.root)], None));
+    let plain = connect(roots.clone()).await;
+    ready(&plain).await;
+    let listed = plain.list_all_tools().await.expect("tools/list");
+    assert!(listed.iter().all(|t| t.name != "graph_query"));
+    let args = json!({"sql": "SELECT 1"});
+    let Value::Object(map) = args else { unreachable!() };
+    let refused =
+        plain.call_tool(CallToolRequestParams::new("graph_query").with_arguments(map)).await;
+    assert!(refused.is_err() || refused.is_ok_and(|r| r.is_error == Some(true)));
+
+    let client = connect_with(roots.clone(), true).await;
+    ready(&client).await;
+    let tools = client.list_all_tools().await.expect("tools/list");
+    let gq = tools.iter().find(|t| t.name == "graph_query").expect("graph_query listed");
+    let description = gq.description.as_deref().unwrap_or_default();
+    assert!(description.contains("nodes(id, kind, name, qualified_name"), "{description}");
+    assert!(description.contains("edges(src, dst, kind, weight, reason, line)"), "{description}");
+    let size = serde_json::to_string(&tools).expect("json").len();
+    eprintln!("tools/list with graph_query: {size} characters");
+    assert!(size < 16_000, "tools/list with graph_query is {size} characters");
+
+    let v = ok(
+        &client,
+        "graph_query",
+        json!({"sql": "SELECT src, line FROM edges WHERE dst = 'sym:ts:src/greet.ts:greet' AND kind = 'CALLS'"}),
+    )
+    .await;
+    assert_eq!(v["columns"], json!(["src", "line"]));
+    assert_eq!(v["rows"], json!([["sym:ts:src/main.ts:main", 6]]));
+    assert_eq!((v["row_count"].clone(), v["truncated"].clone()), (json!(1), json!(false)));
+    assert!(v["revision"].is_i64(), "{v}");
+    assert_eq!(v["stale"], json!(false));
+
+    let v = ok(
+        &client,
+        "graph_query",
+        json!({"sql": "SELECT path FROM files ORDER BY path", "limit": 2}),
+    )
+    .await;
+    assert_eq!(v["rows"], json!([["src/greet.ts"], ["src/main.ts"]]));
+    assert_eq!(v["truncated"], json!(true));
+
+    let (is_error, v) = call(&client, "graph_query", json!({"sql": "DELETE FROM node"})).await;
+    assert!(is_error, "{v}");
+    assert!(v.to_string().contains("read-only"), "{v}");
+    let (is_error, v) = call(&client, "graph_query", json!({"sql": "SELECT * FROM source"})).await;
+    assert!(is_error, "{v}");
+    assert!(v.to_string().contains("`source` is not one of the query views"), "{v}");
 }

@@ -99,7 +99,7 @@ pub struct SearchArgs {
     pub limit: Option<usize>,
     /// Rank test code with the rest (default false: tests after definitions).
     pub include_tests: Option<bool>,
-    /// Served root: its path or a unique end of it (default: the only or current one).
+    /// Served root: its path or a unique end of it (default: the only one).
     pub root: Option<String>,
 }
 
@@ -115,7 +115,7 @@ pub struct OpenArgs {
     pub offset: Option<usize>,
     /// Page only this list: outgoing, incoming, unresolved_calls.
     pub list: Option<String>,
-    /// Served root: its path or a unique end of it (default: the only or current one).
+    /// Served root: its path or a unique end of it (default: the only one).
     pub root: Option<String>,
 }
 
@@ -136,7 +136,7 @@ pub struct TargetArgs {
     pub offset: Option<usize>,
     /// Page only this list (named in `cut`).
     pub list: Option<String>,
-    /// Served root: its path or a unique end of it (default: the only or current one).
+    /// Served root: its path or a unique end of it (default: the only one).
     pub root: Option<String>,
 }
 
@@ -166,7 +166,7 @@ pub struct ImpactArgs {
     pub offset: Option<usize>,
     /// Page only this list (named in `cut`).
     pub list: Option<String>,
-    /// Served root: its path or a unique end of it (default: the only or current one).
+    /// Served root: its path or a unique end of it (default: the only one).
     pub root: Option<String>,
 }
 
@@ -188,7 +188,7 @@ pub struct ChangedArgs {
     pub offset: Option<usize>,
     /// Page only this list (named in `cut`).
     pub list: Option<String>,
-    /// Served root: its path or a unique end of it (default: the only or current one).
+    /// Served root: its path or a unique end of it (default: the only one).
     pub root: Option<String>,
 }
 
@@ -202,7 +202,7 @@ pub struct TraceArgs {
     pub to: String,
     /// Max hops (default 8).
     pub depth: Option<u32>,
-    /// Served root: its path or a unique end of it (default: the only or current one).
+    /// Served root: its path or a unique end of it (default: the only one).
     pub root: Option<String>,
 }
 
@@ -231,7 +231,7 @@ pub struct ExpandArgs {
     pub offset: Option<usize>,
     /// Page only this list (named in `cut`).
     pub list: Option<String>,
-    /// Served root: its path or a unique end of it (default: the only or current one).
+    /// Served root: its path or a unique end of it (default: the only one).
     pub root: Option<String>,
 }
 
@@ -274,7 +274,7 @@ pub struct DagGrepArgs {
     pub offset: Option<usize>,
     /// Page only this list (named in `cut`).
     pub list: Option<String>,
-    /// Served root: its path or a unique end of it (default: the only or current one).
+    /// Served root: its path or a unique end of it (default: the only one).
     pub root: Option<String>,
 }
 
@@ -290,7 +290,7 @@ pub struct RouteArgs {
     pub offset: Option<usize>,
     /// Page only this list (named in `cut`).
     pub list: Option<String>,
-    /// Served root: its path or a unique end of it (default: the only or current one).
+    /// Served root: its path or a unique end of it (default: the only one).
     pub root: Option<String>,
 }
 
@@ -306,7 +306,20 @@ pub struct ToolArgs {
     pub offset: Option<usize>,
     /// Page only this list (named in `cut`).
     pub list: Option<String>,
-    /// Served root: its path or a unique end of it (default: the only or current one).
+    /// Served root: its path or a unique end of it (default: the only one).
+    pub root: Option<String>,
+}
+
+#[derive(Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(transform = plain_optionals)]
+pub struct GraphQueryArgs {
+    /// One read-only SQLite SELECT (or WITH [RECURSIVE] ... SELECT) over the views in the
+    /// tool's description.
+    pub sql: String,
+    /// Most rows (default 50, at most 500).
+    pub limit: Option<usize>,
+    /// Served root: its path or a unique end of it (default: the only one).
     pub root: Option<String>,
 }
 
@@ -319,11 +332,24 @@ pub struct StatusArgs {
 }
 
 impl CodegraphMcp {
-    pub fn new(roots: Arc<RootSet>) -> Self {
+    /// The server of `roots`; `graph_query` is offered only when `graph_query` is true (the
+    /// operator's `--allow-graph-query`).
+    pub fn new(roots: Arc<RootSet>, graph_query: bool) -> Self {
         // One router for every session: building it (every tool's JSON schemas) per HTTP
         // session cost ~70 KB each.
-        static ROUTER: std::sync::OnceLock<ToolRouter<CodegraphMcp>> = std::sync::OnceLock::new();
-        CodegraphMcp { roots, tool_router: ROUTER.get_or_init(Self::tool_router).clone() }
+        static FULL: std::sync::OnceLock<ToolRouter<CodegraphMcp>> = std::sync::OnceLock::new();
+        static BASE: std::sync::OnceLock<ToolRouter<CodegraphMcp>> = std::sync::OnceLock::new();
+        let tool_router = if graph_query {
+            FULL.get_or_init(|| compact(Self::tool_router())).clone()
+        } else {
+            BASE.get_or_init(|| {
+                let mut r = compact(Self::tool_router());
+                r.remove_route(GRAPH_QUERY);
+                r
+            })
+            .clone()
+        };
+        CodegraphMcp { roots, tool_router }
     }
 
     /// The names of the tools the server offers, in the router's order (what `tools/list`
@@ -622,6 +648,12 @@ fn plain_optionals(schema: &mut schemars::Schema) {
             obj.insert("enum".into(), Value::Array(values));
         }
         obj.remove("default");
+        // Rust integer widths (`uint`, `uint32`, `double`) are no JSON Schema formats: a
+        // strict validator refuses the schema. `minimum` already says what matters.
+        obj.remove("format");
+        if let Some(items) = obj.get_mut("items").and_then(Value::as_object_mut) {
+            items.remove("format");
+        }
     }
     if let Some(m) = schema.as_object_mut() {
         m.remove("$defs");
@@ -643,18 +675,89 @@ fn inline_ref(obj: &mut serde_json::Map<String, Value>, defs: &serde_json::Map<S
 }
 
 /// The output schema every tool shares: the fields every answer has (each tool adds its own).
+/// The router with each input schema's `$schema` left out: the dialect is MCP's default
+/// (2020-12), and saying so on every tool cost ~60 characters of tools/list each.
+fn compact(router: ToolRouter<CodegraphMcp>) -> ToolRouter<CodegraphMcp> {
+    let mut out = ToolRouter::new();
+    for mut route in router {
+        Arc::make_mut(&mut route.attr.input_schema).remove("$schema");
+        out.add_route(route);
+    }
+    out
+}
+
+/// The graph query tool's name (offered only with `--allow-graph-query`).
+pub const GRAPH_QUERY: &str = "graph_query";
+/// Rows a graph query returns unless the call asks for another number, and at most.
+const GRAPH_QUERY_ROWS: usize = 50;
+const GRAPH_QUERY_MAX_ROWS: usize = 500;
+/// Wall time a graph query may take.
+const GRAPH_QUERY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+/// Characters kept of each text value, and of the whole answer (rows beyond it are left out,
+/// said by `truncated`).
+const GRAPH_QUERY_CELL_CHARS: usize = 400;
+const GRAPH_QUERY_MAX_CHARS: usize = 16_000;
+
+/// The graph query's description: what it is, its rules, and every view with its columns.
+fn graph_query_description() -> String {
+    format!(
+        "Read-only SQL (SQLite) over the graph for questions the other tools do not answer: one SELECT or WITH [RECURSIVE] ... SELECT over these views (IDs as in the other tools), 5 s and 500 rows at most. Views: {}. Kinds are lower case (function, method, class), edge kinds upper case (CALLS, IMPORTS).",
+        codegraph_schema::query_views::describe_compact()
+    )
+}
+
+/// Drops rows from the end of a graph query's answer until its JSON fits `max_chars`
+/// (then `truncated` is true and `note` says so).
+fn fit_rows(mut v: Value, max_chars: usize) -> Value {
+    let size = |v: &Value| serde_json::to_string(v).map_or(0, |s| s.len());
+    if size(&v) <= max_chars {
+        return v;
+    }
+    let Some(rows) = v.get_mut("rows").and_then(Value::as_array_mut) else { return v };
+    let mut total: usize = rows.iter().map(|r| size(r) + 1).sum();
+    let budget = max_chars.saturating_sub(1_000);
+    while total > budget {
+        let Some(last) = rows.pop() else { break };
+        total -= size(&last) + 1;
+    }
+    let kept = rows.len();
+    v["row_count"] = json!(kept);
+    v["truncated"] = json!(true);
+    v["note"] = json!(format!(
+        "{kept} row(s) fit the answer's size: select fewer or shorter columns, or narrow the query"
+    ));
+    v
+}
+
+/// What every answer of a tool that reads one root carries (the rest is the tool's own).
 fn answer_schema() -> Arc<serde_json::Map<String, Value>> {
-    let schema = json!({
+    object_schema(json!({
         "type": "object",
         "properties": {
             "root": {"type": "string"},
             "revision": {"type": "integer"},
-            "stale": {"type": ["boolean", "null"]},
-            "notes": {"type": "array", "items": {"type": "string"}},
-            "limit": {"type": "integer"},
-            "cut": {"type": "array", "items": {"type": "object"}}
+            "stale": {"type": "boolean"}
+        },
+        "required": ["revision", "stale"]
+    }))
+}
+
+/// `index_status`: one root's status, or `roots` with one each; a root without a published
+/// revision yet has `revision` null.
+fn status_schema() -> Arc<serde_json::Map<String, Value>> {
+    object_schema(json!({
+        "type": "object",
+        "properties": {
+            "root": {"type": "string"},
+            "phase": {"type": "string"},
+            "revision": {"type": ["integer", "null"]},
+            "stale": {"type": "boolean"},
+            "roots": {"type": "array", "items": {"type": "object"}}
         }
-    });
+    }))
+}
+
+fn object_schema(schema: Value) -> Arc<serde_json::Map<String, Value>> {
     match schema {
         Value::Object(m) => Arc::new(m),
         _ => Arc::new(serde_json::Map::new()),
@@ -666,7 +769,7 @@ const INSTRUCTIONS: &str = "codegraph: a code graph of each served root (files, 
 #[tool_router(router = tool_router)]
 impl CodegraphMcp {
     #[tool(
-        description = "Find symbols and files by name, signature, doc or path (BM25): code (Go, TS/JS, Elixir), Terraform blocks, Kubernetes objects, shell functions, commands and environment variables. Returns IDs for the other tools.",
+        description = "Find symbols and files by name, signature, doc or path (BM25): code (Go, TS/JS, Python, Java, Rust, Elixir), Terraform blocks, Kubernetes objects, shell functions, commands and environment variables. Returns IDs for the other tools.",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
         output_schema = answer_schema()
     )]
@@ -1031,9 +1134,38 @@ impl CodegraphMcp {
     }
 
     #[tool(
-        description = "Served roots: index phase (building: files done of total), revision, staleness, counts, HEAD. Never waits.",
+        description = graph_query_description(),
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
         output_schema = answer_schema()
+    )]
+    async fn graph_query(
+        &self,
+        Parameters(a): Parameters<GraphQueryArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        self.with_reader(
+            GRAPH_QUERY,
+            args_of(&a),
+            CallCtx::of(&ctx),
+            a.root.clone(),
+            Freshen::No,
+            move |_, reader| {
+                let budget = codegraph_query::GraphQueryBudget {
+                    max_rows: a.limit.unwrap_or(GRAPH_QUERY_ROWS).clamp(1, GRAPH_QUERY_MAX_ROWS),
+                    timeout: GRAPH_QUERY_TIMEOUT,
+                    max_cell_chars: GRAPH_QUERY_CELL_CHARS,
+                };
+                let answer = reader.graph_query(&a.sql, &budget)?;
+                Ok(fit_rows(crate::answer::graph_query_json(&answer), GRAPH_QUERY_MAX_CHARS))
+            },
+        )
+        .await
+    }
+
+    #[tool(
+        description = "Served roots: index phase (building: files done of total), revision, staleness, counts, HEAD. Never waits.",
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
+        output_schema = status_schema()
     )]
     async fn index_status(&self, Parameters(a): Parameters<StatusArgs>) -> CallToolResult {
         let roots = self.roots.clone();
