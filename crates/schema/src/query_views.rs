@@ -53,8 +53,14 @@ pub const QUERY_VIEWS: &[QueryView] = &[
         name: "edges",
         doc: "every edge between two nodes, by node ID (CALLS has one row per call-site line)",
         columns: &[
-            ("src", "node ID of the source (the caller, the importer, the subclass, the handler)"),
-            ("dst", "node ID of the target"),
+            (
+                "src",
+                "node ID of the source (the caller, the importer, the subclass, the test; a route or tool for HANDLES_ROUTE / HANDLES_TOOL)",
+            ),
+            (
+                "dst",
+                "node ID of the target (the callee, the imported, the base, the tested; the handler)",
+            ),
             (
                 "kind",
                 "CONTAINS, DEFINES, IMPORTS, CALLS, EXTENDS, IMPLEMENTS, HAS_METHOD, HAS_PROPERTY, ACCESSES, HANDLES_ROUTE, FETCHES, HANDLES_TOOL, REFERS_TO, TESTS, DOC_RELATED, CO_CHANGED, EMBEDS",
@@ -80,7 +86,7 @@ pub const QUERY_VIEWS: &[QueryView] = &[
     },
     QueryView {
         name: "routes",
-        doc: "HTTP routes the code registers (handlers: `edges` of kind HANDLES_ROUTE into the route; clients: FETCHES)",
+        doc: "HTTP routes the code registers (their handlers: `edges` of kind HANDLES_ROUTE from the route; clients that call them: FETCHES into it)",
         columns: &[
             ("id", "node ID"),
             ("method", "HTTP method (`ANY` when any)"),
@@ -96,7 +102,7 @@ pub const QUERY_VIEWS: &[QueryView] = &[
     },
     QueryView {
         name: "tools",
-        doc: "MCP / RPC tools the code registers (handlers: `edges` of kind HANDLES_TOOL into the tool)",
+        doc: "MCP / RPC tools the code registers (their handlers: `edges` of kind HANDLES_TOOL from the tool)",
         columns: &[
             ("id", "node ID"),
             ("name", "the tool's name"),
