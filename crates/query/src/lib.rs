@@ -29,7 +29,8 @@ pub use derived::{
 pub use error::{QueryError, is_damage};
 pub use graph_query::{Cell, GraphAnswer, GraphQueryBudget};
 pub use read::{
-    DiagnosticRow, EdgeRow, FileAccounting, NodeRow, OpenedNode, Reader, SnapshotRow, Status,
+    DiagnosticRow, EdgeRow, Enclosing, FileAccounting, NodeRow, OpenedNode, Reader, SnapshotRow,
+    Status,
 };
 pub use search::{Fallback, SearchHit, SearchRequest, SearchResult};
 pub use store::{

@@ -497,3 +497,84 @@ impl Reader<'_> {
         self.each_row(EDGE_SELECT, [], edge_from_row, f)
     }
 }
+
+/// The innermost symbol around a line of a file ([`Reader::enclosing_symbols`]), and how much
+/// depends on it once [`Reader::count_dependents`] filled it in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Enclosing {
+    pub id: String,
+    pub kind: NodeKind,
+    pub start_line: u32,
+    pub end_line: u32,
+    /// Distinct callers (CALLS sources).
+    pub callers: u64,
+    /// Distinct sources of any stored edge into it (callers, readers, importers, subtypes,
+    /// tests, routes it handles...).
+    pub dependents: u64,
+    /// Its row number, for the counts.
+    nid: i64,
+}
+
+impl Reader<'_> {
+    /// For each of `lines` (1-based) of `file`, the innermost symbol whose lines hold it (none
+    /// for lines outside every symbol), in the order given; counts are 0 until
+    /// [`Reader::count_dependents`].
+    pub fn enclosing_symbols(
+        &self,
+        file: &str,
+        lines: &[u32],
+    ) -> Result<Vec<Option<Enclosing>>, QueryError> {
+        let err = self.err();
+        let mut stmt = self
+            .tx
+            .prepare_cached(
+                "SELECT nid, id, kind, start_line, end_line FROM node \
+                 WHERE file = ?1 AND kind != 'file' AND start_line IS NOT NULL AND end_line IS NOT NULL",
+            )
+            .map_err(&err)?;
+        let symbols: Vec<(i64, String, String, u32, u32)> = stmt
+            .query_map([file], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))
+            .map_err(&err)?
+            .collect::<Result<_, _>>()
+            .map_err(&err)?;
+        Ok(lines
+            .iter()
+            .map(|&line| {
+                // Innermost: the shortest span that holds the line (the later start on a tie).
+                let (nid, id, kind, start, end) = symbols
+                    .iter()
+                    .filter(|s| s.3 <= line && line <= s.4)
+                    .min_by_key(|s| (s.4 - s.3, std::cmp::Reverse(s.3)))?;
+                Some(Enclosing {
+                    id: id.clone(),
+                    kind: NodeKind::parse(kind)?,
+                    start_line: *start,
+                    end_line: *end,
+                    callers: 0,
+                    dependents: 0,
+                    nid: *nid,
+                })
+            })
+            .collect())
+    }
+
+    /// Fills in how many distinct callers, and distinct sources of any stored edge, lead into
+    /// the symbol.
+    pub fn count_dependents(&self, e: &mut Enclosing) -> Result<(), QueryError> {
+        let mut stmt = self
+            .tx
+            .prepare_cached(
+                "SELECT COUNT(DISTINCT CASE WHEN kind = ?2 THEN src END), COUNT(DISTINCT src) \
+                 FROM stored_edge WHERE dst = ?1",
+            )
+            .map_err(self.err())?;
+        let (callers, dependents) = stmt
+            .query_row(params![e.nid, EdgeKind::Calls.as_str()], |r| {
+                Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64))
+            })
+            .map_err(self.err())?;
+        e.callers = callers;
+        e.dependents = dependents;
+        Ok(())
+    }
+}

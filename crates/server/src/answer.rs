@@ -781,3 +781,75 @@ pub(crate) fn graph_query_json(a: &codegraph_query::GraphAnswer) -> Value {
     }
     v
 }
+
+/// Matching lines kept per group of a grep answer (the rest counted in `more_lines`).
+pub(crate) const GREP_LINES_PER_GROUP: usize = 8;
+
+/// A grep answer: totals (`total` = matching lines, as `rg -c` sums them), then the first
+/// `limit` groups (a symbol with its kind, lines, callers and dependents, and its matching
+/// lines), and a `cut` note when groups were left out.
+pub(crate) fn grep_json(r: &codegraph_engine::grep::GrepResult, limit: usize) -> Value {
+    let groups: Vec<Value> = r
+        .groups
+        .iter()
+        .take(limit)
+        .map(|g| {
+            let hits: Vec<Value> = g
+                .lines
+                .iter()
+                .take(GREP_LINES_PER_GROUP)
+                .map(|l| json!([l.line, l.text]))
+                .collect();
+            let mut v = match &g.symbol {
+                Some(s) => json!({
+                    "symbol": s.id,
+                    "kind": s.kind,
+                    "lines": format!("{}-{}", s.start_line, s.end_line),
+                    "callers": s.callers,
+                    "dependents": s.dependents,
+                }),
+                None => json!({ "symbol": null, "file": g.file }),
+            };
+            v["hits"] = Value::Array(hits);
+            if g.lines.len() > GREP_LINES_PER_GROUP {
+                v["more_lines"] = json!(g.lines.len() - GREP_LINES_PER_GROUP);
+            }
+            if g.changed {
+                v["changed"] = json!(true);
+            }
+            v
+        })
+        .collect();
+    let mut v = json!({
+        "total": r.total_lines,
+        "files": r.files,
+        "files_searched": r.files_searched,
+        "groups_total": r.groups.len(),
+        "groups": groups,
+    });
+    let mut notes = Vec::new();
+    if r.groups.len() > limit {
+        v["cut"] = json!([{
+            "list": "groups", "total": r.groups.len(), "offset": 0, "shown": limit,
+        }]);
+        notes.push(format!(
+            "{} of {} groups shown: narrow the pattern or the path, or raise limit",
+            limit,
+            r.groups.len()
+        ));
+    }
+    if r.groups.iter().any(|g| g.changed) {
+        notes.push(
+            "files marked changed differ from the indexed revision: their symbols' lines may be off until it is re-indexed"
+                .into(),
+        );
+    }
+    if !r.unreadable.is_empty() {
+        let list: Vec<Value> = r.unreadable.iter().map(|(p, why)| json!([p, why])).collect();
+        v["unreadable"] = Value::Array(list);
+    }
+    if !notes.is_empty() {
+        v["notes"] = json!(notes);
+    }
+    v
+}

@@ -179,6 +179,31 @@ enum Command {
         #[arg(value_name = "ROOT")]
         root: Option<PathBuf>,
     },
+    /// Search the indexed files' text with a regular expression; each matching line is
+    /// shown in its innermost symbol, with that symbol's kind, callers and dependents.
+    Grep {
+        /// A regular expression (Rust `regex` syntax, like ripgrep's), matched line by line.
+        pattern: String,
+        /// Match case-insensitively.
+        #[arg(short = 'i', long)]
+        ignore_case: bool,
+        /// The pattern is a literal string.
+        #[arg(short = 'F', long)]
+        fixed_strings: bool,
+        /// Only files whose root-relative path contains this.
+        #[arg(long, value_name = "TEXT")]
+        path: Option<String>,
+        /// Most groups (symbols) shown; the totals count every match.
+        #[arg(long, default_value_t = 30)]
+        limit: usize,
+        /// Skip files larger than this many bytes (as the index did).
+        #[arg(long, default_value_t = DEFAULT_MAX_FILE_SIZE)]
+        max_file_size: u64,
+        /// The code root; also `--root`. Default: the nearest indexed directory up from here,
+        /// else the git worktree root.
+        #[arg(value_name = "ROOT")]
+        root: Option<PathBuf>,
+    },
     /// Show a node (by ID or name): its fields, source lines and edges.
     Open {
         /// A node ID (`sym:go:pkg/a.go:Server.Start`, `file:src/a.ts`, `proc:...`) or any
@@ -332,6 +357,7 @@ impl Command {
             Command::Status { .. } => "status",
             Command::Search { .. } => "search",
             Command::Query { .. } => "query",
+            Command::Grep { .. } => "grep",
             Command::Open { .. } => "open",
             Command::Context(_) => "context",
             Command::Impact(_) => "impact",
@@ -414,6 +440,7 @@ impl Command {
             | Command::Status { root, .. }
             | Command::Search { root, .. }
             | Command::Query { root, .. }
+            | Command::Grep { root, .. }
             | Command::Open { root, .. }
             | Command::Export { root, .. } => root,
             Command::Context(o::ContextArgs { root, .. })
@@ -571,6 +598,11 @@ fn dispatch(mut cli: Cli) -> Result<()> {
                 }
                 emit_text(&out, reader.revision(), stale)
             }
+        }
+        Command::Grep { pattern, ignore_case, fixed_strings, path, limit, max_file_size, root } => {
+            let req =
+                codegraph_engine::grep::GrepRequest { pattern, ignore_case, fixed_strings, path };
+            grep(req, limit, max_file_size, root, cli.db.as_deref(), json)
         }
         Command::Query { sql, schema, limit, timeout_ms, root } => {
             graph_query(sql, schema, limit, timeout_ms, root, cli.db.as_deref(), json)
@@ -1316,6 +1348,85 @@ fn graph_query(
         reader.revision(),
         stale_note(stale),
         answer.elapsed_ms
+    )?;
+    emit_text(&out, reader.revision(), stale)
+}
+
+/// `codegraph grep`: the indexed files' matching lines, grouped by their innermost symbol.
+fn grep(
+    req: codegraph_engine::grep::GrepRequest,
+    limit: usize,
+    max_file_size: u64,
+    root: Option<PathBuf>,
+    db: Option<&Path>,
+    json: bool,
+) -> Result<()> {
+    let (root, mut store) = open_store(root, db)?;
+    let db_path = store.path().to_path_buf();
+    let reader = store.reader()?;
+    // The freshness check stats the tree while the workers read it.
+    let (result, stale) =
+        codegraph_engine::grep::grep_while(&root, &reader, &req, max_file_size, limit, || {
+            codegraph_engine::fresh::is_stale(&root, &db_path, &reader)
+        })
+        .map_err(anyhow::Error::msg)?;
+    let stale = stale?;
+    if json {
+        let mut v = crate::answer::grep_json(&result, limit);
+        v["revision"] = json!(reader.revision());
+        v["stale"] = json!(stale);
+        return print_json(&v);
+    }
+    let mut out: Vec<u8> = Vec::new();
+    for g in result.groups.iter().take(limit) {
+        match &g.symbol {
+            Some(s) => writeln!(
+                out,
+                "{}:{}-{}  {} {}  ({} caller(s), {} dependent(s)){}",
+                g.file,
+                s.start_line,
+                s.end_line,
+                s.kind,
+                s.id,
+                s.callers,
+                s.dependents,
+                if g.changed { "  [changed since indexed]" } else { "" }
+            )?,
+            None => writeln!(
+                out,
+                "{}  (outside any symbol){}",
+                g.file,
+                if g.changed { "  [changed since indexed]" } else { "" }
+            )?,
+        }
+        for l in g.lines.iter().take(crate::answer::GREP_LINES_PER_GROUP) {
+            writeln!(out, "  {}: {}", l.line, l.text)?;
+        }
+        if g.lines.len() > crate::answer::GREP_LINES_PER_GROUP {
+            writeln!(
+                out,
+                "  ... {} more line(s)",
+                g.lines.len() - crate::answer::GREP_LINES_PER_GROUP
+            )?;
+        }
+    }
+    for (p, why) in &result.unreadable {
+        writeln!(out, "not searched: {p}: {why}")?;
+    }
+    writeln!(
+        out,
+        "{} matching line(s) in {} file(s) of {} searched, {} group(s){}, revision {}{}",
+        result.total_lines,
+        result.files,
+        result.files_searched,
+        result.groups.len(),
+        if result.groups.len() > limit {
+            format!(" (first {limit} shown: --limit)")
+        } else {
+            String::new()
+        },
+        reader.revision(),
+        stale_note(stale)
     )?;
     emit_text(&out, reader.revision(), stale)
 }

@@ -325,7 +325,7 @@ pub struct DagGrepArgs {
     pub query: String,
     /// How seeds are picked: fts (full-text search); semantic and hybrid fall back to fts
     /// (there is no embedding index).
-    #[arg(long, value_enum, default_value_t = ModeArg::Hybrid)]
+    #[arg(long, value_enum, default_value_t = ModeArg::Fts)]
     pub mode: ModeArg,
     /// Number of seeds kept (`--k` is accepted too).
     #[arg(long = "seeds", visible_alias = "k", default_value_t = 10)]

@@ -195,7 +195,6 @@ fn context_impact_trace_expand_dag_grep() {
     expect![[r#"
         flowchart LR
           %% dag_grep `legacy` (out), revision 1
-          %% warning: mode `hybrid` falls back to fts: there is no semantic index
           n0["legacy<br/>function · src/old.ts"]
           n1["log<br/>function · src/util.ts"]
           n2["old.ts<br/>file · src/old.ts"]
@@ -576,4 +575,44 @@ fn documented_graph_queries_stay_valid() {
         let v = r.json(&["query", sql]);
         assert!(v["columns"].as_array().is_some_and(|c| !c.is_empty()), "{sql}: {v}");
     }
+}
+
+/// `codegraph grep`: matching lines under their innermost symbols with kind, callers and
+/// dependents, lines outside symbols apart, totals as ripgrep counts them; a file edited since
+/// the index is searched as it is now and said to have changed.
+#[test]
+fn grep_places_matching_lines_in_their_symbols() {
+    let r = Repo::new();
+    expect![[r#"
+        src/old.ts:3-5  function sym:ts:src/old.ts:legacy  (0 caller(s), 0 dependent(s))
+          4:   log("legacy");
+        src/server.ts:4-7  method sym:ts:src/server.ts:Server.start  (1 caller(s), 1 dependent(s))
+          5:     log("start");
+        src/server.ts:8-10  method sym:ts:src/server.ts:Server.stop  (1 caller(s), 1 dependent(s))
+          9:     log("stop");
+        3 matching line(s) in 2 file(s) of 5 searched, 3 group(s), revision 1
+    "#]]
+    .assert_eq(&r.ok(&["grep", r#"log\(""#]));
+    let v = r.json(&["grep", "^import", "--limit", "1"]);
+    assert_eq!((v["total"].clone(), v["files"].clone()), (4.into(), 4.into()), "{v}");
+    assert_eq!(v["groups_total"], 4);
+    assert_eq!(
+        v["groups"],
+        serde_json::json!([{"symbol": null, "file": "src/app.ts", "hits": [[1, "import { Server } from \"./server\";"]]}])
+    );
+    assert_eq!(v["cut"][0]["total"], 4);
+
+    std::fs::write(
+        r.root.join("src/util.ts"),
+        "export function log(msg: string) {\n  console.log(msg); // log it\n}\n",
+    )
+    .expect("edit");
+    let v = r.json(&["grep", "log it"]);
+    assert_eq!(v["groups"][0]["symbol"], "sym:ts:src/util.ts:log");
+    assert_eq!(v["groups"][0]["changed"], true);
+    assert_eq!(v["stale"], true);
+
+    let out = r.run(&["grep", "("]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("invalid regular expression"));
 }

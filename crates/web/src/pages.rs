@@ -219,7 +219,7 @@ pub fn parse_request(path: &str, query: &str) -> Result<Request, PageError> {
         edges.extend(list("edge_types"));
         Page::Dag(DagParams {
             q: get("q").unwrap_or("").trim().to_string(),
-            mode: get("mode").filter(|m| !m.is_empty()).unwrap_or("hybrid").to_string(),
+            mode: get("mode").filter(|m| !m.is_empty()).unwrap_or("fts").to_string(),
             k: number(seeds, d.k as u64, 50)?.max(1) as usize,
             node_kinds: list("node_kind"),
             edge_sets: list("edge_set"),
@@ -948,7 +948,7 @@ fn dag(ctx: &Ctx<'_, '_>, p: &DagParams) -> Result<String, PageError> {
          <label>no anchors<input type=\"checkbox\" name=\"no-anchors\" value=\"1\"{}></label>\
          <label>co-change<input type=\"checkbox\" name=\"include-cochange\" value=\"1\"{}></label>{}<button>Run</button></form>",
         esc(&p.q),
-        ["hybrid", "fts", "semantic"]
+        ["fts", "hybrid", "semantic"]
             .iter()
             .map(|m| format!("<option{}>{m}</option>", if *m == p.mode { " selected" } else { "" }))
             .collect::<String>(),

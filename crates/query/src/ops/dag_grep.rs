@@ -25,7 +25,7 @@
 //! The spec's `structural` edge set is CALLS, REFERS_TO, IMPORTS, CONTAINS, IMPLEMENTS,
 //! EMBEDS (Go embedding), TESTS; codegraph adds EXTENDS (TS/JS classes and interfaces that
 //! extend, which the spec folds into EMBEDS). Only full-text seeding exists: the `semantic` and
-//! `hybrid` modes fall back to it, with a warning.
+//! `hybrid` modes (asked for by name; the default is fts) fall back to it, with a warning.
 
 use super::{Direction, Graph};
 use crate::error::QueryError;
@@ -100,7 +100,7 @@ impl Default for DagGrepRequest {
     fn default() -> Self {
         DagGrepRequest {
             query: String::new(),
-            mode: Mode::Hybrid,
+            mode: Mode::Fts,
             k: 10,
             node_kinds: Vec::new(),
             edge_sets: Vec::new(),

@@ -211,6 +211,11 @@ pub enum RootError {
 }
 
 impl RootHandle {
+    /// The largest file the root's index reads (grep reads no larger ones either).
+    pub fn max_file_size(&self) -> u64 {
+        self.opts.max_file_size
+    }
+
     pub fn new(root: PathBuf, db: PathBuf, opts: RootOptions) -> Arc<RootHandle> {
         Arc::new(RootHandle {
             root,

@@ -36,8 +36,9 @@ export function main() {
 }
 "#;
 
-const TOOLS: [&str; 11] = [
+const TOOLS: [&str; 12] = [
     "changed_code_impact",
+    "code_grep",
     "code_search",
     "dag_grep",
     "expand",
@@ -1252,4 +1253,38 @@ async fn graph_query_only_when_allowed_and_read_only() {
     let (is_error, v) = call(&client, "graph_query", json!({"sql": "SELECT * FROM source"})).await;
     assert!(is_error, "{v}");
     assert!(v.to_string().contains("`source` is not one of the query views"), "{v}");
+}
+
+/// `code_grep`: every matching line of the indexed files under its innermost symbol, with the
+/// symbol's kind, lines, callers and dependents; `total` counts every matching line.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn code_grep_places_hits_in_symbols() {
+    let fx = fixture(FIXTURE);
+    let roots = Arc::new(RootSet::new(vec![handle(&fx.root)], None));
+    let client = connect(roots).await;
+    ready(&client).await;
+    let v = ok(&client, "code_grep", json!({"pattern": "helper\\(\\)"})).await;
+    assert_eq!((v["total"].clone(), v["files"].clone()), (json!(3), json!(2)), "{v}");
+    assert_eq!(
+        v["groups"],
+        json!([
+            {"symbol": "sym:ts:src/greet.ts:helper", "kind": "function", "lines": "5-5",
+             "callers": 0, "dependents": 0, "hits": [[5, "export function helper() { return 1; }"]]},
+            {"symbol": "sym:ts:src/server.ts:Server.start", "kind": "method", "lines": "2-2",
+             "callers": 1, "dependents": 1, "hits": [[2, "  start() { return helper(); }"]]},
+            {"symbol": "sym:ts:src/server.ts:helper", "kind": "function", "lines": "4-4",
+             "callers": 1, "dependents": 1, "hits": [[4, "function helper() { return 2; }"]]}
+        ]),
+        "{v}"
+    );
+    assert_eq!(v["stale"], json!(false));
+    let v = ok(
+        &client,
+        "code_grep",
+        json!({"pattern": "HELPER", "ignore_case": true, "path": "greet", "limit": 1}),
+    )
+    .await;
+    assert_eq!((v["total"].clone(), v["groups_total"].clone()), (json!(1), json!(1)), "{v}");
+    let (is_error, v) = call(&client, "code_grep", json!({"pattern": "("})).await;
+    assert!(is_error && v.to_string().contains("invalid regular expression"), "{v}");
 }

@@ -99,7 +99,7 @@ pub struct SearchArgs {
     pub limit: Option<usize>,
     /// Rank test code with the rest (default false: tests after definitions).
     pub include_tests: Option<bool>,
-    /// Served root: its path or a unique end of it (default: the only one).
+    /// Served root: path or unique path end (default: the only one).
     pub root: Option<String>,
 }
 
@@ -115,7 +115,7 @@ pub struct OpenArgs {
     pub offset: Option<usize>,
     /// Page only this list: outgoing, incoming, unresolved_calls.
     pub list: Option<String>,
-    /// Served root: its path or a unique end of it (default: the only one).
+    /// Served root: path or unique path end (default: the only one).
     pub root: Option<String>,
 }
 
@@ -136,7 +136,7 @@ pub struct TargetArgs {
     pub offset: Option<usize>,
     /// Page only this list (named in `cut`).
     pub list: Option<String>,
-    /// Served root: its path or a unique end of it (default: the only one).
+    /// Served root: path or unique path end (default: the only one).
     pub root: Option<String>,
 }
 
@@ -154,7 +154,7 @@ pub struct ImpactArgs {
     pub direction: Option<ImpactDir>,
     /// Default 3.
     pub depth: Option<u32>,
-    /// Edge kinds to follow from every node instead of the default rules (callers, field readers, subtypes/constructors of types, importers of files).
+    /// Edge kinds followed from every node, instead of the default rules (callers, readers, subtypes, importers).
     pub edges: Option<Vec<String>>,
     /// Skip edges below this confidence (0-1).
     pub min_confidence: Option<f64>,
@@ -166,7 +166,7 @@ pub struct ImpactArgs {
     pub offset: Option<usize>,
     /// Page only this list (named in `cut`).
     pub list: Option<String>,
-    /// Served root: its path or a unique end of it (default: the only one).
+    /// Served root: path or unique path end (default: the only one).
     pub root: Option<String>,
 }
 
@@ -188,7 +188,7 @@ pub struct ChangedArgs {
     pub offset: Option<usize>,
     /// Page only this list (named in `cut`).
     pub list: Option<String>,
-    /// Served root: its path or a unique end of it (default: the only one).
+    /// Served root: path or unique path end (default: the only one).
     pub root: Option<String>,
 }
 
@@ -202,7 +202,7 @@ pub struct TraceArgs {
     pub to: String,
     /// Max hops (default 8).
     pub depth: Option<u32>,
-    /// Served root: its path or a unique end of it (default: the only one).
+    /// Served root: path or unique path end (default: the only one).
     pub root: Option<String>,
 }
 
@@ -220,7 +220,7 @@ pub struct ExpandArgs {
     pub direction: Option<Dir>,
     /// Default 2.
     pub depth: Option<u32>,
-    /// Most distinct nodes, the target included (default 50; `budget` is accepted too).
+    /// Most distinct nodes, the target included (default 50; alias `budget`).
     #[serde(alias = "budget")]
     pub max_nodes: Option<usize>,
     /// Edge kinds (default all).
@@ -231,7 +231,7 @@ pub struct ExpandArgs {
     pub offset: Option<usize>,
     /// Page only this list (named in `cut`).
     pub list: Option<String>,
-    /// Served root: its path or a unique end of it (default: the only one).
+    /// Served root: path or unique path end (default: the only one).
     pub root: Option<String>,
 }
 
@@ -241,12 +241,12 @@ pub struct ExpandArgs {
 pub struct DagGrepArgs {
     /// Text query that picks the seeds.
     pub query: String,
-    /// Seeds kept (default 10; `k` is accepted too).
+    /// Seeds kept (default 10; alias `k`).
     #[serde(alias = "k")]
     pub seeds: Option<usize>,
     /// Default 2.
     pub depth: Option<u32>,
-    /// Most distinct nodes, seeds and anchors included (default 80; `budget` is accepted too).
+    /// Most distinct nodes, seeds and anchors included (default 80; alias `budget`).
     #[serde(alias = "budget")]
     pub max_nodes: Option<usize>,
     /// Default out.
@@ -255,14 +255,13 @@ pub struct DagGrepArgs {
     pub node_kinds: Option<Vec<String>>,
     /// Add a rendered tree or mermaid diagram.
     pub render: Option<RenderArg>,
-    /// Seed selection (default hybrid; only full-text search exists, the others fall back).
+    /// Seed selection (default fts; semantic and hybrid fall back to fts).
     pub mode: Option<ModeArg>,
     /// Named edge sets to follow, e.g. `structural`.
     pub edge_sets: Option<Vec<String>>,
     /// Edge kinds to follow (with or instead of edge_sets; default all).
     pub edges: Option<Vec<String>>,
-    /// Also follow CO_CHANGED edges: files that usually change together (default false;
-    /// present when the index was built with co-change).
+    /// Also follow CO_CHANGED edges (files that change together; default false).
     pub include_cochange: Option<bool>,
     /// Most edges fetched per expanded node (default 20).
     pub per_node_cap: Option<usize>,
@@ -274,7 +273,7 @@ pub struct DagGrepArgs {
     pub offset: Option<usize>,
     /// Page only this list (named in `cut`).
     pub list: Option<String>,
-    /// Served root: its path or a unique end of it (default: the only one).
+    /// Served root: path or unique path end (default: the only one).
     pub root: Option<String>,
 }
 
@@ -290,7 +289,7 @@ pub struct RouteArgs {
     pub offset: Option<usize>,
     /// Page only this list (named in `cut`).
     pub list: Option<String>,
-    /// Served root: its path or a unique end of it (default: the only one).
+    /// Served root: path or unique path end (default: the only one).
     pub root: Option<String>,
 }
 
@@ -306,7 +305,25 @@ pub struct ToolArgs {
     pub offset: Option<usize>,
     /// Page only this list (named in `cut`).
     pub list: Option<String>,
-    /// Served root: its path or a unique end of it (default: the only one).
+    /// Served root: path or unique path end (default: the only one).
+    pub root: Option<String>,
+}
+
+#[derive(Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(transform = plain_optionals)]
+pub struct GrepArgs {
+    /// Regular expression (ripgrep syntax), matched line by line.
+    pub pattern: String,
+    /// Case-insensitive (default false).
+    pub ignore_case: Option<bool>,
+    /// The pattern is a literal string (default false).
+    pub fixed_strings: Option<bool>,
+    /// Only files whose path contains this.
+    pub path: Option<String>,
+    /// Most groups (default 20, at most 200).
+    pub limit: Option<usize>,
+    /// Served root: path or unique path end (default: the only one).
     pub root: Option<String>,
 }
 
@@ -314,12 +331,11 @@ pub struct ToolArgs {
 #[serde(deny_unknown_fields)]
 #[schemars(transform = plain_optionals)]
 pub struct GraphQueryArgs {
-    /// One read-only SQLite SELECT (or WITH [RECURSIVE] ... SELECT) over the views in the
-    /// tool's description.
+    /// One SELECT statement over the views.
     pub sql: String,
     /// Most rows (default 50, at most 500).
     pub limit: Option<usize>,
-    /// Served root: its path or a unique end of it (default: the only one).
+    /// Served root: path or unique path end (default: the only one).
     pub root: Option<String>,
 }
 
@@ -327,7 +343,7 @@ pub struct GraphQueryArgs {
 #[serde(deny_unknown_fields)]
 #[schemars(transform = plain_optionals)]
 pub struct StatusArgs {
-    /// Served root: its path or a unique end of it (default: every served root).
+    /// Served root: path or unique path end (default: all).
     pub root: Option<String>,
 }
 
@@ -696,40 +712,46 @@ const GRAPH_QUERY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(
 /// Characters kept of each text value, and of the whole answer (rows beyond it are left out,
 /// said by `truncated`).
 const GRAPH_QUERY_CELL_CHARS: usize = 400;
-const GRAPH_QUERY_MAX_CHARS: usize = 16_000;
 
 /// The graph query's description: what it is, its rules, and every view with its columns.
 fn graph_query_description() -> String {
     format!(
-        "Read-only SQL (SQLite) over the graph for questions the other tools do not answer: one SELECT or WITH [RECURSIVE] ... SELECT over these views (IDs as in the other tools), 5 s and 500 rows at most. Views: {}. Kinds are lower case (function, method, class), edge kinds upper case (CALLS, IMPORTS).",
+        "Read-only SQLite SELECT (WITH RECURSIVE too) over these views, for questions the other tools miss; 5 s, 500 rows. Node kinds lower case, edge kinds upper (CALLS). Views: {}.",
         codegraph_schema::query_views::describe_compact()
     )
 }
 
-/// Drops rows from the end of a graph query's answer until its JSON fits `max_chars`
+/// Drops entries from the end of the answer's list `key` until its JSON fits `max_chars`
 /// (then `truncated` is true and `note` says so).
-fn fit_rows(mut v: Value, max_chars: usize) -> Value {
+fn fit_list(mut v: Value, key: &str, max_chars: usize) -> Value {
     let size = |v: &Value| serde_json::to_string(v).map_or(0, |s| s.len());
     if size(&v) <= max_chars {
         return v;
     }
-    let Some(rows) = v.get_mut("rows").and_then(Value::as_array_mut) else { return v };
-    let mut total: usize = rows.iter().map(|r| size(r) + 1).sum();
-    let budget = max_chars.saturating_sub(1_000);
+    let Some(items) = v.get_mut(key).and_then(Value::as_array_mut) else { return v };
+    let mut total: usize = items.iter().map(|r| size(r) + 1).sum();
+    let budget = max_chars.saturating_sub(1_500);
     while total > budget {
-        let Some(last) = rows.pop() else { break };
+        let Some(last) = items.pop() else { break };
         total -= size(&last) + 1;
     }
-    let kept = rows.len();
-    v["row_count"] = json!(kept);
+    let kept = items.len();
     v["truncated"] = json!(true);
     v["note"] = json!(format!(
-        "{kept} row(s) fit the answer's size: select fewer or shorter columns, or narrow the query"
+        "{kept} {key} fit the answer's size: narrow the query, or ask for fewer or shorter columns"
     ));
+    if key == "rows" {
+        v["row_count"] = json!(kept);
+    }
     v
 }
 
-/// What every answer of a tool that reads one root carries (the rest is the tool's own).
+/// Groups a grep answer shows unless the call asks for another number, and at most.
+const GREP_GROUPS: usize = 20;
+const GREP_MAX_GROUPS: usize = 200;
+/// Characters an answer of grep or the graph query is cut to (about 4k tokens).
+const ANSWER_MAX_CHARS: usize = 16_000;
+
 fn answer_schema() -> Arc<serde_json::Map<String, Value>> {
     object_schema(json!({
         "type": "object",
@@ -1053,7 +1075,7 @@ impl CodegraphMcp {
             move |_, reader| {
                 let req = DagGrepRequest {
                     query: a.query,
-                    mode: a.mode.unwrap_or(ModeArg::Hybrid).mode(),
+                    mode: a.mode.unwrap_or(ModeArg::Fts).mode(),
                     edge_sets: a.edge_sets.unwrap_or_default(),
                     edge_types: edges(&a.edges)?,
                     per_node_cap: a.per_node_cap.unwrap_or(20).clamp(1, 500),
@@ -1134,6 +1156,44 @@ impl CodegraphMcp {
     }
 
     #[tool(
+        description = "Regex over the indexed files (like ripgrep); matching lines grouped by innermost symbol, with its kind, lines, callers and dependents. `total`: matching lines.",
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
+        output_schema = answer_schema()
+    )]
+    async fn code_grep(
+        &self,
+        Parameters(a): Parameters<GrepArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        self.with_reader(
+            "code_grep",
+            args_of(&a),
+            CallCtx::of(&ctx),
+            a.root.clone(),
+            Freshen::No,
+            move |handle, reader| {
+                let req = codegraph_engine::grep::GrepRequest {
+                    pattern: a.pattern,
+                    ignore_case: a.ignore_case.unwrap_or(false),
+                    fixed_strings: a.fixed_strings.unwrap_or(false),
+                    path: a.path,
+                };
+                let limit = a.limit.unwrap_or(GREP_GROUPS).clamp(1, GREP_MAX_GROUPS);
+                let result = codegraph_engine::grep::grep(
+                    &handle.root,
+                    reader,
+                    &req,
+                    handle.max_file_size(),
+                    limit,
+                )
+                .map_err(ToolError::Message)?;
+                Ok(fit_list(crate::answer::grep_json(&result, limit), "groups", ANSWER_MAX_CHARS))
+            },
+        )
+        .await
+    }
+
+    #[tool(
         description = graph_query_description(),
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
         output_schema = answer_schema()
@@ -1156,7 +1216,7 @@ impl CodegraphMcp {
                     max_cell_chars: GRAPH_QUERY_CELL_CHARS,
                 };
                 let answer = reader.graph_query(&a.sql, &budget)?;
-                Ok(fit_rows(crate::answer::graph_query_json(&answer), GRAPH_QUERY_MAX_CHARS))
+                Ok(fit_list(crate::answer::graph_query_json(&answer), "rows", ANSWER_MAX_CHARS))
             },
         )
         .await
