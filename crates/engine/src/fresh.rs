@@ -7,7 +7,7 @@
 use crate::engine::scan_options;
 use crate::scan::{read_file, walk};
 use anyhow::Result;
-use codegraph_query::Reader;
+use codegraph_query::{Reader, SourceRow};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -33,11 +33,18 @@ impl Freshness {
 /// Compares the tree under `root` with the sources of the reader's revision; `db_path` is the
 /// index's own file (never part of the tree).
 pub fn freshness(root: &Path, db_path: &Path, reader: &Reader<'_>) -> Result<Freshness> {
-    let known: HashMap<String, (u64, i64, String)> = reader
-        .source_stats()?
-        .into_iter()
-        .map(|s| (s.path, (s.size, s.mtime_ns, s.hash)))
-        .collect();
+    freshness_of(root, db_path, reader, &reader.source_stats()?)
+}
+
+/// [`freshness`] against `sources`, the reader's [`Reader::source_stats`] already read.
+pub fn freshness_of(
+    root: &Path,
+    db_path: &Path,
+    reader: &Reader<'_>,
+    sources: &[SourceRow],
+) -> Result<Freshness> {
+    let known: HashMap<&str, (u64, i64, &str)> =
+        sources.iter().map(|s| (s.path.as_str(), (s.size, s.mtime_ns, s.hash.as_str()))).collect();
     let max_size = reader.max_file_size()?.unwrap_or(crate::scan::DEFAULT_MAX_FILE_SIZE);
     let walked = walk(root, &scan_options(db_path, max_size), root, None);
     // Files the revision skipped when reading them (binary, unreadable) are not new; whether
@@ -49,7 +56,7 @@ pub fn freshness(root: &Path, db_path: &Path, reader: &Reader<'_>) -> Result<Fre
     let mut candidates = Vec::new();
     for c in &walked.candidates {
         seen.insert(c.rel.as_str());
-        match known.get(&c.rel) {
+        match known.get(c.rel.as_str()) {
             None if skipped.contains(&c.rel) => {}
             None => out.added.push(c.rel.clone()),
             Some((size, mtime, _)) if c.stat_matches(*size, *mtime) => {}
@@ -61,11 +68,11 @@ pub fn freshness(root: &Path, db_path: &Path, reader: &Reader<'_>) -> Result<Fre
         .map(|c| (c.rel.as_str(), read_file(c).ok().map(|f| f.meta.hash)))
         .collect();
     for (rel, hash) in hashed {
-        if hash.as_ref() != known.get(rel).map(|k| &k.2) {
+        if hash.as_deref() != known.get(rel).map(|k| k.2) {
             out.modified.push(rel.to_string());
         }
     }
-    out.removed = known.keys().filter(|k| !seen.contains(k.as_str())).cloned().collect();
+    out.removed = known.keys().filter(|k| !seen.contains(*k)).map(|k| k.to_string()).collect();
     out.added.sort();
     out.modified.sort();
     out.removed.sort();
@@ -78,6 +85,19 @@ pub fn is_stale(root: &Path, db_path: &Path, reader: &Reader<'_>) -> Result<bool
     match owner_word(db_path, reader.revision()) {
         Some(stale) => Ok(stale),
         None => Ok(freshness(root, db_path, reader)?.stale()),
+    }
+}
+
+/// [`is_stale`] against `sources`, the reader's [`Reader::source_stats`] already read.
+pub fn is_stale_of(
+    root: &Path,
+    db_path: &Path,
+    reader: &Reader<'_>,
+    sources: &[SourceRow],
+) -> Result<bool> {
+    match owner_word(db_path, reader.revision()) {
+        Some(stale) => Ok(stale),
+        None => Ok(freshness_of(root, db_path, reader, sources)?.stale()),
     }
 }
 

@@ -86,24 +86,25 @@ pub fn grep(
     max_file_size: u64,
     counted: usize,
 ) -> Result<GrepResult, String> {
-    grep_while(root, reader, req, max_file_size, counted, || ()).map(|(r, ())| r)
+    let sources = reader.source_stats().map_err(|e| e.to_string())?;
+    grep_while(root, reader, &sources, req, max_file_size, counted, || ()).map(|(r, ())| r)
 }
 
-/// [`grep`] that runs `during` on this thread while the workers read and search the files
-/// (the CLI checks the index's freshness against the tree meanwhile).
+/// [`grep`] over `sources` (the reader's [`Reader::source_stats`]) that runs `during` on this
+/// thread while the workers read and search the files (the CLI checks the index's freshness
+/// against the tree meanwhile, from the same sources).
 pub fn grep_while<T>(
     root: &Path,
     reader: &Reader<'_>,
+    sources: &[SourceRow],
     req: &GrepRequest,
     max_file_size: u64,
     counted: usize,
     during: impl FnOnce() -> T,
 ) -> Result<(GrepResult, T), String> {
     let re = compile(req)?;
-    let mut files = reader.source_stats().map_err(|e| e.to_string())?;
-    if let Some(p) = &req.path {
-        files.retain(|f| f.path.contains(p.as_str()));
-    }
+    let mut files: Vec<&SourceRow> =
+        sources.iter().filter(|f| req.path.as_deref().is_none_or(|p| f.path.contains(p))).collect();
     files.sort_by(|a, b| a.path.cmp(&b.path));
     let (found, during) = search_files(root, &files, &re, max_file_size, during);
     let mut result = GrepResult { files_searched: files.len() as u64, ..Default::default() };
@@ -162,7 +163,7 @@ type Found = Result<(Vec<GrepLine>, bool), String>;
 /// Each file's matching lines (or why it could not be read), in `files` order, on all cores.
 fn search_files<T>(
     root: &Path,
-    files: &[SourceRow],
+    files: &[&SourceRow],
     re: &Regex,
     max_size: u64,
     during: impl FnOnce() -> T,

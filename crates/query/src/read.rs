@@ -525,15 +525,21 @@ impl Reader<'_> {
         lines: &[u32],
     ) -> Result<Vec<Option<Enclosing>>, QueryError> {
         let err = self.err();
+        let (Some(&first), Some(&last)) = (lines.iter().min(), lines.iter().max()) else {
+            return Ok(Vec::new());
+        };
+        // Only symbols that can hold one of the lines (a range of `node_by_file`).
         let mut stmt = self
             .tx
             .prepare_cached(
                 "SELECT nid, id, kind, start_line, end_line FROM node \
-                 WHERE file = ?1 AND kind != 'file' AND start_line IS NOT NULL AND end_line IS NOT NULL",
+                 WHERE file = ?1 AND start_line <= ?2 AND end_line >= ?3 AND kind != 'file'",
             )
             .map_err(&err)?;
         let symbols: Vec<(i64, String, String, u32, u32)> = stmt
-            .query_map([file], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))
+            .query_map(params![file, last, first], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+            })
             .map_err(&err)?
             .collect::<Result<_, _>>()
             .map_err(&err)?;

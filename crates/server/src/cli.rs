@@ -1364,12 +1364,18 @@ fn grep(
     let (root, mut store) = open_store(root, db)?;
     let db_path = store.path().to_path_buf();
     let reader = store.reader()?;
-    // The freshness check stats the tree while the workers read it.
-    let (result, stale) =
-        codegraph_engine::grep::grep_while(&root, &reader, &req, max_file_size, limit, || {
-            codegraph_engine::fresh::is_stale(&root, &db_path, &reader)
-        })
-        .map_err(anyhow::Error::msg)?;
+    // The freshness check stats the tree while the workers read it, from the same sources.
+    let sources = reader.source_stats()?;
+    let (result, stale) = codegraph_engine::grep::grep_while(
+        &root,
+        &reader,
+        &sources,
+        &req,
+        max_file_size,
+        limit,
+        || codegraph_engine::fresh::is_stale_of(&root, &db_path, &reader, &sources),
+    )
+    .map_err(anyhow::Error::msg)?;
     let stale = stale?;
     if json {
         let mut v = crate::answer::grep_json(&result, limit);
