@@ -18,6 +18,9 @@ use codegraph_schema::{EdgeKind, NodeCategory, NodeKind, ids};
 use serde_json::{Value, json};
 use std::path::Path;
 
+/// Longest part of a caller's own text (a search query) an answer repeats.
+const MAX_ECHO_CHARS: usize = 200;
+
 /// Longest doc comment an answer repeats (the rest is cut, said with a trailing `...`).
 const MAX_DOC_CHARS: usize = 800;
 
@@ -98,7 +101,8 @@ pub(crate) const SEARCH_LISTS: &[&str] = &["hits"];
 pub(crate) fn search_json(r: &codegraph_query::SearchResult, p: &mut Pager<'_>) -> Value {
     json!({
         "fallback": r.fallback.map(|f| f.as_str()),
-        "fts_query": r.fts_query,
+        // The query as run, cut: a query of any size is never echoed whole.
+        "fts_query": cut_text(&r.fts_query, MAX_ECHO_CHARS),
         "hits": p.list("hits", &r.hits, |h| {
             let mut v = node_brief(&h.node);
             if let Some(s) = &h.node.signature {

@@ -391,9 +391,15 @@ pub async fn serve_http_on(
                     if ok {
                         next.run(req).await
                     } else {
+                        // The scheme is named, so a client asks for the token instead of
+                        // starting an OAuth discovery this server does not offer.
                         axum::response::IntoResponse::into_response((
                             axum::http::StatusCode::UNAUTHORIZED,
-                            "missing or wrong bearer token\n",
+                            [(
+                                axum::http::header::WWW_AUTHENTICATE,
+                                "Bearer realm=\"codegraph\", error=\"invalid_token\"",
+                            )],
+                            "missing or wrong bearer token (CODEGRAPH_MCP_TOKEN)\n",
                         ))
                     }
                 }

@@ -571,6 +571,22 @@ async fn streamable_http_with_a_bearer_token() {
         StreamableHttpClientTransportConfig::with_uri(url).auth_header("wrong"),
     );
     assert!(ClientInfo::default().serve(wrong).await.is_err(), "a wrong token must be refused");
+    // The refusal names the scheme, so a client asks for the token instead of starting OAuth.
+    {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let mut conn = tokio::net::TcpStream::connect(addr).await.expect("connect");
+        let body = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+        let req = format!(
+            "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        conn.write_all(req.as_bytes()).await.expect("write");
+        let mut answer = String::new();
+        conn.read_to_string(&mut answer).await.expect("read");
+        let lower = answer.to_ascii_lowercase();
+        assert!(lower.starts_with("http/1.1 401"), "{answer}");
+        assert!(lower.contains("www-authenticate: bearer realm=\"codegraph\""), "{answer}");
+    }
 
     stop.cancel();
     server.await.expect("server task").expect("server");
@@ -1287,4 +1303,21 @@ async fn code_grep_places_hits_in_symbols() {
     assert_eq!((v["total"].clone(), v["groups_total"].clone()), (json!(1), json!(1)), "{v}");
     let (is_error, v) = call(&client, "code_grep", json!({"pattern": "("})).await;
     assert!(is_error && v.to_string().contains("invalid regular expression"), "{v}");
+}
+
+/// `code_search` says the limit it used (at most 100) and never echoes a huge query whole.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn code_search_reports_its_real_limit_and_cuts_the_echo() {
+    let fx = fixture(FIXTURE);
+    let roots = Arc::new(RootSet::new(vec![handle(&fx.root)], None));
+    let client = connect(roots).await;
+    ready(&client).await;
+    let v = ok(&client, "code_search", json!({"query": "greet", "limit": 500})).await;
+    assert_eq!(v["limit"], json!(100), "{v}");
+    let v = ok(&client, "code_search", json!({"query": "greet", "limit": 0})).await;
+    assert_eq!(v["limit"], json!(100), "{v}");
+    let huge = "g".repeat(100_000);
+    let (_, v) = call(&client, "code_search", json!({"query": huge})).await;
+    let text = v.to_string();
+    assert!(text.len() < 2_000, "{} characters", text.len());
 }

@@ -746,6 +746,9 @@ fn fit_list(mut v: Value, key: &str, max_chars: usize) -> Value {
     v
 }
 
+/// Most hits `code_search` returns.
+const SEARCH_MAX: usize = 100;
+
 /// Groups a grep answer shows unless the call asks for another number, and at most.
 const GREP_GROUPS: usize = 20;
 const GREP_MAX_GROUPS: usize = 200;
@@ -809,11 +812,13 @@ impl CodegraphMcp {
             Freshen::No,
             move |_, reader| {
                 let kind = node_kind(&a.kind)?;
-                let window = Window::new(a.limit, 10, None, None);
+                // At most 100 hits: the answer's `limit` says the number used.
+                let limit = a.limit.map(|l| if l == 0 { SEARCH_MAX } else { l.min(SEARCH_MAX) });
+                let window = Window::new(limit, 10, None, None);
                 let r = reader.search(&SearchRequest {
                     query: a.query,
                     kind,
-                    limit: window.limit.min(100),
+                    limit: window.limit,
                     include_tests: a.include_tests.unwrap_or(false),
                 })?;
                 Ok(page::answer(&window, SEARCH_LISTS, true, |p| search_json(&r, p))?)
