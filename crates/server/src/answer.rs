@@ -470,29 +470,46 @@ pub(crate) enum Derived {
 }
 
 /// The flow (`proc:...`) or cluster (`cluster:...`) an ID names; `Ok(None)` for other IDs, an
-/// error that says where to find IDs for an unknown one.
+/// error that says where to find IDs for an unknown one, in the words of the surface asking
+/// (`mcp`: tool names, else CLI commands), or, while the flows of this revision are still being
+/// computed, that they are and to retry.
 pub(crate) fn load_derived(
     reader: &codegraph_query::Reader<'_>,
     id: &str,
+    mcp: bool,
 ) -> Result<Option<Derived>, String> {
     let err = |e: codegraph_query::QueryError| e.to_string();
-    if ids::is(id, NodeCategory::Process) {
-        match reader.flow(id).map_err(err)? {
-            Some(f) => Ok(Some(Derived::Flow(f))),
-            None => Err(format!(
-                "no flow with ID `{id}`; the flows of a symbol are in its context (or `codegraph flows`)"
-            )),
-        }
-    } else if ids::is(id, NodeCategory::Cluster) {
-        match reader.cluster(id).map_err(err)? {
-            Some(c) => Ok(Some(Derived::Cluster(c, reader.cluster_members(id).map_err(err)?))),
-            None => Err(format!(
-                "no cluster with ID `{id}`; a symbol's cluster is in its context (or `codegraph clusters`)"
-            )),
-        }
-    } else {
-        Ok(None)
+    let (flow, cluster) = (ids::is(id, NodeCategory::Process), ids::is(id, NodeCategory::Cluster));
+    if !flow && !cluster {
+        return Ok(None);
     }
+    let found = if flow {
+        reader.flow(id).map_err(err)?.map(Derived::Flow)
+    } else {
+        match reader.cluster(id).map_err(err)? {
+            Some(c) => Some(Derived::Cluster(c, reader.cluster_members(id).map_err(err)?)),
+            None => None,
+        }
+    };
+    if let Some(d) = found {
+        return Ok(Some(d));
+    }
+    let what = if flow { "flow" } else { "cluster" };
+    let computed = reader.derived_stamp().map_err(err)?.map(|s| s.computed_at_revision);
+    if computed != Some(reader.revision()) {
+        return Err(format!(
+            "no {what} `{id}` in the flows and clusters computed so far ({}); those of revision {} are being computed off the edit path: retry in a few seconds",
+            computed.map_or("none yet".to_string(), |r| format!("revision {r}")),
+            reader.revision()
+        ));
+    }
+    let where_ = match (flow, mcp) {
+        (true, true) => "the flows of a symbol are in symbol_context (`flows`)",
+        (true, false) => "the flows of a symbol are in its context (or `codegraph flows`)",
+        (false, true) => "a symbol's cluster is in symbol_context (`cluster`)",
+        (false, false) => "a symbol's cluster is in its context (or `codegraph clusters`)",
+    };
+    Err(format!("no {what} with ID `{id}`; {where_}"))
 }
 
 /// The lists of a flow or cluster answer.

@@ -616,7 +616,7 @@ fn dispatch(mut cli: Cli) -> Result<()> {
             let reader = store.reader()?;
             // A flow or a cluster, as MCP's open_node shows them.
             if let Some(d) =
-                crate::answer::load_derived(&reader, &id).map_err(anyhow::Error::msg)?
+                crate::answer::load_derived(&reader, &id, false).map_err(anyhow::Error::msg)?
             {
                 let stale = codegraph_engine::fresh::is_stale(&root, &db_path, &reader)?;
                 let stamp = reader.derived_stamp()?;

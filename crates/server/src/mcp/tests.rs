@@ -1321,3 +1321,34 @@ async fn code_search_reports_its_real_limit_and_cuts_the_echo() {
     let text = v.to_string();
     assert!(text.len() < 2_000, "{} characters", text.len());
 }
+
+/// A flow ID asked for before the flows of the revision are computed is said to be computing
+/// (retry), not unknown; once computed, an unknown one points at the MCP tool, not a command.
+#[test]
+fn flow_ids_before_and_after_the_flows_are_computed() {
+    let fx = fixture(GO_FLOW);
+    let db = fx.root.parent().expect("parent").join("flows.db");
+    let opts = codegraph_engine::index::IndexOptions {
+        max_file_size: codegraph_engine::scan::DEFAULT_MAX_FILE_SIZE,
+        progress: false,
+        full: true,
+        share: false,
+        counter: None,
+    };
+    codegraph_engine::engine::index(&fx.root, &db, &opts).expect("index");
+    let open = |id: &str| {
+        let mut store = codegraph_query::Store::open_read_only(&db).expect("open");
+        let reader = store.reader().expect("reader");
+        crate::answer::load_derived(&reader, id, true).map(|d| d.is_some())
+    };
+    let err = open("proc:sym:go:main.go:nope").expect_err("not computed yet");
+    assert!(err.contains("being computed off the edit path: retry"), "{err}");
+    assert_eq!(open("sym:go:main.go:main"), Ok(false));
+    codegraph_engine::derived::ensure_current(&db).expect("derive");
+    assert_eq!(open("proc:sym:go:main.go:main"), Ok(true));
+    let err = open("proc:sym:go:main.go:nope").expect_err("unknown");
+    assert!(
+        err.contains("in symbol_context (`flows`)") && !err.contains("codegraph flows"),
+        "{err}"
+    );
+}

@@ -844,7 +844,7 @@ impl CodegraphMcp {
             a.root.clone(),
             Freshen::No,
             move |handle, reader| {
-                if let Some(d) = load_derived(reader, &a.id)? {
+                if let Some(d) = load_derived(reader, &a.id, true)? {
                     let stamp = reader.derived_stamp()?;
                     let flows_at = flows_at_json(stamp.as_ref(), reader.revision());
                     return paged(
