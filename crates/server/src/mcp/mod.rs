@@ -613,20 +613,48 @@ async fn guard(
                 .into_response();
         }
     };
-    if let Err(e) = serde_json::from_slice::<serde_json::Value>(&bytes) {
+    let refuse = |code: i64, message: String, id: serde_json::Value| {
         let answer = serde_json::json!({
             "jsonrpc": "2.0",
-            "id": null,
-            "error": {"code": -32700, "message": format!("Parse error: {e}")},
+            "id": id,
+            "error": {"code": code, "message": message},
         });
-        return (
-            StatusCode::BAD_REQUEST,
-            [(header::CONTENT_TYPE, "application/json")],
-            answer.to_string(),
-        )
-            .into_response();
+        (StatusCode::BAD_REQUEST, [(header::CONTENT_TYPE, "application/json")], answer.to_string())
+            .into_response()
+    };
+    match serde_json::from_slice::<serde_json::Value>(&bytes) {
+        Err(e) => return refuse(-32700, format!("Parse error: {e}"), serde_json::Value::Null),
+        Ok(v) => {
+            if let Some(why) = not_json_rpc(&v) {
+                let id = v.get("id").cloned().unwrap_or(serde_json::Value::Null);
+                return refuse(-32600, format!("Invalid Request: {why}"), id);
+            }
+        }
     }
     next.run(axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes))).await
+}
+
+/// Why a JSON body is no JSON-RPC 2.0 message this server takes (one request, notification or
+/// response object; batches are not part of MCP since 2025-06-18), or `None`.
+fn not_json_rpc(v: &serde_json::Value) -> Option<&'static str> {
+    let Some(obj) = v.as_object() else {
+        return Some(if v.is_array() {
+            "batches are not supported: send one JSON-RPC message per request"
+        } else {
+            "the body must be a JSON-RPC 2.0 object"
+        });
+    };
+    if obj.get("jsonrpc").and_then(serde_json::Value::as_str) != Some("2.0") {
+        return Some("`jsonrpc` must be \"2.0\"");
+    }
+    let is_call = obj.get("method").is_some_and(serde_json::Value::is_string);
+    let is_response = obj.contains_key("result") || obj.contains_key("error");
+    if !is_call && !is_response {
+        return Some(
+            "a message needs a string `method` (or is a response with `result` or `error`)",
+        );
+    }
+    None
 }
 
 /// Whether a browser origin may talk to this server: a loopback host, or the very host the

@@ -877,8 +877,9 @@ async fn raw_http(
     (status, body)
 }
 
-/// Over HTTP a foreign browser Origin is refused with 403 (a loopback one is not), and a body
-/// that is not JSON gets a JSON-RPC parse error (-32700).
+/// Over HTTP a foreign browser Origin is refused with 403 (a loopback one is not), a body
+/// that is not JSON gets a JSON-RPC parse error (-32700), and JSON that is no JSON-RPC message
+/// (or a batch) an invalid-request error (-32600).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn http_refuses_foreign_origins_and_answers_parse_errors() {
     let fx = fixture(FIXTURE);
@@ -903,6 +904,21 @@ async fn http_refuses_foreign_origins_and_answers_parse_errors() {
     let v: Value = serde_json::from_str(&body).expect("a JSON-RPC error");
     assert_eq!(v["error"]["code"], -32700, "{v}");
     assert_eq!(v["id"], Value::Null);
+    // Valid JSON that is no JSON-RPC message, and a batch: 400 with -32600 (not 415).
+    for (body, words) in [
+        (r#"{"hello": 1}"#, "`jsonrpc` must be"),
+        (r#"{"jsonrpc": "2.0", "id": 7}"#, "needs a string `method`"),
+        (r#"[{"jsonrpc": "2.0", "id": 1, "method": "ping"}]"#, "batches are not supported"),
+        ("42", "must be a JSON-RPC 2.0 object"),
+    ] {
+        let (status, answer) = raw_http(addr, &[], body).await;
+        assert_eq!(status, 400, "{body}: {answer}");
+        let v: Value = serde_json::from_str(&answer).expect("a JSON-RPC error");
+        assert_eq!(v["error"]["code"], -32600, "{v}");
+        assert!(v["error"]["message"].as_str().is_some_and(|m| m.contains(words)), "{v}");
+    }
+    let (_, answer) = raw_http(addr, &[], r#"{"jsonrpc": "2.0", "id": 7}"#).await;
+    assert_eq!(serde_json::from_str::<Value>(&answer).expect("json")["id"], 7);
 
     stop.cancel();
     server.await.expect("server task").expect("server");
