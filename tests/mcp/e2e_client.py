@@ -44,6 +44,7 @@ except ImportError:  # pragma: no cover - older SDKs
 
 EXPECTED_TOOLS = {
     "code_search",
+    "code_grep",
     "symbol_context",
     "impact_analysis",
     "changed_code_impact",
@@ -192,6 +193,10 @@ async def check_tools(c: Client) -> None:
     check(isinstance(hits, list) and GREET in ids(hits), f"code_search greet: {GREET} not in {short(hits)}")
     d = await c.ok("code_search", {"query": "greet", "kind": "function", "limit": 5, "root": c.root})
     check(GREET in ids(d.get("hits") or []), f"code_search greet (root, kind): {short(d)}")
+    # code_grep: the line that declares greet, under the greet symbol.
+    d = await c.ok("code_grep", {"pattern": "function greet"})
+    groups = d.get("groups") or []
+    check(d.get("total") == 1 and groups and groups[0].get("symbol") == GREET, f"code_grep: {short(d)}")
 
     d = await c.ok("open_node", {"id": GREET})
     src = d.get("source")

@@ -157,8 +157,19 @@ impl Owner {
         }
         // Written beside and renamed into place: a reader sees the old or the new state.
         let [_, tmp] = owner_files_of(&self.path);
-        let written =
-            std::fs::write(&tmp, body.to_string()).and_then(|()| std::fs::rename(&tmp, &self.path));
+        let write = || {
+            std::fs::write(&tmp, body.to_string()).and_then(|()| std::fs::rename(&tmp, &self.path))
+        };
+        // A fresh cache has no index directory until the first build creates it: the claim
+        // comes first, so it makes the directory.
+        let written = match write() {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => self
+                .path
+                .parent()
+                .map_or(Err(e), |dir| std::fs::create_dir_all(dir))
+                .and_then(|()| write()),
+            other => other,
+        };
         match written {
             Ok(()) => *state = Some(next),
             Err(e) => {
@@ -185,6 +196,17 @@ impl Drop for Owner {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A fresh cache: the index's directory does not exist yet when the owner claims it.
+    #[test]
+    fn a_claim_makes_the_index_directory() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let db = dir.path().join("cache/root-1234/index.db");
+        let owner = Owner::claim(&db).expect("this OS has /proc");
+        assert_eq!(read(&db), Some(Claim::Pending));
+        owner.fresh(1);
+        assert_eq!(read(&db), Some(Claim::Fresh { revision: 1 }));
+    }
 
     #[test]
     fn a_live_owner_is_read_back_and_a_dead_or_forged_one_is_not() {

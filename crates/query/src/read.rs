@@ -533,11 +533,11 @@ impl Reader<'_> {
             .tx
             .prepare_cached(
                 "SELECT nid, id, kind, start_line, end_line FROM node \
-                 WHERE file = ?1 AND start_line <= ?2 AND end_line >= ?3 AND kind != 'file'",
+                 WHERE file = ?1 AND start_line <= ?2 AND end_line >= ?3 AND kind != ?4",
             )
             .map_err(&err)?;
         let symbols: Vec<(i64, String, String, u32, u32)> = stmt
-            .query_map(params![file, last, first], |r| {
+            .query_map(params![file, last, first, NodeKind::File.as_str()], |r| {
                 Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
             })
             .map_err(&err)?

@@ -543,7 +543,6 @@ fn dag_grep_tree_mermaid_cycles_budget_and_direction_in() {
             `-- -CALLS-> sym:ts:src/cycle.ts:pong [function] 0.744
                 `-- back-edge -CALLS-> sym:ts:src/cycle.ts:ping
             anchor file:src/cycle.ts contains sym:ts:src/cycle.ts:ping, sym:ts:src/cycle.ts:pong
-            warning: mode `hybrid` falls back to fts: there is no semantic index
         "#]],
     );
     let mermaid =
@@ -553,7 +552,6 @@ fn dag_grep_tree_mermaid_cycles_budget_and_direction_in() {
         expect![[r#"
             flowchart LR
               %% dag_grep `ping` (out), revision 1
-              %% warning: mode `hybrid` falls back to fts: there is no semantic index
               n0["ping<br/>function · src/cycle.ts"]
               n1["pong<br/>function · src/cycle.ts"]
               n2["cycle.ts<br/>file · src/cycle.ts"]
@@ -629,7 +627,6 @@ fn dag_grep_tree_mermaid_cycles_budget_and_direction_in() {
             |       `-- <-CALLS- sym:ts:src/app.ts:run [function] 0.267
             `-- <-CALLS- sym:ts:src/server.ts:Server.stop [method] 0.744
                 `-- back-edge <-CALLS- sym:ts:src/server.ts:Server.start
-            warning: mode `hybrid` falls back to fts: there is no semantic index
         "#]],
     );
     expect!["unknown edge set `semantic`; known: structural"].assert_eq(&err_text(r.dag_grep(

@@ -713,14 +713,6 @@ const GRAPH_QUERY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(
 /// said by `truncated`).
 const GRAPH_QUERY_CELL_CHARS: usize = 400;
 
-/// The graph query's description: what it is, its rules, and every view with its columns.
-fn graph_query_description() -> String {
-    format!(
-        "Read-only SQLite SELECT (WITH RECURSIVE too) over these views, for questions the other tools miss; 5 s, 500 rows. Node kinds lower case, edge kinds upper (CALLS). Views: {}.",
-        codegraph_schema::query_views::describe_compact()
-    )
-}
-
 /// Drops entries from the end of the answer's list `key` until its JSON fits `max_chars`
 /// (then `truncated` is true and `note` says so).
 fn fit_list(mut v: Value, key: &str, max_chars: usize) -> Value {
@@ -1199,7 +1191,7 @@ impl CodegraphMcp {
     }
 
     #[tool(
-        description = graph_query_description(),
+        description = "Read-only SQLite SELECT (WITH RECURSIVE too) over these views, for questions the other tools miss; 5 s, 500 rows. Node kinds lower case, edge kinds upper (CALLS). Views: nodes(id, kind, name, qualified_name, file, language, start_line, end_line, signature, doc, exported, test, parent); edges(src, dst, kind, weight, reason, line); files(id, path, language, lines, size, test); routes(id, method, path, framework, file, line, props); tools(id, name, framework, description, file, line, props); unresolved_calls(file, line, caller, callee); flows(id, label, score, entry, steps); flow_steps(flow, step, node); clusters(id, label, cohesion, size); cluster_members(node, cluster); derivations(name, revision); revision(revision, head_commit, indexer_version, created_at_ms, files, symbols, edges).",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
         output_schema = answer_schema()
     )]
