@@ -166,7 +166,7 @@ impl Owner {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => self
                 .path
                 .parent()
-                .map_or(Err(e), |dir| std::fs::create_dir_all(dir))
+                .map_or(Err(e), std::fs::create_dir_all)
                 .and_then(|()| write()),
             other => other,
         };
