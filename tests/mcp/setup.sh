@@ -1,11 +1,23 @@
 #!/usr/bin/env bash
-# Installs the third-party MCP clients the end-to-end MCP tests drive the real binary with:
+# Installs what the end-to-end tests need beyond Rust: headless Chromium (when missing), and
+# the third-party MCP clients the end-to-end MCP tests drive the real binary with:
 # the official MCP Python SDK into target/mcp-venv (crates/server/tests/mcp_python.rs, stdio
 # and HTTP) and the MCP Inspector into target/mcp-inspector (crates/server/tests/
 # mcp_inspector.rs: its CLI mode calls every tool with numeric and boolean arguments).
 # Idempotent: does nothing for a client whose pinned version is already there.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+
+# The web view's end-to-end test loads its pages in headless Chromium (or the binary named by
+# CODEGRAPH_TEST_CHROMIUM): installed here when missing and this machine lets us.
+if [ -z "${CODEGRAPH_TEST_CHROMIUM:-}" ] && ! command -v chromium >/dev/null; then
+    if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+        (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) &&
+            echo "chromium installed" || echo "could not install chromium: the web view test will fail" >&2
+    else
+        echo "chromium is missing: install it (apt-get install chromium) or set CODEGRAPH_TEST_CHROMIUM" >&2
+    fi
+fi
 
 INSPECTOR_VERSION=0.21.2
 inspector=target/mcp-inspector
