@@ -163,11 +163,9 @@ impl Owner {
         // A fresh cache has no index directory until the first build creates it: the claim
         // comes first, so it makes the directory.
         let written = match write() {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => self
-                .path
-                .parent()
-                .map_or(Err(e), std::fs::create_dir_all)
-                .and_then(|()| write()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                self.path.parent().map_or(Err(e), std::fs::create_dir_all).and_then(|()| write())
+            }
             other => other,
         };
         match written {

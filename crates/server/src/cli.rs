@@ -204,6 +204,26 @@ enum Command {
         #[arg(value_name = "ROOT")]
         root: Option<PathBuf>,
     },
+    /// List the HTTP routes the code registers: method, path, framework, where, handler.
+    Routes {
+        /// Most routes listed (the total is always said).
+        #[arg(long, default_value_t = 200)]
+        limit: usize,
+        /// The code root; also `--root`. Default: the nearest indexed directory up from here,
+        /// else the git worktree root.
+        #[arg(value_name = "ROOT")]
+        root: Option<PathBuf>,
+    },
+    /// List the MCP / RPC tools the code registers: name, framework, where, handler.
+    Tools {
+        /// Most tools listed (the total is always said).
+        #[arg(long, default_value_t = 200)]
+        limit: usize,
+        /// The code root; also `--root`. Default: the nearest indexed directory up from here,
+        /// else the git worktree root.
+        #[arg(value_name = "ROOT")]
+        root: Option<PathBuf>,
+    },
     /// Show a node (by ID or name): its fields, source lines and edges.
     Open {
         /// A node ID (`sym:go:pkg/a.go:Server.Start`, `file:src/a.ts`, `proc:...`) or any
@@ -358,6 +378,8 @@ impl Command {
             Command::Search { .. } => "search",
             Command::Query { .. } => "query",
             Command::Grep { .. } => "grep",
+            Command::Routes { .. } => "routes",
+            Command::Tools { .. } => "tools",
             Command::Open { .. } => "open",
             Command::Context(_) => "context",
             Command::Impact(_) => "impact",
@@ -441,6 +463,8 @@ impl Command {
             | Command::Search { root, .. }
             | Command::Query { root, .. }
             | Command::Grep { root, .. }
+            | Command::Routes { root, .. }
+            | Command::Tools { root, .. }
             | Command::Open { root, .. }
             | Command::Export { root, .. } => root,
             Command::Context(o::ContextArgs { root, .. })
@@ -603,6 +627,12 @@ fn dispatch(mut cli: Cli) -> Result<()> {
             let req =
                 codegraph_engine::grep::GrepRequest { pattern, ignore_case, fixed_strings, path };
             grep(req, limit, max_file_size, root, cli.db.as_deref(), json)
+        }
+        Command::Routes { limit, root } => {
+            endpoints(NodeKind::Route, limit, root, cli.db.as_deref(), json)
+        }
+        Command::Tools { limit, root } => {
+            endpoints(NodeKind::Tool, limit, root, cli.db.as_deref(), json)
         }
         Command::Query { sql, schema, limit, timeout_ms, root } => {
             graph_query(sql, schema, limit, timeout_ms, root, cli.db.as_deref(), json)
@@ -1348,6 +1378,85 @@ fn graph_query(
         reader.revision(),
         stale_note(stale),
         answer.elapsed_ms
+    )?;
+    emit_text(&out, reader.revision(), stale)
+}
+
+/// `codegraph routes` / `codegraph tools`: every route or tool with where it is registered and
+/// its handlers, by ID, the first `limit` of them.
+fn endpoints(
+    kind: NodeKind,
+    limit: usize,
+    root: Option<PathBuf>,
+    db: Option<&Path>,
+    json: bool,
+) -> Result<()> {
+    let (root, mut store) = open_store(root, db)?;
+    let db_path = store.path().to_path_buf();
+    let reader = store.reader()?;
+    let all = reader.endpoints_with_handlers(kind)?;
+    let stale = codegraph_engine::fresh::is_stale(&root, &db_path, &reader)?;
+    let props = |n: &NodeRow| {
+        n.props
+            .as_deref()
+            .and_then(codegraph_schema::EndpointProps::parse)
+            .unwrap_or_else(|| codegraph_schema::EndpointProps::new(kind, ""))
+    };
+    let what = if kind == NodeKind::Tool { "tools" } else { "routes" };
+    if json {
+        let items: Vec<Value> = all
+            .iter()
+            .take(limit)
+            .map(|(n, handlers)| {
+                let p = props(n);
+                let mut v = json!({
+                    "id": n.id,
+                    "framework": p.framework,
+                    "file": n.file,
+                    "line": n.start_line,
+                    "handlers": handlers,
+                });
+                if kind == NodeKind::Tool {
+                    v["name"] = json!(p.name.clone().unwrap_or_else(|| n.name.clone()));
+                } else {
+                    v["method"] = json!(p.method);
+                    v["path"] = json!(p.path);
+                }
+                v
+            })
+            .collect();
+        let mut v = json!({ "total": all.len(), what: items, "revision": reader.revision(), "stale": stale });
+        if all.len() > limit {
+            v["cut"] = json!([{"list": what, "total": all.len(), "offset": 0, "shown": limit}]);
+        }
+        return print_json(&v);
+    }
+    let mut out: Vec<u8> = Vec::new();
+    for (n, handlers) in all.iter().take(limit) {
+        let p = props(n);
+        let label = if kind == NodeKind::Tool {
+            p.name.clone().unwrap_or_else(|| n.name.clone())
+        } else {
+            format!(
+                "{:<7} {}",
+                p.method.as_deref().unwrap_or("ANY"),
+                p.path.as_deref().unwrap_or("")
+            )
+        };
+        let at = format!("{}:{}", n.file.as_deref().unwrap_or("?"), n.start_line.unwrap_or(0));
+        let handler = match handlers.as_slice() {
+            [] => "(no handler found)".to_string(),
+            hs => hs.join(", "),
+        };
+        writeln!(out, "{label}  [{}]  {at}  -> {handler}", p.framework)?;
+    }
+    writeln!(
+        out,
+        "{} {what}{}, revision {}{}",
+        all.len(),
+        if all.len() > limit { format!(" (first {limit} shown: --limit)") } else { String::new() },
+        reader.revision(),
+        stale_note(stale)
     )?;
     emit_text(&out, reader.revision(), stale)
 }

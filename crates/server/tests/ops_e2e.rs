@@ -616,3 +616,43 @@ fn grep_places_matching_lines_in_their_symbols() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("invalid regular expression"));
 }
+
+/// `codegraph routes` and `codegraph tools`: every route (method, path, framework, where,
+/// handler) and tool, with the total, in text and JSON.
+#[test]
+fn routes_and_tools_are_listed() {
+    let (_dir, _base, root) = codegraph_tests::cli::git_fixture(
+        r#"
+//- /src/app.ts
+import express from "express";
+const app = express();
+export function listUsers(req: any, res: any) { res.json([]); }
+app.get("/users", listUsers);
+app.post("/users/:id", (req: any, res: any) => { res.send("ok"); });
+"#,
+    );
+    let db = root.parent().expect("parent").join("routes.db");
+    let db = db.to_str().expect("utf-8");
+    let root_s = root.to_str().expect("utf-8");
+    let run = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["--root", root_s, "--db", db]);
+        let out = codegraph(&all, &root);
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).expect("utf-8")
+    };
+    let out = codegraph(&["index", root_s, "--db", db], &root);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    expect![[r#"
+        GET     /users  [express]  src/app.ts:4  -> sym:ts:src/app.ts:listUsers
+        POST    /users/:id  [express]  src/app.ts:5  -> sym:ts:src/app.ts:$POST /users/:id
+        2 routes, revision 1
+    "#]]
+    .assert_eq(&run(&["routes"]));
+    let v: Value = serde_json::from_str(&run(&["routes", "--json", "--limit", "1"])).expect("json");
+    assert_eq!(v["total"], 2);
+    assert_eq!(v["routes"].as_array().map(Vec::len), Some(1));
+    assert_eq!(v["routes"][0]["method"], "GET");
+    assert_eq!(v["cut"][0]["total"], 2);
+    assert_eq!(run(&["tools"]), "0 tools, revision 1\n");
+}

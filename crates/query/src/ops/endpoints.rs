@@ -88,6 +88,33 @@ impl Reader<'_> {
         self.nodes_of_kind(kind, usize::MAX)
     }
 
+    /// Every node of an endpoint kind (`route`, `tool`), by ID, with the IDs of its handlers
+    /// (HANDLES_ROUTE / HANDLES_TOOL), for listings (`codegraph routes`, `codegraph tools`).
+    pub fn endpoints_with_handlers(
+        &self,
+        kind: NodeKind,
+    ) -> Result<Vec<(NodeRow, Vec<String>)>, QueryError> {
+        let handles =
+            if kind == NodeKind::Tool { EdgeKind::HandlesTool } else { EdgeKind::HandlesRoute };
+        let mut stmt = self
+            .tx
+            .prepare_cached(
+                "SELECT d.id FROM node s JOIN stored_edge e ON e.src = s.nid AND e.kind = ?2 \
+                 JOIN node d ON d.nid = e.dst WHERE s.id = ?1 ORDER BY d.id",
+            )
+            .map_err(self.err())?;
+        let mut out = Vec::new();
+        for n in self.endpoint_nodes(kind)? {
+            let handlers: Vec<String> = stmt
+                .query_map(rusqlite::params![n.id, handles.as_str()], |r| r.get(0))
+                .map_err(self.err())?
+                .collect::<Result<_, _>>()
+                .map_err(self.err())?;
+            out.push((n, handlers));
+        }
+        Ok(out)
+    }
+
     /// Routes matching `query`: a route ID, `METHOD /path` or `/path`.
     pub fn route_impact(&self, query: &str) -> Result<EndpointAnswer, QueryError> {
         let routes = self.endpoint_nodes(NodeKind::Route)?;
