@@ -782,6 +782,7 @@ fn impact_follows_dependents_per_kind() {
             risk low: 1 direct, 2 node(s) reached, 0 other file(s), 0 other module(s)
             depth 1:
               src/store.ts:16  sym:ts:src/store.ts:CachedStore.get (method) 0.900 via CALLS -> sym:ts:src/store.ts:MemStore.get (line 16) [super-dispatch 0.90]
+            possible callers through dispatch (1; they call a method the target overrides or implements):
               src/use.ts:4  sym:ts:src/use.ts:load (function) 0.760 via CALLS -> sym:ts:src/store.ts:Store.get (line 4) [interface-method 0.80] (dispatch, for sym:ts:src/store.ts:MemStore.get)
             files: src/store.ts (1)
             modules: src (1)
@@ -817,6 +818,7 @@ fn impact_follows_dependents_per_kind() {
               src/use.ts:13  sym:ts:src/use.ts:make (function) 0.950 via CALLS -> sym:ts:src/store.ts:MemStore (line 13) [import-resolved 0.95]
               src/store.ts:16  sym:ts:src/store.ts:CachedStore.get (method) 0.900 via CALLS -> sym:ts:src/store.ts:MemStore.get (line 16) [super-dispatch 0.90]
               src/use.ts:9  sym:ts:src/use.ts:count (function) 0.850 via ACCESSES -> sym:ts:src/store.ts:MemStore.size (line 9) [typed-receiver 0.85]
+            possible callers through dispatch (1; they call a method the target overrides or implements):
               src/use.ts:4  sym:ts:src/use.ts:load (function) 0.760 via CALLS -> sym:ts:src/store.ts:Store.get (line 4) [interface-method 0.80] (dispatch, for sym:ts:src/store.ts:MemStore.get)
             files: src/store.ts (2), src/use.ts (2), src/reexport.ts (1)
             modules: src (5)

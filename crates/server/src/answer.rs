@@ -235,11 +235,31 @@ pub(crate) fn context_json(c: &SymbolContext, p: &mut Pager<'_>) -> Value {
 
 /// The lists of an impact answer.
 pub(crate) const IMPACT_LISTS: &[&str] =
-    &["nodes", "files", "modules", "flows", "tests", "co_changed"];
+    &["nodes", "dispatch_callers", "files", "modules", "flows", "tests", "co_changed"];
 
 pub(crate) fn impact_json(i: &Impact, p: &mut Pager<'_>) -> Value {
     let counts = |key: &'static str| move |(k, n): &(String, u32)| json!({ key: k, "nodes": n });
-    let nodes: Vec<&codegraph_query::ops::impact::ImpactNode> = i.levels.iter().flatten().collect();
+    // Possible callers through dispatch (upstream: callers of a method the target overrides
+    // or implements) are their own list with its own cut, after the definite dependents.
+    let upstream = i.direction == codegraph_query::ops::impact::ImpactDirection::Upstream;
+    let (dispatch, nodes): (Vec<&codegraph_query::ops::impact::ImpactNode>, Vec<_>) =
+        i.levels.iter().flatten().partition(|n| upstream && n.dispatch.is_some());
+    let node_json = |n: &&codegraph_query::ops::impact::ImpactNode| {
+        let mut v = node_ref(&n.node);
+        v["depth"] = json!(n.depth);
+        v["confidence"] = json!(round(n.confidence));
+        let other = if n.node.id == n.via.src { &n.via.dst } else { &n.via.src };
+        let mut via = json!({"edge": n.via.kind, "node": other});
+        edge_why(&mut via, &n.via);
+        if let Some(obj) = via.as_object_mut() {
+            obj.remove("confidence");
+        }
+        v["via"] = via;
+        if let Some(d) = &n.dispatch {
+            v["dispatch"] = json!(d);
+        }
+        v
+    };
     json!({
         "revision": i.revision,
         "stale": i.stale,
@@ -255,22 +275,8 @@ pub(crate) fn impact_json(i: &Impact, p: &mut Pager<'_>) -> Value {
             "dispatch": i.dispatch,
             "target_parts": i.parts,
         },
-        "nodes": p.list("nodes", &nodes, |n| {
-            let mut v = node_ref(&n.node);
-            v["depth"] = json!(n.depth);
-            v["confidence"] = json!(round(n.confidence));
-            let other = if n.node.id == n.via.src { &n.via.dst } else { &n.via.src };
-            let mut via = json!({"edge": n.via.kind, "node": other});
-            edge_why(&mut via, &n.via);
-            if let Some(obj) = via.as_object_mut() {
-                obj.remove("confidence");
-            }
-            v["via"] = via;
-            if let Some(d) = &n.dispatch {
-                v["dispatch"] = json!(d);
-            }
-            v
-        }),
+        "nodes": p.list("nodes", &nodes, node_json),
+        "dispatch_callers": p.list("dispatch_callers", &dispatch, node_json),
         "files": p.list("files", &i.affected_files, counts("file")),
         "modules": p.list("modules", &i.affected_modules, counts("module")),
         "flows": p.list("flows", &i.flows, impact_flow_json),
@@ -295,8 +301,16 @@ pub(crate) fn impact_json(i: &Impact, p: &mut Pager<'_>) -> Value {
 }
 
 /// The lists of a changed-code answer: its own and its impact's.
-pub(crate) const CHANGED_LISTS: &[&str] =
-    &["changed_files", "changed_symbols", "nodes", "files", "modules", "flows", "tests"];
+pub(crate) const CHANGED_LISTS: &[&str] = &[
+    "changed_files",
+    "changed_symbols",
+    "nodes",
+    "dispatch_callers",
+    "files",
+    "modules",
+    "flows",
+    "tests",
+];
 
 pub(crate) fn changed_json(c: &ChangedImpact, p: &mut Pager<'_>) -> Value {
     // The outer answer carries `revision`, `stale` and `notes` once.

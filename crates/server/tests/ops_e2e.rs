@@ -656,3 +656,51 @@ app.post("/users/:id", (req: any, res: any) => { res.send("ok"); });
     assert_eq!(v["cut"][0]["total"], 2);
     assert_eq!(run(&["tools"]), "0 tools, revision 1\n");
 }
+
+/// Impact of a method that implements an interface: its definite callers in `nodes`, the
+/// callers through the interface apart in `dispatch_callers` (with its own cut), never mixed.
+#[test]
+fn dispatch_callers_are_listed_apart() {
+    let (_dir, _base, root) = codegraph_tests::cli::git_fixture(
+        r#"
+//- /src/store.ts
+export interface Store { get(k: string): string; }
+export class MemStore implements Store { get(k: string) { return k; } }
+export function direct(m: MemStore) { return m.get("a"); }
+//- /src/use.ts
+import { Store } from "./store";
+export function load(s: Store) { return s.get("x"); }
+export function load2(s: Store) { return s.get("y"); }
+"#,
+    );
+    let db = root.parent().expect("parent").join("dispatch.db");
+    let (db, root_s) = (db.to_str().expect("utf-8"), root.to_str().expect("utf-8"));
+    let out = codegraph(&["index", root_s, "--db", db], &root);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let impact = |extra: &[&str]| -> Value {
+        let mut args = vec!["impact", "MemStore.get", "--json", "--root", root_s, "--db", db];
+        args.extend(extra);
+        let out = codegraph(&args, &root);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout).expect("json")
+    };
+    let v = impact(&[]);
+    let ids = |list: &Value| -> Vec<String> {
+        list.as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|n| n["id"].as_str().map(String::from))
+            .collect()
+    };
+    assert_eq!(ids(&v["nodes"]), ["sym:ts:src/store.ts:direct"], "{v}");
+    assert_eq!(
+        ids(&v["dispatch_callers"]),
+        ["sym:ts:src/use.ts:load", "sym:ts:src/use.ts:load2"],
+        "{v}"
+    );
+    assert_eq!(v["dispatch_callers"][0]["dispatch"], "sym:ts:src/store.ts:MemStore.get");
+    let v = impact(&["--list", "dispatch_callers", "--limit", "1"]);
+    assert_eq!(ids(&v["dispatch_callers"]), ["sym:ts:src/use.ts:load"], "{v}");
+    assert_eq!(v["cut"][0]["list"], "dispatch_callers", "{v}");
+    assert_eq!(v["cut"][0]["total"], 2, "{v}");
+}

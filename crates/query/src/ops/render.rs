@@ -163,9 +163,34 @@ pub fn impact(i: &Impact) -> String {
         i.files,
         i.modules
     );
-    for (d, level) in i.levels.iter().enumerate() {
-        let _ = writeln!(out, "depth {}:", d + 1);
-        for n in level {
+    // Possible callers through dispatch come after the definite dependents, apart.
+    let upstream = i.direction == super::impact::ImpactDirection::Upstream;
+    let possible = |n: &super::impact::ImpactNode| upstream && n.dispatch.is_some();
+    let mut sections: Vec<(String, Vec<&super::impact::ImpactNode>)> = i
+        .levels
+        .iter()
+        .enumerate()
+        .map(|(d, level)| {
+            (format!("depth {}:", d + 1), level.iter().filter(|n| !possible(n)).collect())
+        })
+        .collect();
+    let dispatch: Vec<&super::impact::ImpactNode> =
+        i.levels.iter().flatten().filter(|n| possible(n)).collect();
+    if !dispatch.is_empty() {
+        sections.push((
+            format!(
+                "possible callers through dispatch ({}; they call a method the target overrides or implements):",
+                dispatch.len()
+            ),
+            dispatch,
+        ));
+    }
+    for (title, nodes) in &sections {
+        if nodes.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "{title}");
+        for n in nodes {
             let via = &n.via;
             let other = if n.node.id == via.src { &via.dst } else { &via.src };
             let dispatch = match &n.dispatch {
