@@ -1083,3 +1083,22 @@ mod graph_query {
         assert!(err_text(r.graph_query("SELECT 1", &budget)).contains("read-only connections"));
     }
 }
+
+/// A walk cut at its node budget says its counts are lower bounds, on the risk line and first
+/// among the notes.
+#[test]
+fn impact_cut_at_the_node_budget_says_its_counts_are_lower_bounds() {
+    let (_d, mut st) = store();
+    let r = st.reader().unwrap();
+    let small = ImpactRequest { max_nodes: 2, ..Default::default() };
+    let i = r.impact(&[s(UTIL, "log")], &small).unwrap();
+    assert_eq!(i.cut_at, Some(2));
+    assert!(i.notes[0].starts_with("the walk stopped at 2 nodes (max_nodes)"), "{:?}", i.notes);
+    let text = render::impact(&i);
+    let risk = text.lines().nth(1).unwrap_or_default();
+    assert!(risk.contains(": at least 2 direct, at least 2 node(s) reached"), "{risk}");
+    assert!(risk.ends_with("(the walk stopped at 2 nodes)"), "{risk}");
+    let whole = r.impact(&[s(UTIL, "log")], &ImpactRequest::default()).unwrap();
+    assert_eq!(whole.cut_at, None);
+    assert!(whole.reached() > 2);
+}

@@ -274,6 +274,8 @@ pub(crate) fn impact_json(i: &Impact, p: &mut Pager<'_>) -> Value {
             "modules": i.modules,
             "dispatch": i.dispatch,
             "target_parts": i.parts,
+            // Set when the walk stopped at its node budget: every count is a lower bound.
+            "cut_at_nodes": i.cut_at,
         },
         "nodes": p.list("nodes", &nodes, node_json),
         "dispatch_callers": p.list("dispatch_callers", &dispatch, node_json),

@@ -191,6 +191,8 @@ pub struct Impact {
     /// most confident first, at most `MAX_COCHANGED`; and how many there are.
     pub co_changed: Vec<crate::cochange::CoChangeRow>,
     pub co_changed_total: usize,
+    /// The walk stopped at this many nodes (`max_nodes`): every count is a lower bound.
+    pub cut_at: Option<usize>,
     pub notes: Vec<String>,
 }
 
@@ -707,7 +709,14 @@ pub(crate) fn impact_from(
         ));
     }
     if truncated {
-        notes.push(format!("stopped at {} nodes: the answer is cut", req.max_nodes));
+        // First: every count below is a lower bound.
+        notes.insert(
+            0,
+            format!(
+                "the walk stopped at {} nodes (max_nodes): the counts are lower bounds and more dependents lie beyond; narrow with depth, edge kinds or min_confidence",
+                req.max_nodes
+            ),
+        );
     } else if levels.len() as u32 == req.max_depth
         && !frontier.is_empty()
         && max_depth_has_more(g, &frontier, dir, kinds, &visited)?
@@ -769,6 +778,7 @@ pub(crate) fn impact_from(
         modules: module_count,
         dispatch,
         risk: Risk::assess(direct, file_count, module_count),
+        cut_at: truncated.then_some(req.max_nodes),
         notes,
     })
 }

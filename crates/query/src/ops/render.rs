@@ -144,6 +144,19 @@ pub fn context(c: &SymbolContext) -> String {
     out
 }
 
+/// Entries of a one-line list (files, modules) a text answer shows before "and N more".
+const MAX_TEXT_ITEMS: usize = 20;
+
+/// The first `max` items joined, and how many more there are.
+fn first_of(items: &[String], max: usize) -> String {
+    let shown = items.iter().take(max).cloned().collect::<Vec<_>>().join(", ");
+    if items.len() > max {
+        format!("{shown} ... and {} more (--json pages them)", items.len() - max)
+    } else {
+        shown
+    }
+}
+
 pub fn impact(i: &Impact) -> String {
     let mut out = String::new();
     let targets: Vec<&str> = i.targets.iter().map(|t| t.id.as_str()).collect();
@@ -154,14 +167,17 @@ pub fn impact(i: &Impact) -> String {
         if targets.is_empty() { "nothing".to_string() } else { targets.join(", ") },
         revision(i.revision, i.stale)
     );
+    // A walk cut at its node budget counts a lower bound, and says so on the same line.
+    let at_least = if i.cut_at.is_some() { "at least " } else { "" };
     let _ = writeln!(
         out,
-        "risk {}: {} direct, {} node(s) reached, {} other file(s), {} other module(s)",
+        "risk {}: {at_least}{} direct, {at_least}{} node(s) reached, {} other file(s), {} other module(s){}",
         i.risk.as_str(),
         i.direct,
         i.reached(),
         i.files,
-        i.modules
+        i.modules,
+        i.cut_at.map_or(String::new(), |n| format!(" (the walk stopped at {n} nodes)"))
     );
     // Possible callers through dispatch come after the definite dependents, apart.
     let upstream = i.direction == super::impact::ImpactDirection::Upstream;
@@ -222,13 +238,13 @@ pub fn impact(i: &Impact) -> String {
     if !i.affected_files.is_empty() {
         let files: Vec<String> =
             i.affected_files.iter().map(|(f, n)| format!("{f} ({n})")).collect();
-        let _ = writeln!(out, "files: {}", files.join(", "));
+        let _ = writeln!(out, "files: {}", first_of(&files, MAX_TEXT_ITEMS));
         let modules: Vec<String> = i
             .affected_modules
             .iter()
             .map(|(m, n)| format!("{} ({n})", if m.is_empty() { "." } else { m }))
             .collect();
-        let _ = writeln!(out, "modules: {}", modules.join(", "));
+        let _ = writeln!(out, "modules: {}", first_of(&modules, MAX_TEXT_ITEMS));
     }
     if !i.tests.is_empty() {
         let more = i.tests_total - i.tests.len();
