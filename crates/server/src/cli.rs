@@ -363,9 +363,14 @@ pub fn run() -> Result<()> {
     });
     let result = dispatch(cli);
     if let Some(t) = timer {
-        let printed = crate::events::take_printed();
+        let mut printed = crate::events::take_printed();
+        let opened = crate::events::take_opened();
+        // A text answer does not carry its revision: the one the command opened stands in.
+        if let (Some(Value::String(text)), Some((_, revision))) = (&printed, &opened) {
+            printed = Some(json!({"text": text, "revision": revision}));
+        }
         let error = result.as_ref().err().map(|e| format!("{e:#}"));
-        t.record(None, printed.as_ref(), error.as_deref());
+        t.record(opened.as_ref().map(|o| o.0.as_str()), printed.as_ref(), error.as_deref());
     }
     result
 }
@@ -913,7 +918,10 @@ fn open_store(root: Option<PathBuf>, db: Option<&Path>) -> Result<(PathBuf, Stor
     let root = query_root(root, db)?;
     let path = db_path(&root, db)?;
     match Store::open_read_only(&path) {
-        Ok(store) => Ok((root, store)),
+        Ok(mut store) => {
+            crate::events::opened(&root, store.reader().ok().map(|r| r.revision()));
+            Ok((root, store))
+        }
         Err(QueryError::NoIndex { .. }) => Err(no_index(&root, &path)),
         Err(e) => Err(e.into()),
     }
@@ -1116,10 +1124,13 @@ fn accounting_line(a: &codegraph_query::FileAccounting) -> String {
     // The eight largest groups by name; the rest summed (`--json` has them all).
     let fmt = |v: &[(String, u64)]| {
         let total: u64 = v.iter().map(|(_, n)| n).sum();
-        let mut parts: Vec<String> = v.iter().take(8).map(|(k, n)| format!("{k} {n}")).collect();
-        if v.len() > 8 {
-            let rest: u64 = v[8..].iter().map(|(_, n)| n).sum();
-            parts.push(format!("{} other kinds {rest}", v.len() - 8));
+        // One left over is named like the others; more are summed: `+3 kinds: 5 files`.
+        let shown = if v.len() == 9 { 9 } else { 8 };
+        let mut parts: Vec<String> =
+            v.iter().take(shown).map(|(k, n)| format!("{k} {n}")).collect();
+        if v.len() > shown {
+            let rest: u64 = v[shown..].iter().map(|(_, n)| n).sum();
+            parts.push(format!("+{} kinds: {rest} file(s)", v.len() - shown));
         }
         if parts.is_empty() { "0".to_string() } else { format!("{total} ({})", parts.join(", ")) }
     };
@@ -1577,7 +1588,7 @@ fn events(tail: usize, json: bool) -> Result<()> {
         writeln!(
             out,
             "{} {:<4} {:<20} {:>8} ms {:>7} chars ~{:>6} tokens rev {}{}{}{}  {}",
-            e["time_ms"],
+            e["time_ms"].as_u64().map_or("-".to_string(), crate::events::utc_time),
             s("surface"),
             s("operation"),
             e["duration_ms"],
@@ -1829,6 +1840,23 @@ mod tests {
         let mut missing = Vec::new();
         walk(&cmd, "codegraph", &mut missing);
         assert!(missing.is_empty(), "arguments without help: {missing:#?}");
+    }
+
+    #[test]
+    fn accounting_names_eight_kinds_then_sums_the_rest() {
+        let kinds =
+            |n: usize| -> Vec<(String, u64)> { (0..n).map(|i| (format!(".k{i}"), 1)).collect() };
+        let line = |text_only: usize| {
+            super::accounting_line(&codegraph_query::FileAccounting {
+                parsed: vec![("go".into(), 3)],
+                text_only: kinds(text_only),
+                syntax_errors: Vec::new(),
+            })
+        };
+        assert_eq!(line(0), "parsed 3 (go 3), text only 0");
+        // A ninth kind is named, never "1 other kinds 1".
+        assert!(line(9).ends_with(".k7 1, .k8 1)"), "{}", line(9));
+        assert!(line(11).ends_with(".k7 1, +3 kinds: 3 file(s))"), "{}", line(11));
     }
 
     #[test]

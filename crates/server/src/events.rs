@@ -28,6 +28,44 @@ pub fn printed(answer: Value) {
     *PRINTED.lock().unwrap_or_else(|p| p.into_inner()) = Some(answer);
 }
 
+/// The root and revision a CLI command opened (for its event when what it printed does not
+/// say them, as a text answer does not).
+static OPENED: Mutex<Option<(String, Option<i64>)>> = Mutex::new(None);
+
+/// Notes the root a CLI command reads, and the revision published when it opened it.
+pub fn opened(root: &std::path::Path, revision: Option<i64>) {
+    *OPENED.lock().unwrap_or_else(|p| p.into_inner()) =
+        Some((root.display().to_string(), revision));
+}
+
+/// What [`opened`] noted, taken.
+pub fn take_opened() -> Option<(String, Option<i64>)> {
+    OPENED.lock().unwrap_or_else(|p| p.into_inner()).take()
+}
+
+/// `2026-12-06T11:57:13.042Z` for milliseconds since the Unix epoch (UTC).
+pub fn utc_time(ms: u64) -> String {
+    let secs = ms / 1000;
+    let (days, rem) = ((secs / 86_400) as i64, secs % 86_400);
+    // Civil date from days since 1970-01-01 (the proleptic Gregorian calendar).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60,
+        ms % 1000
+    )
+}
+
 /// What the CLI printed, taken.
 pub fn take_printed() -> Option<Value> {
     PRINTED.lock().unwrap_or_else(|p| p.into_inner()).take()
@@ -137,6 +175,13 @@ fn tail_of(path: &std::path::Path, n: usize) -> Result<Vec<Value>> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn times_are_utc_dates() {
+        assert_eq!(super::utc_time(0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(super::utc_time(951_782_400_123), "2000-02-29T00:00:00.123Z");
+        assert_eq!(super::utc_time(1_796_558_233_042), "2026-12-06T11:57:13.042Z");
+    }
     use super::*;
 
     #[test]

@@ -413,7 +413,10 @@ fn open_index(
         ensure_flows(&path);
     }
     match Store::open_read_only(&path) {
-        Ok(store) => Ok((root, path, store)),
+        Ok(mut store) => {
+            crate::events::opened(&root, store.reader().ok().map(|r| r.revision()));
+            Ok((root, path, store))
+        }
         Err(QueryError::NoIndex { .. }) => Err(crate::cli::no_index(&root, &path)),
         Err(e) => Err(e.into()),
     }

@@ -269,8 +269,11 @@ fn queries_are_logged_as_events() {
     assert_eq!(search["arguments"], serde_json::json!(["greet", "--json"]));
     assert!(search["chars"].as_u64().is_some_and(|c| c > 50), "{search}");
     assert!(search["duration_ms"].is_number());
-    // The text answer of impact is measured too.
+    // The text answer of impact is measured too, with the root and revision it read.
     assert!(events[1]["chars"].as_u64().is_some_and(|c| c > 20), "{}", events[1]);
+    assert_eq!(events[1]["revision"], 1, "{}", events[1]);
+    assert_eq!(events[0]["root"], root.display().to_string(), "{}", events[0]);
+    assert_eq!(events[1]["root"], root.display().to_string(), "{}", events[1]);
     // A text answer is measured too, with its revision.
     codegraph_tests::cli::assert_ok(&run(&["search", "greet"], "on"));
     let out = run(&["events", "--tail", "1", "--json"], "on");
@@ -281,4 +284,10 @@ fn queries_are_logged_as_events() {
     codegraph_tests::cli::assert_ok(&human);
     let text = String::from_utf8_lossy(&human.stdout);
     assert!(text.lines().count() == 2 && text.contains(" cli  search "), "{text}");
+    // Times are UTC dates, not raw epoch milliseconds.
+    let first = text.lines().next().unwrap_or_default();
+    assert!(
+        first.len() > 24 && first.as_bytes()[10] == b'T' && first[..24].ends_with('Z'),
+        "{text}"
+    );
 }
