@@ -691,6 +691,93 @@ fn inline_ref(obj: &mut serde_json::Map<String, Value>, defs: &serde_json::Map<S
 }
 
 /// The output schema every tool shares: the fields every answer has (each tool adds its own).
+/// What is wrong with a call's arguments against the tool's (flat) input schema, in words for
+/// an agent: a missing required argument, or a value of another JSON type than the argument
+/// takes (named, with an example). `None` when nothing is.
+fn argument_problem(
+    schema: &serde_json::Map<String, Value>,
+    args: Option<&serde_json::Map<String, Value>>,
+) -> Option<String> {
+    let empty = serde_json::Map::new();
+    let args = args.unwrap_or(&empty);
+    let props = schema.get("properties").and_then(Value::as_object)?;
+    for req in schema.get("required").and_then(Value::as_array).into_iter().flatten() {
+        let Some(req) = req.as_str() else { continue };
+        if args.get(req).is_none_or(Value::is_null) {
+            let ty = props.get(req).map_or("a value".to_string(), json_type_words);
+            return Some(format!("missing required argument `{req}` ({ty})"));
+        }
+    }
+    for (name, value) in args {
+        // An unknown name is left to the tool's own parsing, which knows the aliases
+        // (`k` for `seeds`) and lists the names it takes.
+        let Some(p) = props.get(name) else { continue };
+        if value.is_null() {
+            continue;
+        }
+        let ok = match p.get("type").and_then(Value::as_str) {
+            Some("string") => value.as_str().is_some_and(|v| {
+                p.get("enum").and_then(Value::as_array).is_none_or(|e| e.iter().any(|x| x == v))
+            }),
+            Some("integer") => {
+                value.is_i64() || value.is_u64() || value.as_f64().is_some_and(|f| f.fract() == 0.0)
+            }
+            Some("number") => value.is_number(),
+            Some("boolean") => value.is_boolean(),
+            Some("array") => value.as_array().is_some_and(|items| {
+                let item = p.get("items").and_then(|i| i.get("type")).and_then(Value::as_str);
+                item != Some("string") || items.iter().all(Value::is_string)
+            }),
+            _ => true,
+        };
+        if !ok {
+            return Some(format!(
+                "argument `{name}` must be {}, not {}",
+                json_type_words(p),
+                json_value_words(value)
+            ));
+        }
+        let below = p.get("minimum").and_then(Value::as_f64).zip(value.as_f64());
+        if let Some((min, v)) = below
+            && v < min
+        {
+            return Some(format!("argument `{name}` must be at least {min}, not {v}"));
+        }
+    }
+    None
+}
+
+/// An argument's type as an agent reads it: `an integer (e.g. 5)`, `one of "out", "in"`.
+fn json_type_words(p: &Value) -> String {
+    if let Some(values) = p.get("enum").and_then(Value::as_array) {
+        let v: Vec<String> = values.iter().map(Value::to_string).collect();
+        return format!("one of {}", v.join(", "));
+    }
+    match p.get("type").and_then(Value::as_str) {
+        Some("string") => "a string".into(),
+        Some("integer") => "an integer (e.g. 5)".into(),
+        Some("number") => "a number (e.g. 0.8)".into(),
+        Some("boolean") => "true or false".into(),
+        Some("array") => "an array of strings (e.g. [\"CALLS\"])".into(),
+        _ => "a value".into(),
+    }
+}
+
+/// A value as an agent reads it: `the string "five"`, `an array`.
+fn json_value_words(v: &Value) -> String {
+    match v {
+        Value::String(s) => {
+            let shown: String = s.chars().take(40).collect();
+            format!("the string \"{shown}{}\"", if s.chars().count() > 40 { "..." } else { "" })
+        }
+        Value::Number(n) => format!("the number {n}"),
+        Value::Bool(b) => format!("{b}"),
+        Value::Array(_) => "an array".into(),
+        Value::Object(_) => "an object".into(),
+        Value::Null => "null".into(),
+    }
+}
+
 /// The router with each input schema's `$schema` left out: the dialect is MCP's default
 /// (2020-12), and saying so on every tool cost ~60 characters of tools/list each.
 fn compact(router: ToolRouter<CodegraphMcp>) -> ToolRouter<CodegraphMcp> {
@@ -1334,6 +1421,23 @@ fn root_status(h: &Arc<RootHandle>) -> Value {
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for CodegraphMcp {
+    /// Checks the arguments against the tool's input schema first, so a wrong type names the
+    /// argument and the JSON type it needs (serde's own words name neither); then calls it.
+    async fn call_tool(
+        &self,
+        request: rmcp::model::CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::CallToolResponse, rmcp::ErrorData> {
+        if let Some(tool) = self.tool_router.get(&request.name)
+            && let Some(problem) = argument_problem(&tool.input_schema, request.arguments.as_ref())
+        {
+            let text = format!("{}: {problem}", request.name);
+            return Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into());
+        }
+        let tcc = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
+        self.tool_router.call(tcc).await
+    }
+
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("codegraph", env!("CARGO_PKG_VERSION")))
