@@ -267,6 +267,19 @@ fn every_page_answers_with_its_facts() {
         let page = web.get(&href);
         assert!(page.contains("<h1>"), "{href}: {page}");
     }
+    // The lists of every flow and cluster, linked from the navigation, link to each one.
+    let nav = web.get("/routes");
+    assert!(nav.contains("href=\"/flows\"") && nav.contains("href=\"/clusters\""), "{nav}");
+    for (list, prefix) in [("/flows", "/flows/"), ("/clusters", "/clusters/")] {
+        let page = web.get(list);
+        let items: Vec<String> =
+            links(&page).into_iter().filter(|h| h.starts_with(prefix)).collect();
+        assert!(!items.is_empty(), "{list}: {page}");
+        for href in items {
+            let (status, _, body) = web.request("GET", &href, &[]);
+            assert_eq!(status, 200, "{href}: {body}");
+        }
+    }
 
     let css = web.get("/assets/style.css");
     assert!(css.contains("svg.cg-graph"));

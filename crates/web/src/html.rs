@@ -147,7 +147,7 @@ impl Shell<'_> {
              <form action=\"/search\" method=\"get\" role=\"search\">\
              <input type=\"search\" name=\"q\" value=\"{q}\" placeholder=\"search symbols, files, routes\" aria-label=\"search\">{root_input}\
              <button type=\"submit\">Search</button></form>\
-             <nav><a href=\"/routes{ro}\">routes</a> <a href=\"/tools{ro}\">tools</a> <a href=\"/dag{ro}\">DAG grep</a></nav>\
+             <nav><a href=\"/routes{ro}\">routes</a> <a href=\"/tools{ro}\">tools</a> <a href=\"/flows{ro}\">flows</a> <a href=\"/clusters{ro}\">clusters</a> <a href=\"/dag{ro}\">DAG grep</a></nav>\
              <span class=\"rev {fresh}\" title=\"{root}\">revision {rev} · {fresh}</span></header>\n",
             head = head(self.title),
             rev = self.revision,

@@ -128,6 +128,10 @@ pub enum Page {
     Dag(DagParams),
     /// `/routes`, `/tools`
     Endpoints { kind: NodeKind },
+    /// `/flows`: every flow, most central first
+    Flows,
+    /// `/clusters`: every cluster, largest first
+    Clusters,
     /// `/flows/ID`
     Flow { id: String },
     /// `/clusters/ID`
@@ -235,6 +239,10 @@ pub fn parse_request(path: &str, query: &str) -> Result<Request, PageError> {
         Page::Endpoints { kind: NodeKind::Route }
     } else if path == "/tools" {
         Page::Endpoints { kind: NodeKind::Tool }
+    } else if path == "/flows" || path == "/flows/" {
+        Page::Flows
+    } else if path == "/clusters" || path == "/clusters/" {
+        Page::Clusters
     } else if let Some(id) = tail("/flows/") {
         Page::Flow { id }
     } else if let Some(id) = tail("/clusters/") {
@@ -276,6 +284,8 @@ pub fn render(page: &Page, ctx: &Ctx<'_, '_>) -> Result<String, PageError> {
         )?,
         Page::Dag(p) => ("DAG grep".to_string(), dag(ctx, p)?),
         Page::Endpoints { kind } => endpoints(ctx, *kind)?,
+        Page::Flows => flows(ctx)?,
+        Page::Clusters => clusters(ctx)?,
         Page::Flow { id } => flow(ctx, id)?,
         Page::Cluster { id } => cluster(ctx, id)?,
         Page::Home | Page::Revision | Page::Asset { .. } => {
@@ -1117,6 +1127,73 @@ fn endpoints(ctx: &Ctx<'_, '_>, kind: NodeKind) -> Result<(String, String), Page
         let _ = write!(out, "<p class=\"more\">{} more not shown</p>", nodes.len() - FULL_CAP);
     }
     Ok((title.into(), out))
+}
+
+/// Says when the flows and clusters are missing or lag the published revision.
+fn derived_note(ctx: &Ctx<'_, '_>) -> Result<String, PageError> {
+    let revision = ctx.reader.revision();
+    Ok(match ctx.reader.derived_stamp()? {
+        None => format!(
+            "<p class=\"muted\">Not computed yet for revision {revision}: they are computed off the edit path; reload in a moment.</p>"
+        ),
+        Some(s) if s.computed_at_revision != revision => format!(
+            "<p class=\"muted\">Computed at revision {}, the index is at {revision}: they lag until recomputed.</p>",
+            s.computed_at_revision
+        ),
+        Some(_) => String::new(),
+    })
+}
+
+fn flows(ctx: &Ctx<'_, '_>) -> Result<(String, String), PageError> {
+    let sh = &ctx.shell;
+    let all = ctx.reader.flows(0)?;
+    let mut out = format!("<h1>Flows <span class=\"muted\">({})</span></h1>", all.len());
+    out.push_str(&derived_note(ctx)?);
+    if all.is_empty() {
+        return Ok(("flows".into(), out));
+    }
+    out.push_str("<table><tr><th>flow</th><th>steps</th><th>score</th></tr>");
+    for f in all.iter().take(FULL_CAP) {
+        let _ = write!(
+            out,
+            "<tr><td><a href=\"{}\">{}</a></td><td>{}</td><td class=\"muted\">{:.2}</td></tr>",
+            esc(&sh.flow_href(&f.id)),
+            esc(&f.label),
+            f.steps,
+            f.score
+        );
+    }
+    out.push_str("</table>");
+    if all.len() > FULL_CAP {
+        let _ = write!(out, "<p class=\"more\">{} more not shown</p>", all.len() - FULL_CAP);
+    }
+    Ok(("flows".into(), out))
+}
+
+fn clusters(ctx: &Ctx<'_, '_>) -> Result<(String, String), PageError> {
+    let sh = &ctx.shell;
+    let all = ctx.reader.clusters(0)?;
+    let mut out = format!("<h1>Clusters <span class=\"muted\">({})</span></h1>", all.len());
+    out.push_str(&derived_note(ctx)?);
+    if all.is_empty() {
+        return Ok(("clusters".into(), out));
+    }
+    out.push_str("<table><tr><th>cluster</th><th>members</th><th>cohesion</th></tr>");
+    for c in all.iter().take(FULL_CAP) {
+        let _ = write!(
+            out,
+            "<tr><td><a href=\"{}\">{}</a></td><td>{}</td><td class=\"muted\">{:.2}</td></tr>",
+            esc(&sh.cluster_href(&c.id)),
+            esc(&c.label),
+            c.size,
+            c.cohesion
+        );
+    }
+    out.push_str("</table>");
+    if all.len() > FULL_CAP {
+        let _ = write!(out, "<p class=\"more\">{} more not shown</p>", all.len() - FULL_CAP);
+    }
+    Ok(("clusters".into(), out))
 }
 
 fn flow(ctx: &Ctx<'_, '_>, id: &str) -> Result<(String, String), PageError> {
