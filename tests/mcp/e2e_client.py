@@ -45,6 +45,7 @@ except ImportError:  # pragma: no cover - older SDKs
 EXPECTED_TOOLS = {
     "code_search",
     "code_grep",
+    "rename_plan",
     "symbol_context",
     "impact_analysis",
     "changed_code_impact",

@@ -564,6 +564,14 @@ impl Reader<'_> {
             .collect())
     }
 
+    /// The symbols of `file` named `name` (a rename's collisions).
+    pub fn symbols_named_in(&self, file: &str, name: &str) -> Result<Vec<NodeRow>, QueryError> {
+        let sql = format!(
+            "SELECT {NODE_COLUMNS} FROM node WHERE file = ?1 AND name = ?2 AND kind != ?3 ORDER BY id"
+        );
+        self.rows(&sql, params![file, name, NodeKind::File.as_str()], node_from_row)
+    }
+
     /// Fills in how many distinct callers, and distinct sources of any stored edge, lead into
     /// the symbol.
     pub fn count_dependents(&self, e: &mut Enclosing) -> Result<(), QueryError> {

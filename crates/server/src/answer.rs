@@ -890,3 +890,84 @@ pub(crate) fn grep_json(r: &codegraph_engine::grep::GrepResult, limit: usize) ->
     }
     v
 }
+
+fn rename_edit_json(e: &codegraph_engine::rename::RenameEdit) -> Value {
+    json!({
+        "path": e.path,
+        "line": e.line,
+        "col_start": e.col_start,
+        "col_end": e.col_end,
+        "old": e.old,
+        "new": e.new,
+        "confidence": round(e.confidence),
+        "reason": e.reason,
+    })
+}
+
+/// A rename plan: the edits grouped by file, the unsure mentions apart (never to apply
+/// blindly), collisions and notes.
+pub(crate) fn rename_json(p: &codegraph_engine::rename::RenamePlan) -> Value {
+    let mut files: Vec<Value> = Vec::new();
+    for e in &p.edits {
+        match files.last_mut() {
+            Some(f) if f["path"] == e.path => {
+                if let Some(list) = f["edits"].as_array_mut() {
+                    list.push(rename_edit_json(e));
+                }
+            }
+            _ => files.push(json!({"path": e.path, "edits": [rename_edit_json(e)]})),
+        }
+    }
+    json!({
+        "target": node_ref(&p.target),
+        "new_name": p.new_name,
+        "edits_total": p.edits.len(),
+        "files": files,
+        "unsure": p.unsure.iter().map(rename_edit_json).collect::<Vec<_>>(),
+        "unsure_total": p.unsure_total,
+        "collisions": p.collisions,
+        "notes": p.notes,
+    })
+}
+
+/// A rename plan as text: per file, `line:col-col  old -> new  reason confidence`.
+pub(crate) fn rename_text(p: &codegraph_engine::rename::RenamePlan) -> String {
+    let files: std::collections::BTreeSet<&str> = p.edits.iter().map(|e| e.path.as_str()).collect();
+    let mut out = format!(
+        "rename {} -> {}: {} edit(s) in {} file(s)\n",
+        p.target.id,
+        p.new_name,
+        p.edits.len(),
+        files.len()
+    );
+    let mut last: Option<&str> = None;
+    for e in &p.edits {
+        if last != Some(e.path.as_str()) {
+            out.push_str(&format!("{}\n", e.path));
+            last = Some(e.path.as_str());
+        }
+        out.push_str(&format!(
+            "  {}:{}-{}  {} -> {}  {} {:.2}\n",
+            e.line, e.col_start, e.col_end, e.old, e.new, e.reason, e.confidence
+        ));
+    }
+    if p.unsure_total > 0 {
+        out.push_str(&format!(
+            "unsure, not in the plan ({}; comments, strings or another symbol of the same name):\n",
+            p.unsure_total
+        ));
+        for e in p.unsure.iter().take(20) {
+            out.push_str(&format!("  {}:{}:{}\n", e.path, e.line, e.col_start));
+        }
+        if p.unsure_total > 20 {
+            out.push_str(&format!("  ... {} more (--json lists them)\n", p.unsure_total - 20));
+        }
+    }
+    for c in &p.collisions {
+        out.push_str(&format!("collision: {c} is already named {}\n", p.new_name));
+    }
+    for n in &p.notes {
+        out.push_str(&format!("note: {n}\n"));
+    }
+    out
+}

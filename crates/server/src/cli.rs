@@ -179,6 +179,10 @@ enum Command {
         #[arg(value_name = "ROOT")]
         root: Option<PathBuf>,
     },
+    /// Plan the rename of a symbol: every edit (path, line, columns, old and new text) the
+    /// graph knows of, with its reason and confidence; unsure mentions and collisions apart.
+    /// `--apply` writes it to the working tree.
+    Rename(crate::ops_cli::RenameArgs),
     /// Search the indexed files' text with a regular expression; each matching line is
     /// shown in its innermost symbol, with that symbol's kind, callers and dependents.
     Grep {
@@ -383,6 +387,7 @@ impl Command {
             Command::Search { .. } => "search",
             Command::Query { .. } => "query",
             Command::Grep { .. } => "grep",
+            Command::Rename(_) => "rename",
             Command::Routes { .. } => "routes",
             Command::Tools { .. } => "tools",
             Command::Open { .. } => "open",
@@ -477,6 +482,7 @@ impl Command {
             | Command::DiffImpact(o::DiffImpactArgs { root, .. })
             | Command::Trace(o::TraceArgs { root, .. })
             | Command::Expand(o::ExpandArgs { root, .. })
+            | Command::Rename(o::RenameArgs { root, .. })
             | Command::DagGrep(o::DagGrepArgs { root, .. })
             | Command::RouteImpact(o::EndpointArgs { root, .. })
             | Command::ToolContext(o::EndpointArgs { root, .. })
@@ -814,6 +820,7 @@ fn dispatch(mut cli: Cli) -> Result<()> {
         Command::DiffImpact(a) => crate::ops_cli::diff_impact(a, cli.db.as_deref(), json),
         Command::Trace(a) => crate::ops_cli::trace(a, cli.db.as_deref(), json),
         Command::Expand(a) => crate::ops_cli::expand(a, cli.db.as_deref(), json),
+        Command::Rename(a) => crate::ops_cli::rename(a, cli.db.as_deref(), json),
         Command::DagGrep(a) => crate::ops_cli::dag_grep(a, cli.db.as_deref(), json),
         Command::RouteImpact(a) => crate::ops_cli::endpoint(a, false, cli.db.as_deref(), json),
         Command::ToolContext(a) => crate::ops_cli::endpoint(a, true, cli.db.as_deref(), json),

@@ -100,6 +100,22 @@ pub struct ContextArgs {
     pub root: Option<PathBuf>,
 }
 
+#[derive(Args, Debug)]
+pub struct RenameArgs {
+    #[command(flatten)]
+    pub target: TargetArgs,
+    /// The new name.
+    pub new_name: String,
+    /// Write the edits into the working tree (refused when the index is stale or a file
+    /// changed since it was indexed). Without it the plan is only printed.
+    #[arg(long)]
+    pub apply: bool,
+    /// The code root; also `--root`. Default: the nearest indexed directory up from here,
+    /// else the git worktree root.
+    #[arg(value_name = "ROOT")]
+    pub root: Option<PathBuf>,
+}
+
 /// Which way impact walks (shared by the CLI and the MCP tools).
 #[derive(
     Clone, Copy, Debug, ValueEnum, serde::Deserialize, serde::Serialize, schemars::JsonSchema,
@@ -471,6 +487,53 @@ pub fn context(a: ContextArgs, db: Option<&Path>, json: bool) -> Result<()> {
     } else {
         text(&render::context(&c))
     }
+}
+
+/// `codegraph rename TARGET NEW_NAME [--apply]`: the plan (edits by file, unsure mentions,
+/// collisions), written to the tree with `--apply`.
+pub fn rename(a: RenameArgs, db: Option<&Path>, json: bool) -> Result<()> {
+    let (root, db_path, mut store) = open_index(a.root, db, false)?;
+    let reader = store.reader()?;
+    let stale = || codegraph_engine::fresh::is_stale(&root, &db_path, &reader);
+    let node = lookup(&reader, a.target.target(), json, &stale)?;
+    let max_size = reader.max_file_size()?.unwrap_or(codegraph_engine::scan::DEFAULT_MAX_FILE_SIZE);
+    let plan = codegraph_engine::rename::plan(&root, &reader, &node, &a.new_name, max_size)
+        .map_err(anyhow::Error::msg)?;
+    let stale = stale()?;
+    let mut applied = None;
+    if a.apply {
+        if stale {
+            anyhow::bail!(
+                "the index is stale (files changed since it was built): run `codegraph index`, then plan and apply again"
+            );
+        }
+        let sources = reader.source_stats()?;
+        let files = codegraph_engine::rename::apply(&root, &plan, &sources, max_size)
+            .map_err(anyhow::Error::msg)?;
+        applied = Some(files);
+    }
+    if json {
+        let mut v = crate::answer::rename_json(&plan);
+        v["revision"] = json!(reader.revision());
+        v["stale"] = json!(stale);
+        if let Some(files) = applied {
+            v["applied_files"] = json!(files);
+        }
+        return print(&v);
+    }
+    let mut out = crate::answer::rename_text(&plan);
+    if let Some(files) = applied {
+        out.push_str(&format!(
+            "applied: {} edit(s) written to {files} file(s); run `codegraph index` to re-index them\n",
+            plan.edits.len()
+        ));
+    }
+    out.push_str(&format!(
+        "revision {}{}\n",
+        reader.revision(),
+        if stale { ", stale: files changed since; run `codegraph index`" } else { "" }
+    ));
+    text(&out)
 }
 
 pub fn impact(a: ImpactArgs, db: Option<&Path>, json: bool) -> Result<()> {

@@ -704,3 +704,55 @@ export function load2(s: Store) { return s.get("y"); }
     assert_eq!(v["cut"][0]["list"], "dispatch_callers", "{v}");
     assert_eq!(v["cut"][0]["total"], 2, "{v}");
 }
+
+/// `codegraph rename`: the plan lists the declaration, imports and calls with their columns,
+/// unsure text mentions apart; `--apply` writes exactly those edits, and is refused on a stale
+/// index.
+#[test]
+fn rename_plans_and_applies() {
+    let r = Repo::new();
+    expect![[r#"
+        rename sym:ts:src/util.ts:log -> logLine: 6 edit(s) in 3 file(s)
+        src/old.ts
+          1:10-13  log -> logLine  IMPORTS 0.95
+          4:3-6  log -> logLine  CALLS 0.95
+        src/server.ts
+          1:10-13  log -> logLine  IMPORTS 0.95
+          5:5-8  log -> logLine  CALLS 0.95
+          9:5-8  log -> logLine  CALLS 0.95
+        src/util.ts
+          1:17-20  log -> logLine  declaration 1.00
+        unsure, not in the plan (1; comments, strings or another symbol of the same name):
+          src/util.ts:2:11
+        note: the symbol is exported: code outside this root that uses it is not in the plan
+        revision 1
+    "#]]
+    .assert_eq(&r.ok(&["rename", "log", "logLine"]));
+    let v = r.json(&["rename", "log", "logLine"]);
+    assert_eq!(v["edits_total"], 6);
+    assert_eq!(v["files"][0]["path"], "src/old.ts");
+    assert_eq!(
+        v["files"][0]["edits"][1],
+        serde_json::json!({"path": "src/old.ts", "line": 4, "col_start": 3, "col_end": 6,
+            "old": "log", "new": "logLine", "confidence": 0.95, "reason": "CALLS"})
+    );
+    assert_eq!(v["unsure_total"], 1);
+    // A name that exists beside the target collides.
+    let v = r.json(&["rename", "log", "unused"]);
+    assert_eq!(v["collisions"], serde_json::json!(["sym:ts:src/util.ts:unused (same scope)"]));
+    // Not an identifier, or not a symbol.
+    let out = r.run(&["rename", "log", "log-line"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`log-line` is not an identifier"));
+
+    r.ok(&["rename", "log", "logLine", "--apply"]);
+    let server = std::fs::read_to_string(r.root.join("src/server.ts")).expect("read");
+    assert!(server.starts_with("import { logLine } from \"./util\";"), "{server}");
+    assert!(server.contains("    logLine(\"start\");") && !server.contains(" log("), "{server}");
+    let util = std::fs::read_to_string(r.root.join("src/util.ts")).expect("read");
+    assert!(util.contains("export function logLine(msg: string) {\n  console.log(msg);"), "{util}");
+    // The index is now stale: a second apply is refused until it is re-indexed.
+    let out = r.run(&["rename", "log", "log2", "--apply"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the index is stale"), "{out:?}");
+    r.ok(&["index"]);
+    assert!(r.ok(&["rename", "logLine", "log2"]).contains("6 edit(s) in 3 file(s)"));
+}

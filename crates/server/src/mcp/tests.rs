@@ -36,7 +36,7 @@ export function main() {
 }
 "#;
 
-const TOOLS: [&str; 12] = [
+const TOOLS: [&str; 13] = [
     "changed_code_impact",
     "code_grep",
     "code_search",
@@ -45,6 +45,7 @@ const TOOLS: [&str; 12] = [
     "impact_analysis",
     "index_status",
     "open_node",
+    "rename_plan",
     "route_impact",
     "symbol_context",
     "tool_context",
@@ -1273,6 +1274,7 @@ async fn graph_query_only_when_allowed_and_read_only() {
     // The description is a literal (so a reader of the source sees it); it names every view
     // and column exactly as the schema crate defines them.
     let views = format!("Views: {}.", codegraph_schema::query_views::describe_compact());
+    assert!(description.starts_with("Read-only SQLite SELECT"), "{description}");
     assert!(description.ends_with(&views), "{description}\nshould end with\n{views}");
     let size = serde_json::to_string(&tools).expect("json").len();
     eprintln!("tools/list with graph_query: {size} characters");
@@ -1387,4 +1389,23 @@ fn flow_ids_before_and_after_the_flows_are_computed() {
         err.contains("in symbol_context (`flows`)") && !err.contains("codegraph flows"),
         "{err}"
     );
+}
+
+/// `rename_plan`: the declaration and each reference as an exact edit, grouped by file.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rename_plan_lists_exact_edits() {
+    let fx = fixture(FIXTURE);
+    let roots = Arc::new(RootSet::new(vec![handle(&fx.root)], None));
+    let client = connect(roots).await;
+    ready(&client).await;
+    let v = ok(&client, "rename_plan", json!({"target": "greet", "new_name": "welcome"})).await;
+    assert_eq!(v["edits_total"], 3, "{v}");
+    let files: Vec<&str> =
+        v["files"].as_array().into_iter().flatten().filter_map(|f| f["path"].as_str()).collect();
+    assert_eq!(files, ["src/greet.ts", "src/main.ts"], "{v}");
+    assert_eq!(v["files"][0]["edits"][0]["reason"], "declaration");
+    assert_eq!(v["files"][1]["edits"][1]["line"], 6, "{v}");
+    let (is_error, v) =
+        call(&client, "rename_plan", json!({"target": "greet", "new_name": "9x"})).await;
+    assert!(is_error && v.to_string().contains("is not an identifier"), "{v}");
 }

@@ -99,7 +99,7 @@ pub struct SearchArgs {
     pub limit: Option<usize>,
     /// Rank test code with the rest (default false: tests after definitions).
     pub include_tests: Option<bool>,
-    /// Served root: path or unique path end (default: the only one).
+    /// Served root (its path or a unique end of it).
     pub root: Option<String>,
 }
 
@@ -111,11 +111,11 @@ pub struct OpenArgs {
     pub id: String,
     /// Edges per direction (default: fits ~4k tokens).
     pub limit: Option<usize>,
-    /// Start of `list` (a `cut` entry's next_offset).
+    /// Start of `list` (a `cut` next_offset).
     pub offset: Option<usize>,
     /// Page only this list: outgoing, incoming, unresolved_calls.
     pub list: Option<String>,
-    /// Served root: path or unique path end (default: the only one).
+    /// Served root (its path or a unique end of it).
     pub root: Option<String>,
 }
 
@@ -130,13 +130,13 @@ pub struct TargetArgs {
     pub file: Option<String>,
     /// Narrow a name to this node kind.
     pub kind: Option<String>,
-    /// Items per list (default: fits ~4k tokens).
+    /// Items per list (default: ~4k tokens).
     pub limit: Option<usize>,
-    /// Start of `list` (a `cut` entry's next_offset).
+    /// Start of `list` (a `cut` next_offset).
     pub offset: Option<usize>,
-    /// Page only this list (named in `cut`).
+    /// Page this list only (see `cut`).
     pub list: Option<String>,
-    /// Served root: path or unique path end (default: the only one).
+    /// Served root (its path or a unique end of it).
     pub root: Option<String>,
 }
 
@@ -160,13 +160,13 @@ pub struct ImpactArgs {
     pub min_confidence: Option<f64>,
     /// Follow into test code (default false).
     pub include_tests: Option<bool>,
-    /// Items per list (default: fits ~4k tokens).
+    /// Items per list (default: ~4k tokens).
     pub limit: Option<usize>,
-    /// Start of `list` (a `cut` entry's next_offset).
+    /// Start of `list` (a `cut` next_offset).
     pub offset: Option<usize>,
-    /// Page only this list (named in `cut`).
+    /// Page this list only (see `cut`).
     pub list: Option<String>,
-    /// Served root: path or unique path end (default: the only one).
+    /// Served root (its path or a unique end of it).
     pub root: Option<String>,
 }
 
@@ -182,13 +182,13 @@ pub struct ChangedArgs {
     pub depth: Option<u32>,
     /// Follow into test code (default false).
     pub include_tests: Option<bool>,
-    /// Items per list (default: fits ~4k tokens).
+    /// Items per list (default: ~4k tokens).
     pub limit: Option<usize>,
-    /// Start of `list` (a `cut` entry's next_offset).
+    /// Start of `list` (a `cut` next_offset).
     pub offset: Option<usize>,
-    /// Page only this list (named in `cut`).
+    /// Page this list only (see `cut`).
     pub list: Option<String>,
-    /// Served root: path or unique path end (default: the only one).
+    /// Served root (its path or a unique end of it).
     pub root: Option<String>,
 }
 
@@ -202,7 +202,7 @@ pub struct TraceArgs {
     pub to: String,
     /// Max hops (default 8).
     pub depth: Option<u32>,
-    /// Served root: path or unique path end (default: the only one).
+    /// Served root (its path or a unique end of it).
     pub root: Option<String>,
 }
 
@@ -220,18 +220,18 @@ pub struct ExpandArgs {
     pub direction: Option<Dir>,
     /// Default 2.
     pub depth: Option<u32>,
-    /// Most distinct nodes, the target included (default 50; alias `budget`).
+    /// Most nodes (default 50).
     #[serde(alias = "budget")]
     pub max_nodes: Option<usize>,
     /// Edge kinds (default all).
     pub edges: Option<Vec<String>>,
-    /// Items per list (default: fits ~4k tokens).
+    /// Items per list (default: ~4k tokens).
     pub limit: Option<usize>,
-    /// Start of `list` (a `cut` entry's next_offset).
+    /// Start of `list` (a `cut` next_offset).
     pub offset: Option<usize>,
-    /// Page only this list (named in `cut`).
+    /// Page this list only (see `cut`).
     pub list: Option<String>,
-    /// Served root: path or unique path end (default: the only one).
+    /// Served root (its path or a unique end of it).
     pub root: Option<String>,
 }
 
@@ -239,14 +239,14 @@ pub struct ExpandArgs {
 #[serde(deny_unknown_fields)]
 #[schemars(transform = plain_optionals)]
 pub struct DagGrepArgs {
-    /// Text query that picks the seeds.
+    /// Text that picks the seeds.
     pub query: String,
-    /// Seeds kept (default 10; alias `k`).
+    /// Seeds (default 10).
     #[serde(alias = "k")]
     pub seeds: Option<usize>,
     /// Default 2.
     pub depth: Option<u32>,
-    /// Most distinct nodes, seeds and anchors included (default 80; alias `budget`).
+    /// Most nodes (default 80).
     #[serde(alias = "budget")]
     pub max_nodes: Option<usize>,
     /// Default out.
@@ -255,25 +255,25 @@ pub struct DagGrepArgs {
     pub node_kinds: Option<Vec<String>>,
     /// Add a rendered tree or mermaid diagram.
     pub render: Option<RenderArg>,
-    /// Seed selection (default fts; semantic and hybrid fall back to fts).
+    /// Seeding (default fts; the others fall back to it).
     pub mode: Option<ModeArg>,
-    /// Named edge sets to follow, e.g. `structural`.
+    /// Edge sets, e.g. `structural`.
     pub edge_sets: Option<Vec<String>>,
-    /// Edge kinds to follow (with or instead of edge_sets; default all).
+    /// Edge kinds (default all).
     pub edges: Option<Vec<String>>,
-    /// Also follow CO_CHANGED edges (files that change together; default false).
+    /// Follow CO_CHANGED too (default false).
     pub include_cochange: Option<bool>,
-    /// Most edges fetched per expanded node (default 20).
+    /// Edges per expanded node (default 20).
     pub per_node_cap: Option<usize>,
-    /// Add each node's file and package as anchors (default true; they count in the budget).
+    /// Add file and package anchors (default true).
     pub anchors: Option<bool>,
-    /// Items per list (default: fits ~4k tokens).
+    /// Items per list (default: ~4k tokens).
     pub limit: Option<usize>,
-    /// Start of `list` (a `cut` entry's next_offset).
+    /// Start of `list` (a `cut` next_offset).
     pub offset: Option<usize>,
-    /// Page only this list (named in `cut`).
+    /// Page this list only (see `cut`).
     pub list: Option<String>,
-    /// Served root: path or unique path end (default: the only one).
+    /// Served root (its path or a unique end of it).
     pub root: Option<String>,
 }
 
@@ -283,13 +283,13 @@ pub struct DagGrepArgs {
 pub struct RouteArgs {
     /// Route, e.g. `GET /users/:id`.
     pub route: String,
-    /// Items per list (default: fits ~4k tokens).
+    /// Items per list (default: ~4k tokens).
     pub limit: Option<usize>,
-    /// Start of `list` (a `cut` entry's next_offset).
+    /// Start of `list` (a `cut` next_offset).
     pub offset: Option<usize>,
-    /// Page only this list (named in `cut`).
+    /// Page this list only (see `cut`).
     pub list: Option<String>,
-    /// Served root: path or unique path end (default: the only one).
+    /// Served root (its path or a unique end of it).
     pub root: Option<String>,
 }
 
@@ -299,13 +299,29 @@ pub struct RouteArgs {
 pub struct ToolArgs {
     /// Tool name.
     pub tool: String,
-    /// Items per list (default: fits ~4k tokens).
+    /// Items per list (default: ~4k tokens).
     pub limit: Option<usize>,
-    /// Start of `list` (a `cut` entry's next_offset).
+    /// Start of `list` (a `cut` next_offset).
     pub offset: Option<usize>,
-    /// Page only this list (named in `cut`).
+    /// Page this list only (see `cut`).
     pub list: Option<String>,
-    /// Served root: path or unique path end (default: the only one).
+    /// Served root (its path or a unique end of it).
+    pub root: Option<String>,
+}
+
+#[derive(Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(transform = plain_optionals)]
+pub struct RenameArgs {
+    /// Node ID or name of the symbol.
+    pub target: String,
+    /// The new name.
+    pub new_name: String,
+    /// Narrow a name to files whose path contains this.
+    pub file: Option<String>,
+    /// Narrow a name to this node kind.
+    pub kind: Option<String>,
+    /// Served root (its path or a unique end of it).
     pub root: Option<String>,
 }
 
@@ -323,7 +339,7 @@ pub struct GrepArgs {
     pub path: Option<String>,
     /// Most groups (default 20, at most 200).
     pub limit: Option<usize>,
-    /// Served root: path or unique path end (default: the only one).
+    /// Served root (its path or a unique end of it).
     pub root: Option<String>,
 }
 
@@ -335,7 +351,7 @@ pub struct GraphQueryArgs {
     pub sql: String,
     /// Most rows (default 50, at most 500).
     pub limit: Option<usize>,
-    /// Served root: path or unique path end (default: the only one).
+    /// Served root (its path or a unique end of it).
     pub root: Option<String>,
 }
 
@@ -343,7 +359,7 @@ pub struct GraphQueryArgs {
 #[serde(deny_unknown_fields)]
 #[schemars(transform = plain_optionals)]
 pub struct StatusArgs {
-    /// Served root: path or unique path end (default: all).
+    /// Served root (its path or a unique end of it; default: all).
     pub root: Option<String>,
 }
 
@@ -873,7 +889,7 @@ const INSTRUCTIONS: &str = "codegraph: a code graph of each served root (files, 
 #[tool_router(router = tool_router)]
 impl CodegraphMcp {
     #[tool(
-        description = "Find symbols and files by name, signature, doc or path (BM25): code (Go, TS/JS, Python, Java, Rust, Elixir), Terraform blocks, Kubernetes objects, shell functions, commands and environment variables. Returns IDs for the other tools.",
+        description = "Find symbols and files by name, signature, doc or path (BM25) in code, Terraform, Kubernetes and shell; returns IDs for the other tools.",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
         output_schema = answer_schema()
     )]
@@ -907,7 +923,7 @@ impl CodegraphMcp {
     }
 
     #[tool(
-        description = "A node by ID: fields, source lines, edges in and out, unresolved calls. Also a flow (proc:...) with its steps, or a cluster (cluster:...) with its members.",
+        description = "A node by ID: fields, source lines, edges in and out, unresolved calls; a flow (proc:...) or cluster (cluster:...) with its steps or members.",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
         output_schema = answer_schema()
     )]
@@ -977,7 +993,7 @@ impl CodegraphMcp {
     }
 
     #[tool(
-        description = "What breaks if the target changes (upstream) or what it needs (downstream): nodes by depth with the edge and confidence, affected files, risk.",
+        description = "What breaks if the target changes (upstream) or what it needs (downstream): nodes by depth with edge and confidence, files, risk.",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
         output_schema = answer_schema()
     )]
@@ -1104,7 +1120,7 @@ impl CodegraphMcp {
     }
 
     #[tool(
-        description = "The typed neighbourhood of a node, breadth-first, strongest edges first, within a node budget (max_nodes).",
+        description = "A node's typed neighbourhood, breadth-first, strongest edges first, within max_nodes.",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
         output_schema = answer_schema()
     )]
@@ -1141,7 +1157,7 @@ impl CodegraphMcp {
     }
 
     #[tool(
-        description = "Explain a concept: search seeds, expand along weighted edges, return a layered DAG (edges into the same or an earlier layer, cycles included, as back-edges).",
+        description = "Explain a concept: search seeds, expand along weighted edges, return a layered DAG (back-edges close cycles).",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
         output_schema = answer_schema()
     )]
@@ -1240,7 +1256,48 @@ impl CodegraphMcp {
     }
 
     #[tool(
-        description = "Regex over the indexed files (like ripgrep); matching lines grouped by innermost symbol, with its kind, lines, callers and dependents. `total`: matching lines.",
+        description = "Plan a symbol's rename: exact edits (path, line, columns, reason, confidence) for the declaration and every reference the graph knows; unsure mentions and collisions apart. Read-only.",
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
+        output_schema = answer_schema()
+    )]
+    async fn rename_plan(
+        &self,
+        Parameters(a): Parameters<RenameArgs>,
+        ctx: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        self.with_reader(
+            "rename_plan",
+            args_of(&a),
+            CallCtx::of(&ctx),
+            a.root.clone(),
+            Freshen::Briefly,
+            move |handle, reader| {
+                let t = TargetArgs {
+                    target: a.target.clone(),
+                    file: a.file.clone(),
+                    kind: a.kind.clone(),
+                    limit: None,
+                    offset: None,
+                    list: None,
+                    root: None,
+                };
+                let node = lookup(handle, reader, &t)?;
+                let plan = codegraph_engine::rename::plan(
+                    &handle.root,
+                    reader,
+                    &node,
+                    &a.new_name,
+                    handle.max_file_size(),
+                )
+                .map_err(ToolError::Message)?;
+                Ok(fit_list(crate::answer::rename_json(&plan), "files", ANSWER_MAX_CHARS))
+            },
+        )
+        .await
+    }
+
+    #[tool(
+        description = "Regex over the indexed files, like ripgrep; hits grouped by innermost symbol with its kind, callers and dependents.",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
         output_schema = answer_schema()
     )]
@@ -1278,7 +1335,7 @@ impl CodegraphMcp {
     }
 
     #[tool(
-        description = "Read-only SQLite SELECT (WITH RECURSIVE too) over these views, for questions the other tools miss; 5 s, 500 rows. Node kinds lower case, edge kinds upper (CALLS). Views: nodes(id, kind, name, qualified_name, file, language, start_line, end_line, signature, doc, exported, test, parent); edges(src, dst, kind, weight, reason, line); files(id, path, language, lines, size, test); routes(id, method, path, framework, file, line, props); tools(id, name, framework, description, file, line, props); unresolved_calls(file, line, caller, callee); flows(id, label, score, entry, steps); flow_steps(flow, step, node); clusters(id, label, cohesion, size); cluster_members(node, cluster); derivations(name, revision); revision(revision, head_commit, indexer_version, created_at_ms, files, symbols, edges).",
+        description = "Read-only SQLite SELECT over these views (WITH RECURSIVE allowed; 5 s, 500 rows); node kinds lower case, edge kinds upper. Views: nodes(id, kind, name, qualified_name, file, language, start_line, end_line, signature, doc, exported, test, parent); edges(src, dst, kind, weight, reason, line); files(id, path, language, lines, size, test); routes(id, method, path, framework, file, line, props); tools(id, name, framework, description, file, line, props); unresolved_calls(file, line, caller, callee); flows(id, label, score, entry, steps); flow_steps(flow, step, node); clusters(id, label, cohesion, size); cluster_members(node, cluster); derivations(name, revision); revision(revision, head_commit, indexer_version, created_at_ms, files, symbols, edges).",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
         output_schema = answer_schema()
     )]
@@ -1307,7 +1364,7 @@ impl CodegraphMcp {
     }
 
     #[tool(
-        description = "Served roots: index phase (building: files done of total), revision, staleness, counts, HEAD. Never waits.",
+        description = "Served roots: index phase and progress, revision, staleness, counts, HEAD. Never waits.",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
         output_schema = status_schema()
     )]
