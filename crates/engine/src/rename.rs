@@ -368,7 +368,7 @@ fn apply_edits(text: &str, edits: &[&RenameEdit]) -> Result<String, String> {
     let mut lines: Vec<String> = text.split('\n').map(str::to_string).collect();
     let mut sorted: Vec<&&RenameEdit> = edits.iter().collect();
     // From the end of each line, so earlier columns stay valid.
-    sorted.sort_by(|a, b| (b.line, b.col_start).cmp(&(a.line, a.col_start)));
+    sorted.sort_by_key(|e| std::cmp::Reverse((e.line, e.col_start)));
     for e in sorted {
         let Some(line) = lines.get_mut(e.line as usize - 1) else {
             return Err(format!("{}:{} is past the end of the file", e.path, e.line));
