@@ -10,6 +10,7 @@
 //! touches differs from what the revision indexed (the plan's lines would be wrong).
 
 use crate::scan::{WithinReader, content_hash};
+use codegraph_parse::is_identifier;
 use codegraph_query::{NodeRow, Reader, SourceRow};
 use codegraph_schema::{EdgeKind, NodeCategory, NodeKind};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -436,13 +437,6 @@ fn in_string(line: &str, col: usize) -> bool {
         }
     }
     open.is_some()
-}
-
-/// A name the languages we read take as an identifier.
-fn is_identifier(s: &str) -> bool {
-    let mut chars = s.chars();
-    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
-        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
 }
 
 #[cfg(test)]

@@ -30,6 +30,7 @@ pub use rust::{
     impl_name as rust_impl_name, strip_type_args as rust_strip_type_args,
     type_text as rust_type_text,
 };
+pub use util::is_identifier;
 pub mod render;
 mod shell;
 mod terraform;

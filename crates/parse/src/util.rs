@@ -201,6 +201,14 @@ pub fn strip_angle_args(ty: &str) -> String {
     out
 }
 
+/// A name the languages we read take as an identifier (letters, digits, `_` and `$`, not
+/// starting with a digit): what a doc mention can name, what a rename may introduce.
+pub fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

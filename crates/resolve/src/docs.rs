@@ -44,7 +44,7 @@ use crate::graph::{Edge, symbol_ids};
 use crate::ids::{Id, file_id, join, parent_dir};
 use crate::resolved::{Resolved, caller_id};
 use codegraph_db::{SourceFile, Workspace, file_facts};
-use codegraph_parse::MentionKind;
+use codegraph_parse::{MentionKind, is_identifier};
 use codegraph_schema::{EdgeKind, NodeKind, Reason};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -422,12 +422,6 @@ fn pick(db: &dyn salsa::Database, dir: &str, mut c: Vec<(SourceFile, u32)>) -> O
         [(f, i)] => Some(Target::Symbol(*f, *i)),
         _ => None,
     }
-}
-
-fn is_identifier(s: &str) -> bool {
-    let mut chars = s.chars();
-    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
-        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
 }
 
 #[cfg(test)]
