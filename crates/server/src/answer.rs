@@ -281,11 +281,11 @@ pub(crate) fn impact_json(i: &Impact, p: &mut Pager<'_>) -> Value {
         "dispatch_callers": p.list("dispatch_callers", &dispatch, node_json),
         "files": p.list("files", &i.affected_files, counts("file")),
         "modules": p.list("modules", &i.affected_modules, counts("module")),
-        "flows": p.list("flows", &i.flows, impact_flow_json),
+        "flows": p.list_partial("flows", &i.flows, usize::MAX, i.flows_total, impact_flow_json),
         "flows_total": i.flows_total,
         "flows_at": flows_at_json(i.flows_at.as_ref(), i.revision),
         // What to run, not what breaks: a few unless paged (`tests_total` counts them all).
-        "tests": p.list_capped("tests", &i.tests, 8, |t| {
+        "tests": p.list_partial("tests", &i.tests, 8, i.tests_total, |t| {
             // Depth 0 tests a target itself: `via` only when it is a reached node.
             let mut v = node_ref(&t.test);
             v["depth"] = json!(t.depth);

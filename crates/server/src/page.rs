@@ -97,6 +97,35 @@ impl<'w> Pager<'w> {
         self.list_capped(name, items, usize::MAX, f)
     }
 
+    /// [`Pager::list_capped`] for a list of which the answer holds only the first `items`
+    /// of `total_all` (the operation computes a bounded number): the `cut` entry says the real
+    /// total and how many were computed, and pages only within those.
+    pub fn list_partial<T>(
+        &mut self,
+        name: &'static str,
+        items: &[T],
+        cap: usize,
+        total_all: usize,
+        f: impl Fn(&T) -> Value,
+    ) -> Value {
+        let before = self.cut.len();
+        let shown = self.list_capped(name, items, cap, f);
+        if shown.is_null() || total_all <= items.len() {
+            return shown;
+        }
+        let n = shown.as_array().map_or(0, Vec::len);
+        if self.cut.len() == before {
+            self.cut.push(json!({
+                "list": name, "offset": 0, "shown": n, "next_offset": null,
+            }));
+        }
+        if let Some(entry) = self.cut.last_mut() {
+            entry["total"] = json!(total_all);
+            entry["computed"] = json!(items.len());
+        }
+        shown
+    }
+
     /// [`Pager::list`] for a list that is secondary to its answer: unless it is the list
     /// being paged, it shows at most `cap` items (its `cut` entry says how to page the rest).
     pub fn list_capped<T>(
@@ -157,9 +186,24 @@ pub(crate) fn cut_note(v: &Value, mcp: bool) -> Option<String> {
         .filter(|c| c["next_offset"].is_u64())
         .map(|c| format!("{} {} of {}", c["list"].as_str().unwrap_or("?"), c["shown"], c["total"]))
         .collect();
+    // Lists of which the operation computed only the first part: paging cannot reach the rest.
+    let partial: Vec<String> = cut
+        .iter()
+        .filter(|c| c["computed"].is_u64())
+        .map(|c| {
+            format!(
+                "{}: the first {} of {} are computed",
+                c["list"].as_str().unwrap_or("?"),
+                c["computed"],
+                c["total"]
+            )
+        })
+        .collect();
     if parts.is_empty() {
-        return None;
+        return (!partial.is_empty())
+            .then(|| format!("{} (narrow the question to see others)", partial.join("; ")));
     }
+    let parts: Vec<String> = parts.into_iter().chain(partial).collect();
     let how = if mcp {
         "call again with `list` and `offset` (next_offset) to page one list, or a larger `limit`"
     } else {
@@ -236,6 +280,27 @@ mod tests {
             v["cut"],
             json!([{"list": "a", "total": 5, "offset": 0, "shown": 2, "next_offset": 2}])
         );
+    }
+
+    #[test]
+    fn partial_lists_say_their_real_total_and_what_was_computed() {
+        let w = Window::new(Some(2), 10, None, None);
+        let mut p = Pager::new(&w);
+        let mut v = json!({"t": p.list_partial("t", &items(3), 8, 40, |i| json!(i)), "notes": []});
+        p.finish(&mut v);
+        assert_eq!(
+            v["cut"],
+            json!([{"list": "t", "total": 40, "computed": 3, "offset": 0, "shown": 2, "next_offset": 2}])
+        );
+        // Paged to the end of what was computed: no next page, the real total said.
+        let w = Window::new(Some(2), 10, Some(2), Some("t".into()));
+        let mut p = Pager::new(&w);
+        let mut v = json!({"t": p.list_partial("t", &items(3), 8, 40, |i| json!(i)), "notes": []});
+        p.finish(&mut v);
+        assert_eq!(v["cut"][0]["next_offset"], Value::Null);
+        assert_eq!(v["cut"][0]["total"], 40);
+        let note = cut_note(&v, true).unwrap_or_default();
+        assert!(note.contains("t: the first 3 of 40 are computed"), "{note}");
     }
 
     #[test]
