@@ -15,6 +15,7 @@ use codegraph_query::{NodeRow, Reader, SourceRow};
 use codegraph_schema::{EdgeKind, NodeCategory, NodeKind};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
+use std::rc::Rc;
 
 /// One text edit: `old` at `line`, characters `col_start..col_end` (1-based, end exclusive),
 /// becomes `new`.
@@ -89,13 +90,14 @@ pub fn plan(
     }
     let opened = reader.open(&target.id).map_err(err)?;
     let mut files = WithinReader::new(root);
-    let mut texts: HashMap<String, Option<Vec<String>>> = HashMap::new();
-    let mut lines_of = |path: &str| -> Option<Vec<String>> {
+    // Each file read once; its lines shared, not copied, by every pass below.
+    let mut texts: HashMap<String, Option<Rc<[String]>>> = HashMap::new();
+    let mut lines_of = |path: &str| -> Option<Rc<[String]>> {
         texts
             .entry(path.to_string())
             .or_insert_with(|| {
                 files.read(path, max_file_size).ok().map(|b| {
-                    String::from_utf8_lossy(&b).lines().map(str::to_string).collect::<Vec<_>>()
+                    String::from_utf8_lossy(&b).lines().map(str::to_string).collect::<Rc<[_]>>()
                 })
             })
             .clone()
@@ -134,24 +136,26 @@ pub fn plan(
         }
     }
 
-    // References: each incoming edge of a kind that names the target, on its line.
-    let mut src_files: HashMap<String, Option<String>> = HashMap::new();
-    let member = matches!(target.kind, NodeKind::Method | NodeKind::Property);
-    let mut missed = 0;
-    let mut in_strings: Vec<RenameEdit> = Vec::new();
+    // References: each incoming edge of a kind that names the target, on its line, with its
+    // source node (read once per source).
+    let mut sources: HashMap<&str, Option<NodeRow>> = HashMap::new();
+    let mut references: Vec<(&codegraph_query::EdgeRow, NodeRow)> = Vec::new();
     for e in &opened.incoming {
         if !REFERENCE_KINDS.contains(&e.kind) || e.line == 0 {
             continue;
         }
-        let file = match src_files.get(&e.src) {
-            Some(f) => f.clone(),
-            None => {
-                let f = reader.node(&e.src).map_err(err)?.and_then(|n| n.file);
-                src_files.insert(e.src.clone(), f.clone());
-                f
-            }
-        };
-        let Some(path) = file else { continue };
+        if !sources.contains_key(e.src.as_str()) {
+            sources.insert(&e.src, reader.node(&e.src).map_err(err)?);
+        }
+        if let Some(Some(src)) = sources.get(e.src.as_str()) {
+            references.push((e, src.clone()));
+        }
+    }
+    let member = matches!(target.kind, NodeKind::Method | NodeKind::Property);
+    let mut missed = 0;
+    let mut in_strings: Vec<RenameEdit> = Vec::new();
+    for (e, src) in &references {
+        let Some(path) = src.file.clone() else { continue };
         if !covered.insert((path.clone(), e.line)) {
             continue;
         }
@@ -174,17 +178,15 @@ pub fn plan(
     // graph keeps one line per reference kind and symbol): its other whole-word occurrences are
     // edits too, a little less sure; a member only where it is selected (`.name`). A type's
     // own members count as referencing it (a Go method's receiver names its type).
-    let mut bodies: BTreeSet<(String, u32, u32, String, u64)> = BTreeSet::new();
-    for e in &opened.incoming {
-        if !REFERENCE_KINDS.contains(&e.kind) || e.line == 0 {
-            continue;
-        }
-        let Some(src) = reader.node(&e.src).map_err(err)? else { continue };
+    // Body (file, first and last line) -> why it names the target and how surely; the first
+    // reference of a body decides.
+    let mut bodies: BTreeMap<(String, u32, u32), (&str, f64)> = BTreeMap::new();
+    for (e, src) in &references {
         if src.kind.category() != NodeCategory::Symbol {
             continue;
         }
-        if let (Some(f), Some(s), Some(t)) = (src.file, src.start_line, src.end_line) {
-            bodies.insert((f, s, t, e.kind.as_str().to_string(), (e.weight * 1000.0) as u64));
+        if let (Some(f), Some(s), Some(t)) = (src.file.clone(), src.start_line, src.end_line) {
+            bodies.entry((f, s, t)).or_insert((e.kind.as_str(), e.weight));
         }
     }
     if !member {
@@ -194,11 +196,11 @@ pub fn plan(
             }
             let Some(n) = reader.node(&m.dst).map_err(err)? else { continue };
             if let (Some(f), Some(s), Some(t)) = (n.file, n.start_line, n.end_line) {
-                bodies.insert((f, s, t, "member".to_string(), 900));
+                bodies.entry((f, s, t)).or_insert(("member", 0.9));
             }
         }
     }
-    for (path, start, end, kind, weight) in bodies {
+    for ((path, start, end), (kind, weight)) in bodies {
         let Some(lines) = lines_of(&path) else { continue };
         for l in start..=end {
             if covered.contains(&(path.clone(), l)) {
@@ -218,7 +220,7 @@ pub fn plan(
                     continue;
                 }
                 let reason = format!("{kind} (same referencing symbol)");
-                edits.push(edit(&path, l, col, weight as f64 / 1000.0 * 0.9, &reason));
+                edits.push(edit(&path, l, col, weight * 0.9, &reason));
                 any = true;
             }
             if any {

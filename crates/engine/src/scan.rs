@@ -473,11 +473,10 @@ impl<'r> WithinReader<'r> {
         #[cfg(not(unix))]
         let nofollow = 0;
         match read_regular(&resolved.join(name), max_size, nofollow, refuse) {
-            // An open that failed (a symlink under O_NOFOLLOW, a missing or unreadable file)
-            // is tried the long way, which resolves and checks a symlink and says why.
-            Err(d) if d.code == DiagnosticCode::Unreadable && d.detail.contains("cannot open") => {
-                read_within(self.root, rel, max_size)
-            }
+            // A file that could not be read this way (a symlink under O_NOFOLLOW, a missing or
+            // unreadable file) is tried the long way, which resolves and checks a symlink and
+            // says why.
+            Err(d) if d.code == DiagnosticCode::Unreadable => read_within(self.root, rel, max_size),
             other => other,
         }
     }

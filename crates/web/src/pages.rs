@@ -1146,54 +1146,71 @@ fn derived_note(ctx: &Ctx<'_, '_>) -> Result<String, PageError> {
 
 fn flows(ctx: &Ctx<'_, '_>) -> Result<(String, String), PageError> {
     let sh = &ctx.shell;
-    let all = ctx.reader.flows(0)?;
-    let mut out = format!("<h1>Flows <span class=\"muted\">({})</span></h1>", all.len());
-    out.push_str(&derived_note(ctx)?);
-    if all.is_empty() {
-        return Ok(("flows".into(), out));
-    }
-    out.push_str("<table><tr><th>flow</th><th>steps</th><th>score</th></tr>");
-    for f in all.iter().take(FULL_CAP) {
-        let _ = write!(
-            out,
-            "<tr><td><a href=\"{}\">{}</a></td><td>{}</td><td class=\"muted\">{:.2}</td></tr>",
-            esc(&sh.flow_href(&f.id)),
-            esc(&f.label),
-            f.steps,
-            f.score
-        );
-    }
-    out.push_str("</table>");
-    if all.len() > FULL_CAP {
-        let _ = write!(out, "<p class=\"more\">{} more not shown</p>", all.len() - FULL_CAP);
-    }
-    Ok(("flows".into(), out))
+    let rows: Vec<[String; 4]> = ctx
+        .reader
+        .flows(0)?
+        .iter()
+        .map(|f| {
+            [sh.flow_href(&f.id), f.label.clone(), f.steps.to_string(), format!("{:.2}", f.score)]
+        })
+        .collect();
+    Ok(("flows".into(), derived_list(ctx, "Flows", ["flow", "steps", "score"], &rows)?))
 }
 
 fn clusters(ctx: &Ctx<'_, '_>) -> Result<(String, String), PageError> {
     let sh = &ctx.shell;
-    let all = ctx.reader.clusters(0)?;
-    let mut out = format!("<h1>Clusters <span class=\"muted\">({})</span></h1>", all.len());
+    let rows: Vec<[String; 4]> = ctx
+        .reader
+        .clusters(0)?
+        .iter()
+        .map(|c| {
+            [
+                sh.cluster_href(&c.id),
+                c.label.clone(),
+                c.size.to_string(),
+                format!("{:.2}", c.cohesion),
+            ]
+        })
+        .collect();
+    Ok((
+        "clusters".into(),
+        derived_list(ctx, "Clusters", ["cluster", "members", "cohesion"], &rows)?,
+    ))
+}
+
+/// The page body listing flows or clusters: a heading with the count, the derivation note,
+/// and a table of `[href, label, count, score]` rows under `headers`.
+fn derived_list(
+    ctx: &Ctx<'_, '_>,
+    title: &str,
+    headers: [&str; 3],
+    rows: &[[String; 4]],
+) -> Result<String, PageError> {
+    let mut out = format!("<h1>{title} <span class=\"muted\">({})</span></h1>", rows.len());
     out.push_str(&derived_note(ctx)?);
-    if all.is_empty() {
-        return Ok(("clusters".into(), out));
+    if rows.is_empty() {
+        return Ok(out);
     }
-    out.push_str("<table><tr><th>cluster</th><th>members</th><th>cohesion</th></tr>");
-    for c in all.iter().take(FULL_CAP) {
+    let _ = write!(
+        out,
+        "<table><tr><th>{}</th><th>{}</th><th>{}</th></tr>",
+        headers[0], headers[1], headers[2]
+    );
+    for [href, label, count, score] in rows.iter().take(FULL_CAP) {
         let _ = write!(
             out,
-            "<tr><td><a href=\"{}\">{}</a></td><td>{}</td><td class=\"muted\">{:.2}</td></tr>",
-            esc(&sh.cluster_href(&c.id)),
-            esc(&c.label),
-            c.size,
-            c.cohesion
+            "<tr><td><a href=\"{}\">{}</a></td><td>{}</td><td class=\"muted\">{}</td></tr>",
+            esc(href),
+            esc(label),
+            count,
+            score
         );
     }
     out.push_str("</table>");
-    if all.len() > FULL_CAP {
-        let _ = write!(out, "<p class=\"more\">{} more not shown</p>", all.len() - FULL_CAP);
+    if rows.len() > FULL_CAP {
+        let _ = write!(out, "<p class=\"more\">{} more not shown</p>", rows.len() - FULL_CAP);
     }
-    Ok(("clusters".into(), out))
+    Ok(out)
 }
 
 fn flow(ctx: &Ctx<'_, '_>, id: &str) -> Result<(String, String), PageError> {

@@ -61,21 +61,39 @@ const INTERESTING: &[&str] = &[
     "type_alias_statement",
 ];
 
-/// Whether [`Walker::enter`] acts on nodes of this kind id (a table built once).
-fn interesting(kind: u16) -> bool {
-    static TABLE: std::sync::OnceLock<Vec<bool>> = std::sync::OnceLock::new();
+/// What the walk does with a node of a kind.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    /// A token or named leaf: neither entered nor left, no step into it.
+    Leaf,
+    /// Says nothing by itself; its children are walked.
+    Through,
+    /// [`Walker::enter`] acts on it ([`INTERESTING`]; also a kind the grammar does not list,
+    /// such as `ERROR`).
+    Act,
+}
+
+/// The [`Pass`] of a kind id: one table built once. A kind name can have several ids
+/// (aliases): every id that spells it is marked.
+fn pass(kind: u16) -> Pass {
+    static TABLE: std::sync::OnceLock<Vec<Pass>> = std::sync::OnceLock::new();
     let table = TABLE.get_or_init(|| {
         let lang: tree_sitter::Language = tree_sitter_python::LANGUAGE.into();
-        let mut t = vec![false; lang.node_kind_count()];
-        // A kind name can have several ids (aliases): mark every id that spells it.
-        for (id, slot) in t.iter_mut().enumerate() {
-            let id16 = u16::try_from(id).unwrap_or(u16::MAX);
-            *slot = lang.node_kind_is_named(id16)
-                && lang.node_kind_for_id(id16).is_some_and(|k| INTERESTING.contains(&k));
-        }
-        t
+        (0..lang.node_kind_count())
+            .map(|id| {
+                let id16 = u16::try_from(id).unwrap_or(u16::MAX);
+                let name = lang.node_kind_for_id(id16);
+                if !lang.node_kind_is_named(id16) || name.is_some_and(|k| LEAF_KINDS.contains(&k)) {
+                    Pass::Leaf
+                } else if name.is_some_and(|k| INTERESTING.contains(&k)) {
+                    Pass::Act
+                } else {
+                    Pass::Through
+                }
+            })
+            .collect()
     });
-    table.get(usize::from(kind)).copied().unwrap_or(true)
+    table.get(usize::from(kind)).copied().unwrap_or(Pass::Act)
 }
 
 pub(super) fn extract(src: &str, tree: &Tree) -> FileFacts {
@@ -96,7 +114,7 @@ pub(super) fn extract(src: &str, tree: &Tree) -> FileFacts {
     'walk: loop {
         let node = cursor.node();
         // A token or a named leaf holds nothing: neither entered nor left, no step into it.
-        let opens = !is_leaf_kind(node.kind_id());
+        let opens = pass(node.kind_id()) != Pass::Leaf;
         if opens && w.enter(node) && cursor.goto_first_child() {
             continue;
         }
@@ -135,23 +153,6 @@ const LEAF_KINDS: &[&str] = &[
     "ellipsis",
     "type_conversion",
 ];
-
-/// Whether the walk can pass a node of this kind id by without stepping into it (a table
-/// built once: anonymous kinds and [`LEAF_KINDS`]).
-fn is_leaf_kind(kind: u16) -> bool {
-    static TABLE: std::sync::OnceLock<Vec<bool>> = std::sync::OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let lang: tree_sitter::Language = tree_sitter_python::LANGUAGE.into();
-        (0..lang.node_kind_count())
-            .map(|id| {
-                let id16 = u16::try_from(id).unwrap_or(u16::MAX);
-                !lang.node_kind_is_named(id16)
-                    || lang.node_kind_for_id(id16).is_some_and(|k| LEAF_KINDS.contains(&k))
-            })
-            .collect()
-    });
-    table.get(usize::from(kind)).copied().unwrap_or(false)
-}
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum ScopeKind {
@@ -339,7 +340,7 @@ impl<'a> Walker<'a> {
     fn enter(&mut self, node: Node<'_>) -> bool {
         // Most nodes (names, operators, literals, punctuation) say nothing by themselves: one
         // table lookup by kind id skips them without comparing kind names.
-        if !interesting(node.kind_id()) {
+        if pass(node.kind_id()) != Pass::Act {
             return true;
         }
         if node.kind() == "string" {

@@ -184,6 +184,7 @@ async fn every_tool_answers_on_a_fixture() {
     assert_eq!(CodegraphMcp::tool_names(), every, "what the fuzz target calls");
     // The whole tools/list answer stays well under 5k tokens (~4 characters per token).
     let listed = serde_json::to_string(&tools).expect("json").len();
+    eprintln!("tools/list: {} tools, {listed} characters", tools.len());
     assert!(listed < 16_000, "tools/list is {listed} characters");
     // Every tool is read-only and idempotent and has an output schema; optional arguments
     // have one plain type (generic clients cannot fill `["integer", "null"]`).
@@ -1277,7 +1278,7 @@ async fn graph_query_only_when_allowed_and_read_only() {
     assert!(description.starts_with("Read-only SQLite SELECT"), "{description}");
     assert!(description.ends_with(&views), "{description}\nshould end with\n{views}");
     let size = serde_json::to_string(&tools).expect("json").len();
-    eprintln!("tools/list with graph_query: {size} characters");
+    eprintln!("tools/list with graph_query: {} tools, {size} characters", tools.len());
     assert!(size < 16_000, "tools/list with graph_query is {size} characters");
 
     let v = ok(
