@@ -21,4 +21,5 @@ pub mod rename;
 pub mod scan;
 pub mod seed;
 pub mod shared;
+pub mod tree_events;
 pub mod watch;

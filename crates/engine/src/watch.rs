@@ -1,8 +1,9 @@
 //! Following a root's files: file-system events reduced to batches the engine applies, one
 //! revision per debounced batch (the `watch` command and each `mcp` root drive it).
 //!
-//! Events come from notify through notify-debouncer-full (which stitches rename pairs and
-//! editor save patterns such as write-to-temp + rename). A batch names paths; the engine
+//! Events come from the root's [`TreeEvents`] (counted, so answers can tell whether a
+//! revision holds every write made before them), debounced here. A batch names paths (a
+//! rename names both; the engine re-lists what each is now); the engine
 //! re-lists only their directories with the full scanner rules. When the watcher cannot say
 //! what changed (an overflow, an error, a rescan flag), when an ignore file changed, or when a
 //! batch names very many paths (a branch switch), the engine rescans the whole tree instead:
@@ -11,12 +12,11 @@
 //! killed, leaves the previous revision).
 
 use crate::engine::{Applied, Engine};
+use crate::tree_events::{Taken, TreeEvents};
 use anyhow::Result;
 use notify::event::{AccessKind, AccessMode, EventKind};
-use notify_debouncer_full::DebounceEventResult;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Why a batch is applied as a full rescan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,89 +61,52 @@ pub fn is_read(kind: &EventKind) -> bool {
     matches!(kind, EventKind::Access(a) if *a != AccessKind::Close(AccessMode::Write))
 }
 
-/// Reduces the watcher's results to the paths to re-list, or to a rescan.
-pub fn reduce(engine: &Engine, results: Vec<DebounceEventResult>, max_paths: usize) -> Batch {
-    let mut batch =
-        Batch { paths: Vec::new(), git_changed: false, rescan: Rescan::No, first_event: None };
-    for result in results {
-        let events = match result {
-            Ok(events) => events,
-            Err(errors) => {
-                for e in errors {
-                    tracing::warn!(error = %e, "watcher error; rescanning");
-                }
-                batch.rescan = Rescan::WatcherLost;
-                continue;
+/// Reduces the events taken from a root's [`TreeEvents`] to the paths to re-list, or to a
+/// rescan.
+pub fn batch_of(engine: &Engine, taken: Taken, max_paths: usize) -> Batch {
+    let mut batch = Batch {
+        paths: Vec::new(),
+        git_changed: taken.git_changed,
+        rescan: if taken.lost { Rescan::WatcherLost } else { Rescan::No },
+        first_event: taken.first_event,
+    };
+    for p in taken.paths {
+        if is_ignore_file(&p) {
+            if batch.rescan == Rescan::No {
+                batch.rescan = Rescan::IgnoreRules;
             }
-        };
-        for e in events {
-            if is_read(&e.event.kind) {
-                continue;
-            }
-            if e.event.need_rescan() {
-                batch.rescan = Rescan::WatcherLost;
-            }
-            let mut relevant = false;
-            for p in &e.event.paths {
-                if is_ignore_file(p) {
-                    if batch.rescan == Rescan::No {
-                        batch.rescan = Rescan::IgnoreRules;
-                    }
-                    relevant = true;
-                } else if p.strip_prefix(engine.root()).is_ok_and(|r| r.starts_with(".git")) {
-                    batch.git_changed = true;
-                } else if !engine.is_irrelevant(p) {
-                    batch.paths.push(p.clone());
-                    relevant = true;
-                }
-            }
-            if relevant || batch.rescan != Rescan::No {
-                batch.first_event = Some(batch.first_event.map_or(e.time, |t| t.min(e.time)));
-            }
+        } else if !engine.is_irrelevant(&p) {
+            batch.paths.push(p);
         }
     }
-    batch.paths.sort();
-    batch.paths.dedup();
     if batch.rescan == Rescan::No && batch.paths.len() > max_paths {
         batch.rescan = Rescan::LargeBatch;
     }
     batch
 }
 
-/// A watcher of raw (undebounced) events that marks the owner file "pending" on any event
-/// that may change the tree and notes when the last one came; `None` when it cannot start.
-pub fn raw_watcher(
-    root: &Path,
-    db_path: &Path,
-    owner: Arc<crate::owner::Owner>,
-    last: Arc<std::sync::Mutex<Instant>>,
-) -> Option<notify::RecommendedWatcher> {
-    let root_owned = root.to_path_buf();
-    let own_files = crate::guard::index_files(db_path);
-    let mut w = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
-        // An error may hide an event: pending it is.
-        let changes = res.as_ref().map_or(true, |e| is_tree_change(e, &root_owned, &own_files));
-        if changes {
-            *last.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
-            owner.pending();
-        }
-    })
-    .ok()?;
-    notify::Watcher::watch(&mut w, root, notify::RecursiveMode::Recursive).ok()?;
-    Some(w)
-}
-
-/// Whether a raw watcher event may change the tree: not a read (access events other than a
-/// closed write), not git's own files, not the index's own files (`--db` inside the root).
-pub fn is_tree_change(event: &notify::Event, root: &Path, own: &[PathBuf]) -> bool {
-    if is_read(&event.kind) {
-        return false;
+/// Waits up to `timeout` for events, then until they have been quiet for `debounce` (at most
+/// `max_delay` after the first of them), and takes them; `None` when none came.
+pub fn next_batch(
+    events: &TreeEvents,
+    timeout: Duration,
+    debounce: Duration,
+    max_delay: Duration,
+) -> Option<Taken> {
+    if !events.wait(timeout) {
+        return None;
     }
-    event.paths.is_empty()
-        || event.paths.iter().any(|p| {
-            !own.iter().any(|o| p == o || p.starts_with(o))
-                && !p.strip_prefix(root).is_ok_and(|r| r.starts_with(".git"))
-        })
+    loop {
+        events.sync();
+        let (quiet, first) = events.ages();
+        let quiet = quiet.unwrap_or(debounce);
+        let first = first.unwrap_or_default();
+        if quiet >= debounce || first >= max_delay {
+            return Some(events.take());
+        }
+        let wait = (debounce - quiet).min(max_delay.saturating_sub(first));
+        std::thread::sleep(wait.max(Duration::from_millis(1)));
+    }
 }
 
 /// Applies a batch: refreshes HEAD when `.git` changed, then re-lists the batch's paths or

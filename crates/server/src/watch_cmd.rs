@@ -5,10 +5,10 @@
 use anyhow::{Context, Result};
 use codegraph_engine::engine::{Applied, Engine};
 use codegraph_engine::index::{IndexOptions, IndexSummary};
+use codegraph_engine::tree_events::TreeEvents;
 use codegraph_engine::watch::{
-    Batch, Rescan, Retry, apply, pending_note, raw_watcher, reduce, rescan_reason,
+    Batch, Rescan, Retry, apply, batch_of, next_batch, pending_note, rescan_reason,
 };
-use notify_debouncer_full::{DebounceEventResult, new_debouncer};
 use serde_json::json;
 use std::io::Write;
 use std::path::Path;
@@ -38,25 +38,25 @@ pub fn run_watch(
         signal_hook::flag::register(signal, stop.clone())
             .context("cannot install the SIGINT/SIGTERM handler")?;
     }
-    let (tx, rx) = std::sync::mpsc::channel::<DebounceEventResult>();
-    // Watch before the initial sync, so that no edit falls between the two.
-    let mut debouncer =
-        new_debouncer(opts.debounce, None, tx).context("cannot start the watcher")?;
-    debouncer
-        .watch(root, notify::RecursiveMode::Recursive)
-        .with_context(|| format!("cannot watch {}", root.display()))?;
-    // The owner file lets CLI queries take this process's word on freshness; a raw watcher
-    // turns it "pending" on the first event of an edit, before the debounce.
+    // Watch before the initial sync, so that no edit falls between the two. The owner file
+    // lets CLI queries take this process's word on freshness: each counted event turns it
+    // "pending" until a revision holds it.
     let owner = codegraph_engine::owner::Owner::claim(db_path).map(Arc::new);
-    let raw_last: Arc<std::sync::Mutex<Instant>> = Arc::new(std::sync::Mutex::new(Instant::now()));
-    let raw = owner.as_ref().and_then(|o| raw_watcher(root, db_path, o.clone(), raw_last.clone()));
-    let owner = if raw.is_some() { owner } else { None };
+    let events = {
+        let owner = owner.clone();
+        TreeEvents::start(root, codegraph_engine::guard::index_files(db_path), move |_| {
+            if let Some(o) = &owner {
+                o.pending();
+            }
+        })
+        .with_context(|| format!("cannot watch {}", root.display()))?
+    };
     let (mut engine, summary) = Engine::open(root, db_path, index_opts)?;
     engine.warm()?;
     on_open(&summary)?;
-    // Quiet this long after the last raw event, with every delivered batch applied, and the
-    // debouncer has handed over every event: the published revision is the tree.
-    let quiet_needed = opts.debounce * 2 + Duration::from_millis(100);
+    // Events counted up to here are in the published revision.
+    let mut applied_seq = 0u64;
+    let max_delay = (opts.debounce * 10).max(Duration::from_millis(50));
     let mut healthy = true;
     let mut retry = Retry::default();
     let mut last_check = Instant::now();
@@ -79,46 +79,52 @@ pub fn run_watch(
     let idle_batch =
         Batch { paths: Vec::new(), git_changed: false, rescan: Rescan::Retry, first_event: None };
     while !stop.load(Ordering::SeqCst) {
-        let first = match rx.recv_timeout(Duration::from_millis(100)) {
-            Ok(r) => r,
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                let outcome = if retry.due() {
-                    // A failed publish: the whole tree again, until it lands.
-                    Some(engine.sync_full(false))
-                } else if last_check.elapsed() >= INDEX_CHECK_INTERVAL {
-                    // The index file deleted or replaced under us: rebuilt, not written blind.
-                    last_check = Instant::now();
-                    engine.check_index().transpose()
-                } else {
-                    None
-                };
-                if let Some(outcome) = outcome {
-                    let owner = owner.as_deref();
-                    healthy = settle(&engine, &idle_batch, outcome, &mut retry, owner, opts.json);
+        if let Some(o) = &owner
+            && healthy
+            && events.sync() <= applied_seq
+        {
+            o.fresh(engine.revision());
+        }
+        let Some(taken) = next_batch(&events, Duration::from_millis(100), opts.debounce, max_delay)
+        else {
+            // A whole-tree sync holds every event counted before it starts.
+            let before = events.sync();
+            let outcome = if retry.due() {
+                // A failed publish: the whole tree again, until it lands.
+                Some(engine.sync_full(false))
+            } else if last_check.elapsed() >= INDEX_CHECK_INTERVAL {
+                // The index file deleted or replaced under us: rebuilt, not written blind.
+                last_check = Instant::now();
+                engine.check_index().transpose()
+            } else {
+                None
+            };
+            if let Some(outcome) = outcome {
+                let owner = owner.as_deref();
+                healthy = settle(&engine, &idle_batch, outcome, &mut retry, owner, opts.json);
+                if healthy {
+                    applied_seq = applied_seq.max(before);
                 }
-                if let Some(o) = &owner {
-                    let last = *raw_last.lock().unwrap_or_else(|e| e.into_inner());
-                    if healthy && last.elapsed() >= quiet_needed {
-                        o.fresh(engine.revision());
-                    }
-                }
-                continue;
             }
-            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
-                anyhow::bail!("the file watcher stopped unexpectedly")
-            }
+            continue;
         };
-        let mut results = vec![first];
-        results.extend(rx.try_iter());
-        let batch = reduce(&engine, results, opts.max_batch_paths);
-        let Some(applied) = apply(&mut engine, &batch) else { continue };
+        let upto = taken.upto;
+        let batch = batch_of(&engine, taken, opts.max_batch_paths);
+        let Some(applied) = apply(&mut engine, &batch) else {
+            if !engine.needs_retry() {
+                applied_seq = applied_seq.max(upto);
+            }
+            continue;
+        };
         healthy = settle(&engine, &batch, applied, &mut retry, owner.as_deref(), opts.json);
+        if healthy {
+            applied_seq = applied_seq.max(upto);
+        }
     }
     if let Some(o) = &owner {
         o.release();
     }
-    drop(raw);
-    drop(debouncer);
+    drop(events);
     log_line(
         opts.json,
         &json!({"event": "stopped", "revision": engine.revision()}),

@@ -5,18 +5,21 @@
 //! one root never waits behind a build of another, and a query on a root whose worker is busy
 //! answers from the last published revision and says it is stale.
 //!
-//! Staleness comes from the watcher, not from a walk per query: a root is stale while the
-//! worker holds a batch of events it has not published yet, while it is (re)opening the index,
-//! or after a publish failed. When the watcher cannot run (for example the inotify limit is
-//! reached) the worker polls the tree with stat-based rescans instead and each answer checks
-//! freshness with the same stat walk `codegraph status` uses.
+//! Staleness comes from the root's counted file events ([`TreeEvents`]), not from a walk per
+//! query: before it answers, a query reads the OS's event queue to the end (microseconds) and
+//! the answer is current only if the worker has published every event counted by then, so a
+//! write made before the request is never in an answer that says `stale: false` unless the
+//! revision holds it (read-your-writes). A root is also stale while the worker (re)opens the
+//! index, or after a publish failed. When the watcher cannot run (for example the inotify
+//! limit is reached) the worker polls the tree with stat-based rescans instead and each answer
+//! checks freshness with the same stat walk `codegraph status` uses.
 
 use anyhow::{Result, anyhow};
 use codegraph_engine::engine::Engine;
 use codegraph_engine::index::IndexOptions;
-use codegraph_engine::watch::{apply, reduce, rescan_reason};
+use codegraph_engine::tree_events::TreeEvents;
+use codegraph_engine::watch::{apply, batch_of, next_batch, rescan_reason};
 use codegraph_query::{QueryError, Store};
-use notify_debouncer_full::{DebounceEventResult, new_debouncer};
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -150,11 +153,12 @@ pub struct RootState {
     pub phase: Phase,
     /// The newest revision the worker published (or found when it opened the index).
     pub revision: Option<i64>,
-    /// Batches of file events received, and applied (published or found empty): a caller
-    /// that wants the edits made before it arrived waits until `applied` reaches the `seen`
-    /// it read, which later batches cannot postpone.
-    pub seen_batches: u64,
-    pub applied_batches: u64,
+    /// Batches of file events counted ([`TreeEvents::sync`]), and the count up to which the
+    /// worker applied them (published or found empty): a caller that wants the edits made
+    /// before it arrived syncs, then waits until `applied_seq` reaches the `seen_seq` it read,
+    /// which later events cannot postpone.
+    pub seen_seq: u64,
+    pub applied_seq: u64,
     /// The last publish failed: the tree may differ from the index until the next succeeds.
     pub failed_publish: Option<String>,
     /// Whether the file watcher runs (else the worker polls).
@@ -164,22 +168,13 @@ pub struct RootState {
     pub last_publish: Option<Instant>,
     /// Revisions this server published (the opening build or update included).
     pub published: u64,
-    /// When the last raw file event arrived (before any debounce), and up to when raw events
-    /// are covered by batches the worker has taken and applied: a raw event after that point
-    /// is an edit not yet published, so answers say `stale` from its first event on.
-    pub raw_last: Option<Instant>,
-    pub covered_until: Option<Instant>,
 }
 
 impl RootState {
-    /// The worker holds file events it has not published yet.
+    /// File events were counted that the worker has not published yet (as of the last sync:
+    /// see [`RootHandle::synced`]).
     pub fn pending(&self) -> bool {
-        self.applied_batches < self.seen_batches || self.raw_uncovered()
-    }
-
-    /// A raw file event arrived that no applied batch covers yet.
-    fn raw_uncovered(&self) -> bool {
-        self.raw_last.is_some_and(|r| self.covered_until.is_none_or(|c| r > c))
+        self.applied_seq < self.seen_seq
     }
 }
 
@@ -193,6 +188,8 @@ pub struct RootHandle {
     stop: Arc<AtomicBool>,
     /// Idle read-only connections to the index.
     readers: Mutex<Vec<Store>>,
+    /// The root's counted file events, once the worker watches.
+    events: Mutex<Option<Arc<TreeEvents>>>,
     /// Files parsed of files scanned while the worker builds the index from scratch.
     pub progress: Arc<codegraph_engine::index::BuildProgress>,
 }
@@ -224,20 +221,19 @@ impl RootHandle {
             state: Mutex::new(RootState {
                 phase: Phase::Idle,
                 revision: None,
-                seen_batches: 0,
-                applied_batches: 0,
+                seen_seq: 0,
+                applied_seq: 0,
                 failed_publish: None,
                 watching: false,
                 watch_error: None,
                 started: None,
                 last_publish: None,
                 published: 0,
-                raw_last: None,
-                covered_until: None,
             }),
             changed: Condvar::new(),
             stop: Arc::new(AtomicBool::new(false)),
             readers: Mutex::new(Vec::new()),
+            events: Mutex::new(None),
             progress: Arc::new(codegraph_engine::index::BuildProgress::default()),
         })
     }
@@ -249,6 +245,27 @@ impl RootHandle {
 
     pub fn state(&self) -> RootState {
         self.lock().clone()
+    }
+
+    fn events(&self) -> Option<Arc<TreeEvents>> {
+        self.events.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// The state after reading the OS's event queue to the end: every file change that
+    /// completed before this call is counted in `seen_seq` (where the events are exact).
+    pub fn synced(&self) -> RootState {
+        if let Some(events) = self.events() {
+            let seq = events.sync();
+            let mut st = self.lock();
+            st.seen_seq = st.seen_seq.max(seq);
+            return st.clone();
+        }
+        self.state()
+    }
+
+    /// Whether the worker's events are a barrier (see [`TreeEvents::exact`]).
+    fn events_exact(&self) -> bool {
+        self.events().is_some_and(|e| e.exact())
     }
 
     fn update(&self, f: impl FnOnce(&mut RootState)) {
@@ -377,14 +394,14 @@ impl RootHandle {
 
     /// Whether an answer read at `revision` may not match the tree.
     pub fn stale(&self, revision: i64, reader: &codegraph_query::Reader<'_>) -> Result<bool> {
-        let st = self.state();
+        let st = self.synced();
         let behind = st.revision.is_some_and(|r| r > revision);
         match st.phase {
-            Phase::Ready if st.watching => {
+            Phase::Ready if st.watching && self.events_exact() => {
                 Ok(st.pending() || st.failed_publish.is_some() || behind)
             }
-            // Polling: the tree is the judge.
-            Phase::Ready => {
+            // Polling, or events that may come late: the tree is the judge.
+            Phase::Ready if !(st.pending() || st.failed_publish.is_some() || behind) => {
                 Ok(codegraph_engine::fresh::freshness(&self.root, &self.db, reader)?.stale())
             }
             _ => Ok(true),
@@ -396,12 +413,11 @@ impl RootHandle {
     /// `report` is called with a progress message each time it waits.
     pub fn wait_fresh_reporting(&self, report: &dyn Fn(String)) -> bool {
         let deadline = Instant::now() + self.opts.refresh_wait;
+        let target = self.synced().seen_seq;
         let mut st = self.lock();
-        let target = st.seen_batches;
         loop {
-            let busy = st.applied_batches < target
-                || st.raw_uncovered()
-                || matches!(st.phase, Phase::Opening { had_index: true });
+            let busy =
+                st.applied_seq < target || matches!(st.phase, Phase::Opening { had_index: true });
             if !busy {
                 return true;
             }
@@ -438,51 +454,38 @@ impl RootHandle {
     }
 
     fn worker(self: &Arc<Self>) -> Result<()> {
-        let (tx, rx) = std::sync::mpsc::channel::<DebounceEventResult>();
-        // Watch before opening, so that no edit falls between the two.
-        let watcher = new_debouncer(self.opts.debounce, None, tx).and_then(|mut d| {
-            d.watch(&self.root, notify::RecursiveMode::Recursive)?;
-            Ok(d)
-        });
-        // A second, raw watcher only notes that something changed, before the debounce: from
-        // the first event of an edit on, answers say stale and impact tools wait for it.
-        // It also keeps the owner file that lets CLI queries take this server's word on
-        // freshness ([`codegraph_engine::owner`]).
+        // Watch before opening, so that no edit falls between the two. Each counted event
+        // makes answers stale (and the owner file "pending", the word CLI queries take on
+        // freshness, [`codegraph_engine::owner`]) until the worker has published it.
         let owner = codegraph_engine::owner::Owner::claim(&self.db).map(Arc::new);
-        let raw = {
+        let events = {
             let me = Arc::downgrade(self);
-            let root = self.root.clone();
-            let own_files = codegraph_engine::guard::index_files(&self.db);
             let owner = owner.clone();
-            notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
-                let Ok(event) = res else { return };
-                if !codegraph_engine::watch::is_tree_change(&event, &root, &own_files) {
-                    return;
-                }
-                if let Some(me) = me.upgrade() {
-                    me.update(|st| st.raw_last = Some(Instant::now()));
-                }
-                if let Some(o) = &owner {
-                    o.pending();
-                }
-            })
-            .and_then(|mut w| {
-                notify::Watcher::watch(&mut w, &self.root, notify::RecursiveMode::Recursive)?;
-                Ok(w)
-            })
-            .ok()
+            TreeEvents::start(
+                &self.root,
+                codegraph_engine::guard::index_files(&self.db),
+                move |seq| {
+                    if let Some(me) = me.upgrade() {
+                        me.update(|st| st.seen_seq = st.seen_seq.max(seq));
+                    }
+                    if let Some(o) = &owner {
+                        o.pending();
+                    }
+                },
+            )
         };
-        let (watcher, watch_error) = match watcher {
-            Ok(d) => (Some(d), None),
+        let (events, watch_error) = match events {
+            Ok(e) => (Some(Arc::new(e)), None),
             Err(e) => {
                 let error = format!(
-                    "the file watcher is unavailable ({e}); polling every {:?}",
+                    "the file watcher is unavailable ({e:#}); polling every {:?}",
                     self.opts.poll_interval
                 );
                 tracing::warn!(root = %self.root.display(), "{error}");
                 (None, Some(error))
             }
         };
+        *self.events.lock().unwrap_or_else(|p| p.into_inner()) = events.clone();
         let index_opts = IndexOptions {
             max_file_size: self.opts.max_file_size,
             progress: false,
@@ -490,8 +493,8 @@ impl RootHandle {
             share: self.opts.share,
             counter: Some(self.progress.clone()),
         };
-        // Without both watchers this process cannot vouch for freshness.
-        let owner = if raw.is_some() && watcher.is_some() { owner } else { None };
+        // Without events this process cannot vouch for freshness.
+        let owner = if events.is_some() { owner } else { None };
         let one_at_a_time = self.db.exists().then(|| OPENING.take(OPEN_TURN_WAIT));
         let (mut engine, summary) = Engine::open(&self.root, &self.db, &index_opts)?;
         engine.warm()?;
@@ -504,67 +507,60 @@ impl RootHandle {
                 st.published += 1;
                 st.last_publish = Some(Instant::now());
             }
-            st.watching = watcher.is_some();
+            st.watching = events.is_some();
             st.watch_error = watch_error;
         });
         self.start_deriver();
         let mut last_poll = Instant::now();
         let mut retry = codegraph_engine::watch::Retry::default();
         let mut last_check = Instant::now();
+        // Events keep coming while the user types: a batch waits for `debounce` of quiet, but
+        // never longer than this after its first event.
+        let max_delay = (self.opts.debounce * 10).max(Duration::from_millis(50));
         while !self.stop.load(Ordering::SeqCst) {
-            if watcher.is_none() {
+            let Some(events) = &events else {
                 std::thread::sleep(Duration::from_millis(100));
                 if last_poll.elapsed() >= self.opts.poll_interval {
                     last_poll = Instant::now();
+                    let before = self.synced().seen_seq;
                     let applied = engine.sync_full(true);
-                    self.published(&engine, applied, owner.as_deref());
+                    self.published(&engine, applied, owner.as_deref(), before);
                 }
                 continue;
-            }
+            };
             if let Some(o) = &owner {
-                let st = self.state();
+                let st = self.synced();
                 if !st.pending() && st.failed_publish.is_none() {
                     o.fresh(engine.revision());
                 }
             }
-            let first = match rx.recv_timeout(Duration::from_millis(100)) {
-                Ok(r) => r,
-                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                    if retry.due() {
-                        // A failed publish: the whole tree again, until it lands.
-                        let applied = engine.sync_full(false);
+            let Some(taken) =
+                next_batch(events, Duration::from_millis(100), self.opts.debounce, max_delay)
+            else {
+                // A whole-tree sync holds every event counted before it starts.
+                let before = self.synced().seen_seq;
+                if retry.due() {
+                    // A failed publish: the whole tree again, until it lands.
+                    let applied = engine.sync_full(false);
+                    retry.record(&applied);
+                    self.published(&engine, applied, owner.as_deref(), before);
+                } else if last_check.elapsed() >= INDEX_CHECK_INTERVAL {
+                    // The index file deleted or replaced under us: rebuilt, not written blind.
+                    last_check = Instant::now();
+                    if let Some(applied) = engine.check_index().transpose() {
                         retry.record(&applied);
-                        self.published(&engine, applied, owner.as_deref());
-                    } else if last_check.elapsed() >= INDEX_CHECK_INTERVAL {
-                        // The index file deleted or replaced under us: rebuilt, not written blind.
-                        last_check = Instant::now();
-                        if let Some(applied) = engine.check_index().transpose() {
-                            retry.record(&applied);
-                            self.published(&engine, applied, owner.as_deref());
-                        }
+                        self.published(&engine, applied, owner.as_deref(), before);
                     }
-                    continue;
                 }
-                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
-                    return Err(anyhow!("the file watcher stopped unexpectedly"));
-                }
+                continue;
             };
-            // The debouncer hands over events once they are `debounce` old: raw events up to
-            // then are in this batch or an earlier one; younger ones come in a later batch.
-            let covers = Instant::now().checked_sub(self.opts.debounce);
-            let mut results = vec![first];
-            results.extend(rx.try_iter());
-            let batch = reduce(&engine, results, 1000);
-            if batch.touches_tree() {
-                self.update(|st| st.seen_batches += 1);
-            }
-            let cover = |st: &mut RootState| {
-                if covers.is_some_and(|c| st.covered_until.is_none_or(|u| c > u)) {
-                    st.covered_until = covers;
-                }
-            };
+            let upto = taken.upto;
+            let batch = batch_of(&engine, taken, 1000);
             let Some(applied) = apply(&mut engine, &batch) else {
-                self.update(cover);
+                // Nothing the index holds: the events are applied as they are.
+                if !engine.needs_retry() {
+                    self.update(|st| st.applied_seq = st.applied_seq.max(upto));
+                }
                 continue;
             };
             retry.record(&applied);
@@ -580,14 +576,13 @@ impl RootHandle {
                     "published"
                 );
             }
-            self.published(&engine, applied, owner.as_deref());
-            self.update(cover);
+            self.published(&engine, applied, owner.as_deref(), upto);
         }
         if let Some(o) = &owner {
             o.release();
         }
-        drop(raw);
-        drop(watcher);
+        *self.events.lock().unwrap_or_else(|p| p.into_inner()) = None;
+        drop(events);
         engine.release_for_exit();
         Ok(())
     }
@@ -700,13 +695,14 @@ impl RootHandle {
         }
     }
 
-    /// Records the outcome of one sync; a failure leaves the owner file "pending" with the
-    /// reason until a retry lands.
+    /// Records the outcome of one sync that holds every event counted up to `upto`; a failure
+    /// leaves the owner file "pending" with the reason until a retry lands.
     fn published(
         &self,
         engine: &Engine,
         outcome: Result<codegraph_engine::engine::Applied>,
         owner: Option<&codegraph_engine::owner::Owner>,
+        upto: u64,
     ) {
         match outcome {
             Ok(applied) => {
@@ -714,7 +710,7 @@ impl RootHandle {
                     tracing::warn!(root = %self.root.display(), revision = applied.revision, "rebuilt the index: {why}");
                 }
                 self.update(|st| {
-                    st.applied_batches = st.seen_batches;
+                    st.applied_seq = st.applied_seq.max(upto);
                     st.failed_publish = None;
                     st.revision = Some(engine.revision());
                     if applied.revision.is_some() {
@@ -732,7 +728,7 @@ impl RootHandle {
                     o.pending_because(&note);
                 }
                 self.update(|st| {
-                    st.applied_batches = st.seen_batches;
+                    st.applied_seq = st.applied_seq.max(upto);
                     st.failed_publish = Some(format!("{note} ({error})"));
                 });
             }
