@@ -101,12 +101,13 @@ pub fn is_stale_of(
     }
 }
 
-/// What a live owner of the index at `db_path` says of `revision`: `Some(false)` when every
-/// event is published in it, `Some(true)` when events are pending, `None` when no live owner
-/// speaks of it (then only a walk can tell).
+/// What a live owner of the index at `db_path` says of `revision`, asked now
+/// ([`crate::owner::ask`]: every write completed before this call counts): `Some(false)` when
+/// every event is published in it, `Some(true)` when events are pending or it published a
+/// later revision, `None` when no live owner answers (then only a walk can tell).
 pub fn owner_word(db_path: &Path, revision: i64) -> Option<bool> {
-    match crate::owner::read(db_path)? {
-        crate::owner::Claim::Fresh { revision: r } => (r == revision).then_some(false),
+    match crate::owner::ask(db_path, std::time::Duration::ZERO)? {
+        crate::owner::Claim::Fresh { revision: r } => Some(r != revision),
         crate::owner::Claim::Pending => Some(true),
     }
 }

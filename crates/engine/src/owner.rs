@@ -1,11 +1,15 @@
 //! Cheap freshness for the CLI. A process that keeps a root's index live (`codegraph watch`,
 //! `codegraph mcp`) says so in a small file beside the index (`index.db.owner`): its process
-//! ID and start time, and either "fresh at revision R" or "pending" (a file event arrived that
-//! is not published yet). A CLI query then takes that word instead of stat-ing every file of
-//! the tree; without a live owner (no file, a dead process, a reused process ID, another
-//! revision) it falls back to the walk ([`crate::fresh`]). Either way `stale` stays honest:
-//! the owner turns "pending" on the first raw event of an edit, before any debounce, and
-//! "fresh" only after a quiet period in which every event was applied and published.
+//! ID and start time, "fresh at revision R" or "pending" (for `status` and scripts), and the
+//! path of a Unix socket where it answers for freshness. The file alone is not enough for a
+//! CLI query: it is rewritten by the owner's threads some time after an edit, so a command
+//! run right after a write could read "fresh" of a revision without it. A CLI query asks the
+//! socket instead ([`ask`]): the owner reads its file events to the end
+//! ([`crate::tree_events::TreeEvents::sync`], which counts every write completed before the
+//! question) and answers "fresh at R" only if R holds them all, after waiting up to the time
+//! the question allows for the batch in flight. Without a live owner that answers (no file,
+//! a dead process, a reused process ID, no socket, another revision) the CLI falls back to
+//! the walk ([`crate::fresh`]).
 
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -27,10 +31,24 @@ pub fn owner_path(db: &Path) -> PathBuf {
     PathBuf::from(p)
 }
 
-/// The owner file and the file it is written through: both belong to the index, never to
-/// the tree (`--db` may put them inside the root).
-pub fn owner_files(db: &Path) -> [PathBuf; 2] {
-    owner_files_of(&owner_path(db))
+/// The owner file, the file it is written through and the owner's socket: they belong to
+/// the index, never to the tree (`--db` may put them inside the root).
+pub fn owner_files(db: &Path) -> [PathBuf; 3] {
+    let [a, b] = owner_files_of(&owner_path(db));
+    [a, b, socket_path(db)]
+}
+
+/// Where the owner of the index at `db` listens: beside the index, or in the temporary
+/// directory (named by a hash of the index path) when that path is too long for a socket.
+pub fn socket_path(db: &Path) -> PathBuf {
+    let mut p = db.as_os_str().to_os_string();
+    p.push(".sock");
+    // sun_path holds 108 bytes on Linux, 104 on macOS, with the terminating NUL.
+    if p.len() < 100 {
+        return PathBuf::from(p);
+    }
+    let hash = blake3::hash(db.as_os_str().as_encoded_bytes()).to_hex();
+    std::env::temp_dir().join(format!("codegraph-{}.sock", &hash[..24]))
 }
 
 fn owner_files_of(path: &Path) -> [PathBuf; 2] {
@@ -48,14 +66,24 @@ fn start_ticks(pid: u32) -> Option<u64> {
     rest.split_whitespace().nth(19)?.parse().ok()
 }
 
-/// The claim of the live owner of the index at `db`, if there is one.
-pub fn read(db: &Path) -> Option<Claim> {
+/// The owner file of the index at `db`, if its process is alive.
+fn live(db: &Path) -> Option<Value> {
     let text = std::fs::read_to_string(owner_path(db)).ok()?;
     let v: Value = serde_json::from_str(&text).ok()?;
     let pid = u32::try_from(v["pid"].as_u64()?).ok()?;
     if start_ticks(pid)? != v["started"].as_u64()? {
         return None;
     }
+    Some(v)
+}
+
+/// The claim the live owner of the index at `db` last wrote in its file, if there is one
+/// (what `status` shows; a query asks with [`ask`], which is current).
+pub fn read(db: &Path) -> Option<Claim> {
+    claim_of(&live(db)?)
+}
+
+fn claim_of(v: &Value) -> Option<Claim> {
     match v["state"].as_str()? {
         "fresh" => Some(Claim::Fresh { revision: v["revision"].as_i64()? }),
         "pending" => Some(Claim::Pending),
@@ -66,11 +94,37 @@ pub fn read(db: &Path) -> Option<Claim> {
 /// The note of the live owner of the index at `db` (why its events are not published yet),
 /// if there is a live owner and it left one.
 pub fn note(db: &Path) -> Option<String> {
-    read(db)?;
-    let text = std::fs::read_to_string(owner_path(db)).ok()?;
-    let v: Value = serde_json::from_str(&text).ok()?;
-    v["note"].as_str().map(str::to_string)
+    live(db)?["note"].as_str().map(str::to_string)
 }
+
+/// The live owner's current word on the index at `db`, asked over its socket: it reads its
+/// file events to the end first, so "fresh at R" means R holds every write completed before
+/// this call. When events are pending it waits up to `wait` for them to be published before
+/// it answers. `None` when no live owner answers (then only a walk can tell).
+pub fn ask(db: &Path, wait: std::time::Duration) -> Option<Claim> {
+    #[cfg(unix)]
+    {
+        use std::io::{BufRead, Write};
+        let v = live(db)?;
+        let sock = PathBuf::from(v["socket"].as_str()?);
+        let mut stream = std::os::unix::net::UnixStream::connect(&sock).ok()?;
+        let limit = wait + std::time::Duration::from_secs(2);
+        stream.set_read_timeout(Some(limit)).ok()?;
+        stream.set_write_timeout(Some(limit)).ok()?;
+        writeln!(stream, "{}", json!({"wait_ms": wait.as_millis() as u64})).ok()?;
+        let mut line = String::new();
+        std::io::BufReader::new(stream).read_line(&mut line).ok()?;
+        claim_of(&serde_json::from_str(&line).ok()?)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (db, wait);
+        None
+    }
+}
+
+/// The longest wait a question may ask for.
+const MAX_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// This process's ownership of a root's index: the file is written on every change of
 /// state and removed when the owner is dropped.
@@ -82,6 +136,8 @@ pub struct Owner {
     state: Mutex<Option<(Claim, Option<String>)>>,
     /// Given up: nothing more is written.
     released: std::sync::atomic::AtomicBool,
+    /// The socket this owner answers on, once it serves.
+    socket: Mutex<Option<PathBuf>>,
 }
 
 impl Owner {
@@ -96,6 +152,7 @@ impl Owner {
             started,
             state: Mutex::new(None),
             released: std::sync::atomic::AtomicBool::new(false),
+            socket: Mutex::new(None),
         };
         owner.set(Claim::Pending, None);
         Some(owner)
@@ -124,12 +181,70 @@ impl Owner {
         self.set(Claim::Pending, Some(note));
     }
 
+    /// Answers questions of CLI queries ([`ask`]) on the index's socket until released:
+    /// `word(wait)` reads the file events to the end, waits up to `wait` while some are not
+    /// published, and says what holds then. Where no socket can be served, the owner file
+    /// names none and queries walk the tree.
+    pub fn serve(
+        &self,
+        db: &Path,
+        word: impl Fn(std::time::Duration) -> Claim + Send + Sync + 'static,
+    ) {
+        #[cfg(unix)]
+        {
+            let path = socket_path(db);
+            // A socket left by a process that died; this process owns the index now.
+            let _ = std::fs::remove_file(&path);
+            let listener = match std::os::unix::net::UnixListener::bind(&path) {
+                Ok(l) => l,
+                Err(e) => {
+                    tracing::warn!(path = %path.display(), "cannot serve freshness to CLI queries ({e}); they walk the tree");
+                    return;
+                }
+            };
+            let word = std::sync::Arc::new(word);
+            let spawned = std::thread::Builder::new().name("codegraph-owner".into()).spawn({
+                let path = path.clone();
+                move || {
+                    for conn in listener.incoming() {
+                        // `release` connects once to wake this loop: the file is gone then.
+                        if !path.exists() {
+                            break;
+                        }
+                        let Ok(conn) = conn else { continue };
+                        let word = word.clone();
+                        let _ = std::thread::Builder::new()
+                            .name("codegraph-owner-answer".into())
+                            .spawn(move || answer(conn, &*word));
+                    }
+                }
+            });
+            if spawned.is_err() {
+                let _ = std::fs::remove_file(&path);
+                return;
+            }
+            *self.socket.lock().unwrap_or_else(|e| e.into_inner()) = Some(path);
+            let current = self.state.lock().unwrap_or_else(|e| e.into_inner()).take();
+            let (claim, note) = current.unwrap_or((Claim::Pending, None));
+            self.set(claim, note.as_deref());
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = (db, word);
+        }
+    }
+
     /// Gives the index up: removes the owner file (when it is still ours) and writes no more,
     /// though a watcher thread may still hold this owner for a moment.
     pub fn release(&self) {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         *state = Some((Claim::Pending, None));
         self.released.store(true, std::sync::atomic::Ordering::SeqCst);
+        if let Some(sock) = self.socket.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            let _ = std::fs::remove_file(&sock);
+            #[cfg(unix)]
+            let _ = std::os::unix::net::UnixStream::connect(&sock);
+        }
         let ours = std::fs::read_to_string(&self.path)
             .ok()
             .and_then(|t| serde_json::from_str::<Value>(&t).ok())
@@ -154,6 +269,9 @@ impl Owner {
         };
         if let Some(note) = note {
             body["note"] = json!(note);
+        }
+        if let Some(sock) = &*self.socket.lock().unwrap_or_else(|e| e.into_inner()) {
+            body["socket"] = json!(sock.display().to_string());
         }
         // Written beside and renamed into place: a reader sees the old or the new state.
         let [_, tmp] = owner_files_of(&self.path);
@@ -182,6 +300,29 @@ impl Owner {
     }
 }
 
+/// Answers one question on the owner's socket: `{"wait_ms": N}` in, the claim out.
+#[cfg(unix)]
+fn answer(conn: std::os::unix::net::UnixStream, word: &dyn Fn(std::time::Duration) -> Claim) {
+    use std::io::{BufRead, Write};
+    let _ = conn.set_read_timeout(Some(std::time::Duration::from_secs(2)));
+    let mut line = String::new();
+    let Ok(read) = conn.try_clone() else { return };
+    if std::io::BufReader::new(read).read_line(&mut line).is_err() {
+        return;
+    }
+    let wait = serde_json::from_str::<Value>(&line)
+        .ok()
+        .and_then(|v| v["wait_ms"].as_u64())
+        .map_or(std::time::Duration::ZERO, std::time::Duration::from_millis)
+        .min(MAX_WAIT);
+    let body = match word(wait) {
+        Claim::Fresh { revision } => json!({"state": "fresh", "revision": revision}),
+        Claim::Pending => json!({"state": "pending"}),
+    };
+    let mut conn = conn;
+    let _ = writeln!(conn, "{body}");
+}
+
 impl Drop for Owner {
     fn drop(&mut self) {
         // Only our own file: another owner may have claimed the index since.
@@ -204,6 +345,35 @@ mod tests {
         assert_eq!(read(&db), Some(Claim::Pending));
         owner.fresh(1);
         assert_eq!(read(&db), Some(Claim::Fresh { revision: 1 }));
+    }
+
+    /// A CLI query asks the owner over its socket: the owner's word with the wait it
+    /// allowed; nothing once the owner is released (then the CLI walks).
+    #[cfg(unix)]
+    #[test]
+    fn a_query_asks_the_owner_over_its_socket() {
+        use std::time::Duration;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let db = dir.path().join("index.db");
+        let owner = Owner::claim(&db).expect("this OS has /proc");
+        assert_eq!(ask(&db, Duration::ZERO), None, "not serving yet");
+        owner.serve(&db, |wait| {
+            if wait >= Duration::from_millis(100) {
+                Claim::Fresh { revision: 3 }
+            } else {
+                Claim::Pending
+            }
+        });
+        assert_eq!(ask(&db, Duration::ZERO), Some(Claim::Pending));
+        assert_eq!(ask(&db, Duration::from_millis(200)), Some(Claim::Fresh { revision: 3 }));
+        assert_eq!(
+            ask(&db, Duration::from_secs(60)),
+            Some(Claim::Fresh { revision: 3 }),
+            "waits are capped"
+        );
+        owner.release();
+        assert_eq!(ask(&db, Duration::ZERO), None);
+        assert!(!socket_path(&db).exists(), "the socket is removed");
     }
 
     #[test]

@@ -921,9 +921,15 @@ fn export_derived<W: Write>(
 }
 
 /// Opens the index of a root for reading, with an actionable error when there is none.
+/// How long a read command waits for a live owner to publish edits it has not yet.
+const OWNER_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
+
 fn open_store(root: Option<PathBuf>, db: Option<&Path>) -> Result<(PathBuf, Store)> {
     let root = query_root(root, db)?;
     let path = db_path(&root, db)?;
+    // A live watch or mcp process publishes the edits made just before this command first
+    // (up to a second), so the revision read below holds them.
+    codegraph_engine::owner::ask(&path, OWNER_WAIT);
     match Store::open_read_only(&path) {
         Ok(mut store) => {
             crate::events::opened(&root, store.reader().ok().map(|r| r.revision()));

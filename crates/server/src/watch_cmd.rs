@@ -51,8 +51,15 @@ pub fn run_watch(
         })
         .with_context(|| format!("cannot watch {}", root.display()))?
     };
+    let events = Arc::new(events);
+    let published = Arc::new(Published::default());
     let (mut engine, summary) = Engine::open(root, db_path, index_opts)?;
     engine.warm()?;
+    published.set(0, engine.revision(), true);
+    if let Some(o) = &owner {
+        let (events, published) = (events.clone(), published.clone());
+        o.serve(db_path, move |wait| published.claim(events.sync(), wait));
+    }
     on_open(&summary)?;
     // Events counted up to here are in the published revision.
     let mut applied_seq = 0u64;
@@ -105,6 +112,7 @@ pub fn run_watch(
                 if healthy {
                     applied_seq = applied_seq.max(before);
                 }
+                published.set(applied_seq, engine.revision(), healthy);
             }
             continue;
         };
@@ -113,6 +121,7 @@ pub fn run_watch(
         let Some(applied) = apply(&mut engine, &batch) else {
             if !engine.needs_retry() {
                 applied_seq = applied_seq.max(upto);
+                published.set(applied_seq, engine.revision(), healthy);
             }
             continue;
         };
@@ -120,6 +129,7 @@ pub fn run_watch(
         if healthy {
             applied_seq = applied_seq.max(upto);
         }
+        published.set(applied_seq, engine.revision(), healthy);
     }
     if let Some(o) = &owner {
         o.release();
@@ -131,6 +141,41 @@ pub fn run_watch(
         &format!("stopped at revision {}", engine.revision()),
     );
     Ok(())
+}
+
+/// What the watch loop has published, for the owner's answers to CLI queries.
+#[derive(Default)]
+struct Published {
+    /// (events applied up to, revision, whether the last publish landed)
+    state: std::sync::Mutex<(u64, i64, bool)>,
+    changed: std::sync::Condvar,
+}
+
+impl Published {
+    fn set(&self, applied: u64, revision: i64, healthy: bool) {
+        *self.state.lock().unwrap_or_else(|p| p.into_inner()) = (applied, revision, healthy);
+        self.changed.notify_all();
+    }
+
+    /// Fresh once events up to `target` are published (waiting up to `wait` for that).
+    fn claim(&self, target: u64, wait: Duration) -> codegraph_engine::owner::Claim {
+        let deadline = Instant::now() + wait;
+        let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        loop {
+            let (applied, revision, healthy) = *st;
+            if applied >= target && healthy {
+                return codegraph_engine::owner::Claim::Fresh { revision };
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return codegraph_engine::owner::Claim::Pending;
+            }
+            st = self
+                .changed
+                .wait_timeout(st, deadline - now)
+                .map_or_else(|p| p.into_inner().0, |r| r.0);
+        }
+    }
 }
 
 /// How often an idle watch checks that its index file is still the one it writes.

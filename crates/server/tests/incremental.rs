@@ -469,6 +469,36 @@ fn cli_takes_the_watchers_word_on_freshness() {
     assert_eq!(why, "every indexed file matches the tree");
 }
 
+/// Read-your-writes from the CLI with a live `watch`: a query run right after a write either
+/// holds the write or says `stale: true` (the watcher answers over its socket after reading
+/// its file events to the end, and a read command first waits up to a second for the batch
+/// in flight, so it normally holds it).
+#[test]
+fn a_cli_query_right_after_a_write_holds_it_or_says_stale() {
+    let f = fixture();
+    let db = f.db.to_string_lossy().into_owned();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_codegraph"))
+        .args(["watch", "--json", "--db", &db])
+        .current_dir(&f.root)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("spawn watch");
+    let rx = lines_of(&mut child);
+    let _child = KillOnDrop(child);
+    next_event(&rx, "watching");
+    let mut held = 0;
+    for i in 0..15 {
+        let name = format!("written{i}");
+        write(&f, "web/written.ts", &format!("export function {name}() {{}}\n"));
+        let v = json(codegraph(&["search", &name, "--json", "--db", &db], &f.root));
+        let found = v["hits"].as_array().is_some_and(|h| h.iter().any(|h| h["name"] == name));
+        assert!(found || v["stale"] == true, "stale: false without the write just made: {v}");
+        held += usize::from(found);
+    }
+    assert_eq!(held, 15, "each query waited for the batch in flight");
+}
+
 /// Kills a child process when a failing test unwinds past it.
 struct KillOnDrop(Child);
 

@@ -434,6 +434,32 @@ impl RootHandle {
         }
     }
 
+    /// The owner's word for a CLI query: current once every event counted now is published
+    /// (waiting up to `wait` for that).
+    fn claim(&self, wait: Duration) -> codegraph_engine::owner::Claim {
+        use codegraph_engine::owner::Claim;
+        let deadline = Instant::now() + wait;
+        let target = self.synced().seen_seq;
+        let mut st = self.lock();
+        loop {
+            if st.phase == Phase::Ready
+                && st.applied_seq >= target
+                && st.failed_publish.is_none()
+                && let Some(revision) = st.revision
+            {
+                return Claim::Fresh { revision };
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Claim::Pending;
+            }
+            st = self
+                .changed
+                .wait_timeout(st, deadline - now)
+                .map_or_else(|p| p.into_inner().0, |r| r.0);
+        }
+    }
+
     fn run_worker(self: Arc<Self>) {
         // A panic in the engine must not leave the root looking ready: it becomes a failure
         // that the next call retries.
@@ -495,6 +521,13 @@ impl RootHandle {
         };
         // Without events this process cannot vouch for freshness.
         let owner = if events.is_some() { owner } else { None };
+        if let Some(o) = &owner {
+            let me = Arc::downgrade(self);
+            o.serve(&self.db, move |wait| match me.upgrade() {
+                Some(me) => me.claim(wait),
+                None => codegraph_engine::owner::Claim::Pending,
+            });
+        }
         let one_at_a_time = self.db.exists().then(|| OPENING.take(OPEN_TURN_WAIT));
         let (mut engine, summary) = Engine::open(&self.root, &self.db, &index_opts)?;
         engine.warm()?;
