@@ -39,7 +39,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args> {
     Ok(a)
 }
 
-fn rss_mib(pid: u32) -> Option<f64> {
+pub(crate) fn rss_mib(pid: u32) -> Option<f64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
     let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;

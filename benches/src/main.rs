@@ -24,6 +24,10 @@
 //!   codegraph-bench churn DIR|--smoke [--ops N] [--switches N]
 //!                                                         branch switches in a watched root and
 //!                                                         the daemon's RSS over a long session
+//!   codegraph-bench agents DIR|--smoke [--worktrees N] [--secs S] [--mode grow|flip]
+//!                          [--switch-every K] [--rss-every S]
+//!                                                         agents in N worktrees of one mcp:
+//!                                                         read-your-writes, RSS over time
 //!   codegraph-bench worktrees DIR|--smoke [--changed N,N...]
 //!                                                         a new git worktree seeded from its
 //!                                                         sibling vs a cold build
@@ -42,6 +46,7 @@
 //! Build first: `cargo build --profile dist -p codegraph-server -p codegraph-bench`.
 
 mod accuracy;
+mod agents;
 mod answer_sizes;
 mod attack;
 mod churn;
@@ -215,8 +220,9 @@ fn main() -> Result<()> {
         Some("mcp-rss") => worktrees::run_mcp_rss(args),
         Some("attack") => attack::run(args),
         Some("churn") => churn::run(args),
+        Some("agents") => agents::run(args),
         _ => bail!(
-            "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | incremental DIR [--edits N] [--rss-edits N] [--keep] | accuracy [--corpora DIR] [--only NAME] [--peers] | impact-accuracy [--corpora DIR] [--only NAME] | answer-sizes [--corpora DIR] [--only NAME] | endpoints [--corpora DIR] [--only NAME] [--show N] | peers [--only NAME] [--runs N] [--smoke] | queries --db PATH [--calls N] | web --db PATH [--root DIR] [--hub ID] [--calls N] | mcp-load DIR [--clients N] [--calls M] [--edit-ms MS] [--bin PATH] [--json] [--keep] | mcp-load --smoke | mcp-rss --cache DIR [--bin PATH] ROOT... | attack [DIR] [--bin PATH] [--stalled N] [--sessions N] [--pipelined N] [--idle-wait S] | report [--smoke] [--out FILE] [--only TEXT]"
+            "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | incremental DIR [--edits N] [--rss-edits N] [--keep] | accuracy [--corpora DIR] [--only NAME] [--peers] | impact-accuracy [--corpora DIR] [--only NAME] | answer-sizes [--corpora DIR] [--only NAME] | endpoints [--corpora DIR] [--only NAME] [--show N] | peers [--only NAME] [--runs N] [--smoke] | queries --db PATH [--calls N] | web --db PATH [--root DIR] [--hub ID] [--calls N] | mcp-load DIR [--clients N] [--calls M] [--edit-ms MS] [--bin PATH] [--json] [--keep] | mcp-load --smoke | mcp-rss --cache DIR [--bin PATH] ROOT... | attack [DIR] [--bin PATH] [--stalled N] [--sessions N] [--pipelined N] [--idle-wait S] | agents DIR|--smoke [--worktrees N] [--secs S] [--mode grow|flip] [--switch-every K] [--rss-every S] [--bin PATH] | report [--smoke] [--out FILE] [--only TEXT]"
         ),
     }
 }

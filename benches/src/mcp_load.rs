@@ -35,7 +35,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-type Client = RunningService<RoleClient, ClientConfig>;
+pub(crate) type Client = RunningService<RoleClient, ClientConfig>;
 
 /// The tools of the mix, in round-robin order.
 const TOOLS: [&str; 5] =
@@ -384,7 +384,7 @@ impl Server {
 // ---------------------------------------------------------------------------------------------
 // Clients.
 
-async fn connect(url: &str) -> Result<Client> {
+pub(crate) async fn connect(url: &str) -> Result<Client> {
     let transport = StreamableHttpClientTransport::from_config(
         StreamableHttpClientTransportConfig::with_uri(url.to_string()),
     );
@@ -392,7 +392,7 @@ async fn connect(url: &str) -> Result<Client> {
 }
 
 /// One tool call: the answer's JSON, or why there is none.
-async fn call(client: &Client, tool: &str, args: &Value) -> Result<Value, String> {
+pub(crate) async fn call(client: &Client, tool: &str, args: &Value) -> Result<Value, String> {
     let args = args.as_object().cloned().unwrap_or_default();
     let r = client
         .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(args))

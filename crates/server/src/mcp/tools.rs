@@ -432,9 +432,11 @@ impl CodegraphMcp {
             *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(store.interrupt_handle());
             let result = (|| -> ToolResult {
                 let reader = store.reader()?;
-                let mut v = f(&handle, &reader)?;
-                mcp_wording(&mut v);
+                let answer = f(&handle, &reader);
                 let stale = handle.stale(reader.revision(), &reader)?;
+                // "No symbol named X" from a revision without the edit that added X must say so.
+                let mut v = answer.map_err(|e| freshness_of_error(e, reader.revision(), stale))?;
+                mcp_wording(&mut v);
                 if let Value::Object(map) = &mut v {
                     map.insert("root".into(), json!(handle.root.display().to_string()));
                     map.insert("revision".into(), json!(reader.revision()));
@@ -546,6 +548,24 @@ fn mcp_wording(v: &mut Value) {
         }
         Value::Array(a) => a.iter_mut().for_each(mcp_wording),
         _ => {}
+    }
+}
+
+/// A tool error from a revision that may lag the tree says so: a structured error carries
+/// `revision` and `stale`; a plain one read from a stale revision says that edits are pending.
+fn freshness_of_error(e: ToolError, revision: i64, stale: bool) -> ToolError {
+    match e {
+        ToolError::Answer(mut v) => {
+            if let Value::Object(map) = &mut v {
+                map.insert("revision".into(), json!(revision));
+                map.insert("stale".into(), json!(stale));
+            }
+            ToolError::Answer(v)
+        }
+        ToolError::Message(m) if stale => ToolError::Message(format!(
+            "{m} (read at revision {revision}, which is stale: edits on disk are not published yet; ask again in a moment)"
+        )),
+        other => other,
     }
 }
 
@@ -1395,7 +1415,7 @@ impl CodegraphMcp {
 /// parsed of files scanned) and, when one is published, the snapshot. Never waits for a build.
 fn root_status(h: &Arc<RootHandle>) -> Value {
     let store = h.try_store();
-    let st = h.state();
+    let st = h.synced();
     let mut v = json!({
         "root": h.root.display().to_string(),
         "phase": st.phase.as_str(),
