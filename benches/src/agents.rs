@@ -8,8 +8,8 @@
 //! and `code_search` of the new function. Every K edits the agent switches its worktree to a
 //! branch that adds a function, asks `code_search` for it, and switches back.
 //!
-//! `--mode grow` (default) adds two new functions per edit (a target and its caller), so the
-//! trees grow as an agent's work does; `--mode flip` rewrites one file between two versions
+//! `--mode grow` (default) adds two new functions per edit (a target and its caller), 20 edits
+//! to a file and then a new file, so the trees grow as an agent's work does; `--mode flip` rewrites one file between two versions
 //! (the caller's name alternates), so the trees do not grow and memory must stay flat.
 //!
 //! Each answer that says `stale: false` must reflect every write made before the request
@@ -28,6 +28,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+/// Functions (pairs) an agent adds to one file before it starts another, growing.
+const FUNCTIONS_PER_FILE: usize = 20;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Mode {
@@ -112,25 +115,30 @@ struct Seen {
 struct Agent {
     a: usize,
     root: PathBuf,
-    file: PathBuf,
+    /// The package directory the agent writes into.
+    dir: PathBuf,
     pkg: String,
     mode: Mode,
     switch_every: usize,
 }
 
 impl Agent {
-    /// The file's text at edit `n` and the (target, caller) pair the edit added.
-    fn text(&self, n: usize) -> (String, String, String) {
+    /// Edit `n`: the file it writes, the file's new text and the (target, caller) pair the
+    /// edit added. Growing, the agent adds both functions to its current file and starts a new
+    /// file every [`FUNCTIONS_PER_FILE`] edits, as an agent's work adds files of modest size.
+    fn edit(&self, n: usize) -> (PathBuf, String, String, String) {
         let a = self.a;
         match self.mode {
             Mode::Grow => {
+                let f = (n - 1) / FUNCTIONS_PER_FILE;
                 let mut s = format!("package {}\n", self.pkg);
-                for i in 1..=n {
+                for i in f * FUNCTIONS_PER_FILE + 1..=n {
                     s.push_str(&format!(
                         "\nfunc CgT{a}x{i}() int {{ return {i} }}\n\nfunc CgC{a}x{i}() int {{ return CgT{a}x{i}() }}\n"
                     ));
                 }
-                (s, format!("CgT{a}x{n}"), format!("CgC{a}x{n}"))
+                let path = self.dir.join(format!("cgagent{a}_{f}.go"));
+                (path, s, format!("CgT{a}x{n}"), format!("CgC{a}x{n}"))
             }
             Mode::Flip => {
                 let caller =
@@ -139,7 +147,7 @@ impl Agent {
                     "package {}\n\nfunc CgT{a}() int {{ return 1 }}\n\nfunc {caller}() int {{ return CgT{a}() }}\n",
                     self.pkg
                 );
-                (s, format!("CgT{a}"), caller)
+                (self.dir.join(format!("cgagent{a}.go")), s, format!("CgT{a}"), caller)
             }
         }
     }
@@ -190,8 +198,8 @@ impl Agent {
             if n.is_multiple_of(self.switch_every) {
                 self.switch(&client, &mut seen).await?;
             }
-            let (text, target, caller) = self.text(n);
-            std::fs::write(&self.file, text)?;
+            let (file, text, target, caller) = self.edit(n);
+            std::fs::write(&file, text)?;
             let written = Instant::now();
             edits.fetch_add(1, Ordering::SeqCst);
             seen.edits += 1;
@@ -435,7 +443,7 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
                 let agent = Agent {
                     a: i,
                     root: r.clone(),
-                    file: r.join(&pkg_dir).join(format!("cgagent{i}.go")),
+                    dir: r.join(&pkg_dir),
                     pkg: pkg.clone(),
                     mode: a.mode,
                     switch_every: a.switch_every,

@@ -9,9 +9,16 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 type Key = (String, Option<Language>);
 
-fn table() -> &'static Mutex<HashMap<Key, Weak<FileFacts>>> {
-    static TABLE: OnceLock<Mutex<HashMap<Key, Weak<FileFacts>>>> = OnceLock::new();
-    TABLE.get_or_init(Mutex::default)
+struct Table {
+    facts: HashMap<Key, Weak<FileFacts>>,
+    /// Dead entries are dropped when the table has doubled since the last sweep (a weak
+    /// reference keeps its `FileFacts` allocation until dropped).
+    sweep_at: usize,
+}
+
+fn table() -> &'static Mutex<Table> {
+    static TABLE: OnceLock<Mutex<Table>> = OnceLock::new();
+    TABLE.get_or_init(|| Mutex::new(Table { facts: HashMap::new(), sweep_at: 1024 }))
 }
 
 /// The facts of the blob `hash` read as `language`: the copy another root holds when there is
@@ -23,21 +30,21 @@ pub fn facts(
 ) -> Option<Arc<FileFacts>> {
     let key = (hash.to_string(), language);
     if let Some(f) =
-        table().lock().unwrap_or_else(|e| e.into_inner()).get(&key).and_then(Weak::upgrade)
+        table().lock().unwrap_or_else(|e| e.into_inner()).facts.get(&key).and_then(Weak::upgrade)
     {
         return Some(f);
     }
     let made = Arc::new(make()?);
     let mut t = table().lock().unwrap_or_else(|e| e.into_inner());
     // Another thread may have made the same facts meanwhile: keep one.
-    if let Some(f) = t.get(&key).and_then(Weak::upgrade) {
+    if let Some(f) = t.facts.get(&key).and_then(Weak::upgrade) {
         return Some(f);
     }
-    // Drop dead entries now and then, so the table does not outgrow what is alive.
-    if t.len() > 1024 && t.len().is_power_of_two() {
-        t.retain(|_, w| w.strong_count() > 0);
+    t.facts.insert(key, Arc::downgrade(&made));
+    if t.facts.len() >= t.sweep_at {
+        t.facts.retain(|_, w| w.strong_count() > 0);
+        t.sweep_at = (t.facts.len() * 2).max(1024);
     }
-    t.insert(key, Arc::downgrade(&made));
     Some(made)
 }
 

@@ -101,24 +101,55 @@ pub fn file_graph(db: &dyn salsa::Database, file: SourceFile) -> FileGraph {
     shared_rows(path, facts, || build_file_graph(db, file, language, facts))
 }
 
+/// One built version of a file's rows, held weakly (see [`shared_rows`]).
+struct RowsEntry {
+    facts: Weak<FileFacts>,
+    nodes: Weak<[Node]>,
+    edges: Weak<[Edge]>,
+    diagnostics: Vec<(DiagnosticCode, String)>,
+}
+
+impl RowsEntry {
+    fn alive(&self) -> bool {
+        self.facts.strong_count() > 0 && self.nodes.strong_count() > 0
+    }
+}
+
+struct RowsTable {
+    paths: HashMap<String, Vec<RowsEntry>>,
+    entries: usize,
+    sweep_at: usize,
+}
+
+fn rows_table() -> &'static Mutex<RowsTable> {
+    static TABLE: OnceLock<Mutex<RowsTable>> = OnceLock::new();
+    TABLE
+        .get_or_init(|| Mutex::new(RowsTable { paths: HashMap::new(), entries: 0, sweep_at: 1024 }))
+}
+
 /// Rows already built for (`path`, `facts`) by any database of the process, else `make()`'s.
 /// An entry holds the facts weakly, so their allocation (and its address, the key) cannot be
 /// reused by other facts while the entry exists; rows live as long as some memo holds them.
+///
+/// A weak reference to a slice keeps the slice's allocation (every `Node` inline) until the
+/// reference is dropped, so dead entries must go soon: a path's dead versions are dropped each
+/// time a new version of it is built, and the whole table is swept whenever it has doubled
+/// since the last sweep. (A table swept only at fixed sizes kept the rows of ~1,700 dead
+/// versions of a growing file alive in a long `mcp` session: hundreds of MiB.)
 fn shared_rows(path: &str, facts: &Arc<FileFacts>, make: impl FnOnce() -> FileGraph) -> FileGraph {
-    type Entry = (Weak<FileFacts>, Weak<[Node]>, Weak<[Edge]>, Vec<(DiagnosticCode, String)>);
-    static TABLE: OnceLock<Mutex<HashMap<(String, usize), Entry>>> = OnceLock::new();
-    let table = TABLE.get_or_init(Mutex::default);
-    let key = (path.to_string(), Arc::as_ptr(facts) as usize);
+    let table = rows_table();
     let found = {
         let t = table.lock().unwrap_or_else(|e| e.into_inner());
-        t.get(&key).and_then(|(f, n, e, d)| {
-            let same = f.upgrade().is_some_and(|f| Arc::ptr_eq(&f, facts));
-            match (same, n.upgrade(), e.upgrade()) {
-                (true, Some(nodes), Some(edges)) => {
-                    Some(FileGraph { nodes, edges, diagnostics: d.clone() })
+        t.paths.get(path).and_then(|versions| {
+            versions.iter().find_map(|e| {
+                let same = e.facts.upgrade().is_some_and(|f| Arc::ptr_eq(&f, facts));
+                match (same, e.nodes.upgrade(), e.edges.upgrade()) {
+                    (true, Some(nodes), Some(edges)) => {
+                        Some(FileGraph { nodes, edges, diagnostics: e.diagnostics.clone() })
+                    }
+                    _ => None,
                 }
-                _ => None,
-            }
+            })
         })
     };
     if let Some(g) = found {
@@ -126,18 +157,25 @@ fn shared_rows(path: &str, facts: &Arc<FileFacts>, make: impl FnOnce() -> FileGr
     }
     let g = make();
     let mut t = table.lock().unwrap_or_else(|e| e.into_inner());
-    if t.len() > 1024 && t.len().is_power_of_two() {
-        t.retain(|_, (f, n, _, _)| f.strong_count() > 0 && n.strong_count() > 0);
+    let versions = t.paths.entry(path.to_string()).or_default();
+    let before = versions.len();
+    versions.retain(RowsEntry::alive);
+    versions.push(RowsEntry {
+        facts: Arc::downgrade(facts),
+        nodes: Arc::downgrade(&g.nodes),
+        edges: Arc::downgrade(&g.edges),
+        diagnostics: g.diagnostics.clone(),
+    });
+    let after = versions.len();
+    t.entries = t.entries + after - before;
+    if t.entries >= t.sweep_at {
+        t.paths.retain(|_, versions| {
+            versions.retain(RowsEntry::alive);
+            !versions.is_empty()
+        });
+        t.entries = t.paths.values().map(Vec::len).sum();
+        t.sweep_at = (t.entries * 2).max(1024);
     }
-    t.insert(
-        key,
-        (
-            Arc::downgrade(facts),
-            Arc::downgrade(&g.nodes),
-            Arc::downgrade(&g.edges),
-            g.diagnostics.clone(),
-        ),
-    );
     g
 }
 
@@ -208,4 +246,40 @@ fn build_file_graph(
     graph.nodes = nodes.into();
     graph.edges = edges.into();
     graph
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A long session rewrites one file over and over: the table keeps the live version
+    /// and at most the one before it, never the rows of every dead version.
+    #[test]
+    fn dead_versions_of_a_file_are_not_kept() {
+        let path = "graph_test/dead_versions.go";
+        let rows = |n: usize| FileGraph {
+            nodes: Arc::from(Vec::<Node>::with_capacity(n)),
+            edges: Arc::from(Vec::<Edge>::new()),
+            diagnostics: Vec::new(),
+        };
+        let mut held = Vec::new();
+        for n in 0..200 {
+            let facts = Arc::new(FileFacts::default());
+            let g = shared_rows(path, &facts, || rows(n));
+            let again = shared_rows(path, &facts, || panic!("built twice"));
+            assert!(Arc::ptr_eq(&g.nodes, &again.nodes), "one copy while alive");
+            // The memo of the previous version lives until the new one replaces it.
+            held.push((facts, g, again));
+            if held.len() > 1 {
+                held.remove(0);
+            }
+            let kept = rows_table()
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .paths
+                .get(path)
+                .map_or(0, Vec::len);
+            assert!(kept <= 2, "version {n}: {kept} versions kept");
+        }
+    }
 }
