@@ -1,12 +1,15 @@
 //! `codegraph-bench agents DIR|--smoke [--worktrees N] [--secs S] [--mode grow|flip]
-//! [--switch-every K] [--rss-every S] [--bin PATH]`: many agents, one server (issue 46).
+//! [--switch-every K] [--rss-every S] [--pause-ms MS] [--bin PATH]`: many agents, one server
+//! (issue 46).
 //!
 //! DIR (Go sources) is copied into a private git repository with N-1 extra worktrees; one
 //! release `codegraph mcp` serves all N roots over streamable HTTP, and one agent per root,
 //! all at once, for S seconds: writes a function, then asks at once and again until the
 //! answer shows the write: `impact_analysis` of the function it calls, then `symbol_context`
 //! and `code_search` of the new function. Every K edits the agent switches its worktree to a
-//! branch that adds a function, asks `code_search` for it, and switches back.
+//! branch that adds a function, asks `code_search` for it, and switches back. `--pause-ms`
+//! makes each agent think that long after each edit's questions (default 0: as fast as the
+//! answers come).
 //!
 //! `--mode grow` (default) adds two new functions per edit (a target and its caller), 20 edits
 //! to a file and then a new file, so the trees grow as an agent's work does; `--mode flip` rewrites one file between two versions
@@ -46,6 +49,7 @@ struct Args {
     mode: Mode,
     switch_every: usize,
     rss_every: u64,
+    pause: Duration,
     bin: PathBuf,
 }
 
@@ -59,6 +63,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args> {
         mode: Mode::Grow,
         switch_every: 20,
         rss_every: if smoke { 2 } else { 10 },
+        pause: Duration::ZERO,
         bin: crate::sibling_binary()?,
     };
     while let Some(arg) = it.next() {
@@ -68,6 +73,7 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args> {
             "--secs" => a.secs = val("S")?.parse()?,
             "--switch-every" => a.switch_every = val("K")?.parse()?,
             "--rss-every" => a.rss_every = val("S")?.parse()?,
+            "--pause-ms" => a.pause = Duration::from_millis(val("MS")?.parse()?),
             "--bin" => a.bin = PathBuf::from(val("PATH")?),
             "--mode" => {
                 a.mode = match val("grow|flip")?.as_str() {
@@ -120,6 +126,7 @@ struct Agent {
     pkg: String,
     mode: Mode,
     switch_every: usize,
+    pause: Duration,
 }
 
 impl Agent {
@@ -249,6 +256,9 @@ impl Agent {
                     );
                 }
                 Err(e) => bail!("symbol_context of {caller}: {e}"),
+            }
+            if !self.pause.is_zero() {
+                tokio::time::sleep(self.pause).await;
             }
         }
         Ok(seen)
@@ -447,6 +457,7 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
                     pkg: pkg.clone(),
                     mode: a.mode,
                     switch_every: a.switch_every,
+                    pause: a.pause,
                 };
                 tokio::spawn(agent.run(url.clone(), stop.clone(), edits.clone()))
             })
@@ -482,7 +493,7 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
         }
     };
     println!(
-        "corpus            {} ({} roots: a repository and {} worktrees; mode {:?}; {} s)",
+        "corpus            {} ({} roots: a repository and {} worktrees; mode {:?}; {} s; pause {} ms)",
         if a.smoke {
             "smoke (120 generated Go files)".to_string()
         } else {
@@ -491,7 +502,8 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
         roots.len(),
         roots.len() - 1,
         a.mode,
-        a.secs
+        a.secs,
+        a.pause.as_millis()
     );
     println!(
         "edits             {} ({:.1}/s), branch switches {}",

@@ -129,6 +129,11 @@ fn plan(corpora: &Path, db: &Path) -> Vec<Section> {
             args: s(&["churn", GO_STDLIB]),
         },
         Section {
+            title: "Many agents, one server (issue 46)",
+            about: "One `codegraph mcp` serving a private git repository of the Go standard library and three worktrees of it; one agent per root for 5 minutes writes two functions (a target and its caller), asks `impact_analysis` of the target at once and until the caller shows, then `symbol_context` and `code_search` of the caller, and switches its worktree to a branch and back every 20 edits. Counts answers that say `stale: false` without a write made before the request (must be 0), the time from each write to the first answer that shows it, and the server's RSS next to the index's size.",
+            args: s(&["agents", GO_STDLIB, "--secs", "300", "--rss-every", "30"]),
+        },
+        Section {
             title: "MCP server under load (issue 6)",
             about: "8 concurrent MCP clients over streamable HTTP while files are edited and re-indexed: throughput, latency per tool, revision order and torn-revision checks.",
             args: s(&["mcp-load", GO_STDLIB]),
@@ -154,6 +159,11 @@ fn smoke_plan() -> Vec<Section> {
             title: "Branch switches and churn (smoke)",
             about: "A short watch session on a small synthetic Go module.",
             args: s(&["churn", "--smoke"]),
+        },
+        Section {
+            title: "Many agents, one server (smoke)",
+            about: "Four roots of a small synthetic Go module, one agent each, a few seconds.",
+            args: s(&["agents", "--smoke", "--secs", "5"]),
         },
         Section {
             title: "MCP server under load (smoke)",

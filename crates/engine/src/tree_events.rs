@@ -222,6 +222,16 @@ impl TreeEvents {
         (q.last.map(|t| t.elapsed()), q.pending.first_event.map(|t| t.elapsed()))
     }
 
+    /// Up to `max` paths of events counted but not taken yet (what an answer that says
+    /// `stale` names), without taking them.
+    pub fn untaken_paths(&self, max: usize) -> Vec<PathBuf> {
+        let q = self.shared.lock();
+        let mut paths: Vec<PathBuf> = q.pending.paths.iter().take(max).cloned().collect();
+        paths.sort();
+        paths.dedup();
+        paths
+    }
+
     /// Takes every event counted so far (after reading the OS's queue to the end).
     pub fn take(&self) -> Taken {
         self.shared.drain();

@@ -114,6 +114,8 @@ struct Seen {
     lies: Vec<String>,
     answers: usize,
     stale_answers: usize,
+    /// Stale answers that named the agent's unpublished file in `pending_files`.
+    named_pending: usize,
     visible_ms: Vec<f64>,
 }
 
@@ -165,6 +167,10 @@ async fn agent(url: String, a: usize, root: PathBuf, edits: usize) -> Seen {
             }
             if v["stale"] == json!(true) {
                 seen.stale_answers += 1;
+                let file = json!(format!("agent{a}.go"));
+                if v["pending_files"].as_array().is_some_and(|p| p.contains(&file)) {
+                    seen.named_pending += 1;
+                }
             }
             let (v, text) = call(
                 &client,
@@ -229,12 +235,13 @@ async fn stale_false_answers_reflect_every_write_before_the_request() {
         .map(|(a, r)| tokio::spawn(agent(url.clone(), a, r.clone(), EDITS)))
         .collect();
     let mut lies = Vec::new();
-    let (mut answers, mut stale, mut visible) = (0, 0, Vec::new());
+    let (mut answers, mut stale, mut visible, mut named) = (0, 0, Vec::new(), 0);
     for a in agents {
         let s = a.await.expect("agent");
         lies.extend(s.lies);
         answers += s.answers;
         stale += s.stale_answers;
+        named += s.named_pending;
         visible.extend(s.visible_ms);
     }
     visible.sort_by(f64::total_cmp);
@@ -253,5 +260,6 @@ async fn stale_false_answers_reflect_every_write_before_the_request() {
         lies.join("\n")
     );
     assert_eq!(visible.len(), 4 * EDITS, "every write showed");
+    assert!(named > 0, "stale answers name the files whose edits are not published yet");
     drop(dir);
 }

@@ -190,6 +190,9 @@ pub struct RootHandle {
     readers: Mutex<Vec<Store>>,
     /// The root's counted file events, once the worker watches.
     events: Mutex<Option<Arc<TreeEvents>>>,
+    /// The paths of the batch the worker is applying (empty when idle; the root itself for a
+    /// whole-tree sync).
+    in_flight: Mutex<Vec<PathBuf>>,
     /// Files parsed of files scanned while the worker builds the index from scratch.
     pub progress: Arc<codegraph_engine::index::BuildProgress>,
 }
@@ -234,6 +237,7 @@ impl RootHandle {
             stop: Arc::new(AtomicBool::new(false)),
             readers: Mutex::new(Vec::new()),
             events: Mutex::new(None),
+            in_flight: Mutex::new(Vec::new()),
             progress: Arc::new(codegraph_engine::index::BuildProgress::default()),
         })
     }
@@ -261,6 +265,31 @@ impl RootHandle {
             return st.clone();
         }
         self.state()
+    }
+
+    /// Up to `max` root-relative paths of edits counted but not published yet (what a stale
+    /// answer names): the batch in flight and the events not taken yet.
+    pub fn pending_files(&self, max: usize) -> Vec<String> {
+        let mut paths = self.in_flight.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        if let Some(events) = self.events() {
+            paths.extend(events.untaken_paths(max));
+        }
+        let mut rel: Vec<String> = paths
+            .iter()
+            .map(|p| match p.strip_prefix(&self.root) {
+                Ok(r) if r.as_os_str().is_empty() => "(the whole tree)".to_string(),
+                Ok(r) => r.to_string_lossy().into_owned(),
+                Err(_) => p.to_string_lossy().into_owned(),
+            })
+            .collect();
+        rel.sort();
+        rel.dedup();
+        rel.truncate(max);
+        rel
+    }
+
+    fn set_in_flight(&self, paths: Vec<PathBuf>) {
+        *self.in_flight.lock().unwrap_or_else(|p| p.into_inner()) = paths;
     }
 
     /// Whether the worker's events are a barrier (see [`TreeEvents::exact`]).
@@ -589,11 +618,16 @@ impl RootHandle {
             };
             let upto = taken.upto;
             let batch = batch_of(&engine, taken, 1000);
+            self.set_in_flight(match batch.rescan {
+                codegraph_engine::watch::Rescan::No => batch.paths.clone(),
+                _ => vec![self.root.clone()],
+            });
             let Some(applied) = apply(&mut engine, &batch) else {
                 // Nothing the index holds: the events are applied as they are.
                 if !engine.needs_retry() {
                     self.update(|st| st.applied_seq = st.applied_seq.max(upto));
                 }
+                self.set_in_flight(Vec::new());
                 continue;
             };
             retry.record(&applied);
@@ -610,6 +644,7 @@ impl RootHandle {
                 );
             }
             self.published(&engine, applied, owner.as_deref(), upto);
+            self.set_in_flight(Vec::new());
         }
         if let Some(o) = &owner {
             o.release();

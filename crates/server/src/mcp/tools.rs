@@ -441,6 +441,12 @@ impl CodegraphMcp {
                     map.insert("root".into(), json!(handle.root.display().to_string()));
                     map.insert("revision".into(), json!(reader.revision()));
                     map.insert("stale".into(), json!(stale));
+                    if stale {
+                        let files = handle.pending_files(MAX_PENDING_FILES);
+                        if !files.is_empty() {
+                            map.insert("pending_files".into(), json!(files));
+                        }
+                    }
                 }
                 Ok(v)
             })();
@@ -550,6 +556,9 @@ fn mcp_wording(v: &mut Value) {
         _ => {}
     }
 }
+
+/// How many unpublished edited paths a stale answer names.
+const MAX_PENDING_FILES: usize = 20;
 
 /// A tool error from a revision that may lag the tree says so: a structured error carries
 /// `revision` and `stale`; a plain one read from a stale revision says that edits are pending.
