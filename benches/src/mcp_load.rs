@@ -546,6 +546,7 @@ fn pinned(tool: &str, v: &Value, derived: bool) -> String {
     let mut v = v.clone();
     if let Value::Object(m) = &mut v {
         m.remove("stale");
+        m.remove("pending_files");
         if tool == "index_status" {
             for f in LIVE_FIELDS {
                 m.remove(*f);

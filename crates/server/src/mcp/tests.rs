@@ -526,6 +526,7 @@ async fn concurrent_clients_never_see_a_torn_revision() {
                 if let Value::Object(m) = &mut v {
                     for volatile in [
                         "stale",
+                        "pending_files",
                         "pending_edits",
                         "revisions_published",
                         "last_publish_ms_ago",
