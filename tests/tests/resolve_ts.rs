@@ -1042,3 +1042,36 @@ fn array_callbacks_take_the_element_type() {
         "#]],
     );
 }
+
+/// A test title is a string, never a name in scope: a call of `parsedType` inside
+/// `test("parsedType", ...)` goes to the function, and `test(...)` inside a block titled
+/// "test" calls the test runner (external), not the block.
+#[test]
+fn test_titles_are_never_call_targets() {
+    check(
+        r#"
+        //- /src/parse.ts
+        export function parsedType(x: string) { return x; }
+        //- /src/parse.test.ts
+        import { parsedType } from "./parse";
+        import { describe, test } from "vitest";
+        test("parsedType", () => {
+          parsedType("a");
+        });
+        describe("test", () => {
+          test("inner", () => { parsedType("b"); });
+        });
+        test("helper", () => { helper(); });
+        "#,
+        expect![[r#"
+            edge IMPORTS file:src/parse.test.ts -> file:src/parse.ts L1 import-resolved 0.95
+            edge TESTS file:src/parse.test.ts -> file:src/parse.ts import-resolved 0.95
+            edge IMPORTS file:src/parse.test.ts -> sym:ts:src/parse.ts:parsedType L1 import-resolved 0.95
+            edge CALLS sym:ts:src/parse.test.ts:$describe test.$test inner -> sym:ts:src/parse.ts:parsedType L7 import-resolved 0.95
+            edge TESTS sym:ts:src/parse.test.ts:$describe test.$test inner -> sym:ts:src/parse.ts:parsedType L7 import-resolved 0.95
+            edge CALLS sym:ts:src/parse.test.ts:$test parsedType -> sym:ts:src/parse.ts:parsedType L4 import-resolved 0.95
+            edge TESTS sym:ts:src/parse.test.ts:$test parsedType -> sym:ts:src/parse.ts:parsedType L4 import-resolved 0.95
+            unresolved src/parse.test.ts:9 helper in sym:ts:src/parse.test.ts:$test helper
+        "#]],
+    );
+}

@@ -81,6 +81,12 @@ pub fn plan(
             target.kind.as_str()
         ));
     }
+    if target.kind == NodeKind::Test {
+        return Err(format!(
+            "`{}` is a test block: its name is its title, a string, not a name code refers to",
+            target.id
+        ));
+    }
     let old = target.name.as_str();
     if !is_identifier(new_name) {
         return Err(format!("`{new_name}` is not an identifier"));

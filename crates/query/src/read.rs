@@ -567,9 +567,11 @@ impl Reader<'_> {
     /// The symbols of `file` named `name` (a rename's collisions).
     pub fn symbols_named_in(&self, file: &str, name: &str) -> Result<Vec<NodeRow>, QueryError> {
         let sql = format!(
-            "SELECT {NODE_COLUMNS} FROM node WHERE file = ?1 AND name = ?2 AND kind != ?3 ORDER BY id"
+            "SELECT {NODE_COLUMNS} FROM node WHERE file = ?1 AND name = ?2 AND kind NOT IN (?3, ?4) ORDER BY id"
         );
-        self.rows(&sql, params![file, name, NodeKind::File.as_str()], node_from_row)
+        // A test block's name is its title: no declared name can collide with it.
+        let kinds = (NodeKind::File.as_str(), NodeKind::Test.as_str());
+        self.rows(&sql, params![file, name, kinds.0, kinds.1], node_from_row)
     }
 
     /// Fills in how many distinct callers, and distinct sources of any stored edge, lead into

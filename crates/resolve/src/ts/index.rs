@@ -131,7 +131,8 @@ pub(crate) fn file_index(db: &dyn salsa::Database, file: SourceFile) -> FileInde
         });
         let i = u32::try_from(i).unwrap_or(u32::MAX);
         ix.by_qname.entry(s.qualified_name.clone()).or_insert(i);
-        if s.parent.is_none() {
+        // A test block is named by its title, a string: never a name in scope.
+        if s.parent.is_none() && s.kind != NodeKind::Test {
             let replace = match ix.top.get(&s.name) {
                 None => true,
                 Some(&old) => facts
