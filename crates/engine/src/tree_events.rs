@@ -20,7 +20,8 @@
 //! The watches: every directory of the tree (recursively, new directories as they appear,
 //! without following symlinks: a linked directory inside the root is watched at its target,
 //! whose events the engine maps to each alias), the top level of `.git` (HEAD, the index, so
-//! a commit or checkout counts), never below `.git` or the index's own files. A queue
+//! a commit or checkout counts; for a linked worktree, the top level of the git directory its
+//! `.git` file names), never below `.git` or the index's own files. A queue
 //! overflow, or a directory that could not be watched, is reported as lost events (the edit
 //! loop rescans the whole tree) and the latter makes the source inexact
 //! ([`TreeEvents::exact`]): answers then judge freshness by a walk of the tree.
@@ -54,6 +55,9 @@ type OnEvent = Box<dyn Fn(u64) + Send + Sync>;
 
 struct Shared {
     root: PathBuf,
+    /// A linked worktree's git directory (its `.git` file names it, outside the root): HEAD
+    /// and the index of the worktree live there.
+    gitdir: Option<PathBuf>,
     own: Vec<PathBuf>,
     queue: Mutex<Queue>,
     arrived: Condvar,
@@ -118,6 +122,7 @@ impl TreeEvents {
     fn shared(root: &Path, own: Vec<PathBuf>, on_event: OnEvent) -> Arc<Shared> {
         Arc::new(Shared {
             root: root.to_path_buf(),
+            gitdir: linked_gitdir(root),
             own,
             queue: Mutex::new(Queue::default()),
             arrived: Condvar::new(),
@@ -129,7 +134,8 @@ impl TreeEvents {
     #[cfg(target_os = "linux")]
     fn start_inotify(root: &Path, own: Vec<PathBuf>, on_event: OnEvent) -> anyhow::Result<Self> {
         let shared = TreeEvents::shared(root, own, on_event);
-        let source = inotify_source::Source::new(&shared.root, &shared.own)?;
+        let source =
+            inotify_source::Source::new(&shared.root, shared.gitdir.as_deref(), &shared.own)?;
         let wake = source.poll_handle()?;
         shared.lock().inotify = Some(source);
         let me = shared.clone();
@@ -173,6 +179,9 @@ impl TreeEvents {
                 me.count(d);
             })?;
         watcher.watch(root, notify::RecursiveMode::Recursive)?;
+        if let Some(g) = &shared.gitdir {
+            watcher.watch(g, notify::RecursiveMode::NonRecursive)?;
+        }
         Ok(TreeEvents { shared, reader: None, _notify: Some(watcher), exact: false })
     }
 
@@ -321,6 +330,10 @@ impl Shared {
         if self.own.iter().any(|o| p == *o || p.starts_with(o)) {
             return;
         }
+        if self.gitdir.as_ref().is_some_and(|g| p.starts_with(g)) {
+            d.git = true;
+            return;
+        }
         let Ok(rel) = p.strip_prefix(&self.root) else {
             return;
         };
@@ -334,6 +347,14 @@ impl Shared {
             _ => d.paths.push(p),
         }
     }
+}
+
+/// The git directory a linked worktree's `.git` file names (`gitdir: PATH`), if it is one.
+fn linked_gitdir(root: &Path) -> Option<PathBuf> {
+    let text = std::fs::read_to_string(root.join(".git")).ok()?;
+    let dir = Path::new(text.strip_prefix("gitdir:")?.trim());
+    let dir = if dir.is_absolute() { dir.to_path_buf() } else { root.join(dir) };
+    std::fs::canonicalize(dir).ok().filter(|d| d.is_dir())
 }
 
 #[cfg(target_os = "linux")]
@@ -378,7 +399,7 @@ mod inotify_source {
     }
 
     impl Source {
-        pub fn new(root: &Path, own: &[PathBuf]) -> std::io::Result<Source> {
+        pub fn new(root: &Path, gitdir: Option<&Path>, own: &[PathBuf]) -> std::io::Result<Source> {
             let inotify = Inotify::init()?;
             let mut s =
                 Source { inotify, dirs: HashMap::new(), root_wd: None, buf: vec![0; 64 * 1024] };
@@ -389,6 +410,11 @@ mod inotify_source {
                 // commit or checkout; objects and logs below are not the tree.
                 let wd = s.inotify.watches().add(&git, dir_mask())?;
                 s.dirs.insert(wd, git);
+            }
+            if let Some(g) = gitdir {
+                // A linked worktree: its HEAD and index, at the top of its git directory.
+                let wd = s.inotify.watches().add(g, dir_mask())?;
+                s.dirs.insert(wd, g.to_path_buf());
             }
             Ok(s)
         }
@@ -595,6 +621,24 @@ mod tests {
         assert!(events.sync() > before);
         let taken = events.take();
         assert!(taken.git_changed && taken.paths.is_empty() && !taken.lost);
+    }
+
+    /// A linked worktree's HEAD lives in the git directory its `.git` file names: a checkout
+    /// there counts as a git change.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_linked_worktrees_head_counts() {
+        let (_dir, base) = canonical_tempdir();
+        let (root, gitdir) = (base.join("wt"), base.join("repo.git/worktrees/wt"));
+        std::fs::create_dir_all(&root).expect("mkdir");
+        std::fs::create_dir_all(&gitdir).expect("mkdir");
+        std::fs::write(root.join(".git"), "gitdir: ../repo.git/worktrees/wt\n").expect("write");
+        let events = start(&root, Vec::new());
+        let before = events.sync();
+        std::fs::write(gitdir.join("HEAD"), "ref: refs/heads/other\n").expect("write HEAD");
+        assert!(events.sync() > before);
+        let taken = events.take();
+        assert!(taken.git_changed && taken.paths.is_empty(), "{taken:?}");
     }
 
     /// The portable source counts on notify's thread: a write is counted soon, not at once.
