@@ -25,9 +25,7 @@
 use crate::mcp_load::{Client, call, connect};
 use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -290,52 +288,6 @@ fn hit(v: &Value, name: &str) -> bool {
     v["hits"].as_array().is_some_and(|h| h.iter().any(|h| h["name"] == json!(name)))
 }
 
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = Command::new("kill").arg("-TERM").arg(self.0.id().to_string()).status();
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.0.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn spawn(bin: &Path, roots: &[PathBuf], cache: &Path, log: &Path) -> Result<(Server, String)> {
-    let mut child = Command::new(bin)
-        .arg("mcp")
-        .args(roots)
-        .args(["--http", "127.0.0.1:0"])
-        .env("CODEGRAPH_CACHE_DIR", cache)
-        .env("CODEGRAPH_EVENTS", "off")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .with_context(|| format!("spawn {} mcp", bin.display()))?;
-    let stderr = child.stderr.take().context("stderr")?;
-    let mut file = std::fs::File::create(log)?;
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        use std::io::Write;
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            let _ = writeln!(file, "{line}");
-            if let Some(url) = line.strip_prefix("codegraph mcp: listening on ") {
-                let _ = tx.send(url.trim().to_string());
-            }
-        }
-    });
-    let server = Server(child);
-    let url = rx.recv_timeout(Duration::from_secs(30)).context("no listening line in 30 s")?;
-    Ok((server, url))
-}
-
 /// Symbols + edges of every root, from index_status.
 async fn index_size(client: &Client, roots: &[PathBuf]) -> Result<u64> {
     let mut total = 0;
@@ -387,8 +339,9 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
         crate::git(r, &["checkout", "-q", &format!("wt{i}")])?;
     }
     let cache = work.join("cache");
-    let (server, url) = spawn(&a.bin, &roots, &cache, &work.join("server.log"))?;
-    let pid = server.0.id();
+    let (mut server, url) =
+        crate::mcp_load::Server::spawn(&a.bin, &roots, &cache, &work.join("server.log"))?;
+    let pid = server.pid();
     let runtime =
         tokio::runtime::Builder::new_multi_thread().worker_threads(4).enable_all().build()?;
     let outcome = runtime.block_on(async {
@@ -482,7 +435,7 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
         let samples = samples.lock().unwrap_or_else(|p| p.into_inner()).clone();
         Ok::<_, anyhow::Error>((all, wall, size_start, size_end, rss_start, rss_end, samples))
     });
-    drop(server);
+    server.stop();
     let (mut all, wall, size_start, size_end, rss_start, rss_end, samples) = outcome?;
     all.visible_ms.sort_by(f64::total_cmp);
     let p = |q: f64| {

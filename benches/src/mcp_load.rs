@@ -299,18 +299,23 @@ fn editor(
 // ---------------------------------------------------------------------------------------------
 // The server.
 
-struct Server {
+pub(crate) struct Server {
     child: Child,
     /// stderr lines other than the listening line (last 200).
     log: Arc<Mutex<Vec<String>>>,
 }
 
 impl Server {
-    /// Starts `codegraph mcp ROOT --http 127.0.0.1:0`; its stderr also goes to `log_file`.
-    fn spawn(bin: &Path, root: &Path, cache: &Path, log_file: &Path) -> Result<(Server, String)> {
+    /// Starts `codegraph mcp ROOT... --http 127.0.0.1:0`; its stderr also goes to `log_file`.
+    pub(crate) fn spawn(
+        bin: &Path,
+        roots: &[PathBuf],
+        cache: &Path,
+        log_file: &Path,
+    ) -> Result<(Server, String)> {
         let mut child = Command::new(bin)
             .arg("mcp")
-            .arg(root)
+            .args(roots)
             .args(["--http", "127.0.0.1:0"])
             .env("CODEGRAPH_CACHE_DIR", cache)
             .stdin(Stdio::null())
@@ -367,7 +372,11 @@ impl Server {
         self.child.try_wait().ok().flatten()
     }
 
-    fn stop(&mut self) {
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    pub(crate) fn stop(&mut self) {
         let _ = Command::new("kill").arg("-TERM").arg(self.child.id().to_string()).status();
         let deadline = Instant::now() + Duration::from_secs(5);
         while Instant::now() < deadline {
@@ -766,7 +775,8 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
         if files.is_empty() {
             bail!("no editable Go or TypeScript function under {corpus}");
         }
-        let (mut server, url) = Server::spawn(&a.bin, &root, &cache, &work.join("server.log"))?;
+        let (mut server, url) =
+            Server::spawn(&a.bin, std::slice::from_ref(&root), &cache, &work.join("server.log"))?;
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .build()
