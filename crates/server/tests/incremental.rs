@@ -305,15 +305,8 @@ fn wait_for_export(f: &Fixture, rx: &Receiver<Value>, needle: &str, present: boo
 fn watch_follows_edits_and_stops_on_sigterm() {
     let f = fixture();
     let db = f.db.to_string_lossy().into_owned();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_codegraph"))
-        .args(["watch", "--json", "--db", &db, "--debounce-ms", "150", "--max-batch-paths", "20"])
-        .current_dir(&f.root)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("spawn watch");
-    let rx = lines_of(&mut child);
-    let mut child = KillOnDrop(child);
+    let (mut child, rx) =
+        spawn_watch(&f, &["--db", &db, "--debounce-ms", "150", "--max-batch-paths", "20"]);
     let watching = next_event(&rx, "watching");
     assert_eq!(watching["files"], 7, "{watching}");
 
@@ -432,15 +425,7 @@ fn cli_takes_the_watchers_word_on_freshness() {
     let f = fixture();
     let db = f.db.to_string_lossy().into_owned();
     // A long debounce leaves a wide window between an edit and its revision.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_codegraph"))
-        .args(["watch", "--json", "--db", &db, "--debounce-ms", "1500"])
-        .current_dir(&f.root)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("spawn watch");
-    let rx = lines_of(&mut child);
-    let mut child = KillOnDrop(child);
+    let (mut child, rx) = spawn_watch(&f, &["--db", &db, "--debounce-ms", "1500"]);
     next_event(&rx, "watching");
     let owned = |st: &(bool, String, i64)| {
         !st.0 && st.1.contains("a live watch or mcp process keeps this index")
@@ -477,15 +462,7 @@ fn cli_takes_the_watchers_word_on_freshness() {
 fn a_cli_query_right_after_a_write_holds_it_or_says_stale() {
     let f = fixture();
     let db = f.db.to_string_lossy().into_owned();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_codegraph"))
-        .args(["watch", "--json", "--db", &db])
-        .current_dir(&f.root)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("spawn watch");
-    let rx = lines_of(&mut child);
-    let _child = KillOnDrop(child);
+    let (_child, rx) = spawn_watch(&f, &["--db", &db]);
     next_event(&rx, "watching");
     let mut held = 0;
     for i in 0..15 {
@@ -497,6 +474,21 @@ fn a_cli_query_right_after_a_write_holds_it_or_says_stale() {
         held += usize::from(found);
     }
     assert_eq!(held, 15, "each query waited for the batch in flight");
+}
+
+/// `codegraph watch --json ARGS` in the fixture's root: the process (killed when dropped) and
+/// its JSON lines.
+fn spawn_watch(f: &Fixture, args: &[&str]) -> (KillOnDrop, Receiver<Value>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_codegraph"))
+        .args(["watch", "--json"])
+        .args(args)
+        .current_dir(&f.root)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("spawn watch");
+    let rx = lines_of(&mut child);
+    (KillOnDrop(child), rx)
 }
 
 /// Kills a child process when a failing test unwinds past it.
