@@ -176,7 +176,7 @@ impl TreeEvents {
                         }
                     }
                 }
-                me.count(d);
+                me.count(me.lock(), d);
             })?;
         watcher.watch(root, notify::RecursiveMode::Recursive)?;
         if let Some(g) = &shared.gitdir {
@@ -277,16 +277,7 @@ impl Shared {
             if let Some(source) = q.inotify.as_mut() {
                 source.drain(self, &mut d);
             }
-            if d.any() || d.inexact.is_some() {
-                let seq = self.count_locked(&mut q, d);
-                drop(q);
-                if let Some(seq) = seq {
-                    self.arrived.notify_all();
-                    (self.on_event)(seq);
-                }
-                return self.lock().seq;
-            }
-            q.seq
+            self.count(q, d)
         }
         #[cfg(not(target_os = "linux"))]
         {
@@ -294,15 +285,17 @@ impl Shared {
         }
     }
 
-    /// Counts one batch of events (notify's thread).
-    fn count(&self, d: Drained) {
-        let mut q = self.lock();
-        let seq = self.count_locked(&mut q, d);
+    /// Counts one batch of events under the held lock, then (outside it) wakes the edit loop
+    /// and tells `on_event`; returns the count.
+    fn count(&self, mut q: MutexGuard<'_, Queue>, d: Drained) -> u64 {
+        let counted = self.count_locked(&mut q, d);
+        let seq = q.seq;
         drop(q);
-        if let Some(seq) = seq {
+        if counted.is_some() {
             self.arrived.notify_all();
             (self.on_event)(seq);
         }
+        seq
     }
 
     fn count_locked(&self, q: &mut Queue, mut d: Drained) -> Option<u64> {
