@@ -32,6 +32,10 @@
 //!                                                         a new git worktree seeded from its
 //!                                                         sibling vs a cold build
 //!
+//!   codegraph-bench shared-store DIR|--smoke [--changed N,N...] [--store URL]
+//!                                                         a fresh clone seeded from a published
+//!                                                         snapshot vs a cold build
+//!
 //!   codegraph-bench mcp-rss --cache DIR [--bin PATH] ROOT...
 //!                                                         settled RSS of one mcp serving ROOTs
 //!
@@ -59,6 +63,7 @@ mod peer_accuracy;
 mod peers;
 mod query_bench;
 mod report;
+mod shared_store;
 mod web_bench;
 mod worktrees;
 
@@ -217,12 +222,13 @@ fn main() -> Result<()> {
         Some("mcp-load") => mcp_load::run(args),
         Some("report") => report::run(args),
         Some("worktrees") => worktrees::run(args),
+        Some("shared-store") => shared_store::run(args),
         Some("mcp-rss") => worktrees::run_mcp_rss(args),
         Some("attack") => attack::run(args),
         Some("churn") => churn::run(args),
         Some("agents") => agents::run(args),
         _ => bail!(
-            "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | incremental DIR [--edits N] [--rss-edits N] [--keep] | accuracy [--corpora DIR] [--only NAME] [--peers] | impact-accuracy [--corpora DIR] [--only NAME] | answer-sizes [--corpora DIR] [--only NAME] | endpoints [--corpora DIR] [--only NAME] [--show N] | peers [--only NAME] [--runs N] [--smoke] | queries --db PATH [--calls N] | web --db PATH [--root DIR] [--hub ID] [--calls N] | mcp-load DIR [--clients N] [--calls M] [--edit-ms MS] [--bin PATH] [--json] [--keep] | mcp-load --smoke | mcp-rss --cache DIR [--bin PATH] ROOT... | attack [DIR] [--bin PATH] [--stalled N] [--sessions N] [--pipelined N] [--idle-wait S] | agents DIR|--smoke [--worktrees N] [--secs S] [--mode grow|flip] [--switch-every K] [--rss-every S] [--bin PATH] | report [--smoke] [--out FILE] [--only TEXT]"
+            "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | incremental DIR [--edits N] [--rss-edits N] [--keep] | accuracy [--corpora DIR] [--only NAME] [--peers] | impact-accuracy [--corpora DIR] [--only NAME] | answer-sizes [--corpora DIR] [--only NAME] | endpoints [--corpora DIR] [--only NAME] [--show N] | peers [--only NAME] [--runs N] [--smoke] | queries --db PATH [--calls N] | web --db PATH [--root DIR] [--hub ID] [--calls N] | mcp-load DIR [--clients N] [--calls M] [--edit-ms MS] [--bin PATH] [--json] [--keep] | mcp-load --smoke | shared-store DIR|--smoke [--changed N,N...] [--store URL] [--bin PATH] | mcp-rss --cache DIR [--bin PATH] ROOT... | attack [DIR] [--bin PATH] [--stalled N] [--sessions N] [--pipelined N] [--idle-wait S] | agents DIR|--smoke [--worktrees N] [--secs S] [--mode grow|flip] [--switch-every K] [--rss-every S] [--bin PATH] | report [--smoke] [--out FILE] [--only TEXT]"
         ),
     }
 }

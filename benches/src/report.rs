@@ -124,6 +124,11 @@ fn plan(corpora: &Path, db: &Path) -> Vec<Section> {
             args: s(&["worktrees", GO_STDLIB]),
         },
         Section {
+            title: "Another machine seeded from a shared store (issue 42)",
+            about: "A private git repository of the Go standard library indexed cold in one cache directory and published (`codegraph publish --to file://DIR`); then a fresh `git clone` in another cache directory, at the published commit and at a commit 60 files later, runs `codegraph index --cache-from file://DIR` and its first query (`search`), timed together and next to a cold build; the seeded index's sorted export is compared with a `--full` rebuild's. Wall times include process start.",
+            args: s(&["shared-store", GO_STDLIB]),
+        },
+        Section {
             title: "Branch switches and a long watch session (issue 18)",
             about: "`codegraph watch` on a private git repository of the Go standard library: checkouts that change 60 and 2,000 files, timed to the last revision they cause; then 1,000 operations (body edits, deletes, re-creates, new files, 10 branch switches), each waited for, and the daemon's RSS after the first 100 and after the last.",
             args: s(&["churn", GO_STDLIB]),
@@ -154,6 +159,11 @@ fn smoke_plan() -> Vec<Section> {
             title: "Worktrees (smoke)",
             about: "A new worktree of a small synthetic Go module, seeded vs cold.",
             args: s(&["worktrees", "--smoke"]),
+        },
+        Section {
+            title: "Shared store (smoke)",
+            about: "A small synthetic Go module published to a directory store, a fresh clone seeded from it.",
+            args: s(&["shared-store", "--smoke"]),
         },
         Section {
             title: "Branch switches and churn (smoke)",

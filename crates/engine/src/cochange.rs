@@ -409,6 +409,7 @@ mod ensure_tests {
             progress: false,
             full: false,
             share: false,
+            cache_from: None,
             counter: None,
         };
         crate::engine::index(root, db, &opts).expect("index");

@@ -285,14 +285,21 @@ impl Engine {
         full: bool,
     ) -> Result<(Engine, IndexSummary)> {
         let scan_opts = scan_options(db_path, opts.max_file_size);
+        // Why a store or a sibling could not seed this root, for the summary of what it got.
+        let mut seed_notes = Vec::new();
         if !opts.full && !full {
             let start = Instant::now();
             // A root with no index yet starts from a sibling worktree's, when there is one.
-            let seeding = if opts.share {
-                crate::seed::seed(root, db_path, opts.max_file_size)
-            } else {
-                crate::seed::Seeding::default()
+            // First from the shared store, when one is named, then from a sibling.
+            let mut seeding = match &opts.cache_from {
+                Some(url) => crate::remote::seed(root, db_path, opts.max_file_size, url),
+                None => crate::seed::Seeding::default(),
             };
+            if seeding.copy.is_none() && opts.share {
+                let notes = std::mem::take(&mut seeding.notes);
+                seeding = crate::seed::seed(root, db_path, opts.max_file_size);
+                seeding.notes.splice(0..0, notes);
+            }
             for note in &seeding.notes {
                 tracing::warn!("{note}");
             }
@@ -303,8 +310,21 @@ impl Engine {
             let syncing = seeding.copy.clone().map(|copy| {
                 std::thread::spawn(move || std::fs::File::open(copy).and_then(|f| f.sync_all()))
             });
-            let store = Store::open(seeding.copy.as_deref().unwrap_or(db_path))?;
-            let state = store.persisted_state()?;
+            let opened = Store::open(seeding.copy.as_deref().unwrap_or(db_path))
+                .and_then(|store| store.persisted_state().map(|state| (store, state)));
+            let (store, state) = match opened {
+                Ok(opened) => opened,
+                // A copy from elsewhere that does not open as an index is dropped, not fatal.
+                Err(e) if seeding.copy.is_some() => {
+                    seeding.notes.push(format!("ignored the seeded copy: {e}"));
+                    drop(_scratch);
+                    let build = full_build(root, db_path, opts)?;
+                    let (engine, mut summary) = Engine::from_build(root, scan_opts, build);
+                    summary.notes.splice(0..0, seeding.notes);
+                    return Ok((engine, summary));
+                }
+                Err(e) => return Err(e.into()),
+            };
             tracing::debug!(seed = ?seeded_at, state = ?start.elapsed(), "restore phases");
             if state.revision.is_some()
                 && state.indexer_version == Some(indexer_version())
@@ -326,6 +346,7 @@ impl Engine {
                     let reused = engine.files.len().saturating_sub(applied.changed_files);
                     let seed = serde_json::json!({
                         "root": from.root.display().to_string(),
+                        "store": from.store,
                         "commit": from.commit,
                         "re_derived": applied.changed_files + applied.removed_files,
                         "reused": reused,
@@ -346,9 +367,12 @@ impl Engine {
                 summary.notes = seeding.notes;
                 return Ok((engine, summary));
             }
+            seed_notes = seeding.notes;
         }
         let build = full_build(root, db_path, opts)?;
-        Ok(Engine::from_build(root, scan_opts, build))
+        let (engine, mut summary) = Engine::from_build(root, scan_opts, build);
+        summary.notes.splice(0..0, seed_notes);
+        Ok((engine, summary))
     }
 
     /// The engine that continues from a full build.
@@ -902,6 +926,7 @@ impl Engine {
             progress: false,
             full: true,
             share: false,
+            cache_from: None,
             counter: None,
         };
         let build = full_build(&self.root, &db_path, &opts)?;

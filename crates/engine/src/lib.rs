@@ -17,6 +17,7 @@ pub mod guard;
 pub mod index;
 pub mod owner;
 pub mod paths;
+pub mod remote;
 pub mod rename;
 pub mod scan;
 pub mod seed;

@@ -39,6 +39,9 @@ pub struct Seeded {
     pub commit: Option<String>,
     /// Files of the sibling whose path and blob ID the new root's git index shares.
     pub matching: usize,
+    /// The shared store it came from (its URL without credentials), instead of a sibling
+    /// worktree; `root` is then that label.
+    pub store: Option<String>,
 }
 
 /// Seeds the index at `db_path` (which must not exist yet) for `root` (canonical) from the
@@ -129,7 +132,7 @@ fn candidate(
     let sources = reader.source_stats().map_err(|e| e.to_string())?;
     let matching =
         sources.iter().filter(|s| blobs.get(&s.path).is_some_and(|b| b.hash == s.hash)).count();
-    Ok(Seeded { root: sib.to_path_buf(), commit: snap.head_commit, matching })
+    Ok(Seeded { root: sib.to_path_buf(), commit: snap.head_commit, matching, store: None })
 }
 
 /// The same subdirectory of every other worktree of `root`'s repository (main and linked)

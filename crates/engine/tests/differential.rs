@@ -26,7 +26,14 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 fn opts(full: bool) -> IndexOptions {
-    IndexOptions { max_file_size: 1 << 20, progress: false, full, share: false, counter: None }
+    IndexOptions {
+        max_file_size: 1 << 20,
+        progress: false,
+        full,
+        share: false,
+        cache_from: None,
+        counter: None,
+    }
 }
 
 /// A small seeded generator (PCG-style LCG): the same seed gives the same edits everywhere.

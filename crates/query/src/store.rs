@@ -441,6 +441,21 @@ impl Store {
         }
     }
 
+    /// Writes this index, as of its last committed revision, to a new compact file at `dest`
+    /// (which must not exist) with SQLite's `VACUUM INTO`: one read transaction, no free
+    /// pages, no write-ahead log, in rollback-journal mode: a self-contained file to ship
+    /// (the shared store's snapshots).
+    pub fn vacuum_into(&self, dest: &Path) -> Result<(), QueryError> {
+        let err = |source| QueryError::Sqlite { path: dest.to_path_buf(), source };
+        let target = dest.to_str().ok_or_else(|| QueryError::Io {
+            action: "name",
+            path: dest.to_path_buf(),
+            source: std::io::Error::other("the path is not UTF-8"),
+        })?;
+        self.conn.execute("VACUUM INTO ?1", [target]).map_err(err)?;
+        Ok(())
+    }
+
     /// Stamps flows and clusters computed at revision `from` as those of revision `to`: for a
     /// revision that changed no row (a seeded worktree's first revision over its sibling's
     /// copied graph), so they are not computed again. Returns whether a stamp moved.

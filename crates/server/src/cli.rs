@@ -51,6 +51,10 @@ enum Command {
         /// Never start this root's first index from a sibling worktree's index.
         #[arg(long)]
         no_share: bool,
+        /// A root with no index yet starts from the snapshot of its nearest published ancestor
+        /// commit in this shared store (see `publish`); `CODEGRAPH_CACHE_FROM` stands for it.
+        #[arg(long, value_name = "URL")]
+        cache_from: Option<String>,
         /// Verify every page of the index first (SQLite's quick_check) and rebuild it if it
         /// is damaged. Without it the check runs only when the last writer did not finish or
         /// a query met a damaged page.
@@ -67,6 +71,27 @@ enum Command {
         /// Turn co-change off for this index and drop its CO_CHANGED edges.
         #[arg(long)]
         no_cochange: bool,
+    },
+    /// Publish the root's index for its HEAD commit to a shared store, so other machines
+    /// start from it (`index`/`watch`/`mcp --cache-from URL`). Brings the index up to date
+    /// first; idempotent (an entry already there is not uploaded again). Meant for a CI job
+    /// on every push to the main branch.
+    Publish {
+        /// The code root (a repository or worktree); also `--root`. Default: the nearest
+        /// indexed directory up from here, else the git worktree root, else here.
+        root: Option<PathBuf>,
+        /// The store: file:///dir (or a path), s3://bucket/prefix, gs://bucket/prefix,
+        /// azblob://container/prefix, webdav+https://host/path, redis://host:port[/db].
+        /// Credentials come from each service's usual environment variables.
+        #[arg(long, value_name = "URL")]
+        to: String,
+        /// Files larger than this many bytes are skipped.
+        #[arg(long, default_value_t = DEFAULT_MAX_FILE_SIZE)]
+        max_file_size: u64,
+        /// Publish even when the tree differs from HEAD (the snapshot is still named by
+        /// HEAD; a root seeded from it re-derives the files that differ from its own).
+        #[arg(long)]
+        allow_dirty: bool,
     },
     /// Index a code root, then keep the index fresh as files change (until SIGINT/SIGTERM).
     Watch {
@@ -85,6 +110,10 @@ enum Command {
         /// Never start this root's first index from a sibling worktree's index.
         #[arg(long)]
         no_share: bool,
+        /// A root with no index yet starts from the snapshot of its nearest published ancestor
+        /// commit in this shared store (see `publish`); `CODEGRAPH_CACHE_FROM` stands for it.
+        #[arg(long, value_name = "URL")]
+        cache_from: Option<String>,
     },
     /// Serve roots to coding agents over MCP (stdio, or streamable HTTP with --http).
     Mcp {
@@ -422,6 +451,10 @@ pub struct ServeArgs {
     /// Never start a root's first index from a sibling worktree's index.
     #[arg(long)]
     no_share: bool,
+    /// A root with no index yet starts from the snapshot of its nearest published ancestor
+    /// commit in this shared store (see `publish`); `CODEGRAPH_CACHE_FROM` stands for it.
+    #[arg(long, value_name = "URL")]
+    cache_from: Option<String>,
 }
 
 impl ServeArgs {
@@ -435,6 +468,7 @@ impl ServeArgs {
         let root_opts = crate::mcp::roots::RootOptions {
             max_file_size: self.max_file_size,
             share: !self.no_share,
+            cache_from: codegraph_engine::remote::cache_from(self.cache_from.as_deref()),
             cochange,
             debounce: std::time::Duration::from_millis(self.debounce_ms),
             build_wait: std::time::Duration::from_secs(self.build_wait_secs),
@@ -468,6 +502,7 @@ impl Command {
                 return Ok(());
             }
             Command::Index { root, .. }
+            | Command::Publish { root, .. }
             | Command::Watch { root, .. }
             | Command::Status { root, .. }
             | Command::Search { root, .. }
@@ -503,6 +538,7 @@ fn dispatch(mut cli: Cli) -> Result<()> {
             max_file_size,
             full,
             no_share,
+            cache_from,
             check,
             cochange,
             cochange_commits,
@@ -518,7 +554,14 @@ fn dispatch(mut cli: Cli) -> Result<()> {
             let summary = codegraph_engine::engine::index(
                 &root,
                 &db,
-                &IndexOptions { max_file_size, progress, full, share: !no_share, counter: None },
+                &IndexOptions {
+                    max_file_size,
+                    progress,
+                    full,
+                    share: !no_share,
+                    cache_from: codegraph_engine::remote::cache_from(cache_from.as_deref()),
+                    counter: None,
+                },
             )?;
             let cochange = index_cochange(
                 &summary.root,
@@ -532,7 +575,31 @@ fn dispatch(mut cli: Cli) -> Result<()> {
                 .and_then(|mut s| s.reader().ok()?.file_accounting().ok());
             print_index(&summary, accounting.as_ref(), cochange.as_ref(), json)
         }
-        Command::Watch { root, max_file_size, debounce_ms, max_batch_paths, no_share } => {
+        Command::Publish { root, to, max_file_size, allow_dirty } => {
+            let root = write_root(root, cli.db.as_deref())?;
+            let db = db_path(&root, cli.db.as_deref())?;
+            let progress = !json && std::io::stderr().is_terminal();
+            let opts = IndexOptions {
+                max_file_size,
+                progress,
+                full: false,
+                share: true,
+                cache_from: None,
+                counter: None,
+            };
+            let summary = codegraph_engine::engine::index(&root, &db, &opts)?;
+            let report =
+                codegraph_engine::remote::publish(&summary.root, &summary.db, &to, allow_dirty)?;
+            print_publish(&report, json)
+        }
+        Command::Watch {
+            root,
+            max_file_size,
+            debounce_ms,
+            max_batch_paths,
+            no_share,
+            cache_from,
+        } => {
             let root = write_root(root, cli.db.as_deref())?;
             let db = db_path(&root, cli.db.as_deref())?;
             let progress = !json && std::io::stderr().is_terminal();
@@ -541,6 +608,7 @@ fn dispatch(mut cli: Cli) -> Result<()> {
                 progress,
                 full: false,
                 share: !no_share,
+                cache_from: codegraph_engine::remote::cache_from(cache_from.as_deref()),
                 counter: None,
             };
             let opts = crate::watch_cmd::WatchOptions {
@@ -1190,6 +1258,34 @@ fn index_cochange(
             cochange::stamp(&store.reader()?)?
         }
     })
+}
+
+fn print_publish(r: &codegraph_engine::remote::PublishReport, json: bool) -> Result<()> {
+    if json {
+        return print_json(&r.json());
+    }
+    let mib = |b: u64| b as f64 / (1024.0 * 1024.0);
+    let mut out = std::io::stdout().lock();
+    let what = match (r.uploaded_blob, r.wrote_manifest) {
+        (false, false) => "already published",
+        (false, true) => "published (snapshot already in the store)",
+        _ => "published",
+    };
+    writeln!(out, "{what}: commit {} of revision {} to {}", r.commit, r.revision, r.store)?;
+    if !r.subdir.is_empty() {
+        writeln!(out, "  subdir   {}", r.subdir)?;
+    }
+    writeln!(
+        out,
+        "  snapshot {} files, {:.1} MiB ({:.1} MiB as stored)",
+        r.files,
+        mib(r.db_bytes),
+        mib(r.compressed_bytes)
+    )?;
+    writeln!(out, "  blob     {}", r.blob)?;
+    writeln!(out, "  manifest {}", r.manifest)?;
+    writeln!(out, "  took     {} ms", r.elapsed.as_millis())?;
+    Ok(())
 }
 
 fn print_index(

@@ -92,6 +92,8 @@ pub struct RootOptions {
     pub max_file_size: u64,
     /// A root with no index may start from a sibling worktree's.
     pub share: bool,
+    /// A root with no index first tries the shared store at this URL (`--cache-from`).
+    pub cache_from: Option<String>,
     /// Quiet time after the last file event before a batch is applied.
     pub debounce: Duration,
     /// How long a query waits for the first index of a root before answering "building".
@@ -112,6 +114,7 @@ impl Default for RootOptions {
         RootOptions {
             max_file_size: codegraph_engine::scan::DEFAULT_MAX_FILE_SIZE,
             share: true,
+            cache_from: None,
             debounce: Duration::from_millis(10),
             build_wait: Duration::from_secs(30),
             refresh_wait: Duration::from_secs(2),
@@ -546,6 +549,7 @@ impl RootHandle {
             progress: false,
             full: false,
             share: self.opts.share,
+            cache_from: self.opts.cache_from.clone(),
             counter: Some(self.progress.clone()),
         };
         // Without events this process cannot vouch for freshness.

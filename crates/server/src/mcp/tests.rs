@@ -1373,6 +1373,7 @@ fn flow_ids_before_and_after_the_flows_are_computed() {
         progress: false,
         full: true,
         share: false,
+        cache_from: None,
         counter: None,
     };
     codegraph_engine::engine::index(&fx.root, &db, &opts).expect("index");

@@ -1,0 +1,471 @@
+//! The shared store end to end (issue 42): `codegraph publish` on one "machine" (a cache
+//! directory), `codegraph index --cache-from URL` on a fresh clone in another, through a
+//! directory, a real Redis server and a real S3-compatible server (moto) started here on
+//! loopback; the seeded index must equal a `--full` build of the clone. Bad stores (corrupt,
+//! truncated, foreign, other-version entries; a store that refuses connections or hangs) must
+//! each give a note and a correct index.
+//!
+//! The servers come from `tests/stores/setup.sh` (Debian's `redis-server`, moto from the
+//! Python package registry in `target/store-venv`); `.ci/run` runs it.
+
+use codegraph_tests::cli::{assert_ok, git, git_fixture};
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const FIXTURE: &str = r#"
+//- /go.mod
+module example.com/demo
+//- /store/store.go
+package store
+
+// Store keeps items.
+type Store struct {
+	items []string
+}
+
+// New makes a store.
+func New() *Store { return &Store{} }
+//- /store/ops.go
+package store
+
+// Add appends an item.
+func (s *Store) Add(item string) {
+	s.items = append(s.items, item)
+}
+//- /app/main.go
+package main
+
+import "example.com/demo/store"
+
+func main() {
+	s := store.New()
+	s.Add("x")
+}
+//- /web/util.ts
+export function log(msg: string) {
+  console.log(msg);
+}
+//- /README.md
+# Demo
+"#;
+
+const OTHER: &str = r#"
+//- /go.mod
+module example.com/other
+//- /lib/lib.go
+package lib
+
+// Hello greets.
+func Hello() string { return "hi" }
+"#;
+
+fn codegraph_env(cache: &Path, args: &[&str], cwd: &Path, env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_codegraph"));
+    cmd.args(args)
+        .current_dir(cwd)
+        .env("CODEGRAPH_CACHE_DIR", cache)
+        .env("CODEGRAPH_EVENTS", "off")
+        .env_remove("CODEGRAPH_CACHE_FROM")
+        .env("AWS_ACCESS_KEY_ID", "codegraph-test")
+        .env("AWS_SECRET_ACCESS_KEY", "codegraph-test-secret");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("run codegraph")
+}
+
+fn codegraph(cache: &Path, args: &[&str], cwd: &Path) -> Output {
+    codegraph_env(cache, args, cwd, &[])
+}
+
+fn json(out: Output) -> Value {
+    assert_ok(&out);
+    serde_json::from_slice(&out.stdout).expect("JSON output")
+}
+
+fn index(cache: &Path, root: &Path, extra: &[&str]) -> Value {
+    let mut args = vec!["index", "--json", "--no-share"];
+    args.extend_from_slice(extra);
+    json(codegraph(cache, &args, root))
+}
+
+fn export(cache: &Path, root: &Path, db: Option<&Path>) -> BTreeSet<String> {
+    let mut args = vec!["export".to_string()];
+    if let Some(db) = db {
+        args.extend(["--db".to_string(), db.display().to_string()]);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = codegraph(cache, &args, root);
+    assert_ok(&out);
+    String::from_utf8(out.stdout).expect("UTF-8").lines().map(str::to_string).collect()
+}
+
+/// The index of `root` in `cache` must equal a from-scratch build of it.
+fn assert_same_as_full(cache: &Path, root: &Path, scratch: &Path) {
+    let db = scratch
+        .join(format!("{}-full.db", root.file_name().and_then(|n| n.to_str()).unwrap_or("root")));
+    let db_s = db.display().to_string();
+    index(cache, root, &["--full", "--db", &db_s]);
+    let (seeded, full) = (export(cache, root, None), export(cache, root, Some(&db)));
+    let extra: Vec<&String> = seeded.difference(&full).collect();
+    let missing: Vec<&String> = full.difference(&seeded).collect();
+    assert!(
+        extra.is_empty() && missing.is_empty(),
+        "{}: extra {extra:#?}\nmissing {missing:#?}",
+        root.display()
+    );
+}
+
+fn head(root: &Path) -> String {
+    let out = Command::new("git").args(["rev-parse", "HEAD"]).current_dir(root).output().unwrap();
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).unwrap()
+}
+
+fn wait_for_port(port: u16, what: &str, child: &mut Child) {
+    let start = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!("{what} exited before it listened: {status}");
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "{what} did not listen on {port}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A server process stopped when dropped.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A program from `tests/stores/setup.sh`: `$VAR`, else the store venv, else PATH.
+fn program(var: &str, venv_bin: &str, name: &str) -> PathBuf {
+    if let Some(p) = std::env::var_os(var).filter(|p| !p.is_empty()) {
+        return PathBuf::from(p);
+    }
+    let venv =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/store-venv/bin").join(venv_bin);
+    if venv.exists() {
+        return venv;
+    }
+    let found = std::env::var_os("PATH")
+        .into_iter()
+        .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+        .map(|d| d.join(name))
+        .find(|p| p.exists());
+    found.unwrap_or_else(|| {
+        panic!("{name} is not installed: run tests/stores/setup.sh (or set {var})")
+    })
+}
+
+/// A Redis server of its own on a free loopback port, nothing persisted.
+fn redis() -> (Server, String) {
+    let port = free_port();
+    let bin = program("CODEGRAPH_TEST_REDIS_SERVER", "redis-server", "redis-server");
+    let mut child = Command::new(bin)
+        .args([
+            "--port",
+            &port.to_string(),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start redis-server");
+    wait_for_port(port, "redis-server", &mut child);
+    (Server(child), format!("redis://127.0.0.1:{port}/0/cg"))
+}
+
+/// An S3-compatible server (moto) of its own on a free loopback port, with a bucket.
+fn s3() -> (Server, String) {
+    let port = free_port();
+    let bin = program("CODEGRAPH_TEST_MOTO_SERVER", "moto_server", "moto_server");
+    let mut child = Command::new(bin)
+        .args(["-H", "127.0.0.1", "-p", &port.to_string()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start moto_server");
+    wait_for_port(port, "moto_server", &mut child);
+    // CreateBucket: moto does not check request signatures.
+    let mut conn = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(conn, "PUT /cg-bucket HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n").unwrap();
+    let mut answer = String::new();
+    conn.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "CreateBucket: {answer}");
+    (Server(child), format!("s3://cg-bucket/team/index?endpoint=http://127.0.0.1:{port}"))
+}
+
+/// Publish from the repo in cache A; commit a change; a fresh clone of the new commit in
+/// cache B seeds from the published (parent) commit and equals a full build.
+fn round_trip(store: &str, label: &str) {
+    let (_dir, base, repo) = git_fixture(FIXTURE);
+    let ci = base.join("cache-ci");
+    let published = json(codegraph(&ci, &["publish", "--json", "--to", store], &repo));
+    let first = head(&repo);
+    assert_eq!(published["commit"], first.as_str());
+    assert_eq!(published["store"], label);
+    assert_eq!(published["uploaded_blob"], true);
+    assert_eq!(published["wrote_manifest"], true);
+    // A second run of the same CI job writes nothing.
+    let again = json(codegraph(&ci, &["publish", "--json", "--to", store], &repo));
+    assert_eq!(
+        (again["uploaded_blob"].clone(), again["wrote_manifest"].clone()),
+        (false.into(), false.into())
+    );
+    assert_eq!(again["blob"], published["blob"]);
+
+    // A commit later: one body edit and a new file.
+    std::fs::write(
+        repo.join("store/ops.go"),
+        "package store\n\n// Add appends an item.\nfunc (s *Store) Add(item string) {\n\ts.items = append(s.items, item, item)\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        repo.join("store/len.go"),
+        "package store\n\nfunc (s *Store) Len() int { return len(s.items) }\n",
+    )
+    .unwrap();
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "later"]);
+
+    let clone = base.join("clone");
+    git(&base, &["clone", "-q", &repo.display().to_string(), &clone.display().to_string()]);
+    let machine = base.join("cache-other");
+    let seeded = index(&machine, &clone, &["--cache-from", store]);
+    assert_eq!(seeded["mode"], "seeded", "{seeded}");
+    let from = seeded["seeded_from"].as_str().unwrap_or_default();
+    assert_eq!(from, format!("{label} at {}", &first[..12]));
+    assert_eq!(seeded["changed_files"], 2, "{seeded}");
+    assert_eq!(seeded["files"].as_u64(), published["files"].as_u64().map(|n| n + 1));
+    assert!(!seeded.to_string().contains("codegraph-test-secret"));
+    assert_same_as_full(&machine, &clone, &base);
+
+    // The clone at the published commit itself: nothing to re-derive.
+    let exact = base.join("exact");
+    git(&base, &["clone", "-q", &repo.display().to_string(), &exact.display().to_string()]);
+    git(&exact, &["checkout", "-q", &first]);
+    let seeded = index(&base.join("cache-third"), &exact, &["--cache-from", store]);
+    assert_eq!(seeded["mode"], "seeded", "{seeded}");
+    assert_eq!(seeded["changed_files"], 0, "{seeded}");
+    assert_same_as_full(&base.join("cache-third"), &exact, &base);
+}
+
+#[test]
+fn publish_then_seed_through_a_directory() {
+    let store = tempfile::tempdir().unwrap();
+    let dir = std::fs::canonicalize(store.path()).unwrap();
+    let url = format!("file://{}", dir.display());
+    round_trip(&url, &url);
+}
+
+#[test]
+fn publish_then_seed_through_redis() {
+    let (_server, url) = redis();
+    let label = url.clone();
+    round_trip(&url, &label);
+}
+
+#[test]
+fn publish_then_seed_through_an_s3_compatible_store() {
+    let (_server, url) = s3();
+    round_trip(&url, "s3://cg-bucket/team/index");
+}
+
+#[test]
+fn the_environment_variable_stands_for_the_flag() {
+    let (_dir, base, repo) = git_fixture(FIXTURE);
+    let url = format!("file://{}", base.join("store").display());
+    json(codegraph(&base.join("ci"), &["publish", "--json", "--to", &url], &repo));
+    let out = codegraph_env(
+        &base.join("other"),
+        &["index", "--json", "--no-share"],
+        &repo,
+        &[("CODEGRAPH_CACHE_FROM", &url)],
+    );
+    assert_eq!(json(out)["mode"], "seeded");
+}
+
+/// The one entry of a directory store: (blob path, manifest path).
+fn entry_files(store: &Path) -> (PathBuf, PathBuf) {
+    let find = |sub: &str, ext: &str| -> PathBuf {
+        let mut found = Vec::new();
+        let mut stack = vec![store.join(sub)];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x == ext) {
+                    found.push(p);
+                }
+            }
+        }
+        assert_eq!(found.len(), 1, "{found:?}");
+        found.remove(0)
+    };
+    (find("codegraph/v1/blobs", "zst"), find("codegraph/v1/index", "json"))
+}
+
+/// A broken store must give a cold index whose notes say why, equal to a full build.
+fn assert_cold_with_note(cache: &Path, root: &Path, base: &Path, url: &str, note: &str) {
+    let out = index(cache, root, &["--cache-from", url]);
+    assert_eq!(out["mode"], "full", "{out}");
+    let notes = out["notes"].to_string();
+    assert!(notes.contains(note), "expected a note with {note:?}: {notes}");
+    assert_same_as_full(cache, root, base);
+    let _ = std::fs::remove_dir_all(cache);
+}
+
+#[test]
+fn bad_entries_are_ignored_with_a_note() {
+    let (_dir, base, repo) = git_fixture(FIXTURE);
+    let store = base.join("store");
+    let url = format!("file://{}", store.display());
+    json(codegraph(&base.join("ci"), &["publish", "--json", "--to", &url], &repo));
+    let (blob, manifest) = entry_files(&store);
+    let good_blob = std::fs::read(&blob).unwrap();
+    let good_manifest = std::fs::read_to_string(&manifest).unwrap();
+    let cache = base.join("other");
+
+    // Corrupt bytes: the blob no longer hashes to its name.
+    let mut bad = good_blob.clone();
+    let mid = bad.len() / 2;
+    bad[mid] ^= 0xff;
+    std::fs::write(&blob, &bad).unwrap();
+    assert_cold_with_note(&cache, &repo, &base, &url, "does not hash to its name");
+
+    // A truncated upload.
+    std::fs::write(&blob, &good_blob[..good_blob.len() / 3]).unwrap();
+    assert_cold_with_note(&cache, &repo, &base, &url, "is shorter than its manifest says");
+    std::fs::write(&blob, &good_blob).unwrap();
+
+    // A manifest this build cannot read, one of another format, one of another indexer.
+    std::fs::write(&manifest, "{\"format\": 1, \"commit\": ").unwrap();
+    assert_cold_with_note(&cache, &repo, &base, &url, "not a manifest");
+    std::fs::write(&manifest, good_manifest.replace("\"format\": 1", "\"format\": 2")).unwrap();
+    assert_cold_with_note(&cache, &repo, &base, &url, "manifest format 2");
+    let mut other_version: Value = serde_json::from_str(&good_manifest).unwrap();
+    other_version["indexer_version"] = "0.0.0-elsewhere".into();
+    std::fs::write(&manifest, other_version.to_string()).unwrap();
+    assert_cold_with_note(&cache, &repo, &base, &url, "another commit or scope");
+
+    // A snapshot of another repository filed under this repository's commit.
+    std::fs::write(&manifest, &good_manifest).unwrap();
+    let other = base.join("other-repo");
+    std::fs::create_dir_all(&other).unwrap();
+    codegraph_tests::write_fixture(&other, OTHER);
+    git(&other, &["init", "-q", "-b", "main"]);
+    git(&other, &["add", "-A"]);
+    git(&other, &["commit", "-q", "-m", "other"]);
+    let other_store = base.join("other-store");
+    let other_url = format!("file://{}", other_store.display());
+    json(codegraph(&base.join("ci-other"), &["publish", "--json", "--to", &other_url], &other));
+    let (other_blob, other_manifest) = entry_files(&other_store);
+    let mut foreign: Value =
+        serde_json::from_str(&std::fs::read_to_string(&other_manifest).unwrap()).unwrap();
+    foreign["commit"] = head(&repo).into();
+    std::fs::write(&manifest, foreign.to_string()).unwrap();
+    let blob_dir = blob.parent().unwrap();
+    std::fs::copy(&other_blob, blob_dir.join(other_blob.file_name().unwrap())).unwrap();
+    assert_cold_with_note(&cache, &repo, &base, &url, "it describes commit");
+
+    // The good entry again seeds.
+    std::fs::write(&manifest, &good_manifest).unwrap();
+    assert_eq!(index(&cache, &repo, &["--cache-from", &url])["mode"], "seeded");
+}
+
+#[test]
+fn a_store_that_refuses_or_hangs_gives_a_note_and_a_cold_index() {
+    let (_dir, base, repo) = git_fixture(FIXTURE);
+    let closed = free_port();
+    let cache = base.join("other");
+    assert_cold_with_note(
+        &cache,
+        &repo,
+        &base,
+        &format!("redis://127.0.0.1:{closed}"),
+        "could not use the shared store",
+    );
+    assert_cold_with_note(
+        &cache,
+        &repo,
+        &base,
+        &format!("s3://b/p?endpoint=http://127.0.0.1:{closed}"),
+        "could not use the shared store",
+    );
+    assert_cold_with_note(&cache, &repo, &base, "ftp://example.invalid/x", "bad store URL");
+
+    // A server that accepts connections and never answers.
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let held = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let keep = held.clone();
+    std::thread::spawn(move || {
+        for conn in listener.incoming().flatten() {
+            keep.lock().unwrap().push(conn);
+        }
+    });
+    for url in
+        [format!("redis://127.0.0.1:{port}"), format!("s3://b/p?endpoint=http://127.0.0.1:{port}")]
+    {
+        let out = json(codegraph_env(
+            &cache,
+            &["index", "--json", "--no-share", "--cache-from", &url],
+            &repo,
+            &[("CODEGRAPH_CACHE_TIMEOUT_SECS", "1")],
+        ));
+        assert_eq!(out["mode"], "full", "{out}");
+        assert!(out["notes"].to_string().contains("did not answer within 1s"), "{}", out["notes"]);
+        assert_same_as_full(&cache, &repo, &base);
+        // With a local index, the store is not consulted at all.
+        let again = json(codegraph_env(
+            &cache,
+            &["index", "--json", "--no-share", "--cache-from", &url],
+            &repo,
+            &[("CODEGRAPH_CACHE_TIMEOUT_SECS", "30")],
+        ));
+        assert_eq!(again["mode"], "unchanged");
+        assert_eq!(again["notes"], serde_json::json!([]));
+        let _ = std::fs::remove_dir_all(&cache);
+    }
+}
+
+#[test]
+fn publish_refuses_a_tree_that_differs_from_head() {
+    let (_dir, base, repo) = git_fixture(FIXTURE);
+    let url = format!("file://{}", base.join("store").display());
+    std::fs::write(repo.join("README.md"), "# Changed\n").unwrap();
+    let out = codegraph(&base.join("ci"), &["publish", "--to", &url], &repo);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("differs from HEAD in 1 file") && err.contains("--allow-dirty"), "{err}");
+    assert!(!base.join("store/codegraph").exists());
+    let out = json(codegraph(
+        &base.join("ci"),
+        &["publish", "--json", "--allow-dirty", "--to", &url],
+        &repo,
+    ));
+    assert_eq!(out["wrote_manifest"], true);
+    // Bad URLs and roots outside git are refused with the reason.
+    let out = codegraph(&base.join("ci"), &["publish", "--to", "ftp://x/y"], &repo);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("expected one of"));
+}
