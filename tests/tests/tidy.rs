@@ -204,7 +204,15 @@ fn crate_dependency_rules_hold() {
         ("codegraph-resolve", &["rusqlite", "serde", "gix", "notify", "rmcp", "tokio"]),
         ("codegraph-query", &["salsa", "tree-sitter", "serde", "clap", "rmcp", "tokio"]),
         ("codegraph-derive", &["rusqlite", "salsa", "tree-sitter", "gix", "rmcp", "tokio"]),
-        ("codegraph-engine", &["clap", "rmcp", "tokio", "axum", "hyper"]),
+        (
+            "codegraph-engine",
+            &["clap", "rmcp", "tokio", "axum", "hyper", "opendal", "codegraph-remote"],
+        ),
+        // The shared store: bytes, keys and manifests; no git, SQLite, graph or engine.
+        (
+            "codegraph-remote",
+            &["rusqlite", "gix", "salsa", "tree-sitter", "codegraph-engine", "codegraph-query"],
+        ),
         // The web view's pages: HTML from query answers, no HTTP, no engine.
         (
             "codegraph-web",

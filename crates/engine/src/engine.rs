@@ -292,7 +292,9 @@ impl Engine {
             // A root with no index yet starts from a sibling worktree's, when there is one.
             // First from the shared store, when one is named, then from a sibling.
             let mut seeding = match &opts.cache_from {
-                Some(url) => crate::remote::seed(root, db_path, opts.max_file_size, url),
+                Some(store) => {
+                    crate::remote::seed(root, db_path, opts.max_file_size, store.as_ref())
+                }
                 None => crate::seed::Seeding::default(),
             };
             if seeding.copy.is_none() && opts.share {

@@ -33,9 +33,9 @@ pub struct IndexOptions {
     /// A root with no index yet may start from a sibling worktree's index (`--no-share`
     /// turns it off).
     pub share: bool,
-    /// A root with no index yet first tries the shared store at this URL (`--cache-from`,
+    /// A root with no index yet first tries this shared store (`--cache-from`,
     /// `CODEGRAPH_CACHE_FROM`): the snapshot of its nearest published ancestor commit.
-    pub cache_from: Option<String>,
+    pub cache_from: Option<std::sync::Arc<dyn crate::remote::SnapshotStore>>,
     /// Counts the files a full build has parsed, for a status reader on another thread.
     pub counter: Option<Arc<BuildProgress>>,
 }

@@ -3,35 +3,84 @@
 //! ancestor commit, then brings it up to date exactly as sibling seeding does (the git index
 //! vouches for files by blob ID; only what differs is read and re-derived).
 //!
-//! The store ([`codegraph_remote`]) checks what it transfers (manifest scope and commit, blob
-//! length and hash, decompressed length); this module checks what the snapshot says of itself
-//! (an index of this indexer, at the commit the manifest names, sharing files with this root)
-//! and turns every failure into a note: the caller then falls back to a sibling, then to a
-//! cold build. A store is consulted only for a root without a local index, so a store that is
-//! down or slow never stands between a user and an answer from a local index.
+//! The store itself is behind [`SnapshotStore`] (the server implements it over
+//! `codegraph-remote`, which checks what it transfers: manifest scope and commit, blob length
+//! and hash, decompressed length), so the engine never links a network client or a runtime.
+//! This module decides which commits to ask for, checks what a snapshot says of itself (an
+//! index of this indexer, at the commit asked for, sharing files with this root) and turns
+//! every failure into a note: the caller then falls back to a sibling, then to a cold build. A
+//! store is consulted only for a root without a local index, so a store that is down or slow
+//! never stands between a user and an answer from a local index.
 
 use crate::git::index_blobs;
 use crate::index::indexer_version;
 use crate::seed::{Seeded, Seeding};
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use codegraph_query::{Store, database_files};
-use codegraph_remote::{RemoteStore, Scope};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// The environment variable that stands for `--cache-from`.
-pub const CACHE_FROM_ENV: &str = "CODEGRAPH_CACHE_FROM";
-
-/// Ancestors of HEAD looked up in a store that lists its entries (nearest first).
-const MAX_ANCESTORS: usize = 2000;
-
-/// `--cache-from`, else `CODEGRAPH_CACHE_FROM` (empty means none).
-pub fn cache_from(flag: Option<&str>) -> Option<String> {
-    flag.map(str::to_string)
-        .or_else(|| std::env::var(CACHE_FROM_ENV).ok())
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
+/// What must match for a snapshot to seed a root.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SnapshotScope {
+    /// The indexer and facts version that wrote the snapshot.
+    pub indexer_version: String,
+    /// The root's directory inside its repository, `/`-separated; empty for the top.
+    pub subdir: String,
+    /// The scanner's file-size limit the index was built with.
+    pub max_file_size: u64,
 }
+
+/// What a store says it did with a publish.
+#[derive(Clone, Debug)]
+pub struct StoredSnapshot {
+    /// The key of the snapshot's bytes and of the commit's manifest.
+    pub blob: String,
+    pub manifest: String,
+    pub db_bytes: u64,
+    pub compressed_bytes: u64,
+    /// False when the same bytes were already stored.
+    pub uploaded_blob: bool,
+    /// False when an equal manifest was already there.
+    pub wrote_manifest: bool,
+}
+
+/// Why a fetch gave nothing.
+#[derive(Debug)]
+pub enum FetchError {
+    /// The store could not be used at all (bad URL, refused, timed out).
+    Store(String),
+    /// The entry found for `commit` was not usable (missing, truncated, corrupt).
+    Entry { commit: String, why: String },
+}
+
+/// A shared store of published snapshots, as the engine uses it.
+pub trait SnapshotStore: std::fmt::Debug + Send + Sync {
+    /// The store's URL without credentials or parameters (what notes print).
+    fn label(&self) -> String;
+    /// Publishes the self-contained SQLite file `db` as `commit`'s snapshot in `scope`;
+    /// idempotent.
+    fn publish(
+        &self,
+        scope: &SnapshotScope,
+        commit: &str,
+        db: &Path,
+        files: u64,
+    ) -> Result<StoredSnapshot, String>;
+    /// Downloads to `dest` the snapshot of the first of `commits` (nearest first) published in
+    /// `scope`, its transfer checked; returns that commit, or `None` when none of them has
+    /// one. Entries skipped on the way are explained in `notes`. On an error `dest` is absent.
+    fn fetch_nearest(
+        &self,
+        scope: &SnapshotScope,
+        commits: &[String],
+        dest: &Path,
+        notes: &mut Vec<String>,
+    ) -> Result<Option<String>, FetchError>;
+}
+
+/// Ancestors of HEAD looked up in a store (nearest first).
+const MAX_ANCESTORS: usize = 2000;
 
 /// Where `root` (canonical) sits in its git repository.
 struct RepoPlace {
@@ -113,14 +162,18 @@ impl PublishReport {
 }
 
 /// Publishes the index at `db` of `root` (canonical; its index already brought up to date)
-/// to the store at `url` as its HEAD commit's snapshot. Refuses a revision of a tree that
-/// differs from HEAD (git's dirty files) unless `allow_dirty`.
-pub fn publish(root: &Path, db: &Path, url: &str, allow_dirty: bool) -> Result<PublishReport> {
+/// to `store` as its HEAD commit's snapshot. Refuses a revision of a tree that differs from
+/// HEAD (git's dirty files) unless `allow_dirty`.
+pub fn publish(
+    root: &Path,
+    db: &Path,
+    store: &dyn SnapshotStore,
+    allow_dirty: bool,
+) -> Result<PublishReport> {
     let start = Instant::now();
     let place = repo_place(root).map_err(|why| {
         anyhow::anyhow!("cannot publish {}: {why} (snapshots are named by commit)", root.display())
     })?;
-    let store = RemoteStore::open(url)?;
     let mut index = Store::open_read_only(db)?;
     let (snap, max_file_size) = {
         let reader = index.reader()?;
@@ -150,21 +203,24 @@ pub fn publish(root: &Path, db: &Path, url: &str, allow_dirty: bool) -> Result<P
     let _cleanup = Cleanup(tmp.clone());
     index.vacuum_into(&tmp)?;
     drop(index);
-    let scope =
-        Scope { indexer_version: indexer_version(), subdir: place.subdir.clone(), max_file_size };
+    let scope = SnapshotScope {
+        indexer_version: indexer_version(),
+        subdir: place.subdir.clone(),
+        max_file_size,
+    };
     let done = store
         .publish(&scope, &place.head, &tmp, snap.files)
-        .with_context(|| format!("publishing to {}", store.label()))?;
+        .map_err(|e| anyhow::anyhow!("publishing to {}: {e}", store.label()))?;
     Ok(PublishReport {
-        store: store.label().to_string(),
+        store: store.label(),
         commit: place.head,
         subdir: place.subdir,
         revision: snap.revision,
         files: snap.files,
-        db_bytes: done.manifest.blob.db_bytes,
-        compressed_bytes: done.manifest.blob.bytes,
-        blob: done.manifest.blob.key.clone(),
-        manifest: done.manifest_key,
+        db_bytes: done.db_bytes,
+        compressed_bytes: done.compressed_bytes,
+        blob: done.blob,
+        manifest: done.manifest,
         uploaded_blob: done.uploaded_blob,
         wrote_manifest: done.wrote_manifest,
         elapsed: start.elapsed(),
@@ -189,23 +245,16 @@ impl Drop for Cleanup {
     }
 }
 
-/// Seeds the index at `db_path` (which must not exist) for `root` (canonical) from the store
-/// at `url`: the snapshot of the nearest ancestor of HEAD published there, downloaded and
-/// checked beside `db_path`. Every reason it could not is a note.
-pub fn seed(root: &Path, db_path: &Path, max_file_size: u64, url: &str) -> Seeding {
+/// Seeds the index at `db_path` (which must not exist) for `root` (canonical) from `store`:
+/// the snapshot of the nearest ancestor of HEAD published there, downloaded and checked
+/// beside `db_path`. Every reason it could not is a note.
+pub fn seed(root: &Path, db_path: &Path, max_file_size: u64, store: &dyn SnapshotStore) -> Seeding {
     let mut out = Seeding::default();
     if database_files(db_path).iter().any(|f| f.exists()) {
         return out;
     }
     let start = Instant::now();
-    let store = match RemoteStore::open(url) {
-        Ok(s) => s,
-        Err(e) => {
-            out.notes.push(format!("not seeding from the shared store: {e}"));
-            return out;
-        }
-    };
-    let label = store.label().to_string();
+    let label = store.label();
     let place = match repo_place(root) {
         Ok(p) => p,
         Err(why) => {
@@ -214,14 +263,21 @@ pub fn seed(root: &Path, db_path: &Path, max_file_size: u64, url: &str) -> Seedi
             return out;
         }
     };
-    let scope =
-        Scope { indexer_version: indexer_version(), subdir: place.subdir.clone(), max_file_size };
+    let scope = SnapshotScope {
+        indexer_version: indexer_version(),
+        subdir: place.subdir.clone(),
+        max_file_size,
+    };
     let commits = ancestors(&place, MAX_ANCESTORS);
+    let dest = scratch_path(db_path, "remote");
+    for f in database_files(&dest) {
+        let _ = std::fs::remove_file(f);
+    }
     let mut notes = Vec::new();
-    let found = store.lookup(&scope, &commits, &mut notes);
+    let fetched = store.fetch_nearest(&scope, &commits, &dest, &mut notes);
     out.notes.extend(notes.into_iter().map(|n| format!("ignored an entry of {label}: {n}")));
-    let manifest = match found {
-        Ok(Some(m)) => m,
+    let commit = match fetched {
+        Ok(Some(c)) => c,
         Ok(None) => {
             out.notes.push(format!(
                 "{label} has no snapshot of HEAD or its {} nearest ancestors for this indexer",
@@ -229,34 +285,21 @@ pub fn seed(root: &Path, db_path: &Path, max_file_size: u64, url: &str) -> Seedi
             ));
             return out;
         }
-        Err(e) => {
+        Err(FetchError::Store(e)) => {
             out.notes.push(format!("could not use the shared store: {e}"));
             return out;
         }
-    };
-    let dest = scratch_path(db_path, "remote");
-    for f in database_files(&dest) {
-        let _ = std::fs::remove_file(f);
-    }
-    let got = match store.download(&manifest, &dest) {
-        Ok(d) => d,
-        Err(e) => {
-            out.notes.push(format!(
-                "ignored the snapshot of {} in {label}: {e}",
-                short(&manifest.commit)
-            ));
+        Err(FetchError::Entry { commit, why }) => {
+            out.notes.push(format!("ignored the snapshot of {} in {label}: {why}", short(&commit)));
             return out;
         }
     };
-    match check(&dest, &manifest.commit, max_file_size, root) {
+    match check(&dest, &commit, max_file_size, root) {
         Ok(matching) => {
-            tracing::debug!(
-                fetch = ?got.fetch, decompress = ?got.decompress, total = ?start.elapsed(),
-                bytes = got.bytes, "seeded from the shared store"
-            );
+            tracing::debug!(total = ?start.elapsed(), "seeded from the shared store");
             out.from = Some(Seeded {
                 root: PathBuf::from(&label),
-                commit: Some(manifest.commit.clone()),
+                commit: Some(commit),
                 matching,
                 store: Some(label),
             });
@@ -266,10 +309,7 @@ pub fn seed(root: &Path, db_path: &Path, max_file_size: u64, url: &str) -> Seedi
             for f in database_files(&dest) {
                 let _ = std::fs::remove_file(f);
             }
-            out.notes.push(format!(
-                "ignored the snapshot of {} in {label}: {why}",
-                short(&manifest.commit)
-            ));
+            out.notes.push(format!("ignored the snapshot of {} in {label}: {why}", short(&commit)));
         }
     }
     out

@@ -25,7 +25,7 @@ pub mod location;
 
 pub use location::Location;
 use serde::{Deserialize, Serialize};
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::Path;
 use std::time::Duration;
 
@@ -421,8 +421,6 @@ impl RemoteStore {
         })
     }
 }
-
-use std::io::Read;
 
 /// zstd at level 3 on every core: the Go standard library's index (~300 MB) compresses in
 /// about a second to a fifth of its size and decompresses several times faster.

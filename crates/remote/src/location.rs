@@ -30,7 +30,7 @@ impl std::fmt::Debug for Location {
 }
 
 /// The URL forms accepted, for error messages.
-pub const FORMS: &str = "file:///dir (or an absolute path), s3://bucket/prefix, gs://bucket/prefix, \
+pub const FORMS: &str = "a directory (an absolute path or file:///dir), s3://bucket/prefix, gs://bucket/prefix, \
      azblob://container/prefix, webdav+https://host/path, redis://host:port[/db][/prefix]";
 
 impl Location {
@@ -38,11 +38,11 @@ impl Location {
     pub fn parse(url: &str) -> Result<Location, RemoteError> {
         let url = url.trim();
         let bad = |why: &str| RemoteError::Url(format!("{why}; expected one of {FORMS}"));
-        if url.starts_with('/') {
-            return Location::parse(&format!("file://{url}"));
-        }
-        let Some((scheme, rest)) = url.split_once("://") else {
-            return Err(bad("not a URL"));
+        // An absolute path is a directory store, like its file URL.
+        let (scheme, rest) = match url.split_once("://") {
+            _ if url.starts_with('/') => ("file", url),
+            Some(split) => split,
+            None => return Err(bad("not a URL")),
         };
         let (rest, query) = match rest.split_once('?') {
             Some((r, q)) => (r, Some(q)),
@@ -182,7 +182,8 @@ mod tests {
 
     #[test]
     fn labels_never_carry_credentials_or_parameters() {
-        let l = Location::parse("redis://user:s3cret@127.0.0.1:6379/2/cg?timeout=1").unwrap();
+        let l = Location::parse("redis://user:s3cret@127.0.0.1:6379/2/cg?timeout=1")
+            .expect("test step");
         assert_eq!(l.label, "redis://127.0.0.1:6379/2/cg");
         assert_eq!(l.config["endpoint"], "redis://127.0.0.1:6379");
         assert_eq!(l.config["db"], "2");
@@ -193,17 +194,17 @@ mod tests {
         let s = Location::parse(
             "s3://bucket/team/cg?endpoint=http://127.0.0.1:9000&secret_access_key=k",
         )
-        .unwrap();
+        .expect("test step");
         assert_eq!(s.label, "s3://bucket/team/cg");
         assert_eq!(s.config["bucket"], "bucket");
         assert_eq!(s.config["root"], "/team/cg");
         assert_eq!(s.config["endpoint"], "http://127.0.0.1:9000");
 
-        let w = Location::parse("webdav+https://me:pw@dav.example/cache/").unwrap();
+        let w = Location::parse("webdav+https://me:pw@dav.example/cache/").expect("test step");
         assert_eq!(w.label, "webdav+https://dav.example/cache");
         assert_eq!(w.config["endpoint"], "https://dav.example");
 
-        let f = Location::parse("/srv/cg").unwrap();
+        let f = Location::parse("/srv/cg").expect("test step");
         assert_eq!(f.label, "file:///srv/cg");
         assert_eq!(f.config["root"], "/srv/cg");
     }
@@ -211,7 +212,7 @@ mod tests {
     #[test]
     fn bad_urls_say_what_is_accepted() {
         for url in ["srv/cg", "ftp://x/y", "s3:///prefix", "file://host/dir", "s3://k:s@b/p"] {
-            let e = Location::parse(url).unwrap_err().to_string();
+            let e = Location::parse(url).expect_err("a bad URL").to_string();
             assert!(e.contains("expected one of"), "{url}: {e}");
         }
     }

@@ -468,7 +468,7 @@ impl ServeArgs {
         let root_opts = crate::mcp::roots::RootOptions {
             max_file_size: self.max_file_size,
             share: !self.no_share,
-            cache_from: codegraph_engine::remote::cache_from(self.cache_from.as_deref()),
+            cache_from: crate::shared_store::cache_from(self.cache_from.as_deref()),
             cochange,
             debounce: std::time::Duration::from_millis(self.debounce_ms),
             build_wait: std::time::Duration::from_secs(self.build_wait_secs),
@@ -559,7 +559,7 @@ fn dispatch(mut cli: Cli) -> Result<()> {
                     progress,
                     full,
                     share: !no_share,
-                    cache_from: codegraph_engine::remote::cache_from(cache_from.as_deref()),
+                    cache_from: crate::shared_store::cache_from(cache_from.as_deref()),
                     counter: None,
                 },
             )?;
@@ -576,6 +576,8 @@ fn dispatch(mut cli: Cli) -> Result<()> {
             print_index(&summary, accounting.as_ref(), cochange.as_ref(), json)
         }
         Command::Publish { root, to, max_file_size, allow_dirty } => {
+            // A mistyped URL fails before the index is brought up to date.
+            codegraph_remote::Location::parse(&to)?;
             let root = write_root(root, cli.db.as_deref())?;
             let db = db_path(&root, cli.db.as_deref())?;
             let progress = !json && std::io::stderr().is_terminal();
@@ -588,8 +590,9 @@ fn dispatch(mut cli: Cli) -> Result<()> {
                 counter: None,
             };
             let summary = codegraph_engine::engine::index(&root, &db, &opts)?;
+            let store = crate::shared_store::Remote::new(&to);
             let report =
-                codegraph_engine::remote::publish(&summary.root, &summary.db, &to, allow_dirty)?;
+                codegraph_engine::remote::publish(&summary.root, &summary.db, &store, allow_dirty)?;
             print_publish(&report, json)
         }
         Command::Watch {
@@ -608,7 +611,7 @@ fn dispatch(mut cli: Cli) -> Result<()> {
                 progress,
                 full: false,
                 share: !no_share,
-                cache_from: codegraph_engine::remote::cache_from(cache_from.as_deref()),
+                cache_from: crate::shared_store::cache_from(cache_from.as_deref()),
                 counter: None,
             };
             let opts = crate::watch_cmd::WatchOptions {

@@ -14,5 +14,6 @@ mod graph_query;
 pub mod mcp;
 mod ops_cli;
 mod page;
+pub mod shared_store;
 mod watch_cmd;
 pub mod web;

@@ -122,12 +122,19 @@ fn assert_same_as_full(cache: &Path, root: &Path, scratch: &Path) {
 }
 
 fn head(root: &Path) -> String {
-    let out = Command::new("git").args(["rev-parse", "HEAD"]).current_dir(root).output().unwrap();
-    String::from_utf8(out.stdout).unwrap().trim().to_string()
+    let out = Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .current_dir(root)
+        .output()
+        .expect("test step");
+    String::from_utf8(out.stdout).expect("test step").trim().to_string()
 }
 
 fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).unwrap()
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("test step")
 }
 
 fn wait_for_port(port: u16, what: &str, child: &mut Child) {
@@ -206,10 +213,10 @@ fn s3() -> (Server, String) {
         .expect("start moto_server");
     wait_for_port(port, "moto_server", &mut child);
     // CreateBucket: moto does not check request signatures.
-    let mut conn = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    write!(conn, "PUT /cg-bucket HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n").unwrap();
+    let mut conn = TcpStream::connect(("127.0.0.1", port)).expect("test step");
+    write!(conn, "PUT /cg-bucket HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n").expect("test step");
     let mut answer = String::new();
-    conn.read_to_string(&mut answer).unwrap();
+    conn.read_to_string(&mut answer).expect("test step");
     assert!(answer.starts_with("HTTP/1.1 200"), "CreateBucket: {answer}");
     (Server(child), format!("s3://cg-bucket/team/index?endpoint=http://127.0.0.1:{port}"))
 }
@@ -238,12 +245,12 @@ fn round_trip(store: &str, label: &str) {
         repo.join("store/ops.go"),
         "package store\n\n// Add appends an item.\nfunc (s *Store) Add(item string) {\n\ts.items = append(s.items, item, item)\n}\n",
     )
-    .unwrap();
+    .expect("test step");
     std::fs::write(
         repo.join("store/len.go"),
         "package store\n\nfunc (s *Store) Len() int { return len(s.items) }\n",
     )
-    .unwrap();
+    .expect("test step");
     git(&repo, &["add", "-A"]);
     git(&repo, &["commit", "-q", "-m", "later"]);
 
@@ -271,8 +278,8 @@ fn round_trip(store: &str, label: &str) {
 
 #[test]
 fn publish_then_seed_through_a_directory() {
-    let store = tempfile::tempdir().unwrap();
-    let dir = std::fs::canonicalize(store.path()).unwrap();
+    let store = tempfile::tempdir().expect("test step");
+    let dir = std::fs::canonicalize(store.path()).expect("test step");
     let url = format!("file://{}", dir.display());
     round_trip(&url, &url);
 }
@@ -310,7 +317,7 @@ fn entry_files(store: &Path) -> (PathBuf, PathBuf) {
         let mut found = Vec::new();
         let mut stack = vec![store.join(sub)];
         while let Some(d) = stack.pop() {
-            for e in std::fs::read_dir(&d).unwrap().flatten() {
+            for e in std::fs::read_dir(&d).expect("test step").flatten() {
                 let p = e.path();
                 if p.is_dir() {
                     stack.push(p);
@@ -342,36 +349,37 @@ fn bad_entries_are_ignored_with_a_note() {
     let url = format!("file://{}", store.display());
     json(codegraph(&base.join("ci"), &["publish", "--json", "--to", &url], &repo));
     let (blob, manifest) = entry_files(&store);
-    let good_blob = std::fs::read(&blob).unwrap();
-    let good_manifest = std::fs::read_to_string(&manifest).unwrap();
+    let good_blob = std::fs::read(&blob).expect("test step");
+    let good_manifest = std::fs::read_to_string(&manifest).expect("test step");
     let cache = base.join("other");
 
     // Corrupt bytes: the blob no longer hashes to its name.
     let mut bad = good_blob.clone();
     let mid = bad.len() / 2;
     bad[mid] ^= 0xff;
-    std::fs::write(&blob, &bad).unwrap();
+    std::fs::write(&blob, &bad).expect("test step");
     assert_cold_with_note(&cache, &repo, &base, &url, "does not hash to its name");
 
     // A truncated upload.
-    std::fs::write(&blob, &good_blob[..good_blob.len() / 3]).unwrap();
+    std::fs::write(&blob, &good_blob[..good_blob.len() / 3]).expect("test step");
     assert_cold_with_note(&cache, &repo, &base, &url, "is shorter than its manifest says");
-    std::fs::write(&blob, &good_blob).unwrap();
+    std::fs::write(&blob, &good_blob).expect("test step");
 
     // A manifest this build cannot read, one of another format, one of another indexer.
-    std::fs::write(&manifest, "{\"format\": 1, \"commit\": ").unwrap();
+    std::fs::write(&manifest, "{\"format\": 1, \"commit\": ").expect("test step");
     assert_cold_with_note(&cache, &repo, &base, &url, "not a manifest");
-    std::fs::write(&manifest, good_manifest.replace("\"format\": 1", "\"format\": 2")).unwrap();
+    std::fs::write(&manifest, good_manifest.replace("\"format\": 1", "\"format\": 2"))
+        .expect("test step");
     assert_cold_with_note(&cache, &repo, &base, &url, "manifest format 2");
-    let mut other_version: Value = serde_json::from_str(&good_manifest).unwrap();
+    let mut other_version: Value = serde_json::from_str(&good_manifest).expect("test step");
     other_version["indexer_version"] = "0.0.0-elsewhere".into();
-    std::fs::write(&manifest, other_version.to_string()).unwrap();
+    std::fs::write(&manifest, other_version.to_string()).expect("test step");
     assert_cold_with_note(&cache, &repo, &base, &url, "another commit or scope");
 
     // A snapshot of another repository filed under this repository's commit.
-    std::fs::write(&manifest, &good_manifest).unwrap();
+    std::fs::write(&manifest, &good_manifest).expect("test step");
     let other = base.join("other-repo");
-    std::fs::create_dir_all(&other).unwrap();
+    std::fs::create_dir_all(&other).expect("test step");
     codegraph_tests::write_fixture(&other, OTHER);
     git(&other, &["init", "-q", "-b", "main"]);
     git(&other, &["add", "-A"]);
@@ -381,15 +389,17 @@ fn bad_entries_are_ignored_with_a_note() {
     json(codegraph(&base.join("ci-other"), &["publish", "--json", "--to", &other_url], &other));
     let (other_blob, other_manifest) = entry_files(&other_store);
     let mut foreign: Value =
-        serde_json::from_str(&std::fs::read_to_string(&other_manifest).unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(&other_manifest).expect("test step"))
+            .expect("test step");
     foreign["commit"] = head(&repo).into();
-    std::fs::write(&manifest, foreign.to_string()).unwrap();
-    let blob_dir = blob.parent().unwrap();
-    std::fs::copy(&other_blob, blob_dir.join(other_blob.file_name().unwrap())).unwrap();
+    std::fs::write(&manifest, foreign.to_string()).expect("test step");
+    let blob_dir = blob.parent().expect("test step");
+    std::fs::copy(&other_blob, blob_dir.join(other_blob.file_name().expect("test step")))
+        .expect("test step");
     assert_cold_with_note(&cache, &repo, &base, &url, "it describes commit");
 
     // The good entry again seeds.
-    std::fs::write(&manifest, &good_manifest).unwrap();
+    std::fs::write(&manifest, &good_manifest).expect("test step");
     assert_eq!(index(&cache, &repo, &["--cache-from", &url])["mode"], "seeded");
 }
 
@@ -415,13 +425,13 @@ fn a_store_that_refuses_or_hangs_gives_a_note_and_a_cold_index() {
     assert_cold_with_note(&cache, &repo, &base, "ftp://example.invalid/x", "bad store URL");
 
     // A server that accepts connections and never answers.
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
+    let listener = TcpListener::bind("127.0.0.1:0").expect("test step");
+    let port = listener.local_addr().expect("test step").port();
     let held = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let keep = held.clone();
     std::thread::spawn(move || {
         for conn in listener.incoming().flatten() {
-            keep.lock().unwrap().push(conn);
+            keep.lock().expect("test step").push(conn);
         }
     });
     for url in
@@ -453,7 +463,7 @@ fn a_store_that_refuses_or_hangs_gives_a_note_and_a_cold_index() {
 fn publish_refuses_a_tree_that_differs_from_head() {
     let (_dir, base, repo) = git_fixture(FIXTURE);
     let url = format!("file://{}", base.join("store").display());
-    std::fs::write(repo.join("README.md"), "# Changed\n").unwrap();
+    std::fs::write(repo.join("README.md"), "# Changed\n").expect("test step");
     let out = codegraph(&base.join("ci"), &["publish", "--to", &url], &repo);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);

@@ -92,8 +92,8 @@ pub struct RootOptions {
     pub max_file_size: u64,
     /// A root with no index may start from a sibling worktree's.
     pub share: bool,
-    /// A root with no index first tries the shared store at this URL (`--cache-from`).
-    pub cache_from: Option<String>,
+    /// A root with no index first tries this shared store (`--cache-from`).
+    pub cache_from: Option<std::sync::Arc<dyn codegraph_engine::remote::SnapshotStore>>,
     /// Quiet time after the last file event before a batch is applied.
     pub debounce: Duration,
     /// How long a query waits for the first index of a root before answering "building".
