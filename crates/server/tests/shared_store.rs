@@ -1,12 +1,12 @@
 //! The shared store end to end (issue 42): `codegraph publish` on one "machine" (a cache
 //! directory), `codegraph index --cache-from URL` on a fresh clone in another, through a
-//! directory, a real Redis server and a real S3-compatible server (moto) started here on
-//! loopback; the seeded index must equal a `--full` build of the clone. Bad stores (corrupt,
+//! directory, a real Redis server, a real S3-compatible server (moto) and a WebDAV server
+//! (WsgiDAV) started here on loopback; the seeded index must equal a `--full` build of the clone. Bad stores (corrupt,
 //! truncated, foreign, other-version entries; a store that refuses connections or hangs) must
 //! each give a note and a correct index.
 //!
-//! The servers come from `tests/stores/setup.sh` (Debian's `redis-server`, moto from the
-//! Python package registry in `target/store-venv`); `.ci/run` runs it.
+//! The servers come from `tests/stores/setup.sh` (Debian's `redis-server`, moto and WsgiDAV
+//! from the Python package registry in `target/store-venv`); `.ci/run` runs it.
 
 use codegraph_tests::cli::{assert_ok, git, git_fixture};
 use serde_json::Value;
@@ -221,6 +221,22 @@ fn s3() -> (Server, String) {
     (Server(child), format!("s3://cg-bucket/team/index?endpoint=http://127.0.0.1:{port}"))
 }
 
+/// A WebDAV server (WsgiDAV) of its own on a free loopback port, serving a fresh directory.
+fn webdav(dir: &Path) -> (Server, String) {
+    let port = free_port();
+    let bin = program("CODEGRAPH_TEST_WSGIDAV", "wsgidav", "wsgidav");
+    let mut child = Command::new(bin)
+        .args(["--host", "127.0.0.1", "--port", &port.to_string(), "--auth", "anonymous"])
+        .arg("--root")
+        .arg(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start wsgidav");
+    wait_for_port(port, "wsgidav", &mut child);
+    (Server(child), format!("webdav+http://127.0.0.1:{port}/cg"))
+}
+
 /// Publish from the repo in cache A; commit a change; a fresh clone of the new commit in
 /// cache B seeds from the published (parent) commit and equals a full build.
 fn round_trip(store: &str, label: &str) {
@@ -295,6 +311,14 @@ fn publish_then_seed_through_redis() {
 fn publish_then_seed_through_an_s3_compatible_store() {
     let (_server, url) = s3();
     round_trip(&url, "s3://cg-bucket/team/index");
+}
+
+#[test]
+fn publish_then_seed_through_webdav() {
+    let served = tempfile::tempdir().expect("test step");
+    let (_server, url) = webdav(served.path());
+    let label = url.clone();
+    round_trip(&url, &label);
 }
 
 #[test]
