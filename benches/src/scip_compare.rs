@@ -130,12 +130,19 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
     }
     let ratio = |n: usize, d: usize| if d == 0 { 0.0 } else { n as f64 / d as f64 };
     let (n_ours, n_theirs) = (ours.refs.len(), theirs.refs.len());
+    // Their positions whose symbols are all `local N` (parameters, locals): a graph of
+    // declarations models only the called ones, so coverage is also given without them.
+    let local = |keys: &BTreeSet<(String, String)>| keys.iter().all(|k| !k.0.is_empty());
+    let theirs_global: Vec<&Pos> =
+        theirs.refs.iter().filter(|(_, k)| !local(k)).map(|(p, _)| p).collect();
+    let both_global = theirs_global.iter().filter(|p| ours.refs.contains_key(**p)).count();
     if a.json {
         let v = serde_json::json!({
             "ours": n_ours, "theirs": n_theirs, "both": both, "agree": agree,
             "agreement": ratio(agree, both),
             "recall_like": ratio(agree, n_theirs), "precision_like": ratio(agree, n_ours),
             "documents": {"ours": ours.documents, "theirs": theirs.documents},
+            "theirs_global": theirs_global.len(), "both_global": both_global,
         });
         println!("{v}");
     } else {
@@ -147,6 +154,11 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
             "  both report     {both}  ({:.1}% of theirs, {:.1}% of ours)",
             100.0 * ratio(both, n_theirs),
             100.0 * ratio(both, n_ours)
+        );
+        println!(
+            "  theirs, non-local symbols {}; both report {both_global} ({:.1}%)",
+            theirs_global.len(),
+            100.0 * ratio(both_global, theirs_global.len())
         );
         println!("  same definition {agree}");
         println!(
@@ -184,8 +196,11 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
         for p in ours_only.iter().take(a.show) {
             println!("{}", lines.show(p));
         }
-        let theirs_only = only(&theirs, &ours);
-        println!("\n-- theirs only ({})", theirs_only.len());
+        let theirs_only: Vec<Pos> = only(&theirs, &ours)
+            .into_iter()
+            .filter(|p| theirs.refs.get(p).is_some_and(|k| !local(k)))
+            .collect();
+        println!("\n-- theirs only, non-local symbols ({})", theirs_only.len());
         for p in theirs_only.iter().take(a.show) {
             println!("{}", lines.show(p));
         }

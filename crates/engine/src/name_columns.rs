@@ -61,6 +61,49 @@ pub fn word_columns(text: &str, word: &str) -> Vec<usize> {
     out
 }
 
+/// The string literals of a line that close on it: character columns `[start, end)` with
+/// their quotes, and the text between the quotes (escapes left as written).
+pub fn string_literals(line: &str) -> Vec<(usize, usize, String)> {
+    let mut out = Vec::new();
+    let mut open: Option<(char, usize)> = None;
+    let mut escaped = false;
+    let mut content = String::new();
+    for (i, c) in line.chars().enumerate() {
+        match open {
+            Some(_) if escaped => {
+                escaped = false;
+                content.push(c);
+            }
+            Some(_) if c == '\\' => {
+                escaped = true;
+                content.push(c);
+            }
+            Some((q, start)) if c == q => {
+                out.push((start, i + 1, std::mem::take(&mut content)));
+                open = None;
+            }
+            Some(_) => content.push(c),
+            None if c == '"' || c == '\'' || c == '`' => open = Some((c, i)),
+            None => {}
+        }
+    }
+    out
+}
+
+/// Brackets (`(`, `[`, `{`) a line opens and does not close, outside strings: how many lines
+/// a statement that starts on it goes on for is where this count, summed, comes back to 0.
+pub fn open_brackets(line: &str) -> i32 {
+    let mut depth = 0;
+    for (i, c) in line.chars().enumerate() {
+        match c {
+            '(' | '[' | '{' if !in_string(line, i) => depth += 1,
+            ')' | ']' | '}' if !in_string(line, i) => depth -= 1,
+            _ => {}
+        }
+    }
+    depth
+}
+
 /// Whether character column `col` of `line` lies inside a string literal (quotes `"`, `'`
 /// and backticks, with backslash escapes) opened earlier on the line.
 pub fn in_string(line: &str, col: usize) -> bool {
@@ -105,5 +148,12 @@ mod tests {
         let built: Vec<bool> =
             word_columns(line, "A").into_iter().map(|c| after_new(line, c)).collect();
         assert_eq!(built, [false, true, false, false, true]);
+        let line = r#"import { a } from './a.js'; f("it\"s", `t`)"#;
+        let strings: Vec<(usize, usize, String)> = string_literals(line);
+        let s = |a: usize, b: usize, t: &str| (a, b, t.to_string());
+        assert_eq!(strings, [s(18, 26, "./a.js"), s(30, 37, r#"it\"s"#), s(39, 42, "t")]);
+        assert_eq!(open_brackets("import {"), 1);
+        assert_eq!(open_brackets("f(a, '(', [b]) {"), 1);
+        assert_eq!(open_brackets("} from './x';"), -1);
     }
 }

@@ -47,7 +47,10 @@
 //! The output is deterministic: documents by path, occurrences by range then symbol, symbols
 //! by string, and no timestamps, so the same index gives byte-identical files.
 
-use crate::name_columns::{after_new, in_string, receiver_before, reference_columns, word_columns};
+use crate::name_columns::{
+    after_new, in_string, open_brackets, receiver_before, reference_columns, string_literals,
+    word_columns,
+};
 use crate::scan::{WithinReader, content_hash};
 use codegraph_query::{EdgeRow, NodeRow, Reader};
 use codegraph_schema::{EdgeKind, NodeCategory, NodeKind, Reason};
@@ -79,6 +82,9 @@ const REFERENCE_KINDS: &[EdgeKind] = &[
 /// How many lines from a symbol's first one its name is looked for (decorators, a signature
 /// split over lines).
 const DECLARATION_LINES: u32 = 8;
+
+/// How many lines an import's brackets are followed over (`import {` with one name a line).
+const MAX_STATEMENT_LINES: usize = 2000;
 
 /// What the export needs besides the index.
 #[derive(Clone, Debug)]
@@ -193,6 +199,21 @@ pub fn export(
             relationships.entry(s).or_default().insert(d);
         }
     }
+    // Each document is a module, defined at its start (as scip-typescript has it), named where
+    // an import names its file.
+    let mut modules: HashMap<&str, String> = HashMap::new();
+    for (path, doc) in docs.iter_mut() {
+        let symbol = graph.module_symbol(path);
+        let mut info = SymbolInformation::new();
+        info.symbol = symbol.clone();
+        info.display_name = path.rsplit('/').next().unwrap_or(path).to_string();
+        info.kind = EnumOrUnknown::new(Kind::File);
+        doc.symbols.push(info);
+        if texts.get(path).is_some_and(Option::is_some) {
+            doc.occurrences.push(occurrence(0, (0, 0), &symbol, SymbolRole::Definition));
+        }
+        modules.insert(path, symbol);
+    }
     let mut definitions: HashMap<&str, BTreeSet<(u32, u32)>> = HashMap::new();
     for (i, n) in nodes.iter().enumerate() {
         let (Some(symbol), Some(file)) = (symbols[i].as_deref(), n.file.as_deref()) else {
@@ -233,33 +254,66 @@ pub fn export(
         else {
             continue;
         };
-        let (Some(symbol), Some(file)) = (symbols[d].as_deref(), nodes[s].file.as_deref()) else {
+        let Some(file) = nodes[s].file.as_deref() else { continue };
+        let Some(lines) = texts.get(file).and_then(Option::as_ref) else { continue };
+        // An import names what it binds on its line or on the lines its brackets span
+        // (`import {` ... `} from './x'`).
+        let mut span = vec![e.line];
+        if e.kind == EdgeKind::Imports && e.line > 0 {
+            let mut depth = lines.get(e.line as usize - 1).map_or(0, |l| open_brackets(l));
+            let mut l = e.line;
+            while depth > 0 && span.len() < MAX_STATEMENT_LINES {
+                l += 1;
+                let Some(text) = lines.get(l as usize - 1) else { break };
+                depth += open_brackets(text);
+                span.push(l);
+            }
+        }
+        // An import of a file: the string that names it.
+        if let (NodeKind::File, Some(target)) = (nodes[d].kind, nodes[d].file.as_deref())
+            && let Some(symbol) = modules.get(target)
+        {
+            let Some(doc) = docs.get_mut(file) else { continue };
+            let found = span.iter().find_map(|&l| {
+                let text = line_of(file, l)?;
+                let (start, end, _) =
+                    string_literals(text).into_iter().find(|(_, _, s)| names_file(s, target))?;
+                let from: usize = text.chars().take(start).map(char::len_utf16).sum();
+                let len: usize =
+                    text.chars().skip(start).take(end - start).map(char::len_utf16).sum();
+                Some((l - 1, (from as u32, (from + len) as u32)))
+            });
+            if let Some((line, range)) = found
+                && seen.insert((file, line, range.0, symbol))
+            {
+                doc.occurrences.push(occurrence(line, range, symbol, SymbolRole::Import));
+                summary.references += 1;
+            }
             continue;
-        };
+        }
+        let Some(symbol) = symbols[d].as_deref() else { continue };
         // A local is named only in its own document.
         if e.line == 0 || (is_local(symbol) && nodes[d].file.as_deref() != Some(file)) {
             continue;
         }
         let Some(doc) = docs.get_mut(file) else { continue };
-        let Some(text) = line_of(file, e.line) else {
-            if texts.get(file).is_some_and(Option::is_some) {
-                summary.unplaced_references += 1;
-            }
-            continue;
-        };
         let target = &nodes[d];
         let member = matches!(target.kind, NodeKind::Method | NodeKind::Property);
-        let mut cols: Vec<usize> = reference_columns(text, &target.name, member)
-            .into_iter()
-            .filter(|&c| !in_string(text, c))
-            .collect();
-        if member {
-            cols = by_receiver(text, cols, &e.reason);
-        }
-        if cols.is_empty() {
+        let found = span.iter().find_map(|&l| {
+            let text = line_of(file, l)?;
+            let mut cols: Vec<usize> = reference_columns(text, &target.name, member)
+                .into_iter()
+                .filter(|&c| !in_string(text, c))
+                .collect();
+            if member {
+                cols = by_receiver(text, cols, &e.reason);
+            }
+            (!cols.is_empty()).then_some((l, text, cols))
+        });
+        let Some((at, text, mut cols)) = found else {
             summary.unplaced_references += 1;
             continue;
-        }
+        };
         // A call of a class whose constructor is a node of its own is a `new` expression: it
         // names the constructor (as scip-typescript has it), and only where the class is
         // constructed (`x: X = new X()`: the type is another edge's reference).
@@ -277,7 +331,7 @@ pub fn export(
         } else {
             SymbolRole::UnspecifiedSymbolRole
         };
-        let line = e.line - 1;
+        let line = at - 1;
         for col in cols {
             let range = utf16_range(text, col, &target.name);
             // A declaration's own name is its definition, not a reference.
@@ -291,7 +345,7 @@ pub fn export(
         }
     }
 
-    summary.symbols = informed.len();
+    summary.symbols = informed.len() + modules.len();
     summary.documents = docs.len();
     let mut index = Index::new();
     let mut metadata = Metadata::new();
@@ -402,15 +456,7 @@ impl<'n> Graph<'n> {
         let mut descriptors: Vec<Descriptor> =
             self.namespace(file).into_iter().map(|s| descriptor(s, Suffix::Namespace)).collect();
         descriptors.extend(self.descriptors(i, 0));
-        let mut package = Package::new();
-        package.manager = ".".to_string();
-        package.name = ".".to_string();
-        package.version = ".".to_string();
-        let mut symbol = Symbol::new();
-        symbol.scheme = SCHEME.to_string();
-        symbol.package = MessageField::some(package);
-        symbol.descriptors = descriptors;
-        Some(scip::symbol::format_symbol(symbol))
+        Some(format_global(descriptors))
     }
 
     /// The path segments a file's symbols live under: a Go package's directory (the file's
@@ -418,6 +464,16 @@ impl<'n> Graph<'n> {
     fn namespace(&self, file: &'n str) -> Vec<&'n str> {
         let path = self.packages.get(file).copied().unwrap_or(file);
         path.split('/').filter(|s| !s.is_empty() && *s != ".").collect()
+    }
+
+    /// The symbol of a file as a module: its path's segments as namespaces.
+    fn module_symbol(&self, file: &str) -> String {
+        let descriptors = file
+            .split('/')
+            .filter(|s| !s.is_empty() && *s != ".")
+            .map(|s| descriptor(s, Suffix::Namespace))
+            .collect();
+        format_global(descriptors)
     }
 
     /// Symbol node `i`'s descriptors from its outermost container down.
@@ -466,6 +522,32 @@ fn by_receiver(text: &str, cols: Vec<usize>, reason: &str) -> Vec<usize> {
     };
     let fitting: Vec<usize> = cols.iter().copied().filter(fits).collect();
     if fitting.is_empty() { cols } else { fitting }
+}
+
+/// `codegraph . . . ` and the descriptors.
+fn format_global(descriptors: Vec<Descriptor>) -> String {
+    let mut package = Package::new();
+    package.manager = ".".to_string();
+    package.name = ".".to_string();
+    package.version = ".".to_string();
+    let mut symbol = Symbol::new();
+    symbol.scheme = SCHEME.to_string();
+    symbol.package = MessageField::some(package);
+    symbol.descriptors = descriptors;
+    scip::symbol::format_symbol(symbol)
+}
+
+/// Whether an import's module string names the file `target` (`./a`, `../x/a.js` for
+/// `x/a.ts`; `./dir` for `dir/index.ts`): its last segment without extensions is the file's
+/// name without extensions, or the directory's name for an `index` file.
+fn names_file(module: &str, target: &str) -> bool {
+    let stem = |s: &str| s.split('.').next().unwrap_or("").to_string();
+    let Some(last) = module.rsplit('/').next().map(stem).filter(|s| !s.is_empty()) else {
+        return false;
+    };
+    let mut parts = target.rsplit('/');
+    let file = parts.next().map(stem).unwrap_or_default();
+    last == file || (file == "index" && parts.next() == Some(last.as_str()))
 }
 
 fn is_local(symbol: &str) -> bool {
@@ -614,5 +696,8 @@ mod tests {
         assert_eq!(scip_language("go"), "Go");
         assert_eq!(scip_language("terraform"), "terraform");
         assert_eq!(file_uri(Path::new("/a b/c")), "file:///a%20b/c");
+        assert!(names_file("./a", "src/a.ts") && names_file("../x/a.js", "x/a.ts"));
+        assert!(names_file("./ops", "ops/index.ts") && !names_file("./b", "src/a.ts"));
+        assert!(!names_file("", "a.ts") && !names_file("./", "a.ts"));
     }
 }
