@@ -123,10 +123,13 @@ pub fn export(
     let mut nodes: Vec<NodeRow> = Vec::new();
     reader.for_each_node(|n| nodes.push(n)).map_err(err)?;
     let mut edges: Vec<EdgeRow> = Vec::new();
+    let mut has_method: Vec<EdgeRow> = Vec::new();
     reader
         .for_each_edge(|e| {
             if REFERENCE_KINDS.contains(&e.kind) {
                 edges.push(e)
+            } else if e.kind == EdgeKind::HasMethod {
+                has_method.push(e)
             }
         })
         .map_err(err)?;
@@ -187,11 +190,30 @@ pub fn export(
     // Definitions, and the information of each symbol in the document of its first node.
     // (the document for a local, "" for a global; the symbol)
     let mut informed: BTreeSet<(&str, &str)> = BTreeSet::new();
+    // A type that implements or extends another implements it, and so does each of its
+    // methods the other's method of the same name (an override, an interface method).
+    let mut methods: HashMap<&str, BTreeMap<&str, Vec<&str>>> = HashMap::new();
+    for e in &has_method {
+        if let Some(&m) = graph.by_id.get(e.dst.as_str()) {
+            methods.entry(&e.src).or_default().entry(&nodes[m].name).or_default().push(&e.dst);
+        }
+    }
+    let mut pairs: Vec<(&str, &str)> = Vec::new();
+    for e in edges.iter().filter(|e| matches!(e.kind, EdgeKind::Implements | EdgeKind::Extends)) {
+        pairs.push((&e.src, &e.dst));
+        let (Some(sub), Some(sup)) = (methods.get(e.src.as_str()), methods.get(e.dst.as_str()))
+        else {
+            continue;
+        };
+        for (name, ms) in sub {
+            for o in sup.get(name).into_iter().flatten() {
+                pairs.extend(ms.iter().map(|m| (*m, *o)));
+            }
+        }
+    }
     let mut relationships: HashMap<&str, BTreeSet<&str>> = HashMap::new();
-    for e in &edges {
-        if matches!(e.kind, EdgeKind::Implements | EdgeKind::Extends)
-            && let (Some(s), Some(d)) =
-                (graph.symbol_of(&symbols, &e.src), graph.symbol_of(&symbols, &e.dst))
+    for (s, d) in pairs {
+        if let (Some(s), Some(d)) = (graph.symbol_of(&symbols, s), graph.symbol_of(&symbols, d))
             && s != d
             && !is_local(s)
             && !is_local(d)
@@ -199,6 +221,7 @@ pub fn export(
             relationships.entry(s).or_default().insert(d);
         }
     }
+
     // Each document is a module, defined at its start (as scip-typescript has it), named where
     // an import names its file.
     let mut modules: HashMap<&str, String> = HashMap::new();
