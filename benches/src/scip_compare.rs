@@ -130,12 +130,33 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
     }
     let ratio = |n: usize, d: usize| if d == 0 { 0.0 } else { n as f64 / d as f64 };
     let (n_ours, n_theirs) = (ours.refs.len(), theirs.refs.len());
+    // Definitions: ours at a position where theirs defines something too (the name's range
+    // start), a check of the declaration ranges the comparison above relies on.
+    let def_positions = |x: &Side| -> BTreeSet<Pos> {
+        x.defs.values().flatten().filter(|p| p.1 != 0 || p.2 != 0).cloned().collect()
+    };
+    let (our_defs, their_defs) = (def_positions(&ours), def_positions(&theirs));
+    let shared_defs = our_defs.intersection(&their_defs).count();
     // Their positions whose symbols are all `local N` (parameters, locals): a graph of
     // declarations models only the called ones, so coverage is also given without them.
     let local = |keys: &BTreeSet<(String, String)>| keys.iter().all(|k| !k.0.is_empty());
     let theirs_global: Vec<&Pos> =
         theirs.refs.iter().filter(|(_, k)| !local(k)).map(|(p, _)| p).collect();
     let both_global = theirs_global.iter().filter(|p| ours.refs.contains_key(**p)).count();
+    // Of those, the ones at type parameters (`Observable#[T]`), which a graph of declarations
+    // has no node for either.
+    let type_param = |keys: &BTreeSet<(String, String)>| {
+        keys.iter().all(|(_, s)| {
+            scip::symbol::parse_symbol(s)
+                .ok()
+                .and_then(|p| p.descriptors.last().cloned())
+                .is_some_and(|d| {
+                    d.suffix.enum_value() == Ok(scip::types::descriptor::Suffix::TypeParameter)
+                })
+        })
+    };
+    let theirs_type_params =
+        theirs_global.iter().filter(|p| theirs.refs.get(**p).is_some_and(type_param)).count();
     if a.json {
         let v = serde_json::json!({
             "ours": n_ours, "theirs": n_theirs, "both": both, "agree": agree,
@@ -143,10 +164,18 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
             "recall_like": ratio(agree, n_theirs), "precision_like": ratio(agree, n_ours),
             "documents": {"ours": ours.documents, "theirs": theirs.documents},
             "theirs_global": theirs_global.len(), "both_global": both_global,
+            "theirs_type_parameters": theirs_type_params,
+            "definitions": {"ours": our_defs.len(), "theirs": their_defs.len(), "both": shared_defs},
         });
         println!("{v}");
     } else {
         println!("documents         ours {}, theirs {}", ours.documents, theirs.documents);
+        println!(
+            "definitions       ours {}, theirs {}, at the same position {shared_defs} ({:.1}% of ours)",
+            our_defs.len(),
+            their_defs.len(),
+            100.0 * ratio(shared_defs, our_defs.len())
+        );
         println!("reference positions to root-defined symbols");
         println!("  ours            {n_ours}");
         println!("  theirs          {n_theirs}");
@@ -160,17 +189,18 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
             theirs_global.len(),
             100.0 * ratio(both_global, theirs_global.len())
         );
+        println!("    of which at type parameters {theirs_type_params}");
         println!("  same definition {agree}");
         println!(
-            "agreement         {:.1}%  (same definition / both report)",
+            "agreement         {:.2}%  (same definition / both report)",
             100.0 * ratio(agree, both)
         );
         println!(
-            "recall-like       {:.1}%  (same definition / theirs)",
+            "recall-like       {:.2}%  (same definition / theirs)",
             100.0 * ratio(agree, n_theirs)
         );
         println!(
-            "precision-like    {:.1}%  (same definition / ours)",
+            "precision-like    {:.2}%  (same definition / ours)",
             100.0 * ratio(agree, n_ours)
         );
     }
@@ -187,6 +217,11 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
                 "    theirs {}",
                 t.iter().map(|p| lines.short(p)).collect::<Vec<_>>().join(", ")
             );
+        }
+        let lone: Vec<&Pos> = our_defs.difference(&their_defs).collect();
+        println!("\n-- our definitions where theirs defines nothing ({})", lone.len());
+        for p in lone.iter().take(a.show) {
+            println!("{}", lines.show(p));
         }
         let only = |x: &Side, y: &Side| -> Vec<Pos> {
             x.refs.keys().filter(|p| !y.refs.contains_key(*p)).cloned().collect()
