@@ -24,7 +24,7 @@ shift || true
 show=0
 if [ "${1:-}" = --show ]; then show=${2:?--show N}; fi
 here=$(cd "$(dirname "$0")/.." && pwd)
-bin=${BIN_DIR:-$here/target/release}
+bin=${BIN_DIR:-${CARGO_TARGET_DIR:-$here/target}/release}
 c=${CODEGRAPH_CORPORA:-$HOME/.cache/codegraph-corpora}
 ver=${SCIP_TS_VERSION:-0.4.0}
 mkdir -p "$out"
