@@ -266,6 +266,34 @@ fn same_index_gives_identical_bytes() {
 }
 
 #[test]
+fn a_file_changed_since_the_index_keeps_its_symbols_without_occurrences() {
+    let r = indexed();
+    // One more line on top: every recorded line of util.ts would point one line off.
+    let util = r.root.join("src/util.ts");
+    let text = std::fs::read_to_string(&util).expect("read");
+    std::fs::write(&util, format!("// moved\n{text}")).expect("write");
+    let out = r.dir.path().join("changed.scip");
+    let (root, out_s) = (r.root.to_string_lossy(), out.to_string_lossy());
+    let run =
+        codegraph(&["export", &root, "--db", &r.db, "--format", "scip", "-o", &out_s], &r.root);
+    codegraph_tests::cli::assert_ok(&run);
+    let note = String::from_utf8_lossy(&run.stderr);
+    assert!(note.contains("1 files changed since indexed"), "{note}");
+    let index = Index::parse_from_bytes(&std::fs::read(&out).expect("written")).expect("SCIP");
+    let util = doc(&index, "src/util.ts");
+    assert!(util.occurrences.is_empty());
+    let names: Vec<&str> = util.symbols.iter().map(|s| s.display_name.as_str()).collect();
+    assert_eq!(names, ["util.ts", "helper"]);
+    // Other documents still reference it where their own lines say so.
+    let main = doc(&index, "src/main.ts");
+    assert!(
+        main.occurrences.iter().any(
+            |o| o.symbol == "codegraph . . . src/`util.ts`/helper()." && range(o) == (7, 9, 15)
+        )
+    );
+}
+
+#[test]
 fn bad_input_says_why() {
     let dir = tempfile::tempdir().expect("temp dir");
     let root = std::fs::canonicalize(dir.path()).expect("canonical");
