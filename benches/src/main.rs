@@ -43,6 +43,11 @@
 //!                                                         issue 25's attack set replayed with
 //!                                                         bounded counts: one table
 //!
+//!   codegraph-bench scip-compare OURS.scip THEIRS.scip [--root DIR] [--show N] [--json]
+//!                                                         reference occurrences of two SCIP
+//!                                                         indexes of one root, by position
+//!                                                         (benches/scip_vs_scip_typescript.sh)
+//!
 //!   codegraph-bench report [--smoke] [--out FILE] [--only TEXT]
 //!                                                         all of the above in one run, written
 //!                                                         to docs/BENCHMARKS.md
@@ -63,6 +68,7 @@ mod peer_accuracy;
 mod peers;
 mod query_bench;
 mod report;
+mod scip_compare;
 mod shared_store;
 mod web_bench;
 mod worktrees;
@@ -227,8 +233,9 @@ fn main() -> Result<()> {
         Some("attack") => attack::run(args),
         Some("churn") => churn::run(args),
         Some("agents") => agents::run(args),
+        Some("scip-compare") => scip_compare::run(args),
         _ => bail!(
-            "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | incremental DIR [--edits N] [--rss-edits N] [--keep] | accuracy [--corpora DIR] [--only NAME] [--peers] | impact-accuracy [--corpora DIR] [--only NAME] | answer-sizes [--corpora DIR] [--only NAME] | endpoints [--corpora DIR] [--only NAME] [--show N] | peers [--only NAME] [--runs N] [--smoke] | queries --db PATH [--calls N] | web --db PATH [--root DIR] [--hub ID] [--calls N] | mcp-load DIR [--clients N] [--calls M] [--edit-ms MS] [--bin PATH] [--json] [--keep] | mcp-load --smoke | shared-store DIR|--smoke [--changed N,N...] [--store URL] [--bin PATH] | mcp-rss --cache DIR [--bin PATH] ROOT... | attack [DIR] [--bin PATH] [--stalled N] [--sessions N] [--pipelined N] [--idle-wait S] | agents DIR|--smoke [--worktrees N] [--secs S] [--mode grow|flip] [--switch-every K] [--rss-every S] [--bin PATH] | report [--smoke] [--out FILE] [--only TEXT]"
+            "usage: codegraph-bench index DIR [--runs N] [--bin PATH] | incremental DIR [--edits N] [--rss-edits N] [--keep] | accuracy [--corpora DIR] [--only NAME] [--peers] | impact-accuracy [--corpora DIR] [--only NAME] | answer-sizes [--corpora DIR] [--only NAME] | endpoints [--corpora DIR] [--only NAME] [--show N] | peers [--only NAME] [--runs N] [--smoke] | queries --db PATH [--calls N] | web --db PATH [--root DIR] [--hub ID] [--calls N] | mcp-load DIR [--clients N] [--calls M] [--edit-ms MS] [--bin PATH] [--json] [--keep] | mcp-load --smoke | shared-store DIR|--smoke [--changed N,N...] [--store URL] [--bin PATH] | mcp-rss --cache DIR [--bin PATH] ROOT... | attack [DIR] [--bin PATH] [--stalled N] [--sessions N] [--pipelined N] [--idle-wait S] | agents DIR|--smoke [--worktrees N] [--secs S] [--mode grow|flip] [--switch-every K] [--rss-every S] [--bin PATH] | report [--smoke] [--out FILE] [--only TEXT] | scip-compare OURS.scip THEIRS.scip [--root DIR] [--show N] [--json]"
         ),
     }
 }

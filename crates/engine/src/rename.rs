@@ -9,6 +9,7 @@
 //! The plan is read-only; [`apply`] writes it to the working tree, refusing when a file it
 //! touches differs from what the revision indexed (the plan's lines would be wrong).
 
+use crate::name_columns::{in_string, reference_columns, word_columns};
 use crate::scan::{WithinReader, content_hash};
 use codegraph_parse::is_identifier;
 use codegraph_query::{NodeRow, Reader, SourceRow};
@@ -395,72 +396,4 @@ fn apply_edits(text: &str, edits: &[&RenameEdit]) -> Result<String, String> {
             chars[..s].iter().collect::<String>() + &e.new + &chars[t..].iter().collect::<String>();
     }
     Ok(lines.join("\n"))
-}
-
-/// The columns of `word` on a line an edge says references the target: a member's where it
-/// is selected (`x.name`) when the line has such, else all; a non-member's where it is not
-/// selected when the line has such (`func f(c context.Context) *Context`), else all (a
-/// package-qualified use, `gin.New`).
-fn reference_columns(text: &str, word: &str, member: bool) -> Vec<usize> {
-    let cols = word_columns(text, word);
-    let chars: Vec<char> = text.chars().collect();
-    let selected = |c: &usize| *c > 0 && chars[*c - 1] == '.';
-    let wanted: Vec<usize> = cols.iter().copied().filter(|c| selected(c) == member).collect();
-    if wanted.is_empty() { cols } else { wanted }
-}
-
-/// Character columns (0-based) where `word` stands as a whole word in `text`.
-fn word_columns(text: &str, word: &str) -> Vec<usize> {
-    let is_ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
-    let chars: Vec<char> = text.chars().collect();
-    let w: Vec<char> = word.chars().collect();
-    let mut out = Vec::new();
-    if w.is_empty() || chars.len() < w.len() {
-        return out;
-    }
-    for i in 0..=chars.len() - w.len() {
-        if chars[i..i + w.len()] == w[..]
-            && (i == 0 || !is_ident(chars[i - 1]))
-            && chars.get(i + w.len()).is_none_or(|&c| !is_ident(c))
-        {
-            out.push(i);
-        }
-    }
-    out
-}
-
-/// Whether character column `col` of `line` lies inside a string literal (quotes `"`, `'`
-/// and backticks, with backslash escapes) opened earlier on the line.
-fn in_string(line: &str, col: usize) -> bool {
-    let mut open: Option<char> = None;
-    let mut escaped = false;
-    for c in line.chars().take(col) {
-        match open {
-            Some(_) if escaped => escaped = false,
-            Some(_) if c == '\\' => escaped = true,
-            Some(q) if c == q => open = None,
-            Some(_) => {}
-            None if c == '"' || c == '\'' || c == '`' => open = Some(c),
-            None => {}
-        }
-    }
-    open.is_some()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn whole_words_only() {
-        assert_eq!(word_columns("log(x); logger.log(y); catalog", "log"), [0, 15]);
-        assert_eq!(word_columns("$log log_x", "log"), Vec::<usize>::new());
-        assert_eq!(word_columns("é log", "log"), [2]);
-        assert!(is_identifier("logMessage") && is_identifier("_x") && !is_identifier("1x"));
-        assert!(!is_identifier("a-b") && !is_identifier(""));
-        let line = r#"import { greet } from "./greet"; f('it\'s greet')"#;
-        let cols = word_columns(line, "greet");
-        let strings: Vec<bool> = cols.iter().map(|&c| in_string(line, c)).collect();
-        assert_eq!(strings, [false, true, true]);
-    }
 }

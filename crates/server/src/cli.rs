@@ -274,7 +274,8 @@ enum Command {
         /// The code root (a repository or worktree); also `--root`. Default: the nearest
         /// indexed directory up from here, else the git worktree root, else here.
         root: Option<PathBuf>,
-        /// Output format: one JSON object per line (`type` node, edge or unresolved).
+        /// Output format: `jsonl`, one JSON object per line (`type` node, edge or
+        /// unresolved); `scip`, a SCIP index (protobuf; with `-o index.scip`).
         #[arg(long, value_enum, default_value_t = ExportFormat::Jsonl)]
         format: ExportFormat,
         /// Write to this file instead of standard output.
@@ -386,6 +387,10 @@ enum CacheAction {
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum ExportFormat {
     Jsonl,
+    /// A SCIP index (protobuf): definitions, references and relationships of the root's
+    /// symbols, for Sourcegraph (`src code-intel upload -file=index.scip`) and other SCIP
+    /// tools.
+    Scip,
 }
 
 pub fn run() -> Result<()> {
@@ -850,6 +855,9 @@ fn dispatch(mut cli: Cli) -> Result<()> {
                 emit_text(&out, reader.revision(), stale)
             }
         }
+        Command::Export { root, format: ExportFormat::Scip, output, derived } => {
+            export_scip(root, output, derived, cli.db.as_deref(), json)
+        }
         Command::Export { root, format: ExportFormat::Jsonl, output, derived } => {
             if derived {
                 let root = query_root(root.clone(), cli.db.as_deref())?;
@@ -1009,6 +1017,83 @@ fn open_store(root: Option<PathBuf>, db: Option<&Path>) -> Result<(PathBuf, Stor
         Err(QueryError::NoIndex { .. }) => Err(no_index(&root, &path)),
         Err(e) => Err(e.into()),
     }
+}
+
+/// `codegraph export --format scip`: the index's current revision as a SCIP index, to `output`
+/// or to standard output when that is not a terminal; what it wrote goes to standard error
+/// (standard output may be the index itself).
+fn export_scip(
+    root: Option<PathBuf>,
+    output: Option<PathBuf>,
+    derived: bool,
+    db: Option<&Path>,
+    json: bool,
+) -> Result<()> {
+    if derived {
+        bail!(
+            "--derived adds flows and clusters to the JSON lines export; SCIP has no place for them"
+        );
+    }
+    if output.is_none() && std::io::stdout().is_terminal() {
+        bail!("a SCIP index is binary: write it to a file with `-o index.scip`");
+    }
+    let (root, mut store) = open_store(root, db)?;
+    let reader = store.reader()?;
+    let max_file_size =
+        reader.max_file_size()?.unwrap_or(codegraph_engine::scan::DEFAULT_MAX_FILE_SIZE);
+    let opts =
+        codegraph_engine::scip::Options { tool_version: env!("CARGO_PKG_VERSION"), max_file_size };
+    let (index, summary) =
+        codegraph_engine::scip::export(&root, &reader, &opts).map_err(anyhow::Error::msg)?;
+    let bytes = codegraph_engine::scip::encode(&index).map_err(anyhow::Error::msg)?;
+    match &output {
+        Some(p) => {
+            std::fs::write(p, &bytes).with_context(|| format!("cannot write {}", p.display()))?
+        }
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(&bytes).and_then(|()| out.flush()).context("writing the export")?;
+        }
+    }
+    let s = &summary;
+    let note = if json {
+        json!({
+            "revision": reader.revision(),
+            "documents": s.documents,
+            "symbols": s.symbols,
+            "definitions": s.definitions,
+            "references": s.references,
+            "unplaced_definitions": s.unplaced_definitions,
+            "unplaced_references": s.unplaced_references,
+            "changed_files": s.changed_files,
+            "unreadable_files": s.unreadable_files,
+        })
+        .to_string()
+    } else {
+        let mut text = format!(
+            "SCIP: {} documents, {} symbols, {} definitions, {} references (revision {})",
+            s.documents,
+            s.symbols,
+            s.definitions,
+            s.references,
+            reader.revision()
+        );
+        if s.unplaced_definitions + s.unplaced_references > 0 {
+            text.push_str(&format!(
+                "; names not found on their line: {} declarations, {} references",
+                s.unplaced_definitions, s.unplaced_references
+            ));
+        }
+        if s.changed_files + s.unreadable_files > 0 {
+            text.push_str(&format!(
+                "; {} files changed since indexed and {} unreadable: their occurrences are left out (run `codegraph index` first)",
+                s.changed_files, s.unreadable_files
+            ));
+        }
+        text
+    };
+    writeln!(std::io::stderr(), "{note}")?;
+    Ok(())
 }
 
 /// The root a read command works on: the directory named (positionally or with `--root`),
