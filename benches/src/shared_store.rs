@@ -11,11 +11,9 @@
 //! index --cache-from URL` and its first query (`search`), timed together; then `--full
 //! --no-share` into another database, and the two exports are compared.
 
+use crate::worktrees::{codegraph, export, mib};
 use anyhow::{Context, Result, bail};
-use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::time::Instant;
 
 struct Args {
     dir: PathBuf,
@@ -45,46 +43,6 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args> {
         }
     }
     Ok(Args { dir, changed, store, bin })
-}
-
-/// One `codegraph` run: its stdout (parsed when `--json`) and wall seconds.
-fn codegraph(bin: &Path, cache: &Path, cwd: &Path, args: &[&str]) -> Result<(Value, f64)> {
-    let t = Instant::now();
-    let out = Command::new(bin)
-        .args(args)
-        .current_dir(cwd)
-        .env("CODEGRAPH_CACHE_DIR", cache)
-        .env("CODEGRAPH_EVENTS", "off")
-        .env_remove("CODEGRAPH_CACHE_FROM")
-        .output()
-        .context("run codegraph")?;
-    let wall = t.elapsed().as_secs_f64();
-    if !out.status.success() {
-        bail!("codegraph {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    }
-    let v = if args.contains(&"--json") {
-        serde_json::from_slice(&out.stdout).context("JSON summary")?
-    } else {
-        Value::String(String::from_utf8_lossy(&out.stdout).into_owned())
-    };
-    Ok((v, wall))
-}
-
-fn export(bin: &Path, cache: &Path, root: &Path, db: Option<&Path>) -> Result<Vec<String>> {
-    let db_s = db.map(|d| d.display().to_string());
-    let mut args = vec!["export"];
-    if let Some(d) = &db_s {
-        args.extend(["--db", d.as_str()]);
-    }
-    let (v, _) = codegraph(bin, cache, root, &args)?;
-    let mut lines: Vec<String> =
-        v.as_str().unwrap_or_default().lines().map(str::to_string).collect();
-    lines.sort_unstable();
-    Ok(lines)
-}
-
-fn mib(v: &Value) -> String {
-    v["peak_rss_bytes"].as_f64().map_or("-".into(), |b| format!("{:.0}", b / 1048576.0))
 }
 
 pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
@@ -124,22 +82,7 @@ fn scenarios(args: &Args, base: &Path) -> Result<()> {
     println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     for (i, &n) in args.changed.iter().enumerate() {
         let branch = format!("b{i}-{n}");
-        crate::git(&main, &["checkout", "-q", "-b", &branch, "main"])?;
-        let n = n.min(sources.len());
-        for s in sources.iter().take(n) {
-            let extra = match s.lang {
-                crate::SourceLang::Go => "\nfunc benchProbe() {}\n",
-                crate::SourceLang::Ts => "\nexport function benchProbe() {}\n",
-                crate::SourceLang::Py => "\n\ndef bench_probe():\n    pass\n",
-                crate::SourceLang::Java => "\nclass BenchProbe {}\n",
-                crate::SourceLang::Rust => "\nfn bench_probe() {}\n",
-            };
-            std::fs::write(main.join(&s.rel), format!("{}{extra}", s.text))?;
-        }
-        if n > 0 {
-            crate::git(&main, &["commit", "-q", "-am", "bench"])?;
-        }
-        crate::git(&main, &["checkout", "-q", "main"])?;
+        let n = crate::worktrees::probe_branch(&main, &branch, &sources, n)?;
         let clone = base.join(format!("clone-{branch}"));
         let cache = base.join(format!("cache-{branch}"));
         let clone_s = clone.display().to_string();

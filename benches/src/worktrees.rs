@@ -44,14 +44,20 @@ fn parse_args(mut it: impl Iterator<Item = String>) -> Result<Args> {
     Ok(Args { dir, changed, bin })
 }
 
-/// One `codegraph` run: its JSON summary and wall seconds.
-fn codegraph(bin: &Path, cache: &Path, cwd: &Path, args: &[&str]) -> Result<(Value, f64)> {
+/// One `codegraph` run: its JSON summary (or stdout as a string) and wall seconds.
+pub(crate) fn codegraph(
+    bin: &Path,
+    cache: &Path,
+    cwd: &Path,
+    args: &[&str],
+) -> Result<(Value, f64)> {
     let t = Instant::now();
     let out = Command::new(bin)
         .args(args)
         .current_dir(cwd)
         .env("CODEGRAPH_CACHE_DIR", cache)
         .env("CODEGRAPH_EVENTS", "off")
+        .env_remove("CODEGRAPH_CACHE_FROM")
         .output()
         .context("run codegraph")?;
     let wall = t.elapsed().as_secs_f64();
@@ -66,7 +72,12 @@ fn codegraph(bin: &Path, cache: &Path, cwd: &Path, args: &[&str]) -> Result<(Val
     Ok((v, wall))
 }
 
-fn export(bin: &Path, cache: &Path, root: &Path, db: Option<&Path>) -> Result<BTreeSet<String>> {
+pub(crate) fn export(
+    bin: &Path,
+    cache: &Path,
+    root: &Path,
+    db: Option<&Path>,
+) -> Result<BTreeSet<String>> {
     let db_s = db.map(|d| d.display().to_string());
     let mut args = vec!["export"];
     if let Some(d) = &db_s {
@@ -76,7 +87,7 @@ fn export(bin: &Path, cache: &Path, root: &Path, db: Option<&Path>) -> Result<BT
     Ok(v.as_str().unwrap_or_default().lines().map(str::to_string).collect())
 }
 
-fn mib(v: &Value) -> String {
+pub(crate) fn mib(v: &Value) -> String {
     v["peak_rss_bytes"].as_f64().map_or("-".into(), |b| format!("{:.0}", b / 1048576.0))
 }
 
@@ -119,22 +130,7 @@ fn scenarios(args: &Args, base: &Path) -> Result<()> {
     println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     for (i, &n) in args.changed.iter().enumerate() {
         let branch = format!("b{i}-{n}");
-        crate::git(&main, &["checkout", "-q", "-b", &branch])?;
-        let n = n.min(sources.len());
-        for s in sources.iter().take(n) {
-            let extra = match s.lang {
-                crate::SourceLang::Go => "\nfunc benchProbe() {}\n",
-                crate::SourceLang::Ts => "\nexport function benchProbe() {}\n",
-                crate::SourceLang::Py => "\n\ndef bench_probe():\n    pass\n",
-                crate::SourceLang::Java => "\nclass BenchProbe {}\n",
-                crate::SourceLang::Rust => "\nfn bench_probe() {}\n",
-            };
-            std::fs::write(main.join(&s.rel), format!("{}{extra}", s.text))?;
-        }
-        if n > 0 {
-            crate::git(&main, &["commit", "-q", "-am", "bench"])?;
-        }
-        crate::git(&main, &["checkout", "-q", "main"])?;
+        let n = probe_branch(&main, &branch, &sources, n)?;
         let wt = base.join(format!("wt-{branch}"));
         crate::git(&main, &["worktree", "add", "-q", &wt.display().to_string(), &branch])?;
         let (seeded, seeded_s) = codegraph(&args.bin, &cache, &wt, &["index", "--json"])?;
@@ -192,6 +188,33 @@ fn scenarios(args: &Args, base: &Path) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Makes branch `branch` from `main` in the repository `main`: a function appended to the
+/// first `n` of `sources`, committed; checks `main` out again. Returns the files changed.
+pub(crate) fn probe_branch(
+    main: &Path,
+    branch: &str,
+    sources: &[crate::EditableSource],
+    n: usize,
+) -> Result<usize> {
+    crate::git(main, &["checkout", "-q", "-b", branch, "main"])?;
+    let n = n.min(sources.len());
+    for s in sources.iter().take(n) {
+        let extra = match s.lang {
+            crate::SourceLang::Go => "\nfunc benchProbe() {}\n",
+            crate::SourceLang::Ts => "\nexport function benchProbe() {}\n",
+            crate::SourceLang::Py => "\n\ndef bench_probe():\n    pass\n",
+            crate::SourceLang::Java => "\nclass BenchProbe {}\n",
+            crate::SourceLang::Rust => "\nfn bench_probe() {}\n",
+        };
+        std::fs::write(main.join(&s.rel), format!("{}{extra}", s.text))?;
+    }
+    if n > 0 {
+        crate::git(main, &["commit", "-q", "-am", "bench"])?;
+    }
+    crate::git(main, &["checkout", "-q", "main"])?;
+    Ok(n)
 }
 
 /// `codegraph-bench mcp-rss --cache DIR [--bin PATH] ROOT...`: the settled and peak RSS of one

@@ -277,6 +277,98 @@ mod tests {
 
 /// Running the `codegraph` binary and `git` from end-to-end tests (the binary's path comes
 /// from the calling test crate's `env!("CARGO_BIN_EXE_codegraph")`).
+/// Seeding end to end (a sibling worktree's index, a shared store's snapshot): one fixture
+/// repository and the check that a seeded index equals a from-scratch build.
+pub mod seeding {
+    use std::collections::BTreeSet;
+    use std::path::Path;
+    use std::process::{Command, Output};
+
+    /// A Go module with a type, a method, a caller across packages, a TS file and a README.
+    pub const FIXTURE: &str = r#"
+//- /go.mod
+module example.com/demo
+//- /store/store.go
+package store
+
+// Store keeps items.
+type Store struct {
+	items []string
+}
+
+// New makes a store.
+func New() *Store { return &Store{} }
+//- /store/ops.go
+package store
+
+// Add appends an item.
+func (s *Store) Add(item string) {
+	s.items = append(s.items, item)
+}
+//- /app/main.go
+package main
+
+import "example.com/demo/store"
+
+func main() {
+	s := store.New()
+	s.Add("x")
+}
+//- /web/util.ts
+export function log(msg: string) {
+  console.log(msg);
+}
+//- /README.md
+# Demo
+"#;
+
+    /// Runs the binary `bin` in `cwd` with the index cache `cache`, no events log, no shared
+    /// store from the environment, and `env` on top.
+    pub fn run(bin: &str, cache: &Path, args: &[&str], cwd: &Path, env: &[(&str, &str)]) -> Output {
+        let mut cmd = Command::new(bin);
+        cmd.args(args)
+            .current_dir(cwd)
+            .env("CODEGRAPH_CACHE_DIR", cache)
+            .env("CODEGRAPH_EVENTS", "off")
+            .env_remove("CODEGRAPH_CACHE_FROM");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        cmd.output().expect("run codegraph")
+    }
+
+    /// The export of `root`'s index (the default one, or `db`), as a set of lines.
+    pub fn export(bin: &str, cache: &Path, root: &Path, db: Option<&Path>) -> BTreeSet<String> {
+        let mut args = vec!["export".to_string()];
+        if let Some(db) = db {
+            args.extend(["--db".to_string(), db.display().to_string()]);
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = run(bin, cache, &args, root, &[]);
+        super::cli::assert_ok(&out);
+        String::from_utf8(out.stdout).expect("UTF-8").lines().map(str::to_string).collect()
+    }
+
+    /// `root`'s index in `cache` must equal a from-scratch build of it (no sharing, no store),
+    /// written to a database in `scratch`.
+    pub fn assert_same_as_full(bin: &str, cache: &Path, root: &Path, scratch: &Path) {
+        let name = root.file_name().and_then(|n| n.to_str()).unwrap_or("root");
+        let db = scratch.join(format!("{name}-full.db"));
+        let db_s = db.display().to_string();
+        let out =
+            run(bin, cache, &["index", "--json", "--full", "--no-share", "--db", &db_s], root, &[]);
+        super::cli::assert_ok(&out);
+        let (seeded, full) = (export(bin, cache, root, None), export(bin, cache, root, Some(&db)));
+        let extra: Vec<&String> = seeded.difference(&full).collect();
+        let missing: Vec<&String> = full.difference(&seeded).collect();
+        assert!(
+            extra.is_empty() && missing.is_empty(),
+            "{}: extra {extra:#?}\nmissing {missing:#?}",
+            root.display()
+        );
+    }
+}
+
 pub mod cli {
     use std::path::Path;
     use std::process::{Command, Output};

@@ -10,49 +10,13 @@
 
 use codegraph_tests::cli::{assert_ok, git, git_fixture};
 use serde_json::Value;
-use std::collections::BTreeSet;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-const FIXTURE: &str = r#"
-//- /go.mod
-module example.com/demo
-//- /store/store.go
-package store
-
-// Store keeps items.
-type Store struct {
-	items []string
-}
-
-// New makes a store.
-func New() *Store { return &Store{} }
-//- /store/ops.go
-package store
-
-// Add appends an item.
-func (s *Store) Add(item string) {
-	s.items = append(s.items, item)
-}
-//- /app/main.go
-package main
-
-import "example.com/demo/store"
-
-func main() {
-	s := store.New()
-	s.Add("x")
-}
-//- /web/util.ts
-export function log(msg: string) {
-  console.log(msg);
-}
-//- /README.md
-# Demo
-"#;
+use codegraph_tests::seeding::FIXTURE;
 
 const OTHER: &str = r#"
 //- /go.mod
@@ -64,19 +28,17 @@ package lib
 func Hello() string { return "hi" }
 "#;
 
+const BIN: &str = env!("CARGO_BIN_EXE_codegraph");
+
+/// Runs codegraph with S3 credentials for the moto server (any are accepted; they must never
+/// be printed).
 fn codegraph_env(cache: &Path, args: &[&str], cwd: &Path, env: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_codegraph"));
-    cmd.args(args)
-        .current_dir(cwd)
-        .env("CODEGRAPH_CACHE_DIR", cache)
-        .env("CODEGRAPH_EVENTS", "off")
-        .env_remove("CODEGRAPH_CACHE_FROM")
-        .env("AWS_ACCESS_KEY_ID", "codegraph-test")
-        .env("AWS_SECRET_ACCESS_KEY", "codegraph-test-secret");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    cmd.output().expect("run codegraph")
+    let mut all = vec![
+        ("AWS_ACCESS_KEY_ID", "codegraph-test"),
+        ("AWS_SECRET_ACCESS_KEY", "codegraph-test-secret"),
+    ];
+    all.extend_from_slice(env);
+    codegraph_tests::seeding::run(BIN, cache, args, cwd, &all)
 }
 
 fn codegraph(cache: &Path, args: &[&str], cwd: &Path) -> Output {
@@ -94,31 +56,9 @@ fn index(cache: &Path, root: &Path, extra: &[&str]) -> Value {
     json(codegraph(cache, &args, root))
 }
 
-fn export(cache: &Path, root: &Path, db: Option<&Path>) -> BTreeSet<String> {
-    let mut args = vec!["export".to_string()];
-    if let Some(db) = db {
-        args.extend(["--db".to_string(), db.display().to_string()]);
-    }
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let out = codegraph(cache, &args, root);
-    assert_ok(&out);
-    String::from_utf8(out.stdout).expect("UTF-8").lines().map(str::to_string).collect()
-}
-
 /// The index of `root` in `cache` must equal a from-scratch build of it.
 fn assert_same_as_full(cache: &Path, root: &Path, scratch: &Path) {
-    let db = scratch
-        .join(format!("{}-full.db", root.file_name().and_then(|n| n.to_str()).unwrap_or("root")));
-    let db_s = db.display().to_string();
-    index(cache, root, &["--full", "--db", &db_s]);
-    let (seeded, full) = (export(cache, root, None), export(cache, root, Some(&db)));
-    let extra: Vec<&String> = seeded.difference(&full).collect();
-    let missing: Vec<&String> = full.difference(&seeded).collect();
-    assert!(
-        extra.is_empty() && missing.is_empty(),
-        "{}: extra {extra:#?}\nmissing {missing:#?}",
-        root.display()
-    );
+    codegraph_tests::seeding::assert_same_as_full(BIN, cache, root, scratch);
 }
 
 fn head(root: &Path) -> String {

@@ -5,56 +5,16 @@
 
 use codegraph_tests::cli::{assert_ok, git, git_fixture};
 use serde_json::Value;
-use std::collections::BTreeSet;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
-const FIXTURE: &str = r#"
-//- /go.mod
-module example.com/demo
-//- /store/store.go
-package store
+use codegraph_tests::seeding::FIXTURE;
 
-// Store keeps items.
-type Store struct {
-	items []string
-}
-
-// New makes a store.
-func New() *Store { return &Store{} }
-//- /store/ops.go
-package store
-
-// Add appends an item.
-func (s *Store) Add(item string) {
-	s.items = append(s.items, item)
-}
-//- /app/main.go
-package main
-
-import "example.com/demo/store"
-
-func main() {
-	s := store.New()
-	s.Add("x")
-}
-//- /web/util.ts
-export function log(msg: string) {
-  console.log(msg);
-}
-//- /README.md
-# Demo
-"#;
+const BIN: &str = env!("CARGO_BIN_EXE_codegraph");
 
 /// Runs codegraph in `cwd` with the shared cache directory `cache`.
 fn codegraph(cache: &Path, args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_codegraph"))
-        .args(args)
-        .current_dir(cwd)
-        .env("CODEGRAPH_CACHE_DIR", cache)
-        .env("CODEGRAPH_EVENTS", "off")
-        .output()
-        .expect("run codegraph")
+    codegraph_tests::seeding::run(BIN, cache, args, cwd, &[])
 }
 
 fn json(out: Output) -> Value {
@@ -68,32 +28,9 @@ fn index(cache: &Path, root: &Path, extra: &[&str]) -> Value {
     json(codegraph(cache, &args, root))
 }
 
-/// The export of `root`'s default index, as a set of lines.
-fn export(cache: &Path, root: &Path, db: Option<&Path>) -> BTreeSet<String> {
-    let mut args = vec!["export".to_string()];
-    if let Some(db) = db {
-        args.extend(["--db".to_string(), db.display().to_string()]);
-    }
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let out = codegraph(cache, &args, root);
-    assert_ok(&out);
-    String::from_utf8(out.stdout).expect("UTF-8").lines().map(str::to_string).collect()
-}
-
 /// A seeded index must equal a from-scratch build of the same worktree (no sharing).
 fn assert_same_as_full(cache: &Path, root: &Path, scratch: &Path) {
-    let db = scratch
-        .join(format!("{}-full.db", root.file_name().and_then(|n| n.to_str()).unwrap_or("root")));
-    let db_s = db.display().to_string();
-    index(cache, root, &["--full", "--no-share", "--db", &db_s]);
-    let (seeded, full) = (export(cache, root, None), export(cache, root, Some(&db)));
-    let extra: Vec<&String> = seeded.difference(&full).collect();
-    let missing: Vec<&String> = full.difference(&seeded).collect();
-    assert!(
-        extra.is_empty() && missing.is_empty(),
-        "{}: extra {extra:#?}\nmissing {missing:#?}",
-        root.display()
-    );
+    codegraph_tests::seeding::assert_same_as_full(BIN, cache, root, scratch);
 }
 
 /// Lets a second pass so that files checked out now are older than the git index written
