@@ -68,9 +68,9 @@ fn resolve_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Resolve
 /// typed resolvers (Java, Rust) read at every call site instead of scanning every hint.
 pub(crate) fn hints_by_scope(
     facts: &codegraph_parse::FileFacts,
-) -> std::collections::HashMap<(SymbolIdx, &str), Vec<&codegraph_parse::TypeHint>> {
-    let mut hints: std::collections::HashMap<(SymbolIdx, &str), Vec<&codegraph_parse::TypeHint>> =
-        std::collections::HashMap::new();
+) -> rustc_hash::FxHashMap<(SymbolIdx, &str), Vec<&codegraph_parse::TypeHint>> {
+    let mut hints: rustc_hash::FxHashMap<(SymbolIdx, &str), Vec<&codegraph_parse::TypeHint>> =
+        rustc_hash::FxHashMap::default();
     for h in &facts.type_hints {
         if let Some(s) = h.scope
             && !matches!(h.source, codegraph_parse::HintSource::Return(_))

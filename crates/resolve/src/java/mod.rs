@@ -119,7 +119,7 @@ struct Local<'db> {
     facts: &'db FileFacts,
     /// The file's hints by (scope, name), in source order: what `local` and `anonymous_this`
     /// read at every call site (one pass here instead of a scan of every hint per lookup).
-    hints: HashMap<(SymbolIdx, &'db str), Vec<&'db TypeHint>>,
+    hints: rustc_hash::FxHashMap<(SymbolIdx, &'db str), Vec<&'db TypeHint>>,
     budget: Cell<u32>,
     /// Type names already worked out, by (file, scope, text).
     types: RefCell<HashMap<TypeKey, Ty>>,

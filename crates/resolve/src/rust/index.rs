@@ -9,7 +9,8 @@
 use codegraph_db::{SourceFile, Workspace, file_facts};
 use codegraph_parse::{HintSource, ImportKind, Imported, Language, SymbolIdx};
 use codegraph_schema::NodeKind;
-use std::collections::{BTreeMap, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeMap;
 
 /// One `use` leaf: `(kind, source path segments, imported, local name)`.
 pub(crate) type UseLeaf = (ImportKind, Vec<String>, Imported, Option<String>);
@@ -56,7 +57,7 @@ pub(crate) struct RustIndex {
     pub children: HashMap<SymbolIdx, Vec<SymbolIdx>>,
     /// Functions of impls and traits without a `self` parameter (associated functions: not
     /// callable with method syntax).
-    pub selfless: std::collections::HashSet<SymbolIdx>,
+    pub selfless: rustc_hash::FxHashSet<SymbolIdx>,
 }
 
 impl RustIndex {
@@ -85,7 +86,7 @@ pub(crate) fn rust_index(db: &dyn salsa::Database, file: SourceFile) -> RustInde
         symbols: facts.symbols.iter().map(|s| (s.kind, s.parent, s.name.clone())).collect(),
         ..RustIndex::default()
     };
-    let gated: std::collections::HashSet<u32> =
+    let gated: rustc_hash::FxHashSet<u32> =
         facts.rust().map(|r| r.gated_imports.iter().copied().collect()).unwrap_or_default();
     for (ii, imp) in facts.imports.iter().enumerate() {
         let is_gated = u32::try_from(ii).is_ok_and(|i| gated.contains(&i));
@@ -101,7 +102,7 @@ pub(crate) fn rust_index(db: &dyn salsa::Database, file: SourceFile) -> RustInde
     }
     if let Some(r) = facts.rust() {
         for (i, imp) in r.impls.iter().enumerate() {
-            let mut items = HashMap::new();
+            let mut items = HashMap::default();
             for &it in &imp.items {
                 if let Some(s) = facts.symbols.get(it as usize) {
                     items.entry(s.name.clone()).or_insert(it);

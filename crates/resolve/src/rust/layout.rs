@@ -22,7 +22,8 @@ use crate::ids::parent_dir;
 use crate::keys::FileKey;
 use codegraph_db::{SourceFile, Workspace};
 use codegraph_parse::Language;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The Rust modules of a workspace.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

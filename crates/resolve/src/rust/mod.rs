@@ -45,8 +45,8 @@ use codegraph_schema::{EdgeKind, NodeKind, Reason};
 use index::{RustIndex, impl_table, rust_index};
 pub(crate) use layout::ModKey;
 use layout::{crate_root, file_module, module_files};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::cell::{Cell, RefCell};
-use std::collections::{HashMap, HashSet};
 
 pub(crate) struct RustResolver;
 
@@ -264,16 +264,16 @@ impl<'db> Local<'db> {
             facts,
             hints,
             budget: Cell::new(BUDGET),
-            impls: RefCell::new(HashMap::new()),
-            visiting: RefCell::new(HashSet::new()),
-            types: RefCell::new(HashMap::new()),
-            indexes: RefCell::new(HashMap::new()),
-            modules: RefCell::new(HashMap::new()),
+            impls: RefCell::new(HashMap::default()),
+            visiting: RefCell::new(HashSet::default()),
+            types: RefCell::new(HashMap::default()),
+            indexes: RefCell::new(HashMap::default()),
+            modules: RefCell::new(HashMap::default()),
             traits: RefCell::new(None),
-            members_memo: RefCell::new(HashMap::new()),
-            imports_memo: RefCell::new(HashMap::new()),
+            members_memo: RefCell::new(HashMap::default()),
+            imports_memo: RefCell::new(HashMap::default()),
             cut: Cell::new(0),
-            file_modules: RefCell::new(HashMap::new()),
+            file_modules: RefCell::new(HashMap::default()),
         }
     }
 
@@ -734,7 +734,7 @@ impl<'db> Local<'db> {
     /// Item `name` of a trait or its supertraits.
     fn trait_item(&self, tr: Target, name: &str, depth: u32) -> Option<Target> {
         let mut queue = vec![tr];
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut at = 0;
         while at < queue.len() {
             let cur = queue[at];
@@ -1317,7 +1317,7 @@ impl<'db> Local<'db> {
                     _ => {}
                 }
             }
-            let mut seen = HashSet::new();
+            let mut seen = HashSet::default();
             out.retain(|t| seen.insert(*t));
             *self.traits.borrow_mut() = Some(out);
         }
@@ -1741,7 +1741,7 @@ fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile
     let mut out = Resolved::default();
 
     // IMPORTS: file -> the file of each imported item of the workspace.
-    let mut imported: HashSet<Id> = HashSet::new();
+    let mut imported: HashSet<Id> = HashSet::default();
     for imp in &facts.imports {
         for b in &imp.bindings {
             let mut segs: Vec<String> = if imp.source.is_empty() {
