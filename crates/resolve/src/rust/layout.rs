@@ -5,7 +5,7 @@
 //! Why it exists: every path a Rust file writes (`crate::a::b`, `super::x`, `other_crate::y`)
 //! names a module first. The answers depend on the list of files and the text of `Cargo.toml`
 //! files only, never on the content of Rust files; [`rust_layout`] computes them for the whole
-//! workspace, and the per-key readers ([`file_module`], [`module_files`], [`crate_root`]) are
+//! workspace, and the per-key readers ([`file_module`], [`module_files`], [`crate_roots`]) are
 //! `Eq` firewalls, so adding a file re-resolves only the files whose answers it changes.
 //!
 //! A module root is the directory of a crate's root files: `P/src` (`lib.rs`, `main.rs`),
@@ -211,15 +211,6 @@ pub(crate) fn crate_roots(
     workspace: Workspace,
 ) -> BTreeMap<String, String> {
     rust_layout(db, workspace).crates.clone()
-}
-
-/// The module root of the workspace's crate `name`.
-pub(crate) fn crate_root<'db>(
-    db: &'db dyn salsa::Database,
-    workspace: Workspace,
-    name: &str,
-) -> Option<&'db String> {
-    crate_roots(db, workspace).get(name)
 }
 
 #[cfg(test)]

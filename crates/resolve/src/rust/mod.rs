@@ -44,7 +44,7 @@ use codegraph_parse::{
 use codegraph_schema::{EdgeKind, NodeKind, Reason};
 use index::{RustIndex, impl_table, rust_index};
 pub(crate) use layout::ModKey;
-use layout::{crate_root, file_module, module_files};
+use layout::{crate_roots, file_module, module_files};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::cell::{Cell, RefCell};
 
@@ -251,6 +251,9 @@ struct Local<'db> {
     /// The traits in scope in the file (see [`Local::traits_in_scope`]).
     traits: RefCell<Option<Vec<Target>>>,
     file_modules: RefCell<HashMap<SourceFile, &'db (String, String)>>,
+    /// The workspace's crate names and module roots, read once (a lookup per `use` path
+    /// through salsa cost a tracked read each: half the time on a large tree).
+    crates: std::cell::OnceCell<&'db std::collections::BTreeMap<String, String>>,
 }
 
 impl<'db> Local<'db> {
@@ -274,6 +277,7 @@ impl<'db> Local<'db> {
             imports_memo: RefCell::new(HashMap::default()),
             cut: Cell::new(0),
             file_modules: RefCell::new(HashMap::default()),
+            crates: std::cell::OnceCell::new(),
         }
     }
 
@@ -285,6 +289,11 @@ impl<'db> Local<'db> {
         let i = rust_index(self.db, f);
         self.indexes.borrow_mut().insert(f, i);
         i
+    }
+
+    /// The module root of the workspace's crate `name`.
+    fn crate_root(&self, name: &str) -> Option<&'db String> {
+        self.crates.get_or_init(|| crate_roots(self.db, self.workspace)).get(name)
     }
 
     fn spend(&self) -> bool {
@@ -415,7 +424,7 @@ impl<'db> Local<'db> {
             return Some(d);
         }
         if ns != Ns::Value
-            && let Some(root) = crate_root(self.db, self.workspace, name)
+            && let Some(root) = self.crate_root(name)
         {
             return Some(Def::Module(root.clone(), String::new()));
         }
@@ -491,7 +500,7 @@ impl<'db> Local<'db> {
                     if ns == Ns::Value {
                         continue;
                     }
-                    return Some(match crate_root(self.db, self.workspace, &source.join("::")) {
+                    return Some(match self.crate_root(&source.join("::")) {
                         Some(root) => Def::Module(root.clone(), String::new()),
                         None => Def::External,
                     });
@@ -517,7 +526,7 @@ impl<'db> Local<'db> {
     fn use_path(&self, file: SourceFile, segs: &[String], ns: Ns, depth: u32) -> Option<Def> {
         let first = segs.first()?;
         if !matches!(first.as_str(), "crate" | "self" | "super")
-            && let Some(root) = crate_root(self.db, self.workspace, first)
+            && let Some(root) = self.crate_root(first)
             && !self.index(file).items.contains_key(first.as_str())
         {
             let mut def = Def::Module(root.clone(), String::new());
