@@ -245,6 +245,8 @@ struct Local<'db> {
     /// Lookups already answered: a module's or item's member, a file's imported name.
     members_memo: RefCell<HashMap<(Def, String, Ns), Option<Def>>>,
     imports_memo: RefCell<HashMap<(SourceFile, String, Ns), Option<Def>>>,
+    /// What each glob `use` leaf (file, leaf index) imports from.
+    globs_memo: RefCell<HashMap<(SourceFile, usize), Option<Def>>>,
     /// Lookups cut short so far (a cycle, the depth bound, the budget): a lookup during which
     /// this moved is not memoized.
     cut: Cell<u32>,
@@ -275,6 +277,7 @@ impl<'db> Local<'db> {
             traits: RefCell::new(None),
             members_memo: RefCell::new(HashMap::default()),
             imports_memo: RefCell::new(HashMap::default()),
+            globs_memo: RefCell::new(HashMap::default()),
             cut: Cell::new(0),
             file_modules: RefCell::new(HashMap::default()),
             crates: std::cell::OnceCell::new(),
@@ -464,11 +467,11 @@ impl<'db> Local<'db> {
         if let Some(d) = self.named_import(file, name, ns, false, depth) {
             return Some(d);
         }
-        for (_, source, imported, _) in &index.uses {
+        for (i, (_, source, imported, _)) in index.uses.iter().enumerate() {
             if *imported != Imported::All {
                 continue;
             }
-            let Some(d) = self.use_path(file, source, Ns::Type, depth) else { continue };
+            let Some(d) = self.glob_source(file, i, source, depth) else { continue };
             if d == Def::External {
                 continue;
             }
@@ -477,6 +480,26 @@ impl<'db> Local<'db> {
             }
         }
         self.named_import(file, name, ns, true, depth)
+    }
+
+    /// What the glob `use` leaf `i` of `file` imports from (`a::b` of `use a::b::*`): the same
+    /// for every name looked up through it, so worked out once per file resolved.
+    fn glob_source(
+        &self,
+        file: SourceFile,
+        i: usize,
+        source: &[String],
+        depth: u32,
+    ) -> Option<Def> {
+        if let Some(found) = self.globs_memo.borrow().get(&(file, i)) {
+            return found.clone();
+        }
+        let cut = self.cut.get();
+        let found = self.use_path(file, source, Ns::Type, depth);
+        if self.cut.get() == cut {
+            self.globs_memo.borrow_mut().insert((file, i), found.clone());
+        }
+        found
     }
 
     /// A name brought in by a named `use` leaf of the file, gated or not.
