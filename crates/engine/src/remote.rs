@@ -275,7 +275,7 @@ pub fn seed(root: &Path, db_path: &Path, max_file_size: u64, store: &dyn Snapsho
     }
     let mut notes = Vec::new();
     let fetched = store.fetch_nearest(&scope, &commits, &dest, &mut notes);
-    out.notes.extend(notes.into_iter().map(|n| format!("ignored an entry of {label}: {n}")));
+    out.notes.extend(notes.into_iter().map(|n| format!("{label}: {n}")));
     let commit = match fetched {
         Ok(Some(c)) => c,
         Ok(None) => {

@@ -309,6 +309,12 @@ impl RemoteStore {
                 listed.iter().filter_map(|e| e.name().strip_suffix(".json")).collect();
             commits.iter().filter(|c| published.contains(c.as_str())).collect()
         } else {
+            if commits.len() > MAX_PROBES {
+                notes.push(format!(
+                    "{} cannot list its entries: only the {MAX_PROBES} commits nearest HEAD were looked up",
+                    self.location.label
+                ));
+            }
             commits.iter().take(MAX_PROBES).collect()
         };
         for commit in candidates {
@@ -317,12 +323,12 @@ impl RemoteStore {
                 Ok(Some(m)) => {
                     if m.format != MANIFEST_FORMAT {
                         notes.push(format!(
-                            "{key}: manifest format {}, this reads {MANIFEST_FORMAT}",
+                            "ignored {key}: manifest format {}, this reads {MANIFEST_FORMAT}",
                             m.format
                         ));
                     } else if &m.scope != scope || &m.commit != commit {
                         notes.push(format!(
-                            "{key}: describes another commit or scope ({})",
+                            "ignored {key}: describes another commit or scope ({})",
                             m.commit
                         ));
                     } else {
@@ -330,7 +336,7 @@ impl RemoteStore {
                     }
                 }
                 Ok(None) => {}
-                Err(e @ RemoteError::Invalid(_)) => notes.push(e.to_string()),
+                Err(RemoteError::Invalid(why)) => notes.push(format!("ignored {why}")),
                 Err(e) => return Err(e),
             }
         }
