@@ -443,3 +443,87 @@ fn publish_refuses_a_tree_that_differs_from_head() {
     let out = codegraph(&base.join("ci"), &["publish", "--to", "ftp://x/y"], &repo);
     assert!(String::from_utf8_lossy(&out.stderr).contains("expected one of"));
 }
+
+/// A server process's stdout lines, read on a thread.
+fn stdout_lines(child: &mut Child) -> std::sync::mpsc::Receiver<String> {
+    use std::io::BufRead;
+    let out = child.stdout.take().expect("piped stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(out).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+#[test]
+fn watch_and_mcp_seed_from_the_store_too() {
+    let (_dir, base, repo) = git_fixture(FIXTURE);
+    let url = format!("file://{}", base.join("store").display());
+    json(codegraph(&base.join("ci"), &["publish", "--json", "--to", &url], &repo));
+    let commit = head(&repo);
+
+    // `watch`: its first line says where the index came from.
+    let cache = base.join("watch-machine");
+    let mut watch = Server(
+        Command::new(BIN)
+            .args(["watch", "--no-share", "--cache-from", &url])
+            .arg(&repo)
+            .env("CODEGRAPH_CACHE_DIR", &cache)
+            .env("CODEGRAPH_EVENTS", "off")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn watch"),
+    );
+    let lines = stdout_lines(&mut watch.0);
+    let first = lines.recv_timeout(Duration::from_secs(60)).expect("watch's first line");
+    assert!(
+        first.starts_with("seeded ") && first.contains(&format!("from {url} at {}", &commit[..12])),
+        "{first}"
+    );
+    drop(watch);
+
+    // `mcp`: a root served with --cache-from is seeded on first use; status says from where.
+    let cache = base.join("mcp-machine");
+    let mut mcp = Server(
+        Command::new(BIN)
+            .args(["mcp", "--no-share", "--cache-from", &url])
+            .arg(&repo)
+            .env("CODEGRAPH_CACHE_DIR", &cache)
+            .env("CODEGRAPH_EVENTS", "off")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn mcp"),
+    );
+    let mut stdin = mcp.0.stdin.take().expect("piped stdin");
+    let lines = stdout_lines(&mut mcp.0);
+    let mut send = |v: Value| writeln!(stdin, "{v}").expect("write to mcp");
+    send(serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}));
+    lines.recv_timeout(Duration::from_secs(30)).expect("initialize answer");
+    send(serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let start = Instant::now();
+    let mut id = 2;
+    loop {
+        send(serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "index_status", "arguments": {}}}));
+        let answer = lines.recv_timeout(Duration::from_secs(30)).expect("index_status answer");
+        if answer.contains("\\\"phase\\\":\\\"ready\\\"") {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "never ready: {answer}");
+        std::thread::sleep(Duration::from_millis(200));
+        id += 1;
+    }
+    let status = json(codegraph(&cache, &["status", "--json"], &repo));
+    let seeded = &status["repository"]["seeded_from"];
+    assert_eq!(seeded["store"], url.as_str(), "{status}");
+    assert_eq!(seeded["commit"], commit.as_str());
+    assert_eq!(seeded["re_derived"], 0);
+}
