@@ -186,11 +186,15 @@ async fn every_tool_answers_on_a_fixture() {
     let listed = serde_json::to_string(&tools).expect("json").len();
     eprintln!("tools/list: {} tools, {listed} characters", tools.len());
     assert!(listed < 16_000, "tools/list is {listed} characters");
-    // Every tool is read-only and idempotent and has an output schema; optional arguments
-    // have one plain type (generic clients cannot fill `["integer", "null"]`).
+    // Every tool is read-only (so no idempotentHint: MCP defines it for other tools only) and
+    // has an output schema; optional arguments have one plain type (generic clients cannot
+    // fill `["integer", "null"]`); with one served root no tool offers `root`.
     for t in &tools {
         let a = t.annotations.as_ref().expect("annotations");
-        assert_eq!((a.read_only_hint, a.idempotent_hint), (Some(true), Some(true)), "{}", t.name);
+        assert_eq!((a.read_only_hint, a.idempotent_hint), (Some(true), None), "{}", t.name);
+        assert!(!t.input_schema.contains_key("$schema"), "{}", t.name);
+        let props = t.input_schema.get("properties").and_then(Value::as_object);
+        assert!(props.is_none_or(|p| !p.contains_key("root")), "{} offers root", t.name);
         assert!(t.output_schema.is_some(), "{}", t.name);
         let schema = serde_json::to_value(&t.input_schema).expect("schema");
         for (arg, p) in schema["properties"].as_object().expect("properties") {
@@ -435,6 +439,11 @@ async fn several_roots_in_one_server() {
     let b = fixture("//- /lib/util.go\npackage util\n\nfunc Twice(x int) int { return x * 2 }\n");
     let roots = Arc::new(RootSet::new(vec![handle(&a.root), handle(&b.root)], None));
     let client = connect(roots.clone()).await;
+    // With several roots every tool offers `root` (with one, none does).
+    for t in client.list_all_tools().await.expect("tools/list") {
+        let props = t.input_schema.get("properties").and_then(Value::as_object);
+        assert!(props.is_some_and(|p| p.contains_key("root")), "{} lacks root", t.name);
+    }
 
     // Without a working directory inside one of them, a call must say which root.
     let m = err(&client, "code_search", json!({"query": "greet"})).await;

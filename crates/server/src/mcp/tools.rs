@@ -368,19 +368,21 @@ impl CodegraphMcp {
     /// operator's `--allow-graph-query`).
     pub fn new(roots: Arc<RootSet>, graph_query: bool) -> Self {
         // One router for every session: building it (every tool's JSON schemas) per HTTP
-        // session cost ~70 KB each.
-        static FULL: std::sync::OnceLock<ToolRouter<CodegraphMcp>> = std::sync::OnceLock::new();
-        static BASE: std::sync::OnceLock<ToolRouter<CodegraphMcp>> = std::sync::OnceLock::new();
-        let tool_router = if graph_query {
-            FULL.get_or_init(|| compact(Self::tool_router())).clone()
-        } else {
-            BASE.get_or_init(|| {
-                let mut r = compact(Self::tool_router());
-                r.remove_route(GRAPH_QUERY);
+        // session cost ~70 KB each. Four variants: with or without `graph_query`, and for one
+        // served root (no `root` argument to offer) or several.
+        static ROUTERS: [std::sync::OnceLock<ToolRouter<CodegraphMcp>>; 4] =
+            [const { std::sync::OnceLock::new() }; 4];
+        let one_root = roots.all().len() == 1;
+        let variant = usize::from(graph_query) * 2 + usize::from(one_root);
+        let tool_router = ROUTERS[variant]
+            .get_or_init(|| {
+                let mut r = compact(Self::tool_router(), one_root);
+                if !graph_query {
+                    r.remove_route(GRAPH_QUERY);
+                }
                 r
             })
-            .clone()
-        };
+            .clone();
         CodegraphMcp { roots, tool_router }
     }
 
@@ -823,12 +825,27 @@ fn json_value_words(v: &Value) -> String {
     }
 }
 
-/// The router with each input schema's `$schema` left out: the dialect is MCP's default
-/// (2020-12), and saying so on every tool cost ~60 characters of tools/list each.
-fn compact(router: ToolRouter<CodegraphMcp>) -> ToolRouter<CodegraphMcp> {
+/// The router as `tools/list` shows it: each input schema's `$schema` left out (the dialect is
+/// MCP's default, 2020-12, and saying so on every tool cost ~60 characters each); no
+/// `idempotentHint` (MCP defines it only for tools that are not read-only, and every tool here
+/// is); and, when the server has one root, no `root` argument (it cannot choose anything; a
+/// call that passes one anyway is still accepted). ~1.4k characters of ~14.6k.
+fn compact(router: ToolRouter<CodegraphMcp>, one_root: bool) -> ToolRouter<CodegraphMcp> {
     let mut out = ToolRouter::new();
     for mut route in router {
-        Arc::make_mut(&mut route.attr.input_schema).remove("$schema");
+        let schema = Arc::make_mut(&mut route.attr.input_schema);
+        schema.remove("$schema");
+        if one_root {
+            if let Some(Value::Object(props)) = schema.get_mut("properties") {
+                props.remove("root");
+            }
+            if let Some(Value::Array(required)) = schema.get_mut("required") {
+                required.retain(|r| r != "root");
+            }
+        }
+        if let Some(a) = route.attr.annotations.as_mut() {
+            a.idempotent_hint = None;
+        }
         out.add_route(route);
     }
     out
