@@ -93,12 +93,23 @@ pub fn string_literals(line: &str) -> Vec<(usize, usize, String)> {
 /// Brackets (`(`, `[`, `{`) a line opens and does not close, outside strings: how many lines
 /// a statement that starts on it goes on for is where this count, summed, comes back to 0.
 pub fn open_brackets(line: &str) -> i32 {
+    // One pass with the string state of [`in_string`] (asking it per bracket was quadratic in
+    // the line's length: most of a SCIP export's time on long generated lines).
     let mut depth = 0;
-    for (i, c) in line.chars().enumerate() {
-        match c {
-            '(' | '[' | '{' if !in_string(line, i) => depth += 1,
-            ')' | ']' | '}' if !in_string(line, i) => depth -= 1,
-            _ => {}
+    let mut open: Option<char> = None;
+    let mut escaped = false;
+    for c in line.chars() {
+        match open {
+            Some(_) if escaped => escaped = false,
+            Some(_) if c == '\\' => escaped = true,
+            Some(q) if c == q => open = None,
+            Some(_) => {}
+            None => match c {
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' => depth -= 1,
+                '"' | '\'' | '`' => open = Some(c),
+                _ => {}
+            },
         }
     }
     depth
