@@ -6,6 +6,21 @@
 //! offsets), so the two answers that need exact columns, rename plans (`rename`) and SCIP
 //! occurrences (`scip`), find the name on the recorded line the same way, here.
 
+use codegraph_schema::EdgeKind;
+
+/// The edge kinds whose line names their target where the reference is written (a call, a
+/// value or type named, a field read, an import, a supertype): where rename plans edit and
+/// SCIP references point. Rename adds the route and tool handlers a registration names.
+pub const NAMED_REFERENCE_KINDS: &[EdgeKind] = &[
+    EdgeKind::Calls,
+    EdgeKind::RefersTo,
+    EdgeKind::Accesses,
+    EdgeKind::Imports,
+    EdgeKind::Extends,
+    EdgeKind::Implements,
+    EdgeKind::Embeds,
+];
+
 /// The columns of `word` on a line an edge says references the target: a member's where it
 /// is selected (`x.name`) when the line has such, else all; a non-member's where it is not
 /// selected when the line has such (`func f(c context.Context) *Context`), else all (a

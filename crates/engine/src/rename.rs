@@ -53,18 +53,12 @@ pub struct RenamePlan {
 /// Unsure mentions a plan lists (the rest are counted).
 pub const MAX_UNSURE: usize = 200;
 
-/// The edge kinds whose line is a reference to their target written by name.
-const REFERENCE_KINDS: &[EdgeKind] = &[
-    EdgeKind::Calls,
-    EdgeKind::RefersTo,
-    EdgeKind::Accesses,
-    EdgeKind::Imports,
-    EdgeKind::Extends,
-    EdgeKind::Implements,
-    EdgeKind::Embeds,
-    EdgeKind::HandlesRoute,
-    EdgeKind::HandlesTool,
-];
+/// The edge kinds whose line is a reference to their target written by name: the shared
+/// list, and the route and tool handlers a registration names.
+fn is_reference(kind: EdgeKind) -> bool {
+    crate::name_columns::NAMED_REFERENCE_KINDS.contains(&kind)
+        || matches!(kind, EdgeKind::HandlesRoute | EdgeKind::HandlesTool)
+}
 
 /// Plans the rename of the symbol `target` to `new_name`.
 pub fn plan(
@@ -148,7 +142,7 @@ pub fn plan(
     let mut sources: HashMap<&str, Option<NodeRow>> = HashMap::new();
     let mut references: Vec<(&codegraph_query::EdgeRow, NodeRow)> = Vec::new();
     for e in &opened.incoming {
-        if !REFERENCE_KINDS.contains(&e.kind) || e.line == 0 {
+        if !is_reference(e.kind) || e.line == 0 {
             continue;
         }
         if !sources.contains_key(e.src.as_str()) {

@@ -68,16 +68,7 @@ use std::path::Path;
 /// The scheme of every symbol this export writes.
 pub const SCHEME: &str = "codegraph";
 
-/// The edge kinds whose line names their target where the reference is written.
-const REFERENCE_KINDS: &[EdgeKind] = &[
-    EdgeKind::Calls,
-    EdgeKind::RefersTo,
-    EdgeKind::Accesses,
-    EdgeKind::Imports,
-    EdgeKind::Extends,
-    EdgeKind::Implements,
-    EdgeKind::Embeds,
-];
+use crate::name_columns::NAMED_REFERENCE_KINDS as REFERENCE_KINDS;
 
 /// How many lines from a symbol's first one its name is looked for (decorators, a signature
 /// split over lines).
