@@ -109,11 +109,11 @@ pub struct SearchArgs {
 pub struct OpenArgs {
     /// Node ID, e.g. `sym:ts:src/a.ts:Server.start` or `file:src/a.ts`.
     pub id: String,
-    /// Edges per direction (default: fits ~4k tokens).
+    /// Edges per direction.
     pub limit: Option<usize>,
-    /// Start of `list` (a `cut` next_offset).
+    /// Start of `list`.
     pub offset: Option<usize>,
-    /// Page only this list: outgoing, incoming, unresolved_calls.
+    /// Page this list: outgoing, incoming, unresolved_calls.
     pub list: Option<String>,
     /// Served root (its path or a unique end of it).
     pub root: Option<String>,
@@ -126,15 +126,15 @@ pub struct OpenArgs {
 pub struct TargetArgs {
     /// Node ID, or a name / qualified name (`Server.start`) / file path.
     pub target: String,
-    /// Narrow a name to files whose path contains this.
+    /// A path substring narrowing a name.
     pub file: Option<String>,
-    /// Narrow a name to this node kind.
+    /// A node kind narrowing a name.
     pub kind: Option<String>,
-    /// Items per list (default: ~4k tokens).
+    /// Items per list.
     pub limit: Option<usize>,
-    /// Start of `list` (a `cut` next_offset).
+    /// Start of `list`.
     pub offset: Option<usize>,
-    /// Page this list only (see `cut`).
+    /// Page this list (see `cut`).
     pub list: Option<String>,
     /// Served root (its path or a unique end of it).
     pub root: Option<String>,
@@ -146,9 +146,9 @@ pub struct TargetArgs {
 pub struct ImpactArgs {
     /// Node ID or name.
     pub target: String,
-    /// Narrow a name to files whose path contains this.
+    /// A path substring narrowing a name.
     pub file: Option<String>,
-    /// Narrow a name to this node kind.
+    /// A node kind narrowing a name.
     pub kind: Option<String>,
     /// Default upstream.
     pub direction: Option<ImpactDir>,
@@ -160,11 +160,11 @@ pub struct ImpactArgs {
     pub min_confidence: Option<f64>,
     /// Follow into test code (default false).
     pub include_tests: Option<bool>,
-    /// Items per list (default: ~4k tokens).
+    /// Items per list.
     pub limit: Option<usize>,
-    /// Start of `list` (a `cut` next_offset).
+    /// Start of `list`.
     pub offset: Option<usize>,
-    /// Page this list only (see `cut`).
+    /// Page this list (see `cut`).
     pub list: Option<String>,
     /// Served root (its path or a unique end of it).
     pub root: Option<String>,
@@ -182,11 +182,11 @@ pub struct ChangedArgs {
     pub depth: Option<u32>,
     /// Follow into test code (default false).
     pub include_tests: Option<bool>,
-    /// Items per list (default: ~4k tokens).
+    /// Items per list.
     pub limit: Option<usize>,
-    /// Start of `list` (a `cut` next_offset).
+    /// Start of `list`.
     pub offset: Option<usize>,
-    /// Page this list only (see `cut`).
+    /// Page this list (see `cut`).
     pub list: Option<String>,
     /// Served root (its path or a unique end of it).
     pub root: Option<String>,
@@ -212,9 +212,9 @@ pub struct TraceArgs {
 pub struct ExpandArgs {
     /// Node ID or name.
     pub target: String,
-    /// Narrow a name to files whose path contains this.
+    /// A path substring narrowing a name.
     pub file: Option<String>,
-    /// Narrow a name to this node kind.
+    /// A node kind narrowing a name.
     pub kind: Option<String>,
     /// Default out.
     pub direction: Option<Dir>,
@@ -225,11 +225,11 @@ pub struct ExpandArgs {
     pub max_nodes: Option<usize>,
     /// Edge kinds (default all).
     pub edges: Option<Vec<String>>,
-    /// Items per list (default: ~4k tokens).
+    /// Items per list.
     pub limit: Option<usize>,
-    /// Start of `list` (a `cut` next_offset).
+    /// Start of `list`.
     pub offset: Option<usize>,
-    /// Page this list only (see `cut`).
+    /// Page this list (see `cut`).
     pub list: Option<String>,
     /// Served root (its path or a unique end of it).
     pub root: Option<String>,
@@ -267,11 +267,11 @@ pub struct DagGrepArgs {
     pub per_node_cap: Option<usize>,
     /// Add file and package anchors (default true).
     pub anchors: Option<bool>,
-    /// Items per list (default: ~4k tokens).
+    /// Items per list.
     pub limit: Option<usize>,
-    /// Start of `list` (a `cut` next_offset).
+    /// Start of `list`.
     pub offset: Option<usize>,
-    /// Page this list only (see `cut`).
+    /// Page this list (see `cut`).
     pub list: Option<String>,
     /// Served root (its path or a unique end of it).
     pub root: Option<String>,
@@ -283,11 +283,11 @@ pub struct DagGrepArgs {
 pub struct RouteArgs {
     /// Route, e.g. `GET /users/:id`.
     pub route: String,
-    /// Items per list (default: ~4k tokens).
+    /// Items per list.
     pub limit: Option<usize>,
-    /// Start of `list` (a `cut` next_offset).
+    /// Start of `list`.
     pub offset: Option<usize>,
-    /// Page this list only (see `cut`).
+    /// Page this list (see `cut`).
     pub list: Option<String>,
     /// Served root (its path or a unique end of it).
     pub root: Option<String>,
@@ -299,11 +299,11 @@ pub struct RouteArgs {
 pub struct ToolArgs {
     /// Tool name.
     pub tool: String,
-    /// Items per list (default: ~4k tokens).
+    /// Items per list.
     pub limit: Option<usize>,
-    /// Start of `list` (a `cut` next_offset).
+    /// Start of `list`.
     pub offset: Option<usize>,
-    /// Page this list only (see `cut`).
+    /// Page this list (see `cut`).
     pub list: Option<String>,
     /// Served root (its path or a unique end of it).
     pub root: Option<String>,
@@ -317,9 +317,9 @@ pub struct RenameArgs {
     pub target: String,
     /// The new name.
     pub new_name: String,
-    /// Narrow a name to files whose path contains this.
+    /// A path substring narrowing a name.
     pub file: Option<String>,
-    /// Narrow a name to this node kind.
+    /// A node kind narrowing a name.
     pub kind: Option<String>,
     /// Served root (its path or a unique end of it).
     pub root: Option<String>,
@@ -697,7 +697,10 @@ fn plain_optionals(schema: &mut schemars::Schema) {
                 let inner = inner.clone();
                 obj.remove("anyOf");
                 obj.remove("oneOf");
-                obj.extend(inner);
+                // The field's own description wins over its type's.
+                for (k, v) in inner {
+                    obj.entry(k).or_insert(v);
+                }
             }
         }
         // An enum whose values carry docs comes as `oneOf` constants: one `enum` is plainer.
@@ -737,7 +740,6 @@ fn inline_ref(obj: &mut serde_json::Map<String, Value>, defs: &serde_json::Map<S
     }
 }
 
-/// The output schema every tool shares: the fields every answer has (each tool adds its own).
 /// What is wrong with a call's arguments against the tool's (flat) input schema, in words for
 /// an agent: a missing required argument, or a value of another JSON type than the argument
 /// takes (named, with an example). `None` when nothing is.
@@ -784,8 +786,13 @@ fn argument_problem(
                 json_value_words(value)
             ));
         }
-        let below = p.get("minimum").and_then(Value::as_f64).zip(value.as_f64());
-        if let Some((min, v)) = below
+        // Every integer argument counts something (a limit, an offset, a depth): the listed
+        // schemas leave the `minimum: 0` they all share out.
+        let min = p
+            .get("minimum")
+            .and_then(Value::as_f64)
+            .or_else(|| (p.get("type").and_then(Value::as_str) == Some("integer")).then_some(0.0));
+        if let Some((min, v)) = min.zip(value.as_f64())
             && v < min
         {
             return Some(format!("argument `{name}` must be at least {min}, not {v}"));
@@ -829,12 +836,24 @@ fn json_value_words(v: &Value) -> String {
 /// MCP's default, 2020-12, and saying so on every tool cost ~60 characters each); no
 /// `idempotentHint` (MCP defines it only for tools that are not read-only, and every tool here
 /// is); and, when the server has one root, no `root` argument (it cannot choose anything; a
-/// call that passes one anyway is still accepted). ~1.4k characters of ~14.6k.
+/// call that passes one anyway is still accepted); no `additionalProperties` and no
+/// `minimum: 0` (see the body). With the output schemas gone from the tools: 14.6k -> 9.8k
+/// characters.
 fn compact(router: ToolRouter<CodegraphMcp>, one_root: bool) -> ToolRouter<CodegraphMcp> {
     let mut out = ToolRouter::new();
     for mut route in router {
         let schema = Arc::make_mut(&mut route.attr.input_schema);
         schema.remove("$schema");
+        // Unknown arguments are refused by the tool itself, naming the ones it takes, and a
+        // negative integer by the argument check (every integer argument counts something).
+        schema.remove("additionalProperties");
+        if let Some(Value::Object(props)) = schema.get_mut("properties") {
+            for p in props.values_mut().filter_map(Value::as_object_mut) {
+                if p.get("minimum") == Some(&json!(0)) {
+                    p.remove("minimum");
+                }
+            }
+        }
         if one_root {
             if let Some(Value::Object(props)) = schema.get_mut("properties") {
                 props.remove("root");
@@ -896,48 +915,13 @@ const GREP_MAX_GROUPS: usize = 200;
 /// Characters an answer of grep or the graph query is cut to (about 4k tokens).
 const ANSWER_MAX_CHARS: usize = 16_000;
 
-fn answer_schema() -> Arc<serde_json::Map<String, Value>> {
-    object_schema(json!({
-        "type": "object",
-        "properties": {
-            "root": {"type": "string"},
-            "revision": {"type": "integer"},
-            "stale": {"type": "boolean"}
-        },
-        "required": ["revision", "stale"]
-    }))
-}
-
-/// `index_status`: one root's status, or `roots` with one each; a root without a published
-/// revision yet has `revision` null.
-fn status_schema() -> Arc<serde_json::Map<String, Value>> {
-    object_schema(json!({
-        "type": "object",
-        "properties": {
-            "root": {"type": "string"},
-            "phase": {"type": "string"},
-            "revision": {"type": ["integer", "null"]},
-            "stale": {"type": "boolean"},
-            "roots": {"type": "array", "items": {"type": "object"}}
-        }
-    }))
-}
-
-fn object_schema(schema: Value) -> Arc<serde_json::Map<String, Value>> {
-    match schema {
-        Value::Object(m) => Arc::new(m),
-        _ => Arc::new(serde_json::Map::new()),
-    }
-}
-
-const INSTRUCTIONS: &str = "codegraph: a code graph of each served root (files, symbols, imports, calls, heritage, HTTP routes, MCP tools), kept fresh while files change. Languages: Go, TypeScript/JavaScript, Python, Java, Rust, Elixir (modules, `Mod.fun/arity`, Phoenix routes), Terraform (blocks by address: `var.x`, `aws_vpc.this`, `module.m`), Kubernetes manifests (`Kind/namespace/name`, selectors, ConfigMap/Secret references, images), shell scripts (functions, `cmd:` and `env:` concepts), Markdown. Start with code_search or symbol_context; use impact_analysis before changing a symbol, a Terraform variable, a ConfigMap or an environment variable, and changed_code_impact before committing. IDs look like `sym:ts:src/a.ts:Server.start`, `sym:rs:src/lib.rs:Parser.parse`, `sym:tf:main.tf:var.region`, `concept:env:KUBECONFIG` or `file:src/a.ts`; names work too. Every answer has `revision` and `stale`.";
+const INSTRUCTIONS: &str = "codegraph: a code graph of each served root (files, symbols, imports, calls, heritage, HTTP routes, MCP tools), kept fresh while files change. Languages: Go, TypeScript/JavaScript, Python, Java, Rust, Elixir (modules, `Mod.fun/arity`, Phoenix routes), Terraform (blocks by address: `var.x`, `aws_vpc.this`, `module.m`), Kubernetes manifests (`Kind/namespace/name`, selectors, ConfigMap/Secret references, images), shell scripts (functions, `cmd:` and `env:` concepts), Markdown. Start with code_search or symbol_context; use impact_analysis before changing a symbol, a Terraform variable, a ConfigMap or an environment variable, and changed_code_impact before committing. IDs look like `sym:ts:src/a.ts:Server.start`, `sym:rs:src/lib.rs:Parser.parse`, `sym:tf:main.tf:var.region`, `concept:env:KUBECONFIG` or `file:src/a.ts`; names work too. Every answer has `revision` and `stale`. Lists are cut to fit ~4k tokens: `cut` gives each cut list's `total` and `next_offset`; call again with `list` and `offset` to page one, or a larger `limit`.";
 
 #[tool_router(router = tool_router)]
 impl CodegraphMcp {
     #[tool(
         description = "Find symbols and files by name, signature, doc or path (BM25) in code, Terraform, Kubernetes and shell; returns IDs for the other tools.",
-        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
-        output_schema = answer_schema()
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
     async fn code_search(
         &self,
@@ -970,8 +954,7 @@ impl CodegraphMcp {
 
     #[tool(
         description = "A node by ID: fields, source lines, edges in and out, unresolved calls; a flow (proc:...) or cluster (cluster:...) with its steps or members.",
-        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
-        output_schema = answer_schema()
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
     async fn open_node(
         &self,
@@ -1013,8 +996,7 @@ impl CodegraphMcp {
 
     #[tool(
         description = "A symbol's container, members, callers, callees (with lines and confidence), heritage, importers and related files.",
-        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
-        output_schema = answer_schema()
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
     async fn symbol_context(
         &self,
@@ -1040,8 +1022,7 @@ impl CodegraphMcp {
 
     #[tool(
         description = "What breaks if the target changes (upstream) or what it needs (downstream): nodes by depth with edge and confidence, files, risk.",
-        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
-        output_schema = answer_schema()
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
     async fn impact_analysis(
         &self,
@@ -1079,8 +1060,7 @@ impl CodegraphMcp {
 
     #[tool(
         description = "Symbols touched by the uncommitted git diff (or vs `base`, or staged) and their upstream impact.",
-        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
-        output_schema = answer_schema()
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
     async fn changed_code_impact(
         &self,
@@ -1126,8 +1106,7 @@ impl CodegraphMcp {
 
     #[tool(
         description = "Shortest call paths from one symbol to another, with per-hop confidence.",
-        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
-        output_schema = answer_schema()
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
     async fn trace(
         &self,
@@ -1167,8 +1146,7 @@ impl CodegraphMcp {
 
     #[tool(
         description = "A node's typed neighbourhood, breadth-first, strongest edges first, within max_nodes.",
-        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
-        output_schema = answer_schema()
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
     async fn expand(
         &self,
@@ -1204,8 +1182,7 @@ impl CodegraphMcp {
 
     #[tool(
         description = "Explain a concept: search seeds, expand along weighted edges, return a layered DAG (back-edges close cycles).",
-        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
-        output_schema = answer_schema()
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
     async fn dag_grep(
         &self,
@@ -1251,8 +1228,7 @@ impl CodegraphMcp {
 
     #[tool(
         description = "An HTTP route (`GET /users/:id`, `/users/42` or ID): declaration, middleware, response keys, handler, its callers and callees.",
-        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
-        output_schema = answer_schema()
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
     async fn route_impact(
         &self,
@@ -1277,8 +1253,7 @@ impl CodegraphMcp {
 
     #[tool(
         description = "An MCP/RPC tool (name or ID): description, input fields, handler, its callers and callees.",
-        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
-        output_schema = answer_schema()
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
     async fn tool_context(
         &self,
@@ -1303,8 +1278,7 @@ impl CodegraphMcp {
 
     #[tool(
         description = "Plan a symbol's rename: exact edits (path, line, columns, reason, confidence) for the declaration and every reference the graph knows; unsure mentions and collisions apart. Read-only.",
-        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
-        output_schema = answer_schema()
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
     async fn rename_plan(
         &self,
@@ -1344,8 +1318,7 @@ impl CodegraphMcp {
 
     #[tool(
         description = "Regex over the indexed files, like ripgrep; hits grouped by innermost symbol with its kind, callers and dependents.",
-        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
-        output_schema = answer_schema()
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
     async fn code_grep(
         &self,
@@ -1382,8 +1355,7 @@ impl CodegraphMcp {
 
     #[tool(
         description = "Read-only SQLite SELECT over these views (WITH RECURSIVE allowed; 5 s, 500 rows); node kinds lower case, edge kinds upper. Views: nodes(id, kind, name, qualified_name, file, language, start_line, end_line, signature, doc, exported, test, parent); edges(src, dst, kind, weight, reason, line); files(id, path, language, lines, size, test); routes(id, method, path, framework, file, line, props); tools(id, name, framework, description, file, line, props); unresolved_calls(file, line, caller, callee); flows(id, label, score, entry, steps); flow_steps(flow, step, node); clusters(id, label, cohesion, size); cluster_members(node, cluster); derivations(name, revision); revision(revision, head_commit, indexer_version, created_at_ms, files, symbols, edges).",
-        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
-        output_schema = answer_schema()
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
     async fn graph_query(
         &self,
@@ -1411,8 +1383,7 @@ impl CodegraphMcp {
 
     #[tool(
         description = "Served roots: index phase and progress, revision, staleness, counts, HEAD. Never waits.",
-        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false),
-        output_schema = status_schema()
+        annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
     async fn index_status(&self, Parameters(a): Parameters<StatusArgs>) -> CallToolResult {
         let roots = self.roots.clone();
