@@ -284,7 +284,9 @@ fn call_shapes() {
         ref call L7:25 x in n
         ref call L18:2 x in Server.Run
         ref call L23:4 T in Server.Run
-        read L16 s.conn in Server.Run
+        read L12 s.conn in Server.Run
+        read L14 a.b in Server.Run
+        read L29 s.mu in Server.Run
         hint L3 <module> table = build()
         hint L5 <module> a = first()
         hint L5 <module> b = second()
@@ -523,6 +525,8 @@ fn expressions_without_parens_skipped_calls_inside_found() {
         read L11 a.get().n in f
         read L12 a.m in f
         write L13 a.n in f
+        write L15 T().K in f
+        write L15 T().V in f
         read L17 a.b.c in f
         read L17 a.d in f
         hint L3 f a : A

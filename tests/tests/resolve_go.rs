@@ -262,6 +262,9 @@ fn methods_through_typed_receivers() {
         edge REFERS_TO sym:go:app/app.go:Service.Run -> sym:go:app/app.go:Name L31 same-package 1.00
         edge CALLS sym:go:app/app.go:Service.Run -> sym:go:app/app.go:Name.Upper L31 typed-receiver 0.85
         edge CALLS sym:go:app/app.go:Service.Run -> sym:go:app/app.go:Service.Stop L28 typed-receiver 0.85
+        edge ACCESSES sym:go:app/app.go:Service.Run -> sym:go:app/app.go:Service.cache L26 typed-receiver 0.85
+        edge ACCESSES sym:go:app/app.go:Service.Run -> sym:go:app/app.go:Service.conn L25 typed-receiver 0.85
+        edge ACCESSES sym:go:app/app.go:Service.Run -> sym:go:app/app.go:Service.hook L27 typed-receiver 0.85
         edge REFERS_TO sym:go:app/app.go:Service.Run -> sym:go:app/app.go:global L29 same-package 1.00
         edge REFERS_TO sym:go:app/app.go:Service.Run -> sym:go:db/db.go:Conn L23 import-resolved 0.95
         edge CALLS sym:go:app/app.go:Service.Run -> sym:go:db/db.go:Conn.Begin L24 typed-receiver 0.85
@@ -358,6 +361,7 @@ fn embedding_promotion_interfaces_extends_and_implements() {
         edge IMPLEMENTS sym:go:files/file.go:File -> sym:go:io/io.go:ReadCloser method-set 0.80
         edge IMPLEMENTS sym:go:files/file.go:File -> sym:go:io/io.go:Reader method-set 0.80
         edge REFERS_TO sym:go:files/file.go:File -> sym:go:io/io.go:Reader L9 import-resolved 0.95
+        edge ACCESSES sym:go:files/file.go:File.Read -> sym:go:files/file.go:File.r L12 typed-receiver 0.85
         edge CALLS sym:go:files/file.go:File.Read -> sym:go:io/io.go:Reader.Read L12 interface-method 0.80
         edge EMBEDS sym:go:files/file.go:inner -> sym:go:files/base.go:base same-package 1.00
         edge IMPLEMENTS sym:go:files/file.go:inner -> sym:go:io/io.go:Closer method-set 0.80
@@ -365,6 +369,8 @@ fn embedding_promotion_interfaces_extends_and_implements() {
         edge CALLS sym:go:files/file.go:use -> sym:go:files/base.go:base.Name L16 typed-receiver 0.85
         edge CALLS sym:go:files/file.go:use -> sym:go:files/base.go:base.Name L17 typed-receiver 0.85
         edge REFERS_TO sym:go:files/file.go:use -> sym:go:files/file.go:File L14 same-package 1.00
+        edge ACCESSES sym:go:files/file.go:use -> sym:go:files/file.go:File.inner L17 typed-receiver 0.85
+        edge ACCESSES sym:go:files/file.go:use -> sym:go:files/file.go:inner.base L17 typed-receiver 0.85
         edge CALLS sym:go:files/file.go:use -> sym:go:io/io.go:Closer.Close L19 interface-method 0.80
         edge REFERS_TO sym:go:files/file.go:use -> sym:go:io/io.go:ReadCloser L14 import-resolved 0.95
         edge CALLS sym:go:files/file.go:use -> sym:go:io/io.go:Reader.Read L18 interface-method 0.80
@@ -431,9 +437,11 @@ fn function_literal_parameters_type_their_calls() {
 }
 
 /// Field reads and writes through typed receivers are ACCESSES edges to the field: on the
-/// receiver's own type, promoted through embedding, along a chain of fields, on a call's
-/// result, written by an assignment or `++`; one edge per (symbol, field), at its first
-/// access; package members and unknown names give none.
+/// receiver's own type, promoted through embedding, along a chain of fields (each link, in a
+/// call's receiver too), on a call's result, written by an assignment, `++` or a keyed
+/// literal (`Engine{count: 1}`), or called when it holds a function (`f.getBuf(1)`); one edge
+/// per (symbol, field), at its first access; package members, unknown names and a named map
+/// type's keys give none.
 #[test]
 fn field_reads_and_writes_are_accesses() {
     let out = render_fixture_resolution(
@@ -467,17 +475,41 @@ fn field_reads_and_writes_are_accesses() {
         	_ = http.StatusOK
         	_ = e.missing
         }
+
+        func (e *Engine) Run() {}
+
+        type Codes map[string]int
+
+        const count = "count"
+
+        func Make(c *Context) Engine {
+        	c.engine.Run()
+        	_ = Codes{count: 1}
+        	return Engine{count: 1, name: "x"}
+        }
+
+        type Framer struct{ getBuf func(n int) []byte }
+
+        func (f *Framer) read() { _ = f.getBuf(1) }
         "#,
     );
     expect![[r#"
         edge REFERS_TO sym:go:engine.go:Context -> sym:go:engine.go:Engine L14 same-package 1.00
-        edge ACCESSES sym:go:engine.go:Context.Handle -> sym:go:engine.go:Context.engine L22 typed-receiver 0.85
+        edge ACCESSES sym:go:engine.go:Context.Handle -> sym:go:engine.go:Context.engine L19 typed-receiver 0.85
         edge ACCESSES sym:go:engine.go:Context.Handle -> sym:go:engine.go:Engine.RedirectTrailingSlash L19 typed-receiver 0.85
         edge ACCESSES sym:go:engine.go:Context.Handle -> sym:go:engine.go:Engine.count L20 typed-receiver 0.85
         edge ACCESSES sym:go:engine.go:Context.Handle -> sym:go:engine.go:Engine.name L24 typed-receiver 0.85
         edge CALLS sym:go:engine.go:Context.Handle -> sym:go:engine.go:New L24 same-package 1.00
         edge ACCESSES sym:go:engine.go:Context.Handle -> sym:go:engine.go:Options.Trailing L23 typed-receiver 0.85
         edge EMBEDS sym:go:engine.go:Engine -> sym:go:engine.go:Options same-package 1.00
+        edge ACCESSES sym:go:engine.go:Framer.read -> sym:go:engine.go:Framer.getBuf L44 typed-receiver 0.85
+        edge REFERS_TO sym:go:engine.go:Make -> sym:go:engine.go:Codes L38 same-package 1.00
+        edge REFERS_TO sym:go:engine.go:Make -> sym:go:engine.go:Context L36 same-package 1.00
+        edge ACCESSES sym:go:engine.go:Make -> sym:go:engine.go:Context.engine L37 typed-receiver 0.85
+        edge REFERS_TO sym:go:engine.go:Make -> sym:go:engine.go:Engine L36 same-package 1.00
+        edge CALLS sym:go:engine.go:Make -> sym:go:engine.go:Engine.Run L37 typed-receiver 0.85
+        edge ACCESSES sym:go:engine.go:Make -> sym:go:engine.go:Engine.count L39 typed-receiver 0.85
+        edge ACCESSES sym:go:engine.go:Make -> sym:go:engine.go:Engine.name L39 typed-receiver 0.85
         edge REFERS_TO sym:go:engine.go:New -> sym:go:engine.go:Engine L16 same-package 1.00
     "#]]
     .assert_eq(&out);

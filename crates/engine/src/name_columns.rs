@@ -26,11 +26,29 @@ pub const NAMED_REFERENCE_KINDS: &[EdgeKind] = &[
 /// selected when the line has such (`func f(c context.Context) *Context`), else all (a
 /// package-qualified use, `gin.New`).
 pub fn reference_columns(text: &str, word: &str, member: bool) -> Vec<usize> {
-    let cols = word_columns(text, word);
+    reference_columns_except(text, word, member, &[])
+}
+
+/// [`reference_columns`] without the columns `except` (the declarations of other symbols of
+/// the name on the line: `func (s *Server) Client() *http.Client` names the type `Client` once).
+pub fn reference_columns_except(
+    text: &str,
+    word: &str,
+    member: bool,
+    except: &[usize],
+) -> Vec<usize> {
+    let mut cols = word_columns(text, word);
+    cols.retain(|c| !except.contains(c));
     let chars: Vec<char> = text.chars().collect();
-    let selected = |c: &usize| *c > 0 && chars[*c - 1] == '.';
+    let selected = |c: &usize| selected_at(&chars, *c);
     let wanted: Vec<usize> = cols.iter().copied().filter(|c| selected(c) == member).collect();
     if wanted.is_empty() { cols } else { wanted }
+}
+
+/// Whether the name at character column `col` is selected (`x.name`, `f().name`), not
+/// spread or variadic (`...name`).
+pub fn selected_at(chars: &[char], col: usize) -> bool {
+    col > 0 && chars[col - 1] == '.' && (col < 2 || chars[col - 2] != '.')
 }
 
 /// The receiver written before a selected name at character column `col` (`this` in

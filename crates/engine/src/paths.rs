@@ -72,10 +72,18 @@ pub enum Found {
 /// The root a command works on, found like git finds its repository: from `start` (the
 /// directory the user named, or the current one) the nearest directory, itself included,
 /// that has an index (its default database exists); else the root of the git worktree
-/// `start` is in; else `start` itself. With `--db` the index is given, so only the git rule
-/// applies. The result is canonical.
+/// `start` is in; else `start` itself. With `--db` the index is given: the root it describes
+/// when `start` is in it (a package directory indexed inside a larger repository), else the
+/// git rule. The result is canonical.
 pub fn discover_root(start: &Path, explicit_db: Option<&Path>) -> Result<(PathBuf, Found)> {
     let start = canonical_root(start)?;
+    if let Some(db) = explicit_db.filter(|db| db.exists())
+        && let Some(root) = indexed_root(db)
+        && start.starts_with(&root)
+    {
+        let found = if root == start { Found::AsGiven } else { Found::IndexedAncestor };
+        return Ok((root, found));
+    }
     if explicit_db.is_none() {
         for dir in start.ancestors() {
             if default_db_path(dir).is_ok_and(|db| db.exists()) {
@@ -91,6 +99,13 @@ pub fn discover_root(start: &Path, explicit_db: Option<&Path>) -> Result<(PathBu
         }
     }
     Ok((start, Found::AsGiven))
+}
+
+/// The root the index at `db` describes, if it opens and has a revision.
+fn indexed_root(db: &Path) -> Option<PathBuf> {
+    let mut store = codegraph_query::Store::open_read_only(db).ok()?;
+    let root = store.reader().ok()?.snapshot().ok()?.root;
+    Some(PathBuf::from(root))
 }
 
 #[cfg(test)]
@@ -109,6 +124,38 @@ mod tests {
         assert_eq!((r, how), (repo.clone(), Found::GitWorktree));
         let (r, how) = discover_root(&repo, Some(Path::new("/x.db"))).unwrap();
         assert_eq!((r, how), (repo.clone(), Found::AsGiven));
+        std::fs::remove_dir_all(&tmp).unwrap();
+    }
+
+    /// With `--db` naming an index of a package directory inside a larger repository, a
+    /// command run in that directory (or below it) works on the indexed directory, not the
+    /// repository (whose every other file would look added).
+    #[test]
+    fn an_explicit_index_names_its_own_root() {
+        let tmp = std::env::temp_dir().join(format!("cg-discover-db-{}", std::process::id()));
+        let sub = tmp.join("repo/pkg/inner");
+        std::fs::create_dir_all(&sub).unwrap();
+        std::fs::create_dir_all(tmp.join("repo/.git")).unwrap();
+        std::fs::write(tmp.join("repo/pkg/a.go"), "package pkg\n\nfunc A() {}\n").unwrap();
+        let pkg = canonical_root(&tmp.join("repo/pkg")).unwrap();
+        let db = tmp.join("pkg.db");
+        let opts = crate::index::IndexOptions {
+            max_file_size: 1 << 20,
+            progress: false,
+            full: false,
+            share: false,
+            cache_from: None,
+            counter: None,
+        };
+        crate::engine::index(&pkg, &db, &opts).unwrap();
+        let (r, how) = discover_root(&sub, Some(&db)).unwrap();
+        assert_eq!((r, how), (pkg.clone(), Found::IndexedAncestor));
+        let (r, how) = discover_root(&pkg, Some(&db)).unwrap();
+        assert_eq!((r, how), (pkg, Found::AsGiven));
+        // Outside the indexed directory the git rule holds.
+        let repo = canonical_root(&tmp.join("repo")).unwrap();
+        let (r, how) = discover_root(&repo, Some(&db)).unwrap();
+        assert_eq!((r, how), (repo, Found::AsGiven));
         std::fs::remove_dir_all(&tmp).unwrap();
     }
 }

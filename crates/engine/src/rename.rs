@@ -9,7 +9,7 @@
 //! The plan is read-only; [`apply`] writes it to the working tree, refusing when a file it
 //! touches differs from what the revision indexed (the plan's lines would be wrong).
 
-use crate::name_columns::{in_string, reference_columns, word_columns};
+use crate::name_columns::{in_string, reference_columns_except, selected_at, word_columns};
 use crate::scan::{WithinReader, content_hash};
 use codegraph_parse::is_identifier;
 use codegraph_query::{NodeRow, Reader, SourceRow};
@@ -89,7 +89,64 @@ pub fn plan(
     if new_name == old {
         return Err(format!("`{}` is already named `{new_name}`", target.id));
     }
-    let opened = reader.open(&target.id).map_err(err)?;
+    // An embedded field is named by its type: renaming it is renaming the type.
+    if target.kind == NodeKind::Property
+        && let Some(parent) = &target.parent
+    {
+        let embedded =
+            reader.open(parent).map_err(err)?.outgoing.into_iter().find(|e| {
+                e.kind == EdgeKind::Embeds && e.dst.rsplit(['.', ':']).next() == Some(old)
+            });
+        if let Some(e) = embedded {
+            return Err(format!(
+                "`{}` is an embedded field: its name is its type's (`{}`); rename the type instead",
+                target.id, e.dst
+            ));
+        }
+    }
+    // A method renamed alone would break the interfaces it implements and the overrides and
+    // implementations of it: its family is renamed with it.
+    let family =
+        if target.kind == NodeKind::Method { method_family(reader, target)? } else { Vec::new() };
+    // The types whose member is renamed (the target's and its family's): a literal's key is
+    // the target's when the literal is of one of them.
+    let mut owners: BTreeSet<String> = BTreeSet::new();
+    if matches!(target.kind, NodeKind::Method | NodeKind::Property) {
+        for m in std::iter::once(target).chain(&family) {
+            if let Some(o) = owner_of(reader, m)? {
+                owners.insert(o.name);
+            }
+        }
+    }
+    // Other symbols of the same name: their declarations are not references to the target,
+    // and a body that uses another member of the name cannot tell the two apart by text.
+    let same_named: Vec<NodeRow> = reader
+        .symbols_named(old)
+        .map_err(err)?
+        .into_iter()
+        .filter(|n| n.id != target.id && !family.iter().any(|m| m.id == n.id))
+        .collect();
+    let other_members: BTreeSet<&str> = same_named
+        .iter()
+        .filter(|n| matches!(n.kind, NodeKind::Method | NodeKind::Property))
+        .map(|n| n.id.as_str())
+        .collect();
+    // Where the other members are used: the ranges of the symbols that reference them.
+    let mut other_users: Vec<(String, u32, u32)> = Vec::new();
+    if matches!(target.kind, NodeKind::Method | NodeKind::Property) {
+        for id in &other_members {
+            for e in reader.open(id).map_err(err)?.incoming {
+                if !is_reference(e.kind) {
+                    continue;
+                }
+                if let Some(n) = reader.node(&e.src).map_err(err)?
+                    && let (Some(f), Some(s), Some(t)) = (n.file, n.start_line, n.end_line)
+                {
+                    other_users.push((f, s, t));
+                }
+            }
+        }
+    }
     let mut files = WithinReader::new(root);
     // Each file read once; its lines shared, not copied, by every pass below.
     let mut texts: HashMap<String, Option<Rc<[String]>>> = HashMap::new();
@@ -103,9 +160,33 @@ pub fn plan(
             })
             .clone()
     };
+    // Where each other symbol of the name is declared (path, line, column): its name there is
+    // not a reference to the target.
+    let mut other_decls: BTreeMap<(String, u32, usize), String> = BTreeMap::new();
+    for n in &same_named {
+        let (Some(path), Some(start)) = (n.file.as_deref(), n.start_line) else { continue };
+        let Some(lines) = lines_of(path) else { continue };
+        let end = n.end_line.unwrap_or(start).max(start);
+        let decl = (start..=end.min(start + 8)).find_map(|l| {
+            let text = lines.get(l as usize - 1)?;
+            word_columns(text, old).into_iter().find(|&c| !in_string(text, c)).map(|c| (l, c))
+        });
+        if let Some((line, col)) = decl {
+            other_decls.insert((path.to_string(), line, col), n.id.clone());
+        }
+    }
+    let decls_on = |path: &str, line: u32| -> Vec<(usize, &str)> {
+        other_decls
+            .range((path.to_string(), line, 0)..=(path.to_string(), line, usize::MAX))
+            .map(|((_, _, c), id)| (*c, id.as_str()))
+            .collect()
+    };
+    let other_decl = |id: &str| format!("the declaration of `{id}`, another symbol of the name");
     let mut edits: Vec<RenameEdit> = Vec::new();
     let mut notes = Vec::new();
     let mut covered: BTreeSet<(String, u32)> = BTreeSet::new();
+    let mut missed = 0;
+    let mut in_strings: Vec<RenameEdit> = Vec::new();
     let edit = |path: &str, line: u32, col: usize, confidence: f64, reason: &str| RenameEdit {
         path: path.to_string(),
         line,
@@ -117,115 +198,209 @@ pub fn plan(
         reason: reason.to_string(),
     };
 
-    // The declaration: the first whole-word occurrence from its first line on.
-    if let (Some(path), Some(start)) = (target.file.as_deref(), target.start_line) {
-        let end = target.end_line.unwrap_or(start).max(start);
-        let found = lines_of(path).and_then(|lines| {
-            (start..=end.min(start + 8)).find_map(|l| {
-                let text = lines.get(l as usize - 1)?;
-                word_columns(text, old).into_iter().find(|&c| !in_string(text, c)).map(|c| (l, c))
-            })
-        });
-        match found {
-            Some((line, col)) => {
-                covered.insert((path.to_string(), line));
-                edits.push(edit(path, line, col, 1.0, "declaration"));
+    for symbol in std::iter::once(target).chain(&family) {
+        let opened = reader.open(&symbol.id).map_err(err)?;
+        // A family member's edits say why they are in the plan.
+        let why = |reason: &str| {
+            if symbol.id == target.id { reason.to_string() } else { format!("{reason} (family)") }
+        };
+        // The declaration: the first whole-word occurrence from its first line on.
+        if let (Some(path), Some(start)) = (symbol.file.as_deref(), symbol.start_line) {
+            let end = symbol.end_line.unwrap_or(start).max(start);
+            let found = lines_of(path).and_then(|lines| {
+                (start..=end.min(start + 8)).find_map(|l| {
+                    let text = lines.get(l as usize - 1)?;
+                    word_columns(text, old)
+                        .into_iter()
+                        .find(|&c| !in_string(text, c))
+                        .map(|c| (l, c))
+                })
+            });
+            match found {
+                Some((line, col)) => {
+                    covered.insert((path.to_string(), line));
+                    edits.push(edit(path, line, col, 1.0, &why("declaration")));
+                }
+                None => notes.push(format!(
+                    "the declaration's name was not found near {path}:{start}: edit it by hand"
+                )),
             }
-            None => notes.push(format!(
-                "the declaration's name was not found near {path}:{start}: edit it by hand"
-            )),
         }
-    }
 
-    // References: each incoming edge of a kind that names the target, on its line, with its
-    // source node (read once per source).
-    let mut sources: HashMap<&str, Option<NodeRow>> = HashMap::new();
-    let mut references: Vec<(&codegraph_query::EdgeRow, NodeRow)> = Vec::new();
-    for e in &opened.incoming {
-        if !is_reference(e.kind) || e.line == 0 {
-            continue;
-        }
-        if !sources.contains_key(e.src.as_str()) {
-            sources.insert(&e.src, reader.node(&e.src).map_err(err)?);
-        }
-        if let Some(Some(src)) = sources.get(e.src.as_str()) {
-            references.push((e, src.clone()));
-        }
-    }
-    let member = matches!(target.kind, NodeKind::Method | NodeKind::Property);
-    let mut missed = 0;
-    let mut in_strings: Vec<RenameEdit> = Vec::new();
-    for (e, src) in &references {
-        let Some(path) = src.file.clone() else { continue };
-        if !covered.insert((path.clone(), e.line)) {
-            continue;
-        }
-        let text = lines_of(&path).and_then(|lines| lines.get(e.line as usize - 1).cloned());
-        let cols = text.as_deref().map(|t| reference_columns(t, old, member)).unwrap_or_default();
-        if cols.is_empty() {
-            missed += 1;
-            continue;
-        }
-        for col in cols {
-            // `import { greet } from "./greet"`: the module path is text, not the symbol.
-            if text.as_deref().is_some_and(|t| in_string(t, col)) {
-                in_strings.push(edit(&path, e.line, col, 0.0, "in a string on a reference line"));
-            } else {
-                edits.push(edit(&path, e.line, col, e.weight, e.kind.as_str()));
-            }
-        }
-    }
-    // A symbol that names the target once names it everywhere in its body by that name (the
-    // graph keeps one line per reference kind and symbol): its other whole-word occurrences are
-    // edits too, a little less sure; a member only where it is selected (`.name`). A type's
-    // own members count as referencing it (a Go method's receiver names its type).
-    // Body (file, first and last line) -> why it names the target and how surely; the first
-    // reference of a body decides.
-    let mut bodies: BTreeMap<(String, u32, u32), (&str, f64)> = BTreeMap::new();
-    for (e, src) in &references {
-        if src.kind.category() != NodeCategory::Symbol {
-            continue;
-        }
-        if let (Some(f), Some(s), Some(t)) = (src.file.clone(), src.start_line, src.end_line) {
-            bodies.entry((f, s, t)).or_insert((e.kind.as_str(), e.weight));
-        }
-    }
-    if !member {
-        for m in &opened.outgoing {
-            if !matches!(m.kind, EdgeKind::HasMethod | EdgeKind::HasProperty | EdgeKind::Contains) {
+        // References: each incoming edge of a kind that names the target, on its line, with its
+        // source node (read once per source).
+        let mut sources: HashMap<&str, Option<NodeRow>> = HashMap::new();
+        let mut references: Vec<(&codegraph_query::EdgeRow, NodeRow)> = Vec::new();
+        for e in &opened.incoming {
+            if !is_reference(e.kind) || e.line == 0 {
                 continue;
             }
-            let Some(n) = reader.node(&m.dst).map_err(err)? else { continue };
-            if let (Some(f), Some(s), Some(t)) = (n.file, n.start_line, n.end_line) {
-                bodies.entry((f, s, t)).or_insert(("member", 0.9));
+            if !sources.contains_key(e.src.as_str()) {
+                sources.insert(&e.src, reader.node(&e.src).map_err(err)?);
+            }
+            if let Some(Some(src)) = sources.get(e.src.as_str()) {
+                references.push((e, src.clone()));
             }
         }
-    }
-    for ((path, start, end), (kind, weight)) in bodies {
-        let Some(lines) = lines_of(&path) else { continue };
-        for l in start..=end {
-            if covered.contains(&(path.clone(), l)) {
+        let member = matches!(symbol.kind, NodeKind::Method | NodeKind::Property);
+        // Sources whose lines another member of the name is used on too (`p.Request` and
+        // `c.Request` of two types in one function, or in a closure inside it): which
+        // occurrence is which, text cannot say.
+        let mut ambiguous: BTreeSet<String> = BTreeSet::new();
+        if member && !other_members.is_empty() {
+            let overlaps = |src: &NodeRow| {
+                let (Some(f), Some(s), Some(t)) =
+                    (src.file.as_deref(), src.start_line, src.end_line)
+                else {
+                    return false;
+                };
+                other_users.iter().any(|(of, os, ot)| of == f && *os <= t && s <= *ot)
+            };
+            for (_, src) in &references {
+                if overlaps(src) {
+                    ambiguous.insert(src.id.clone());
+                }
+            }
+        }
+        let mixed = |src: &NodeRow| {
+            format!("also uses another member named `{old}` ({}): which is which is unsure", src.id)
+        };
+        for (e, src) in &references {
+            let Some(path) = src.file.clone() else { continue };
+            if !covered.insert((path.clone(), e.line)) {
                 continue;
             }
-            let Some(text) = lines.get(l as usize - 1) else { break };
-            let chars: Vec<char> = text.chars().collect();
-            let mut any = false;
-            for col in word_columns(text, old) {
-                if in_string(text, col) {
-                    continue;
+            if member {
+                let Some(lines) = lines_of(&path) else { continue };
+                let amb = ambiguous.contains(&src.id);
+                let verdicts = member_columns(&lines, e.line, old, &owners, amb, true);
+                if verdicts.is_empty() {
+                    missed += 1;
                 }
-                // A member where it is selected (`x.name`); anything else only where it is
-                // not (`http.HandlerFunc` is another package's).
-                let selected = col > 0 && chars[col - 1] == '.';
-                if member != selected {
-                    continue;
+                for (col, v) in verdicts {
+                    match v {
+                        Verdict::Edit => {
+                            edits.push(edit(&path, e.line, col, e.weight, &why(e.kind.as_str())))
+                        }
+                        Verdict::Unsure => {
+                            in_strings.push(edit(&path, e.line, col, 0.0, &mixed(src)))
+                        }
+                        Verdict::Skip => {}
+                    }
                 }
-                let reason = format!("{kind} (same referencing symbol)");
-                edits.push(edit(&path, l, col, weight * 0.9, &reason));
-                any = true;
+                continue;
             }
-            if any {
-                covered.insert((path.clone(), l));
+            let text = lines_of(&path).and_then(|lines| lines.get(e.line as usize - 1).cloned());
+            let decls = decls_on(&path, e.line);
+            for (col, id) in &decls {
+                in_strings.push(edit(&path, e.line, *col, 0.0, &other_decl(id)));
+            }
+            let except: Vec<usize> = decls.iter().map(|(c, _)| *c).collect();
+            let cols = text
+                .as_deref()
+                .map(|t| reference_columns_except(t, old, member, &except))
+                .unwrap_or_default();
+            if cols.is_empty() {
+                missed += 1;
+                continue;
+            }
+            for col in cols {
+                // `import { greet } from "./greet"`: the module path is text, not the symbol.
+                if text.as_deref().is_some_and(|t| in_string(t, col)) {
+                    in_strings.push(edit(
+                        &path,
+                        e.line,
+                        col,
+                        0.0,
+                        "in a string on a reference line",
+                    ));
+                } else {
+                    edits.push(edit(&path, e.line, col, e.weight, &why(e.kind.as_str())));
+                }
+            }
+        }
+        // A symbol that names the target once names it everywhere in its body by that name (the
+        // graph keeps one line per reference kind and symbol): its other whole-word occurrences are
+        // edits too, a little less sure; a member only where it is selected (`.name`). A type's
+        // own members count as referencing it (a Go method's receiver names its type).
+        // Body (file, first and last line) -> why it names the target and how surely; the first
+        // reference of a body decides.
+        let mut bodies: BTreeMap<(String, u32, u32), (&str, f64)> = BTreeMap::new();
+        let mut ambiguous_bodies: BTreeMap<(String, u32, u32), String> = BTreeMap::new();
+        for (e, src) in &references {
+            if src.kind.category() != NodeCategory::Symbol {
+                continue;
+            }
+            if let (Some(f), Some(s), Some(t)) = (src.file.clone(), src.start_line, src.end_line) {
+                if ambiguous.contains(&src.id) {
+                    ambiguous_bodies.insert((f.clone(), s, t), mixed(src));
+                }
+                bodies.entry((f, s, t)).or_insert((e.kind.as_str(), e.weight));
+            }
+        }
+        if !member {
+            for m in &opened.outgoing {
+                if !matches!(
+                    m.kind,
+                    EdgeKind::HasMethod | EdgeKind::HasProperty | EdgeKind::Contains
+                ) {
+                    continue;
+                }
+                let Some(n) = reader.node(&m.dst).map_err(err)? else { continue };
+                if let (Some(f), Some(s), Some(t)) = (n.file, n.start_line, n.end_line) {
+                    bodies.entry((f, s, t)).or_insert(("member", 0.9));
+                }
+            }
+        }
+        for ((path, start, end), (kind, weight)) in bodies {
+            let Some(lines) = lines_of(&path) else { continue };
+            let unsure_why = ambiguous_bodies.get(&(path.clone(), start, end));
+            for l in start..=end {
+                if covered.contains(&(path.clone(), l)) {
+                    continue;
+                }
+                let Some(text) = lines.get(l as usize - 1) else { break };
+                let chars: Vec<char> = text.chars().collect();
+                let mut any = false;
+                let reason = why(&format!("{kind} (same referencing symbol)"));
+                if member {
+                    // A member where it is selected (`x.name`) or a key of its type's literal.
+                    let amb = unsure_why.is_some();
+                    for (col, v) in member_columns(&lines, l, old, &owners, amb, false) {
+                        match (v, unsure_why) {
+                            (Verdict::Edit, _) => {
+                                edits.push(edit(&path, l, col, weight * 0.9, &reason))
+                            }
+                            (Verdict::Unsure, Some(u)) => {
+                                in_strings.push(edit(&path, l, col, 0.0, u))
+                            }
+                            _ => continue,
+                        }
+                        any = true;
+                    }
+                    if any {
+                        covered.insert((path.clone(), l));
+                    }
+                    continue;
+                }
+                let decls = decls_on(&path, l);
+                for col in word_columns(text, old) {
+                    // Anything but a member only where it is not selected (`http.HandlerFunc`
+                    // is another package's), and not where another symbol is declared.
+                    if in_string(text, col) || selected_at(&chars, col) {
+                        continue;
+                    }
+                    if let Some((_, id)) = decls.iter().find(|(c, _)| *c == col) {
+                        in_strings.push(edit(&path, l, col, 0.0, &other_decl(id)));
+                        any = true;
+                        continue;
+                    }
+                    edits.push(edit(&path, l, col, weight * 0.9, &reason));
+                    any = true;
+                }
+                if any {
+                    covered.insert((path.clone(), l));
+                }
             }
         }
     }
@@ -266,55 +441,20 @@ pub fn plan(
     // same file at the top level), or in a file that references the target (shadowing).
     let mut collisions = Vec::new();
     let mut seen_files: BTreeSet<String> = edits.iter().map(|e| e.path.clone()).collect();
-    if let Some(f) = &target.file {
-        seen_files.insert(f.clone());
-    }
+    seen_files.extend(std::iter::once(target).chain(&family).filter_map(|n| n.file.clone()));
     for path in &seen_files {
         for n in reader.symbols_named_in(path, new_name).map_err(err)? {
-            let beside = n.parent == target.parent;
+            let beside = std::iter::once(target).chain(&family).any(|m| n.parent == m.parent);
             let why = if beside { "same scope" } else { "same file" };
             collisions.push(format!("{} ({why})", n.id));
         }
     }
-    // A method that implements or overrides another, or is implemented or overridden: the
-    // family must be renamed together, which this plan does not do. Its type is the source of
-    // its HAS_METHOD edge (a Go method hangs off its file).
-    if target.kind == NodeKind::Method {
-        let owner = opened
-            .incoming
-            .iter()
-            .find(|e| e.kind == EdgeKind::HasMethod)
-            .map(|e| e.src.clone())
-            .or_else(|| target.parent.clone());
-        let heritage = |k: EdgeKind| matches!(k, EdgeKind::Implements | EdgeKind::Extends);
-        let mut family = Vec::new();
-        if let Some(owner) = owner {
-            let o = reader.open(&owner).map_err(err)?;
-            let related: BTreeSet<&str> = o
-                .outgoing
-                .iter()
-                .filter(|e| heritage(e.kind))
-                .map(|e| e.dst.as_str())
-                .chain(o.incoming.iter().filter(|e| heritage(e.kind)).map(|e| e.src.as_str()))
-                .collect();
-            for ty in related {
-                let methods = reader.open(ty).map_err(err)?.outgoing;
-                for m in methods.iter().filter(|e| e.kind == EdgeKind::HasMethod) {
-                    let name = m.dst.rsplit(['.', ':']).next().unwrap_or("");
-                    if name == old && m.dst != target.id {
-                        family.push(m.dst.clone());
-                    }
-                }
-            }
-        }
-        if !family.is_empty() {
-            family.sort();
-            family.dedup();
-            notes.push(format!(
-                "the method belongs to a family (an interface it implements, or implementations and overrides of it): rename them together or the code will not compile: {}",
-                family.join(", ")
-            ));
-        }
+    if !family.is_empty() {
+        let ids: Vec<&str> = family.iter().map(|m| m.id.as_str()).collect();
+        notes.push(format!(
+            "renamed with its family (the methods it implements, overrides, or is implemented or overridden by; the code would not compile otherwise): {}",
+            ids.join(", ")
+        ));
     }
     if target.exported {
         notes.push(
@@ -332,6 +472,207 @@ pub fn plan(
         collisions,
         notes,
     })
+}
+
+/// What a member's rename does with one occurrence of its name.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Verdict {
+    Edit,
+    Unsure,
+    Skip,
+}
+
+/// The occurrences of a member's name `old` on line `line` (1-based) of `lines`, each with
+/// what the rename does with it: a key of a literal of one of `owners` is an edit, of another
+/// type skipped; a selection (`x.old`) or a key of a literal of unknown type is an edit, or
+/// unsure when the line's symbol also uses another member of the name (`ambiguous`); anything
+/// else is skipped. On a line an edge says names the target, one occurrence that is not
+/// another type's is the target's however ambiguous, and a line with neither selections nor
+/// keys keeps its bare occurrences.
+fn member_columns(
+    lines: &[String],
+    line: u32,
+    old: &str,
+    owners: &BTreeSet<String>,
+    ambiguous: bool,
+    edge_line: bool,
+) -> Vec<(usize, Verdict)> {
+    let Some(text) = lines.get(line as usize - 1) else { return Vec::new() };
+    let chars: Vec<char> = text.chars().collect();
+    let len = old.chars().count();
+    let mut out: Vec<(usize, Verdict)> = Vec::new();
+    let mut bare: Vec<usize> = Vec::new();
+    for col in word_columns(text, old) {
+        if in_string(text, col) {
+            continue;
+        }
+        let v = if selected_at(&chars, col) {
+            if ambiguous { Verdict::Unsure } else { Verdict::Edit }
+        } else if literal_key(&chars, col, len) {
+            match literal_type(lines, line, col) {
+                Some(t) if owners.contains(&t) => Verdict::Edit,
+                Some(_) => Verdict::Skip,
+                None if ambiguous => Verdict::Unsure,
+                None => Verdict::Edit,
+            }
+        } else {
+            bare.push(col);
+            continue;
+        };
+        out.push((col, v));
+    }
+    if edge_line && !out.iter().any(|(_, v)| *v == Verdict::Edit) {
+        let unsure: Vec<usize> =
+            out.iter().filter(|(_, v)| *v == Verdict::Unsure).map(|(c, _)| *c).collect();
+        if let [one] = unsure.as_slice() {
+            for (c, v) in out.iter_mut() {
+                if c == one {
+                    *v = Verdict::Edit;
+                }
+            }
+        } else if out.is_empty() {
+            out = bare.into_iter().map(|c| (c, Verdict::Edit)).collect();
+        }
+    }
+    out
+}
+
+/// Whether the word of `len` characters at `col` is a key of a literal (`{name: v}`,
+/// `, name: v`, or first on its line and followed by `:`), not `name := v` or `a ? name : b`.
+fn literal_key(chars: &[char], col: usize, len: usize) -> bool {
+    let rest = &chars[(col + len).min(chars.len())..];
+    let Some(i) = rest.iter().position(|c| *c != ' ' && *c != '\t') else { return false };
+    let colon = rest[i] == ':' && !matches!(rest.get(i + 1), Some('=') | Some(':'));
+    let before = chars[..col].iter().rev().copied().find(|c| *c != ' ' && *c != '\t');
+    colon && matches!(before, None | Some('{') | Some(','))
+}
+
+/// The type named before the `{` that opens the literal around line `line`, column `col`
+/// (`LogFormatterParams` in `p := LogFormatterParams{\n  Request: r,`, `T` of `pkg.T{`,
+/// `&T{`, `T[int]{`), looking back at most 200 lines; `None` when the brace follows no name
+/// (an elided type `{{...}}`, a block).
+fn literal_type(lines: &[String], line: u32, col: usize) -> Option<String> {
+    let mut depth = 0usize;
+    let first = (line as usize).saturating_sub(200).max(1);
+    for l in (first..=line as usize).rev() {
+        let chars: Vec<char> = lines.get(l - 1)?.chars().collect();
+        let end = if l == line as usize { col.min(chars.len()) } else { chars.len() };
+        for i in (0..end).rev() {
+            match chars[i] {
+                '}' => depth += 1,
+                '{' if depth > 0 => depth -= 1,
+                '{' => {
+                    let mut j = i;
+                    // `T[int]{`: the type arguments are not the name.
+                    if j > 0 && chars[j - 1] == ']' {
+                        let mut d = 0usize;
+                        while j > 0 {
+                            j -= 1;
+                            match chars[j] {
+                                ']' => d += 1,
+                                '[' => {
+                                    d -= 1;
+                                    if d == 0 {
+                                        break;
+                                    }
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
+                    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+                    let stop = chars[..j].iter().rposition(|c| !is_ident(*c)).map_or(0, |p| p + 1);
+                    let name: String = chars[stop..j].iter().collect();
+                    return name
+                        .starts_with(|c: char| c.is_alphabetic() || c == '_')
+                        .then_some(name);
+                }
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
+/// The type a member hangs off: the source of its HAS_METHOD / HAS_PROPERTY edge (a Go
+/// method's parent is its file), else its parent.
+fn owner_of(reader: &Reader<'_>, member: &NodeRow) -> Result<Option<NodeRow>, String> {
+    let err = |e: codegraph_query::QueryError| e.to_string();
+    let owner = reader
+        .open(&member.id)
+        .map_err(err)?
+        .incoming
+        .into_iter()
+        .find(|e| matches!(e.kind, EdgeKind::HasMethod | EdgeKind::HasProperty))
+        .map(|e| e.src)
+        .or_else(|| member.parent.clone());
+    match owner {
+        Some(id) => reader.node(&id).map_err(err),
+        None => Ok(None),
+    }
+}
+
+/// Most methods a family takes in (a rename of a method every type has is no rename to plan
+/// this way).
+const MAX_FAMILY: usize = 500;
+
+/// The other methods of `method`'s name that must be renamed with it: those of the types its
+/// type implements or extends and of the types that implement or extend its type, and so on
+/// from each (an interface method takes every implementation; an implementation takes its
+/// interface and the interface's other implementations). A method's type is the source of its
+/// HAS_METHOD edge (a Go method hangs off its file), else its parent.
+fn method_family(reader: &Reader<'_>, method: &NodeRow) -> Result<Vec<NodeRow>, String> {
+    let err = |e: codegraph_query::QueryError| e.to_string();
+    let heritage = |k: EdgeKind| matches!(k, EdgeKind::Implements | EdgeKind::Extends);
+    let name = method.name.as_str();
+    let mut seen: BTreeSet<String> = BTreeSet::from([method.id.clone()]);
+    let mut types_seen: BTreeSet<String> = BTreeSet::new();
+    let mut queue: Vec<NodeRow> = vec![method.clone()];
+    let mut family = Vec::new();
+    while let Some(m) = queue.pop() {
+        let opened = reader.open(&m.id).map_err(err)?;
+        let owner = opened
+            .incoming
+            .iter()
+            .find(|e| e.kind == EdgeKind::HasMethod)
+            .map(|e| e.src.clone())
+            .or_else(|| m.parent.clone());
+        let Some(owner) = owner else { continue };
+        if !types_seen.insert(owner.clone()) {
+            continue;
+        }
+        let o = reader.open(&owner).map_err(err)?;
+        let related: BTreeSet<&str> = o
+            .outgoing
+            .iter()
+            .filter(|e| heritage(e.kind))
+            .map(|e| e.dst.as_str())
+            .chain(o.incoming.iter().filter(|e| heritage(e.kind)).map(|e| e.src.as_str()))
+            .collect();
+        for ty in related {
+            for e in reader.open(ty).map_err(err)?.outgoing {
+                // A method ID ends with its name (`...:Type.name`): others are not read.
+                let named = e.dst.rsplit(['.', ':']).next() == Some(name);
+                if e.kind != EdgeKind::HasMethod || !named || seen.contains(&e.dst) {
+                    continue;
+                }
+                let Some(n) = reader.node(&e.dst).map_err(err)? else { continue };
+                if n.name == name && n.kind == NodeKind::Method {
+                    seen.insert(n.id.clone());
+                    family.push(n.clone());
+                    queue.push(n);
+                    if family.len() >= MAX_FAMILY {
+                        return Err(format!(
+                            "`{}` belongs to a family of more than {MAX_FAMILY} methods: rename it by hand",
+                            method.id
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    family.sort_by(|a, b| a.id.cmp(&b.id));
+    Ok(family)
 }
 
 /// Writes the plan's edits into the working tree; refuses before writing anything when a file

@@ -231,6 +231,7 @@ crate::grammar::grammar_ids! {
             assignment_statement = "assignment_statement",
             literal_element = "literal_element",
             keyed_element = "keyed_element",
+            literal_value = "literal_value",
             return_statement = "return_statement",
             expression_list = "expression_list",
             inc_statement = "inc_statement",

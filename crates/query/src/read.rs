@@ -574,6 +574,15 @@ impl Reader<'_> {
         self.rows(&sql, params![file, name, kinds.0, kinds.1], node_from_row)
     }
 
+    /// Every symbol of the revision named exactly `name` (no files, no test blocks), by ID.
+    pub fn symbols_named(&self, name: &str) -> Result<Vec<NodeRow>, QueryError> {
+        let sql = format!(
+            "SELECT {NODE_COLUMNS} FROM node WHERE name = ?1 AND kind NOT IN (?2, ?3) ORDER BY id"
+        );
+        let kinds = (NodeKind::File.as_str(), NodeKind::Test.as_str());
+        self.rows(&sql, params![name, kinds.0, kinds.1], node_from_row)
+    }
+
     /// Fills in how many distinct callers, and distinct sources of any stored edge, lead into
     /// the symbol.
     pub fn count_dependents(&self, e: &mut Enclosing) -> Result<(), QueryError> {

@@ -64,10 +64,14 @@ struct Repo {
 
 impl Repo {
     fn new() -> Repo {
+        Repo::with(FIXTURE)
+    }
+
+    fn with(fixture: &str) -> Repo {
         let dir = tempfile::tempdir().expect("temp dir");
         let root = std::fs::canonicalize(dir.path()).expect("canonical temp dir").join("repo");
         std::fs::create_dir_all(&root).expect("create repo dir");
-        codegraph_tests::write_fixture(&root, FIXTURE);
+        codegraph_tests::write_fixture(&root, fixture);
         git(&root, &["init", "-q", "-b", "main"]);
         git(&root, &["add", "-A"]);
         git(&root, &["commit", "-q", "-m", "init"]);
@@ -755,4 +759,118 @@ fn rename_plans_and_applies() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("the index is stale"), "{out:?}");
     r.ok(&["index"]);
     assert!(r.ok(&["rename", "logLine", "log2"]).contains("6 edit(s) in 3 file(s)"));
+}
+
+const GO_FIXTURE: &str = r#"
+//- /go.mod
+module example.com/shapes
+
+go 1.21
+//- /shapes.go
+package shapes
+
+type Shape interface {
+	Area() float64
+}
+
+type Square struct{ Side float64 }
+
+func (s Square) Area() float64 { return s.Side * s.Side }
+
+type Circle struct{ R float64 }
+
+func (c *Circle) Area() float64 { return 3 * c.R * c.R }
+
+type Label string
+
+type Named struct {
+	Square
+	Label Label
+}
+
+type Params struct {
+	Side float64
+}
+
+type Box struct{ Side float64 }
+
+func Total(shapes ...Shape) float64 {
+	t := 0.0
+	for _, s := range shapes {
+		t += s.Area()
+	}
+	return t
+}
+
+func Make(b Box) Square {
+	p := Params{
+		Side: b.Side,
+	}
+	return Square{Side: p.Side}
+}
+"#;
+
+/// Go rename plans: a method takes its family (the interface method and every
+/// implementation); an embedded field is refused (its name is its type's); a type named like
+/// a field keeps the field's name (another symbol's declaration goes to the unsure list);
+/// a field written as a literal key is renamed in its own type's literal only, and where a
+/// function also uses another type's field of the name, its selections are unsure.
+#[test]
+fn rename_go_families_literals_and_same_named_members() {
+    let r = Repo::with(GO_FIXTURE);
+    expect![[r#"
+        rename sym:go:shapes.go:Shape.Area -> Size: 4 edit(s) in 1 file(s)
+        shapes.go
+          4:2-6  Area -> Size  declaration 1.00
+          9:17-21  Area -> Size  declaration (family) 1.00
+          13:18-22  Area -> Size  declaration (family) 1.00
+          31:10-14  Area -> Size  CALLS 0.80
+        note: renamed with its family (the methods it implements, overrides, or is implemented or overridden by; the code would not compile otherwise): sym:go:shapes.go:Circle.Area, sym:go:shapes.go:Square.Area
+        note: the symbol is exported: code outside this root that uses it is not in the plan
+        revision 1
+    "#]]
+    .assert_eq(&r.ok(&["rename", "Shape.Area", "Size"]));
+    // From an implementation, the same family.
+    let v = r.json(&["rename", "Square.Area", "Size"]);
+    assert_eq!(v["edits_total"], 4, "{v}");
+
+    let out = r.run(&["rename", "Named.Square", "Base"]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(
+            "`sym:go:shapes.go:Named.Square` is an embedded field: its name is its type's (`sym:go:shapes.go:Square`); rename the type instead"
+        ),
+        "{out:?}"
+    );
+
+    let v = r.json(&["rename", "sym:go:shapes.go:Label", "Tag"]);
+    let edits: Vec<(u64, u64)> = v["files"][0]["edits"]
+        .as_array()
+        .expect("edits")
+        .iter()
+        .map(|e| (e["line"].as_u64().unwrap_or(0), e["col_start"].as_u64().unwrap_or(0)))
+        .collect();
+    assert_eq!(edits, [(15, 6), (19, 8)], "{v}");
+    assert_eq!(v["unsure"][0]["line"], 19, "{v}");
+    assert_eq!(v["unsure"][0]["col_start"], 2, "{v}");
+    assert_eq!(
+        v["unsure"][0]["reason"],
+        "the declaration of `sym:go:shapes.go:Named.Label`, another symbol of the name"
+    );
+
+    expect![[r#"
+        rename sym:go:shapes.go:Params.Side -> Width: 2 edit(s) in 1 file(s)
+        shapes.go
+          23:2-6  Side -> Width  declaration 1.00
+          38:3-7  Side -> Width  ACCESSES 0.85
+        unsure, not in the plan (6; comments, strings or another symbol of the same name):
+          shapes.go:38:11
+          shapes.go:40:24
+          shapes.go:7:21
+          shapes.go:9:43
+          shapes.go:9:52
+          shapes.go:26:18
+        note: the symbol is exported: code outside this root that uses it is not in the plan
+        revision 1
+    "#]]
+    .assert_eq(&r.ok(&["rename", "Params.Side", "Width"]));
 }

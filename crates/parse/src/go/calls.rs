@@ -43,6 +43,9 @@ impl<'s> Extractor<'s> {
                 if let Some(function) = node.child_by_field_id(k.f_function)
                     && let Some((callee, name)) = self.callee(function)
                 {
+                    if ctx.scope.is_some() {
+                        self.chain_accesses(&callee.receiver, name, ctx);
+                    }
                     self.call(callee, name, ctx);
                 }
             } else if kind == k.type_conversion_expression {
@@ -193,6 +196,7 @@ impl<'s> Extractor<'s> {
                 || p.kind_id() == k.inc_statement
                 || p.kind_id() == k.dec_statement
         });
+        self.chain_accesses(&callee.receiver, name, ctx);
         self.facts.accesses.push(FieldAccess {
             receiver: callee.receiver,
             name: callee.name,
@@ -200,6 +204,26 @@ impl<'s> Extractor<'s> {
             enclosing: ctx.enclosing,
             write,
         });
+    }
+
+    /// The reads inside a selector chain, which the walk does not enter: `c.engine.render` and
+    /// `c.engine.render.Run()` read `c.engine` and (for the call) `c.engine.render` too. A
+    /// leading package name (`pkg.Var.f`) is a package member, not a field.
+    pub(super) fn chain_accesses(&mut self, receiver: &Receiver, name: Node<'_>, ctx: Ctx) {
+        let Receiver::Path(parts) = receiver else { return };
+        if parts.len() < 2 {
+            return;
+        }
+        let first = if self.is_import_name(&parts[0]) { 2 } else { 1 };
+        for i in first..parts.len() {
+            self.facts.accesses.push(FieldAccess {
+                receiver: Receiver::Path(parts[..i].to_vec()),
+                name: parts[i].clone(),
+                line: start_line(name),
+                enclosing: ctx.enclosing,
+                write: false,
+            });
+        }
     }
 
     /// Whether `name` is the name an import of this file binds (its alias, or the last
@@ -317,6 +341,29 @@ impl<'s> Extractor<'s> {
     pub(super) fn literal_keys(&mut self, lit: Node<'_>, ctx: Ctx) {
         let k = self.k;
         let Some(ty) = lit.child_by_field_id(k.f_type) else { return };
+        // `T{F: v}`, `pkg.T{F: v}`: each key writes field F of a T (the receiver is shaped as
+        // the conversion `T(...)`, whose type resolution knows). A named map type's keys
+        // are values, which resolution drops as no field of it.
+        if let Some((callee, _)) = self.conversion_callee(lit) {
+            let Some(body) = lit.child_by_field_id(k.f_body) else { return };
+            let mut c = body.walk();
+            let keys: Vec<Node<'_>> = body
+                .named_children(&mut c)
+                .filter(|e| e.kind_id() == k.keyed_element)
+                .filter_map(|e| e.named_child(0).and_then(|key| key.named_child(0)))
+                .filter(|key| key.kind_id() == k.identifier)
+                .collect();
+            for key in keys {
+                self.facts.accesses.push(FieldAccess {
+                    receiver: Receiver::CallResult(Box::new(callee.clone())),
+                    name: self.text(key).to_string(),
+                    line: start_line(key),
+                    enclosing: ctx.enclosing,
+                    write: true,
+                });
+            }
+            return;
+        }
         let tk = ty.kind_id();
         if tk != k.map_type
             && tk != k.slice_type
@@ -326,14 +373,31 @@ impl<'s> Extractor<'s> {
             return;
         }
         let Some(body) = lit.child_by_field_id(k.f_body) else { return };
+        self.map_keys(body, Some(ty), ctx);
+    }
+
+    /// The keys of literal `body` of a map, slice or array type `ty` as values; for a map of
+    /// maps, the keys of its elements' literals whose type is elided too
+    /// (`map[K]map[F]string{k: {FlagA: "a"}}`).
+    fn map_keys(&mut self, body: Node<'_>, ty: Option<Node<'_>>, ctx: Ctx) {
+        let k = self.k;
         let mut c = body.walk();
-        let keys: Vec<Node<'_>> = body
-            .named_children(&mut c)
-            .filter(|e| e.kind_id() == k.keyed_element)
-            .filter_map(|e| e.named_child(0).and_then(|key| key.named_child(0)))
-            .collect();
-        for key in keys {
-            self.value_ref(key, ctx);
+        let elements: Vec<Node<'_>> =
+            body.named_children(&mut c).filter(|e| e.kind_id() == k.keyed_element).collect();
+        let inner = ty
+            .filter(|t| t.kind_id() == k.map_type)
+            .and_then(|t| t.child_by_field_id(k.f_value))
+            .filter(|v| v.kind_id() == k.map_type);
+        for e in elements {
+            if let Some(key) = e.named_child(0).and_then(|key| key.named_child(0)) {
+                self.value_ref(key, ctx);
+            }
+            if let Some(inner) = inner
+                && let Some(value) = e.named_child(1).and_then(|v| v.named_child(0))
+                && value.kind_id() == k.literal_value
+            {
+                self.map_keys(value, Some(inner), ctx);
+            }
         }
     }
 

@@ -294,6 +294,9 @@ fn resolve_core_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Re
         }
     };
     let sym_id = |s: SymRef| symbol_ids(db, s.file).get(s.idx as usize).cloned();
+    // Calls of a field of function type (`fr.getReadBuf(n)`, skipped as calls): the field is
+    // read, an ACCESSES edge below.
+    let mut field_calls: Vec<codegraph_parse::FieldAccess> = Vec::new();
     for site in &facts.calls {
         // Calls in a package-level var initialiser see package scope only.
         let fn_scope = function_scope(facts, site.enclosing);
@@ -324,10 +327,24 @@ fn resolve_core_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Re
             }
             Outcome::Skip => {
                 // A conversion `T(x)` / `pkg.T(x)` names the type.
-                if let Some((t, reason)) = r.named_type(&site.callee, fn_scope, at)
-                    && let Some(dst) = sym_id(t)
-                {
-                    refer(&mut out, caller_id(db, file, site.enclosing), &dst, reason, site.line);
+                if let Some((t, reason)) = r.named_type(&site.callee, fn_scope, at) {
+                    if let Some(dst) = sym_id(t) {
+                        refer(
+                            &mut out,
+                            caller_id(db, file, site.enclosing),
+                            &dst,
+                            reason,
+                            site.line,
+                        );
+                    }
+                } else if !matches!(site.callee.receiver, Receiver::None | Receiver::Other) {
+                    field_calls.push(codegraph_parse::FieldAccess {
+                        receiver: site.callee.receiver.clone(),
+                        name: site.callee.name.clone(),
+                        line: site.line,
+                        enclosing: site.enclosing,
+                        write: false,
+                    });
                 }
             }
             Outcome::Unresolved => out.unresolved.push(UnresolvedSite {
@@ -370,7 +387,7 @@ fn resolve_core_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Re
     let mut field_ids: HashMap<SourceFile, HashSet<&str>> = HashMap::default();
     // One edge per (symbol, field), at its first access in source order.
     let mut linked: HashSet<(Option<codegraph_parse::SymbolIdx>, String)> = HashSet::default();
-    for a in &facts.accesses {
+    for a in facts.accesses.iter().chain(&field_calls) {
         let fn_scope = function_scope(facts, a.enclosing);
         if let Receiver::Path(parts) = &a.receiver
             && let Some((v, reason)) = r.receiver_value(parts, fn_scope, line_end(a.line))
