@@ -76,6 +76,12 @@ pub fn plan(
             target.kind.as_str()
         ));
     }
+    if target.signature.as_deref() == Some("declare global") {
+        return Err(format!(
+            "`{}` is a `declare global` block: `global` there is syntax, not a name",
+            target.id
+        ));
+    }
     if target.kind == NodeKind::Test {
         return Err(format!(
             "`{}` is a test block: its name is its title, a string, not a name code refers to",
@@ -224,6 +230,16 @@ pub fn plan(
                 None => notes.push(format!(
                     "the declaration's name was not found near {path}:{start}: edit it by hand"
                 )),
+            }
+            // Overload signatures written above the implementation the symbol stands for.
+            if matches!(symbol.kind, NodeKind::Function | NodeKind::Method)
+                && let Some(lines) = lines_of(path)
+            {
+                for (line, col) in overloads_above(&lines, start, old, symbol.kind) {
+                    if covered.insert((path.to_string(), line)) {
+                        edits.push(edit(path, line, col, 1.0, &why("declaration (overload)")));
+                    }
+                }
             }
         }
 
@@ -472,6 +488,55 @@ pub fn plan(
         collisions,
         notes,
     })
+}
+
+/// The overload signatures of function or method `name` right above its implementation at
+/// line `start` (TypeScript writes `function f(a: A): R;` lines first): the name's column on
+/// each line that declares it (`function name`, or a method line `[modifiers] name(` /
+/// `name<`), across blank, comment and continuation lines, up to a line (outside comments)
+/// that closes or opens something else (`}`, `{`, an `import`) or 80 lines.
+fn overloads_above(lines: &[String], start: u32, name: &str, kind: NodeKind) -> Vec<(u32, usize)> {
+    const MODIFIERS: &[&str] = &[
+        "export",
+        "declare",
+        "public",
+        "private",
+        "protected",
+        "static",
+        "async",
+        "abstract",
+        "override",
+        "readonly",
+        "default",
+        "function",
+    ];
+    let mut out = Vec::new();
+    let first = start.saturating_sub(80).max(1);
+    for l in (first..start).rev() {
+        let Some(text) = lines.get(l as usize - 1) else { break };
+        let trimmed = text.trim();
+        if ["*", "/*", "//"].iter().any(|c| trimmed.starts_with(c)) {
+            continue;
+        }
+        if trimmed.starts_with('}') || trimmed.ends_with('{') || trimmed.starts_with("import ") {
+            break;
+        }
+        let Some(col) = word_columns(text, name).into_iter().find(|&c| !in_string(text, c)) else {
+            continue;
+        };
+        let chars: Vec<char> = text.chars().collect();
+        let before: String = chars[..col].iter().collect();
+        let words_before: Vec<&str> = before.split_whitespace().collect();
+        let after = chars[col + name.chars().count()..].iter().find(|c| **c != ' ');
+        let declares = match kind {
+            NodeKind::Function => words_before.last() == Some(&"function"),
+            _ => words_before.iter().all(|w| MODIFIERS.contains(w)),
+        } && matches!(after, Some('(') | Some('<') | Some('?'));
+        if declares {
+            out.push((l, col));
+        }
+    }
+    out
 }
 
 /// What a member's rename does with one occurrence of its name.

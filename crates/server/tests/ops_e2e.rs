@@ -874,3 +874,70 @@ fn rename_go_families_literals_and_same_named_members() {
     "#]]
     .assert_eq(&r.ok(&["rename", "Params.Side", "Width"]));
 }
+
+const TS_OVERLOADS: &str = r#"
+//- /src/pick.ts
+export function pick(a: string): string;
+/**
+ * Picks one.
+ * ```ts
+ * function demo() {
+ * ```
+ */
+export function pick(a: number): number;
+export function pick(a: any): any {
+  return a;
+}
+
+export class Box {
+  get(key: string): string;
+  get(key: number): number;
+  get(key: any): any {
+    return key;
+  }
+}
+
+declare global {
+  interface Window { picked: string }
+}
+//- /src/use.ts
+import { pick } from "./pick";
+
+export const x = pick("a");
+"#;
+
+/// TypeScript overload signatures above an implementation are declarations of the same
+/// symbol (a comment between them, even one with code in it, does not end them); a
+/// `declare global` block is refused.
+#[test]
+fn rename_ts_overloads_and_declare_global() {
+    let r = Repo::with(TS_OVERLOADS);
+    expect![[r#"
+        rename sym:ts:src/pick.ts:pick -> choose: 5 edit(s) in 2 file(s)
+        src/pick.ts
+          1:17-21  pick -> choose  declaration (overload) 1.00
+          8:17-21  pick -> choose  declaration (overload) 1.00
+          9:17-21  pick -> choose  declaration 1.00
+        src/use.ts
+          1:10-14  pick -> choose  IMPORTS 0.95
+          3:18-22  pick -> choose  CALLS 0.95
+        unsure, not in the plan (1; comments, strings or another symbol of the same name):
+          src/use.ts:1:25
+        note: the symbol is exported: code outside this root that uses it is not in the plan
+        revision 1
+    "#]]
+    .assert_eq(&r.ok(&["rename", "pick", "choose"]));
+    let v = r.json(&["rename", "Box.get", "fetch"]);
+    let lines: Vec<u64> = v["files"][0]["edits"]
+        .as_array()
+        .expect("edits")
+        .iter()
+        .map(|e| e["line"].as_u64().unwrap_or(0))
+        .collect();
+    assert_eq!(lines, [14, 15, 16], "{v}");
+    let out = r.run(&["rename", "sym:ts:src/pick.ts:global", "world"]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("is a `declare global` block"),
+        "{out:?}"
+    );
+}
