@@ -1075,3 +1075,40 @@ fn test_titles_are_never_call_targets() {
         "#]],
     );
 }
+
+/// An object literal bound to a name with a written type implements that type: its members
+/// are the type's (a rename of `Provider.get` takes `provider.get`); an unannotated literal, a
+/// generic wrapper the root does not declare (`Partial<Provider>`) and a non-literal value
+/// give no edge.
+#[test]
+fn annotated_object_literals_implement_their_type() {
+    check(
+        r#"
+        //- /src/provider.ts
+        export interface Provider {
+          get(): number;
+          name: string;
+        }
+
+        export const provider: Provider = {
+          get() {
+            return 1;
+          },
+          name: "p",
+        };
+
+        export const loose = { get() { return 2; } };
+
+        export const partial: Partial<Provider> = { name: "q" };
+
+        export const copy: Provider = provider;
+        "#,
+        expect![[r#"
+            edge REFERS_TO sym:ts:src/provider.ts:copy -> sym:ts:src/provider.ts:Provider L17 same-file 0.95
+            edge REFERS_TO sym:ts:src/provider.ts:copy -> sym:ts:src/provider.ts:provider L17 same-file 0.95
+            edge REFERS_TO sym:ts:src/provider.ts:partial -> sym:ts:src/provider.ts:Provider L15 same-file 0.95
+            edge IMPLEMENTS sym:ts:src/provider.ts:provider -> sym:ts:src/provider.ts:Provider L6 same-file 0.95
+            edge REFERS_TO sym:ts:src/provider.ts:provider -> sym:ts:src/provider.ts:Provider L6 same-file 0.95
+        "#]],
+    );
+}

@@ -112,8 +112,11 @@ pub fn plan(
     }
     // A method renamed alone would break the interfaces it implements and the overrides and
     // implementations of it: its family is renamed with it.
-    let family =
-        if target.kind == NodeKind::Method { method_family(reader, target)? } else { Vec::new() };
+    let family = if matches!(target.kind, NodeKind::Method | NodeKind::Property) {
+        member_family(reader, target)?
+    } else {
+        Vec::new()
+    };
     // The types whose member is renamed (the target's and its family's): a literal's key is
     // the target's when the literal is of one of them.
     let mut owners: BTreeSet<String> = BTreeSet::new();
@@ -677,16 +680,17 @@ fn owner_of(reader: &Reader<'_>, member: &NodeRow) -> Result<Option<NodeRow>, St
     }
 }
 
-/// Most methods a family takes in (a rename of a method every type has is no rename to plan
+/// Most members a family takes in (a rename of a method every type has is no rename to plan
 /// this way).
 const MAX_FAMILY: usize = 500;
 
-/// The other methods of `method`'s name that must be renamed with it: those of the types its
-/// type implements or extends and of the types that implement or extend its type, and so on
-/// from each (an interface method takes every implementation; an implementation takes its
-/// interface and the interface's other implementations). A method's type is the source of its
-/// HAS_METHOD edge (a Go method hangs off its file), else its parent.
-fn method_family(reader: &Reader<'_>, method: &NodeRow) -> Result<Vec<NodeRow>, String> {
+/// The other members (methods and properties) of `method`'s name that must be renamed with
+/// it: those of the types its type implements or extends and of the types that implement or
+/// extend its type, and so on from each (an interface method takes every implementation; an
+/// implementation takes its interface and the interface's other implementations; an object
+/// literal annotated with a type takes the type's). A member's type is the source of its
+/// HAS_METHOD / HAS_PROPERTY edge (a Go method hangs off its file), else its parent.
+fn member_family(reader: &Reader<'_>, method: &NodeRow) -> Result<Vec<NodeRow>, String> {
     let err = |e: codegraph_query::QueryError| e.to_string();
     let heritage = |k: EdgeKind| matches!(k, EdgeKind::Implements | EdgeKind::Extends);
     let name = method.name.as_str();
@@ -699,7 +703,7 @@ fn method_family(reader: &Reader<'_>, method: &NodeRow) -> Result<Vec<NodeRow>, 
         let owner = opened
             .incoming
             .iter()
-            .find(|e| e.kind == EdgeKind::HasMethod)
+            .find(|e| matches!(e.kind, EdgeKind::HasMethod | EdgeKind::HasProperty))
             .map(|e| e.src.clone())
             .or_else(|| m.parent.clone());
         let Some(owner) = owner else { continue };
@@ -718,11 +722,12 @@ fn method_family(reader: &Reader<'_>, method: &NodeRow) -> Result<Vec<NodeRow>, 
             for e in reader.open(ty).map_err(err)?.outgoing {
                 // A method ID ends with its name (`...:Type.name`): others are not read.
                 let named = e.dst.rsplit(['.', ':']).next() == Some(name);
-                if e.kind != EdgeKind::HasMethod || !named || seen.contains(&e.dst) {
+                let member = matches!(e.kind, EdgeKind::HasMethod | EdgeKind::HasProperty);
+                if !member || !named || seen.contains(&e.dst) {
                     continue;
                 }
                 let Some(n) = reader.node(&e.dst).map_err(err)? else { continue };
-                if n.name == name && n.kind == NodeKind::Method {
+                if n.name == name && matches!(n.kind, NodeKind::Method | NodeKind::Property) {
                     seen.insert(n.id.clone());
                     family.push(n.clone());
                     queue.push(n);

@@ -904,11 +904,24 @@ declare global {
 import { pick } from "./pick";
 
 export const x = pick("a");
+//- /src/provider.ts
+export interface Provider {
+  get(): number;
+}
+
+export const provider: Provider = {
+  get() {
+    return 1;
+  },
+};
+
+export const n = provider.get();
 "#;
 
 /// TypeScript overload signatures above an implementation are declarations of the same
-/// symbol (a comment between them, even one with code in it, does not end them); a
-/// `declare global` block is refused.
+/// symbol (a comment between them, even one with code in it, does not end them); an
+/// interface member's rename takes the members of object literals annotated with the
+/// interface; a `declare global` block is refused.
 #[test]
 fn rename_ts_overloads_and_declare_global() {
     let r = Repo::with(TS_OVERLOADS);
@@ -935,6 +948,22 @@ fn rename_ts_overloads_and_declare_global() {
         .map(|e| e["line"].as_u64().unwrap_or(0))
         .collect();
     assert_eq!(lines, [14, 15, 16], "{v}");
+    // An object literal annotated with an interface has the interface's members.
+    expect![[r#"
+        rename sym:ts:src/provider.ts:Provider.get -> fetch: 3 edit(s) in 1 file(s)
+        src/provider.ts
+          2:3-6  get -> fetch  declaration 1.00
+          6:3-6  get -> fetch  declaration (family) 1.00
+          11:27-30  get -> fetch  CALLS 0.85
+        unsure, not in the plan (3; comments, strings or another symbol of the same name):
+          src/pick.ts:14:3
+          src/pick.ts:15:3
+          src/pick.ts:16:3
+        note: renamed with its family (the methods it implements, overrides, or is implemented or overridden by; the code would not compile otherwise): sym:ts:src/provider.ts:provider.get
+        note: the symbol is exported: code outside this root that uses it is not in the plan
+        revision 1
+    "#]]
+    .assert_eq(&r.ok(&["rename", "Provider.get", "fetch"]));
     let out = r.run(&["rename", "sym:ts:src/pick.ts:global", "world"]);
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("is a `declare global` block"),

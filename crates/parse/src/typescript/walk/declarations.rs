@@ -581,6 +581,13 @@ impl<'s, 't> Walker<'s, 't> {
             doc: self.doc(anchor),
             export,
         });
+        // `const p: Provider = { ... }`: the literal's members are the annotated type's, as a
+        // class's are the interface's it implements (a rename of one is a rename of both).
+        if init.is_some_and(|v| v.kind() == "object")
+            && let Some(annotated) = node.child_by_field_name("type").and_then(|t| t.named_child(0))
+        {
+            self.heritage(sym, HeritageKind::Implements, annotated);
+        }
         self.push_frame(node, false, Some(sym), None);
     }
 
