@@ -679,8 +679,9 @@ pub(crate) fn props_json(p: &EndpointProps) -> Value {
 /// The lists of a route / tool answer.
 pub(crate) const ENDPOINT_LISTS: &[&str] = &["matches"];
 
-/// The answer of `route_impact` / `tool_context`: matches are paged; each match's own lists
-/// are cut at the same limit, with `*_total` counts when cut.
+/// The answer of `route_impact` / `tool_context`: matches are paged (their `cut` entry gives
+/// the real total, and how many were computed when the operation stopped at its bound); each
+/// match's own lists are cut at the same limit, with `*_total` counts when cut.
 pub(crate) fn endpoints_json(a: &EndpointAnswer, p: &mut Pager<'_>) -> Value {
     let limit = p.limit();
     let capped = |v: &mut Value, key: &str, items: Vec<Value>| {
@@ -693,7 +694,7 @@ pub(crate) fn endpoints_json(a: &EndpointAnswer, p: &mut Pager<'_>) -> Value {
         "revision": a.revision,
         "stale": a.stale,
         "query": a.query,
-        "matches": p.list("matches", &a.matches, |m| {
+        "matches": p.list_partial("matches", &a.matches, usize::MAX, a.matches_total, |m| {
             let mut n = node_ref(&m.node);
             n["signature"] = json!(m.node.signature);
             if let Some(d) = &m.node.doc {

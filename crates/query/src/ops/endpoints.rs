@@ -45,14 +45,17 @@ pub struct EndpointAnswer {
     pub revision: i64,
     pub stale: Option<bool>,
     pub query: String,
+    /// The first [`MAX_MATCHES`] matches, each with its handlers, callers and callees.
     pub matches: Vec<EndpointView>,
+    /// How many endpoints match in all (more than `matches` holds when cut).
+    pub matches_total: usize,
     /// Which revision the flows were computed at (`None`: not yet).
     pub flows_at: Option<DerivedStamp>,
     pub notes: Vec<String>,
 }
 
-/// Most matches an answer lists.
-const MAX_MATCHES: usize = 20;
+/// Most matches an answer computes (the surfaces page them).
+pub const MAX_MATCHES: usize = 200;
 
 /// Splits `GET /users/:id` into (`Some("GET")`, `/users/:id`); a bare path has no method.
 fn split_route(q: &str) -> (Option<String>, String) {
@@ -196,10 +199,8 @@ impl Reader<'_> {
         mut notes: Vec<String>,
     ) -> Result<EndpointAnswer, QueryError> {
         found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.2.id.cmp(&b.2.id)));
-        if found.len() > MAX_MATCHES {
-            notes.push(format!("{} matches; the first {MAX_MATCHES} are listed", found.len()));
-            found.truncate(MAX_MATCHES);
-        }
+        let matches_total = found.len();
+        found.truncate(MAX_MATCHES);
         let mut g = Graph::new(self);
         let mut matches = Vec::new();
         for (_, matched_by, node) in found {
@@ -249,6 +250,7 @@ impl Reader<'_> {
             stale: None,
             query: query.to_string(),
             matches,
+            matches_total,
             flows_at,
             notes,
         })

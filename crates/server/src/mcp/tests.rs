@@ -755,6 +755,38 @@ server.tool("find_user", "Finds a user by ID", { id: z.string() }, async ({ id }
 });
 "#;
 
+/// Every match of a route query is reachable by paging, and the cut gives the real total.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn route_matches_page_to_their_total() {
+    let fx = fixture(
+        r#"
+//- /src/app.ts
+import express from "express";
+const app = express();
+function h(req: any, res: any) { res.json({}); }
+app.get("/items", h);
+app.post("/items", h);
+app.put("/items", h);
+app.delete("/items", h);
+"#,
+    );
+    let roots = Arc::new(RootSet::new(vec![handle(&fx.root)], None));
+    let client = connect(roots.clone()).await;
+    let all = ok(&client, "route_impact", json!({"route": "/items", "limit": 100})).await;
+    assert_eq!(all["matches"].as_array().map(Vec::len), Some(4), "{all}");
+    let first = ok(&client, "route_impact", json!({"route": "/items", "limit": 1})).await;
+    assert_eq!(first["cut"][0]["total"], 4, "{first}");
+    assert_eq!(first["cut"][0]["next_offset"], 1, "{first}");
+    let last = ok(
+        &client,
+        "route_impact",
+        json!({"route": "/items", "list": "matches", "offset": 3, "limit": 1}),
+    )
+    .await;
+    assert_eq!(last["matches"][0], all["matches"][3], "{last}");
+    assert_eq!(last["cut"][0]["next_offset"], Value::Null, "{last}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn route_impact_and_tool_context_name_handlers() {
     let fx = fixture(ROUTES);
