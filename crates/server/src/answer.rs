@@ -217,7 +217,13 @@ pub(crate) fn context_json(c: &SymbolContext, p: &mut Pager<'_>) -> Value {
         "references": p.list("references", &c.references, link_json),
         "tests": p.list("tests", &c.tests, link_json),
         "docs": p.list("docs", &c.docs, link_json),
-        "co_changed": p.list("co_changed", &c.co_changed, cochange_json),
+        "co_changed": p.list_partial(
+            "co_changed",
+            &c.co_changed,
+            codegraph_query::ops::context::COCHANGED_SHOWN,
+            c.co_changed_total,
+            cochange_json,
+        ),
         "co_changed_total": c.co_changed_total,
         "imported_by": p.list("imported_by", &c.imported_by, link_json),
         "file_imports": p.list("file_imports", &c.file_imports, link_json),
@@ -296,7 +302,13 @@ pub(crate) fn impact_json(i: &Impact, p: &mut Pager<'_>) -> Value {
         }),
         "tests_total": i.tests_total,
         // History, not dependents: files that usually change in the same commits.
-        "co_changed": p.list("co_changed", &i.co_changed, cochange_json),
+        "co_changed": p.list_partial(
+            "co_changed",
+            &i.co_changed,
+            codegraph_query::ops::context::COCHANGED_SHOWN,
+            i.co_changed_total,
+            cochange_json,
+        ),
         "co_changed_total": i.co_changed_total,
         "notes": i.notes,
     })

@@ -534,6 +534,45 @@ func sysOpen() {}
     }
 }
 
+/// Co-changed files beyond the five a context shows are reached by paging, and the cut
+/// gives their real total.
+#[test]
+fn cochange_pages_to_its_total() {
+    let e = env();
+    let root = e.root.clone();
+    let others: Vec<String> = (0..7).map(|i| format!("src/c{i}.ts")).collect();
+    for n in 0..3 {
+        for f in others.iter().map(String::as_str).chain(["src/server.ts"]) {
+            let p = root.join(f);
+            let old = std::fs::read_to_string(&p).unwrap_or_default();
+            std::fs::write(&p, format!("{old}// {n}\n")).expect("write");
+        }
+        codegraph_tests::cli::git(&root, &["add", "-A"]);
+        codegraph_tests::cli::git(&root, &["commit", "-q", "-m", &format!("all {n}")]);
+    }
+    let r = root.to_str().expect("utf-8 path");
+    e.json(&["--json", "index", r, "--cochange"], &root);
+    let ctx = e.json(&["--json", "context", "Server.start", r], &root);
+    assert_eq!(ctx["co_changed_total"], 7, "{ctx}");
+    assert_eq!(ctx["co_changed"].as_array().map(Vec::len), Some(5), "{ctx}");
+    let cut = ctx["cut"].as_array().expect("cut");
+    let entry = cut.iter().find(|c| c["list"] == "co_changed").expect("co_changed cut");
+    assert_eq!((entry["total"].as_u64(), entry["next_offset"].as_u64()), (Some(7), Some(5)));
+    let rest = e.json(
+        &["--json", "context", "Server.start", r, "--list", "co_changed", "--offset", "5"],
+        &root,
+    );
+    let files: Vec<&str> = rest["co_changed"]
+        .as_array()
+        .expect("co_changed")
+        .iter()
+        .filter_map(|c| c["file"].as_str())
+        .collect();
+    assert_eq!(files.len(), 2, "{rest}");
+    let text = e.ok(&["context", "Server.start", r], &root);
+    assert!(text.contains("... 2 more (--json --list co_changed --offset 5)"), "{text}");
+}
+
 /// `index --cochange` mines the history (three commits change `src/server.ts` and
 /// `src/util.ts` together), keeps the setting, and the answers show it: `context` of a
 /// symbol lists its file's co-changed files, `dag-grep --include-cochange` follows them, and

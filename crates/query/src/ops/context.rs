@@ -85,8 +85,11 @@ const MEMBER_KINDS: &[EdgeKind] = &[EdgeKind::Contains, EdgeKind::HasMethod, Edg
 const HERITAGE_KINDS: &[EdgeKind] = &[EdgeKind::Extends, EdgeKind::Embeds, EdgeKind::Implements];
 const REFERENCE_KINDS: &[EdgeKind] = &[EdgeKind::Accesses, EdgeKind::RefersTo];
 
-/// Most co-changed files a context or impact answer lists (the total is said).
-pub const MAX_COCHANGED: usize = 5;
+/// Most co-changed files a context or impact answer computes (the total is said; the
+/// surfaces show [`COCHANGED_SHOWN`] unless the list is paged).
+pub const MAX_COCHANGED: usize = 200;
+/// Co-changed files shown when the list is not the one paged (a secondary list).
+pub const COCHANGED_SHOWN: usize = 5;
 
 impl Reader<'_> {
     /// The context of the node with ID `id` (resolve names first with [`Reader::lookup`]).

@@ -426,11 +426,19 @@ fn cochanged(out: &mut String, rows: &[crate::cochange::CoChangeRow], total: usi
         return;
     }
     let _ = writeln!(out, "usually changes with ({total}, from git history):");
-    for r in rows {
+    let shown = crate::ops::context::COCHANGED_SHOWN;
+    for r in rows.iter().take(shown) {
         let _ = writeln!(
             out,
             "  {}  {} commits together, confidence {:.2}",
             r.dst, r.support, r.confidence
+        );
+    }
+    if total > shown {
+        let _ = writeln!(
+            out,
+            "  ... {} more (--json --list co_changed --offset {shown})",
+            total - shown.min(total)
         );
     }
 }
