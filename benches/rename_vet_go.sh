@@ -16,7 +16,7 @@ cd "$dir"
 git diff --quiet || { echo "$dir has uncommitted changes" >&2; exit 1; }
 "$cg" index . --db "$db" > /dev/null
 "$cg" query --db "$db" --json --limit 100000 "SELECT id FROM nodes WHERE file NOT LIKE '%_test.go' \
-  AND file NOT LIKE '%/%' AND kind IN ('function','method','struct','interface','type_alias','property',\
+  AND file NOT LIKE '%/%' AND kind IN ('function','method','struct','interface','type_alias','defined_type','property',\
   'constant','variable') AND name NOT IN ('init','main','String','Error') ORDER BY id" \
   | python3 -c "import json,sys; r=json.load(sys.stdin)['rows']; s=max(1,len(r)//$sample); [print(x[0]) for x in r[::s][:$sample]]" > "$db.ids"
 ok=0; total=0; refused=0

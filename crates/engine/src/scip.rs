@@ -584,6 +584,7 @@ fn suffix(kind: NodeKind) -> Suffix {
         NodeKind::Class
         | NodeKind::Interface
         | NodeKind::TypeAlias
+        | NodeKind::DefinedType
         | NodeKind::Enum
         | NodeKind::Struct => Suffix::Type,
         NodeKind::Module => Suffix::Namespace,
@@ -600,6 +601,7 @@ fn scip_kind(kind: NodeKind) -> Kind {
         NodeKind::Class => Kind::Class,
         NodeKind::Interface => Kind::Interface,
         NodeKind::TypeAlias => Kind::TypeAlias,
+        NodeKind::DefinedType => Kind::Type,
         NodeKind::Enum => Kind::Enum,
         NodeKind::Struct => Kind::Struct,
         NodeKind::Variable => Kind::Variable,

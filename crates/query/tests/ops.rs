@@ -242,7 +242,7 @@ fn lookup_ids_names_hints_ambiguity_and_unknowns() {
         .assert_eq(&err_text(id(Target::new("Stopp"))));
     expect!["unknown ID `sym:ts:src/server.ts:Server.halt`; did you mean: sym:ts:src/server.ts:Server, sym:ts:src/server.ts:Server.stop, sym:ts:src/server.ts:Server.start"]
         .assert_eq(&err_text(id(Target::new("sym:ts:src/server.ts:Server.halt"))));
-    expect!["unknown node kind `widget`; one of: file, package, function, method, macro, class, interface, type_alias, enum, struct, variable, constant, property, parameter, section, test, module, resource, output, provider, command, env_var, image, route, tool, process, cluster"]
+    expect!["unknown node kind `widget`; one of: file, package, function, method, macro, class, interface, type_alias, defined_type, enum, struct, variable, constant, property, parameter, section, test, module, resource, output, provider, command, env_var, image, route, tool, process, cluster"]
     .assert_eq(&QueryError::node_kind("widget").expect_err("not a kind").to_string());
 }
 

@@ -8,7 +8,7 @@ use crate::vocab::{DiagnosticCode, EdgeKind, NodeCategory, NodeKind, Reason};
 
 /// Bumped whenever the generated DDL changes incompatibly; an index with another version is
 /// rebuilt from scratch.
-pub const SCHEMA_VERSION: u32 = 14;
+pub const SCHEMA_VERSION: u32 = 15;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ColumnType {

@@ -68,6 +68,9 @@ vocabulary! {
         Class => "class",
         Interface => "interface",
         TypeAlias => "type_alias",
+        /// A defined type that is neither a struct nor an interface (Go `type Celsius
+        /// float64`, `type HandlerFunc func(*Context)`): a new type, not another name for one.
+        DefinedType => "defined_type",
         Enum => "enum",
         Struct => "struct",
         Variable => "variable",
@@ -154,6 +157,7 @@ impl NodeKind {
                 | NodeKind::Struct
                 | NodeKind::Enum
                 | NodeKind::TypeAlias
+                | NodeKind::DefinedType
                 | NodeKind::Variable
                 | NodeKind::Constant
         )

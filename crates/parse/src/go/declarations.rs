@@ -394,7 +394,8 @@ impl<'s> Extractor<'s> {
         } else if ty_kind == k.interface_type {
             (NodeKind::Interface, ty.and_then(|t| child_of_kind(t, k.lbrace)))
         } else {
-            (NodeKind::TypeAlias, None)
+            // `type HandlerFunc func(*Context)`: a defined type, not an alias (`type A = B`).
+            (NodeKind::DefinedType, None)
         };
         let idx = self.push_symbol(Symbol {
             kind,

@@ -268,7 +268,8 @@ impl Role {
             | NodeKind::Interface
             | NodeKind::Struct
             | NodeKind::Enum
-            | NodeKind::TypeAlias => Role::Type,
+            | NodeKind::TypeAlias
+            | NodeKind::DefinedType => Role::Type,
             NodeKind::File => Role::File,
             NodeKind::Package => Role::Package,
             NodeKind::Route => Role::Route,

@@ -153,6 +153,7 @@ pub(crate) fn kind_rank(kind: NodeKind) -> u8 {
         | NodeKind::Interface
         | NodeKind::Struct
         | NodeKind::TypeAlias
+        | NodeKind::DefinedType
         | NodeKind::Enum => 0,
         NodeKind::Constant | NodeKind::Variable => 1,
         NodeKind::Property | NodeKind::Parameter => 2,

@@ -188,7 +188,10 @@ pub(crate) fn go_file_summary(db: &dyn salsa::Database, file: SourceFile) -> GoF
             continue;
         }
         match s.kind {
-            NodeKind::Struct | NodeKind::Interface | NodeKind::TypeAlias => {
+            NodeKind::Struct
+            | NodeKind::Interface
+            | NodeKind::TypeAlias
+            | NodeKind::DefinedType => {
                 out.types.push((s.name.clone(), id.clone()));
             }
             NodeKind::Method => {

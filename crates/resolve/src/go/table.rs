@@ -626,14 +626,17 @@ fn add_decls(out: &mut FileDecls, cx: &FileCx<'_>) {
             NodeKind::Function => {
                 out.funcs.push((s.name.clone(), Func { sym, ret: cx.ret_of(idx), rank }));
             }
-            NodeKind::Struct | NodeKind::Interface | NodeKind::TypeAlias => {
+            NodeKind::Struct
+            | NodeKind::Interface
+            | NodeKind::TypeAlias
+            | NodeKind::DefinedType => {
                 let mut info = TypeInfo {
                     sym: Some(sym),
                     rank,
                     is_interface: s.kind == NodeKind::Interface,
                     ..TypeInfo::default()
                 };
-                if s.kind == NodeKind::TypeAlias
+                if matches!(s.kind, NodeKind::TypeAlias | NodeKind::DefinedType)
                     && let Some((alias, ty)) = named_underlying(&s.signature, &s.name)
                 {
                     let target = resolve_type(imports, own, &ty);
