@@ -596,6 +596,9 @@ fn alias_narrowing_and_loop_hints() {
         ref call L9:20 ns in f
         ref call L9:28 other in f
         ref call L9:45 D in f
+        read L3 this.cfg.a in f
+        read L3 this.cfg.b in f
+        read L3 this.cfg.c in f
         read L3 this.cfg in f
         read L5 ?.z in f
         read L5 self.x in f

@@ -422,9 +422,11 @@ fn aliases_narrowing_loops_array_elements_and_this_parameters() {
             edge CALLS sym:ts:src/sub.ts:Sub.add -> sym:ts:src/sub.ts:Sub.close L20 typed-receiver 0.85
             edge CALLS sym:ts:src/sub.ts:Sub.add -> sym:ts:src/sub.ts:Sub.remove L19 typed-receiver 0.85
             edge CALLS sym:ts:src/sub.ts:Sub.close -> sym:ts:src/sub.ts:Sub.close L11 typed-receiver 0.85
+            edge ACCESSES sym:ts:src/sub.ts:Sub.close -> sym:ts:src/sub.ts:Sub.kids L7 this-dispatch 0.90
             edge ACCESSES sym:ts:src/sub.ts:Sub.close -> sym:ts:src/sub.ts:Sub.kids L9 this-dispatch 0.90
             edge ACCESSES sym:ts:src/sub.ts:Sub.close -> sym:ts:src/sub.ts:Sub.kids L10 this-dispatch 0.90
             edge ACCESSES sym:ts:src/sub.ts:Sub.close -> sym:ts:src/sub.ts:Sub.kids L15 typed-receiver 0.85
+            edge ACCESSES sym:ts:src/sub.ts:Sub.close -> sym:ts:src/sub.ts:Sub.parents L6 this-dispatch 0.90
             edge CALLS sym:ts:src/sub.ts:Sub.close -> sym:ts:src/sub.ts:Sub.remove L8 typed-receiver 0.85
             edge CALLS sym:ts:src/sub.ts:Sub.close -> sym:ts:src/sub.ts:Sub.remove L9 typed-receiver 0.85
             edge CALLS sym:ts:src/sub.ts:Sub.close -> sym:ts:src/sub.ts:Sub.remove L14 typed-receiver 0.85

@@ -9,7 +9,9 @@
 //! The plan is read-only; [`apply`] writes it to the working tree, refusing when a file it
 //! touches differs from what the revision indexed (the plan's lines would be wrong).
 
-use crate::name_columns::{in_string, reference_columns_except, selected_at, word_columns};
+use crate::name_columns::{
+    in_string, receiver_before, reference_columns_except, selected_at, word_columns,
+};
 use crate::scan::{WithinReader, content_hash};
 use codegraph_parse::is_identifier;
 use codegraph_query::{NodeRow, Reader, SourceRow};
@@ -284,6 +286,9 @@ pub fn plan(
         let mixed = |src: &NodeRow| {
             format!("also uses another member named `{old}` ({}): which is which is unsure", src.id)
         };
+        // Body (file, first and last line) -> the receivers its edge lines select the target
+        // from.
+        let mut receivers: BTreeMap<(String, u32, u32), BTreeSet<String>> = BTreeMap::new();
         for (e, src) in &references {
             let Some(path) = src.file.clone() else { continue };
             if !covered.insert((path.clone(), e.line)) {
@@ -297,9 +302,23 @@ pub fn plan(
                     missed += 1;
                 }
                 for (col, v) in verdicts {
+                    // What the target is selected from on the edge's line (`c` in `c.engine`):
+                    // the body's other selections from it are the target's too.
+                    if v == Verdict::Edit
+                        && let Some(text) = lines.get(e.line as usize - 1)
+                        && let Some(r) = receiver_before(text, col)
+                        && let (Some(s), Some(t)) = (src.start_line, src.end_line)
+                    {
+                        receivers.entry((path.clone(), s, t)).or_default().insert(r);
+                    }
                     match v {
                         Verdict::Edit => {
                             edits.push(edit(&path, e.line, col, e.weight, &why(e.kind.as_str())))
+                        }
+                        Verdict::Shorthand => {
+                            let mut x = edit(&path, e.line, col, e.weight, &why(e.kind.as_str()));
+                            x.new = format!("{new_name}: {old}");
+                            edits.push(x);
                         }
                         Verdict::Unsure => {
                             in_strings.push(edit(&path, e.line, col, 0.0, &mixed(src)))
@@ -351,6 +370,10 @@ pub fn plan(
                 continue;
             }
             if let (Some(f), Some(s), Some(t)) = (src.file.clone(), src.start_line, src.end_line) {
+                // A Go method's receiver (`func (c *Context) ...`) is its `this`.
+                if let Some(r) = src.signature.as_deref().and_then(method_receiver) {
+                    receivers.entry((f.clone(), s, t)).or_default().insert(r);
+                }
                 if ambiguous.contains(&src.id) {
                     ambiguous_bodies.insert((f.clone(), s, t), mixed(src));
                 }
@@ -371,6 +394,8 @@ pub fn plan(
                 }
             }
         }
+        let unknown_receiver =
+            "selected from a receiver no reference line of this symbol selects it from".to_string();
         for ((path, start, end), (kind, weight)) in bodies {
             let Some(lines) = lines_of(&path) else { continue };
             let unsure_why = ambiguous_bodies.get(&(path.clone(), start, end));
@@ -383,12 +408,30 @@ pub fn plan(
                 let mut any = false;
                 let reason = why(&format!("{kind} (same referencing symbol)"));
                 if member {
-                    // A member where it is selected (`x.name`) or a key of its type's literal.
+                    // A member where it is selected (`x.name`) or a key of its type's literal;
+                    // a selection only from a receiver an edge line selects it from, or
+                    // `this` / `self` (another receiver's type is unknown here: unsure).
                     let amb = unsure_why.is_some();
+                    let known = receivers.get(&(path.clone(), start, end));
                     for (col, v) in member_columns(&lines, l, old, &owners, amb, false) {
+                        let foreign = v == Verdict::Edit
+                            && receiver_before(text, col).is_some_and(|r| {
+                                !matches!(r.as_str(), "this" | "self")
+                                    && !known.is_some_and(|k| k.contains(&r))
+                            });
+                        if foreign {
+                            in_strings.push(edit(&path, l, col, 0.0, &unknown_receiver));
+                            any = true;
+                            continue;
+                        }
                         match (v, unsure_why) {
                             (Verdict::Edit, _) => {
                                 edits.push(edit(&path, l, col, weight * 0.9, &reason))
+                            }
+                            (Verdict::Shorthand, _) => {
+                                let mut x = edit(&path, l, col, weight * 0.9, &reason);
+                                x.new = format!("{new_name}: {old}");
+                                edits.push(x);
                             }
                             (Verdict::Unsure, Some(u)) => {
                                 in_strings.push(edit(&path, l, col, 0.0, u))
@@ -542,10 +585,20 @@ fn overloads_above(lines: &[String], start: u32, name: &str, kind: NodeKind) -> 
     out
 }
 
+/// The receiver variable a method's signature names: `c` of `func (c *Context) Copy()`.
+fn method_receiver(signature: &str) -> Option<String> {
+    let rest = signature.strip_prefix("func (")?;
+    let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+    (!name.is_empty() && rest[name.len()..].starts_with(' ')).then_some(name)
+}
+
 /// What a member's rename does with one occurrence of its name.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Verdict {
     Edit,
+    /// A shorthand property (`{ value }`, `const { value } = x`): the key is renamed and the
+    /// value keeps its name (`{ valueX: value }`).
+    Shorthand,
     Unsure,
     Skip,
 }
@@ -577,11 +630,24 @@ fn member_columns(
         let v = if selected_at(&chars, col) {
             if ambiguous { Verdict::Unsure } else { Verdict::Edit }
         } else if literal_key(&chars, col, len) {
+            // A key of a literal of unknown type (`{ value: 1 }`, a type literal's member)
+            // counts only on the edge's own line.
             match literal_type(lines, line, col) {
                 Some(t) if owners.contains(&t) => Verdict::Edit,
                 Some(_) => Verdict::Skip,
+                None if !edge_line => Verdict::Skip,
                 None if ambiguous => Verdict::Unsure,
                 None => Verdict::Edit,
+            }
+        } else if shorthand_at(&chars, col, len) {
+            // Off the edge's own line nothing says whose property a shorthand names
+            // (`const { loaded } = event` beside `this.loaded = loaded`).
+            match literal_type(lines, line, col) {
+                Some(t) if owners.contains(&t) => Verdict::Shorthand,
+                Some(_) => Verdict::Skip,
+                None if !edge_line => Verdict::Skip,
+                None if ambiguous => Verdict::Unsure,
+                None => Verdict::Shorthand,
             }
         } else {
             bare.push(col);
@@ -589,13 +655,15 @@ fn member_columns(
         };
         out.push((col, v));
     }
-    if edge_line && !out.iter().any(|(_, v)| *v == Verdict::Edit) {
+    let renamed = |v: &Verdict| matches!(v, Verdict::Edit | Verdict::Shorthand);
+    if edge_line && !out.iter().any(|(_, v)| renamed(v)) {
         let unsure: Vec<usize> =
             out.iter().filter(|(_, v)| *v == Verdict::Unsure).map(|(c, _)| *c).collect();
         if let [one] = unsure.as_slice() {
+            let shorthand = shorthand_at(&chars, *one, len);
             for (c, v) in out.iter_mut() {
                 if c == one {
-                    *v = Verdict::Edit;
+                    *v = if shorthand { Verdict::Shorthand } else { Verdict::Edit };
                 }
             }
         } else if out.is_empty() {
@@ -603,6 +671,23 @@ fn member_columns(
         }
     }
     out
+}
+
+/// Whether the word of `len` characters at `col` is a shorthand property: after `{` or `,`
+/// (or first on its line) and before `,`, `}`, a default `= v` or the line's end.
+fn shorthand_at(chars: &[char], col: usize, len: usize) -> bool {
+    let rest = &chars[(col + len).min(chars.len())..];
+    let after = rest.iter().position(|c| *c != ' ' && *c != '\t');
+    let closes = match after {
+        None => true,
+        Some(i) => match rest[i] {
+            ',' | '}' => true,
+            '=' => !matches!(rest.get(i + 1), Some('=') | Some('>')),
+            _ => false,
+        },
+    };
+    let before = chars[..col].iter().rev().copied().find(|c| *c != ' ' && *c != '\t');
+    closes && matches!(before, None | Some('{') | Some(','))
 }
 
 /// Whether the word of `len` characters at `col` is a key of a literal (`{name: v}`,
@@ -651,9 +736,14 @@ fn literal_type(lines: &[String], line: u32, col: usize) -> Option<String> {
                     let is_ident = |c: char| c.is_alphanumeric() || c == '_';
                     let stop = chars[..j].iter().rposition(|c| !is_ident(*c)).map_or(0, |p| p + 1);
                     let name: String = chars[stop..j].iter().collect();
-                    return name
-                        .starts_with(|c: char| c.is_alphabetic() || c == '_')
-                        .then_some(name);
+                    // `const { a: b } = x`, `return {`: a keyword opens a pattern or a block.
+                    const KEYWORDS: &[&str] = &[
+                        "const", "let", "var", "return", "export", "default", "else", "do", "try",
+                        "finally", "in", "of", "case", "yield", "await", "throw",
+                    ];
+                    let typed = name.starts_with(|c: char| c.is_alphabetic() || c == '_')
+                        && !KEYWORDS.contains(&name.as_str());
+                    return typed.then_some(name);
                 }
                 _ => {}
             }

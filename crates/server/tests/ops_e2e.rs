@@ -916,12 +916,22 @@ export const provider: Provider = {
 };
 
 export const n = provider.get();
+//- /src/note.ts
+export class Note {
+  value = 1;
+  show(event: { value: number }) {
+    const { value } = this;
+    const other = event.value;
+    return value + other;
+  }
+}
 "#;
 
 /// TypeScript overload signatures above an implementation are declarations of the same
 /// symbol (a comment between them, even one with code in it, does not end them); an
 /// interface member's rename takes the members of object literals annotated with the
-/// interface; a `declare global` block is refused.
+/// interface; a destructured shorthand property becomes `new: old`; a `declare global` block
+/// is refused.
 #[test]
 fn rename_ts_overloads_and_declare_global() {
     let r = Repo::with(TS_OVERLOADS);
@@ -964,6 +974,20 @@ fn rename_ts_overloads_and_declare_global() {
         revision 1
     "#]]
     .assert_eq(&r.ok(&["rename", "Provider.get", "fetch"]));
+    // A shorthand destructuring of the property keeps its local name.
+    expect![[r#"
+        rename sym:ts:src/note.ts:Note.value -> amount: 2 edit(s) in 1 file(s)
+        src/note.ts
+          2:3-8  value -> amount  declaration 1.00
+          4:13-18  value -> amount: value  ACCESSES 0.90
+        unsure, not in the plan (3; comments, strings or another symbol of the same name):
+          src/note.ts:5:25
+          src/note.ts:3:17
+          src/note.ts:6:12
+        note: the symbol is exported: code outside this root that uses it is not in the plan
+        revision 1
+    "#]]
+    .assert_eq(&r.ok(&["rename", "Note.value", "amount"]));
     let out = r.run(&["rename", "sym:ts:src/pick.ts:global", "world"]);
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("is a `declare global` block"),

@@ -651,7 +651,8 @@ impl<'s, 't> Walker<'s, 't> {
     }
 
     /// `const { a, b: c } = this.x`: each name bound straight from a property holds that
-    /// property's value (`this.x.a`, `this.x.b`); nested patterns are skipped.
+    /// property's value (`this.x.a`, `this.x.b`), and the property is read there (an
+    /// access); nested patterns are skipped.
     pub(super) fn destructure_hints(
         &mut self,
         pattern: Node<'t>,
@@ -684,6 +685,16 @@ impl<'s, 't> Walker<'s, 't> {
                 }
                 _ => continue,
             };
+            // The property is read where it is destructured.
+            let receiver =
+                if base == ["this"] { Receiver::This } else { Receiver::Path(base.clone()) };
+            self.facts.accesses.push(FieldAccess {
+                receiver,
+                name: key.to_string(),
+                line: start_line(k),
+                enclosing: self.existing_scope(),
+                write: false,
+            });
             let mut path = base.clone();
             path.push(key.to_string());
             self.facts.type_hints.push(TypeHint {
