@@ -6,6 +6,18 @@
 //! graph does not explain (comments, strings, another symbol of the same name) are listed
 //! apart as unsure, never mixed into the edits; names that would collide are reported.
 //!
+//! A member (method, property) is renamed with its family: the members of its name on the
+//! types its type implements or extends and on those implementing or extending it,
+//! transitively (an interface method and its implementations, an override and its base, an
+//! object literal annotated with an interface). Member occurrences are told apart by shape:
+//! a selection (`x.name`) counts when selected from a receiver an edge line selects it from,
+//! `this` / `self`, or a Go method's receiver; a literal's key (`T{name: v}`) when the literal
+//! is of the member's own type; a shorthand (`{ name }`) becomes `new: name`. A symbol that
+//! also uses another member of the name leaves its ambiguous occurrences unsure. Another
+//! symbol's declaration of the name is never an edit; an embedded field and a `declare
+//! global` block are refused; TypeScript overload signatures above an implementation are its
+//! declarations.
+//!
 //! The plan is read-only; [`apply`] writes it to the working tree, refusing when a file it
 //! touches differs from what the revision indexed (the plan's lines would be wrong).
 
