@@ -9,6 +9,7 @@
 # Needs `go` on PATH (and the package's dependencies where go finds them: GOPATH / GOFLAGS as
 # the package needs). CODEGRAPH names the binary (default ./target/release/codegraph).
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 cg=$(realpath "${CODEGRAPH:-./target/release/codegraph}")
 dir=$1; sample=${2:-36}
 db=$(mktemp -u /tmp/rename-vet-XXXX.db)
@@ -19,18 +20,5 @@ git diff --quiet || { echo "$dir has uncommitted changes" >&2; exit 1; }
   AND file NOT LIKE '%/%' AND kind IN ('function','method','struct','interface','type_alias','defined_type','property',\
   'constant','variable') AND name NOT IN ('init','main','String','Error') ORDER BY id" \
   | python3 -c "import json,sys; r=json.load(sys.stdin)['rows']; s=max(1,len(r)//$sample); [print(x[0]) for x in r[::s][:$sample]]" > "$db.ids"
-ok=0; total=0; refused=0
-while read -r id; do
-  total=$((total + 1))
-  git checkout -q -- . && git clean -qfd
-  name=${id##*:}; name=${name##*.}
-  if ! out=$("$cg" rename "$id" "${name}X" --db "$db" --apply --json 2>&1); then
-    # A refusal with its reason makes no edit, so no compile error: counted apart.
-    refused=$((refused + 1)); echo "REFUSED $id: $(echo "$out" | tail -1)"; continue
-  fi
-  if vet=$(go vet . 2>&1); then ok=$((ok + 1)); echo "ok    $id";
-  else echo "FAIL  $id: $(echo "$vet" | grep -v '^#' | head -1)"; fi
-done < "$db.ids"
-git checkout -q -- . && git clean -qfd
-rm -f "$db" "$db".* 
-echo "$ok of $total renames compile and vet clean; $refused refused with a reason (nothing edited)"
+source "$here/rename_vet_lib.sh"
+rename_vet_loop go vet .

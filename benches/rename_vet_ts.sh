@@ -10,6 +10,7 @@
 # TSC names the compiler (default: `tsc` on PATH); CODEGRAPH the binary (default
 # ./target/release/codegraph). The project must compile cleanly before the first rename.
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 cg=$(realpath "${CODEGRAPH:-./target/release/codegraph}")
 tsc=${TSC:-tsc}
 dir=$1; sample=${2:-36}
@@ -22,18 +23,5 @@ $tsc --noEmit -p . > /dev/null || { echo "$dir does not compile before any renam
   AND test = 0 AND kind IN ('function','method','class','interface','type_alias','property',\
   'constant','variable','enum') AND name NOT IN ('constructor','default') ORDER BY id" \
   | python3 -c "import json,sys; r=json.load(sys.stdin)['rows']; s=max(1,len(r)//$sample); [print(x[0]) for x in r[::s][:$sample]]" > "$db.ids"
-ok=0; total=0; refused=0
-while read -r id; do
-  total=$((total + 1))
-  git checkout -q -- . && git clean -qfd
-  name=${id##*:}; name=${name##*.}
-  if ! out=$("$cg" rename "$id" "${name}X" --db "$db" --apply --json 2>&1); then
-    # A refusal with its reason makes no edit, so no compile error: counted apart.
-    refused=$((refused + 1)); echo "REFUSED $id: $(echo "$out" | tail -1)"; continue
-  fi
-  if errs=$($tsc --noEmit -p . 2>&1); then ok=$((ok + 1)); echo "ok    $id";
-  else echo "FAIL  $id: $(echo "$errs" | head -1)"; fi
-done < "$db.ids"
-git checkout -q -- . && git clean -qfd
-rm -f "$db" "$db".*
-echo "$ok of $total renames compile cleanly; $refused refused with a reason (nothing edited)"
+source "$here/rename_vet_lib.sh"
+rename_vet_loop $tsc --noEmit -p .
