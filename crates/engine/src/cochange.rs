@@ -404,15 +404,7 @@ mod ensure_tests {
     use crate::index::IndexOptions;
 
     fn index(root: &Path, db: &Path) {
-        let opts = IndexOptions {
-            max_file_size: 1 << 20,
-            progress: false,
-            full: false,
-            share: false,
-            cache_from: None,
-            counter: None,
-        };
-        crate::engine::index(root, db, &opts).expect("index");
+        crate::engine::index(root, db, &IndexOptions::plain()).expect("index");
     }
 
     /// Off until configured; then computed once, current while HEAD and the files stay (an

@@ -40,6 +40,22 @@ pub struct IndexOptions {
     pub counter: Option<Arc<BuildProgress>>,
 }
 
+#[cfg(test)]
+impl IndexOptions {
+    /// `codegraph index` with a 1 MiB file limit and no progress, sibling or store: the
+    /// unit tests' index.
+    pub(crate) fn plain() -> Self {
+        IndexOptions {
+            max_file_size: 1 << 20,
+            progress: false,
+            full: false,
+            share: false,
+            cache_from: None,
+            counter: None,
+        }
+    }
+}
+
 /// How far a full build is: files parsed of the files scanned (both 0 until the scan ends).
 #[derive(Debug, Default)]
 pub struct BuildProgress {

@@ -139,15 +139,7 @@ mod tests {
         std::fs::write(tmp.join("repo/pkg/a.go"), "package pkg\n\nfunc A() {}\n").unwrap();
         let pkg = canonical_root(&tmp.join("repo/pkg")).unwrap();
         let db = tmp.join("pkg.db");
-        let opts = crate::index::IndexOptions {
-            max_file_size: 1 << 20,
-            progress: false,
-            full: false,
-            share: false,
-            cache_from: None,
-            counter: None,
-        };
-        crate::engine::index(&pkg, &db, &opts).unwrap();
+        crate::engine::index(&pkg, &db, &crate::index::IndexOptions::plain()).unwrap();
         let (r, how) = discover_root(&sub, Some(&db)).unwrap();
         assert_eq!((r, how), (pkg.clone(), Found::IndexedAncestor));
         let (r, how) = discover_root(&pkg, Some(&db)).unwrap();

@@ -126,21 +126,14 @@ pub fn plan(
     }
     // A method renamed alone would break the interfaces it implements and the overrides and
     // implementations of it: its family is renamed with it.
-    let family = if matches!(target.kind, NodeKind::Method | NodeKind::Property) {
-        member_family(reader, target)?
-    } else {
-        Vec::new()
-    };
     // The types whose member is renamed (the target's and its family's): a literal's key is
     // the target's when the literal is of one of them.
-    let mut owners: BTreeSet<String> = BTreeSet::new();
-    if matches!(target.kind, NodeKind::Method | NodeKind::Property) {
-        for m in std::iter::once(target).chain(&family) {
-            if let Some(o) = owner_of(reader, m)? {
-                owners.insert(o.name);
-            }
-        }
-    }
+    let Family { members: family, owners } =
+        if matches!(target.kind, NodeKind::Method | NodeKind::Property) {
+            member_family(reader, target)?
+        } else {
+            Family::default()
+        };
     // Other symbols of the same name: their declarations are not references to the target,
     // and a body that uses another member of the name cannot tell the two apart by text.
     let same_named: Vec<NodeRow> = reader
@@ -187,14 +180,9 @@ pub fn plan(
     // not a reference to the target.
     let mut other_decls: BTreeMap<(String, u32, usize), String> = BTreeMap::new();
     for n in &same_named {
-        let (Some(path), Some(start)) = (n.file.as_deref(), n.start_line) else { continue };
+        let Some(path) = n.file.as_deref() else { continue };
         let Some(lines) = lines_of(path) else { continue };
-        let end = n.end_line.unwrap_or(start).max(start);
-        let decl = (start..=end.min(start + 8)).find_map(|l| {
-            let text = lines.get(l as usize - 1)?;
-            word_columns(text, old).into_iter().find(|&c| !in_string(text, c)).map(|c| (l, c))
-        });
-        if let Some((line, col)) = decl {
+        if let Some((line, col)) = declaration_column(&lines, n, old) {
             other_decls.insert((path.to_string(), line, col), n.id.clone());
         }
     }
@@ -210,6 +198,11 @@ pub fn plan(
     let mut covered: BTreeSet<(String, u32)> = BTreeSet::new();
     let mut missed = 0;
     let mut in_strings: Vec<RenameEdit> = Vec::new();
+    // A shorthand property keeps its value's name: `{ value }` -> `{ newName: value }`.
+    let shorthand = |mut e: RenameEdit| {
+        e.new = format!("{new_name}: {old}");
+        e
+    };
     let edit = |path: &str, line: u32, col: usize, confidence: f64, reason: &str| RenameEdit {
         path: path.to_string(),
         line,
@@ -229,16 +222,7 @@ pub fn plan(
         };
         // The declaration: the first whole-word occurrence from its first line on.
         if let (Some(path), Some(start)) = (symbol.file.as_deref(), symbol.start_line) {
-            let end = symbol.end_line.unwrap_or(start).max(start);
-            let found = lines_of(path).and_then(|lines| {
-                (start..=end.min(start + 8)).find_map(|l| {
-                    let text = lines.get(l as usize - 1)?;
-                    word_columns(text, old)
-                        .into_iter()
-                        .find(|&c| !in_string(text, c))
-                        .map(|c| (l, c))
-                })
-            });
+            let found = lines_of(path).and_then(|lines| declaration_column(&lines, symbol, old));
             match found {
                 Some((line, col)) => {
                     covered.insert((path.to_string(), line));
@@ -327,11 +311,13 @@ pub fn plan(
                         Verdict::Edit => {
                             edits.push(edit(&path, e.line, col, e.weight, &why(e.kind.as_str())))
                         }
-                        Verdict::Shorthand => {
-                            let mut x = edit(&path, e.line, col, e.weight, &why(e.kind.as_str()));
-                            x.new = format!("{new_name}: {old}");
-                            edits.push(x);
-                        }
+                        Verdict::Shorthand => edits.push(shorthand(edit(
+                            &path,
+                            e.line,
+                            col,
+                            e.weight,
+                            &why(e.kind.as_str()),
+                        ))),
                         Verdict::Unsure => {
                             in_strings.push(edit(&path, e.line, col, 0.0, &mixed(src)))
                         }
@@ -441,9 +427,7 @@ pub fn plan(
                                 edits.push(edit(&path, l, col, weight * 0.9, &reason))
                             }
                             (Verdict::Shorthand, _) => {
-                                let mut x = edit(&path, l, col, weight * 0.9, &reason);
-                                x.new = format!("{new_name}: {old}");
-                                edits.push(x);
+                                edits.push(shorthand(edit(&path, l, col, weight * 0.9, &reason)))
                             }
                             (Verdict::Unsure, Some(u)) => {
                                 in_strings.push(edit(&path, l, col, 0.0, u))
@@ -545,6 +529,18 @@ pub fn plan(
         unsure_total,
         collisions,
         notes,
+    })
+}
+
+/// Where `symbol` declares `name`: the first whole-word occurrence outside strings from its
+/// first line on (at most 8 lines down: a declaration's name precedes its body), as (line,
+/// 0-based character column).
+fn declaration_column(lines: &[String], symbol: &NodeRow, name: &str) -> Option<(u32, usize)> {
+    let start = symbol.start_line?;
+    let end = symbol.end_line.unwrap_or(start).max(start);
+    (start..=end.min(start + 8)).find_map(|l| {
+        let text = lines.get(l as usize - 1)?;
+        word_columns(text, name).into_iter().find(|&c| !in_string(text, c)).map(|c| (l, c))
     })
 }
 
@@ -792,27 +788,21 @@ const MAX_FAMILY: usize = 500;
 /// implementation takes its interface and the interface's other implementations; an object
 /// literal annotated with a type takes the type's). A member's type is the source of its
 /// HAS_METHOD / HAS_PROPERTY edge (a Go method hangs off its file), else its parent.
-fn member_family(reader: &Reader<'_>, method: &NodeRow) -> Result<Vec<NodeRow>, String> {
+fn member_family(reader: &Reader<'_>, method: &NodeRow) -> Result<Family, String> {
     let err = |e: codegraph_query::QueryError| e.to_string();
     let heritage = |k: EdgeKind| matches!(k, EdgeKind::Implements | EdgeKind::Extends);
     let name = method.name.as_str();
     let mut seen: BTreeSet<String> = BTreeSet::from([method.id.clone()]);
     let mut types_seen: BTreeSet<String> = BTreeSet::new();
     let mut queue: Vec<NodeRow> = vec![method.clone()];
-    let mut family = Vec::new();
+    let mut out = Family::default();
     while let Some(m) = queue.pop() {
-        let opened = reader.open(&m.id).map_err(err)?;
-        let owner = opened
-            .incoming
-            .iter()
-            .find(|e| matches!(e.kind, EdgeKind::HasMethod | EdgeKind::HasProperty))
-            .map(|e| e.src.clone())
-            .or_else(|| m.parent.clone());
-        let Some(owner) = owner else { continue };
-        if !types_seen.insert(owner.clone()) {
+        let Some(owner) = owner_of(reader, &m)? else { continue };
+        out.owners.insert(owner.name.clone());
+        if !types_seen.insert(owner.id.clone()) {
             continue;
         }
-        let o = reader.open(&owner).map_err(err)?;
+        let o = reader.open(&owner.id).map_err(err)?;
         let related: BTreeSet<&str> = o
             .outgoing
             .iter()
@@ -831,9 +821,9 @@ fn member_family(reader: &Reader<'_>, method: &NodeRow) -> Result<Vec<NodeRow>, 
                 let Some(n) = reader.node(&e.dst).map_err(err)? else { continue };
                 if n.name == name && matches!(n.kind, NodeKind::Method | NodeKind::Property) {
                     seen.insert(n.id.clone());
-                    family.push(n.clone());
+                    out.members.push(n.clone());
                     queue.push(n);
-                    if family.len() >= MAX_FAMILY {
+                    if out.members.len() >= MAX_FAMILY {
                         return Err(format!(
                             "`{}` belongs to a family of more than {MAX_FAMILY} methods: rename it by hand",
                             method.id
@@ -843,8 +833,16 @@ fn member_family(reader: &Reader<'_>, method: &NodeRow) -> Result<Vec<NodeRow>, 
             }
         }
     }
-    family.sort_by(|a, b| a.id.cmp(&b.id));
-    Ok(family)
+    out.members.sort_by(|a, b| a.id.cmp(&b.id));
+    Ok(out)
+}
+
+/// A member's family ([`member_family`]): the other members renamed with it, and the names of
+/// the types they and the member hang off (a literal of one of those types has them as keys).
+#[derive(Default)]
+struct Family {
+    members: Vec<NodeRow>,
+    owners: BTreeSet<String>,
 }
 
 /// Writes the plan's edits into the working tree; refuses before writing anything when a file
