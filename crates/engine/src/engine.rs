@@ -16,8 +16,8 @@ use codegraph_db::{Content, Database, FileMeta, SourceFile, Workspace, file_fact
 use codegraph_parse::FileFacts;
 use codegraph_query::{Diagnostic, SnapshotInfo, SourceRow, Store, UnitKind, UnitRows};
 use codegraph_resolve::{
-    file_graph, file_node, file_unit_digest, node_unit_digest, node_unit_graph, node_units,
-    resolve_file,
+    file_graph, file_node, file_surface, file_unit_digest, node_unit_digest, node_unit_graph,
+    node_units, resolve_file,
 };
 use codegraph_schema::DiagnosticCode;
 use rayon::prelude::*;
@@ -35,6 +35,11 @@ use std::time::Instant;
 /// re-validates the graph, ~50 ms there, and re-runs only what really changed) gives the
 /// steadier latency. `codegraph-bench incremental` reports both kinds of edits.
 pub const INPUT_DURABILITY: Durability = Durability::LOW;
+
+/// Whether engines start in surface verification mode: `CODEGRAPH_VERIFY_SURFACE=1`.
+fn verify_surface_default() -> bool {
+    std::env::var_os("CODEGRAPH_VERIFY_SURFACE").is_some_and(|v| v == "1")
+}
 
 /// Syntax trees a watch daemon keeps (the full build keeps 256 while it streams the tree).
 pub const DAEMON_PARSE_LRU: usize = 32;
@@ -78,6 +83,9 @@ pub struct Engine {
     /// Symlinked directories inside the root, as the last whole-tree walk found them: an
     /// event under a target refreshes the same path under each alias.
     dir_links: Vec<crate::scan::DirLink>,
+    /// Derive every unit after each edit that took the surface shortcut, and fail on any
+    /// difference ([`Engine::set_verify_surface`]).
+    verify_surface: bool,
 }
 
 /// What an input holds for a file, as the full build makes it: the facts its provider
@@ -130,6 +138,9 @@ pub struct Applied {
     pub derive_ms: f64,
     /// Writing and committing the revision.
     pub publish_ms: f64,
+    /// Only the set files' own units were derived: no file was added or removed and every
+    /// set file's surface (what other units read of it) held.
+    pub shortcut: bool,
     /// Files whose stat changed that the git index vouched for, unread.
     pub vouched_files: usize,
     /// The index was damaged, deleted or replaced, and this revision rebuilt it: why.
@@ -414,6 +425,7 @@ impl Engine {
             retired: HashMap::new(),
             unsettled: false,
             dir_links: links,
+            verify_surface: verify_surface_default(),
         };
         (engine, summary)
     }
@@ -538,6 +550,7 @@ impl Engine {
             retired: HashMap::new(),
             unsettled: false,
             dir_links: Vec::new(),
+            verify_surface: verify_surface_default(),
         })
     }
 
@@ -977,8 +990,15 @@ impl Engine {
             removed_files: delta.removed.len(),
             ..Default::default()
         };
+        let before = self.surfaces_before(&delta);
         let inputs = self.set_inputs(delta.upserts, delta.touched, &delta.removed);
-        let units = self.changed_units(&inputs)?;
+        let shortcut = self.surfaces_kept(&inputs, before);
+        let units = if shortcut {
+            applied.shortcut = true;
+            self.own_units(&inputs)?
+        } else {
+            self.changed_units(&inputs)?
+        };
         applied.derive_ms = start.elapsed().as_secs_f64() * 1000.0;
         let publish_start = Instant::now();
         let info = self.snapshot_info(start);
@@ -1099,6 +1119,93 @@ impl Engine {
             self.workspace.set_files(&mut self.db).with_durability(INPUT_DURABILITY).to(inputs);
         }
         InputChanges { upserted, touched, retiring, list_changed }
+    }
+
+    /// The surfaces (`codegraph_resolve::file_surface`) of the files `delta` sets, read before
+    /// it is applied; `None` when the edit cannot take the shortcut whatever they are: a file
+    /// removed, added or changing language, a file resolution reads as text, a language that
+    /// declares no surface, or units left unsettled by a failed revision.
+    fn surfaces_before(&self, delta: &Delta) -> Option<Vec<u64>> {
+        if !delta.removed.is_empty() || self.unsettled {
+            return None;
+        }
+        delta
+            .upserts
+            .iter()
+            .map(|(f, _, content)| {
+                let e = self.files.get(&f.path)?;
+                let same_language = e.input.language(&self.db) == f.language;
+                if !same_language || !matches!(content, Content::Stored(_)) {
+                    return None;
+                }
+                file_surface(&self.db, self.workspace, e.input)
+            })
+            .collect()
+    }
+
+    /// Whether the edit just set left the file list and every set file's surface as they were
+    /// (`before` from [`Engine::surfaces_before`]): then no unit but the set files' own can
+    /// have changed.
+    fn surfaces_kept(&self, inputs: &InputChanges, before: Option<Vec<u64>>) -> bool {
+        let Some(before) = before else { return false };
+        !inputs.list_changed
+            && before.len() == inputs.upserted.len()
+            && inputs.upserted.iter().zip(before).all(|(path, was)| {
+                self.files
+                    .get(path)
+                    .is_some_and(|e| file_surface(&self.db, self.workspace, e.input) == Some(was))
+            })
+    }
+
+    /// Phase 2, shortcut: the units of the set files only, when their surfaces held
+    /// ([`Engine::surfaces_kept`]). Salsa validates and re-derives what those units read, not
+    /// every memo of the tree. In verification mode every unit is derived as well and any
+    /// difference is an error (a unit read something of an edited file outside its surface).
+    fn own_units(&self, inputs: &InputChanges) -> Result<ChangedUnits> {
+        let (db, ws) = (&self.db, self.workspace);
+        let mut files = Vec::new();
+        let mut seen = HashSet::new();
+        for path in &inputs.upserted {
+            let Some(e) = self.files.get(path) else { continue };
+            if !seen.insert(path) {
+                continue;
+            }
+            let digest = file_unit_digest(db, ws, e.input);
+            if self.published.get(&*e.id) != Some(&digest) {
+                files.push((path.clone(), e.input, digest));
+            }
+        }
+        files.sort_by(|a, b| a.0.cmp(&b.0));
+        let sources: Vec<SourceRow> = inputs
+            .upserted
+            .iter()
+            .filter_map(|p| self.files.get(p).map(|e| (p, e)))
+            .map(|(p, e)| source_row(db, p, e.input, e.mtime_ns))
+            .collect();
+        let units = ChangedUnits { files, packages: Vec::new(), gone: Vec::new(), sources };
+        if self.verify_surface {
+            let full = self.changed_units(inputs)?;
+            let key = |u: &ChangedUnits| {
+                let files: Vec<(String, u64)> =
+                    u.files.iter().map(|(p, _, d)| (p.clone(), *d)).collect();
+                (files, u.packages.clone(), u.gone.clone())
+            };
+            if key(&units) != key(&full) {
+                anyhow::bail!(
+                    "surface shortcut missed units after setting {:?}: shortcut {:?}, full {:?}",
+                    inputs.upserted,
+                    key(&units),
+                    key(&full)
+                );
+            }
+        }
+        Ok(units)
+    }
+
+    /// Verification mode (tests, `CODEGRAPH_VERIFY_SURFACE=1`): every edit that takes the
+    /// surface shortcut also derives every unit, and the apply fails if they differ.
+    pub fn set_verify_surface(&mut self, on: bool) {
+        self.verify_surface = on;
     }
 
     /// Phase 2: re-derives every unit's digest (unchanged ones are validated, not recomputed)

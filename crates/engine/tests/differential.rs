@@ -533,7 +533,8 @@ fn first_difference(a: &str, b: &str) -> String {
     format!("incremental only:\n{only_a:#?}\nfull rebuild only:\n{only_b:#?}")
 }
 
-fn run_seed(seed: u64, steps: usize) {
+/// Runs one seed; returns how many of its edits took the surface shortcut.
+fn run_seed(seed: u64, steps: usize) -> usize {
     let dir = tempfile::tempdir().expect("temp dir");
     let base = std::fs::canonicalize(dir.path()).expect("canonical");
     let root = base.join("root");
@@ -586,12 +587,19 @@ fn run_seed(seed: u64, steps: usize) {
     }
     let db = base.join("index.db");
     let (mut engine, _) = Engine::open(&root, &db, &opts(false)).expect("open");
+    // Every edit that takes the surface shortcut also derives every unit and fails on a
+    // difference, naming the units the shortcut missed.
+    engine.set_verify_surface(true);
     let mut log = Vec::new();
+    let mut shortcuts = 0;
     for step in 0..steps {
         let (what, reported) = tree.step(&mut rng);
         log.push(what);
         let abs: Vec<PathBuf> = reported.iter().map(|p| root.join(p)).collect();
-        engine.sync_paths(&abs).expect("sync");
+        let applied = engine.sync_paths(&abs).unwrap_or_else(|e| {
+            panic!("seed {seed}, step {step}: {e:#}\nedits:\n  {}", log.join("\n  "))
+        });
+        shortcuts += usize::from(applied.shortcut);
         let full_db = base.join(format!("full-{step}.db"));
         let (full, _) = Engine::open(&root, &full_db, &opts(true)).expect("full build");
         full.release_for_exit();
@@ -607,6 +615,7 @@ fn run_seed(seed: u64, steps: usize) {
         );
     }
     engine.release_for_exit();
+    shortcuts
 }
 
 /// `1..5` or `7` or `3,9`: the seeds to run.
@@ -628,9 +637,14 @@ fn random_edit_sequences_equal_a_full_rebuild() {
     let steps = std::env::var("CODEGRAPH_DIFF_STEPS").ok().and_then(|s| s.parse().ok());
     let list = seeds(&spec);
     assert!(!list.is_empty(), "no seeds in CODEGRAPH_DIFF_SEEDS={spec}");
+    let mut shortcuts = 0;
     for seed in list {
-        run_seed(seed, steps.unwrap_or(30));
+        shortcuts += run_seed(seed, steps.unwrap_or(30));
     }
+    // Body edits and line shifts keep every surface: the shortcut must have been taken (and
+    // verified against every unit) many times.
+    eprintln!("edits that took the surface shortcut: {shortcuts}");
+    assert!(shortcuts >= 10, "only {shortcuts} edits took the surface shortcut");
 }
 
 #[test]

@@ -102,8 +102,33 @@ pub(crate) fn go_package_of(db: &dyn salsa::Database, file: SourceFile) -> Optio
     crate::languages::of(db, file)?.mention_qualifier(file_facts(db, file))
 }
 
-/// The names [`find_name`] may look up: for each code mention of every Markdown file that is
-/// not a path, its cleaned text and, when qualified, the text after the first dot. Equal
+/// The names [`find_name`] may look up for one Markdown file's code mentions that are not
+/// paths: each cleaned text and, when qualified, the text after the first dot, sorted. Equal
+/// across edits that change no mention: the part of a doc other files' queries read (its
+/// surface).
+#[salsa::tracked(returns(ref))]
+pub(crate) fn doc_lookup_keys(db: &dyn salsa::Database, file: SourceFile) -> Vec<String> {
+    let mut names = Vec::new();
+    for m in &file_facts(db, file).mentions {
+        if m.kind == MentionKind::Link {
+            continue;
+        }
+        let text = clean(&m.text);
+        if looks_like_path(text) {
+            continue;
+        }
+        let Some((text, qualified)) = lookup_keys(text) else { continue };
+        if let Some((_, rest)) = qualified {
+            names.push(rest.to_string());
+        }
+        names.push(text.to_string());
+    }
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// The names [`find_name`] may look up: every Markdown file's [`doc_lookup_keys`]. Equal
 /// across edits that change no mention, so [`name_index`] is rebuilt only when the docs name
 /// something new (or a declaration changes).
 #[salsa::tracked(returns(ref))]
@@ -117,20 +142,7 @@ pub(crate) fn mentioned_names(
         if crate::languages::of(db, file).is_none_or(|r| r.doc_targets()) {
             continue;
         }
-        for m in &file_facts(db, file).mentions {
-            if m.kind == MentionKind::Link {
-                continue;
-            }
-            let text = clean(&m.text);
-            if looks_like_path(text) {
-                continue;
-            }
-            let Some((text, qualified)) = lookup_keys(text) else { continue };
-            if let Some((_, rest)) = qualified {
-                names.insert(rest.to_string());
-            }
-            names.insert(text.to_string());
-        }
+        names.extend(doc_lookup_keys(db, file).iter().cloned());
     }
     Arc::new(names)
 }
@@ -192,6 +204,11 @@ impl crate::languages::LanguageResolver for MarkdownResolver {
 
     fn doc_targets(&self) -> bool {
         false
+    }
+
+    fn surface<'db>(&self, db: &'db dyn salsa::Database, key: crate::keys::FileKey<'db>) -> bool {
+        doc_lookup_keys(db, key.file(db));
+        true
     }
 }
 

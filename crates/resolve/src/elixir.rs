@@ -331,6 +331,11 @@ fn sym_id(db: &dyn salsa::Database, t: Target) -> Option<Id> {
 }
 
 impl LanguageResolver for ElixirResolver {
+    fn surface<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> bool {
+        ex_decls(db, key.file(db));
+        ex_users(db, key.file(db));
+        true
+    }
     fn resolve<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> Resolved {
         let (workspace, file) = (key.workspace(db), key.file(db));
         let facts = file_facts(db, file);

@@ -424,9 +424,12 @@ pub(crate) fn composed_routes<'db>(
         else {
             continue;
         };
-        let target_facts = file_facts(db, target_file);
-        let Some(sym) = target_facts.symbols.get(idx as usize) else { continue };
-        let is_function = matches!(sym.kind, NodeKind::Function | NodeKind::Method);
+        // The target's kind and name through a firewall without lines (see `surface.rs`).
+        let Some((kind, name)) = crate::graph::symbol_heads(db, target_file).get(idx as usize)
+        else {
+            continue;
+        };
+        let is_function = matches!(kind, NodeKind::Function | NodeKind::Method);
         let target_path = target_file.path(db);
         for fe in file_endpoints(db, target_file) {
             let e = &fe.endpoint;
@@ -436,7 +439,7 @@ pub(crate) fn composed_routes<'db>(
             let mounted = if is_function {
                 e.enclosing == Some(idx)
             } else {
-                e.receiver.first().is_some_and(|r| *r == sym.name)
+                e.receiver.first().is_some_and(|r| **r == **name)
             };
             if !mounted {
                 continue;

@@ -48,6 +48,17 @@ pub fn symbol_ids(db: &dyn salsa::Database, file: SourceFile) -> Arc<Vec<Id>> {
     crate::shared::share(path, ids)
 }
 
+/// Each symbol's kind and name, index-aligned with its facts' symbols and without lines: what
+/// another file's queries may read of a symbol they found (endpoint composition asks whether a
+/// mount's target is a function or a router variable), so an edit that moves lines stops here.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn symbol_heads(db: &dyn salsa::Database, file: SourceFile) -> Vec<(NodeKind, Id)> {
+    if file.language(db).is_none() {
+        return Vec::new();
+    }
+    file_facts(db, file).symbols.iter().map(|s| (s.kind, crate::ids::intern(&s.name))).collect()
+}
+
 /// Whether `file` is test code by its language's rule ([`codegraph_parse::is_test_file`]).
 pub(crate) fn is_test(db: &dyn salsa::Database, file: SourceFile) -> bool {
     codegraph_parse::is_test_file(file.language(db), file.path(db))

@@ -93,6 +93,10 @@ pub(crate) fn k8s_table(db: &dyn salsa::Database, workspace: Workspace) -> K8sTa
 }
 
 impl LanguageResolver for KubernetesResolver {
+    fn surface<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> bool {
+        k8s_decls(db, key);
+        true
+    }
     fn resolve<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> Resolved {
         let (workspace, file) = (key.workspace(db), key.file(db));
         let facts = file_facts(db, file);

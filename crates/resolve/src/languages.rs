@@ -116,6 +116,17 @@ pub(crate) trait LanguageResolver: Sync {
         false
     }
 
+    /// Reads every query of `key`'s file that other units' queries read (its `Eq` firewalls:
+    /// declarations, indexes, module tables) and returns `true`; `false` (the default) when the
+    /// language has not declared them, so an edit of one of its files re-derives every unit.
+    /// The generic part (symbol IDs and heads, doc names, endpoints, concepts) is read by
+    /// `surface.rs` itself. Whatever another unit reads of a file must be read here or there,
+    /// else an edit could leave that unit stale: the engine's verification mode and the
+    /// differential test check it.
+    fn surface<'db>(&self, _db: &'db dyn salsa::Database, _key: FileKey<'db>) -> bool {
+        false
+    }
+
     /// Whether its symbols are what documentation names (Markdown sections are not).
     fn doc_targets(&self) -> bool {
         true

@@ -9,8 +9,9 @@
 //! The rows are published in units: one per file ([`file_unit_digest`] covers its
 //! [`file_node`], [`file_graph`] and [`resolve_file`]) and one per node that no file owns (a
 //! directory package, a concept: [`node_units`], [`node_unit_graph`], [`node_unit_digest`]). A daemon recomputes
-//! every unit's digest after an edit and rewrites the units whose digest changed; the digest
-//! queries of units whose outputs compared equal do not even re-execute.
+//! every unit's digest after an edit (only the edited files' own when [`file_surface`] says
+//! nothing other units read of them changed) and rewrites the units whose digest changed; the
+//! digest queries of units whose outputs compared equal do not even re-execute.
 //!
 //! Architecture invariant: this crate knows nothing of SQLite, rmcp, serde DTOs or the file
 //! system. It turns [`codegraph_db`] inputs into plain [`Node`] / [`Edge`] values; storing them
@@ -33,6 +34,7 @@ mod resolved;
 mod rust;
 mod shared;
 mod shell;
+mod surface;
 mod terraform;
 mod tested;
 #[cfg(feature = "example-language")]
@@ -45,6 +47,7 @@ pub use go::table::Platform as GoPlatform;
 pub use graph::{Edge, FileGraph, Node, file_graph, file_node, symbol_ids};
 pub use keys::describe_key;
 pub use resolved::{Resolved, UnresolvedSite, caller_id};
+pub use surface::file_surface;
 pub use units::{
     NodeUnit, UnitGraph, UnitOwner, node_unit_digest, node_unit_graph, node_unit_rows, node_units,
 };

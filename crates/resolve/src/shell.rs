@@ -192,6 +192,10 @@ fn visible_functions(
 }
 
 impl LanguageResolver for ShellResolver {
+    fn surface<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> bool {
+        sh_decls(db, key);
+        true
+    }
     fn resolve<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> Resolved {
         let (workspace, file) = (key.workspace(db), key.file(db));
         let facts = file_facts(db, file);

@@ -76,7 +76,7 @@ pub fn node_units(db: &dyn salsa::Database, workspace: Workspace) -> Vec<NodeUni
 /// rows and the unit list, so an edit that moves a line or a call (but names the same
 /// commands, variables and images) does not re-list the units.
 #[salsa::tracked(returns(ref))]
-fn file_concepts<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Vec<Id> {
+pub(crate) fn file_concepts<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Vec<Id> {
     let rows = crate::resolve_file(db, key.workspace(db), key.file(db));
     let mut out: Vec<Id> = rows
         .edges

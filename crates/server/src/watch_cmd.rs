@@ -233,11 +233,12 @@ fn report(engine: &Engine, batch: &Batch, a: &Applied, json_out: bool) {
             "latency_ms": latency_ms,
             "scan_ms": a.scan_ms,
             "derive_ms": a.derive_ms,
+            "own_units_only": a.shortcut,
             "publish_ms": a.publish_ms,
             "files": engine.file_count(),
         }),
         &format!(
-            "revision {revision}: {} changed, {} removed, {} units rewritten{}; edit->publish {} (scan {:.1}, derive {:.1}, publish {:.1} ms)",
+            "revision {revision}: {} changed, {} removed, {} units rewritten{}; edit->publish {} (scan {:.1}, derive {:.1}{}, publish {:.1} ms)",
             a.changed_files,
             a.removed_files,
             a.units_rewritten,
@@ -245,6 +246,7 @@ fn report(engine: &Engine, batch: &Batch, a: &Applied, json_out: bool) {
             latency_ms.map_or("?".to_string(), |l| format!("{l:.1} ms")),
             a.scan_ms,
             a.derive_ms,
+            if a.shortcut { " own units only" } else { "" },
             a.publish_ms,
         ),
     );

@@ -97,6 +97,14 @@ pub(crate) struct GoResolver;
 pub(crate) static GO_RESOLVER: GoResolver = GoResolver;
 
 impl crate::languages::LanguageResolver for GoResolver {
+    fn surface<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> bool {
+        let file = key.file(db);
+        layout::go_file_summary(db, file);
+        layout::go_import_paths(db, file);
+        layout::go_file_consts(db, file);
+        table::file_decls(db, key);
+        true
+    }
     fn node_units(&self, db: &dyn salsa::Database, workspace: Workspace) -> Vec<(String, String)> {
         packages::package_dirs(db, workspace)
     }

@@ -1308,6 +1308,11 @@ fn test_of(facts: &FileFacts, scope: Option<SymbolIdx>) -> Option<SymbolIdx> {
 }
 
 impl LanguageResolver for JavaResolver {
+    fn surface<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> bool {
+        index::java_index(db, key.file(db));
+        index::java_package(db, key.file(db));
+        true
+    }
     fn resolve<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> Resolved {
         resolve_rows(db, key.workspace(db), key.file(db))
     }

@@ -644,6 +644,11 @@ fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile
 }
 
 impl LanguageResolver for PythonResolver {
+    fn surface<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> bool {
+        index::py_index(db, key.file(db));
+        index::py_file_modules(db, key);
+        true
+    }
     fn resolve<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> Resolved {
         resolve_rows(db, key.workspace(db), key.file(db))
     }

@@ -1948,6 +1948,12 @@ fn unresolved(
 }
 
 impl LanguageResolver for RustResolver {
+    fn surface<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> bool {
+        index::rust_index(db, key.file(db));
+        index::impl_heads(db, key.file(db));
+        layout::file_module(db, key);
+        true
+    }
     fn resolve<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> Resolved {
         resolve_rows(db, key.workspace(db), key.file(db))
     }

@@ -149,6 +149,10 @@ fn address(path: &[&str]) -> Option<(String, Option<String>)> {
 }
 
 impl LanguageResolver for TerraformResolver {
+    fn surface<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> bool {
+        tf_decls(db, key.file(db));
+        true
+    }
     fn resolve<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> Resolved {
         let (workspace, file) = (key.workspace(db), key.file(db));
         let facts = file_facts(db, file);

@@ -276,6 +276,17 @@ pub(crate) struct TsResolver;
 pub(crate) static TS_RESOLVER: TsResolver = TsResolver;
 
 impl crate::languages::LanguageResolver for TsResolver {
+    fn surface<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> bool {
+        let file = key.file(db);
+        index::file_index(db, file);
+        // Function-scope hints and called locals: the resolver may follow another file's
+        // symbol into a function scope, so they are surface too.
+        index::file_local_hints(db, file);
+        index::file_called_locals(db, file);
+        project::file_modules(db, key);
+        named::file_constructors(db, file);
+        true
+    }
     fn resolve<'db>(
         &self,
         db: &'db dyn salsa::Database,
