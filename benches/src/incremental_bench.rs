@@ -318,19 +318,21 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
         wait_event(&rx, "watching", Duration::from_secs(600))?;
         let timeout = Duration::from_secs(30);
         // Agents edit a handful of files over and over: a working set of files, each edited
-        // several times. The first edit of a file is reported apart (it lowers the file's
-        // durability, which makes salsa re-check what depends on it once).
+        // several times. The first edit of a file is reported apart (the daemon computes what
+        // other units read of it, its surface, and what its resolution reads, once).
         let working: Vec<&Target> =
             (0..(a.edits / 6).max(1)).map(|_| &targets[rng.next(targets.len())]).collect();
         let (mut first, mut again) = (Vec::new(), Vec::new());
         let mut rss_first = None;
         let mut seen = std::collections::HashSet::new();
+        let mut own_only = 0;
         for i in 0..a.edits {
             let t = working[i % working.len()];
             let start = Instant::now();
             body_edit(&root, t, i)?;
-            wait_event(&rx, "revision", timeout)?;
+            let v = wait_event(&rx, "revision", timeout)?;
             let ms = start.elapsed().as_secs_f64() * 1000.0;
+            own_only += usize::from(v["own_units_only"] == true);
             if seen.insert(t.rel.clone()) {
                 first.push(ms)
             } else {
@@ -342,6 +344,7 @@ pub fn run(args: impl Iterator<Item = String>) -> Result<()> {
         }
         summary("watch: body edit, file's first edit", first);
         summary("watch: body edit, repeated edits", again);
+        println!("watch: body edits that derived only their own units {own_only} of {}", a.edits);
         let exported: Vec<&Target> = working.iter().copied().filter(|t| t.exported).collect();
         let mut sig = Vec::new();
         for i in 0..if exported.is_empty() { 0 } else { a.edits } {
