@@ -829,7 +829,8 @@ fn go_body_edit_does_not_reresolve_docs() {
 }
 
 /// Editing a Markdown file re-resolves that file alone: its facts, graph and doc edges, and
-/// the set of names the docs mention (equal here, so the name index is not rebuilt).
+/// the names its mentions look up (`doc_lookup_keys`, equal here, so neither the set of names
+/// the docs mention nor the name index re-runs).
 #[test]
 fn markdown_edit_reresolves_only_its_doc_edges() {
     let mut s = Session::new(DOCS);
@@ -844,7 +845,7 @@ fn markdown_edit_reresolves_only_its_doc_edges() {
             "file_graph(README.md)",
             "resolve_file(README.md)",
             "file_unit_digest(README.md)",
-            "mentioned_names()",
+            "doc_lookup_keys(README.md)",
         ],
         &["README.md"],
     );
