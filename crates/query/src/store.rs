@@ -441,6 +441,55 @@ impl Store {
         }
     }
 
+    /// [`Store::copy_beside`] by copying the files: the database and its write-ahead log (not
+    /// the shared-memory index, which SQLite rebuilds), in the kernel (`copy_file_range`), then
+    /// the log folded into the copy. Only for a caller that holds the source's write lock for
+    /// the whole call (no writer can append to the log or checkpoint it meanwhile), and only
+    /// for a source opened read-only (a read-only connection never checkpoints; the read
+    /// transaction held during the copy keeps the log from being reset under it). About 4x
+    /// faster than the page-by-page backup (0.10 vs 0.38 s for the Go standard library's
+    /// 296 MiB index). The copy is in WAL mode and not synced, like [`Store::copy_beside`]'s.
+    pub fn copy_files_beside(&self, dest: &Path) -> Result<PathBuf, QueryError> {
+        let tmp = sibling(dest, &format!(".building-{}", std::process::id()));
+        for f in database_files(&tmp) {
+            let _ = std::fs::remove_file(f);
+        }
+        let err = |source| QueryError::Sqlite { path: dest.to_path_buf(), source };
+        let io = |action: &'static str, path: &Path| {
+            let path = path.to_path_buf();
+            move |source| QueryError::Io { action, path, source }
+        };
+        let copied = (|| {
+            let txn = self.conn.unchecked_transaction().map_err(err)?;
+            // The read transaction starts at the first read.
+            txn.query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get::<_, i64>(0))
+                .map_err(err)?;
+            let [src_db, _, src_wal, _] = database_files(&self.path);
+            let [tmp_db, _, tmp_wal, _] = database_files(&tmp);
+            std::fs::copy(&src_db, &tmp_db).map_err(io("copy", &src_db))?;
+            if std::fs::metadata(&src_wal).is_ok_and(|m| m.len() > 0) {
+                std::fs::copy(&src_wal, &tmp_wal).map_err(io("copy", &src_wal))?;
+            }
+            drop(txn);
+            let out = Connection::open(&tmp).map_err(err)?;
+            out.pragma_update(None, "synchronous", "OFF").map_err(err)?;
+            // Fold the copied log into the copy (a no-op without one), then keep WAL mode.
+            out.pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(())).map_err(err)?;
+            out.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get::<_, i64>(0))
+                .map_err(err)?;
+            Ok(())
+        })();
+        match copied {
+            Ok(()) => Ok(tmp),
+            Err(e) => {
+                for f in database_files(&tmp) {
+                    let _ = std::fs::remove_file(f);
+                }
+                Err(e)
+            }
+        }
+    }
+
     /// Writes this index, as of its last committed revision, to a new compact file at `dest`
     /// (which must not exist) with SQLite's `VACUUM INTO`: one read transaction, no free
     /// pages, no write-ahead log, in rollback-journal mode: a self-contained file to ship
