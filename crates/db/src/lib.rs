@@ -44,6 +44,49 @@ pub fn line_count(text: &str) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
+/// Facts an index stored for a file, decoded on first use: a restored engine sets every
+/// file's content at once, and most are never read before the process ends (a seeded
+/// worktree at its sibling's commit derives nothing; an edit reads the units it reaches).
+/// Compared by the content hash of the bytes they were extracted from.
+pub struct LazyFacts {
+    hash: String,
+    decode: std::sync::Mutex<Option<Box<dyn FnOnce() -> Arc<FileFacts> + Send>>>,
+    facts: std::sync::OnceLock<Arc<FileFacts>>,
+}
+
+impl LazyFacts {
+    /// Facts of the blob with content hash `hash`, made by `decode` when first asked for.
+    pub fn new(hash: String, decode: impl FnOnce() -> Arc<FileFacts> + Send + 'static) -> Self {
+        LazyFacts {
+            hash,
+            decode: std::sync::Mutex::new(Some(Box::new(decode))),
+            facts: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The facts, decoded now if they were not yet (once, whichever thread asks first).
+    pub fn get(&self) -> &Arc<FileFacts> {
+        self.facts.get_or_init(|| {
+            let decode = self.decode.lock().unwrap_or_else(|e| e.into_inner()).take();
+            decode.map_or_else(Arc::default, |d| d())
+        })
+    }
+}
+
+impl PartialEq for LazyFacts {
+    fn eq(&self, other: &Self) -> bool {
+        self.hash == other.hash
+    }
+}
+
+impl Eq for LazyFacts {}
+
+impl std::fmt::Debug for LazyFacts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "LazyFacts({})", self.hash)
+    }
+}
+
 /// What the database knows of a file's content.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Content {
@@ -53,6 +96,8 @@ pub enum Content {
     /// without reading or parsing the file. Files that resolution reads as text (`go.mod`,
     /// `tsconfig.json`, `package.json`) are always loaded as [`Content::Text`].
     Stored(Arc<FileFacts>),
+    /// Stored facts not decoded yet ([`LazyFacts`]).
+    Lazy(Arc<LazyFacts>),
 }
 
 /// One file of the code root. Create with [`SourceFile::new`]; change with the setters only
@@ -75,7 +120,7 @@ pub struct SourceFile {
 pub fn text(db: &dyn salsa::Database, file: SourceFile) -> &str {
     match file.content(db) {
         Content::Text(t) => t,
-        Content::Stored(_) => "",
+        Content::Stored(_) | Content::Lazy(_) => "",
     }
 }
 
@@ -117,6 +162,7 @@ pub fn file_facts(db: &dyn salsa::Database, file: SourceFile) -> Arc<FileFacts> 
     };
     match file.content(db) {
         Content::Stored(facts) => Arc::clone(facts),
+        Content::Lazy(lazy) => Arc::clone(lazy.get()),
         Content::Text(text) => {
             let tree = parse(db, file);
             Arc::new(codegraph_parse::provider(language).extract(text, tree.0.as_ref()))

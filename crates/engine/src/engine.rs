@@ -489,25 +489,21 @@ impl Engine {
         state: codegraph_query::PersistedState,
     ) -> Result<Engine> {
         let db = Database::default();
-        // Decode in parallel; a blob this build cannot read makes the file look changed.
+        // Facts are decoded when first read (most never are in a short-lived process); a
+        // blob of another codec version makes the file look changed.
         let decoded: Vec<(SourceRow, Option<Content>)> = state
             .sources
             .into_par_iter()
-            .map(|row| {
+            .map(|mut row| {
                 let content = if codegraph_resolve::reads_as_text(&row.path) {
                     std::fs::read(root.join(&row.path))
                         .ok()
                         .map(|b| Content::Text(Arc::from(String::from_utf8_lossy(&b).as_ref())))
                 } else {
-                    match &row.facts {
+                    match row.facts.take() {
                         None => Some(Content::Stored(Arc::new(FileFacts::default()))),
-                        // Another root of this process may hold the same blob's facts.
-                        Some(bytes) => crate::shared::facts(
-                            &row.hash,
-                            row.language.as_deref().and_then(codegraph_parse::Language::from_name),
-                            || codegraph_parse::decode_facts(bytes).ok(),
-                        )
-                        .map(Content::Stored),
+                        Some(bytes) if !codegraph_parse::facts_codec_matches(&bytes) => None,
+                        Some(bytes) => Some(lazy_facts(&row, bytes)),
                     }
                 };
                 (row, content)
@@ -1458,6 +1454,25 @@ pub fn source_row(
     let language = input.language(db);
     let facts = language.map(|_| codegraph_parse::encode_facts(file_facts(db, input)));
     source_row_of(path, input.meta(db), mtime_ns, facts, language)
+}
+
+/// The content of a restored file whose facts the index stored: decoded when first read, as
+/// one copy per blob within the process (another root may hold the same blob's facts). A
+/// blob that does not decode (a damaged row) reads as no facts, with a warning.
+fn lazy_facts(row: &SourceRow, bytes: Vec<u8>) -> Content {
+    let (hash, path) = (row.hash.clone(), row.path.clone());
+    let language = row.language.as_deref().and_then(codegraph_parse::Language::from_name);
+    let key = hash.clone();
+    Content::Lazy(Arc::new(codegraph_db::LazyFacts::new(key, move || {
+        crate::shared::facts(&hash, language, || match codegraph_parse::decode_facts(&bytes) {
+            Ok(facts) => Some(facts),
+            Err(e) => {
+                tracing::warn!("the stored facts of {path} do not decode ({e:?}); read as none");
+                Some(FileFacts::default())
+            }
+        })
+        .unwrap_or_default()
+    })))
 }
 
 /// The `source` row of a file from what the scanner saw and its encoded facts.

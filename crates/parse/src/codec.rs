@@ -58,6 +58,12 @@ pub fn encode_facts(facts: &FileFacts) -> Vec<u8> {
     w.out
 }
 
+/// Whether `bytes` were written by this codec version (its first byte): what a restore can
+/// check without decoding.
+pub fn facts_codec_matches(bytes: &[u8]) -> bool {
+    bytes.first() == Some(&CODEC_VERSION)
+}
+
 /// Decodes what [`encode_facts`] wrote. Any malformed input is an error, never a panic.
 pub fn decode_facts(bytes: &[u8]) -> Result<FileFacts, DecodeError> {
     let mut r = Reader { buf: bytes, pos: 0, strings: Vec::new(), symbols: 0 };

@@ -43,6 +43,7 @@ mod util;
 
 pub use codec::{
     CODEC_VERSION, DecodeError, DecodeErrorKind, MAX_CALL_DEPTH, decode_facts, encode_facts,
+    facts_codec_matches,
 };
 pub use endpoints::resolved_go_route;
 pub use facts::*;
