@@ -44,13 +44,16 @@ pub fn line_count(text: &str) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
+/// What makes a [`LazyFacts`]' facts.
+type Decode = Box<dyn FnOnce() -> Arc<FileFacts> + Send>;
+
 /// Facts an index stored for a file, decoded on first use: a restored engine sets every
 /// file's content at once, and most are never read before the process ends (a seeded
 /// worktree at its sibling's commit derives nothing; an edit reads the units it reaches).
 /// Compared by the content hash of the bytes they were extracted from.
 pub struct LazyFacts {
     hash: String,
-    decode: std::sync::Mutex<Option<Box<dyn FnOnce() -> Arc<FileFacts> + Send>>>,
+    decode: std::sync::Mutex<Option<Decode>>,
     facts: std::sync::OnceLock<Arc<FileFacts>>,
 }
 
