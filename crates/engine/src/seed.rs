@@ -53,11 +53,14 @@ pub fn seed(root: &Path, db_path: &Path, max_file_size: u64) -> Seeding {
     if database_files(db_path).iter().any(|f| f.exists()) {
         return out;
     }
+    let start = std::time::Instant::now();
     let siblings = sibling_roots(root);
     if siblings.is_empty() {
         return out;
     }
+    let t_siblings = start.elapsed();
     let blobs = index_blobs(root);
+    let t_blobs = start.elapsed();
     let mut best: Option<(Seeded, PathBuf)> = None;
     for sib in siblings {
         let Ok(sib_db) = crate::paths::default_db_path(&sib) else { continue };
@@ -75,6 +78,7 @@ pub fn seed(root: &Path, db_path: &Path, max_file_size: u64) -> Seeding {
                 .push(format!("ignored the index of sibling worktree {}: {why}", sib.display())),
         }
     }
+    let t_candidates = start.elapsed();
     let Some((seeded, sib_db)) = best else { return out };
     if seeded.matching == 0 {
         return out;
@@ -86,6 +90,7 @@ pub fn seed(root: &Path, db_path: &Path, max_file_size: u64) -> Seeding {
             Some(_held) => s.copy_files_beside(db_path),
             None => s.copy_beside(db_path),
         });
+    tracing::debug!(siblings = ?t_siblings, blobs = ?t_blobs, candidates = ?t_candidates, copied = ?start.elapsed(), "seed phases");
     match copied {
         Ok(copy) => {
             out.from = Some(seeded);
