@@ -86,6 +86,8 @@ pub struct Engine {
     /// Derive every unit after each edit that took the surface shortcut, and fail on any
     /// difference ([`Engine::set_verify_surface`]).
     verify_surface: bool,
+    /// The lock git holds while it rewrites this root's worktree (found once).
+    git_lock: std::sync::OnceLock<Option<PathBuf>>,
 }
 
 /// What an input holds for a file, as the full build makes it: the facts its provider
@@ -426,6 +428,7 @@ impl Engine {
             unsettled: false,
             dir_links: links,
             verify_surface: verify_surface_default(),
+            git_lock: std::sync::OnceLock::new(),
         };
         (engine, summary)
     }
@@ -547,6 +550,7 @@ impl Engine {
             unsettled: false,
             dir_links: Vec::new(),
             verify_surface: verify_surface_default(),
+            git_lock: std::sync::OnceLock::new(),
         })
     }
 
@@ -1439,6 +1443,16 @@ impl Engine {
     }
 
     /// Re-reads HEAD and the dirty files (after a commit or checkout).
+    /// Whether git is rewriting this root's worktree now (a checkout, a merge): a watcher
+    /// holds its batch until it is done, so a branch switch is one revision, not several
+    /// taken while files are still being written ([`crate::git::busy`]).
+    pub fn git_busy(&self) -> bool {
+        self.git_lock
+            .get_or_init(|| crate::git::index_lock_path(&self.root))
+            .as_deref()
+            .is_some_and(crate::git::busy)
+    }
+
     pub fn refresh_git(&mut self) {
         self.git = git_state(&self.root, &self.opts);
     }

@@ -17,6 +17,27 @@ pub struct GitState {
     pub dirty_fingerprint: Option<String>,
 }
 
+/// How long a batch waits at most for git to finish rewriting the tree (and how old a git
+/// lock may be and still count: a crashed git leaves one behind).
+pub const GIT_BUSY_MAX: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The lock file git holds while it rewrites the index of `root`'s worktree (a checkout, a
+/// merge, a rebase step, a commit); `None` outside git.
+pub fn index_lock_path(root: &Path) -> Option<std::path::PathBuf> {
+    let repo = gix::discover(root).ok()?;
+    let mut p = repo.index_path().into_os_string();
+    p.push(".lock");
+    Some(p.into())
+}
+
+/// Whether git is rewriting the worktree now: its index lock exists and is younger than
+/// [`GIT_BUSY_MAX`] (an older one is a crashed git's leftover).
+pub fn busy(lock: &Path) -> bool {
+    std::fs::metadata(lock).is_ok_and(|m| {
+        m.modified().ok().and_then(|t| t.elapsed().ok()).is_none_or(|age| age < GIT_BUSY_MAX)
+    })
+}
+
 /// Reads the git state of `root` (canonical); `None` when the root is not inside a git
 /// repository or the repository cannot be read (the snapshot then records no commit).
 /// Dirty files are read under the scanner's rules (`opts`): the index's own files (an index

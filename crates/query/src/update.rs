@@ -180,7 +180,15 @@ impl Store {
             .optional()
             .map_err(err)?
             .unwrap_or([0; 5]);
-        Ok(Update { tx, path, next_nid, counts, pending: Vec::new(), changed_units: 0 })
+        Ok(Update {
+            tx,
+            path,
+            next_nid,
+            counts,
+            pending: Vec::new(),
+            changed_units: 0,
+            nid_cache: HashMap::new(),
+        })
     }
 }
 
@@ -194,7 +202,13 @@ pub struct Update<'s> {
     /// Edges whose endpoint is a node inserted later in this update, with their owner's nid.
     pending: Vec<(Edge, i64)>,
     changed_units: usize,
+    /// Node ID -> row number of nodes looked up by edges of this update (a target many units
+    /// call, `fmt.Sprintf`, is looked up once); an entry goes when its node is deleted.
+    nid_cache: HashMap<String, i64>,
 }
+
+/// A stored edge's key: (src, kind, dst, line).
+type EdgeKey = (i64, String, i64, i64);
 
 const FILES: usize = 0;
 const SYMBOLS: usize = 1;
@@ -243,7 +257,8 @@ impl Update<'_> {
         rows.collect::<Result<_, _>>().map_err(self.err())
     }
 
-    /// Deletes the edges the unit owns, its unresolved sites and diagnostics.
+    /// Deletes the edges the unit owns (`owner_nid`; `None`: keeps them), its unresolved
+    /// sites and diagnostics.
     fn clear_owned(
         &mut self,
         owner_nid: Option<i64>,
@@ -275,6 +290,7 @@ impl Update<'_> {
     }
 
     fn delete_node(&mut self, nid: i64, row: &NodeRow) -> Result<(), QueryError> {
+        self.nid_cache.remove(&row.id);
         let kind = row.kind.as_str();
         self.counts[EDGES] -= Self::implied_edges_of_row(row);
         self.tx
@@ -293,7 +309,8 @@ impl Update<'_> {
         let t0 = std::time::Instant::now();
         let mut old = self.unit_nodes(rows.id, rows.kind)?;
         let owner_nid = old.get(rows.id).map(|(nid, _)| *nid);
-        self.clear_owned(owner_nid, rows.kind)?;
+        // The unit's edges are compared with the new ones below, not deleted wholesale.
+        self.clear_owned(None, rows.kind)?;
         // Upsert the new nodes, reusing row numbers.
         let mut nids: HashMap<&str, i64> = HashMap::with_capacity(rows.nodes.len());
         let mut added: Vec<&str> = Vec::new();
@@ -349,7 +366,16 @@ impl Update<'_> {
             tracing::warn!(unit = rows.id, "update: unit without its owner node; edges dropped");
             return Ok(());
         };
-        self.insert_edges(&rows.edges, owner, &nids)?;
+        let old_edges = match owner_nid {
+            Some(o) if o == owner => self.owned_edges(owner)?,
+            Some(o) => {
+                // The owner's row was replaced: nothing of its old edges can be kept.
+                self.clear_edges(o)?;
+                HashMap::new()
+            }
+            None => HashMap::new(),
+        };
+        self.replace_edges(&rows.edges, owner, &nids, old_edges)?;
         let t_edges = t0.elapsed();
         if let UnitKind::File(path) = rows.kind {
             let mut ins = self
@@ -384,19 +410,62 @@ impl Update<'_> {
         Ok(())
     }
 
-    fn nid_of(&self, id: &str) -> Result<Option<i64>, QueryError> {
-        self.tx
+    fn nid_of(&mut self, id: &str) -> Result<Option<i64>, QueryError> {
+        if let Some(&nid) = self.nid_cache.get(id) {
+            return Ok(Some(nid));
+        }
+        let nid: Option<i64> = self
+            .tx
             .prepare_cached("SELECT nid FROM node WHERE id = ?1")
             .and_then(|mut s| s.query_row([id], |r| r.get(0)).optional())
-            .map_err(self.err())
+            .map_err(self.err())?;
+        if let Some(nid) = nid {
+            self.nid_cache.insert(id.to_string(), nid);
+        }
+        Ok(nid)
     }
 
-    fn insert_edges(
+    /// The edges `owner` owns now: (src, kind, dst, line) -> (weight, reason).
+    fn owned_edges(&self, owner: i64) -> Result<HashMap<EdgeKey, (f64, String)>, QueryError> {
+        let mut stmt = self
+            .tx
+            .prepare_cached(
+                "SELECT src, kind, dst, line, weight, reason FROM stored_edge WHERE owner = ?1",
+            )
+            .map_err(self.err())?;
+        let rows = stmt
+            .query_map([owner], |r| {
+                Ok(((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?), (r.get(4)?, r.get(5)?)))
+            })
+            .map_err(self.err())?;
+        rows.collect::<Result<_, _>>().map_err(self.err())
+    }
+
+    fn clear_edges(&mut self, owner: i64) -> Result<(), QueryError> {
+        let n = self
+            .tx
+            .prepare_cached("DELETE FROM stored_edge WHERE owner = ?1")
+            .and_then(|mut s| s.execute([owner]))
+            .map_err(self.err())?;
+        self.counts[EDGES] -= n as i64;
+        Ok(())
+    }
+
+    /// Makes `owner`'s edges `edges`: the rows of `old` (what it owned) that are not among
+    /// them are deleted, the new ones inserted, the rest left alone. A re-derived unit mostly
+    /// keeps its edges (a function added to a file, a line moved in another function), and
+    /// each row written costs its key and two indexes: a 2,000-file branch switch rewrote
+    /// every edge of every file before.
+    fn replace_edges(
         &mut self,
         edges: &[&Edge],
         owner: i64,
         local: &HashMap<&str, i64>,
+        mut old: HashMap<EdgeKey, (f64, String)>,
     ) -> Result<(), QueryError> {
+        let mut seen: std::collections::HashSet<EdgeKey> =
+            std::collections::HashSet::with_capacity(edges.len());
+        let mut insert: Vec<(&Edge, i64, i64)> = Vec::new();
         for e in edges {
             let src = match local.get(&*e.src) {
                 Some(&n) => Some(n),
@@ -406,17 +475,45 @@ impl Update<'_> {
                 Some(&n) => Some(n),
                 None => self.nid_of(&e.dst)?,
             };
-            match (src, dst) {
-                (Some(src), Some(dst)) => {
-                    let mut ins = self.tx.prepare_cached(INSERT_EDGE).map_err(self.err())?;
-                    let n = insert_edge(&mut ins, e, src, dst, owner)
-                        .map_err(|source| QueryError::Sqlite { path: self.path.clone(), source })?;
-                    drop(ins);
-                    self.counts[EDGES] += n as i64;
+            let (Some(src), Some(dst)) = (src, dst) else {
+                self.pending.push(((*e).clone(), owner));
+                continue;
+            };
+            let key: EdgeKey = (src, e.kind.as_str().to_string(), dst, i64::from(e.line));
+            if !seen.insert(key.clone()) {
+                continue; // A repeated key: the first one stands, as INSERT OR IGNORE has it.
+            }
+            match old.get(&key) {
+                Some((w, r)) if *w == e.weight() && r == e.reason.as_str() => {
+                    old.remove(&key);
                 }
-                _ => self.pending.push(((*e).clone(), owner)),
+                _ => insert.push((e, src, dst)),
             }
         }
+        if !old.is_empty() {
+            let mut del = self
+                .tx
+                .prepare_cached(
+                    "DELETE FROM stored_edge WHERE src = ?1 AND kind = ?2 AND dst = ?3 AND line = ?4 AND owner = ?5",
+                )
+                .map_err(self.err())?;
+            let mut deleted = 0;
+            for (src, kind, dst, line) in old.keys() {
+                deleted += del
+                    .execute(params![src, kind, dst, line, owner])
+                    .map_err(|source| QueryError::Sqlite { path: self.path.clone(), source })?;
+            }
+            drop(del);
+            self.counts[EDGES] -= deleted as i64;
+        }
+        let mut ins = self.tx.prepare_cached(INSERT_EDGE).map_err(self.err())?;
+        let mut inserted = 0;
+        for (e, src, dst) in insert {
+            inserted += insert_edge(&mut ins, e, src, dst, owner)
+                .map_err(|source| QueryError::Sqlite { path: self.path.clone(), source })?;
+        }
+        drop(ins);
+        self.counts[EDGES] += inserted as i64;
         Ok(())
     }
 

@@ -92,7 +92,9 @@ pub fn run_watch(
         {
             o.fresh(engine.revision());
         }
-        let Some(taken) = next_batch(&events, Duration::from_millis(100), opts.debounce, max_delay)
+        let git_busy = || engine.git_busy();
+        let Some(taken) =
+            next_batch(&events, Duration::from_millis(100), opts.debounce, max_delay, &git_busy)
         else {
             // A whole-tree sync holds every event counted before it starts.
             let before = events.sync();

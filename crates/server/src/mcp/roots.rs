@@ -600,9 +600,14 @@ impl RootHandle {
                     o.fresh(engine.revision());
                 }
             }
-            let Some(taken) =
-                next_batch(events, Duration::from_millis(100), self.opts.debounce, max_delay)
-            else {
+            let git_busy = || engine.git_busy();
+            let Some(taken) = next_batch(
+                events,
+                Duration::from_millis(100),
+                self.opts.debounce,
+                max_delay,
+                &git_busy,
+            ) else {
                 // A whole-tree sync holds every event counted before it starts.
                 let before = self.synced().seen_seq;
                 if retry.due() {
