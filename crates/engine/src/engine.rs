@@ -1176,12 +1176,7 @@ impl Engine {
             }
         }
         files.sort_by(|a, b| a.0.cmp(&b.0));
-        let sources: Vec<SourceRow> = inputs
-            .upserted
-            .iter()
-            .filter_map(|p| self.files.get(p).map(|e| (p, e)))
-            .map(|(p, e)| source_row(db, p, e.input, e.mtime_ns))
-            .collect();
+        let sources = self.changed_sources(inputs);
         let units = ChangedUnits { files, packages: Vec::new(), gone: Vec::new(), sources };
         if self.verify_surface {
             let full = self.changed_units(inputs)?;
@@ -1200,6 +1195,16 @@ impl Engine {
             }
         }
         Ok(units)
+    }
+
+    /// The source rows to record: the facts of the files whose content was set.
+    fn changed_sources(&self, inputs: &InputChanges) -> Vec<SourceRow> {
+        inputs
+            .upserted
+            .iter()
+            .filter_map(|p| self.files.get(p).map(|e| (p, e)))
+            .map(|(p, e)| source_row(&self.db, p, e.input, e.mtime_ns))
+            .collect()
     }
 
     /// Verification mode (tests, `CODEGRAPH_VERIFY_SURFACE=1`): every edit that takes the
@@ -1263,13 +1268,7 @@ impl Engine {
                 self.published.keys().filter(|id| !live.contains(id.as_str())).cloned().collect();
             gone.sort();
         }
-        // Sources to record: the facts of files whose content changed.
-        let sources: Vec<SourceRow> = inputs
-            .upserted
-            .iter()
-            .filter_map(|p| self.files.get(p).map(|e| (p, e)))
-            .map(|(p, e)| source_row(db, p, e.input, e.mtime_ns))
-            .collect();
+        let sources = self.changed_sources(inputs);
         tracing::debug!(par = ?t_par, total = ?start.elapsed(), "derive phases");
         Ok(ChangedUnits { files, packages, gone, sources })
     }
