@@ -1334,7 +1334,9 @@ impl Engine {
         }
         let changed: HashMap<&str, u64> =
             units.packages.iter().map(|(id, d)| (id.as_str(), *d)).collect();
-        for &unit in node_units(db, ws) {
+        // (Listing the node units validates their memo: not when none changed.)
+        let listed: &[_] = if changed.is_empty() { &[] } else { node_units(db, ws) };
+        for &unit in listed {
             let Some(&digest) = changed.get(unit.id(db)) else { continue };
             let id = unit.id(db);
             let g = node_unit_graph(db, unit);

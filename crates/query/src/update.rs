@@ -257,8 +257,7 @@ impl Update<'_> {
         rows.collect::<Result<_, _>>().map_err(self.err())
     }
 
-    /// Deletes the edges the unit owns (`owner_nid`; `None`: keeps them), its unresolved
-    /// sites and diagnostics.
+    /// Deletes the edges the unit owns (`owner_nid`), its unresolved sites and diagnostics.
     fn clear_owned(
         &mut self,
         owner_nid: Option<i64>,
@@ -309,8 +308,8 @@ impl Update<'_> {
         let t0 = std::time::Instant::now();
         let mut old = self.unit_nodes(rows.id, rows.kind)?;
         let owner_nid = old.get(rows.id).map(|(nid, _)| *nid);
-        // The unit's edges are compared with the new ones below, not deleted wholesale.
-        self.clear_owned(None, rows.kind)?;
+        // The unit's edges and unresolved sites are compared with the new ones below, not
+        // deleted wholesale; its diagnostics are replaced there too.
         // Upsert the new nodes, reusing row numbers.
         let mut nids: HashMap<&str, i64> = HashMap::with_capacity(rows.nodes.len());
         let mut added: Vec<&str> = Vec::new();
@@ -378,20 +377,7 @@ impl Update<'_> {
         self.replace_edges(&rows.edges, owner, &nids, old_edges)?;
         let t_edges = t0.elapsed();
         if let UnitKind::File(path) = rows.kind {
-            let mut ins = self
-                .tx
-                .prepare_cached(
-                    "INSERT OR IGNORE INTO unresolved (file, line, caller, callee) VALUES (?1, ?2, ?3, ?4)",
-                )
-                .map_err(self.err())?;
-            let mut added = 0;
-            for u in rows.unresolved {
-                added += ins
-                    .execute(params![path, u.line, u.caller, u.callee])
-                    .map_err(|source| QueryError::Sqlite { path: self.path.clone(), source })?;
-            }
-            drop(ins);
-            self.counts[UNRESOLVED] += added as i64;
+            self.replace_unresolved(path, rows.unresolved)?;
             self.replace_diagnostics(path, &rows.diagnostics)?;
         }
         self.tx
@@ -514,6 +500,70 @@ impl Update<'_> {
         }
         drop(ins);
         self.counts[EDGES] += inserted as i64;
+        Ok(())
+    }
+
+    /// Makes `path`'s unresolved call sites `sites`: like [`Self::replace_edges`], only the
+    /// rows lost or gained are written (a site is keyed by line and callee; its caller moves
+    /// with it).
+    fn replace_unresolved(
+        &mut self,
+        path: &str,
+        sites: &[codegraph_schema::UnresolvedSite],
+    ) -> Result<(), QueryError> {
+        let mut old: HashMap<(i64, String), String> = {
+            let mut stmt = self
+                .tx
+                .prepare_cached("SELECT line, callee, caller FROM unresolved WHERE file = ?1")
+                .map_err(self.err())?;
+            let rows = stmt
+                .query_map([path], |r| Ok(((r.get(0)?, r.get(1)?), r.get(2)?)))
+                .map_err(self.err())?;
+            rows.collect::<Result<_, _>>().map_err(self.err())?
+        };
+        let mut seen: std::collections::HashSet<(i64, &str)> = std::collections::HashSet::new();
+        let mut insert = Vec::new();
+        for u in sites {
+            let key = (i64::from(u.line), u.callee.as_str());
+            if !seen.insert(key) {
+                continue; // A repeated key: the first one stands, as INSERT OR IGNORE has it.
+            }
+            match old.get(&(key.0, key.1.to_string())) {
+                Some(caller) if *caller == *u.caller => {
+                    old.remove(&(key.0, key.1.to_string()));
+                }
+                _ => insert.push(u),
+            }
+        }
+        let err = |path: &std::path::Path| {
+            let path = path.to_path_buf();
+            move |source| QueryError::Sqlite { path, source }
+        };
+        let mut removed = 0;
+        if !old.is_empty() {
+            let mut del = self
+                .tx
+                .prepare_cached(
+                    "DELETE FROM unresolved WHERE file = ?1 AND line = ?2 AND callee = ?3",
+                )
+                .map_err(self.err())?;
+            for (line, callee) in old.keys() {
+                removed += del.execute(params![path, line, callee]).map_err(err(&self.path))?;
+            }
+        }
+        let mut added = 0;
+        let mut ins = self
+            .tx
+            .prepare_cached(
+                "INSERT OR IGNORE INTO unresolved (file, line, caller, callee) VALUES (?1, ?2, ?3, ?4)",
+            )
+            .map_err(self.err())?;
+        for u in insert {
+            added +=
+                ins.execute(params![path, u.line, u.caller, u.callee]).map_err(err(&self.path))?;
+        }
+        drop(ins);
+        self.counts[UNRESOLVED] += added as i64 - removed as i64;
         Ok(())
     }
 
