@@ -88,6 +88,8 @@ pub struct Engine {
     verify_surface: bool,
     /// The lock git holds while it rewrites this root's worktree (found once).
     git_lock: std::sync::OnceLock<Option<PathBuf>>,
+    /// Restored facts not decoded yet ([`Engine::decode_restored`]).
+    lazy_facts: bool,
 }
 
 /// What an input holds for a file, as the full build makes it: the facts its provider
@@ -429,6 +431,7 @@ impl Engine {
             dir_links: links,
             verify_surface: verify_surface_default(),
             git_lock: std::sync::OnceLock::new(),
+            lazy_facts: false,
         };
         (engine, summary)
     }
@@ -551,6 +554,7 @@ impl Engine {
             dir_links: Vec::new(),
             verify_surface: verify_surface_default(),
             git_lock: std::sync::OnceLock::new(),
+            lazy_facts: true,
         })
     }
 
@@ -990,6 +994,7 @@ impl Engine {
             removed_files: delta.removed.len(),
             ..Default::default()
         };
+        self.decode_restored();
         let before = self.surfaces_before(&delta);
         let inputs = self.set_inputs(delta.upserts, delta.touched, &delta.removed);
         let shortcut = self.surfaces_kept(&inputs, before);
@@ -1119,6 +1124,21 @@ impl Engine {
             self.workspace.set_files(&mut self.db).with_durability(INPUT_DURABILITY).to(inputs);
         }
         InputChanges { upserted, touched, retiring, list_changed }
+    }
+
+    /// Decodes a restored engine's facts on every core before its first derivation: they are
+    /// decoded when first read ([`codegraph_db::LazyFacts`]), so an engine that derives
+    /// nothing (a worktree seeded at its sibling's commit) decodes nothing, but resolution
+    /// reads most files' facts through workspace tables (a Go file's import view reads every
+    /// Go file's imports), one file at a time: 0.59 s for a one-file re-index of the Go
+    /// standard library instead of ~0.1 s.
+    fn decode_restored(&mut self) {
+        if std::mem::take(&mut self.lazy_facts) {
+            let inputs: Vec<SourceFile> = self.files.values().map(|e| e.input).collect();
+            self.db.par_each(&inputs, |db, f| {
+                file_facts(db, f);
+            });
+        }
     }
 
     /// The surfaces (`codegraph_resolve::file_surface`) of the files `delta` sets, read before
