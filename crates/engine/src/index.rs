@@ -40,11 +40,10 @@ pub struct IndexOptions {
     pub counter: Option<Arc<BuildProgress>>,
 }
 
-#[cfg(test)]
 impl IndexOptions {
     /// `codegraph index` with a 1 MiB file limit and no progress, sibling or store: the
-    /// unit tests' index.
-    pub(crate) fn plain() -> Self {
+    /// tests' index (set `full` / `share` on it for the others).
+    pub fn plain() -> Self {
         IndexOptions {
             max_file_size: 1 << 20,
             progress: false,

@@ -26,14 +26,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 fn opts(full: bool) -> IndexOptions {
-    IndexOptions {
-        max_file_size: 1 << 20,
-        progress: false,
-        full,
-        share: false,
-        cache_from: None,
-        counter: None,
-    }
+    IndexOptions { full, ..IndexOptions::plain() }
 }
 
 /// A small seeded generator (PCG-style LCG): the same seed gives the same edits everywhere.

@@ -10,14 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn opts(full: bool) -> IndexOptions {
-    IndexOptions {
-        max_file_size: 1 << 20,
-        progress: false,
-        full,
-        share: true,
-        cache_from: None,
-        counter: None,
-    }
+    IndexOptions { full, share: true, ..IndexOptions::plain() }
 }
 
 fn git(dir: &Path, args: &[&str]) {

@@ -8,17 +8,6 @@ use codegraph_engine::engine::{Applied, Engine};
 use codegraph_engine::index::IndexOptions;
 use std::path::{Path, PathBuf};
 
-fn opts() -> IndexOptions {
-    IndexOptions {
-        max_file_size: 1 << 20,
-        progress: false,
-        full: false,
-        share: false,
-        cache_from: None,
-        counter: None,
-    }
-}
-
 fn write(root: &Path, path: &str, text: &str) {
     let p = root.join(path);
     std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
@@ -46,7 +35,8 @@ fn tree() -> (tempfile::TempDir, PathBuf, Engine) {
     write(&root, "web/lib.ts", LIB_TS);
     write(&root, "web/app.ts", APP_TS);
     write(&root, "README.md", README);
-    let (mut engine, _) = Engine::open(&root, &base.join("index.db"), &opts()).expect("open");
+    let (mut engine, _) =
+        Engine::open(&root, &base.join("index.db"), &IndexOptions::plain()).expect("open");
     engine.set_verify_surface(true);
     (dir, root, engine)
 }

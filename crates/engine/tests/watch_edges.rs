@@ -9,14 +9,7 @@ use codegraph_query::Store;
 use std::path::{Path, PathBuf};
 
 fn opts(full: bool) -> IndexOptions {
-    IndexOptions {
-        max_file_size: 1 << 20,
-        progress: false,
-        full,
-        share: false,
-        cache_from: None,
-        counter: None,
-    }
+    IndexOptions { full, ..IndexOptions::plain() }
 }
 
 /// (indexed paths, node counts by kind, skipped paths) of the index at `db`.

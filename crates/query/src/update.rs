@@ -411,6 +411,20 @@ impl Update<'_> {
         Ok(nid)
     }
 
+    /// Runs the statement `sql` once per parameter row; returns the rows it changed.
+    fn execute_each<P: rusqlite::Params>(
+        &self,
+        sql: &str,
+        rows: impl IntoIterator<Item = P>,
+    ) -> Result<usize, QueryError> {
+        let mut stmt = self.tx.prepare_cached(sql).map_err(self.err())?;
+        let mut changed = 0;
+        for row in rows {
+            changed += stmt.execute(row).map_err(self.err())?;
+        }
+        Ok(changed)
+    }
+
     /// The edges `owner` owns now: (src, kind, dst, line) -> (weight, reason).
     fn owned_edges(&self, owner: i64) -> Result<HashMap<EdgeKey, (f64, String)>, QueryError> {
         let mut stmt = self
@@ -476,22 +490,11 @@ impl Update<'_> {
                 _ => insert.push((e, src, dst)),
             }
         }
-        if !old.is_empty() {
-            let mut del = self
-                .tx
-                .prepare_cached(
-                    "DELETE FROM stored_edge WHERE src = ?1 AND kind = ?2 AND dst = ?3 AND line = ?4 AND owner = ?5",
-                )
-                .map_err(self.err())?;
-            let mut deleted = 0;
-            for (src, kind, dst, line) in old.keys() {
-                deleted += del
-                    .execute(params![src, kind, dst, line, owner])
-                    .map_err(|source| QueryError::Sqlite { path: self.path.clone(), source })?;
-            }
-            drop(del);
-            self.counts[EDGES] -= deleted as i64;
-        }
+        let deleted = self.execute_each(
+            "DELETE FROM stored_edge WHERE src = ?1 AND kind = ?2 AND dst = ?3 AND line = ?4 AND owner = ?5",
+            old.keys().map(|(src, kind, dst, line)| (src, kind, dst, line, owner)),
+        )?;
+        self.counts[EDGES] -= deleted as i64;
         let mut ins = self.tx.prepare_cached(INSERT_EDGE).map_err(self.err())?;
         let mut inserted = 0;
         for (e, src, dst) in insert {
@@ -528,41 +531,22 @@ impl Update<'_> {
             if !seen.insert(key) {
                 continue; // A repeated key: the first one stands, as INSERT OR IGNORE has it.
             }
-            match old.get(&(key.0, key.1.to_string())) {
+            let owned = (key.0, key.1.to_string());
+            match old.get(&owned) {
                 Some(caller) if *caller == *u.caller => {
-                    old.remove(&(key.0, key.1.to_string()));
+                    old.remove(&owned);
                 }
                 _ => insert.push(u),
             }
         }
-        let err = |path: &std::path::Path| {
-            let path = path.to_path_buf();
-            move |source| QueryError::Sqlite { path, source }
-        };
-        let mut removed = 0;
-        if !old.is_empty() {
-            let mut del = self
-                .tx
-                .prepare_cached(
-                    "DELETE FROM unresolved WHERE file = ?1 AND line = ?2 AND callee = ?3",
-                )
-                .map_err(self.err())?;
-            for (line, callee) in old.keys() {
-                removed += del.execute(params![path, line, callee]).map_err(err(&self.path))?;
-            }
-        }
-        let mut added = 0;
-        let mut ins = self
-            .tx
-            .prepare_cached(
-                "INSERT OR IGNORE INTO unresolved (file, line, caller, callee) VALUES (?1, ?2, ?3, ?4)",
-            )
-            .map_err(self.err())?;
-        for u in insert {
-            added +=
-                ins.execute(params![path, u.line, u.caller, u.callee]).map_err(err(&self.path))?;
-        }
-        drop(ins);
+        let removed = self.execute_each(
+            "DELETE FROM unresolved WHERE file = ?1 AND line = ?2 AND callee = ?3",
+            old.keys().map(|(line, callee)| (path, line, callee)),
+        )?;
+        let added = self.execute_each(
+            "INSERT OR IGNORE INTO unresolved (file, line, caller, callee) VALUES (?1, ?2, ?3, ?4)",
+            insert.iter().map(|u| (path, u.line, &*u.caller, &u.callee)),
+        )?;
         self.counts[UNRESOLVED] += added as i64 - removed as i64;
         Ok(())
     }
