@@ -144,7 +144,7 @@ pub struct Applied {
     pub publish_ms: f64,
     /// Only the set files' own units were derived: no file was added or removed and every
     /// set file's surface (what other units read of it) held.
-    pub shortcut: bool,
+    pub own_units_only: bool,
     /// Files whose stat changed that the git index vouched for, unread.
     pub vouched_files: usize,
     /// The index was damaged, deleted or replaced, and this revision rebuilt it: why.
@@ -999,7 +999,7 @@ impl Engine {
         let inputs = self.set_inputs(delta.upserts, delta.touched, &delta.removed);
         let shortcut = self.surfaces_kept(&inputs, before);
         let units = if shortcut {
-            applied.shortcut = true;
+            applied.own_units_only = true;
             self.own_units(&inputs)?
         } else {
             self.changed_units(&inputs)?

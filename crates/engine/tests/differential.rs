@@ -592,7 +592,7 @@ fn run_seed(seed: u64, steps: usize) -> usize {
         let applied = engine.sync_paths(&abs).unwrap_or_else(|e| {
             panic!("seed {seed}, step {step}: {e:#}\nedits:\n  {}", log.join("\n  "))
         });
-        shortcuts += usize::from(applied.shortcut);
+        shortcuts += usize::from(applied.own_units_only);
         let full_db = base.join(format!("full-{step}.db"));
         let (full, _) = Engine::open(&root, &full_db, &opts(true)).expect("full build");
         full.release_for_exit();

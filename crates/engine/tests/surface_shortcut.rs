@@ -48,26 +48,26 @@ fn body_edits_derive_only_their_own_units() {
     // A Go function body: only core.go's unit.
     write(&root, "core/core.go", &CORE.replace("x + 1", "x + 2"));
     let a = sync(&mut engine, &root, &["core/core.go"]);
-    assert!(a.shortcut, "a body edit keeps the surface");
+    assert!(a.own_units_only, "a body edit keeps the surface");
     assert_eq!(a.units_rewritten, 1);
 
     // Lines shifted by a comment: the file's own rows move, nobody else's.
     write(&root, "core/core.go", &format!("// shifted\n{}", CORE.replace("x + 1", "x + 2")));
     let a = sync(&mut engine, &root, &["core/core.go"]);
-    assert!(a.shortcut, "a line shift keeps the surface");
+    assert!(a.own_units_only, "a line shift keeps the surface");
     assert_eq!(a.units_rewritten, 1);
 
     // A TypeScript body and a Go body in one batch.
     write(&root, "web/lib.ts", &LIB_TS.replace("n * 2", "n * 3"));
     write(&root, "api/api.go", &API.replace("core.Alpha(1)", "core.Alpha(2)"));
     let a = sync(&mut engine, &root, &["web/lib.ts", "api/api.go"]);
-    assert!(a.shortcut);
+    assert!(a.own_units_only);
     assert_eq!(a.units_rewritten, 2);
 
     // A Markdown paragraph that names the same code.
     write(&root, "README.md", &format!("{README}\nMore words.\n"));
     let a = sync(&mut engine, &root, &["README.md"]);
-    assert!(a.shortcut, "the same mentions keep a doc's surface");
+    assert!(a.own_units_only, "the same mentions keep a doc's surface");
     assert_eq!(a.units_rewritten, 1);
 }
 
@@ -78,27 +78,27 @@ fn edits_other_units_can_see_take_the_full_path() {
     // A renamed exported function: its caller in another package loses its target.
     write(&root, "core/core.go", &CORE.replace("Alpha", "Beta"));
     let a = sync(&mut engine, &root, &["core/core.go"]);
-    assert!(!a.shortcut, "a renamed declaration changes the surface");
+    assert!(!a.own_units_only, "a renamed declaration changes the surface");
     // core.go, api.go (its call is now unresolved) and README.md (`core.Alpha` names nothing).
     assert_eq!(a.units_rewritten, 3);
 
     // A new file: the file list changed.
     write(&root, "core/more.go", "package core\n\nfunc Alpha(x int) int {\n\treturn x\n}\n");
     let a = sync(&mut engine, &root, &["core/more.go"]);
-    assert!(!a.shortcut, "a new file changes the file list");
+    assert!(!a.own_units_only, "a new file changes the file list");
 
     // A doc that names something new.
     write(&root, "README.md", &format!("{README}\nAnd `main`.\n"));
     let a = sync(&mut engine, &root, &["README.md"]);
-    assert!(!a.shortcut, "a new mention changes a doc's surface");
+    assert!(!a.own_units_only, "a new mention changes a doc's surface");
 
     // A manifest resolution reads as text.
     write(&root, "go.mod", "module example.com/m\n\ngo 1.22\n");
     let a = sync(&mut engine, &root, &["go.mod"]);
-    assert!(!a.shortcut, "a file read as text has no surface");
+    assert!(!a.own_units_only, "a file read as text has no surface");
 
     // A removed file.
     std::fs::remove_file(root.join("web/app.ts")).expect("rm");
     let a = sync(&mut engine, &root, &["web/app.ts"]);
-    assert!(!a.shortcut, "a removed file changes the file list");
+    assert!(!a.own_units_only, "a removed file changes the file list");
 }

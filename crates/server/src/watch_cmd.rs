@@ -235,7 +235,7 @@ fn report(engine: &Engine, batch: &Batch, a: &Applied, json_out: bool) {
             "latency_ms": latency_ms,
             "scan_ms": a.scan_ms,
             "derive_ms": a.derive_ms,
-            "own_units_only": a.shortcut,
+            "own_units_only": a.own_units_only,
             "publish_ms": a.publish_ms,
             "files": engine.file_count(),
         }),
@@ -248,7 +248,7 @@ fn report(engine: &Engine, batch: &Batch, a: &Applied, json_out: bool) {
             latency_ms.map_or("?".to_string(), |l| format!("{l:.1} ms")),
             a.scan_ms,
             a.derive_ms,
-            if a.shortcut { " own units only" } else { "" },
+            if a.own_units_only { " own units only" } else { "" },
             a.publish_ms,
         ),
     );
