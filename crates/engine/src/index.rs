@@ -4,7 +4,7 @@
 //! Incremental revisions are the engine's ([`crate::engine`]).
 
 use crate::git::{GitState, git_state};
-use crate::scan::{ScannedFile, scan};
+use crate::scan::{Candidate, ScannedFile, read_file, walk};
 use anyhow::{Context, Result};
 use codegraph_db::{Content, Database, PREFETCH_CHUNK, SourceFile, Workspace};
 use codegraph_query::{Diagnostic, SnapshotInfo, SourceRow, Store};
@@ -159,10 +159,11 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
     let git_opts = scan_opts.clone();
     let git = std::thread::spawn(move || git_state(&git_root, &git_opts));
 
-    let mut scanned = scan(root, &scan_opts);
+    // The walk lists the files; the workers read each one just before parsing it, so reading
+    // and hashing overlap the parse instead of preceding it.
+    let mut walked = walk(root, &scan_opts, root, None);
+    walked.candidates.dedup_by(|a, b| a.rel == b.rel);
     let scan_ms = start.elapsed().as_millis();
-    // Taken after the reads: later than any of them, so the racy window errs on the safe side.
-    let read_ns = now_ns();
 
     // The writer thread fills one publication while the workers go on parsing.
     if let Some(dir) = db_path.parent() {
@@ -187,24 +188,46 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
 
     let parse_start = Instant::now();
     let db = Database::default();
-    let mtimes: Vec<i64> =
-        scanned.files.iter().map(|f| crate::scan::recorded_mtime(f.mtime_ns, read_ns)).collect();
-    let bar = progress_bar(opts.progress, scanned.files.len());
+    let candidates = walked.candidates;
+    let bar = progress_bar(opts.progress, candidates.len());
     if let Some(c) = &opts.counter {
-        c.total.store(scanned.files.len() as u64, std::sync::atomic::Ordering::Relaxed);
+        c.total.store(candidates.len() as u64, std::sync::atomic::Ordering::Relaxed);
         c.done.store(0, std::sync::atomic::Ordering::Relaxed);
     }
-    let mut diagnostics = scanned.diagnostics;
+    // Skips of the walk and of the reads, and notes on lossy decodes: sorted by path below,
+    // as a scan gives them.
+    let mut read_diagnostics = walked.skips;
+    // Notes of the files' graphs (syntax errors, repairs), in path order.
+    let mut file_diagnostics: Vec<Diagnostic> = Vec::new();
     let mut counts = Counts::default();
     let mut writer_gone = false;
-    let mut files: Vec<SourceFile> = Vec::with_capacity(scanned.files.len());
+    let mut files: Vec<SourceFile> = Vec::with_capacity(candidates.len());
+    let mut paths: Vec<String> = Vec::with_capacity(candidates.len());
+    let mut mtimes: Vec<i64> = Vec::with_capacity(candidates.len());
+    let mut bytes: u64 = 0;
     let mut batch = Batch::default();
-    // Workers parse and extract on every core, in any order, and drop each syntax tree at
-    // once; this thread takes their facts in path order (so rows get the same numbers every
-    // time), makes them salsa inputs (stored facts, as a restored index has: nothing is parsed
-    // twice), derives each file's own rows and streams them to the writer thread.
-    prepare_in_parallel(&scanned.files, |i, prepared| {
-        let f = &scanned.files[i];
+    // Workers read, parse and extract on every core, in any order, and drop each syntax tree
+    // and text at once; this thread takes their facts in path order (so rows get the same
+    // numbers every time), makes them salsa inputs (stored facts, as a restored index has:
+    // nothing is parsed twice), derives each file's own rows and streams them to the writer
+    // thread.
+    prepare_in_parallel(&candidates, |read| {
+        bar.inc(1);
+        if let Some(c) = &opts.counter {
+            c.done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        let (f, prepared, read_ns) = match read {
+            Ok(read) => read,
+            Err(d) => {
+                read_diagnostics.push(d);
+                return;
+            }
+        };
+        if let Some(d) = crate::scan::lossy_note(&f) {
+            read_diagnostics.push(d);
+        }
+        let mtime = crate::scan::recorded_mtime(f.mtime_ns, read_ns);
+        bytes += f.meta.size;
         let input =
             SourceFile::builder(f.path.clone(), f.language, prepared.content, f.meta.clone())
                 .durability(crate::engine::INPUT_DURABILITY)
@@ -217,7 +240,7 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
         batch.nodes.push(g.nodes.clone());
         batch.edges.push((node.id.clone(), g.edges.clone()));
         for (code, detail) in &g.diagnostics {
-            diagnostics.push(Diagnostic {
+            file_diagnostics.push(Diagnostic {
                 path: f.path.clone(),
                 code: *code,
                 detail: detail.clone(),
@@ -226,14 +249,12 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
         batch.sources.push(crate::engine::source_row_of(
             &f.path,
             &f.meta,
-            mtimes[i],
+            mtime,
             prepared.facts_blob,
             f.language,
         ));
-        bar.inc(1);
-        if let Some(c) = &opts.counter {
-            c.done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        }
+        paths.push(f.path);
+        mtimes.push(mtime);
         if batch.sources.len() == WRITER_BATCH {
             let full = std::mem::take(&mut batch);
             writer_gone = writer_gone || to_writer.send(WriterEvent::Batch(full)).is_err();
@@ -241,13 +262,10 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
     });
     writer_gone = writer_gone || to_writer.send(WriterEvent::Batch(batch)).is_err();
     writer_gone = writer_gone || to_writer.send(WriterEvent::FileRowsSent).is_err();
-    // Our references to the texts are done with: those salsa keeps (files it reads as text)
-    // live on there, the rest are freed, so resolution reuses their memory instead of growing
-    // the peak.
-    let empty: Arc<str> = Arc::from("");
-    for f in &mut scanned.files {
-        f.text = empty.clone();
-    }
+    read_diagnostics.sort();
+    read_diagnostics.dedup_by(|a, b| a.path == b.path && a.code == b.code);
+    let mut diagnostics = read_diagnostics;
+    diagnostics.extend(file_diagnostics);
     let workspace =
         Workspace::builder(files.clone()).durability(crate::engine::INPUT_DURABILITY).new(&db);
     // The bar keeps moving through the phases after the parse (seconds on a big root).
@@ -351,7 +369,7 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
         edges: snap.edges as usize,
         unresolved: snap.unresolved as usize,
         lines: counts.lines,
-        bytes: scanned.files.iter().map(|f| f.meta.size).sum(),
+        bytes,
         skipped,
         lossy_files,
         files_with_syntax_errors,
@@ -368,9 +386,8 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
         vouched_files: 0,
         notes: Vec::new(),
     };
-    let paths: Vec<String> = scanned.files.into_iter().map(|f| f.path).collect();
     let files = paths.into_iter().zip(files).zip(mtimes).map(|((p, f), m)| (p, f, m)).collect();
-    let links = scanned.links;
+    let links = walked.links;
     Ok(FullBuild { db, store, files, workspace, skips, published, git, revision, summary, links })
 }
 
@@ -384,14 +401,20 @@ struct Prepared {
     facts_blob: Option<Vec<u8>>,
 }
 
-/// Parses and extracts `files` on all cores (each worker drops its syntax tree as soon as the
-/// facts are out) and hands each result to `on_file` on this thread in index order. Files
-/// without a provider, and files resolution reads as text, keep their text instead.
-fn prepare_in_parallel(files: &[ScannedFile], mut on_file: impl FnMut(usize, Prepared)) {
+/// A file read, parsed and extracted by a worker: the file (its text already dropped unless
+/// its input keeps it), what its input holds, and when the read ended (for
+/// [`crate::scan::recorded_mtime`]); or why it was not read.
+type Read = Result<(ScannedFile, Prepared, i64), Diagnostic>;
+
+/// Reads, parses and extracts `candidates` on all cores (each worker drops its syntax tree
+/// as soon as the facts are out) and hands each result to `on_file` on this thread in
+/// candidate order. Files without a provider, and files resolution reads as text, keep
+/// their text instead.
+fn prepare_in_parallel(candidates: &[Candidate], mut on_file: impl FnMut(Read)) {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let next = AtomicUsize::new(0);
-    let (to_main, results) = std::sync::mpsc::sync_channel::<(usize, Prepared)>(256);
+    let (to_main, results) = std::sync::mpsc::sync_channel::<(usize, Read)>(256);
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let to_main = to_main.clone();
@@ -399,8 +422,15 @@ fn prepare_in_parallel(files: &[ScannedFile], mut on_file: impl FnMut(usize, Pre
             scope.spawn(move || {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(f) = files.get(i) else { break };
-                    if to_main.send((i, prepare(f))).is_err() {
+                    let Some(c) = candidates.get(i) else { break };
+                    let read = read_file(c).map(|mut f| {
+                        let read_ns = now_ns();
+                        let prepared = prepare(&f);
+                        // The input holds what it needs of the text (`content_for`).
+                        f.text = Arc::from("");
+                        (f, prepared, read_ns)
+                    });
+                    if to_main.send((i, read)).is_err() {
                         break;
                     }
                 }
@@ -408,12 +438,12 @@ fn prepare_in_parallel(files: &[ScannedFile], mut on_file: impl FnMut(usize, Pre
         }
         drop(to_main);
         // Results arrive out of order; hand them on in order.
-        let mut waiting: HashMap<usize, Prepared> = HashMap::new();
+        let mut waiting: HashMap<usize, Read> = HashMap::new();
         let mut expected = 0;
-        for (i, prepared) in results {
-            waiting.insert(i, prepared);
-            while let Some(p) = waiting.remove(&expected) {
-                on_file(expected, p);
+        for (i, read) in results {
+            waiting.insert(i, read);
+            while let Some(r) = waiting.remove(&expected) {
+                on_file(r);
                 expected += 1;
             }
         }

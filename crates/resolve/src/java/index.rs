@@ -1,6 +1,7 @@
 //! What other files may know of a Java file ([`java_index`], an `Eq` firewall: its package,
 //! imports, types with their supertypes and members, field types and return types, no lines)
-//! and which files declare a package ([`package_files`], per package name).
+//! and which files declare a package ([`package_files`], per package name) with their top-level
+//! types ([`package_types`]).
 //!
 //! Why it exists: resolution of one file reads other files only through these tables, so an
 //! edit inside a method body leaves them equal and only the edited file re-resolves; and a
@@ -319,6 +320,24 @@ pub(crate) fn package_files<'db>(
     key: PackageKey<'db>,
 ) -> Vec<SourceFile> {
     java_packages(db, key.workspace(db)).get(key.package(db)).cloned().unwrap_or_default()
+}
+
+/// The top-level types of one package by name, each in the first of the package's files that
+/// declares it (in workspace order): one lookup for what was a walk over the package's files
+/// reading each one's index (0.4 of the 1.1 CPU-s that resolving the JDK's `java.base` took).
+/// An `Eq` firewall: it changes only when a top-level type is added, removed or moved.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn package_types<'db>(
+    db: &'db dyn salsa::Database,
+    key: PackageKey<'db>,
+) -> HashMap<String, (SourceFile, SymbolIdx)> {
+    let mut out: HashMap<String, (SourceFile, SymbolIdx)> = HashMap::new();
+    for &f in package_files(db, key) {
+        for (name, &i) in &java_index(db, f).top {
+            out.entry(name.clone()).or_insert((f, i));
+        }
+    }
+    out
 }
 
 #[cfg(test)]

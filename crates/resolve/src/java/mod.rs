@@ -43,7 +43,7 @@ use codegraph_parse::{
     SymbolIdx, TypeHint,
 };
 use codegraph_schema::{EdgeKind, NodeKind, Reason};
-use index::{JavaIndex, PackageKey, java_index, package_files};
+use index::{JavaIndex, PackageKey, java_index, package_files, package_types};
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 
@@ -161,7 +161,8 @@ impl<'db> Local<'db> {
     }
 
     fn top_type(&self, package: &str, name: &str) -> Option<Target> {
-        self.package(package).iter().find_map(|&f| self.index(f).top.get(name).map(|&i| (f, i)))
+        let key = PackageKey::new(self.db, self.workspace, package.to_string());
+        package_types(self.db, key).get(name).copied()
     }
 
     /// A member type `name` of `t` (declared in it or inherited).
