@@ -6,7 +6,7 @@
 use crate::git::{GitState, git_state};
 use crate::scan::{Candidate, ScannedFile, read_file, walk};
 use anyhow::{Context, Result};
-use codegraph_db::{Content, Database, PREFETCH_CHUNK, SourceFile, Workspace};
+use codegraph_db::{Content, Database, SourceFile, Workspace};
 use codegraph_query::{Diagnostic, SnapshotInfo, SourceRow, Store};
 use codegraph_resolve::{
     Edge, Node, UnresolvedSite, file_graph, file_node, file_unit_digest, node_unit_digest,
@@ -274,30 +274,31 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
 
     // Cross-file resolution needs every file's facts, so it runs after the parse pass.
     let resolve_start = Instant::now();
-    db.par_each(&files, |db, file| {
-        file_unit_digest(db, workspace, file);
-    });
+    // Workers resolve on every core while this thread hands each file's rows to the writer
+    // in path order, so the writer inserts edges during resolution instead of after it.
     let mut published: HashMap<String, u64> = HashMap::with_capacity(files.len());
-    for chunk in files.chunks(PREFETCH_CHUNK) {
-        let mut batch = Batch::default();
-        for &file in chunk {
-            let id = file_node(&db, file).id.clone();
-            let r = resolve_file(&db, workspace, file);
-            if !r.nodes.is_empty() {
-                batch.nodes.push(Arc::from(r.nodes.as_slice()));
-            }
-            if !r.edges.is_empty() {
-                batch.edges.push((id.clone(), Arc::from(r.edges.as_slice())));
-            }
-            if !r.unresolved.is_empty() {
-                batch.unresolved.push((file.path(&db).clone(), r.unresolved.clone()));
-            }
-            let digest = file_unit_digest(&db, workspace, file);
-            batch.units.push((id.clone(), digest));
-            published.insert(id.to_string(), digest);
+    let mut batch = Batch::default();
+    resolve_in_parallel(&db, &files, workspace, |file| {
+        let id = file_node(&db, file).id.clone();
+        let r = resolve_file(&db, workspace, file);
+        if !r.nodes.is_empty() {
+            batch.nodes.push(Arc::from(r.nodes.as_slice()));
         }
-        writer_gone = writer_gone || to_writer.send(WriterEvent::Batch(batch)).is_err();
-    }
+        if !r.edges.is_empty() {
+            batch.edges.push((id.clone(), Arc::from(r.edges.as_slice())));
+        }
+        if !r.unresolved.is_empty() {
+            batch.unresolved.push((file.path(&db).clone(), r.unresolved.clone()));
+        }
+        let digest = file_unit_digest(&db, workspace, file);
+        batch.units.push((id.clone(), digest));
+        published.insert(id.to_string(), digest);
+        if batch.units.len() == WRITER_BATCH {
+            let full = std::mem::take(&mut batch);
+            writer_gone = writer_gone || to_writer.send(WriterEvent::Batch(full)).is_err();
+        }
+    });
+    writer_gone = writer_gone || to_writer.send(WriterEvent::Batch(batch)).is_err();
     let resolve_ms = resolve_start.elapsed().as_millis();
     let mut batch = Batch::default();
     for &unit in node_units(&db, workspace) {
@@ -444,6 +445,49 @@ fn prepare_in_parallel(candidates: &[Candidate], mut on_file: impl FnMut(Read)) 
             waiting.insert(i, read);
             while let Some(r) = waiting.remove(&expected) {
                 on_file(r);
+                expected += 1;
+            }
+        }
+    });
+}
+
+/// Derives every file's unit on all cores and calls `on_file` on this thread for each file
+/// in order as soon as it and every file before it are derived (its memos are then read, not
+/// computed).
+fn resolve_in_parallel(
+    db: &Database,
+    files: &[SourceFile],
+    workspace: Workspace,
+    mut on_file: impl FnMut(SourceFile),
+) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let next = AtomicUsize::new(0);
+    // Unbounded: a worker never waits for this thread (which may wait for the writer).
+    let (to_main, done) = std::sync::mpsc::channel::<usize>();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let db = db.clone();
+            let to_main = to_main.clone();
+            let next = &next;
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&file) = files.get(i) else { break };
+                    file_unit_digest(&db, workspace, file);
+                    if to_main.send(i).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(to_main);
+        let mut finished = vec![false; files.len()];
+        let mut expected = 0;
+        for i in done {
+            finished[i] = true;
+            while finished.get(expected).copied().unwrap_or(false) {
+                on_file(files[expected]);
                 expected += 1;
             }
         }
