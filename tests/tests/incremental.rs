@@ -1363,6 +1363,8 @@ fn java_method_rename_reresolves_its_readers() {
             "composed_routes(src/com/shop/Cart.java)",
             // The package clause is unchanged: the package table stays.
             "java_package(src/com/shop/Cart.java)",
+            // The package's type table reads the file's index again and comes out equal.
+            "package_types(com.shop)",
             "resolve_file(src/com/shop/Cart.java)",
             "resolve_file(src/com/shop/web/View.java)",
             "file_unit_digest(src/com/shop/Cart.java)",

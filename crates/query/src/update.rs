@@ -51,6 +51,10 @@ pub struct UnitRows<'a> {
     pub digest: u64,
 }
 
+/// Page cache (KiB, as `PRAGMA cache_size` takes it: negative) while the whole `source` table is
+/// read once.
+const SCAN_CACHE: i64 = -1024;
+
 /// What the store remembers of the last revision, for the next incremental one.
 #[derive(Debug, Default)]
 pub struct PersistedState {
@@ -83,6 +87,35 @@ impl Store {
             .unwrap_or((None, None));
         let units = self.unit_digests()?;
         let mut state = PersistedState { revision, indexer_version, units, ..Default::default() };
+        // One pass over the whole table gains nothing from the page cache, and pages cached
+        // here would stay in a long-lived process (the allocator keeps what SQLite frees):
+        // read it with a small cache, then give the connection its cache back.
+        let cache: i64 = self.conn.query_row("PRAGMA cache_size", [], |r| r.get(0)).map_err(err)?;
+        self.conn.pragma_update(None, "cache_size", SCAN_CACHE).map_err(err)?;
+        let sources = self.read_sources(&mut state);
+        self.conn.pragma_update(None, "cache_size", cache).map_err(err)?;
+        sources?;
+        let mut stmt = self
+            .conn
+            .prepare("SELECT path, code, detail FROM diagnostic WHERE skipped = 1 ORDER BY path")
+            .map_err(err)?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?))
+            })
+            .map_err(err)?;
+        for row in rows {
+            let (path, code, detail) = row.map_err(err)?;
+            if let Some(code) = codegraph_schema::DiagnosticCode::parse(&code) {
+                state.skips.push(Diagnostic { path, code, detail });
+            }
+        }
+        Ok(state)
+    }
+
+    /// Every `source` row, in path order, into `state`.
+    fn read_sources(&self, state: &mut PersistedState) -> Result<(), QueryError> {
+        let err = |source| QueryError::Sqlite { path: self.path.clone(), source };
         let mut stmt = self
             .conn
             .prepare(
@@ -106,22 +139,7 @@ impl Store {
         for row in rows {
             state.sources.push(row.map_err(err)?);
         }
-        let mut stmt = self
-            .conn
-            .prepare("SELECT path, code, detail FROM diagnostic WHERE skipped = 1 ORDER BY path")
-            .map_err(err)?;
-        let rows = stmt
-            .query_map([], |r| {
-                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?))
-            })
-            .map_err(err)?;
-        for row in rows {
-            let (path, code, detail) = row.map_err(err)?;
-            if let Some(code) = codegraph_schema::DiagnosticCode::parse(&code) {
-                state.skips.push(Diagnostic { path, code, detail });
-            }
-        }
-        Ok(state)
+        Ok(())
     }
 
     /// The newest published revision, if any.
@@ -676,4 +694,32 @@ fn same_row(row: &NodeRow, n: &Node) -> bool {
         && row.lines == n.lines
         && row.hash == n.hash
         && row.props == n.props
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reading_the_state_leaves_the_connections_cache_as_it_was() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = Store::open(&dir.path().join("index.db")).expect("open");
+        store.set_cache_kib(8 * 1024).expect("cache");
+        let cache = |s: &Store| -> i64 {
+            s.conn.query_row("PRAGMA cache_size", [], |r| r.get(0)).expect("pragma")
+        };
+        assert_eq!(cache(&store), -8 * 1024);
+        store
+            .conn
+            .execute(
+                "INSERT INTO source (path, size, mtime_ns, hash, lossy_utf8, lines, facts, language) \
+                 VALUES ('a.go', 3, 7, 'h', 0, 1, x'0102', 'go')",
+                [],
+            )
+            .expect("row");
+        let state = store.persisted_state().expect("state");
+        assert_eq!(state.sources.len(), 1);
+        assert_eq!(state.sources[0].facts.as_deref(), Some(&[1u8, 2][..]));
+        assert_eq!(cache(&store), -8 * 1024);
+    }
 }

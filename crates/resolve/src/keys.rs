@@ -62,6 +62,9 @@ pub fn describe_key(db: &dyn salsa::Database, key: salsa::DatabaseKeyIndex) -> S
     } else if let Some(k) = crate::rust::ModKey::cast(id, ty) {
         // A Rust module: its root directory and path (`src crate::a::b` reads `src a::b`).
         format!("{} {}", dir_label(k.root(db)), k.path(db))
+    } else if let Some(k) = crate::java::PackageKey::cast(id, ty) {
+        // A Java package: its name.
+        k.package(db).clone()
     } else if let Some(u) = NodeUnit::cast(id, ty) {
         u.id(db).to_string()
     } else {

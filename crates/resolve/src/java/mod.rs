@@ -43,7 +43,8 @@ use codegraph_parse::{
     SymbolIdx, TypeHint,
 };
 use codegraph_schema::{EdgeKind, NodeKind, Reason};
-use index::{JavaIndex, PackageKey, java_index, package_files, package_types};
+pub(crate) use index::PackageKey;
+use index::{JavaIndex, java_index, package_files, package_types};
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 
