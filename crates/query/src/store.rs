@@ -604,9 +604,10 @@ impl Store {
 pub struct Publication<'s> {
     tx: rusqlite::Transaction<'s>,
     path: PathBuf,
-    /// Node ID -> row number; FxHash, since it takes one insert per node and two lookups per
-    /// stored edge (SipHash showed in the writer thread's profile).
-    nids: FxHashMap<String, i64>,
+    /// Node ID (the node's own shared ID, not a copy) -> row number; FxHash, since it takes
+    /// one insert per node and two lookups per stored edge (SipHash showed in the writer
+    /// thread's profile).
+    nids: FxHashMap<codegraph_schema::Id, i64>,
     files: i64,
     symbols: i64,
     edges: i64,
@@ -636,7 +637,7 @@ impl Publication<'_> {
                 continue;
             }
             let nid = self.nids.len() as i64 + 1;
-            self.nids.insert(n.id.to_string(), nid);
+            self.nids.insert(n.id.clone(), nid);
             match n.kind.category() {
                 NodeCategory::Symbol => self.symbols += 1,
                 NodeCategory::File => self.files += 1,
