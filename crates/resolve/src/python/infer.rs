@@ -221,6 +221,11 @@ pub(crate) struct Infer<'db> {
     pub budget: std::cell::Cell<u32>,
     /// The MROs worked out so far in this file's resolution.
     pub mros: std::cell::RefCell<MroCache>,
+    /// Indexes and import tables already fetched in this file's resolution: one salsa read
+    /// each instead of a fetch (a memo lookup and the read's bookkeeping) per lookup.
+    pub indexes: std::cell::RefCell<rustc_hash::FxHashMap<SourceFile, &'db PyIndex>>,
+    pub modules:
+        std::cell::RefCell<rustc_hash::FxHashMap<SourceFile, &'db [(ModRef, Option<Module>)]>>,
 }
 
 /// Method resolution orders by class, and whether each is open (see [`Infer::mro`]).
@@ -239,13 +244,24 @@ impl<'db> Infer<'db> {
     }
 
     pub(crate) fn index(&self, f: SourceFile) -> &'db PyIndex {
-        py_index(self.db, f)
+        if let Some(&i) = self.indexes.borrow().get(&f) {
+            return i;
+        }
+        let i = py_index(self.db, f);
+        self.indexes.borrow_mut().insert(f, i);
+        i
     }
 
     /// Where a module an import of `from` names leads (memoized per file).
     pub(crate) fn module(&self, from: SourceFile, m: &ModRef) -> Option<Module> {
-        let key = crate::keys::FileKey::new(self.db, self.workspace, from);
-        match super::index::py_file_modules(self.db, key).iter().find(|(r, _)| r == m) {
+        let cached = self.modules.borrow().get(&from).copied();
+        let table = cached.unwrap_or_else(|| {
+            let key = crate::keys::FileKey::new(self.db, self.workspace, from);
+            let t = super::index::py_file_modules(self.db, key).as_slice();
+            self.modules.borrow_mut().insert(from, t);
+            t
+        });
+        match table.iter().find(|(r, _)| r == m) {
             Some((_, found)) => found.clone(),
             None => find_module(self.db, self.workspace, from.path(self.db), m),
         }

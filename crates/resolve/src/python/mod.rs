@@ -83,6 +83,8 @@ impl<'db> Local<'db> {
                 workspace,
                 budget: std::cell::Cell::new(infer::BUDGET),
                 mros: Default::default(),
+                indexes: Default::default(),
+                modules: Default::default(),
             },
             file,
             facts,
