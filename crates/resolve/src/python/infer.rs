@@ -224,9 +224,11 @@ pub(crate) struct Infer<'db> {
     /// Indexes and import tables already fetched in this file's resolution: one salsa read
     /// each instead of a fetch (a memo lookup and the read's bookkeeping) per lookup.
     pub indexes: std::cell::RefCell<rustc_hash::FxHashMap<SourceFile, &'db PyIndex>>,
-    pub modules:
-        std::cell::RefCell<rustc_hash::FxHashMap<SourceFile, &'db [(ModRef, Option<Module>)]>>,
+    pub modules: std::cell::RefCell<rustc_hash::FxHashMap<SourceFile, &'db ModuleTable>>,
 }
+
+/// Where each module a file's imports name leads (`py_file_modules`).
+pub(crate) type ModuleTable = [(ModRef, Option<Module>)];
 
 /// Method resolution orders by class, and whether each is open (see [`Infer::mro`]).
 pub(crate) type MroCache =
