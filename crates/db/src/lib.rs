@@ -287,6 +287,50 @@ impl Database {
             }
         });
     }
+
+    /// [`Database::par_each`], and `on_file` on this thread for each file in `files` order as
+    /// soon as it and every file before it are computed (it reads their memos while the
+    /// workers go on). The workers never wait for `on_file`.
+    pub fn par_each_in_order(
+        &self,
+        files: &[SourceFile],
+        compute: impl Fn(&Database, SourceFile) + Sync,
+        mut on_file: impl FnMut(SourceFile),
+    ) {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let next = AtomicUsize::new(0);
+        let compute = &compute;
+        // Unbounded: a worker never waits for this thread (which may be waiting elsewhere).
+        let (to_main, done) = std::sync::mpsc::channel::<usize>();
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                let db = self.clone();
+                let to_main = to_main.clone();
+                let next = &next;
+                scope.spawn(move || {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&file) = files.get(i) else { break };
+                        compute(&db, file);
+                        if to_main.send(i).is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(to_main);
+            let mut finished = vec![false; files.len()];
+            let mut expected = 0;
+            for i in done {
+                finished[i] = true;
+                while let Some(&file) = files.get(expected).filter(|_| finished[expected]) {
+                    on_file(file);
+                    expected += 1;
+                }
+            }
+        });
+    }
 }
 
 /// Files a worker of [`Database::par_map`] takes at a time.
@@ -390,5 +434,35 @@ mod tests {
         for (i, f) in files.iter().enumerate() {
             assert_eq!(file_facts(&db, *f).symbols[0].name, format!("T{i}"));
         }
+    }
+
+    #[test]
+    fn par_each_in_order_hands_on_every_file_in_order_once_computed() {
+        let db = Database::default();
+        let files: Vec<SourceFile> = (0..300)
+            .map(|i| {
+                SourceFile::new(
+                    &db,
+                    format!("d/{i}.md"),
+                    Some(Language::Markdown),
+                    Content::Text(Arc::from(format!("# T{i}\n"))),
+                    FileMeta::for_text(""),
+                )
+            })
+            .collect();
+        let computed = Mutex::new(std::collections::HashSet::new());
+        let mut seen = Vec::new();
+        db.par_each_in_order(
+            &files,
+            |db, f| {
+                file_facts(db, f);
+                computed.lock().expect("lock").insert(f);
+            },
+            |f| {
+                assert!(computed.lock().expect("lock").contains(&f), "handed on before computed");
+                seen.push(f);
+            },
+        );
+        assert_eq!(seen, files);
     }
 }

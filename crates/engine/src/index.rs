@@ -161,8 +161,7 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
 
     // The walk lists the files; the workers read each one just before parsing it, so reading
     // and hashing overlap the parse instead of preceding it.
-    let mut walked = walk(root, &scan_opts, root, None);
-    walked.candidates.dedup_by(|a, b| a.rel == b.rel);
+    let walked = walk(root, &scan_opts, root, None);
     let scan_ms = start.elapsed().as_millis();
 
     // The writer thread fills one publication while the workers go on parsing.
@@ -262,8 +261,7 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
     });
     writer_gone = writer_gone || to_writer.send(WriterEvent::Batch(batch)).is_err();
     writer_gone = writer_gone || to_writer.send(WriterEvent::FileRowsSent).is_err();
-    read_diagnostics.sort();
-    read_diagnostics.dedup_by(|a, b| a.path == b.path && a.code == b.code);
+    crate::scan::sort_diagnostics(&mut read_diagnostics);
     let mut diagnostics = read_diagnostics;
     diagnostics.extend(file_diagnostics);
     let workspace =
@@ -278,7 +276,10 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
     // in path order, so the writer inserts edges during resolution instead of after it.
     let mut published: HashMap<String, u64> = HashMap::with_capacity(files.len());
     let mut batch = Batch::default();
-    resolve_in_parallel(&db, &files, workspace, |file| {
+    let derive = |db: &Database, file| {
+        file_unit_digest(db, workspace, file);
+    };
+    db.par_each_in_order(&files, derive, |file| {
         let id = file_node(&db, file).id.clone();
         let r = resolve_file(&db, workspace, file);
         if !r.nodes.is_empty() {
@@ -421,6 +422,7 @@ fn prepare_in_parallel(candidates: &[Candidate], mut on_file: impl FnMut(Read)) 
             let to_main = to_main.clone();
             let next = &next;
             scope.spawn(move || {
+                let empty: Arc<str> = Arc::from("");
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(c) = candidates.get(i) else { break };
@@ -428,7 +430,7 @@ fn prepare_in_parallel(candidates: &[Candidate], mut on_file: impl FnMut(Read)) 
                         let read_ns = now_ns();
                         let prepared = prepare(&f);
                         // The input holds what it needs of the text (`content_for`).
-                        f.text = Arc::from("");
+                        f.text = empty.clone();
                         (f, prepared, read_ns)
                     });
                     if to_main.send((i, read)).is_err() {
@@ -445,49 +447,6 @@ fn prepare_in_parallel(candidates: &[Candidate], mut on_file: impl FnMut(Read)) 
             waiting.insert(i, read);
             while let Some(r) = waiting.remove(&expected) {
                 on_file(r);
-                expected += 1;
-            }
-        }
-    });
-}
-
-/// Derives every file's unit on all cores and calls `on_file` on this thread for each file
-/// in order as soon as it and every file before it are derived (its memos are then read, not
-/// computed).
-fn resolve_in_parallel(
-    db: &Database,
-    files: &[SourceFile],
-    workspace: Workspace,
-    mut on_file: impl FnMut(SourceFile),
-) {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let next = AtomicUsize::new(0);
-    // Unbounded: a worker never waits for this thread (which may wait for the writer).
-    let (to_main, done) = std::sync::mpsc::channel::<usize>();
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            let db = db.clone();
-            let to_main = to_main.clone();
-            let next = &next;
-            scope.spawn(move || {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&file) = files.get(i) else { break };
-                    file_unit_digest(&db, workspace, file);
-                    if to_main.send(i).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(to_main);
-        let mut finished = vec![false; files.len()];
-        let mut expected = 0;
-        for i in done {
-            finished[i] = true;
-            while finished.get(expected).copied().unwrap_or(false) {
-                on_file(files[expected]);
                 expected += 1;
             }
         }

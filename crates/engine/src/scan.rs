@@ -11,7 +11,6 @@ use codegraph_db::FileMeta;
 use codegraph_parse::Language;
 use codegraph_query::Diagnostic;
 use codegraph_schema::DiagnosticCode;
-use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -44,6 +43,7 @@ pub struct ScannedFile {
     pub mtime_ns: i64,
 }
 
+#[cfg(test)]
 #[derive(Debug, Default)]
 pub struct ScanResult {
     /// Sorted by path.
@@ -122,8 +122,12 @@ pub struct Walk {
     pub links: Vec<DirLink>,
 }
 
-/// Walks `root` (already canonical) and reads every eligible file, in parallel.
+/// Walks `root` (already canonical) and reads every eligible file, in parallel: what a full
+/// build reads (`index::full_build` streams the same [`walk`], [`read_file`] and
+/// [`lossy_note`] into its parse workers instead), in one call for the scanner's tests.
+#[cfg(test)]
 pub fn scan(root: &Path, opts: &ScanOptions) -> ScanResult {
+    use rayon::prelude::*;
     let walked = walk(root, opts, root, None);
     let results: Vec<Result<ScannedFile, Diagnostic>> =
         walked.candidates.into_par_iter().map(|c| read_file(&c)).collect();
@@ -142,11 +146,17 @@ pub fn scan(root: &Path, opts: &ScanOptions) -> ScanResult {
     }
     out.files.sort_by(|a, b| a.path.cmp(&b.path));
     out.files.dedup_by(|a, b| a.path == b.path);
-    diagnostics.sort();
-    diagnostics.dedup_by(|a, b| a.path == b.path && a.code == b.code);
+    sort_diagnostics(&mut diagnostics);
     out.diagnostics = diagnostics;
     out.links = walked.links;
     out
+}
+
+/// Sorts diagnostics by path (then code) and keeps one per (path, code): the order a scan
+/// records them in.
+pub fn sort_diagnostics(diagnostics: &mut Vec<Diagnostic>) {
+    diagnostics.sort();
+    diagnostics.dedup_by(|a, b| a.path == b.path && a.code == b.code);
 }
 
 /// The note recorded for a file decoded lossily.
@@ -264,8 +274,7 @@ pub fn walk(root: &Path, opts: &ScanOptions, start: &Path, max_depth: Option<usi
     candidates.sort_by(|a, b| a.rel.cmp(&b.rel));
     candidates.dedup_by(|a, b| a.rel == b.rel);
     let mut skips = std::mem::take(&mut *skips.lock().unwrap_or_else(|e| e.into_inner()));
-    skips.sort();
-    skips.dedup_by(|a, b| a.path == b.path && a.code == b.code);
+    sort_diagnostics(&mut skips);
     let mut links = std::mem::take(&mut *links.lock().unwrap_or_else(|e| e.into_inner()));
     links.sort_by(|a, b| a.alias.cmp(&b.alias));
     links.dedup();

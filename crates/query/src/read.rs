@@ -1,8 +1,8 @@
 //! Reading one consistent snapshot: a [`Reader`] holds one read transaction for its lifetime.
 
 use crate::error::QueryError;
-use crate::store::SourceRow;
 use crate::store::Store;
+use crate::store::{SOURCE_COLUMNS, SourceRow, source_from_row};
 use codegraph_schema::{EdgeKind, NodeKind};
 use rusqlite::{OptionalExtension, Row, Transaction, params};
 use std::path::PathBuf;
@@ -233,24 +233,9 @@ impl Reader<'_> {
     /// Path, size, mtime, hash and language of every indexed file (no facts).
     pub fn source_stats(&self) -> Result<Vec<SourceRow>, QueryError> {
         let err = |source| QueryError::Sqlite { path: self.path.clone(), source };
-        let mut stmt = self
-            .tx
-            .prepare("SELECT path, size, mtime_ns, hash, lossy_utf8, lines, language FROM source")
-            .map_err(err)?;
-        let rows = stmt
-            .query_map([], |r| {
-                Ok(SourceRow {
-                    path: r.get(0)?,
-                    size: r.get::<_, i64>(1)? as u64,
-                    mtime_ns: r.get(2)?,
-                    hash: r.get(3)?,
-                    lossy_utf8: r.get(4)?,
-                    lines: r.get(5)?,
-                    facts: None,
-                    language: r.get(6)?,
-                })
-            })
-            .map_err(err)?;
+        let sql = format!("SELECT {SOURCE_COLUMNS} FROM source");
+        let mut stmt = self.tx.prepare(&sql).map_err(err)?;
+        let rows = stmt.query_map([], |r| source_from_row(r, false)).map_err(err)?;
         rows.collect::<Result<_, _>>().map_err(err)
     }
 

@@ -796,6 +796,27 @@ pub struct SourceRow {
     pub language: Option<String>,
 }
 
+/// The `source` columns [`source_from_row`] reads, in its order (`facts` after them when
+/// asked for).
+pub(crate) const SOURCE_COLUMNS: &str = "path, size, mtime_ns, hash, lossy_utf8, lines, language";
+
+/// A `source` row selected as [`SOURCE_COLUMNS`] (then `facts` when `with_facts`).
+pub(crate) fn source_from_row(
+    r: &rusqlite::Row<'_>,
+    with_facts: bool,
+) -> rusqlite::Result<SourceRow> {
+    Ok(SourceRow {
+        path: r.get(0)?,
+        size: r.get::<_, i64>(1)? as u64,
+        mtime_ns: r.get(2)?,
+        hash: r.get(3)?,
+        lossy_utf8: r.get(4)?,
+        lines: r.get(5)?,
+        language: r.get(6)?,
+        facts: if with_facts { r.get(7)? } else { None },
+    })
+}
+
 /// The edges `n`'s row implies (see [`ddl::EDGE_VIEW`]), for the snapshot's edge count.
 pub(crate) fn implied_edges(n: &Node) -> i64 {
     ddl::implied_edges(n.kind, n.file.is_some(), n.parent.is_some())

@@ -15,8 +15,9 @@
 use crate::error::QueryError;
 use crate::read::{NODE_COLUMN_COUNT, NODE_COLUMNS, NodeRow, node_from_row};
 use crate::store::{
-    INSERT_EDGE, INSERT_FTS, SnapshotInfo, SourceRow, Store, UPSERT_NODE, UPSERT_SOURCE,
-    UPSERT_UNIT, implied_edges, insert_edge, upsert_source, write_node, write_node_row,
+    INSERT_EDGE, INSERT_FTS, SOURCE_COLUMNS, SnapshotInfo, SourceRow, Store, UPSERT_NODE,
+    UPSERT_SOURCE, UPSERT_UNIT, implied_edges, insert_edge, source_from_row, upsert_source,
+    write_node, write_node_row,
 };
 use crate::{Diagnostic, store};
 use codegraph_schema::NodeCategory;
@@ -116,26 +117,9 @@ impl Store {
     /// Every `source` row, in path order, into `state`.
     fn read_sources(&self, state: &mut PersistedState) -> Result<(), QueryError> {
         let err = |source| QueryError::Sqlite { path: self.path.clone(), source };
-        let mut stmt = self
-            .conn
-            .prepare(
-                "SELECT path, size, mtime_ns, hash, lossy_utf8, lines, facts, language FROM source ORDER BY path",
-            )
-            .map_err(err)?;
-        let rows = stmt
-            .query_map([], |r| {
-                Ok(SourceRow {
-                    path: r.get(0)?,
-                    size: r.get::<_, i64>(1)? as u64,
-                    mtime_ns: r.get(2)?,
-                    hash: r.get(3)?,
-                    lossy_utf8: r.get(4)?,
-                    lines: r.get(5)?,
-                    facts: r.get(6)?,
-                    language: r.get(7)?,
-                })
-            })
-            .map_err(err)?;
+        let sql = format!("SELECT {SOURCE_COLUMNS}, facts FROM source ORDER BY path");
+        let mut stmt = self.conn.prepare(&sql).map_err(err)?;
+        let rows = stmt.query_map([], |r| source_from_row(r, true)).map_err(err)?;
         for row in rows {
             state.sources.push(row.map_err(err)?);
         }
@@ -275,7 +259,8 @@ impl Update<'_> {
         rows.collect::<Result<_, _>>().map_err(self.err())
     }
 
-    /// Deletes the edges the unit owns (`owner_nid`), its unresolved sites and diagnostics.
+    /// Deletes the edges the unit owns (`owner_nid`, when its owner node has a row), its
+    /// unresolved sites and diagnostics.
     fn clear_owned(
         &mut self,
         owner_nid: Option<i64>,
