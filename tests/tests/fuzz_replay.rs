@@ -164,6 +164,11 @@ fn extract_rust() {
 }
 
 #[test]
+fn extract_protobuf() {
+    replay(&seeds("extract_protobuf"), 12, |d| fuzz::extract(Language::Protobuf, d));
+}
+
+#[test]
 fn endpoint_props() {
     replay(&seeds("endpoint_props"), 4, fuzz::endpoint_props);
 }
@@ -180,6 +185,7 @@ fn facts_decode() {
         ("extract_python", Language::Python),
         ("extract_java", Language::Java),
         ("extract_rust", Language::Rust),
+        ("extract_protobuf", Language::Protobuf),
     ] {
         for s in seeds(target) {
             blobs.push(encode_facts(&analyze(language, &String::from_utf8_lossy(&s))));

@@ -1495,3 +1495,87 @@ fn rust_field_added_reresolves_its_readers() {
         &["src/cart.rs"],
     );
 }
+
+const PROTO: &str = r#"
+//- /proto/a/a.proto
+syntax = "proto3";
+package a;
+
+import "b/b.proto";
+
+message Req {
+  b.Item item = 1;
+}
+
+service Svc {
+  rpc Get(Req) returns (b.Item);
+}
+//- /proto/b/b.proto
+syntax = "proto3";
+package b;
+
+message Item {
+  string name = 1;
+}
+//- /proto/c/c.proto
+syntax = "proto3";
+package c;
+
+message Other {
+  int32 n = 1;
+}
+"#;
+
+/// A field added to a message keeps its file's declarations (`proto_decls`: full type names
+/// and public imports) equal, so the type table is not rebuilt: the edited file re-resolves,
+/// and so does the file whose edges point at its symbols (their IDs are read by index, which
+/// the new field shifts), but not the file that names nothing of it; only the edited file's
+/// rows change.
+#[test]
+fn protobuf_field_added_reresolves_only_its_readers() {
+    let mut s = Session::new(PROTO);
+    s.edit("proto/b/b.proto", "string name = 1;", "string name = 1;\n  int64 size = 2;");
+    check(
+        &mut s,
+        &[
+            "parse(proto/b/b.proto)",
+            "file_facts(proto/b/b.proto)",
+            "file_node(proto/b/b.proto)",
+            "symbol_ids(proto/b/b.proto)",
+            "file_graph(proto/b/b.proto)",
+            "file_endpoints(proto/b/b.proto)",
+            "proto_decls(proto/b/b.proto)",
+            "resolve_file(proto/a/a.proto)",
+            "resolve_file(proto/b/b.proto)",
+            "file_unit_digest(proto/b/b.proto)",
+        ],
+        &["proto/b/b.proto"],
+    );
+}
+
+/// A message renamed changes the workspace's type table: every Protobuf file re-resolves,
+/// and only the importer's rows change (it loses its REFERS_TO edges).
+#[test]
+fn protobuf_message_rename_reresolves_its_readers() {
+    let mut s = Session::new(PROTO);
+    s.edit("proto/b/b.proto", "message Item", "message Entry");
+    check(
+        &mut s,
+        &[
+            "parse(proto/b/b.proto)",
+            "file_facts(proto/b/b.proto)",
+            "file_node(proto/b/b.proto)",
+            "symbol_ids(proto/b/b.proto)",
+            "file_graph(proto/b/b.proto)",
+            "file_endpoints(proto/b/b.proto)",
+            "proto_decls(proto/b/b.proto)",
+            "proto_table()",
+            "resolve_file(proto/a/a.proto)",
+            "resolve_file(proto/b/b.proto)",
+            "resolve_file(proto/c/c.proto)",
+            "file_unit_digest(proto/a/a.proto)",
+            "file_unit_digest(proto/b/b.proto)",
+        ],
+        &["proto/a/a.proto", "proto/b/b.proto"],
+    );
+}

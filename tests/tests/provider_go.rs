@@ -40,6 +40,7 @@ fn functions_methods_and_generic_receivers() {
         sym method Server.stop L14-14 sig="func (Server) stop()"
         sym method Map.Get L17-17 exported sig="func (m *Map[K, V]) Get(k K) (v V, ok bool)" doc="Get reads a key."
         sym function Map2 L19-19 exported sig="func Map2[T any, U any](xs []T, f func(T) U) []U"
+        type call L12:36 context.Context in Server.Start
         hint L5 Hello name : string
         hint L5 Hello  -> string
         hint L12 Server.Start s : Server
@@ -105,6 +106,12 @@ fn types_fields_embedding_and_interface_methods() {
         sym struct List L27-30 exported sig="type List[T any] struct"
         sym property List.items L28-28 in=List sig="items []T"
         sym property List.owner L29-29 in=List sig="owner *Server"
+        type call L10:22 Handler in Server
+        type call L11:8 Server in Server
+        type call L19:11 Writer in Handler
+        type call L19:22 Request in Handler
+        type call L24:21 Writer in HandlerFunc
+        type call L29:9 Server in List
         heritage Server Embeds io.Reader
         heritage Server Embeds sync.Mutex
         heritage Server Embeds Base
@@ -284,6 +291,9 @@ fn call_shapes() {
         ref call L7:25 x in n
         ref call L18:2 x in Server.Run
         ref call L23:4 T in Server.Run
+        type call L18:5 Closer in Server.Run
+        type call L24:2 Map in Server.Run
+        type call L25:9 slices.Sort in Server.Run
         read L12 s.conn in Server.Run
         read L14 a.b in Server.Run
         read L29 s.mu in Server.Run
@@ -350,6 +360,20 @@ fn type_hints_from_every_source() {
         call L21:11 pkg.New in Server.Handle
         call L22:10 Make in Server.Handle
         call L23:6 Ignored in Server.Handle
+        type call L3:12 Config in global
+        type call L4:16 Config in defaults
+        type call L8:15 Node in Pair
+        type call L13:35 http.ResponseWriter in Server.Handle
+        type call L13:59 http.Request in Server.Handle
+        type call L13:81 Result in Server.Handle
+        type call L14:16 bytes.Buffer in Server.Handle
+        type call L16:9 Config in Server.Handle
+        type call L17:8 Pair in Server.Handle
+        type call L18:11 Node in Server.Handle
+        type call L19:15 pkg.Queue in Server.Handle
+        type call L22:19 Other in Server.Handle
+        type call L24:14 Zed in Server.Handle
+        type call L28:12 Number in Sum
         heritage Pair Embeds io.Writer
         hint L3 <module> global : Config
         hint L4 <module> defaults = new Config
@@ -476,6 +500,8 @@ fn literal_tables_and_calls_inside_literals() {
         call L7:40 size in names
         call L11:50 g in f
         call L11:66 label in f
+        type call L11:9 Item in f
+        type call L11:45 T in f
         hint L3 <module> table = new uint16
         hint L11 f m = new Item
         hint L11 f x = new T
@@ -519,6 +545,8 @@ fn expressions_without_parens_skipped_calls_inside_found() {
         call L15:33 k in f
         call L17:17 g in f
         call L17:23 h in f
+        type call L3:11 A in f
+        type call L15:8 T in f
         read L4 a.b in f
         read L4 a.ok in f
         read L9 a.n in f

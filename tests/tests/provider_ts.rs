@@ -34,6 +34,7 @@ fn functions_and_nesting() {
         call L6:10 local in add local
         call L9:30 add in default
         call L10:56 add in later
+        type call L10:33 Result in later
         hint L10 later  -> Promise
     "#]]
     .assert_eq(&out);
@@ -91,6 +92,9 @@ fn classes_members_and_overloads() {
         call L15:37 this.repo.save in Service.run
         call L19:32 init in Service.static
         ref call L19:12 Service in Service.static
+        type call L2:47 T in Service
+        type call L5:19 Cache in Service.cache
+        type call L9:38 Repo in Service.constructor
         read L15 this.repo in Service.run
         read L16 this.count in Service.size
         write L17 this.count in Service.size
@@ -139,6 +143,10 @@ fn interfaces_type_aliases_enums() {
         sym property Color.Dark-Green L8-8 exported in=Color sig="\"Dark-Green\" = 2"
         sym property Color.Blue L8-8 exported in=Color sig="Blue = compute()"
         call L8:51 compute in Color.Blue
+        type call L1:43 T in Repo
+        type call L3:19 Item in Repo.items
+        type call L4:20 Repo in Repo.constructor
+        type call L6:36 Event in Handler.onEvent
         heritage Repo Extends Base
         heritage Repo Extends Other
         hint L2 Repo.save  -> Promise
@@ -250,6 +258,7 @@ fn namespaces() {
         sym property global.Window.app L11-11 in=global.Window sig="app: App"
         call L2:25 g in Outer.Inner.f
         call L6:18 setup in Solo
+        type call L11:27 App in global.Window.app
     "#]]
     .assert_eq(&out);
 }
@@ -473,6 +482,7 @@ fn callers_follow_the_oracle() {
         call L12:39 valueCall in outer
         call L14:40 inHandler in ctor.handler
         ref call L8:23 TOKEN in C.constructor
+        type call L8:33 T in C.constructor
         write L14 this.handler in ctor
         hint L1 <module> x = compute()
         hint L8 C.constructor t : T
@@ -502,6 +512,11 @@ fn heritage_clauses() {
         call L2:17 mixin in M
         ref call L2:23 Base in M
         ref call L3:17 ns in N
+        type call L1:22 T in A
+        type call L1:42 ns.J in A
+        type call L1:44 K in A
+        type call L4:27 ns.M in K
+        type call L4:29 N in K
         heritage A Extends Base
         heritage A Implements I
         heritage A Implements ns.J
@@ -553,6 +568,17 @@ fn type_hints() {
         call L8:30 this.fetch in S.run
         new L9:23 Builder in S.run
         ref call L2:18 ns in made
+        type call L1:10 Foo in top
+        type call L2:26 T in made
+        type call L5:19 Item in S.field
+        type call L6:28 Dep in S.constructor
+        type call L7:12 Arg in S.run
+        type call L7:38 X in S.run
+        type call L7:51 Rest in S.run
+        type call L7:68 Out in S.run
+        type call L10:20 pkg.Type in S.run
+        type call L15:19 A in arrow
+        type call L15:23 R in arrow
         hint L1 <module> top : Foo
         hint L2 <module> made = new ns.Made
         hint L3 <module> got = factory()
@@ -596,6 +622,10 @@ fn alias_narrowing_and_loop_hints() {
         ref call L9:20 ns in f
         ref call L9:28 other in f
         ref call L9:45 D in f
+        type call L1:18 Ctx in f
+        type call L1:26 Logic in f
+        type call L1:37 X in f
+        type call L5:28 Y in f
         read L3 this.cfg.a in f
         read L3 this.cfg.b in f
         read L3 this.cfg.c in f
@@ -638,6 +668,8 @@ fn tsx_file() {
         call L3:21 useState in App
         call L4:30 setV in App local
         call L4:44 format in App
+        type call L2:31 Props in App
+        type call L2:43 JSX.Element in App
         hint L2 App  -> JSX.Element
     "#]]
     .assert_eq(&out);
@@ -779,6 +811,7 @@ fn field_accesses_reads_and_writes() {
         ref call L15:5 a in C.m
         ref call L19:23 Color in cfg
         ref call L20:17 cfg in T
+        type call L4:8 C in C.m
         write L5 this.x in C.m
         read L5 this.x in C.m
         write L6 this.x in C.m
@@ -858,6 +891,8 @@ fn parse_repair_of_constructs_the_grammar_rejects() {
         call L5:33 f in pipe local
         call L8:10 pipe in use
         ref call L8:18 double in use
+        type call L2:10 A in pipe
+        type call L3:30 B in pipe
         hint L5 pipe acc = param 0 of arg 0 of fns.reduce()
         hint L5 pipe f = param 1 of arg 0 of fns.reduce()
         repairs 1
@@ -869,6 +904,9 @@ fn parse_repair_of_constructs_the_grammar_rejects() {
         call L17:5 dual in replicate
         call L20:33 fill in replicate
         call L22:16 fill in run
+        type call L9:23 A in replicate
+        type call L21:28 R in run
+        type call L22:10 A in run
         hint L20 replicate a = param 0 of arg 1 of dual()
         hint L20 replicate n = param 1 of arg 1 of dual()
         hint L21 run rt : R
@@ -879,6 +917,9 @@ fn parse_repair_of_constructs_the_grammar_rejects() {
         sym function lift L2-2 exported sig="function lift< T>(x: T): T"
         sym function after L4-4 exported sig="function after(): void"
         import L3 ReExport "./types" all
+        type call L1:41 A in map
+        type call L1:47 B in map
+        type call L2:43 T in lift
         hint L2 lift  -> T
         hint L2 lift x : T
         repairs 4

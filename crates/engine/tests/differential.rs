@@ -1,12 +1,13 @@
 //! Randomized differential test of the incremental engine: seeded sequences of random edits
 //! (body edits, renamed functions, renamed and deleted files, new files, syntax errors and
 //! their repair, line shifts, Markdown mentions) over a small Go + TypeScript + Markdown +
-//! Terraform + shell + Kubernetes + Elixir + Python + Java + Rust tree (Python packages whose
+//! Terraform + shell + Kubernetes + Elixir + Python + Java + Rust + Protobuf tree (Python packages whose
 //! `__init__.py` may be deleted or moved, turning a package into a namespace package; Java
 //! classes calling across packages through imports, static imports, fields and
 //! inheritance; a Rust crate whose modules call each other through `use crate::..` leaves and
 //! globs, fields, `Self::new()`, trait impls and default methods, and an integration test
-//! naming the crate, whose `Cargo.toml` may rename it) (with scripts without an extension,
+//! naming the crate, whose `Cargo.toml` may rename it; Protobuf packages whose messages name
+//! each other's types through an include root, and services whose rpcs are routes) (with scripts without an extension,
 //! which a line shift above their shebang turns into plain files and back, and manifests a
 //! syntax error turns into a left-out template),
 //! applied through `Engine::sync_paths` as a watcher reports them; after every step the whole
@@ -60,6 +61,9 @@ const JAVA_DIRS: &[&str] = &["java/com/app", "java/com/app/sub"];
 const RS_DIRS: &[&str] = &["rs/src", "rs/src/sub"];
 /// The Rust modules the generated files name: (module path, its type).
 const RS_MODULES: &[(&str, &str)] = &[("a", "A"), ("b", "B"), ("sub", "Sub"), ("sub::c", "C")];
+/// Protobuf package directories under the include root `proto` (`pa/pa.proto` imports
+/// `pb/pb.proto` and back).
+const PROTO_DIRS: &[&str] = &["proto/pa", "proto/pb"];
 /// Terraform modules: the root module calls the child.
 const TF_DIRS: &[&str] = &["infra", "infra/net"];
 
@@ -95,6 +99,39 @@ fn go_file(rng: &mut Rng, pkg: &str) -> String {
     let _ = writeln!(
         s,
         "type {ty} struct{{ n int }}\n\nfunc (t *{ty}) Run() int {{ return {callee}(t.n) }}"
+    );
+    s
+}
+
+/// A Protobuf file of the package its directory names: maybe an import of the other
+/// package's file, two messages whose fields name local, imported, unknown and scalar types,
+/// and a service whose rpc takes them and has an HTTP binding.
+fn proto_file(rng: &mut Rng, dir: &str) -> String {
+    let pkg = dir.rsplit('/').next().unwrap_or(dir);
+    let other = if pkg == "pa" { "pb" } else { "pa" };
+    let mut s = format!("syntax = \"proto3\";\npackage {pkg};\n\n");
+    let import = rng.below(3) != 0;
+    if import {
+        let _ = writeln!(s, "import \"{other}/{other}.proto\";\n");
+    }
+    for _ in 0..2 {
+        let name = cap(rng.pick(NAMES));
+        let _ = writeln!(s, "// {name} holds things.\nmessage {name} {{");
+        for i in 0..1 + rng.below(3) {
+            let ty = match rng.below(3) {
+                0 => cap(rng.pick(NAMES)),
+                1 => format!("{other}.{}", cap(rng.pick(NAMES))),
+                _ => "string".to_string(),
+            };
+            let _ = writeln!(s, "  {ty} f{i} = {};", i + 1);
+        }
+        s.push_str("}\n\n");
+    }
+    let (rpc, req, resp) = (cap(rng.pick(NAMES)), cap(rng.pick(NAMES)), cap(rng.pick(NAMES)));
+    let _ = writeln!(
+        s,
+        "service {}Svc {{\n  rpc {rpc}({req}) returns ({resp}) {{\n    option (google.api.http) = {{ get: \"/v1/{pkg}/{{id}}\" }};\n  }}\n}}",
+        cap(pkg)
     );
     s
 }
@@ -326,6 +363,9 @@ impl Tree {
             _ if self.counter.is_multiple_of(3) => {
                 format!("{}/gen{}.rs", rng.pick(RS_DIRS), self.counter)
             }
+            _ if self.counter.is_multiple_of(5) => {
+                format!("{}/gen{}.proto", rng.pick(PROTO_DIRS), self.counter)
+            }
             _ => format!("docs/gen{}.md", self.counter),
         }
     }
@@ -352,6 +392,8 @@ impl Tree {
             py_file(rng, name, self.counter)
         } else if path.ends_with(".java") {
             java_file(rng, dir, name)
+        } else if path.ends_with(".proto") {
+            proto_file(rng, dir)
         } else if path == "rs/Cargo.toml" {
             "[package]\nname = \"rs-gen\"\nversion = \"0.1.0\"\nedition = \"2021\"\n".to_string()
         } else if path == "rs/src/lib.rs" {
@@ -408,7 +450,8 @@ impl Tree {
                     .replacen(&format!("func {}(", cap(a)), &format!("func {}(", cap(b)), 1)
                     .replacen(&format!("def {a}("), &format!("def {b}("), 1)
                     .replacen(&format!("int {a}("), &format!("int {b}("), 1)
-                    .replacen(&format!("fn {a}("), &format!("fn {b}("), 1);
+                    .replacen(&format!("fn {a}("), &format!("fn {b}("), 1)
+                    .replacen(&format!("message {} ", cap(a)), &format!("message {} ", cap(b)), 1);
                 self.write(&path, edited);
                 (format!("rename decl {path}: {a} -> {b}"), vec![path])
             }
@@ -467,6 +510,7 @@ impl Tree {
                     "py" => rng.pick(PY_DIRS).to_string(),
                     "java" => rng.pick(JAVA_DIRS).to_string(),
                     "rs" => rng.pick(RS_DIRS).to_string(),
+                    "proto" => rng.pick(PROTO_DIRS).to_string(),
                     _ => "docs".to_string(),
                 };
                 self.counter += 1;
@@ -562,6 +606,8 @@ fn run_seed(seed: u64, steps: usize) -> usize {
         "rs/src/sub/mod.rs",
         "rs/src/sub/c.rs",
         "rs/tests/it.rs",
+        "proto/pa/pa.proto",
+        "proto/pb/pb.proto",
     ] {
         let text = tree.content_for(&mut rng, path);
         tree.write(path, text);

@@ -28,8 +28,10 @@
 //! aliases (count, local/exported pairs), the Go
 //! string constants (count, name/value pairs), value and type references, mentions and the
 //! template part count, then the Java call argument counts (count, varints), then the Rust
-//! impls and `mod` declarations. The Go fields are [`LanguageFacts::Go`]'s, the argument
-//! counts [`LanguageFacts::Java`]'s, the impls and mods [`LanguageFacts::Rust`]'s; a file whose
+//! impls and `mod` declarations, then the Protobuf facts (`0` | `1` package `0` | `1` string,
+//! options as count and name/value pairs). The Go fields are [`LanguageFacts::Go`]'s, the argument
+//! counts [`LanguageFacts::Java`]'s, the impls and mods [`LanguageFacts::Rust`]'s, the last
+//! section [`LanguageFacts::Proto`]'s; a file whose
 //! fields are all empty decodes as [`LanguageFacts::None`] (what the providers store for it).
 
 use crate::facts::*;
@@ -40,7 +42,7 @@ use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// The layout version written as the first byte. Bump it on any change to the encoding.
-pub const CODEC_VERSION: u8 = 17;
+pub const CODEC_VERSION: u8 = 18;
 
 /// Deepest chain of call results (`Receiver::CallResult` nesting) that decoding accepts; the
 /// providers cap their chains at 8, and a bound keeps a corrupt blob from building a chain
@@ -383,6 +385,24 @@ impl<'f> Writer<'f> {
             self.varint(u64::from(*a));
         }
         self.rust(f.rust());
+        match f.proto() {
+            None => self.u8(0),
+            Some(p) => {
+                self.u8(1);
+                match &p.package {
+                    None => self.u8(0),
+                    Some(name) => {
+                        self.u8(1);
+                        self.str(name);
+                    }
+                }
+                self.count(p.options.len());
+                for (name, value) in &p.options {
+                    self.str(name);
+                    self.str(value);
+                }
+            }
+        }
     }
 
     /// The Rust facts: impls (self type, trait `0` | `1` string, line, items, type
@@ -949,6 +969,28 @@ impl<'b> Reader<'b> {
     }
 
     /// See `Writer::rust`.
+    /// The Protobuf section: `0`, or `1` then the package and the options.
+    fn proto(&mut self) -> Res<Option<ProtoFacts>> {
+        let at = self.pos;
+        match self.u8()? {
+            0 => return Ok(None),
+            1 => {}
+            t => return Err(Self::unknown(at, "protobuf facts", u64::from(t))),
+        }
+        let at = self.pos;
+        let package = match self.u8()? {
+            0 => None,
+            1 => Some(self.string()?),
+            t => return Err(Self::unknown(at, "protobuf package", u64::from(t))),
+        };
+        let n = self.count("protobuf options", 2)?;
+        let mut options = Vec::with_capacity(n);
+        for _ in 0..n {
+            options.push((self.string()?, self.string()?));
+        }
+        Ok(Some(ProtoFacts { package, options }))
+    }
+
     fn rust(&mut self) -> Res<RustFacts> {
         let n = self.count("impls", 4)?;
         let mut impls = Vec::with_capacity(n);
@@ -1069,8 +1111,12 @@ impl<'b> Reader<'b> {
             call_args.push(self.u32("call argument count")?);
         }
         let rust = self.rust()?;
-        // A file has one language's facts: Rust's, Java's argument counts, else the Go fields.
-        let language_facts = if rust != RustFacts::default() {
+        let proto = self.proto()?;
+        // A file has one language's facts: Protobuf's, Rust's, Java's argument counts, else
+        // the Go fields.
+        let language_facts = if let Some(p) = proto {
+            LanguageFacts::Proto(p).normalized()
+        } else if rust != RustFacts::default() {
             LanguageFacts::Rust(rust)
         } else if call_args.is_empty() {
             LanguageFacts::Go(GoFacts { package, string_consts, build_constraint }).normalized()

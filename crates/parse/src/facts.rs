@@ -56,9 +56,10 @@ pub struct FileFacts {
     /// sites: resolution keeps those that name a package-level function, constant, variable
     /// or type (REFERS_TO).
     pub value_refs: Vec<CallSite>,
-    /// Go: named types the code refers to (in signatures, fields, `var x T`, `T{}`, `x.(T)`,
-    /// conversions, `case T:`, type arguments), one per (enclosing symbol, name) in source
-    /// order, shaped as call sites (`T`, or `pkg` + `T`): REFERS_TO edges to the types.
+    /// Named types the code refers to, shaped as call sites (`T`, or `pkg` + `T`): REFERS_TO
+    /// edges to the types. Go: in signatures, fields, `var x T`, `T{}`, `x.(T)`, conversions,
+    /// `case T:`, type arguments, one per (enclosing symbol, name) in source order; TS/JS:
+    /// annotations; Protobuf: field, rpc and `extend` types (its module says how).
     pub type_refs: Vec<CallSite>,
     /// Markdown: what each section names (inline code, names in fenced code, links), one per
     /// (section, kind, text) in source order: resolution turns those that name one symbol or
@@ -77,6 +78,16 @@ pub enum LanguageFacts {
     Go(GoFacts),
     Java(JavaFacts),
     Rust(RustFacts),
+    Proto(ProtoFacts),
+}
+
+/// What a Protobuf file says beyond the shared fields.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ProtoFacts {
+    /// The `package` clause (`etcdserverpb`, `google.api`).
+    pub package: Option<String>,
+    /// File options with a string value, in source order (`go_package`, `java_package`).
+    pub options: Vec<(String, String)>,
 }
 
 /// What a Rust file says beyond the shared fields.
@@ -145,6 +156,7 @@ impl LanguageFacts {
             LanguageFacts::Go(g) if g == GoFacts::default() => LanguageFacts::None,
             LanguageFacts::Java(j) if j == JavaFacts::default() => LanguageFacts::None,
             LanguageFacts::Rust(r) if r == RustFacts::default() => LanguageFacts::None,
+            LanguageFacts::Proto(p) if p == ProtoFacts::default() => LanguageFacts::None,
             other => other,
         }
     }
@@ -171,6 +183,14 @@ impl FileFacts {
     pub fn rust(&self) -> Option<&RustFacts> {
         match &self.language_facts {
             LanguageFacts::Rust(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The Protobuf facts, when the file has any.
+    pub fn proto(&self) -> Option<&ProtoFacts> {
+        match &self.language_facts {
+            LanguageFacts::Proto(p) => Some(p),
             _ => None,
         }
     }

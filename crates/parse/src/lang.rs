@@ -102,6 +102,7 @@ languages! {
     Python => crate::python::PYTHON_SPEC,
     Java => crate::java::JAVA_SPEC,
     Rust => crate::rust::RUST_SPEC,
+    Protobuf => crate::protobuf::PROTOBUF_SPEC,
     // The example language that proves the registry (tests only).
     #[cfg(feature = "example-language")]
     Toy => crate::toy::TOY_SPEC,

@@ -18,6 +18,7 @@ mod java;
 pub mod kubernetes;
 mod lang;
 mod markdown;
+mod protobuf;
 mod python;
 mod rust;
 pub use java::call_expressions as java_call_expressions;
@@ -57,7 +58,7 @@ use std::cell::RefCell;
 /// Version of what the providers extract. Bump it whenever a provider's output for the same
 /// text changes: an index holding facts of another version is rebuilt from scratch, since
 /// facts restored from it would be stale.
-pub const FACTS_VERSION: u32 = 39;
+pub const FACTS_VERSION: u32 = 40;
 
 /// What every language provider implements.
 pub trait Provider: Send + Sync + 'static {

@@ -15,6 +15,14 @@ pub fn render_facts(f: &FileFacts) -> String {
     if let Some(p) = f.go().and_then(|g| g.package.as_ref()) {
         let _ = writeln!(out, "package {p}");
     }
+    if let Some(p) = f.proto() {
+        if let Some(package) = &p.package {
+            let _ = writeln!(out, "package {package}");
+        }
+        for (name, value) in &p.options {
+            let _ = writeln!(out, "option {name} = {value:?}");
+        }
+    }
     for s in &f.symbols {
         let _ = write!(out, "sym {} {} L{}-{}", s.kind, s.qualified_name, s.start_line, s.end_line);
         if s.exported {
@@ -73,6 +81,17 @@ pub fn render_facts(f: &FileFacts) -> String {
         let _ = writeln!(
             out,
             "ref {} L{}:{} {} in {}",
+            call_kind(c.kind),
+            c.line,
+            c.col,
+            render_callee(&c.callee),
+            qn(c.enclosing)
+        );
+    }
+    for c in &f.type_refs {
+        let _ = writeln!(
+            out,
+            "type {} L{}:{} {} in {}",
             call_kind(c.kind),
             c.line,
             c.col,

@@ -38,6 +38,9 @@ fn grammars_of(rel: &str) -> Vec<(&'static str, tree_sitter::Language)> {
     if rel.starts_with("rust") {
         return vec![("rust", tree_sitter_rust::LANGUAGE.into())];
     }
+    if rel.starts_with("protobuf") {
+        return vec![("proto", tree_sitter_proto::LANGUAGE.into())];
+    }
     if rel.starts_with("python") {
         return vec![("python", tree_sitter_python::LANGUAGE.into())];
     }

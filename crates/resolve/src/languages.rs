@@ -162,6 +162,7 @@ resolvers! {
     Python => crate::python::PYTHON_RESOLVER,
     Java => crate::java::JAVA_RESOLVER,
     Rust => crate::rust::RUST_RESOLVER,
+    Protobuf => crate::protobuf::PROTO_RESOLVER,
     // The example language that proves the registry (tests only).
     #[cfg(feature = "example-language")]
     Toy => crate::toy::TOY_RESOLVER,

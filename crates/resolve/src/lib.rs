@@ -29,6 +29,7 @@ mod keys;
 mod kubernetes;
 mod languages;
 mod layout;
+mod protobuf;
 mod python;
 mod resolved;
 mod rust;
