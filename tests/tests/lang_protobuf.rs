@@ -1,7 +1,8 @@
 //! Protobuf end to end on one fixture: facts (exact), the graph (rpcs as `GRPC` routes and
 //! their `google.api.http` bindings as HTTP routes, both handled by the rpc), and the
-//! resolution (imports through an include root, vendored copies told apart by what the file
-//! imports, types through protobuf's scoping, `import public`).
+//! resolution (imports through an include root, also one above the repository, vendored
+//! copies told apart by what the file imports, types through protobuf's scoping, `import
+//! public`).
 
 use codegraph_parse::Language;
 use codegraph_tests::{render_fixture_facts, render_fixture_graph, render_fixture_resolution};
@@ -77,7 +78,7 @@ message Event {
 syntax = "proto3";
 package v3lockpb;
 
-import "mvccpb/kv.proto";
+import "etcd/api/mvccpb/kv.proto";
 
 service Lock {
   rpc Lock(LockRequest) returns (LockResponse) {}
@@ -196,7 +197,7 @@ fn facts_of_protobuf_files() {
         sym property LockRequest.ev L10-10 exported in=LockRequest sig="mvccpb.Event ev = 1"
         sym struct LockResponse L11-11 exported sig="message LockResponse"
         sym property LockResponse.kv L11-11 exported in=LockResponse sig=".mvccpb.KeyValue kv = 1"
-        import L4 Path "mvccpb/kv.proto"
+        import L4 Path "etcd/api/mvccpb/kv.proto"
         type declared L7:12 LockRequest in Lock.Lock
         type declared L7:34 LockResponse in Lock.Lock
         type declared L10:23 mvccpb.Event in LockRequest.ev

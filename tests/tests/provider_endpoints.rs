@@ -582,6 +582,105 @@ fn go_net_http() {
     .assert_eq(&out);
 }
 
+/// grpc-gateway's generated registrations: the path is a pattern variable whose
+/// `runtime.NewPattern` op codes the reader decodes (literals, a captured variable over a
+/// concatenation of `*`, a verb); a pattern it cannot decode, or a method that is not a literal,
+/// registers nothing.
+#[test]
+fn go_grpc_gateway_patterns() {
+    let out = endpoints(
+        r#"
+        //- /gw/rpc.pb.gw.go
+        package gw
+
+        import "github.com/grpc-ecosystem/grpc-gateway/runtime"
+
+        func RegisterKVHandlerClient(ctx context.Context, mux *runtime.ServeMux, client KVClient) error {
+        	mux.Handle("POST", pattern_KV_Range_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {
+        		resp, md, err := request_KV_Range_0(rctx, inboundMarshaler, client, req, pathParams)
+        		forward_KV_Range_0(ctx, mux, outboundMarshaler, w, req, resp, mux.GetForwardResponseOptions()...)
+        	})
+        	mux.Handle("GET", pattern_Shelf_Get_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {})
+        	mux.Handle("DELETE", pattern_Job_Cancel_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {})
+        	mux.Handle("GET", pattern_Broken_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {})
+        	mux.Handle(method, pattern_KV_Range_0, func(w http.ResponseWriter, req *http.Request, pathParams map[string]string) {})
+        	return nil
+        }
+
+        var (
+        	pattern_KV_Range_0 = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 2, 2}, []string{"v3", "kv", "range"}, ""))
+
+        	pattern_Shelf_Get_0 = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 4, 2, 5, 2}, []string{"v1", "shelves", "name"}, ""))
+
+        	pattern_Job_Cancel_0 = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1, 1, 0, 5, 2}, []string{"v1", "jobs", "id"}, "cancel"))
+
+        	pattern_Broken_0 = runtime.MustPattern(runtime.NewPattern(1, []int{2, 7}, []string{"v1"}, ""))
+        )
+        "#,
+    );
+    expect![[r#"
+        //- gw/rpc.pb.gw.go
+        route L6 grpc-gateway POST /v3/kv/range handler=sym:RegisterKVHandlerClient.$POST /v3/kv/range recv=mux in=RegisterKVHandlerClient
+        route L10 grpc-gateway GET /v1/:name handler=sym:RegisterKVHandlerClient.$GET /v1/:name recv=mux in=RegisterKVHandlerClient
+        route L11 grpc-gateway DELETE /v1/jobs/:id:cancel handler=sym:RegisterKVHandlerClient.$DELETE /v1/jobs/:id:cancel recv=mux in=RegisterKVHandlerClient
+    "#]]
+    .assert_eq(&out);
+}
+
+/// gRPC as protoc-gen-go-grpc generates it: the service descriptor's methods and streams are
+/// `GRPC` routes handled by their handler functions, the client stub's `Invoke` / `NewStream`
+/// calls are client calls of the rpc's path (which resolution turns into FETCHES of the
+/// route); a path that is not an rpc's is no client call.
+#[test]
+fn go_grpc_services_and_client_stubs() {
+    let out = lines_of(
+        r#"
+        //- /pb/rpc_grpc.pb.go
+        package pb
+
+        func (c *kVClient) Range(ctx context.Context, in *RangeRequest, opts ...grpc.CallOption) (*RangeResponse, error) {
+        	out := new(RangeResponse)
+        	err := c.cc.Invoke(ctx, "/etcdserverpb.KV/Range", in, out, opts...)
+        	return out, err
+        }
+
+        func (c *watchClient) Watch(ctx context.Context, opts ...grpc.CallOption) (Watch_WatchClient, error) {
+        	stream, err := c.cc.NewStream(ctx, &_Watch_serviceDesc.Streams[0], "/etcdserverpb.Watch/Watch", opts...)
+        	other := c.cc.Invoke(ctx, "/not a method", nil, nil)
+        	old, err := grpc.NewClientStream(ctx, &_Watch_serviceDesc.Streams[0], c.cc, "/etcdserverpb.Watch/Progress", opts...)
+        	return stream, err
+        }
+
+        var _KV_serviceDesc = grpc.ServiceDesc{
+        	ServiceName: "etcdserverpb.KV",
+        	HandlerType: (*KVServer)(nil),
+        	Methods: []grpc.MethodDesc{
+        		{
+        			MethodName: "Range",
+        			Handler:    _KV_Range_Handler,
+        		},
+        		{MethodName: "Put", Handler: _KV_Put_Handler},
+        	},
+        	Streams: []grpc.StreamDesc{
+        		{StreamName: "Watch", Handler: _Watch_Watch_Handler, ServerStreams: true},
+        	},
+        	Metadata: "rpc.proto",
+        }
+        "#,
+        &["route ", "client "],
+    );
+    expect![[r#"
+        //- pb/rpc_grpc.pb.go
+        route L20 grpc GRPC /etcdserverpb.KV/Range handler=_KV_Range_Handler in=_KV_serviceDesc
+        route L24 grpc GRPC /etcdserverpb.KV/Put handler=_KV_Put_Handler in=_KV_serviceDesc
+        route L27 grpc GRPC /etcdserverpb.KV/Watch handler=_Watch_Watch_Handler in=_KV_serviceDesc
+        client L5 grpc GRPC /etcdserverpb.KV/Range in=kVClient.Range
+        client L10 grpc GRPC /etcdserverpb.Watch/Watch in=watchClient.Watch
+        client L12 grpc GRPC /etcdserverpb.Watch/Progress in=watchClient.Watch
+    "#]]
+    .assert_eq(&out);
+}
+
 /// Paths written as the file's string constants (and `+` of them and literals), as etcd
 /// and most Go servers do. A name this file does not declare (another file's constant, but
 /// also a parameter) is kept as path pieces for resolution to evaluate.

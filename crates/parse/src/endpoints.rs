@@ -82,6 +82,10 @@ pub(crate) const GO_MARKERS: &[&str] = &[
     "http.Head(",
     "http.Post",
     "NewRequest",
+    "Invoke(",
+    "NewStream(",
+    "NewClientStream(",
+    "ServiceDesc{",
 ];
 
 /// The quotes that open a literal path; [`MarkerScan`] keeps those that follow a call's `(`

@@ -87,9 +87,34 @@ fn full_name(package: &str, qualified: &str) -> String {
     if package.is_empty() { qualified.to_string() } else { format!("{package}.{qualified}") }
 }
 
-/// The file `import "source"` in the file at `importer` names (see the module doc).
+/// The file `import "source"` in the file at `importer` names (see the module doc). When no
+/// file has the path, the include root lay above the repository (`etcd/auth/auth.proto`
+/// from a checkout of `etcd` under `go.etcd.io/`): its leading directories are dropped one
+/// by one, and the first shorter path that names exactly one file wins.
 fn import_target(table: &ProtoTable, importer: &str, source: &str) -> Option<SourceFile> {
     let source = source.trim_start_matches("./");
+    if let Some(f) = import_exact(table, importer, source) {
+        return Some(f);
+    }
+    let mut rest = source;
+    while let Some((_, tail)) = rest.split_once('/') {
+        if !tail.contains('/') {
+            break;
+        }
+        let mut found = table.files.iter().filter(|(p, _)| {
+            p == tail || p.strip_suffix(tail).is_some_and(|root| root.ends_with('/'))
+        });
+        match (found.next(), found.next()) {
+            (Some((_, f)), None) => return Some(*f),
+            (Some(_), Some(_)) => return None,
+            _ => rest = tail,
+        }
+    }
+    None
+}
+
+/// [`import_target`] for the path as written.
+fn import_exact(table: &ProtoTable, importer: &str, source: &str) -> Option<SourceFile> {
     // (include root, file) for each file the path can name.
     let found: Vec<(&str, SourceFile)> = table
         .files

@@ -17,7 +17,7 @@ pub struct EndpointProps {
     pub kind: NodeKind,
     /// The framework or SDK that registers it (`express`, `net/http`, `mcp-sdk`...).
     pub framework: String,
-    /// Routes: the HTTP method (`ANY` when any).
+    /// Routes: the HTTP method (`ANY` when any; `GRPC` for a gRPC method: path `/pkg.Service/Method`).
     pub method: Option<String>,
     /// Routes: the normalized path (`/users/:id`).
     pub path: Option<String>,

@@ -86,10 +86,13 @@ pub const QUERY_VIEWS: &[QueryView] = &[
     },
     QueryView {
         name: "routes",
-        doc: "HTTP routes the code registers (their handlers: `edges` of kind HANDLES_ROUTE from the route; clients that call them: FETCHES into it)",
+        doc: "HTTP routes and gRPC methods the code registers or a `.proto` declares (their handlers: `edges` of kind HANDLES_ROUTE from the route; clients that call them: FETCHES into it)",
         columns: &[
             ("id", "node ID"),
-            ("method", "HTTP method (`ANY` when any)"),
+            (
+                "method",
+                "HTTP method (`ANY` when any; `GRPC` for a gRPC method, whose path is `/pkg.Service/Method`)",
+            ),
             ("path", "normalized path (`/users/:id`)"),
             ("framework", "the framework that registers it (`express`, `net/http`, `flask`, ...)"),
             ("file", "file of the registration"),

@@ -1,6 +1,14 @@
 //! Go endpoint readers: net/http (`HandleFunc` / `Handle`, Go 1.22 `"GET /items/{id}"`
 //! patterns), gorilla/mux (`.Methods(...)`, `PathPrefix(...).Subrouter()`), gin and echo
 //! (`r.GET`, `r.Group`), chi (`r.Get`, `r.Route("/p", func(r chi.Router) {...})`, `r.With(mw)`),
+//! grpc-gateway (`mux.Handle("POST", pattern_KV_Range_0, func(...) {...})`, the path decoded
+//! from the file's `pattern_KV_Range_0 = runtime.MustPattern(runtime.NewPattern(1, ops, pool,
+//! verb))`: see [`gateway_patterns`]), gRPC services (a `grpc.ServiceDesc{...}` literal: each
+//! method and stream a `GRPC /pkg.Service/Method` route handled by its `Handler` function, as
+//! `protoc-gen-go-grpc` writes them) and gRPC client stubs (`cc.Invoke(ctx,
+//! "/pkg.Service/Method", ...)`, `cc.NewStream(ctx, desc, "/pkg.Service/Method", ...)`, older
+//! generators' `grpc.Invoke` and `grpc.NewClientStream`: client
+//! calls of method `GRPC`, which FETCHES the rpc's routes),
 //! and MCP tools (mcp-go `s.AddTool(mcp.NewTool(...), h)`, the official SDK's
 //! `mcp.AddTool(s, &mcp.Tool{...}, h)`).
 //!
@@ -63,6 +71,8 @@ pub(super) fn extract<'t>(
     consts: HashMap<String, String>,
 ) -> Extracted {
     let imports = Imports::of(facts);
+    let patterns =
+        if src.contains("NewPattern(") { gateway_patterns(root, src) } else { HashMap::new() };
     let mut cx = Cx {
         src,
         ids: Ids::of(&root.language()),
@@ -78,6 +88,7 @@ pub(super) fn extract<'t>(
         mounts: Vec::new(),
         clients: Vec::new(),
         consts,
+        patterns,
     };
     for region in regions {
         // A cursor made at a node never climbs above it.
@@ -181,6 +192,7 @@ crate::grammar::grammar_ids! {
             assignment_statement = "assignment_statement",
             call = "call_expression",
             selector = "selector_expression",
+            composite_literal = "composite_literal",
         }
         anon {}
         fields { f_function = "function", f_field = "field", f_operand = "operand" }
@@ -210,6 +222,8 @@ struct Cx<'s, 'f, 't> {
     /// a `+` of literals and such names (`varsPath = "/debug/vars"`), for route paths written
     /// as names (`mux.HandleFunc(varsPath, serveVars)`).
     consts: HashMap<String, String>,
+    /// grpc-gateway route patterns of this file by variable name, decoded into paths.
+    patterns: HashMap<String, String>,
 }
 
 /// Most `+` operands and name hops followed when evaluating a constant string.
@@ -253,6 +267,135 @@ pub(super) fn file_consts(root: Node<'_>, src: &str) -> HashMap<String, String> 
         }
     }
     consts
+}
+
+/// The grpc-gateway route patterns a file declares at package level, by variable name:
+/// `pattern_KV_Range_0 = runtime.MustPattern(runtime.NewPattern(1, []int{2, 0, 2, 1}, []string{"v3",
+/// "kv"}, ""))` is `/v3/kv`. The ops are (opcode, operand) pairs run on a stack of segments
+/// (grpc-gateway's `utilities.OpCode`): 1 pushes `*`, 2 pushes literal `pool[operand]`, 3 pushes
+/// `**`, 4 joins the top `operand` segments with `/`, 5 names the top segment as the variable
+/// `pool[operand]` (`:name`), 0 does nothing; a verb is appended as `:verb`. A pattern whose ops
+/// cannot be decoded is left out.
+pub(super) fn gateway_patterns(root: Node<'_>, src: &str) -> HashMap<String, String> {
+    let mut out = HashMap::new();
+    for decl in named_children(root) {
+        if decl.kind() != "var_declaration" {
+            continue;
+        }
+        let specs = named_children(decl)
+            .into_iter()
+            .flat_map(|c| if c.kind() == "var_spec_list" { named_children(c) } else { vec![c] });
+        for spec in specs {
+            let mut cursor = spec.walk();
+            let names: Vec<Node<'_>> = spec.children_by_field_name("name", &mut cursor).collect();
+            let values: Vec<Node<'_>> =
+                spec.child_by_field_name("value").map(named_children).unwrap_or_default();
+            for (n, v) in names.into_iter().zip(values) {
+                if let Some(path) = decode_pattern(v, src) {
+                    out.insert(text(n, src).to_string(), path);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The path of a `runtime.NewPattern(...)` call, also inside `runtime.MustPattern(...)`.
+fn decode_pattern(call: Node<'_>, src: &str) -> Option<String> {
+    if call.kind() != "call_expression" {
+        return None;
+    }
+    let callee = text(call.child_by_field_name("function")?, src);
+    let args = call_args(call);
+    if callee.ends_with("MustPattern") {
+        return decode_pattern(*args.first()?, src);
+    }
+    if !callee.ends_with("NewPattern") || args.len() != 4 {
+        return None;
+    }
+    let ints: Vec<usize> = descendants_of_kind(args[1], "int_literal")
+        .into_iter()
+        .map(|n| text(n, src).parse::<usize>().ok())
+        .collect::<Option<_>>()?;
+    let pool: Vec<&str> = descendants_of_kind(args[2], "interpreted_string_literal")
+        .into_iter()
+        .map(|n| literal(n, src))
+        .collect::<Option<_>>()?;
+    let verb = literal(args[3], src)?;
+    if !ints.len().is_multiple_of(2) {
+        return None;
+    }
+    let mut stack: Vec<String> = Vec::new();
+    for op in ints.chunks(2) {
+        match (op[0], op[1]) {
+            (0, _) => {}
+            (1, _) => stack.push("*".to_string()),
+            (2, i) => stack.push((*pool.get(i)?).to_string()),
+            (3, _) => stack.push("**".to_string()),
+            (4, n) => {
+                let at = stack.len().checked_sub(n)?;
+                let joined = stack.split_off(at).join("/");
+                stack.push(joined);
+            }
+            (5, i) => {
+                let top = stack.last_mut()?;
+                *top = format!(":{}", pool.get(i)?);
+            }
+            _ => return None,
+        }
+    }
+    let mut path = format!("/{}", stack.join("/"));
+    if !verb.is_empty() {
+        path.push(':');
+        path.push_str(verb);
+    }
+    Some(path)
+}
+
+/// A gRPC method path: `/pkg.Service/Method` (one `/` inside, no spaces).
+fn is_grpc_method(m: &str) -> bool {
+    m.strip_prefix('/').and_then(|r| r.split_once('/')).is_some_and(|(svc, method)| {
+        !svc.is_empty()
+            && !method.is_empty()
+            && !method.contains('/')
+            && !m.contains(char::is_whitespace)
+    })
+}
+
+/// The `Key: value` elements of a composite literal's body, by key name.
+fn keyed_elements<'t, 's>(body: Node<'t>, src: &'s str) -> Vec<(&'s str, Node<'t>)> {
+    named_children(body)
+        .into_iter()
+        .filter(|e| e.kind() == "keyed_element")
+        .filter_map(|e| {
+            let kids = named_children(e);
+            let key = kids.first()?;
+            let value = kids.get(1)?;
+            let key = named_children(*key).into_iter().next().unwrap_or(*key);
+            let value = if value.kind() == "literal_element" {
+                named_children(*value).into_iter().next().unwrap_or(*value)
+            } else {
+                *value
+            };
+            Some((text(key, src), value))
+        })
+        .collect()
+}
+
+/// The descendants of `n` of kind `kind`, in source order.
+fn descendants_of_kind<'t>(n: Node<'t>, kind: &str) -> Vec<Node<'t>> {
+    let mut out = Vec::new();
+    let mut stack = vec![n];
+    while let Some(x) = stack.pop() {
+        if x.kind() == kind {
+            out.push(x);
+            continue;
+        }
+        let mut kids = named_children(x);
+        kids.reverse();
+        stack.extend(kids);
+    }
+    out
 }
 
 /// Go's `path.Join`: the non-empty parts joined by `/`, then cleaned (no empty or `.`
@@ -597,6 +740,58 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
             self.scopes.push(Scope { owner: node.id(), vars });
         } else if kind == ids.short_var_declaration || kind == ids.assignment_statement {
             self.assignment(node);
+        } else if kind == ids.composite_literal {
+            self.service_desc(node);
+        }
+    }
+
+    /// `grpc.ServiceDesc{ServiceName: "pkg.Svc", Methods: []grpc.MethodDesc{{MethodName: "M",
+    /// Handler: _Svc_M_Handler}}, Streams: []grpc.StreamDesc{{StreamName: "S", Handler: h}}}`:
+    /// a `GRPC /pkg.Svc/M` route per method and stream, handled by its `Handler`.
+    fn service_desc(&mut self, lit: Node<'t>) {
+        let Some(ty) = lit.child_by_field_name("type") else { return };
+        if !self.text(ty).ends_with("ServiceDesc") {
+            return;
+        }
+        let Some(body) = lit.child_by_field_name("body") else { return };
+        let fields = keyed_elements(body, self.src);
+        let Some(service) = fields
+            .iter()
+            .find(|(k, _)| *k == "ServiceName")
+            .and_then(|(_, v)| literal(*v, self.src))
+        else {
+            return;
+        };
+        let service = service.to_string();
+        for (list, name_key) in [("Methods", "MethodName"), ("Streams", "StreamName")] {
+            let Some((_, list)) = fields.iter().find(|(k, _)| *k == list) else { continue };
+            let Some(items) = list.child_by_field_name("body") else { continue };
+            for item in named_children(items) {
+                // `{MethodName: .., Handler: ..}` (an element whose value is a literal body).
+                let Some(value) =
+                    named_children(item).into_iter().find(|c| c.kind() == "literal_value")
+                else {
+                    continue;
+                };
+                let kv = keyed_elements(value, self.src);
+                let (Some(method), Some(handler)) = (
+                    kv.iter()
+                        .find(|(k, _)| *k == name_key)
+                        .and_then(|(_, v)| literal(*v, self.src)),
+                    kv.iter().find(|(k, _)| *k == "Handler").map(|(_, v)| *v),
+                ) else {
+                    continue;
+                };
+                let Some(path) = path_of(handler, self.src) else { continue };
+                let (name, receiver) = match path.split_last() {
+                    Some((n, [])) => (n.clone(), Receiver::None),
+                    Some((n, rest)) => (n.clone(), Receiver::Path(rest.to_vec())),
+                    None => continue,
+                };
+                let h = Handler::Reference(Callee { receiver, name });
+                let ep = route("grpc", "GRPC", format!("/{service}/{method}"), h);
+                self.push(ep, item);
+            }
         }
     }
 
@@ -865,6 +1060,31 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
             self.http_client(field, name, &call_args(call));
             return;
         }
+        if matches!(name, "Invoke" | "NewStream" | "NewClientStream") {
+            let a = call_args(call);
+            // `cc.Invoke(ctx, m, ..)` / `grpc.Invoke(ctx, m, ..)`, `cc.NewStream(ctx, desc, m,
+            // ..)`, `grpc.NewClientStream(ctx, desc, cc, m, ..)`.
+            let at = match name {
+                "Invoke" => 1,
+                "NewStream" => 2,
+                _ => 3,
+            };
+            if let Some(m) =
+                a.get(at).and_then(|x| literal(*x, self.src)).filter(|m| is_grpc_method(m))
+            {
+                let (line, col) = (start_line(field), start_col(field));
+                let c = ClientCall {
+                    client: "grpc".to_string(),
+                    method: "GRPC".to_string(),
+                    path: m.to_string(),
+                    has_base: false,
+                    line,
+                    enclosing: self.enclosing.of(line, col),
+                };
+                self.clients.push((col, c));
+            }
+            return;
+        }
         if name == "Mount" && self.imports.chi {
             self.chi_mount(op, field, &call_args(call));
             return;
@@ -974,6 +1194,18 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
             return;
         };
         let first = first.as_str();
+        // grpc-gateway: Handle(method, pattern variable, handler)
+        if let Some(p) = a
+            .get(1)
+            .filter(|x| x.kind() == "identifier")
+            .and_then(|x| self.patterns.get(self.text(*x)))
+            && !first.is_empty()
+            && first.chars().all(|c| c.is_ascii_uppercase())
+        {
+            let p = p.clone();
+            self.verb(op, at, "grpc-gateway", first, &p, &a[2..], false);
+            return;
+        }
         // gin: Handle(method, path, handlers...)
         if let Some(p) = a.get(1).and_then(|x| self.string_arg(*x)) {
             let p = p.as_str();
