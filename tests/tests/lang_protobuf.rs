@@ -384,3 +384,54 @@ fn imports_and_types_resolve() {
     "#]]
     .assert_eq(&render_fixture_resolution(FIXTURE));
 }
+
+/// A Python class on a generated servicer base (`helloworld_pb2_grpc.GreeterServicer`, whose
+/// module is generated at build time and not in the tree) implements the service: its methods
+/// named like the service's rpcs handle their routes; other methods, and a servicer of a
+/// service no `.proto` declares, handle nothing.
+#[test]
+fn python_servicers_handle_their_rpcs() {
+    let fixture = r#"
+//- /protos/helloworld.proto
+syntax = "proto3";
+package helloworld;
+
+service Greeter {
+  rpc SayHello (HelloRequest) returns (HelloReply) {}
+  rpc SayGoodbye (HelloRequest) returns (HelloReply) {}
+}
+
+message HelloRequest { string name = 1; }
+message HelloReply { string message = 1; }
+//- /server.py
+import helloworld_pb2_grpc
+from other_pb2_grpc import UnknownServicer
+
+
+class Greeter(helloworld_pb2_grpc.GreeterServicer):
+    def SayHello(self, request, context):
+        return reply(request)
+
+    def helper(self):
+        pass
+
+
+class Other(UnknownServicer):
+    def SayHello(self, request, context):
+        pass
+
+
+def reply(request):
+    return request
+"#;
+    let rows: String = render_fixture_resolution(fixture)
+        .lines()
+        .filter(|l| l.contains("HANDLES_ROUTE") || l.contains("server.py"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    expect![[r#"
+        edge HANDLES_ROUTE route:protos/helloworld.proto:GRPC /helloworld.Greeter/SayHello -> sym:py:server.py:Greeter.SayHello L6 interface-method 0.80
+        edge CALLS sym:py:server.py:Greeter.SayHello -> sym:py:server.py:reply L7 same-file 0.95
+    "#]]
+    .assert_eq(&rows);
+}

@@ -7,7 +7,8 @@
 //! inheritance; a Rust crate whose modules call each other through `use crate::..` leaves and
 //! globs, fields, `Self::new()`, trait impls and default methods, and an integration test
 //! naming the crate, whose `Cargo.toml` may rename it; Protobuf packages whose messages name
-//! each other's types through an include root, and services whose rpcs are routes) (with scripts without an extension,
+//! each other's types through an include root, and services whose rpcs are routes that Python
+//! servicer classes handle) (with scripts without an extension,
 //! which a line shift above their shebang turns into plain files and back, and manifests a
 //! syntax error turns into a left-out template),
 //! applied through `Engine::sync_paths` as a watcher reports them; after every step the whole
@@ -127,7 +128,8 @@ fn proto_file(rng: &mut Rng, dir: &str) -> String {
         }
         s.push_str("}\n\n");
     }
-    let (rpc, req, resp) = (cap(rng.pick(NAMES)), cap(rng.pick(NAMES)), cap(rng.pick(NAMES)));
+    // Lower-case rpc names, so Python servicer methods (`def alpha(self, x)`) can handle them.
+    let (rpc, req, resp) = (rng.pick(NAMES), cap(rng.pick(NAMES)), cap(rng.pick(NAMES)));
     let _ = writeln!(
         s,
         "service {}Svc {{\n  rpc {rpc}({req}) returns ({resp}) {{\n    option (google.api.http) = {{ get: \"/v1/{pkg}/{{id}}\" }};\n  }}\n}}",
@@ -231,7 +233,8 @@ fn py_file(rng: &mut Rng, name: &str, n: usize) -> String {
     }
     let (f, g, h) = (rng.pick(NAMES), rng.pick(NAMES), rng.pick(NAMES));
     let other = rng.pick(&["app.a", "app.sub.b", "app"]);
-    let base = rng.pick(&["object", "Base", "o.Base"]);
+    // `pa_pb2_grpc.PaSvcServicer`: a gRPC servicer of the Protobuf package `pa`'s service.
+    let base = rng.pick(&["object", "Base", "o.Base", "pa_pb2_grpc.PaSvcServicer"]);
     let class = cap(rng.pick(NAMES));
     format!(
         "from {other} import {g}\nimport {other} as o\n\n\nclass {class}{n}({base}):\n    \

@@ -307,6 +307,33 @@ pub struct RouteEntry {
     pub file: String,
 }
 
+/// The gRPC routes (`GRPC /pkg.Service/Method`, from `.proto` files or generated code) of
+/// service `service` (its short name: `Greeter` for `helloworld.Greeter`) and rpc `method`,
+/// one per distinct path: what a language's implementation of a generated service base
+/// (`class Greeter(GreeterServicer)` in Python) handles. Several services of that short name
+/// in different packages: none (which one the class serves is not known).
+pub(crate) fn grpc_routes<'a>(
+    routes: &'a [RouteEntry],
+    service: &str,
+    method: &str,
+) -> Vec<&'a RouteEntry> {
+    let found: Vec<&RouteEntry> = routes
+        .iter()
+        .filter(|r| r.method == "GRPC")
+        .filter(|r| {
+            let Some((svc, m)) = r.path.strip_prefix('/').and_then(|p| p.split_once('/')) else {
+                return false;
+            };
+            m == method && svc.rsplit('.').next() == Some(service)
+        })
+        .collect();
+    let first = found.first().map(|r| r.path.as_str());
+    if found.iter().any(|r| Some(r.path.as_str()) != first) {
+        return Vec::new();
+    }
+    found
+}
+
 /// A route that only other files can complete: declared on a router in another file and
 /// served here under a mount prefix, or registered here with a path that names other files'
 /// constants.

@@ -530,6 +530,31 @@ fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile
         }
     }
 
+    // gRPC: a class on a generated `XServicer` base (`helloworld_pb2_grpc.GreeterServicer`)
+    // implements service X: its methods handle the routes of X's rpcs of the same names.
+    for h in &facts.heritage {
+        let base = h.target.rsplit('.').next().unwrap_or(&h.target);
+        let Some(service) = base.strip_suffix("Servicer").filter(|s| !s.is_empty()) else {
+            continue;
+        };
+        let routes = crate::endpoints::route_table(db, workspace);
+        for (i, s) in facts.symbols.iter().enumerate() {
+            if s.parent != Some(h.symbol) || s.kind != NodeKind::Method {
+                continue;
+            }
+            let Some(dst) = ids.get(i) else { continue };
+            for r in crate::endpoints::grpc_routes(routes, service, &s.name) {
+                out.edges.push(Edge::new(
+                    r.id.clone(),
+                    dst.clone(),
+                    EdgeKind::HandlesRoute,
+                    Reason::InterfaceMethod,
+                    s.start_line,
+                ));
+            }
+        }
+    }
+
     // CALLS and TESTS.
     let in_test_file = crate::graph::is_test(db, file);
     let mut tested = crate::tested::Tested::default();
