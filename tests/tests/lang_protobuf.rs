@@ -386,11 +386,12 @@ fn imports_and_types_resolve() {
 }
 
 /// A Python class on a generated servicer base (`helloworld_pb2_grpc.GreeterServicer`, whose
-/// module is generated at build time and not in the tree) implements the service: its methods
-/// named like the service's rpcs handle their routes; other methods, and a servicer of a
-/// service no `.proto` declares, handle nothing.
+/// module is generated at build time and not in the tree), and a TypeScript class implementing
+/// a generated server interface (`IGreeterServer`, `GreeterServer`), implement the service:
+/// their methods named like the service's rpcs (`sayHello` for `SayHello` too) handle their
+/// routes; other methods, and a servicer of a service no `.proto` declares, handle nothing.
 #[test]
-fn python_servicers_handle_their_rpcs() {
+fn servicer_classes_handle_their_rpcs() {
     let fixture = r#"
 //- /protos/helloworld.proto
 syntax = "proto3";
@@ -423,14 +424,34 @@ class Other(UnknownServicer):
 
 def reply(request):
     return request
+//- /src/server.ts
+import { IGreeterServer } from './gen/helloworld_grpc_pb';
+import { GreeterServer } from './gen/helloworld';
+
+export class GreeterImpl implements IGreeterServer {
+  sayHello(call: any, callback: any): void {}
+  sayGoodbye(call: any, callback: any): void {}
+  private helper(): void {}
+}
+
+export class TsProtoGreeter implements GreeterServer {
+  SayGoodbye(call: any, callback: any): void {}
+}
+
+export class Health implements IHealthServer {
+  check(): void {}
+}
 "#;
     let rows: String = render_fixture_resolution(fixture)
         .lines()
-        .filter(|l| l.contains("HANDLES_ROUTE") || l.contains("server.py"))
+        .filter(|l| l.contains("HANDLES_ROUTE") || l.contains("server."))
         .map(|l| format!("{l}\n"))
         .collect();
     expect![[r#"
+        edge HANDLES_ROUTE route:protos/helloworld.proto:GRPC /helloworld.Greeter/SayGoodbye -> sym:ts:src/server.ts:GreeterImpl.sayGoodbye L6 interface-method 0.80
+        edge HANDLES_ROUTE route:protos/helloworld.proto:GRPC /helloworld.Greeter/SayGoodbye -> sym:ts:src/server.ts:TsProtoGreeter.SayGoodbye L11 interface-method 0.80
         edge HANDLES_ROUTE route:protos/helloworld.proto:GRPC /helloworld.Greeter/SayHello -> sym:py:server.py:Greeter.SayHello L6 interface-method 0.80
+        edge HANDLES_ROUTE route:protos/helloworld.proto:GRPC /helloworld.Greeter/SayHello -> sym:ts:src/server.ts:GreeterImpl.sayHello L5 interface-method 0.80
         edge CALLS sym:py:server.py:Greeter.SayHello -> sym:py:server.py:reply L7 same-file 0.95
     "#]]
     .assert_eq(&rows);

@@ -8,7 +8,7 @@
 //! globs, fields, `Self::new()`, trait impls and default methods, and an integration test
 //! naming the crate, whose `Cargo.toml` may rename it; Protobuf packages whose messages name
 //! each other's types through an include root, and services whose rpcs are routes that Python
-//! servicer classes handle) (with scripts without an extension,
+//! servicer and TypeScript server classes handle) (with scripts without an extension,
 //! which a line shift above their shebang turns into plain files and back, and manifests a
 //! syntax error turns into a left-out template),
 //! applied through `Engine::sync_paths` as a watcher reports them; after every step the whole
@@ -157,9 +157,12 @@ fn ts_file(rng: &mut Rng, dir: &str, modules: &[String]) -> String {
         s.push_str("  return x;\n}\n\n");
     }
     let class = cap(rng.pick(NAMES)) + "Service";
+    // Sometimes a gRPC server of the Protobuf package `pb`'s service, whose rpcs it may name.
+    let server = rng.pick(&["", " implements IPbSvcServer"]);
     let _ = writeln!(
         s,
-        "export class {class} {{\n  run(): number {{ return {}(1) + this.stop(); }}\n  stop(): number {{ return 0; }}\n}}",
+        "export class {class}{server} {{\n  run(): number {{ return {}(1) + this.stop(); }}\n  stop(): number {{ return 0; }}\n  {}(): number {{ return 1; }}\n}}",
+        rng.pick(NAMES),
         rng.pick(NAMES)
     );
     s

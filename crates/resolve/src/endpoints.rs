@@ -324,7 +324,7 @@ pub(crate) fn grpc_routes<'a>(
             let Some((svc, m)) = r.path.strip_prefix('/').and_then(|p| p.split_once('/')) else {
                 return false;
             };
-            m == method && svc.rsplit('.').next() == Some(service)
+            same_rpc_name(m, method) && svc.rsplit('.').next() == Some(service)
         })
         .collect();
     let first = found.first().map(|r| r.path.as_str());
@@ -332,6 +332,49 @@ pub(crate) fn grpc_routes<'a>(
         return Vec::new();
     }
     found
+}
+
+/// Whether a method named `method` implements rpc `rpc`: the same name, or the name with its
+/// first letter lower-cased (grpc-js, ts-proto and Connect write `sayHello` for `SayHello`).
+fn same_rpc_name(rpc: &str, method: &str) -> bool {
+    rpc == method || {
+        let mut r = rpc.chars();
+        let mut m = method.chars();
+        r.next().zip(m.next()).is_some_and(|(a, b)| a.to_ascii_lowercase() == b)
+            && r.as_str() == m.as_str()
+    }
+}
+
+/// HANDLES_ROUTE from the gRPC routes of `service`'s rpcs ([`grpc_routes`]) to the methods of
+/// class `class` of `facts` named after them (`ids`: the file's symbol IDs): a class on a
+/// generated service base (Python `GreeterServicer`, TS `IGreeterServer`) implements the
+/// service.
+pub(crate) fn servicer_edges(
+    db: &dyn salsa::Database,
+    workspace: Workspace,
+    facts: &codegraph_parse::FileFacts,
+    ids: &[Id],
+    class: SymbolIdx,
+    service: &str,
+    out: &mut Vec<Edge>,
+) {
+    let mut routes = None;
+    for (i, s) in facts.symbols.iter().enumerate() {
+        if s.parent != Some(class) || s.kind != NodeKind::Method {
+            continue;
+        }
+        let Some(dst) = ids.get(i) else { continue };
+        let table = *routes.get_or_insert_with(|| route_table(db, workspace));
+        for r in grpc_routes(table, service, &s.name) {
+            out.push(Edge::new(
+                r.id.clone(),
+                dst.clone(),
+                EdgeKind::HandlesRoute,
+                Reason::InterfaceMethod,
+                s.start_line,
+            ));
+        }
+    }
 }
 
 /// A route that only other files can complete: declared on a router in another file and

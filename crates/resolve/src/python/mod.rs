@@ -537,22 +537,15 @@ fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile
         let Some(service) = base.strip_suffix("Servicer").filter(|s| !s.is_empty()) else {
             continue;
         };
-        let routes = crate::endpoints::route_table(db, workspace);
-        for (i, s) in facts.symbols.iter().enumerate() {
-            if s.parent != Some(h.symbol) || s.kind != NodeKind::Method {
-                continue;
-            }
-            let Some(dst) = ids.get(i) else { continue };
-            for r in crate::endpoints::grpc_routes(routes, service, &s.name) {
-                out.edges.push(Edge::new(
-                    r.id.clone(),
-                    dst.clone(),
-                    EdgeKind::HandlesRoute,
-                    Reason::InterfaceMethod,
-                    s.start_line,
-                ));
-            }
-        }
+        crate::endpoints::servicer_edges(
+            db,
+            workspace,
+            facts,
+            ids,
+            h.symbol,
+            service,
+            &mut out.edges,
+        );
     }
 
     // CALLS and TESTS.
