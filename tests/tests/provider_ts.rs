@@ -150,6 +150,7 @@ fn interfaces_type_aliases_enums() {
         heritage Repo Extends Base
         heritage Repo Extends Other
         hint L2 Repo.save  -> Promise
+        hint L3 Repo items : Item
         hint L6 Handler.onEvent e : Event
         //- src/lib.d.ts
         sym function g L2-2 exported sig="function g(a: number): void;"
@@ -259,6 +260,7 @@ fn namespaces() {
         call L2:25 g in Outer.Inner.f
         call L6:18 setup in Solo
         type call L11:27 App in global.Window.app
+        hint L11 global.Window app : App
     "#]]
     .assert_eq(&out);
 }

@@ -1114,3 +1114,55 @@ fn annotated_object_literals_implement_their_type() {
         "#]],
     );
 }
+
+/// Receivers typed by a written annotation (issue 44): a property chain through interface
+/// property signatures (`config.memo.guard()`, optional and non-null steps too); a value
+/// annotated with a generic interface that shares its name with a function (`interface
+/// $constructor<T>` beside `function $constructor`: in a type position, the interface), also
+/// when the value shares its own name with an interface; `new Class()` of a parameter is a
+/// construction of the value it holds.
+#[test]
+fn declared_types_of_properties_and_twin_names() {
+    check(
+        r#"
+        //- /src/core.ts
+        export interface $constructor<T> {
+          init(inst: T, def: unknown): void;
+        }
+        export function $constructor<T>(name: string): $constructor<T> {
+          return null as any;
+        }
+        //- /src/use.ts
+        import * as core from "./core";
+        interface Memo { guard(x: number): number; }
+        interface Config { memo: Memo; maybe?: Memo }
+        export interface $ZodType { x: number }
+        export const $ZodType: core.$constructor<$ZodType> = core.$constructor("$ZodType");
+        export function run(config: Config, inst: any) {
+          config.memo.guard(1);
+          config.maybe?.guard(2);
+          config.maybe!.guard(3);
+          $ZodType.init(inst, 4);
+        }
+        export function make(Class: any) {
+          return new Class();
+        }
+        "#,
+        expect![[r#"
+            edge IMPORTS file:src/use.ts -> file:src/core.ts L1 import-resolved 0.95
+            edge CALLS sym:ts:src/use.ts:$ZodType#2 -> sym:ts:src/core.ts:$constructor#2 L5 import-resolved 0.95
+            edge REFERS_TO sym:ts:src/use.ts:Config.maybe -> sym:ts:src/use.ts:Memo L3 same-file 0.95
+            edge REFERS_TO sym:ts:src/use.ts:Config.memo -> sym:ts:src/use.ts:Memo L3 same-file 0.95
+            edge CALLS sym:ts:src/use.ts:make -> sym:ts:src/use.ts:make.Class L13 same-file 0.95
+            edge CALLS sym:ts:src/use.ts:run -> sym:ts:src/core.ts:$constructor.init L10 typed-receiver 0.85
+            edge REFERS_TO sym:ts:src/use.ts:run -> sym:ts:src/use.ts:$ZodType#2 L10 same-file 0.95
+            edge REFERS_TO sym:ts:src/use.ts:run -> sym:ts:src/use.ts:Config L6 same-file 0.95
+            edge ACCESSES sym:ts:src/use.ts:run -> sym:ts:src/use.ts:Config.maybe L8 typed-receiver 0.85
+            edge ACCESSES sym:ts:src/use.ts:run -> sym:ts:src/use.ts:Config.maybe L9 typed-receiver 0.85
+            edge ACCESSES sym:ts:src/use.ts:run -> sym:ts:src/use.ts:Config.memo L7 typed-receiver 0.85
+            edge CALLS sym:ts:src/use.ts:run -> sym:ts:src/use.ts:Memo.guard L7 typed-receiver 0.85
+            edge CALLS sym:ts:src/use.ts:run -> sym:ts:src/use.ts:Memo.guard L8 typed-receiver 0.85
+            edge CALLS sym:ts:src/use.ts:run -> sym:ts:src/use.ts:Memo.guard L9 typed-receiver 0.85
+        "#]],
+    );
+}

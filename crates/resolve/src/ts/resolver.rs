@@ -344,8 +344,21 @@ impl<'db> Resolver<'db> {
             self.kind(g, i) == Some(NodeKind::Function)
                 && g.language(self.db) == Some(codegraph_parse::Language::JavaScript)
         };
-        (matches!(self.kind(g, i), Some(NodeKind::Class | NodeKind::Interface)) || constructor(g))
-            .then_some((g, i))
+        if matches!(self.kind(g, i), Some(NodeKind::Class | NodeKind::Interface)) || constructor(g)
+        {
+            return Some((g, i));
+        }
+        // A name declared as a value and as a type (`interface $constructor<T>` beside `function
+        // $constructor`, `interface X` beside `const X`): in a type position it is the type.
+        let sym = self.symbol(g, i)?;
+        let syms = &self.index(g).syms;
+        syms.iter()
+            .position(|s| {
+                s.parent == sym.parent
+                    && s.name == sym.name
+                    && matches!(s.kind, NodeKind::Class | NodeKind::Interface)
+            })
+            .map(|t| (g, u32::try_from(t).unwrap_or(u32::MAX)))
     }
 
     /// The declaration a (possibly dotted) name denotes in `f` at module scope, of any kind.

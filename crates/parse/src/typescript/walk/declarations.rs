@@ -401,9 +401,10 @@ impl<'s, 't> Walker<'s, 't> {
             return;
         };
         let parent = self.scope();
+        let name = prop_name(name_node, self.src);
         let sym = self.push_symbol(NewSym {
             kind,
-            name: prop_name(name_node, self.src),
+            name: name.clone(),
             qualified: None,
             node,
             parent,
@@ -411,6 +412,19 @@ impl<'s, 't> Walker<'s, 't> {
             doc: self.doc(node),
             export: Export::Parent,
         });
+        // A property signature's written type, as a class field's (`memo?: Memo`): what
+        // `config.memo.guard()` reads through an interface-typed receiver.
+        if node.kind() == "property_signature"
+            && let Some(ty) = node.child_by_field_name("type").and_then(|t| type_name(t, self.src))
+        {
+            self.facts.type_hints.push(TypeHint {
+                scope: parent,
+                name,
+                source: HintSource::Annotation(ty),
+                line: start_line(node),
+                visible: None,
+            });
+        }
         if frame || kind == NodeKind::Property {
             self.push_frame(node, false, Some(sym), None);
         }

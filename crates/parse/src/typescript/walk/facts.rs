@@ -318,6 +318,11 @@ impl<'s, 't> Walker<'s, 't> {
         else {
             return;
         };
+        // `new Class(...)` of a parameter or local (`function make(Class) { new Class() }`):
+        // a construction of the value it holds, as a call of one is a call of it.
+        let local = callee.receiver == Receiver::None
+            && unwrap_expr(ctor).kind() == "identifier"
+            && self.called_binding(text(unwrap_expr(ctor), self.src));
         let enclosing = self.scope();
         self.facts.calls.push(CallSite {
             callee,
@@ -325,7 +330,7 @@ impl<'s, 't> Walker<'s, 't> {
             line: start_line(name_node),
             col: start_col(name_node),
             enclosing,
-            local: false,
+            local,
         });
     }
 
