@@ -345,34 +345,39 @@ fn same_rpc_name(rpc: &str, method: &str) -> bool {
     }
 }
 
-/// HANDLES_ROUTE from the gRPC routes of `service`'s rpcs ([`grpc_routes`]) to the methods of
-/// class `class` of `facts` named after them (`ids`: the file's symbol IDs): a class on a
-/// generated service base (Python `GreeterServicer`, TS `IGreeterServer`) implements the
-/// service.
+/// HANDLES_ROUTE from the gRPC routes of a service's rpcs ([`grpc_routes`]) to the methods
+/// named after them of each class of `facts` on a generated service base (`ids`: the file's
+/// symbol IDs): of the heritage clauses `keeps` accepts, `service` gives the service the
+/// base's last segment names (Python `GreeterServicer`, TS `IGreeterServer`: `Greeter`), if
+/// any.
 pub(crate) fn servicer_edges(
     db: &dyn salsa::Database,
     workspace: Workspace,
     facts: &codegraph_parse::FileFacts,
     ids: &[Id],
-    class: SymbolIdx,
-    service: &str,
+    keeps: impl Fn(&codegraph_parse::Heritage) -> bool,
+    service: impl Fn(&str) -> Option<&str>,
     out: &mut Vec<Edge>,
 ) {
     let mut routes = None;
-    for (i, s) in facts.symbols.iter().enumerate() {
-        if s.parent != Some(class) || s.kind != NodeKind::Method {
-            continue;
-        }
-        let Some(dst) = ids.get(i) else { continue };
-        let table = *routes.get_or_insert_with(|| route_table(db, workspace));
-        for r in grpc_routes(table, service, &s.name) {
-            out.push(Edge::new(
-                r.id.clone(),
-                dst.clone(),
-                EdgeKind::HandlesRoute,
-                Reason::InterfaceMethod,
-                s.start_line,
-            ));
+    for h in facts.heritage.iter().filter(|h| keeps(h)) {
+        let base = h.target.rsplit('.').next().unwrap_or(&h.target);
+        let Some(service) = service(base).filter(|s| !s.is_empty()) else { continue };
+        for (i, s) in facts.symbols.iter().enumerate() {
+            if s.parent != Some(h.symbol) || s.kind != NodeKind::Method {
+                continue;
+            }
+            let Some(dst) = ids.get(i) else { continue };
+            let table = *routes.get_or_insert_with(|| route_table(db, workspace));
+            for r in grpc_routes(table, service, &s.name) {
+                out.push(Edge::new(
+                    r.id.clone(),
+                    dst.clone(),
+                    EdgeKind::HandlesRoute,
+                    Reason::InterfaceMethod,
+                    s.start_line,
+                ));
+            }
         }
     }
 }

@@ -532,21 +532,15 @@ fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile
 
     // gRPC: a class on a generated `XServicer` base (`helloworld_pb2_grpc.GreeterServicer`)
     // implements service X: its methods handle the routes of X's rpcs of the same names.
-    for h in &facts.heritage {
-        let base = h.target.rsplit('.').next().unwrap_or(&h.target);
-        let Some(service) = base.strip_suffix("Servicer").filter(|s| !s.is_empty()) else {
-            continue;
-        };
-        crate::endpoints::servicer_edges(
-            db,
-            workspace,
-            facts,
-            ids,
-            h.symbol,
-            service,
-            &mut out.edges,
-        );
-    }
+    crate::endpoints::servicer_edges(
+        db,
+        workspace,
+        facts,
+        ids,
+        |_| true,
+        |base| base.strip_suffix("Servicer"),
+        &mut out.edges,
+    );
 
     // CALLS and TESTS.
     let in_test_file = crate::graph::is_test(db, file);

@@ -122,25 +122,20 @@ pub(crate) fn resolve_file(
     // gRPC: a class implementing a generated server interface (`IGreeterServer` of
     // grpc-tools, `GreeterServer` of ts-proto, `GreeterServiceImplementation` of nice-grpc)
     // implements service `Greeter`: its methods handle the routes of its rpcs.
-    for h in facts.heritage.iter().filter(|h| h.kind == HeritageKind::Implements) {
-        let base = h.target.rsplit('.').next().unwrap_or(&h.target);
-        let service = base.strip_suffix("ServiceImplementation").or_else(|| {
-            base.strip_suffix("Server").map(|b| {
-                b.strip_prefix('I').filter(|x| x.starts_with(char::is_uppercase)).unwrap_or(b)
+    crate::endpoints::servicer_edges(
+        db,
+        workspace,
+        facts,
+        ids,
+        |h| h.kind == HeritageKind::Implements,
+        |base| {
+            base.strip_suffix("ServiceImplementation").or_else(|| {
+                let b = base.strip_suffix("Server")?;
+                Some(b.strip_prefix('I').filter(|x| x.starts_with(char::is_uppercase)).unwrap_or(b))
             })
-        });
-        if let Some(service) = service.filter(|s| !s.is_empty()) {
-            crate::endpoints::servicer_edges(
-                db,
-                workspace,
-                facts,
-                ids,
-                h.symbol,
-                service,
-                &mut out.edges,
-            );
-        }
-    }
+        },
+        &mut out.edges,
+    );
 
     // CALLS (and TESTS: a test block's calls into code outside test files).
     let in_test_file = crate::graph::is_test(db, file);
