@@ -456,3 +456,39 @@ export class Health implements IHealthServer {
     "#]]
     .assert_eq(&rows);
 }
+
+/// Every shape of a `google.api.http` rule: a method key, `additional_bindings` (nested), a
+/// `custom` method, path variables with and without a pattern; `body` is no binding, and an
+/// option other than `google.api.http` none.
+#[test]
+fn http_bindings_of_every_shape() {
+    let routes: String = render_fixture_facts(
+        r#"
+//- /api.proto
+package shop.v1;
+service Shelves {
+  rpc Get(Req) returns (Req) {
+    option (google.api.http) = {
+      get: "/v1/{name=shelves/*}"
+      body: "*"
+      additional_bindings { delete: "v1/shelves/{id}" }
+      additional_bindings { custom { kind: "head" path: "/v1/shelves/{id}" } }
+    };
+    option (other.http) = { get: "/not/a/route" };
+  }
+}
+message Req {}
+"#,
+    )
+    .lines()
+    .filter(|l| l.starts_with("route "))
+    .map(|l| format!("{l}\n"))
+    .collect();
+    expect![[r#"
+        route L3 grpc GRPC /shop.v1.Shelves/Get handler=sym:Shelves.Get in=Shelves
+        route L5 grpc-gateway GET /v1/:name handler=sym:Shelves.Get in=Shelves.Get
+        route L7 grpc-gateway DELETE /v1/shelves/:id handler=sym:Shelves.Get in=Shelves.Get
+        route L8 grpc-gateway HEAD /v1/shelves/:id handler=sym:Shelves.Get in=Shelves.Get
+    "#]]
+    .assert_eq(&routes);
+}

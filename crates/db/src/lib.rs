@@ -269,28 +269,16 @@ impl Database {
     }
 
     /// Runs `compute` for every file on all cores without starting new revisions (for queries
-    /// that do not hold syntax trees, such as cross-file resolution).
+    /// that do not hold syntax trees, such as cross-file resolution): [`Database::par_each_in_order`]
+    /// with nothing to do per file on this thread.
     pub fn par_each(&self, files: &[SourceFile], compute: impl Fn(&Database, SourceFile) + Sync) {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let next = AtomicUsize::new(0);
-        let compute = &compute;
-        std::thread::scope(|scope| {
-            for _ in 0..threads {
-                let db = self.clone();
-                let next = &next;
-                scope.spawn(move || {
-                    while let Some(&file) = files.get(next.fetch_add(1, Ordering::Relaxed)) {
-                        compute(&db, file);
-                    }
-                });
-            }
-        });
+        self.par_each_in_order(files, compute, |_| {});
     }
 
-    /// [`Database::par_each`], and `on_file` on this thread for each file in `files` order as
-    /// soon as it and every file before it are computed (it reads their memos while the
-    /// workers go on). The workers never wait for `on_file`.
+    /// Runs `compute` for every file on all cores (each worker takes the next file), and
+    /// `on_file` on this thread for each file in `files` order as soon as it and every file
+    /// before it are computed (it reads their memos while the workers go on). The workers
+    /// never wait for `on_file`.
     pub fn par_each_in_order(
         &self,
         files: &[SourceFile],

@@ -301,36 +301,25 @@ impl<'s> Extractor<'s> {
     /// The bindings of one `google.api.http` rule (a `{ post: "/p" body: "*" }` block),
     /// `additional_bindings` included.
     fn http_rule(&self, value: Node<'_>, out: &mut Vec<(String, String, u32)>, depth: usize) {
-        let ids = self.ids;
-        let Some(block) = self.child_of_kind(value, ids.block_lit) else { return };
         if depth > 4 {
             return;
         }
-        let mut key: Option<Node<'_>> = None;
-        let mut cursor = block.walk();
-        let children: Vec<Node<'_>> = block.named_children(&mut cursor).collect();
-        for c in children {
-            if c.kind_id() == ids.identifier {
-                key = Some(c);
-                continue;
-            }
-            if c.kind_id() != ids.constant {
-                continue;
-            }
-            let Some(k) = key else { continue };
-            let k = text(k, self.src);
+        for (k, c) in self.block_fields(value) {
             if let Some((_, method)) = HTTP_KEYS.iter().find(|(name, _)| *name == k) {
-                if let Some(s) = self.child_of_kind(c, ids.string) {
-                    out.push((method.to_string(), http_path(&self.string_value(s)), start_line(c)));
+                if let Some(path) = self.string_constant(c) {
+                    out.push((method.to_string(), http_path(&path), start_line(c)));
                 }
             } else if k == "custom" {
                 // `custom { kind: "HEAD" path: "/p" }`.
-                let mut inner = Vec::new();
-                self.block_strings(c, &mut inner);
-                let kind = inner.iter().find(|(k, _, _)| k == "kind");
-                let path = inner.iter().find(|(k, _, _)| k == "path");
-                if let (Some((_, kind, _)), Some((_, path, line))) = (kind, path) {
-                    out.push((kind.to_ascii_uppercase(), http_path(path), *line));
+                let inner = self.block_fields(c);
+                let field = |name: &str| {
+                    inner
+                        .iter()
+                        .find(|(k, _)| *k == name)
+                        .and_then(|(_, v)| self.string_constant(*v).map(|s| (s, start_line(*v))))
+                };
+                if let (Some((kind, _)), Some((path, line))) = (field("kind"), field("path")) {
+                    out.push((kind.to_ascii_uppercase(), http_path(&path), line));
                 }
             } else if k == "additional_bindings" {
                 self.http_rule(c, out, depth + 1);
@@ -338,20 +327,28 @@ impl<'s> Extractor<'s> {
         }
     }
 
-    /// The `key: "string"` pairs directly in a constant's block.
-    fn block_strings(&self, value: Node<'_>, out: &mut Vec<(String, String, u32)>) {
-        let Some(block) = self.child_of_kind(value, self.ids.block_lit) else { return };
+    /// The `key: value` fields directly in a constant's `{ ... }` block, as (key, the value's
+    /// `constant` node); an array value gives one field per element.
+    fn block_fields<'t>(&self, value: Node<'t>) -> Vec<(&'s str, Node<'t>)> {
+        let Some(block) = self.child_of_kind(value, self.ids.block_lit) else { return Vec::new() };
         let mut key = None;
+        let mut out = Vec::new();
         let mut cursor = block.walk();
         for c in block.named_children(&mut cursor) {
             if c.kind_id() == self.ids.identifier {
-                key = Some(text(c, self.src).to_string());
+                key = Some(text(c, self.src));
             } else if c.kind_id() == self.ids.constant
-                && let (Some(k), Some(s)) = (&key, self.child_of_kind(c, self.ids.string))
+                && let Some(k) = key
             {
-                out.push((k.clone(), self.string_value(s), start_line(c)));
+                out.push((k, c));
             }
         }
+        out
+    }
+
+    /// The value of a `constant` node that is a string literal.
+    fn string_constant(&self, c: Node<'_>) -> Option<String> {
+        self.child_of_kind(c, self.ids.string).map(|s| self.string_value(s))
     }
 
     /// Each rpc as a `GRPC` route, and its HTTP bindings as routes.
@@ -465,8 +462,7 @@ impl<'s> Extractor<'s> {
     fn string_option(&self, node: Node<'_>) -> Option<(String, String)> {
         let name = self.option_name(node)?;
         let value = self.child_of_kind(node, self.ids.constant)?;
-        let s = self.child_of_kind(value, self.ids.string)?;
-        Some((name, self.string_value(s)))
+        Some((name, self.string_constant(value)?))
     }
 
     /// An option's name as written, spaces removed: `go_package`, `(google.api.http)`.

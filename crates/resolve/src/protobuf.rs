@@ -62,107 +62,91 @@ pub(crate) fn proto_decls(db: &dyn salsa::Database, file: SourceFile) -> ProtoDe
     ProtoDecls { names, public }
 }
 
-/// Every Protobuf declaration of the workspace by full name, and every `.proto` file by path.
+/// Every Protobuf declaration of the workspace by full name.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct ProtoTable {
     pub names: HashMap<String, Vec<(SourceFile, SymbolIdx)>>,
-    pub files: Vec<(String, SourceFile)>,
 }
 
 #[salsa::tracked(returns(ref))]
 pub(crate) fn proto_table(db: &dyn salsa::Database, workspace: Workspace) -> ProtoTable {
     let mut out = ProtoTable::default();
-    for files in language_dirs(db, LanguageKey::new(db, workspace, Language::Protobuf)).values() {
-        for &f in files {
-            out.files.push((f.path(db).clone(), f));
-            for (name, idx) in &proto_decls(db, f).names {
-                out.names.entry(name.clone()).or_default().push((f, *idx));
-            }
+    for &f in proto_files(db, workspace) {
+        for (name, idx) in &proto_decls(db, f).names {
+            out.names.entry(name.clone()).or_default().push((f, *idx));
         }
     }
     out
+}
+
+/// The workspace's `.proto` files (the per-language listing: paths only).
+fn proto_files(
+    db: &dyn salsa::Database,
+    workspace: Workspace,
+) -> impl Iterator<Item = &SourceFile> {
+    language_dirs(db, LanguageKey::new(db, workspace, Language::Protobuf)).values().flatten()
 }
 
 fn full_name(package: &str, qualified: &str) -> String {
     if package.is_empty() { qualified.to_string() } else { format!("{package}.{qualified}") }
 }
 
-/// The file `import "source"` in the file at `importer` names (see the module doc). When no
-/// file has the path, the include root lay above the repository (`etcd/auth/auth.proto`
-/// from a checkout of `etcd` under `go.etcd.io/`): its leading directories are dropped one
-/// by one, and the first shorter path that names exactly one file wins.
-fn import_target(table: &ProtoTable, importer: &str, source: &str) -> Option<SourceFile> {
-    let source = source.trim_start_matches("./");
-    if let Some(f) = import_exact(table, importer, source) {
-        return Some(f);
-    }
-    let mut rest = source;
-    while let Some((_, tail)) = rest.split_once('/') {
-        if !tail.contains('/') {
-            break;
-        }
-        let mut found = table.files.iter().filter(|(p, _)| {
-            p == tail || p.strip_suffix(tail).is_some_and(|root| root.ends_with('/'))
-        });
-        match (found.next(), found.next()) {
-            (Some((_, f)), None) => return Some(*f),
-            (Some(_), Some(_)) => return None,
-            _ => rest = tail,
-        }
-    }
-    None
-}
-
-/// [`import_target`] for the path as written.
-fn import_exact(table: &ProtoTable, importer: &str, source: &str) -> Option<SourceFile> {
-    // (include root, file) for each file the path can name.
-    let found: Vec<(&str, SourceFile)> = table
-        .files
-        .iter()
-        .filter_map(|(path, f)| {
-            if path == source {
-                Some(("", *f))
-            } else {
-                let root = path.strip_suffix(source)?.strip_suffix('/')?;
-                Some((root, *f))
-            }
-        })
-        .collect();
-    match found.as_slice() {
-        [] => None,
-        [(_, f)] => Some(*f),
-        _ => {
-            let under = |root: &str| root.is_empty() || importer.starts_with(&format!("{root}/"));
-            let best = found.iter().filter(|(r, _)| under(r)).map(|(r, _)| r.len()).max()?;
-            let mut at_best = found.iter().filter(|(r, _)| under(r) && r.len() == best);
-            match (at_best.next(), at_best.next()) {
-                (Some((_, f)), None) => Some(*f),
-                _ => None,
+/// The file `import "source"` in the file at `importer` names, among `files` (path, file):
+/// see the module doc. When no file has the path, the include root lay above the repository
+/// (`etcd/auth/auth.proto` from a checkout of `etcd` under `go.etcd.io/`): leading
+/// directories are dropped one by one (two components kept at least) until some file has it.
+fn import_target(files: &[(&str, SourceFile)], importer: &str, source: &str) -> Option<SourceFile> {
+    let mut path = source.trim_start_matches("./");
+    loop {
+        // (include root, file) for each file the path can name.
+        let found: Vec<(&str, SourceFile)> = files
+            .iter()
+            .filter_map(|&(p, f)| {
+                if p == path {
+                    return Some(("", f));
+                }
+                Some((p.strip_suffix(path)?.strip_suffix('/')?, f))
+            })
+            .collect();
+        match found.as_slice() {
+            [] => match path.split_once('/') {
+                Some((_, tail)) if tail.contains('/') => path = tail,
+                _ => return None,
+            },
+            [(_, f)] => return Some(*f),
+            // Several copies: the one under the importer's own (longest) include root.
+            _ => {
+                let under =
+                    |root: &str| root.is_empty() || importer.starts_with(&format!("{root}/"));
+                let best = found.iter().filter(|(r, _)| under(r)).map(|(r, _)| r.len()).max()?;
+                let mut at_best = found.iter().filter(|(r, _)| under(r) && r.len() == best);
+                return match (at_best.next(), at_best.next()) {
+                    (Some((_, f)), None) => Some(*f),
+                    _ => None,
+                };
             }
         }
     }
 }
 
-/// The files `file` sees: itself, its imports, and what those re-export (`import public`,
-/// transitively).
+/// The files `file` sees: itself, what it imports (`imported`), and what those re-export
+/// (`import public`, transitively).
 fn visible_files(
     db: &dyn salsa::Database,
-    table: &ProtoTable,
+    files: &[(&str, SourceFile)],
     file: SourceFile,
-    facts: &FileFacts,
+    imported: &[SourceFile],
 ) -> Vec<SourceFile> {
     let mut out = vec![file];
-    let mut queue: Vec<(String, String)> =
-        facts.imports.iter().map(|i| (file.path(db).clone(), i.source.clone())).collect();
-    while let Some((importer, source)) = queue.pop() {
-        let Some(f) = import_target(table, &importer, &source) else { continue };
+    let mut queue: Vec<SourceFile> = imported.to_vec();
+    while let Some(f) = queue.pop() {
         if out.contains(&f) {
             continue;
         }
         out.push(f);
-        for p in &proto_decls(db, f).public {
-            queue.push((f.path(db).clone(), p.clone()));
-        }
+        let from = f.path(db);
+        queue
+            .extend(proto_decls(db, f).public.iter().filter_map(|p| import_target(files, from, p)));
     }
     out
 }
@@ -229,13 +213,16 @@ impl LanguageResolver for ProtoResolver {
         let (workspace, file) = (key.workspace(db), key.file(db));
         let facts = file_facts(db, file);
         let table = proto_table(db, workspace);
+        let files: Vec<(&str, SourceFile)> =
+            proto_files(db, workspace).map(|&f| (f.path(db).as_str(), f)).collect();
         let path = file.path(db);
         let mut out = Resolved::default();
         let file_id = crate::ids::file_id(path);
+        let mut imported = Vec::new();
         for imp in &facts.imports {
-            if let Some(target) = import_target(table, path, &imp.source)
-                && target != file
-            {
+            let Some(target) = import_target(&files, path, &imp.source) else { continue };
+            imported.push(target);
+            if target != file {
                 out.edges.push(Edge::new(
                     file_id.clone(),
                     crate::ids::file_id(target.path(db)),
@@ -245,7 +232,7 @@ impl LanguageResolver for ProtoResolver {
                 ));
             }
         }
-        let visible = visible_files(db, table, file, facts);
+        let visible = visible_files(db, &files, file, &imported);
         for r in &facts.type_refs {
             let Some(((f, idx), reason)) = resolve_type(table, facts, &visible, file, r) else {
                 continue;

@@ -232,30 +232,8 @@ const MAX_CONST_DEPTH: u32 = 8;
 /// The file's package-level string constants (see [`Cx::consts`]). Two passes, so a constant
 /// may use one declared below it.
 pub(super) fn file_consts(root: Node<'_>, src: &str) -> HashMap<String, String> {
-    let mut specs: Vec<(String, Node<'_>)> = Vec::new();
-    for decl in named_children(root) {
-        if !matches!(decl.kind(), "const_declaration" | "var_declaration") {
-            continue;
-        }
-        // `var ( ... )` wraps its specs in a `var_spec_list`.
-        let specs_of = named_children(decl)
-            .into_iter()
-            .flat_map(|c| if c.kind() == "var_spec_list" { named_children(c) } else { vec![c] });
-        for spec in specs_of {
-            if !matches!(spec.kind(), "const_spec" | "var_spec") {
-                continue;
-            }
-            let mut cursor = spec.walk();
-            let names: Vec<Node<'_>> = spec.children_by_field_name("name", &mut cursor).collect();
-            let values: Vec<Node<'_>> =
-                spec.child_by_field_name("value").map(named_children).unwrap_or_default();
-            if names.len() == values.len() {
-                for (n, v) in names.into_iter().zip(values) {
-                    specs.push((text(n, src).to_string(), v));
-                }
-            }
-        }
-    }
+    let specs: Vec<(String, Node<'_>)> =
+        package_values(root).into_iter().map(|(n, v)| (text(n, src).to_string(), v)).collect();
     let mut consts = HashMap::new();
     for _ in 0..2 {
         for (name, value) in &specs {
@@ -277,23 +255,34 @@ pub(super) fn file_consts(root: Node<'_>, src: &str) -> HashMap<String, String> 
 /// `pool[operand]` (`:name`), 0 does nothing; a verb is appended as `:verb`. A pattern whose ops
 /// cannot be decoded is left out.
 pub(super) fn gateway_patterns(root: Node<'_>, src: &str) -> HashMap<String, String> {
-    let mut out = HashMap::new();
+    package_values(root)
+        .into_iter()
+        .filter_map(|(n, v)| Some((text(n, src).to_string(), decode_pattern(v, src)?)))
+        .collect()
+}
+
+/// The package-level constants and variables of a file with their values, as (name, value)
+/// nodes: `var ( ... )` groups included, a spec whose names and values do not pair up left out.
+fn package_values(root: Node<'_>) -> Vec<(Node<'_>, Node<'_>)> {
+    let mut out = Vec::new();
     for decl in named_children(root) {
-        if decl.kind() != "var_declaration" {
+        if !matches!(decl.kind(), "const_declaration" | "var_declaration") {
             continue;
         }
-        let specs = named_children(decl)
+        // `var ( ... )` wraps its specs in a `var_spec_list`.
+        let specs_of = named_children(decl)
             .into_iter()
             .flat_map(|c| if c.kind() == "var_spec_list" { named_children(c) } else { vec![c] });
-        for spec in specs {
+        for spec in specs_of {
+            if !matches!(spec.kind(), "const_spec" | "var_spec") {
+                continue;
+            }
             let mut cursor = spec.walk();
             let names: Vec<Node<'_>> = spec.children_by_field_name("name", &mut cursor).collect();
             let values: Vec<Node<'_>> =
                 spec.child_by_field_name("value").map(named_children).unwrap_or_default();
-            for (n, v) in names.into_iter().zip(values) {
-                if let Some(path) = decode_pattern(v, src) {
-                    out.insert(text(n, src).to_string(), path);
-                }
+            if names.len() == values.len() {
+                out.extend(names.into_iter().zip(values));
             }
         }
     }
@@ -364,20 +353,16 @@ fn is_grpc_method(m: &str) -> bool {
 
 /// The `Key: value` elements of a composite literal's body, by key name.
 fn keyed_elements<'t, 's>(body: Node<'t>, src: &'s str) -> Vec<(&'s str, Node<'t>)> {
+    // Keys and values may be wrapped in a `literal_element`.
+    let unwrap = |n: Node<'t>| {
+        if n.kind() == "literal_element" { n.named_child(0).unwrap_or(n) } else { n }
+    };
     named_children(body)
         .into_iter()
         .filter(|e| e.kind() == "keyed_element")
         .filter_map(|e| {
             let kids = named_children(e);
-            let key = kids.first()?;
-            let value = kids.get(1)?;
-            let key = named_children(*key).into_iter().next().unwrap_or(*key);
-            let value = if value.kind() == "literal_element" {
-                named_children(*value).into_iter().next().unwrap_or(*value)
-            } else {
-                *value
-            };
-            Some((text(key, src), value))
+            Some((text(unwrap(*kids.first()?), src), unwrap(*kids.get(1)?)))
         })
         .collect()
 }
@@ -661,19 +646,8 @@ fn map_keys(n: Node<'_>, src: &str) -> Vec<String> {
 /// A keyed field of a struct literal (`Name: "x"` in `&mcp.Tool{Name: "x"}`).
 fn keyed_literal<'s>(lit: Node<'_>, field: &str, src: &'s str) -> Option<&'s str> {
     let body = lit.child_by_field_name("body")?;
-    for el in named_children(body) {
-        if el.kind() != "keyed_element" {
-            continue;
-        }
-        let kids = named_children(el);
-        let (Some(k), Some(v)) = (kids.first(), kids.get(1)) else { continue };
-        let k = if k.kind() == "literal_element" { k.named_child(0).unwrap_or(*k) } else { *k };
-        if text(k, src) == field {
-            let v = if v.kind() == "literal_element" { v.named_child(0).unwrap_or(*v) } else { *v };
-            return literal(v, src);
-        }
-    }
-    None
+    let (_, v) = keyed_elements(body, src).into_iter().find(|(k, _)| *k == field)?;
+    literal(v, src)
 }
 
 impl<'s, 'f, 't> Cx<'s, 'f, 't> {
