@@ -1579,3 +1579,35 @@ fn protobuf_message_rename_reresolves_its_readers() {
         &["proto/a/a.proto", "proto/b/b.proto"],
     );
 }
+
+const GRPC_TS: &str = r#"
+//- /protos/hello.proto
+syntax = "proto3";
+package hello;
+service Greeter {
+  rpc SayHello (Req) returns (Req);
+}
+message Req {}
+//- /src/server.ts
+import { IGreeterServer } from './gen/hello_grpc_pb';
+export class GreeterImpl implements IGreeterServer {
+  sayHello(call: any, cb: any): void {}
+}
+//- /src/app.ts
+import express from 'express';
+const app = express();
+app.get('/users', (req, res) => { res.json({}); });
+"#;
+
+/// A servicer class reads the gRPC routes only (`grpc_route_table`, which compares equal
+/// while they do): an HTTP route's path changing elsewhere rebuilds the route table but does
+/// not re-resolve the servicer's file.
+#[test]
+fn http_route_edit_does_not_reresolve_grpc_servicers() {
+    let mut s = Session::new(GRPC_TS);
+    s.edit("src/app.ts", "'/users'", "'/accounts'");
+    let (ran, _) = s.recompute();
+    assert!(ran.contains(&"route_table()".to_string()), "{ran:?}");
+    assert!(ran.contains(&"grpc_route_table()".to_string()), "{ran:?}");
+    assert!(!ran.contains(&"resolve_file(src/server.ts)".to_string()), "{ran:?}");
+}

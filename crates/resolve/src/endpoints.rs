@@ -307,26 +307,43 @@ pub struct RouteEntry {
     pub file: String,
 }
 
-/// The gRPC routes (`GRPC /pkg.Service/Method`, from `.proto` files or generated code) of
-/// service `service` (its short name: `Greeter` for `helloworld.Greeter`) and rpc `method`,
-/// one per distinct path: what a language's implementation of a generated service base
-/// (`class Greeter(GreeterServicer)` in Python) handles. Several services of that short name
-/// in different packages: none (which one the class serves is not known).
-pub(crate) fn grpc_routes<'a>(
-    routes: &'a [RouteEntry],
-    service: &str,
-    method: &str,
-) -> Vec<&'a RouteEntry> {
-    let found: Vec<&RouteEntry> = routes
+/// A gRPC route of the workspace (`GRPC /pkg.Service/Method`, from a `.proto` file or
+/// generated code), split into the service's short name and the rpc.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct GrpcRoute {
+    /// `Greeter` for `/helloworld.Greeter/SayHello`.
+    pub service: String,
+    pub rpc: String,
+    pub path: String,
+    pub id: Id,
+}
+
+/// The gRPC routes of [`route_table`]: it compares equal while they do, so a file that reads
+/// it (a servicer class) does not re-resolve when an HTTP route changes somewhere.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn grpc_route_table(db: &dyn salsa::Database, workspace: Workspace) -> Vec<GrpcRoute> {
+    route_table(db, workspace)
         .iter()
         .filter(|r| r.method == "GRPC")
-        .filter(|r| {
-            let Some((svc, m)) = r.path.strip_prefix('/').and_then(|p| p.split_once('/')) else {
-                return false;
-            };
-            same_rpc_name(m, method) && svc.rsplit('.').next() == Some(service)
+        .filter_map(|r| {
+            let (svc, rpc) = r.path.strip_prefix('/')?.split_once('/')?;
+            Some(GrpcRoute {
+                service: svc.rsplit('.').next().unwrap_or(svc).to_string(),
+                rpc: rpc.to_string(),
+                path: r.path.clone(),
+                id: r.id.clone(),
+            })
         })
-        .collect();
+        .collect()
+}
+
+/// The gRPC routes of service `service` (its short name) and rpc `method`, one per distinct
+/// path: what a language's implementation of a generated service base (`class
+/// Greeter(GreeterServicer)` in Python) handles. Several services of that short name in
+/// different packages: none (which one the class serves is not known).
+fn grpc_routes<'a>(routes: &'a [GrpcRoute], service: &str, method: &str) -> Vec<&'a GrpcRoute> {
+    let found: Vec<&GrpcRoute> =
+        routes.iter().filter(|r| r.service == service && same_rpc_name(&r.rpc, method)).collect();
     let first = found.first().map(|r| r.path.as_str());
     if found.iter().any(|r| Some(r.path.as_str()) != first) {
         return Vec::new();
@@ -368,7 +385,7 @@ pub(crate) fn servicer_edges(
                 continue;
             }
             let Some(dst) = ids.get(i) else { continue };
-            let table = *routes.get_or_insert_with(|| route_table(db, workspace));
+            let table = *routes.get_or_insert_with(|| grpc_route_table(db, workspace));
             for r in grpc_routes(table, service, &s.name) {
                 out.push(Edge::new(
                     r.id.clone(),
