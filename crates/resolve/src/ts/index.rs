@@ -60,7 +60,14 @@ pub(crate) struct FileIndex {
     pub returns: HashMap<SymbolIdx, String>,
     /// Heritage clauses by declaring symbol, in source order.
     pub heritage: HashMap<SymbolIdx, Vec<(HeritageKind, String)>>,
+    /// A value declared beside a class or interface of the same name in the same scope
+    /// (`function $constructor` and `interface $constructor<T>`, `const X` and `interface X`)
+    /// -> that type (the first): what the name means in a type position.
+    pub type_twins: HashMap<SymbolIdx, SymbolIdx>,
 }
+
+/// The first value and the first class or interface declared under one name in one scope.
+type Twins = (Option<SymbolIdx>, Option<SymbolIdx>);
 
 fn is_value(kind: NodeKind) -> bool {
     !matches!(kind, NodeKind::Interface | NodeKind::TypeAlias)
@@ -116,6 +123,8 @@ pub(crate) fn file_called_locals(
 pub(crate) fn file_index(db: &dyn salsa::Database, file: SourceFile) -> FileIndex {
     let facts = file_facts(db, file);
     let mut ix = FileIndex::default();
+    // (scope, name) -> the first value and the first class or interface declared under it.
+    let mut named: HashMap<(Option<SymbolIdx>, &str), Twins> = HashMap::new();
     for (i, s) in facts.symbols.iter().enumerate() {
         // Called parameters and locals come last (the walker appends them): only the file's
         // own calls name them ([`file_called_locals`]), so they stay out of the firewall.
@@ -131,6 +140,13 @@ pub(crate) fn file_index(db: &dyn salsa::Database, file: SourceFile) -> FileInde
         });
         let i = u32::try_from(i).unwrap_or(u32::MAX);
         ix.by_qname.entry(s.qualified_name.clone()).or_insert(i);
+        let (value, ty) = named.entry((s.parent, s.name.as_str())).or_default();
+        if matches!(s.kind, NodeKind::Class | NodeKind::Interface) {
+            ty.get_or_insert(i);
+        }
+        if is_value(s.kind) && s.kind != NodeKind::Class {
+            value.get_or_insert(i);
+        }
         // A test block is named by its title, a string: never a name in scope.
         if s.parent.is_none() && s.kind != NodeKind::Test {
             let replace = match ix.top.get(&s.name) {
@@ -148,6 +164,7 @@ pub(crate) fn file_index(db: &dyn salsa::Database, file: SourceFile) -> FileInde
             }
         }
     }
+    ix.type_twins = named.into_values().filter_map(|(v, t)| Some((v?, t?))).collect();
     for (n, imp) in facts.imports.iter().enumerate() {
         let n = u32::try_from(n).unwrap_or(u32::MAX);
         match imp.kind {

@@ -350,15 +350,7 @@ impl<'db> Resolver<'db> {
         }
         // A name declared as a value and as a type (`interface $constructor<T>` beside `function
         // $constructor`, `interface X` beside `const X`): in a type position it is the type.
-        let sym = self.symbol(g, i)?;
-        let syms = &self.index(g).syms;
-        syms.iter()
-            .position(|s| {
-                s.parent == sym.parent
-                    && s.name == sym.name
-                    && matches!(s.kind, NodeKind::Class | NodeKind::Interface)
-            })
-            .map(|t| (g, u32::try_from(t).unwrap_or(u32::MAX)))
+        self.index(g).type_twins.get(&i).map(|&t| (g, t))
     }
 
     /// The declaration a (possibly dotted) name denotes in `f` at module scope, of any kind.
