@@ -33,6 +33,15 @@ impl<'s, 't> Walker<'s, 't> {
 
     /// Whether a bare-name call of `name` calls a binding of an enclosing function; the first
     /// such call of each binding queues its symbol (see `Walker::called`).
+    /// Whether a call or construction whose callee expression is `expr` names a parameter or
+    /// local binding bare ([`CallSite::local`]), recording it as called.
+    fn calls_binding(&mut self, callee: &Callee, expr: Node<'t>) -> bool {
+        let expr = unwrap_expr(expr);
+        callee.receiver == Receiver::None
+            && expr.kind() == "identifier"
+            && self.called_binding(text(expr, self.src))
+    }
+
     fn called_binding(&mut self, name: &'s str) -> bool {
         let Some(b) = self.bindings.iter().rev().find(|b| b.name == name).copied() else {
             return false;
@@ -214,9 +223,7 @@ impl<'s, 't> Walker<'s, 't> {
         else {
             return;
         };
-        let local = callee.receiver == Receiver::None
-            && unwrap_expr(func).kind() == "identifier"
-            && self.called_binding(text(unwrap_expr(func), self.src));
+        let local = self.calls_binding(&callee, func);
         let enclosing = self.scope();
         self.facts.calls.push(CallSite {
             callee,
@@ -320,9 +327,7 @@ impl<'s, 't> Walker<'s, 't> {
         };
         // `new Class(...)` of a parameter or local (`function make(Class) { new Class() }`):
         // a construction of the value it holds, as a call of one is a call of it.
-        let local = callee.receiver == Receiver::None
-            && unwrap_expr(ctor).kind() == "identifier"
-            && self.called_binding(text(unwrap_expr(ctor), self.src));
+        let local = self.calls_binding(&callee, ctor);
         let enclosing = self.scope();
         self.facts.calls.push(CallSite {
             callee,
