@@ -332,6 +332,21 @@ mod tests {
     use super::*;
     use std::sync::Mutex;
 
+    /// `n` Markdown files `d/{i}.md`, each one heading `T{i}`.
+    fn headings(db: &Database, n: usize) -> Vec<SourceFile> {
+        (0..n)
+            .map(|i| {
+                SourceFile::new(
+                    db,
+                    format!("d/{i}.md"),
+                    Some(Language::Markdown),
+                    Content::Text(Arc::from(format!("# T{i}\n"))),
+                    FileMeta::for_text(""),
+                )
+            })
+            .collect()
+    }
+
     #[test]
     fn facts_are_memoized_and_firewall_whitespace_edits() {
         let log = Arc::new(Mutex::new(Vec::<String>::new()));
@@ -399,17 +414,7 @@ mod tests {
     #[test]
     fn prefetch_computes_every_file() {
         let mut db = Database::default();
-        let files: Vec<SourceFile> = (0..50)
-            .map(|i| {
-                SourceFile::new(
-                    &db,
-                    format!("d/{i}.md"),
-                    Some(Language::Markdown),
-                    Content::Text(Arc::from(format!("# T{i}\n"))),
-                    FileMeta::for_text(""),
-                )
-            })
-            .collect();
+        let files = headings(&db, 50);
         let mut chunks = Vec::new();
         db.prefetch(
             &files,
@@ -427,17 +432,7 @@ mod tests {
     #[test]
     fn par_each_in_order_hands_on_every_file_in_order_once_computed() {
         let db = Database::default();
-        let files: Vec<SourceFile> = (0..300)
-            .map(|i| {
-                SourceFile::new(
-                    &db,
-                    format!("d/{i}.md"),
-                    Some(Language::Markdown),
-                    Content::Text(Arc::from(format!("# T{i}\n"))),
-                    FileMeta::for_text(""),
-                )
-            })
-            .collect();
+        let files = headings(&db, 300);
         let computed = Mutex::new(std::collections::HashSet::new());
         let mut seen = Vec::new();
         db.par_each_in_order(
