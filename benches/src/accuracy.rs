@@ -168,6 +168,8 @@ fn load_index(export: &[u8]) -> Result<Index> {
     let mut nodes: HashMap<String, (String, String, bool)> = HashMap::new();
     let mut edges = Vec::new();
     let mut idx = Index::default();
+    // file -> qualified names of its test blocks (`test("title", () => ...)`).
+    let mut blocks: HashMap<String, Vec<String>> = HashMap::new();
     for line in export.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
         let v: Value = serde_json::from_slice(line)?;
         match v["type"].as_str() {
@@ -175,6 +177,9 @@ fn load_index(export: &[u8]) -> Result<Index> {
                 let id = v["id"].as_str().unwrap_or_default().to_string();
                 let file = v["file"].as_str().unwrap_or_default().to_string();
                 let qn = v["qualified_name"].as_str().unwrap_or_default().to_string();
+                if v["kind"] == "test" {
+                    blocks.entry(file.clone()).or_default().push(qn.clone());
+                }
                 nodes.insert(id, (file, qn, v["kind"] == "file"));
             }
             Some("edge")
@@ -188,6 +193,12 @@ fn load_index(export: &[u8]) -> Result<Index> {
                     .or_default() += 1;
             }
             _ => {}
+        }
+    }
+    // Symbols declared inside those blocks are named as the eval convention names them.
+    for (file, qn, _) in nodes.values_mut() {
+        if let Some(b) = blocks.get(file.as_str()) {
+            *qn = convention_name(qn, b);
         }
     }
     for e in edges {
@@ -230,6 +241,27 @@ pub(crate) fn convention_symbol(qualified_name: &str) -> String {
         Some(0) => "<module>".to_string(),
         Some(i) if qualified_name[..i].ends_with('.') => qualified_name[..i - 1].to_string(),
         _ => qualified_name.to_string(),
+    }
+}
+
+/// A declaration's qualified name under the eval convention, where anonymous functions are
+/// transparent: the innermost of `blocks` (qualified names of test blocks, callbacks in the
+/// source, whose titles may hold dots) that encloses it is dropped with every block above it
+/// (`$test branded types.doStuff` -> `doStuff`, `Suite.$test x.helper` -> `Suite.helper`).
+pub(crate) fn convention_name(qualified_name: &str, blocks: &[String]) -> String {
+    let inner = blocks
+        .iter()
+        .filter(|b| {
+            qualified_name.len() > b.len()
+                && qualified_name.starts_with(b.as_str())
+                && qualified_name.as_bytes()[b.len()] == b'.'
+        })
+        .max_by_key(|b| b.len());
+    let Some(block) = inner else { return qualified_name.to_string() };
+    let rest = &qualified_name[block.len() + 1..];
+    match convention_symbol(block).as_str() {
+        "<module>" => rest.to_string(),
+        outer => format!("{outer}.{rest}"),
     }
 }
 
@@ -507,6 +539,13 @@ mod tests {
         assert_eq!(convention_symbol("a.b.$tool x"), "a.b");
         assert_eq!(convention_symbol("$POST /users"), "<module>");
         assert_eq!(convention_symbol("Server.start"), "Server.start");
+        let blocks = ["$test a.b".to_string(), "$test a.b.$test c".to_string(), "S.$test x".into()];
+        assert_eq!(convention_name("$test a.b.doStuff", &blocks), "doStuff");
+        assert_eq!(convention_name("$test a.b.$test c.f.g", &blocks), "f.g");
+        assert_eq!(convention_name("S.$test x.helper", &blocks), "S.helper");
+        assert_eq!(convention_name("$ZodType.init", &blocks), "$ZodType.init");
+        assert_eq!(convention_name("$test a.bc", &blocks), "$test a.bc");
+        assert_eq!(convention_name("Server.start", &blocks), "Server.start");
     }
 
     /// Regression: a callee file that never calls anything itself (a file of types) is still

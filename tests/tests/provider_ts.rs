@@ -99,9 +99,10 @@ fn classes_members_and_overloads() {
         read L16 this.count in Service.size
         write L17 this.count in Service.size
         write L19 Service.instances in Service.static
-        heritage Service Extends Base
+        heritage Service Extends Base<T>
         heritage Service Implements Runner
-        heritage Anon Extends Service
+        heritage Anon Extends Service<_>
+        type-param Service T
         hint L5 Service cache : Cache
         hint L9 Service repo : Repo
         hint L9 Service.constructor repo : Repo
@@ -148,7 +149,7 @@ fn interfaces_type_aliases_enums() {
         type call L4:20 Repo in Repo.constructor
         type call L6:36 Event in Handler.onEvent
         heritage Repo Extends Base
-        heritage Repo Extends Other
+        heritage Repo Extends Other<T>
         hint L2 Repo.save  -> Promise
         hint L3 Repo items : Item
         hint L6 Handler.onEvent e : Event
@@ -519,12 +520,12 @@ fn heritage_clauses() {
         type call L1:44 K in A
         type call L4:27 ns.M in K
         type call L4:29 N in K
-        heritage A Extends Base
+        heritage A Extends Base<T>
         heritage A Implements I
         heritage A Implements ns.J
         heritage N Extends ns.Base
         heritage K Extends L
-        heritage K Extends ns.M
+        heritage K Extends ns.M<N>
         //- src/her.js
         sym class P L1-1 sig="class P extends Q"
         heritage P Extends Q
@@ -909,6 +910,9 @@ fn parse_repair_of_constructs_the_grammar_rejects() {
         type call L9:23 A in replicate
         type call L21:28 R in run
         type call L22:10 A in run
+        type-param Channel A
+        type-param Channel B
+        type-param run R
         hint L20 replicate a = param 0 of arg 1 of dual()
         hint L20 replicate n = param 1 of arg 1 of dual()
         hint L21 run rt : R
@@ -922,6 +926,7 @@ fn parse_repair_of_constructs_the_grammar_rejects() {
         type call L1:41 A in map
         type call L1:47 B in map
         type call L2:43 T in lift
+        type-param lift T
         hint L2 lift  -> T
         hint L2 lift x : T
         repairs 4

@@ -1166,3 +1166,97 @@ fn declared_types_of_properties_and_twin_names() {
         "#]],
     );
 }
+
+/// Generic types (issue 44): a member typed by a type parameter of the class that declares it
+/// is what the receiver's heritage binds it to (`class ZodObject<T> extends ZodType<T,
+/// ZodObjectDef<T>>`: `this._def` is a `ZodObjectDef`), through an intermediate class that
+/// passes its own parameter on; an unbound parameter is its constraint (`T extends Base`), and
+/// a type alias is what it names. A class declared in a function or a test block is the type
+/// its body's `new` and annotations name.
+#[test]
+fn generic_bindings_constraints_aliases_and_local_classes() {
+    check(
+        r#"
+        //- /src/base.ts
+        export interface Def { errorMap(): void }
+        export abstract class ZodType<Output = any, D extends Def = Def> {
+          readonly _def!: D;
+          parse(): Output { return null as any; }
+        }
+        export type ZodTypeAny = ZodType<any, any>;
+        //- /src/object.ts
+        import { Def, ZodType, ZodTypeAny } from "./base";
+        export interface ObjectDef<T extends ZodTypeAny = ZodTypeAny> extends Def {
+          shape(): void;
+          item: T;
+        }
+        export class ZodObject<T extends ZodTypeAny> extends ZodType<string, ObjectDef<T>> {
+          keys() {
+            this._def.shape();
+            this._def.errorMap();
+            const def = this._def;
+            def.item.parse();
+          }
+        }
+        abstract class Middle<M extends Def> extends ZodType<number, M> {}
+        export class Leaf extends Middle<ObjectDef> {
+          run() { this._def.shape(); }
+        }
+        export function first<S extends ZodTypeAny>(s: S) {
+          s.parse();
+        }
+        export function alias(a: ZodTypeAny) {
+          a.parse();
+        }
+        //- /src/local.test.ts
+        import { test } from "vitest";
+        test("local classes", () => {
+          class Box { open() {} }
+          class Crate extends Box {}
+          new Crate().open();
+          const helper = () => new Box();
+          helper();
+        });
+        export function outer() {
+          class Inner { m() {} }
+          const i = new Inner();
+          i.m();
+        }
+        "#,
+        expect![[r#"
+            edge IMPORTS file:src/object.ts -> file:src/base.ts L1 import-resolved 0.95
+            edge IMPORTS file:src/object.ts -> sym:ts:src/base.ts:Def L1 import-resolved 0.95
+            edge IMPORTS file:src/object.ts -> sym:ts:src/base.ts:ZodType L1 import-resolved 0.95
+            edge IMPORTS file:src/object.ts -> sym:ts:src/base.ts:ZodTypeAny L1 import-resolved 0.95
+            edge REFERS_TO sym:ts:src/base.ts:ZodType -> sym:ts:src/base.ts:Def L2 same-file 0.95
+            edge CALLS sym:ts:src/local.test.ts:$test local classes -> sym:ts:src/local.test.ts:$test local classes.Box.open L5 typed-receiver 0.85
+            edge CALLS sym:ts:src/local.test.ts:$test local classes -> sym:ts:src/local.test.ts:$test local classes.Crate L5 same-file 0.95
+            edge CALLS sym:ts:src/local.test.ts:$test local classes -> sym:ts:src/local.test.ts:$test local classes.helper L7 same-file 0.95
+            edge EXTENDS sym:ts:src/local.test.ts:$test local classes.Crate -> sym:ts:src/local.test.ts:$test local classes.Box L4 same-file 0.95
+            edge CALLS sym:ts:src/local.test.ts:$test local classes.helper -> sym:ts:src/local.test.ts:$test local classes.Box L6 same-file 0.95
+            edge CALLS sym:ts:src/local.test.ts:outer -> sym:ts:src/local.test.ts:outer.Inner L11 same-file 0.95
+            edge CALLS sym:ts:src/local.test.ts:outer -> sym:ts:src/local.test.ts:outer.Inner.m L12 typed-receiver 0.85
+            edge EXTENDS sym:ts:src/object.ts:Leaf -> sym:ts:src/object.ts:Middle L15 same-file 0.95
+            edge REFERS_TO sym:ts:src/object.ts:Leaf -> sym:ts:src/object.ts:ObjectDef L15 same-file 0.95
+            edge ACCESSES sym:ts:src/object.ts:Leaf.run -> sym:ts:src/base.ts:ZodType._def L16 this-dispatch 0.90
+            edge CALLS sym:ts:src/object.ts:Leaf.run -> sym:ts:src/object.ts:ObjectDef.shape L16 typed-receiver 0.85
+            edge REFERS_TO sym:ts:src/object.ts:Middle -> sym:ts:src/base.ts:Def L14 import-resolved 0.95
+            edge EXTENDS sym:ts:src/object.ts:Middle -> sym:ts:src/base.ts:ZodType L14 import-resolved 0.95
+            edge EXTENDS sym:ts:src/object.ts:ObjectDef -> sym:ts:src/base.ts:Def L2 import-resolved 0.95
+            edge REFERS_TO sym:ts:src/object.ts:ObjectDef -> sym:ts:src/base.ts:ZodTypeAny L2 import-resolved 0.95
+            edge EXTENDS sym:ts:src/object.ts:ZodObject -> sym:ts:src/base.ts:ZodType L6 import-resolved 0.95
+            edge REFERS_TO sym:ts:src/object.ts:ZodObject -> sym:ts:src/base.ts:ZodTypeAny L6 import-resolved 0.95
+            edge CALLS sym:ts:src/object.ts:ZodObject.keys -> sym:ts:src/base.ts:Def.errorMap L9 typed-receiver 0.85
+            edge ACCESSES sym:ts:src/object.ts:ZodObject.keys -> sym:ts:src/base.ts:ZodType._def L8 this-dispatch 0.90
+            edge ACCESSES sym:ts:src/object.ts:ZodObject.keys -> sym:ts:src/base.ts:ZodType._def L9 this-dispatch 0.90
+            edge ACCESSES sym:ts:src/object.ts:ZodObject.keys -> sym:ts:src/base.ts:ZodType._def L10 this-dispatch 0.90
+            edge CALLS sym:ts:src/object.ts:ZodObject.keys -> sym:ts:src/base.ts:ZodType.parse L11 typed-receiver 0.85
+            edge ACCESSES sym:ts:src/object.ts:ZodObject.keys -> sym:ts:src/object.ts:ObjectDef.item L11 typed-receiver 0.85
+            edge CALLS sym:ts:src/object.ts:ZodObject.keys -> sym:ts:src/object.ts:ObjectDef.shape L8 typed-receiver 0.85
+            edge CALLS sym:ts:src/object.ts:alias -> sym:ts:src/base.ts:ZodType.parse L22 typed-receiver 0.85
+            edge REFERS_TO sym:ts:src/object.ts:alias -> sym:ts:src/base.ts:ZodTypeAny L21 import-resolved 0.95
+            edge CALLS sym:ts:src/object.ts:first -> sym:ts:src/base.ts:ZodType.parse L19 typed-receiver 0.85
+            edge REFERS_TO sym:ts:src/object.ts:first -> sym:ts:src/base.ts:ZodTypeAny L18 import-resolved 0.95
+        "#]],
+    );
+}

@@ -138,8 +138,8 @@ fn proto_file(rng: &mut Rng, dir: &str) -> String {
     s
 }
 
-/// A TypeScript module: an import of a sibling module, two functions and a class whose method
-/// calls them.
+/// A TypeScript module: an import of a sibling module, two functions, a class whose method
+/// calls them, and a generic class hierarchy.
 fn ts_file(rng: &mut Rng, dir: &str, modules: &[String]) -> String {
     let mut s = String::new();
     let here = modules.iter().filter(|m| m.starts_with(dir)).collect::<Vec<_>>();
@@ -164,6 +164,17 @@ fn ts_file(rng: &mut Rng, dir: &str, modules: &[String]) -> String {
         "export class {class}{server} {{\n  run(): number {{ return {}(1) + this.stop(); }}\n  stop(): number {{ return 0; }}\n  {}(): number {{ return 1; }}\n}}",
         rng.pick(NAMES),
         rng.pick(NAMES)
+    );
+    // A generic hierarchy: a member typed by the base's type parameter, bound by the
+    // subclass's heritage argument (or its constraint); names drawn so that edits rename the
+    // argument, the constraint or the method and the calls lose or gain their target.
+    let (def, bound, m, n) =
+        (cap(rng.pick(NAMES)), cap(rng.pick(NAMES)), rng.pick(NAMES), rng.pick(NAMES));
+    let _ = writeln!(
+        s,
+        "\nexport interface {def}Def {{ {m}(): number }}\nexport interface {bound}Def {{ {n}(): number }}\n\
+         export class Holder<D extends {bound}Def> {{\n  d!: D;\n  base(): number {{ return this.d.{n}(); }}\n}}\n\
+         export class {def}Holder extends Holder<{def}Def> {{\n  use(): number {{ return this.d.{m}(); }}\n}}",
     );
     s
 }

@@ -29,9 +29,10 @@
 //! string constants (count, name/value pairs), value and type references, mentions and the
 //! template part count, then the Java call argument counts (count, varints), then the Rust
 //! impls and `mod` declarations, then the Protobuf facts (`0` | `1` package `0` | `1` string,
-//! options as count and name/value pairs). The Go fields are [`LanguageFacts::Go`]'s, the argument
-//! counts [`LanguageFacts::Java`]'s, the impls and mods [`LanguageFacts::Rust`]'s, the last
-//! section [`LanguageFacts::Proto`]'s; a file whose
+//! options as count and name/value pairs), then the TypeScript facts (`0` | `1`, type
+//! parameters, heritage arguments, aliases). The Go fields are [`LanguageFacts::Go`]'s, the
+//! argument counts [`LanguageFacts::Java`]'s, the impls and mods [`LanguageFacts::Rust`]'s,
+//! the Protobuf section [`LanguageFacts::Proto`]'s, the last [`LanguageFacts::Ts`]'s; a file whose
 //! fields are all empty decodes as [`LanguageFacts::None`] (what the providers store for it).
 
 use crate::facts::*;
@@ -42,7 +43,7 @@ use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// The layout version written as the first byte. Bump it on any change to the encoding.
-pub const CODEC_VERSION: u8 = 18;
+pub const CODEC_VERSION: u8 = 19;
 
 /// Deepest chain of call results (`Receiver::CallResult` nesting) that decoding accepts; the
 /// providers cap their chains at 8, and a bound keeps a corrupt blob from building a chain
@@ -402,6 +403,39 @@ impl<'f> Writer<'f> {
                     self.str(value);
                 }
             }
+        }
+        self.ts(f.ts());
+    }
+
+    /// The TypeScript facts: `0` | `1`, then type parameters (symbol, name, constraint `0` |
+    /// `1` string), heritage arguments (clause index, count, strings), aliases (symbol, type).
+    fn ts(&mut self, t: Option<&'f TsFacts>) {
+        let Some(t) = t else { return self.u8(0) };
+        self.u8(1);
+        self.count(t.type_params.len());
+        for p in &t.type_params {
+            self.varint(u64::from(p.symbol));
+            self.str(&p.name);
+            match &p.constraint {
+                None => self.u8(0),
+                Some(c) => {
+                    self.u8(1);
+                    self.str(c);
+                }
+            }
+        }
+        self.count(t.heritage_args.len());
+        for (clause, args) in &t.heritage_args {
+            self.varint(u64::from(*clause));
+            self.count(args.len());
+            for a in args {
+                self.str(a);
+            }
+        }
+        self.count(t.aliases.len());
+        for (alias, ty) in &t.aliases {
+            self.varint(u64::from(*alias));
+            self.str(ty);
         }
     }
 
@@ -991,6 +1025,49 @@ impl<'b> Reader<'b> {
         Ok(Some(ProtoFacts { package, options }))
     }
 
+    fn ts(&mut self, heritage: usize) -> Res<Option<TsFacts>> {
+        let at = self.pos;
+        match self.u8()? {
+            0 => return Ok(None),
+            1 => {}
+            t => return Err(Self::unknown(at, "typescript facts", u64::from(t))),
+        }
+        let n = self.count("type parameters", 3)?;
+        let mut type_params = Vec::with_capacity(n);
+        for _ in 0..n {
+            let symbol = self.symbol_idx()?;
+            let name = self.string()?;
+            let at = self.pos;
+            let constraint = match self.u8()? {
+                0 => None,
+                1 => Some(self.string()?),
+                t => return Err(Self::unknown(at, "type parameter constraint", u64::from(t))),
+            };
+            type_params.push(TypeParam { symbol, name, constraint });
+        }
+        let n = self.count("heritage arguments", 2)?;
+        let mut heritage_args = Vec::with_capacity(n);
+        for _ in 0..n {
+            let at = self.pos;
+            let clause = self.u32("heritage clause")?;
+            if clause as usize >= heritage {
+                return Err(Self::unknown(at, "heritage clause", u64::from(clause)));
+            }
+            let k = self.count("heritage argument", 1)?;
+            let mut args = Vec::with_capacity(k);
+            for _ in 0..k {
+                args.push(self.string()?);
+            }
+            heritage_args.push((clause, args));
+        }
+        let n = self.count("type aliases", 2)?;
+        let mut aliases = Vec::with_capacity(n);
+        for _ in 0..n {
+            aliases.push((self.symbol_idx()?, self.string()?));
+        }
+        Ok(Some(TsFacts { type_params, heritage_args, aliases }))
+    }
+
     fn rust(&mut self) -> Res<RustFacts> {
         let n = self.count("impls", 4)?;
         let mut impls = Vec::with_capacity(n);
@@ -1112,9 +1189,12 @@ impl<'b> Reader<'b> {
         }
         let rust = self.rust()?;
         let proto = self.proto()?;
-        // A file has one language's facts: Protobuf's, Rust's, Java's argument counts, else
-        // the Go fields.
-        let language_facts = if let Some(p) = proto {
+        let ts = self.ts(heritage.len())?;
+        // A file has one language's facts: TypeScript's, Protobuf's, Rust's, Java's argument
+        // counts, else the Go fields.
+        let language_facts = if let Some(t) = ts {
+            LanguageFacts::Ts(t).normalized()
+        } else if let Some(p) = proto {
             LanguageFacts::Proto(p).normalized()
         } else if rust != RustFacts::default() {
             LanguageFacts::Rust(rust)

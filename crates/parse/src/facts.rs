@@ -79,6 +79,34 @@ pub enum LanguageFacts {
     Java(JavaFacts),
     Rust(RustFacts),
     Proto(ProtoFacts),
+    Ts(TsFacts),
+}
+
+/// What a TypeScript file says about its generic types beyond the shared fields: what a
+/// written type means when it names a type parameter, an alias, or a base instantiated with
+/// arguments (`class ZodObject<T> extends ZodType<.., ZodObjectDef<T>>`, then `this._def`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TsFacts {
+    /// Type parameters of classes, interfaces, type aliases, functions and methods, in source
+    /// order within each declaring symbol (their position is the argument's).
+    pub type_params: Vec<TypeParam>,
+    /// The type arguments of heritage clauses that have any: (index in
+    /// [`FileFacts::heritage`], each argument reduced as hint types are, empty when it names
+    /// no type: `any`, a literal, an object type).
+    pub heritage_args: Vec<(u32, Vec<String>)>,
+    /// Type aliases whose value names a type (`type ZodTypeAny = ZodType<any, any, any>`):
+    /// (alias, that type, reduced as hint types are).
+    pub aliases: Vec<(SymbolIdx, String)>,
+}
+
+/// `T extends Bound` of a generic declaration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TypeParam {
+    /// The class, interface, type alias, function or method that declares it.
+    pub symbol: SymbolIdx,
+    pub name: String,
+    /// The constraint, reduced as hint types are; `None` when absent or naming no type.
+    pub constraint: Option<String>,
 }
 
 /// What a Protobuf file says beyond the shared fields.
@@ -157,6 +185,7 @@ impl LanguageFacts {
             LanguageFacts::Java(j) if j == JavaFacts::default() => LanguageFacts::None,
             LanguageFacts::Rust(r) if r == RustFacts::default() => LanguageFacts::None,
             LanguageFacts::Proto(p) if p == ProtoFacts::default() => LanguageFacts::None,
+            LanguageFacts::Ts(t) if t == TsFacts::default() => LanguageFacts::None,
             other => other,
         }
     }
@@ -191,6 +220,14 @@ impl FileFacts {
     pub fn proto(&self) -> Option<&ProtoFacts> {
         match &self.language_facts {
             LanguageFacts::Proto(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// The TypeScript facts, when the file has any.
+    pub fn ts(&self) -> Option<&TsFacts> {
+        match &self.language_facts {
+            LanguageFacts::Ts(t) => Some(t),
             _ => None,
         }
     }

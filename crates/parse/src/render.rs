@@ -104,8 +104,27 @@ pub fn render_facts(f: &FileFacts) -> String {
         let target = render_callee(&Callee { receiver: a.receiver.clone(), name: a.name.clone() });
         let _ = writeln!(out, "{kind} L{} {target} in {}", a.line, qn(a.enclosing));
     }
-    for h in &f.heritage {
-        let _ = writeln!(out, "heritage {} {:?} {}", qn(Some(h.symbol)), h.kind, h.target);
+    let ts = f.ts();
+    for (n, h) in f.heritage.iter().enumerate() {
+        let _ = write!(out, "heritage {} {:?} {}", qn(Some(h.symbol)), h.kind, h.target);
+        let args = ts.and_then(|t| t.heritage_args.iter().find(|(i, _)| *i as usize == n));
+        if let Some((_, args)) = args {
+            // `_`: an argument that names no type (`number`, a literal, an object type).
+            let args: Vec<&str> =
+                args.iter().map(|a| if a.is_empty() { "_" } else { a.as_str() }).collect();
+            let _ = write!(out, "<{}>", args.join(", "));
+        }
+        out.push('\n');
+    }
+    for p in ts.map_or(&[][..], |t| &t.type_params) {
+        let _ = write!(out, "type-param {} {}", qn(Some(p.symbol)), p.name);
+        if let Some(c) = &p.constraint {
+            let _ = write!(out, " extends {c}");
+        }
+        out.push('\n');
+    }
+    for (alias, ty) in ts.map_or(&[][..], |t| &t.aliases) {
+        let _ = writeln!(out, "alias {} = {ty}", qn(Some(*alias)));
     }
     for h in &f.type_hints {
         let what = match &h.source {

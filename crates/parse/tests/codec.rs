@@ -74,11 +74,12 @@ export class Base<T> implements Runner, Other {
   helper() {}
 }
 
-interface Shape extends Sized {}
+interface Shape<K extends Key = Key> extends Sized<K, any> {}
 
 export enum Color { Red, Green }
 
 type Alias = string;
+type Named = Base<number>;
 
 export class Service extends Base<string> {
   constructor() { super(null); super.run(); }
@@ -357,6 +358,11 @@ fn samples_exercise_the_optional_parts() {
     assert!(syms().any(|s| !s.name.is_ascii()));
     assert!(facts.iter().any(|f| f.go().is_some_and(|g| g.package.is_some())));
     assert!(facts.iter().any(|f| f.syntax_errors > 0));
+    let ts = || facts.iter().filter_map(|f| f.ts());
+    assert!(ts().flat_map(|t| &t.type_params).any(|p| p.constraint.is_some()));
+    assert!(ts().flat_map(|t| &t.type_params).any(|p| p.constraint.is_none()));
+    assert!(ts().flat_map(|t| &t.heritage_args).any(|(_, a)| a.iter().any(String::is_empty)));
+    assert!(ts().any(|t| !t.aliases.is_empty()));
     assert!(facts.iter().any(|f| f.template_parts > 0));
     assert!(facts.iter().flat_map(|f| &f.accesses).any(|a| a.write));
     assert!(facts.iter().flat_map(|f| &f.accesses).any(|a| !a.write));
@@ -784,6 +790,27 @@ fn out_of_range_references_are_errors() {
     });
     let err = decode_facts(&encode_facts(&f)).expect_err("client enclosing past the symbols");
     assert_eq!(err.kind, DecodeErrorKind::BadSymbolIndex { index: 4 });
+
+    // TypeScript facts: a type parameter or alias of a symbol past the symbols, heritage
+    // arguments of a clause past the clauses.
+    f.client_calls.clear();
+    let param = TypeParam { symbol: 5, name: "T".into(), constraint: None };
+    f.language_facts =
+        LanguageFacts::Ts(TsFacts { type_params: vec![param], ..Default::default() });
+    let err = decode_facts(&encode_facts(&f)).expect_err("type parameter past the symbols");
+    assert_eq!(err.kind, DecodeErrorKind::BadSymbolIndex { index: 5 });
+    f.language_facts =
+        LanguageFacts::Ts(TsFacts { aliases: vec![(6, "X".into())], ..Default::default() });
+    let err = decode_facts(&encode_facts(&f)).expect_err("alias past the symbols");
+    assert_eq!(err.kind, DecodeErrorKind::BadSymbolIndex { index: 6 });
+    f.language_facts = LanguageFacts::Ts(TsFacts {
+        heritage_args: vec![(0, vec!["A".into()])],
+        ..Default::default()
+    });
+    let err = decode_facts(&encode_facts(&f)).expect_err("heritage arguments past the clauses");
+    assert!(err.to_string().contains("heritage clause"), "{err}");
+    f.heritage.push(Heritage { symbol: 0, kind: HeritageKind::Extends, target: "B".into() });
+    assert_eq!(decode_facts(&encode_facts(&f)), Ok(f.clone()));
 }
 
 #[test]

@@ -18,7 +18,8 @@ use super::shapes::{
 };
 use crate::facts::{
     CallKind, CallSite, Callee, FieldAccess, FileFacts, Heritage, HeritageKind, HintSource, Import,
-    ImportBinding, ImportKind, Imported, Receiver, Symbol, SymbolIdx, TypeHint,
+    ImportBinding, ImportKind, Imported, LanguageFacts, Receiver, Symbol, SymbolIdx, TsFacts,
+    TypeHint, TypeParam,
 };
 use crate::util::{self, end_line, start_col, start_line, text, to_u32};
 use codegraph_schema::NodeKind;
@@ -47,6 +48,7 @@ pub(super) fn extract(src: &str, tree: &Tree) -> FileFacts {
         bindings: Vec::new(),
         called: Vec::new(),
         called_seen: HashSet::new(),
+        ts: TsFacts::default(),
     };
     w.run(tree.root_node());
     let mut facts = w.finish();
@@ -107,6 +109,8 @@ struct Walker<'s, 't> {
     called: Vec<CalledBinding<'t>>,
     /// (container, name) of the entries of `called`.
     called_seen: HashSet<(Option<SymbolIdx>, &'s str)>,
+    /// Type parameters, heritage arguments and aliases ([`LanguageFacts::Ts`]).
+    ts: TsFacts,
 }
 
 /// A parameter, `let` / `const` / `var`, catch or loop binding of a function being walked.

@@ -119,18 +119,54 @@ impl Corpus {
     }
 
     /// Symbol ID -> (file, qualified name, kind), for every symbol of the corpus.
+    ///
+    /// Qualified names follow the eval convention, where anonymous functions are transparent:
+    /// a symbol declared inside a test block (`$test title`, a callback in the source) is named
+    /// as if that block were not there (`$test title.doStuff` -> `doStuff`).
     pub fn symbols(&self) -> HashMap<String, (String, String, NodeKind)> {
         let mut out = HashMap::new();
         for &f in &self.files {
-            for n in file_graph(&self.db, f).nodes.iter() {
+            let graph = file_graph(&self.db, f);
+            let blocks: Vec<&str> = graph
+                .nodes
+                .iter()
+                .filter(|n| n.kind == NodeKind::Test)
+                .map(|n| n.qualified_name.as_str())
+                .collect();
+            for n in graph.nodes.iter() {
                 let Node { id, file, qualified_name, kind, .. } = n;
                 out.insert(
                     id.to_string(),
-                    (file.clone().unwrap_or_default(), qualified_name.clone(), *kind),
+                    (
+                        file.clone().unwrap_or_default(),
+                        convention_name(qualified_name, &blocks),
+                        *kind,
+                    ),
                 );
             }
         }
         out
+    }
+}
+
+/// `qualified_name` under the eval convention: the innermost of `blocks` (qualified names of
+/// test blocks, whose titles may hold dots) that encloses it is dropped, with every block
+/// above it.
+pub fn convention_name(qualified_name: &str, blocks: &[&str]) -> String {
+    let inner = blocks
+        .iter()
+        .filter(|b| {
+            qualified_name.len() > b.len()
+                && qualified_name.starts_with(**b)
+                && qualified_name.as_bytes()[b.len()] == b'.'
+        })
+        .max_by_key(|b| b.len());
+    let Some(block) = inner else { return qualified_name.to_string() };
+    let rest = &qualified_name[block.len() + 1..];
+    // What encloses the outermost block: the name up to its first `$` segment.
+    match block.find('$') {
+        Some(i) if i > 0 && block[..i].ends_with('.') => format!("{}.{rest}", &block[..i - 1]),
+        _ => rest.to_string(),
     }
 }
 

@@ -59,11 +59,24 @@ pub(crate) struct FileIndex {
     /// Declared return type of functions and methods.
     pub returns: HashMap<SymbolIdx, String>,
     /// Heritage clauses by declaring symbol, in source order.
-    pub heritage: HashMap<SymbolIdx, Vec<(HeritageKind, String)>>,
+    pub heritage: HashMap<SymbolIdx, Vec<Base>>,
+    /// Type parameters by declaring symbol, in order: (name, constraint).
+    pub type_params: HashMap<SymbolIdx, Vec<(String, Option<String>)>>,
+    /// Type aliases that name a type -> that type (`type ZodTypeAny = ZodType<any, any>`).
+    pub aliases: HashMap<SymbolIdx, String>,
     /// A value declared beside a class or interface of the same name in the same scope
     /// (`function $constructor` and `interface $constructor<T>`, `const X` and `interface X`)
     /// -> that type (the first): what the name means in a type position.
     pub type_twins: HashMap<SymbolIdx, SymbolIdx>,
+}
+
+/// One heritage clause: `extends ZodType<Out, ZodObjectDef<T>>` is (Extends, `ZodType`,
+/// [`Out`, `ZodObjectDef`]), each argument reduced as hint types are (empty: no named type).
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Base {
+    pub kind: HeritageKind,
+    pub target: String,
+    pub args: Vec<String>,
 }
 
 /// The first value and the first class or interface declared under one name in one scope.
@@ -80,7 +93,8 @@ pub(crate) fn is_local_scope(facts: &codegraph_parse::FileFacts, scope: Option<S
 
 /// Function-like symbol kinds: their scopes hold locals and parameters.
 pub(crate) fn is_function(kind: NodeKind) -> bool {
-    matches!(kind, NodeKind::Function | NodeKind::Method)
+    // A test block is the callback it is written as: its locals are a function's.
+    matches!(kind, NodeKind::Function | NodeKind::Method | NodeKind::Test)
 }
 
 /// The hints of function and method scopes (locals and parameters): only the file's own
@@ -235,8 +249,25 @@ pub(crate) fn file_index(db: &dyn salsa::Database, file: SourceFile) -> FileInde
             ix.hints.entry((h.scope, h.name.clone())).or_default().push(h.source.clone());
         }
     }
-    for h in &facts.heritage {
-        ix.heritage.entry(h.symbol).or_default().push((h.kind, h.target.clone()));
+    let ts = facts.ts();
+    let args: HashMap<u32, &Vec<String>> =
+        ts.map(|t| t.heritage_args.iter().map(|(i, a)| (*i, a)).collect()).unwrap_or_default();
+    for (n, h) in facts.heritage.iter().enumerate() {
+        let n = u32::try_from(n).unwrap_or(u32::MAX);
+        ix.heritage.entry(h.symbol).or_default().push(Base {
+            kind: h.kind,
+            target: h.target.clone(),
+            args: args.get(&n).map(|a| a.to_vec()).unwrap_or_default(),
+        });
+    }
+    if let Some(ts) = ts {
+        for p in &ts.type_params {
+            ix.type_params
+                .entry(p.symbol)
+                .or_default()
+                .push((p.name.clone(), p.constraint.clone()));
+        }
+        ix.aliases = ts.aliases.iter().cloned().collect();
     }
     ix
 }

@@ -108,7 +108,7 @@ pub(crate) fn resolve_file(
     // EXTENDS / IMPLEMENTS.
     for h in &facts.heritage {
         let Some(src) = ids.get(h.symbol as usize) else { continue };
-        let Some(t) = r.type_named(file, &h.target, 0) else { continue };
+        let Some(t) = r.type_at(file, Some(h.symbol), &h.target, 0) else { continue };
         let Some(dst) = sym_id(db, t) else { continue };
         let kind = match h.kind {
             HeritageKind::Implements => EdgeKind::Implements,
@@ -227,7 +227,7 @@ pub(crate) fn resolve_file(
                 }
                 _ => continue,
             };
-            r.declaration_named(file, &written, 0)
+            r.declaration_named(file, None, &written, 0)
         } else {
             match r.name(file, site.enclosing, &site.callee.name, 0) {
                 Some(Def::Sym(g, i)) => Some((g, i)),

@@ -315,7 +315,7 @@ impl<'db> Resolver<'db> {
         for s in self.chain(f, scope) {
             if matches!(
                 self.kind(f, s),
-                Some(NodeKind::Function | NodeKind::Method | NodeKind::Variable)
+                Some(NodeKind::Function | NodeKind::Method | NodeKind::Variable | NodeKind::Test)
             ) && let Some(c) = self.child(f, s, name)
             {
                 return Some(Def::Sym(f, c));
@@ -336,30 +336,77 @@ impl<'db> Resolver<'db> {
         self.binding(f, *import, imported, name, depth)
     }
 
-    /// The class / interface a (possibly dotted) type name denotes in `f`.
-    pub(crate) fn type_named(&self, f: SourceFile, ty: &str, depth: u32) -> Option<Target> {
-        let (g, i) = self.declaration_named(f, ty, depth)?;
+    /// The class / interface a written type (reduced as hints are: `Foo`, `ns.Foo`) denotes at
+    /// `scope` of `f`: a type parameter of an enclosing declaration is its constraint (`T
+    /// extends Base`: `Base`; unconstrained: nothing known), an alias what it names, else the
+    /// declaration the name denotes there (nested in an enclosing function, module-level,
+    /// imported).
+    pub(crate) fn type_at(
+        &self,
+        f: SourceFile,
+        scope: Option<SymbolIdx>,
+        ty: &str,
+        depth: u32,
+    ) -> Option<Target> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        if let Some((s, bound)) = self.type_param(f, scope, ty) {
+            return self.type_at(f, Some(s), bound?, depth + 1);
+        }
+        let (g, i) = self.declaration_named(f, scope, ty, depth)?;
         // In JavaScript a function is a class when called with `new` (its prototype members).
         let constructor = |g: SourceFile| {
             self.kind(g, i) == Some(NodeKind::Function)
                 && g.language(self.db) == Some(codegraph_parse::Language::JavaScript)
         };
-        if matches!(self.kind(g, i), Some(NodeKind::Class | NodeKind::Interface)) || constructor(g)
-        {
-            return Some((g, i));
+        match self.kind(g, i) {
+            Some(NodeKind::Class | NodeKind::Interface) => return Some((g, i)),
+            _ if constructor(g) => return Some((g, i)),
+            // `type ZodTypeAny = ZodType<any, any, any>`: its own parameters are in scope.
+            Some(NodeKind::TypeAlias) => {
+                if let Some(t) = self.index(g).aliases.get(&i) {
+                    return self.type_at(g, Some(i), t, depth + 1);
+                }
+            }
+            _ => {}
         }
         // A name declared as a value and as a type (`interface $constructor<T>` beside `function
         // $constructor`, `interface X` beside `const X`): in a type position it is the type.
         self.index(g).type_twins.get(&i).map(|&t| (g, t))
     }
 
-    /// The declaration a (possibly dotted) name denotes in `f` at module scope, of any kind.
-    pub(crate) fn declaration_named(&self, f: SourceFile, ty: &str, depth: u32) -> Option<Target> {
+    /// The type parameter `name` of the nearest declaration around `scope` (itself included)
+    /// that declares one: (that declaration, the parameter's constraint).
+    fn type_param(
+        &self,
+        f: SourceFile,
+        scope: Option<SymbolIdx>,
+        name: &str,
+    ) -> Option<(SymbolIdx, Option<&'db str>)> {
+        let params = &self.index(f).type_params;
+        if params.is_empty() || name.contains('.') {
+            return None;
+        }
+        self.chain(f, scope).into_iter().find_map(|s| {
+            let (_, bound) = params.get(&s)?.iter().find(|(n, _)| n == name)?;
+            Some((s, bound.as_deref()))
+        })
+    }
+
+    /// The declaration a (possibly dotted) name denotes at `scope` of `f`, of any kind.
+    pub(crate) fn declaration_named(
+        &self,
+        f: SourceFile,
+        scope: Option<SymbolIdx>,
+        ty: &str,
+        depth: u32,
+    ) -> Option<Target> {
         if depth > MAX_DEPTH {
             return None;
         }
         let mut segs = ty.split('.');
-        let mut cur = self.name(f, None, segs.next()?, depth + 1)?;
+        let mut cur = self.name(f, scope, segs.next()?, depth + 1)?;
         for seg in segs {
             cur = match cur {
                 Def::Module(m) => self.export(m, seg, &mut HashSet::new(), depth + 1)?,
@@ -391,7 +438,7 @@ impl<'db> Resolver<'db> {
         }
         match hint {
             HintSource::Annotation(t) | HintSource::Construct(t) => {
-                self.type_named(f, t, depth + 1)
+                self.type_at(f, scope, t, depth + 1)
             }
             HintSource::CallResult(c) => self.call_result_type(f, scope, c, depth + 1),
             HintSource::Callback { callee, arg, param } => {
@@ -414,7 +461,7 @@ impl<'db> Resolver<'db> {
                             _ => (g, i),
                         };
                         let ty = self.index(g).param_fns.get(&(i, *arg, *param))?;
-                        self.type_named(g, ty, depth + 1)
+                        self.type_at(g, Some(i), ty, depth + 1)
                     }
                     _ => None,
                 }
@@ -486,7 +533,7 @@ impl<'db> Resolver<'db> {
     /// The declared return type of function `i` of `g`, as a class / interface.
     fn return_type(&self, g: SourceFile, i: SymbolIdx, depth: u32) -> Option<Target> {
         let t = self.index(g).returns.get(&i)?;
-        self.type_named(g, t, depth + 1)
+        self.type_at(g, Some(i), t, depth + 1)
     }
 
     /// The type of a local name (parameter / variable) visible at `scope`, from hints of the
@@ -528,11 +575,84 @@ impl<'db> Resolver<'db> {
         if let Some(c) = self.child(f, i, name) {
             return Some((f, c));
         }
-        for (_, base) in self.index(f).heritage.get(&i)? {
-            if let Some(b) = self.type_named(f, base, depth + 1)
+        for base in self.index(f).heritage.get(&i)? {
+            if let Some(b) = self.type_at(f, Some(i), &base.target, depth + 1)
                 && let Some(m) = self.member_in(b, name, seen, depth + 1)
             {
                 return Some(m);
+            }
+        }
+        None
+    }
+
+    /// What type parameter `k` of `owner` (a class or interface) is bound to when an instance
+    /// of `from` (`from` itself, or one inheriting `owner`, its own arguments unknown) is seen
+    /// as an `owner`: the argument written in the heritage clauses between them, mapped back
+    /// through the parameters of each class on the way (`class ZodObject<T> extends
+    /// ZodType<.., ZodObjectDef<T>>`: `ZodType`'s `Def` is `ZodObjectDef`), as (file, scope,
+    /// written type) for [`Resolver::type_at`]; `None` when no clause binds it.
+    fn bound_arg(
+        &self,
+        from: Target,
+        owner: Target,
+        k: usize,
+        seen: &mut HashSet<Target>,
+        depth: u32,
+    ) -> Option<(SourceFile, Option<SymbolIdx>, &'db str)> {
+        if depth > MAX_DEPTH || from == owner || !seen.insert(from) {
+            return None;
+        }
+        let (f, i) = from;
+        for base in self.index(f).heritage.get(&i)? {
+            let Some(b) = self.type_at(f, Some(i), &base.target, depth + 1) else { continue };
+            let written = |j: usize| {
+                base.args.get(j).filter(|a| !a.is_empty()).map(|a| (f, Some(i), a.as_str()))
+            };
+            if b == owner {
+                return written(k);
+            }
+            let Some((g, s, a)) = self.bound_arg(b, owner, k, seen, depth + 1) else { continue };
+            // Written in `b`'s own clause as one of `b`'s parameters: this clause binds it.
+            let param = (g, s) == (b.0, Some(b.1))
+                && self.type_param(b.0, Some(b.1), a).is_some_and(|(d, _)| d == b.1);
+            if param
+                && let Some(j) = self
+                    .index(b.0)
+                    .type_params
+                    .get(&b.1)
+                    .and_then(|ps| ps.iter().position(|(n, _)| n == a))
+            {
+                return Some(written(j).unwrap_or((g, s, a)));
+            }
+            return Some((g, s, a));
+        }
+        None
+    }
+
+    /// The class / interface a member's written type denotes on an instance of `recv`: a type
+    /// parameter of the class that declares the member is what `recv`'s heritage binds it to
+    /// ([`Resolver::bound_arg`]), else its constraint.
+    fn member_type(&self, recv: Target, (h, j): Target, depth: u32) -> Option<Target> {
+        let sym = self.symbol(h, j)?;
+        let hints = self.hints(h, sym.parent, &sym.name)?;
+        for hint in hints {
+            if let (HintSource::Annotation(t), Some(owner)) = (hint, sym.parent)
+                && recv != (h, owner)
+                && let Some(k) = self
+                    .index(h)
+                    .type_params
+                    .get(&owner)
+                    .and_then(|ps| ps.iter().position(|(n, _)| n == t))
+                && let Some((g, s, a)) =
+                    self.bound_arg(recv, (h, owner), k, &mut HashSet::new(), depth + 1)
+            {
+                if let Some(t) = self.type_at(g, s, a, depth + 1) {
+                    return Some(t);
+                }
+                continue;
+            }
+            if let Some(t) = self.hint_type(h, sym.parent, hint, depth + 1) {
+                return Some(t);
             }
         }
         None
@@ -545,7 +665,7 @@ impl<'db> Resolver<'db> {
             return true;
         }
         self.index(f).heritage.get(&i).is_some_and(|hs| {
-            hs.iter().any(|(_, b)| match self.type_named(f, b, depth + 1) {
+            hs.iter().any(|b| match self.type_at(f, Some(i), &b.target, depth + 1) {
                 Some(t) => self.has_opaque_base(t, depth + 1),
                 None => true,
             })
@@ -555,8 +675,8 @@ impl<'db> Resolver<'db> {
     /// The base class (first EXTENDS) of class `t`.
     pub(crate) fn base(&self, (f, i): Target, depth: u32) -> Option<Target> {
         let hs = self.index(f).heritage.get(&i)?;
-        let (_, b) = hs.iter().find(|(k, _)| *k == codegraph_parse::HeritageKind::Extends)?;
-        self.type_named(f, b, depth + 1)
+        let b = hs.iter().find(|b| b.kind == codegraph_parse::HeritageKind::Extends)?;
+        self.type_at(f, Some(i), &b.target, depth + 1)
     }
 
     /// The class (or module-level object literal) `this` refers to at `scope`.
@@ -640,10 +760,8 @@ impl<'db> Resolver<'db> {
                 }
                 Val::Sym(g, i) => self.def_val(Def::Sym(g, self.child(g, i, seg)?), depth),
                 Val::Inst(g, i) => {
-                    let (h, j) = self.member((g, i), seg, depth + 1)?;
-                    let sym = self.symbol(h, j)?;
-                    let hint = self.hints(h, sym.parent, seg)?;
-                    let t = self.hints_type(h, sym.parent, hint, depth + 1)?;
+                    let m = self.member((g, i), seg, depth + 1)?;
+                    let t = self.member_type((g, i), m, depth + 1)?;
                     Val::Inst(t.0, t.1)
                 }
             };

@@ -94,7 +94,9 @@ impl<'s, 't> Walker<'s, 't> {
                         if matches!(t.kind(), "type_arguments" | "comment") {
                             continue;
                         }
-                        self.heritage(sym, kind, t);
+                        // `extends Base<A, B>`: the arguments follow the value.
+                        let args = t.next_named_sibling().filter(|a| a.kind() == "type_arguments");
+                        self.heritage_with(sym, kind, t, args);
                     }
                 }
                 "comment" => {}
@@ -105,9 +107,33 @@ impl<'s, 't> Walker<'s, 't> {
     }
 
     pub(super) fn heritage(&mut self, sym: SymbolIdx, kind: HeritageKind, target: Node<'t>) {
-        if let Some(target) = heritage_target(target, self.src) {
-            self.facts.heritage.push(Heritage { symbol: sym, kind, target });
+        // `implements I<A>`, `interface X extends Y<A>`: a generic type holds its arguments.
+        let args = (target.kind() == "generic_type")
+            .then(|| target.child_by_field_name("type_arguments"))
+            .flatten();
+        self.heritage_with(sym, kind, target, args);
+    }
+
+    fn heritage_with(
+        &mut self,
+        sym: SymbolIdx,
+        kind: HeritageKind,
+        target: Node<'t>,
+        args: Option<Node<'t>>,
+    ) {
+        let Some(target) = heritage_target(target, self.src) else { return };
+        if let Some(args) = args {
+            let mut cursor = args.walk();
+            let named: Vec<String> = args
+                .named_children(&mut cursor)
+                .filter(|a| a.kind() != "comment")
+                .map(|a| type_name(a, self.src).unwrap_or_default())
+                .collect();
+            if !named.is_empty() {
+                self.ts.heritage_args.push((to_u32(self.facts.heritage.len()), named));
+            }
         }
+        self.facts.heritage.push(Heritage { symbol: sym, kind, target });
     }
 
     pub(super) fn open_fn_expr(&mut self, node: Node<'t>, pi: Option<usize>) {
@@ -474,6 +500,11 @@ impl<'s, 't> Walker<'s, 't> {
             export,
         });
         self.push_frame(node, false, Some(sym), None);
+        if kind == NodeKind::TypeAlias
+            && let Some(ty) = node.child_by_field_name("value").and_then(|v| type_name(v, self.src))
+        {
+            self.ts.aliases.push((sym, ty));
+        }
         if kind == NodeKind::Interface {
             let mut cursor = node.walk();
             let clauses: Vec<Node<'t>> = node

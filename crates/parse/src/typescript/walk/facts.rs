@@ -854,6 +854,7 @@ impl<'s, 't> Walker<'s, 't> {
             };
             self.facts.symbols[i].exported = exported;
         }
+        self.facts.language_facts = LanguageFacts::Ts(self.ts).normalized();
         self.facts
     }
 }

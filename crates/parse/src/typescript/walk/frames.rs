@@ -139,7 +139,39 @@ impl<'s, 't> Walker<'s, 't> {
             exported: false,
         });
         self.export.push(s.export);
+        self.type_params(s.node, idx);
         idx
+    }
+
+    /// Records the type parameters `<T extends Bound, U>` a declaration (or the function or
+    /// class a declarator, property or field holds) declares, with their constraints.
+    fn type_params(&mut self, node: Node<'t>, sym: SymbolIdx) {
+        let holder = match node.kind() {
+            "variable_declarator" | "pair" | "public_field_definition" | "field_definition" => {
+                match node.child_by_field_name("value") {
+                    Some(v) => v,
+                    None => return,
+                }
+            }
+            _ => node,
+        };
+        let Some(params) = holder.child_by_field_name("type_parameters") else { return };
+        let mut cursor = params.walk();
+        for p in params.named_children(&mut cursor) {
+            if p.kind() != "type_parameter" {
+                continue;
+            }
+            let Some(name) = p.child_by_field_name("name") else { continue };
+            let constraint = p
+                .child_by_field_name("constraint")
+                .and_then(first_named)
+                .and_then(|c| type_name(c, self.src));
+            self.ts.type_params.push(TypeParam {
+                symbol: sym,
+                name: text(name, self.src).to_string(),
+                constraint,
+            });
+        }
     }
 
     /// Export status of a declaration from its wrappers, and the node its doc comment sits on.
