@@ -35,7 +35,7 @@ fn functions_and_nesting() {
         call L9:30 add in default
         call L10:56 add in later
         type call L10:33 Result in later
-        hint L10 later  -> Promise
+        hint L10 later  -> Promise<Result>
     "#]]
     .assert_eq(&out);
 }
@@ -150,7 +150,7 @@ fn interfaces_type_aliases_enums() {
         type call L6:36 Event in Handler.onEvent
         heritage Repo Extends Base
         heritage Repo Extends Other<T>
-        hint L2 Repo.save  -> Promise
+        hint L2 Repo.save  -> Promise<_>
         hint L3 Repo items : Item
         hint L6 Handler.onEvent e : Event
         //- src/lib.d.ts
@@ -588,7 +588,7 @@ fn type_hints() {
         hint L5 S field : Item
         hint L6 S dep : Dep
         hint L6 S.constructor dep : Dep
-        hint L7 S.run  -> Promise
+        hint L7 S.run  -> Promise<Out>
         hint L7 S.run arg : Arg
         hint L7 S.run opt : Opt
         hint L7 S.run rest : Rest

@@ -1260,3 +1260,52 @@ fn generic_bindings_constraints_aliases_and_local_classes() {
         "#]],
     );
 }
+
+/// A callback parameter typed by a type parameter of a generic factory is inferred from the
+/// call's contextual type (issue 44): the factory call initializes a name annotated with the
+/// type the factory returns, whose arguments bind the factory's parameters. An annotation of
+/// another type, or no annotation, leaves the parameter at its constraint.
+#[test]
+fn callback_parameters_inferred_from_the_annotated_result() {
+    check(
+        r#"
+        //- /src/core.ts
+        export interface Trait { trait(): void }
+        export interface $constructor<T extends Trait> { init(inst: T): void }
+        export interface Other<T> { x: T }
+        export function $constructor<T extends Trait>(
+          name: string,
+          initializer: (inst: T, name: string) => void,
+        ): $constructor<T> {
+          return null as any;
+        }
+        //- /src/schemas.ts
+        import * as core from "./core";
+        export interface ZodType extends core.Trait { check(): void }
+        export const ZodType: core.$constructor<ZodType> = core.$constructor("ZodType", (inst) => {
+          inst.check();
+        });
+        export const Loose = core.$constructor("Loose", (inst) => {
+          inst.trait();
+          inst.check();
+        });
+        export const Mismatch: core.Other<ZodType> = core.$constructor("M", (inst) => {
+          inst.check();
+        }) as any;
+        "#,
+        expect![[r#"
+            edge IMPORTS file:src/schemas.ts -> file:src/core.ts L1 import-resolved 0.95
+            edge REFERS_TO sym:ts:src/core.ts:$constructor -> sym:ts:src/core.ts:Trait L2 same-file 0.95
+            edge REFERS_TO sym:ts:src/core.ts:$constructor#2 -> sym:ts:src/core.ts:Trait L4 same-file 0.95
+            edge CALLS sym:ts:src/schemas.ts:Loose -> sym:ts:src/core.ts:$constructor#2 L6 import-resolved 0.95
+            edge CALLS sym:ts:src/schemas.ts:Loose -> sym:ts:src/core.ts:Trait.trait L7 typed-receiver 0.85
+            edge CALLS sym:ts:src/schemas.ts:Mismatch -> sym:ts:src/core.ts:$constructor#2 L10 import-resolved 0.95
+            edge REFERS_TO sym:ts:src/schemas.ts:Mismatch -> sym:ts:src/core.ts:Other L10 import-resolved 0.95
+            edge EXTENDS sym:ts:src/schemas.ts:ZodType -> sym:ts:src/core.ts:Trait L2 import-resolved 0.95
+            edge CALLS sym:ts:src/schemas.ts:ZodType#2 -> sym:ts:src/core.ts:$constructor#2 L3 import-resolved 0.95
+            edge CALLS sym:ts:src/schemas.ts:ZodType#2 -> sym:ts:src/schemas.ts:ZodType.check L4 typed-receiver 0.85
+            unresolved src/schemas.ts:8 inst.check in sym:ts:src/schemas.ts:Loose
+            unresolved src/schemas.ts:11 inst.check in sym:ts:src/schemas.ts:Mismatch
+        "#]],
+    );
+}

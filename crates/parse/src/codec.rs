@@ -30,8 +30,8 @@
 //! template part count, then the Java call argument counts (count, varints), then the Rust
 //! impls and `mod` declarations, then the Protobuf facts (`0` | `1` package `0` | `1` string,
 //! options as count and name/value pairs), then the TypeScript facts (`0` | `1`, type
-//! parameters, heritage arguments, aliases). The Go fields are [`LanguageFacts::Go`]'s, the
-//! argument counts [`LanguageFacts::Java`]'s, the impls and mods [`LanguageFacts::Rust`]'s,
+//! parameters, heritage arguments, aliases, hint type arguments). The Go fields are
+//! [`LanguageFacts::Go`]'s, the argument counts [`LanguageFacts::Java`]'s, the impls and mods [`LanguageFacts::Rust`]'s,
 //! the Protobuf section [`LanguageFacts::Proto`]'s, the last [`LanguageFacts::Ts`]'s; a file whose
 //! fields are all empty decodes as [`LanguageFacts::None`] (what the providers store for it).
 
@@ -43,7 +43,7 @@ use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// The layout version written as the first byte. Bump it on any change to the encoding.
-pub const CODEC_VERSION: u8 = 19;
+pub const CODEC_VERSION: u8 = 20;
 
 /// Deepest chain of call results (`Receiver::CallResult` nesting) that decoding accepts; the
 /// providers cap their chains at 8, and a bound keeps a corrupt blob from building a chain
@@ -408,7 +408,8 @@ impl<'f> Writer<'f> {
     }
 
     /// The TypeScript facts: `0` | `1`, then type parameters (symbol, name, constraint `0` |
-    /// `1` string), heritage arguments (clause index, count, strings), aliases (symbol, type).
+    /// `1` string), heritage arguments (clause index, count, strings), aliases (symbol, type),
+    /// hint type arguments (hint index, count, strings).
     fn ts(&mut self, t: Option<&'f TsFacts>) {
         let Some(t) = t else { return self.u8(0) };
         self.u8(1);
@@ -436,6 +437,14 @@ impl<'f> Writer<'f> {
         for (alias, ty) in &t.aliases {
             self.varint(u64::from(*alias));
             self.str(ty);
+        }
+        self.count(t.hint_args.len());
+        for (hint, args) in &t.hint_args {
+            self.varint(u64::from(*hint));
+            self.count(args.len());
+            for a in args {
+                self.str(a);
+            }
         }
     }
 
@@ -1025,7 +1034,27 @@ impl<'b> Reader<'b> {
         Ok(Some(ProtoFacts { package, options }))
     }
 
-    fn ts(&mut self, heritage: usize) -> Res<Option<TsFacts>> {
+    /// (index below `bound`, strings) pairs: heritage and hint type arguments.
+    fn indexed_args(&mut self, what: &'static str, bound: usize) -> Res<Vec<(u32, Vec<String>)>> {
+        let n = self.count(what, 2)?;
+        let mut out = Vec::with_capacity(n);
+        for _ in 0..n {
+            let at = self.pos;
+            let i = self.u32(what)?;
+            if i as usize >= bound {
+                return Err(Self::unknown(at, what, u64::from(i)));
+            }
+            let k = self.count(what, 1)?;
+            let mut args = Vec::with_capacity(k);
+            for _ in 0..k {
+                args.push(self.string()?);
+            }
+            out.push((i, args));
+        }
+        Ok(out)
+    }
+
+    fn ts(&mut self, heritage: usize, hints: usize) -> Res<Option<TsFacts>> {
         let at = self.pos;
         match self.u8()? {
             0 => return Ok(None),
@@ -1045,27 +1074,14 @@ impl<'b> Reader<'b> {
             };
             type_params.push(TypeParam { symbol, name, constraint });
         }
-        let n = self.count("heritage arguments", 2)?;
-        let mut heritage_args = Vec::with_capacity(n);
-        for _ in 0..n {
-            let at = self.pos;
-            let clause = self.u32("heritage clause")?;
-            if clause as usize >= heritage {
-                return Err(Self::unknown(at, "heritage clause", u64::from(clause)));
-            }
-            let k = self.count("heritage argument", 1)?;
-            let mut args = Vec::with_capacity(k);
-            for _ in 0..k {
-                args.push(self.string()?);
-            }
-            heritage_args.push((clause, args));
-        }
+        let heritage_args = self.indexed_args("heritage clause", heritage)?;
         let n = self.count("type aliases", 2)?;
         let mut aliases = Vec::with_capacity(n);
         for _ in 0..n {
             aliases.push((self.symbol_idx()?, self.string()?));
         }
-        Ok(Some(TsFacts { type_params, heritage_args, aliases }))
+        let hint_args = self.indexed_args("hint type arguments", hints)?;
+        Ok(Some(TsFacts { type_params, heritage_args, aliases, hint_args }))
     }
 
     fn rust(&mut self) -> Res<RustFacts> {
@@ -1189,7 +1205,7 @@ impl<'b> Reader<'b> {
         }
         let rust = self.rust()?;
         let proto = self.proto()?;
-        let ts = self.ts(heritage.len())?;
+        let ts = self.ts(heritage.len(), type_hints.len())?;
         // A file has one language's facts: TypeScript's, Protobuf's, Rust's, Java's argument
         // counts, else the Go fields.
         let language_facts = if let Some(t) = ts {

@@ -97,6 +97,10 @@ pub struct TsFacts {
     /// Type aliases whose value names a type (`type ZodTypeAny = ZodType<any, any, any>`):
     /// (alias, that type, reduced as hint types are).
     pub aliases: Vec<(SymbolIdx, String)>,
+    /// The type arguments of the generic type an annotation or a return type names:
+    /// (index in [`FileFacts::type_hints`] of that `Annotation` / `Return` hint, arguments
+    /// reduced as `heritage_args` are): `const ZodType: core.$constructor<ZodType>`.
+    pub hint_args: Vec<(u32, Vec<String>)>,
 }
 
 /// `T extends Bound` of a generic declaration.

@@ -105,14 +105,17 @@ pub fn render_facts(f: &FileFacts) -> String {
         let _ = writeln!(out, "{kind} L{} {target} in {}", a.line, qn(a.enclosing));
     }
     let ts = f.ts();
+    // `_`: an argument that names no type (`number`, a literal, an object type).
+    let render_args = |args: &[String]| {
+        let args: Vec<&str> =
+            args.iter().map(|a| if a.is_empty() { "_" } else { a.as_str() }).collect();
+        format!("<{}>", args.join(", "))
+    };
     for (n, h) in f.heritage.iter().enumerate() {
         let _ = write!(out, "heritage {} {:?} {}", qn(Some(h.symbol)), h.kind, h.target);
         let args = ts.and_then(|t| t.heritage_args.iter().find(|(i, _)| *i as usize == n));
         if let Some((_, args)) = args {
-            // `_`: an argument that names no type (`number`, a literal, an object type).
-            let args: Vec<&str> =
-                args.iter().map(|a| if a.is_empty() { "_" } else { a.as_str() }).collect();
-            let _ = write!(out, "<{}>", args.join(", "));
+            out.push_str(&render_args(args));
         }
         out.push('\n');
     }
@@ -126,12 +129,15 @@ pub fn render_facts(f: &FileFacts) -> String {
     for (alias, ty) in ts.map_or(&[][..], |t| &t.aliases) {
         let _ = writeln!(out, "alias {} = {ty}", qn(Some(*alias)));
     }
-    for h in &f.type_hints {
+    for (n, h) in f.type_hints.iter().enumerate() {
+        let args = ts
+            .and_then(|t| t.hint_args.iter().find(|(i, _)| *i as usize == n))
+            .map_or_else(String::new, |(_, a)| render_args(a));
         let what = match &h.source {
-            HintSource::Annotation(t) => format!(": {t}"),
+            HintSource::Annotation(t) => format!(": {t}{args}"),
             HintSource::Construct(t) => format!("= new {t}"),
             HintSource::CallResult(c) => format!("= {}()", render_callee(c)),
-            HintSource::Return(t) => format!("-> {t}"),
+            HintSource::Return(t) => format!("-> {t}{args}"),
             HintSource::Callback { callee, arg, param } => {
                 format!("= param {param} of arg {arg} of {}()", render_callee(callee))
             }

@@ -80,6 +80,7 @@ export enum Color { Red, Green }
 
 type Alias = string;
 type Named = Base<number>;
+const made: Box<Named> = make();
 
 export class Service extends Base<string> {
   constructor() { super(null); super.run(); }
@@ -363,6 +364,7 @@ fn samples_exercise_the_optional_parts() {
     assert!(ts().flat_map(|t| &t.type_params).any(|p| p.constraint.is_none()));
     assert!(ts().flat_map(|t| &t.heritage_args).any(|(_, a)| a.iter().any(String::is_empty)));
     assert!(ts().any(|t| !t.aliases.is_empty()));
+    assert!(ts().any(|t| !t.hint_args.is_empty()));
     assert!(facts.iter().any(|f| f.template_parts > 0));
     assert!(facts.iter().flat_map(|f| &f.accesses).any(|a| a.write));
     assert!(facts.iter().flat_map(|f| &f.accesses).any(|a| !a.write));
@@ -809,6 +811,14 @@ fn out_of_range_references_are_errors() {
     });
     let err = decode_facts(&encode_facts(&f)).expect_err("heritage arguments past the clauses");
     assert!(err.to_string().contains("heritage clause"), "{err}");
+    f.language_facts =
+        LanguageFacts::Ts(TsFacts { hint_args: vec![(0, vec!["A".into()])], ..Default::default() });
+    let err = decode_facts(&encode_facts(&f)).expect_err("hint arguments past the hints");
+    assert!(err.to_string().contains("hint type arguments"), "{err}");
+    f.language_facts = LanguageFacts::Ts(TsFacts {
+        heritage_args: vec![(0, vec!["A".into()])],
+        ..Default::default()
+    });
     f.heritage.push(Heritage { symbol: 0, kind: HeritageKind::Extends, target: "B".into() });
     assert_eq!(decode_facts(&encode_facts(&f)), Ok(f.clone()));
 }

@@ -225,6 +225,41 @@ pub fn type_name(t: Node<'_>, src: &str) -> Option<String> {
     }
 }
 
+/// The type arguments of the generic type a type (or annotation) names, reduced as
+/// [`type_name`] reduces (empty: an argument that names no type): `core.$constructor<ZodType>`
+/// gives [`ZodType`]; `None` when the named type is not generic (arrays name their element).
+pub fn type_args(t: Node<'_>, src: &str) -> Option<Vec<String>> {
+    let mut t = t;
+    loop {
+        match t.kind() {
+            "type_annotation"
+            | "opting_type_annotation"
+            | "omitting_type_annotation"
+            | "array_type"
+            | "readonly_type"
+            | "parenthesized_type" => t = first_named(t)?,
+            "union_type" => t = single_non_null(t, src)?,
+            "generic_type" => {
+                let args = t.child_by_field_name("type_arguments")?;
+                if t.child_by_field_name("name")
+                    .is_some_and(|n| matches!(text(n, src), "Array" | "ReadonlyArray"))
+                {
+                    t = first_named(args)?;
+                    continue;
+                }
+                let mut cursor = args.walk();
+                let out: Vec<String> = args
+                    .named_children(&mut cursor)
+                    .filter(|a| a.kind() != "comment")
+                    .map(|a| type_name(a, src).unwrap_or_default())
+                    .collect();
+                return (!out.is_empty()).then_some(out);
+            }
+            _ => return None,
+        }
+    }
+}
+
 /// The first member of a union, in source order, that is not `null` / `undefined`: the
 /// TypeScript checker resolves a member call on a union receiver to the first member's
 /// declaration, and so does the oracle.

@@ -14,7 +14,7 @@
 use super::shapes::{
     assignment_name, callee_of, dotted, first_named, has_token, heritage_target,
     is_fn_or_class_value, is_function_expr, is_tagged_template, path_of, prop_name, string_content,
-    type_name, unwrap_expr,
+    type_args, type_name, unwrap_expr,
 };
 use crate::facts::{
     CallKind, CallSite, Callee, FieldAccess, FileFacts, Heritage, HeritageKind, HintSource, Import,

@@ -64,6 +64,11 @@ pub(crate) struct FileIndex {
     pub type_params: HashMap<SymbolIdx, Vec<(String, Option<String>)>>,
     /// Type aliases that name a type -> that type (`type ZodTypeAny = ZodType<any, any>`).
     pub aliases: HashMap<SymbolIdx, String>,
+    /// The type arguments of a declared return type (`$constructor<T, D>`), by function.
+    pub return_args: HashMap<SymbolIdx, Vec<String>>,
+    /// The type arguments of the first annotation of a module, class or interface scope name
+    /// (`const ZodType: core.$constructor<ZodType>`).
+    pub annotation_args: HashMap<(Option<SymbolIdx>, String), Vec<String>>,
     /// A value declared beside a class or interface of the same name in the same scope
     /// (`function $constructor` and `interface $constructor<T>`, `const X` and `interface X`)
     /// -> that type (the first): what the name means in a type position.
@@ -234,7 +239,23 @@ pub(crate) fn file_index(db: &dyn salsa::Database, file: SourceFile) -> FileInde
             ix.exports.insert(exported.clone(), Export::Reexport { import, imported });
         }
     }
-    for h in &facts.type_hints {
+    let hint_args: HashMap<u32, &Vec<String>> =
+        facts.ts().map(|t| t.hint_args.iter().map(|(i, a)| (*i, a)).collect()).unwrap_or_default();
+    for (n, h) in facts.type_hints.iter().enumerate() {
+        let args = hint_args.get(&u32::try_from(n).unwrap_or(u32::MAX));
+        if let Some(args) = args {
+            match (&h.source, h.scope) {
+                (HintSource::Return(_), Some(s)) => {
+                    ix.return_args.entry(s).or_insert_with(|| args.to_vec());
+                }
+                (HintSource::Annotation(_), _) if !is_local_scope(facts, h.scope) => {
+                    ix.annotation_args
+                        .entry((h.scope, h.name.clone()))
+                        .or_insert_with(|| args.to_vec());
+                }
+                _ => {}
+            }
+        }
         if let HintSource::Return(t) = &h.source {
             if let Some(s) = h.scope {
                 ix.returns.entry(s).or_insert_with(|| t.clone());

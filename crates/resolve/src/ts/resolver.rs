@@ -461,7 +461,8 @@ impl<'db> Resolver<'db> {
                             _ => (g, i),
                         };
                         let ty = self.index(g).param_fns.get(&(i, *arg, *param))?;
-                        self.type_at(g, Some(i), ty, depth + 1)
+                        self.inferred_from_context(f, scope, (g, i), ty, depth + 1)
+                            .or_else(|| self.type_at(g, Some(i), ty, depth + 1))
                     }
                     _ => None,
                 }
@@ -473,6 +474,45 @@ impl<'db> Resolver<'db> {
             },
             HintSource::Return(_) | HintSource::ParamFn { .. } | HintSource::Value(_) => None,
         }
+    }
+
+    /// A callback parameter typed by type parameter `ty` of the generic function `callee`,
+    /// inferred from the call's contextual type: the call initializes a module-level name whose
+    /// annotation is the type the callee returns, so the annotation's arguments are the
+    /// return type's (`const ZodType: core.$constructor<ZodType> = core.$constructor("ZodType",
+    /// (inst, def) => ..)` where `$constructor<T>(name, init: (inst: T, ..) => void):
+    /// $constructor<T>`: `inst` is a `ZodType`). `scope` is the callback's enclosing named
+    /// scope, that initialized name.
+    fn inferred_from_context(
+        &self,
+        f: SourceFile,
+        scope: Option<SymbolIdx>,
+        (g, i): Target,
+        ty: &str,
+        depth: u32,
+    ) -> Option<Target> {
+        let callee = self.index(g);
+        callee.type_params.get(&i)?.iter().find(|(n, _)| n == ty)?;
+        let k = callee.return_args.get(&i)?.iter().position(|a| a == ty)?;
+        let var = self.symbol(f, scope?)?;
+        if !matches!(var.kind, NodeKind::Variable | NodeKind::Constant | NodeKind::Property) {
+            return None;
+        }
+        let key = (var.parent, var.name.clone());
+        let args = self.index(f).annotation_args.get(&key)?;
+        let arg = args.get(k).filter(|a| !a.is_empty())?;
+        // The annotation must name the type the callee returns (the arguments line up).
+        let written = self.hints(f, var.parent, &var.name)?.iter().find_map(|h| match h {
+            HintSource::Annotation(t) => Some(t),
+            _ => None,
+        })?;
+        let returned = callee.returns.get(&i)?;
+        let same = self.type_at(f, var.parent, written, depth + 1)?
+            == self.type_at(g, Some(i), returned, depth + 1)?;
+        if !same {
+            return None;
+        }
+        self.type_at(f, var.parent, arg, depth + 1)
     }
 
     /// The first of a name's hints that names a class or interface.

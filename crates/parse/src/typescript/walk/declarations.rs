@@ -679,12 +679,16 @@ impl<'s, 't> Walker<'s, 't> {
         value: Option<Node<'t>>,
         scope: Option<SymbolIdx>,
     ) {
-        let source = if let Some(t) = node.child_by_field_name("type") {
+        let written = node.child_by_field_name("type");
+        let source = if let Some(t) = written {
             type_name(t, self.src).map(HintSource::Annotation)
         } else {
             value.and_then(|v| self.value_hint(v))
         };
         if let Some(source) = source {
+            if let Some(args) = written.and_then(|t| type_args(t, self.src)) {
+                self.ts.hint_args.push((to_u32(self.facts.type_hints.len()), args));
+            }
             self.facts.type_hints.push(TypeHint {
                 scope,
                 name: name.to_string(),

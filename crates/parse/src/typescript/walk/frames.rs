@@ -358,6 +358,9 @@ impl<'s, 't> Walker<'s, 't> {
             return;
         };
         if let Some(ty) = type_name(t, self.src) {
+            if let Some(args) = type_args(t, self.src) {
+                self.ts.hint_args.push((to_u32(self.facts.type_hints.len()), args));
+            }
             self.facts.type_hints.push(TypeHint {
                 scope: Some(sym),
                 name: String::new(),
