@@ -457,6 +457,84 @@ export class Health implements IHealthServer {
     .assert_eq(&rows);
 }
 
+/// Implementations registered on a server rather than declared on a generated base: grpc-js
+/// `server.addService(...)` with grpc-tools' `GreeterService` (a key naming a function, a
+/// shorthand key, a method written in place) or proto-loader's `<pkg>.helloworld.Greeter.service`,
+/// and Connect's `router.service(Greeter, {...})` in a file importing Connect, handle the
+/// rpcs named by their keys. A registration is no route of its own; a key that names no rpc
+/// and a service no `.proto` declares handle nothing, and `x.service(A, {...})` in a file that
+/// does not import Connect is no registration.
+#[test]
+fn registered_implementations_handle_their_rpcs() {
+    let fixture = r#"
+//- /protos/helloworld.proto
+syntax = "proto3";
+package helloworld;
+
+service Greeter {
+  rpc SayHello (HelloRequest) returns (HelloReply) {}
+  rpc SayGoodbye (HelloRequest) returns (HelloReply) {}
+}
+
+message HelloRequest { string name = 1; }
+message HelloReply { string message = 1; }
+//- /src/main.ts
+import * as grpc from '@grpc/grpc-js';
+import * as services from './gen/helloworld_grpc_pb';
+import { greet } from './greet';
+
+function sayHello(call: any, callback: any) {
+  callback(null, greet(call.request));
+}
+
+export function main() {
+  const server = new grpc.Server();
+  server.addService(services.GreeterService, {
+    sayHello: sayHello,
+    sayGoodbye(call: any, callback: any) {
+      callback(null, greet(call.request));
+    },
+    notAnRpc: sayHello,
+  });
+  server.addService(services.HealthService, { check: sayHello });
+}
+//- /src/loader.ts
+import { greet } from './greet';
+const sayGoodbye = (call: any, cb: any) => cb(null, greet(call.request));
+export function start(server: any, proto: any) {
+  server.addService(proto.helloworld.Greeter.service, { sayGoodbye });
+}
+//- /src/greet.ts
+export function greet(x: any) { return x; }
+//- /src/connect.ts
+import type { ConnectRouter } from "@connectrpc/connect";
+import { Greeter } from "./gen/helloworld_connect";
+import { greet } from './greet';
+export default (router: ConnectRouter) =>
+  router.service(Greeter, {
+    async sayHello(req) {
+      return greet(req);
+    },
+  });
+//- /src/other.ts
+export function wire(registry: any, A: any) {
+  registry.service(A, { sayHello: () => 1 });
+}
+"#;
+    let rows: String = render_fixture_resolution(fixture)
+        .lines()
+        .filter(|l| l.contains("HANDLES_ROUTE") || l.contains("route:src") || l.contains("$GRPC"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    expect![[r#"
+        edge HANDLES_ROUTE route:protos/helloworld.proto:GRPC /helloworld.Greeter/SayGoodbye -> sym:ts:src/loader.ts:sayGoodbye L4 same-file 0.95
+        edge HANDLES_ROUTE route:protos/helloworld.proto:GRPC /helloworld.Greeter/SayGoodbye -> sym:ts:src/main.ts:main.sayGoodbye L13 same-file 0.95
+        edge HANDLES_ROUTE route:protos/helloworld.proto:GRPC /helloworld.Greeter/SayHello -> sym:ts:src/connect.ts:sayHello L6 same-file 0.95
+        edge HANDLES_ROUTE route:protos/helloworld.proto:GRPC /helloworld.Greeter/SayHello -> sym:ts:src/main.ts:sayHello L12 same-file 0.95
+    "#]]
+    .assert_eq(&rows);
+}
+
 /// Every shape of a `google.api.http` rule: a method key, `additional_bindings` (nested), a
 /// `custom` method, path variables with and without a pattern; `body` is no binding, and an
 /// option other than `google.api.http` none.

@@ -50,6 +50,8 @@ pub(crate) const TS_MARKERS: &[&str] = &[
     "\", \"/",
     "route(",
     "ool(",
+    "addService(",
+    ".service(",
     "@Controller",
     "CallToolRequestSchema",
     "prefix:",
@@ -320,6 +322,14 @@ fn route(framework: &str, method: &str, path: String, handler: Handler) -> Endpo
 }
 
 impl Endpoint {
+    /// A gRPC implementation registered on a server (grpc-js `server.addService(GreeterService,
+    /// {sayHello})`, Connect `router.service(ElizaService, {...})`; method `GRPC`, name
+    /// `/Service/method` with the service's short name): it binds a handler to an rpc a
+    /// `.proto` declares and is no route of its own; resolution ties it to that rpc's route.
+    pub fn is_registration(&self) -> bool {
+        self.kind == EndpointKind::Route && matches!(self.framework.as_str(), "grpc-js" | "connect")
+    }
+
     /// A route with the optional parts (description, fields, keys, codes, middleware,
     /// receiver, line, enclosing) empty.
     pub fn route(framework: &str, method: &str, path: String, handler: Handler) -> Endpoint {

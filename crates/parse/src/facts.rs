@@ -502,7 +502,8 @@ pub struct Endpoint {
     /// importing `hono`, `@koa/router` or `koa-router`, `fastify`), `nestjs`, `loopback`,
     /// `net/http`, `gorilla/mux`, `gin`, `echo`, `chi`, `mcp-sdk` (the official TS SDK, and the
     /// official Go SDK), `fastmcp`, `mcp-go`; Rust `axum`, `actix-web`, `rocket`, `rmcp` (the
-    /// official Rust MCP SDK).
+    /// official Rust MCP SDK); `grpc` (an rpc of a `.proto`, a Go `grpc.ServiceDesc`),
+    /// `grpc-gateway`. `grpc-js` / `connect` mark a *registration* ([`Endpoint::is_registration`]).
     pub framework: String,
     /// Route: the upper-case HTTP method, or `ANY`. Tool: empty.
     pub method: String,

@@ -165,7 +165,13 @@ pub fn file_endpoints(db: &dyn salsa::Database, file: SourceFile) -> Vec<FileEnd
     // Routes whose path names other files' constants come out of resolution
     // (`composed_routes`), which can read those files.
     let mut all: Vec<Endpoint> =
-        facts.endpoints.iter().filter(|e| e.path_expr.is_empty()).cloned().collect();
+        // A gRPC registration is no route of its own ([`registration_edges`]).
+        facts
+            .endpoints
+            .iter()
+            .filter(|e| e.path_expr.is_empty() && !e.is_registration())
+            .cloned()
+            .collect();
     all.extend(resolver.path_endpoints(path, facts));
     let mut seen: HashMap<String, u32> = HashMap::new();
     all.into_iter()
@@ -395,6 +401,52 @@ pub(crate) fn servicer_edges(
                     s.start_line,
                 ));
             }
+        }
+    }
+}
+
+/// HANDLES_ROUTE from the gRPC route of each rpc an implementation registered in `file`
+/// serves ([`codegraph_parse::Endpoint::is_registration`]: `server.addService(GreeterService,
+/// { sayHello })`) to its handler: a handler written in place (its symbol), or one named by
+/// reference, which `resolve` (the language's callee resolution at the registration) finds.
+pub(crate) fn registration_edges(
+    db: &dyn salsa::Database,
+    workspace: Workspace,
+    file: SourceFile,
+    mut resolve: impl FnMut(
+        Option<SymbolIdx>,
+        &codegraph_parse::Callee,
+    ) -> Option<((SourceFile, SymbolIdx), Reason)>,
+    out: &mut Vec<Edge>,
+) {
+    let facts = file_facts(db, file);
+    let mut table = None;
+    for e in facts.endpoints.iter().filter(|e| e.is_registration()) {
+        let Some((service, method)) = e.name.strip_prefix('/').and_then(|n| n.split_once('/'))
+        else {
+            continue;
+        };
+        let routes = *table.get_or_insert_with(|| grpc_route_table(db, workspace));
+        let found = grpc_routes(routes, service, method);
+        if found.is_empty() {
+            continue;
+        }
+        let (dst, reason) = match &e.handler {
+            Handler::Symbol(i) => match symbol_ids(db, file).get(*i as usize) {
+                Some(id) => (id.clone(), Reason::SameFile),
+                None => continue,
+            },
+            Handler::Reference(callee) => match resolve(e.enclosing, callee) {
+                Some(((f, i), reason)) => match symbol_ids(db, f).get(i as usize) {
+                    Some(id) => (id.clone(), reason),
+                    None => continue,
+                },
+                None => continue,
+            },
+            Handler::Inline | Handler::Unknown => continue,
+        };
+        for r in found {
+            out.push(Edge::new(r.id.clone(), dst.clone(), EdgeKind::HandlesRoute, reason, e.line));
         }
     }
 }

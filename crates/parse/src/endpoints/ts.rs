@@ -641,6 +641,8 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
                     | "register"
                     | "request"
                     | "fetch"
+                    | "addService"
+                    | "service"
             ))
             || self.done.contains(&call.id())
         {
@@ -665,7 +667,73 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
             "registerTool" => self.register_tool(prop, &a),
             "addTool" => self.fastmcp_tool(prop, &a),
             "setRequestHandler" => self.low_level_tools(prop, &a),
+            "addService" | "service" => self.grpc_service(name, &a),
             _ => {}
+        }
+    }
+
+    /// A gRPC implementation registered on a server ([`Endpoint::is_registration`]): grpc-js
+    /// `server.addService(GreeterService, { sayHello: sayHello })` (grpc-tools' `XService`,
+    /// or proto-loader's `proto.helloworld.Greeter.service`), Connect `router.service(
+    /// ElizaService, { say(req) { .. } })` in a file that imports Connect. One registration
+    /// per key of the implementation object, handled by its value.
+    fn grpc_service(&mut self, name: &str, a: &[Node<'t>]) {
+        let (Some(desc), Some(obj)) = (a.first(), a.get(1).map(|o| unwrap_expr(*o))) else {
+            return;
+        };
+        if obj.kind() != "object" {
+            return;
+        }
+        let connect = name == "service";
+        if connect
+            && !self.facts.imports.iter().any(|i| {
+                i.source.starts_with("@connectrpc/") || i.source.starts_with("@bufbuild/connect")
+            })
+        {
+            return;
+        }
+        let Some(mut path) = path_of(unwrap_expr(*desc), self.src) else { return };
+        // proto-loader: `<package object>.helloworld.Greeter.service`.
+        let descriptor = path.last().is_some_and(|l| l == "service");
+        if descriptor {
+            path.pop();
+        }
+        let Some(last) = path.last() else { return };
+        // grpc-tools names the descriptor of service `Greeter` `GreeterService`; Connect and
+        // proto-loader use the service's own name.
+        let service = match last.strip_suffix("Service") {
+            Some(s) if !connect && !descriptor && !s.is_empty() => s.to_string(),
+            _ => last.clone(),
+        };
+        let framework = if connect { "connect" } else { "grpc-js" };
+        for member in named_children(obj) {
+            let (key, value) = match member.kind() {
+                "pair" => {
+                    match (member.child_by_field_name("key"), member.child_by_field_name("value")) {
+                        (Some(k), Some(v)) => (prop_name(k, self.src), v),
+                        _ => continue,
+                    }
+                }
+                "shorthand_property_identifier" | "method_definition" => {
+                    let key = match member.child_by_field_name("name") {
+                        Some(n) => prop_name(n, self.src),
+                        None => self.text(member).to_string(),
+                    };
+                    (key, member)
+                }
+                _ => continue,
+            };
+            // A method or function value the walker made a symbol of (`sayGoodbye(call, cb)
+            // {..}`, `key: function () {..}`) is that symbol; other values as any handler.
+            let own = is_function_like(unwrap_expr(value).kind())
+                .then(|| self.symbol_named(&key, start_line(member)))
+                .flatten();
+            let handler = match own {
+                Some(i) => Handler::Symbol(i),
+                None => self.handler_of(value, 0).0,
+            };
+            let ep = route(framework, "GRPC", format!("/{service}/{key}"), handler);
+            self.push(ep, member, None);
         }
     }
 

@@ -276,12 +276,13 @@ pub(crate) fn resolve_file(
     // HANDLES_ROUTE / HANDLES_TOOL for handlers named by reference, resolved like a call's
     // callee at the registration.
     // FETCHES, and the routes this file mounts under a prefix.
-    crate::endpoints::add_endpoint_rows(db, workspace, file, &mut out, |scope, callee| {
-        match r.callee(file, scope, callee, 0) {
-            Outcome::Found(t, reason) => Some((t, reason)),
-            _ => None,
-        }
-    });
+    let found = |scope, callee: &codegraph_parse::Callee| match r.callee(file, scope, callee, 0) {
+        Outcome::Found(t, reason) => Some((t, reason)),
+        _ => None,
+    };
+    crate::endpoints::add_endpoint_rows(db, workspace, file, &mut out, found);
+    // gRPC implementations registered on a server (`server.addService(GreeterService, {..})`).
+    crate::endpoints::registration_edges(db, workspace, file, found, &mut out.edges);
     out.edges.sort();
     out.edges.dedup();
     out.unresolved.sort();
