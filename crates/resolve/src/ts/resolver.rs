@@ -388,10 +388,18 @@ impl<'db> Resolver<'db> {
         if params.is_empty() || name.contains('.') {
             return None;
         }
-        self.chain(f, scope).into_iter().find_map(|s| {
-            let (_, bound) = params.get(&s)?.iter().find(|(n, _)| n == name)?;
-            Some((s, bound.as_deref()))
-        })
+        // The scope chain walked in place (no allocation: every written type comes here).
+        let mut s = scope;
+        for _ in 0..64 {
+            let i = s?;
+            if let Some((_, bound)) =
+                params.get(&i).and_then(|ps| ps.iter().find(|(n, _)| n == name))
+            {
+                return Some((i, bound.as_deref()));
+            }
+            s = self.symbol(f, i)?.parent;
+        }
+        None
     }
 
     /// The declaration a (possibly dotted) name denotes at `scope` of `f`, of any kind.
