@@ -199,6 +199,37 @@ pub fn is_tagged_template(call: Node<'_>) -> bool {
 /// parentheses and unions reduced to their first member that is not `null` / `undefined`; `None` when it is not
 /// a (dotted) name.
 pub fn type_name(t: Node<'_>, src: &str) -> Option<String> {
+    let n = named_type(t, src)?;
+    let n = if n.kind() == "generic_type" { n.child_by_field_name("name")? } else { n };
+    match n.kind() {
+        "nested_type_identifier" => Some(dotted(text(n, src))),
+        _ => Some(text(n, src).to_string()),
+    }
+}
+
+/// The type arguments of the generic type a type (or annotation) names, reduced as
+/// [`type_name`] reduces (empty: an argument that names no type): `core.$constructor<ZodType>`
+/// gives [`ZodType`]; `None` when the named type is not generic (arrays name their element).
+pub fn type_args(t: Node<'_>, src: &str) -> Option<Vec<String>> {
+    let n = named_type(t, src).filter(|n| n.kind() == "generic_type")?;
+    let args = arg_names(n.child_by_field_name("type_arguments")?, src);
+    (!args.is_empty()).then_some(args)
+}
+
+/// Each type argument of a `type_arguments` node reduced as [`type_name`] reduces, empty for
+/// one that names no type (`number`, a literal, an object type).
+pub fn arg_names(args: Node<'_>, src: &str) -> Vec<String> {
+    let mut cursor = args.walk();
+    args.named_children(&mut cursor)
+        .filter(|a| a.kind() != "comment")
+        .map(|a| type_name(a, src).unwrap_or_default())
+        .collect()
+}
+
+/// The node that names the type a type stands for (a name, a dotted name, or a generic type
+/// other than `Array<T>`), through annotations, `readonly`, arrays, parentheses and unions
+/// (their first member that is not `null` / `undefined`).
+fn named_type<'t>(t: Node<'t>, src: &str) -> Option<Node<'t>> {
     let mut t = t;
     loop {
         match t.kind() {
@@ -216,45 +247,10 @@ pub fn type_name(t: Node<'_>, src: &str) -> Option<String> {
                 let args = t.child_by_field_name("type_arguments")?;
                 t = first_named(args)?;
             }
-            "generic_type" => t = t.child_by_field_name("name")?,
-            "type_identifier" | "identifier" => return Some(text(t, src).to_string()),
-            "nested_type_identifier" => return Some(dotted(text(t, src))),
-            "union_type" => t = single_non_null(t, src)?,
-            _ => return None,
-        }
-    }
-}
-
-/// The type arguments of the generic type a type (or annotation) names, reduced as
-/// [`type_name`] reduces (empty: an argument that names no type): `core.$constructor<ZodType>`
-/// gives [`ZodType`]; `None` when the named type is not generic (arrays name their element).
-pub fn type_args(t: Node<'_>, src: &str) -> Option<Vec<String>> {
-    let mut t = t;
-    loop {
-        match t.kind() {
-            "type_annotation"
-            | "opting_type_annotation"
-            | "omitting_type_annotation"
-            | "array_type"
-            | "readonly_type"
-            | "parenthesized_type" => t = first_named(t)?,
-            "union_type" => t = single_non_null(t, src)?,
-            "generic_type" => {
-                let args = t.child_by_field_name("type_arguments")?;
-                if t.child_by_field_name("name")
-                    .is_some_and(|n| matches!(text(n, src), "Array" | "ReadonlyArray"))
-                {
-                    t = first_named(args)?;
-                    continue;
-                }
-                let mut cursor = args.walk();
-                let out: Vec<String> = args
-                    .named_children(&mut cursor)
-                    .filter(|a| a.kind() != "comment")
-                    .map(|a| type_name(a, src).unwrap_or_default())
-                    .collect();
-                return (!out.is_empty()).then_some(out);
+            "generic_type" | "type_identifier" | "identifier" | "nested_type_identifier" => {
+                return Some(t);
             }
+            "union_type" => t = single_non_null(t, src)?,
             _ => return None,
         }
     }

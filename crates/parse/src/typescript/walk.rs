@@ -12,7 +12,7 @@
 //! symbols while the naming still matches the oracle.
 
 use super::shapes::{
-    assignment_name, callee_of, dotted, first_named, has_token, heritage_target,
+    arg_names, assignment_name, callee_of, dotted, first_named, has_token, heritage_target,
     is_fn_or_class_value, is_function_expr, is_tagged_template, path_of, prop_name, string_content,
     type_args, type_name, unwrap_expr,
 };

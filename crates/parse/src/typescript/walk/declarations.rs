@@ -123,12 +123,7 @@ impl<'s, 't> Walker<'s, 't> {
     ) {
         let Some(target) = heritage_target(target, self.src) else { return };
         if let Some(args) = args {
-            let mut cursor = args.walk();
-            let named: Vec<String> = args
-                .named_children(&mut cursor)
-                .filter(|a| a.kind() != "comment")
-                .map(|a| type_name(a, self.src).unwrap_or_default())
-                .collect();
+            let named = arg_names(args, self.src);
             if !named.is_empty() {
                 self.ts.heritage_args.push((to_u32(self.facts.heritage.len()), named));
             }
