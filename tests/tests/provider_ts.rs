@@ -34,6 +34,7 @@ fn functions_and_nesting() {
         call L6:10 local in add local
         call L9:30 add in default
         call L10:56 add in later
+        type call L10:25 Promise in later
         type call L10:33 Result in later
         hint L10 later  -> Promise<Result>
     "#]]
@@ -144,7 +145,9 @@ fn interfaces_type_aliases_enums() {
         sym property Color.Dark-Green L8-8 exported in=Color sig="\"Dark-Green\" = 2"
         sym property Color.Blue L8-8 exported in=Color sig="Blue = compute()"
         call L8:51 compute in Color.Blue
+        type call L1:37 Other in Repo
         type call L1:43 T in Repo
+        type call L2:20 Promise in Repo.save
         type call L3:19 Item in Repo.items
         type call L4:20 Repo in Repo.constructor
         type call L6:36 Event in Handler.onEvent
@@ -576,8 +579,10 @@ fn type_hints() {
         type call L5:19 Item in S.field
         type call L6:28 Dep in S.constructor
         type call L7:12 Arg in S.run
+        type call L7:34 Opt in S.run
         type call L7:38 X in S.run
         type call L7:51 Rest in S.run
+        type call L7:60 Promise in S.run
         type call L7:68 Out in S.run
         type call L10:20 pkg.Type in S.run
         type call L15:19 A in arrow
@@ -908,6 +913,7 @@ fn parse_repair_of_constructs_the_grammar_rejects() {
         call L20:33 fill in replicate
         call L22:16 fill in run
         type call L9:23 A in replicate
+        type call L9:29 Array in replicate
         type call L21:28 R in run
         type call L22:10 A in run
         type-param Channel A
@@ -925,6 +931,7 @@ fn parse_repair_of_constructs_the_grammar_rejects() {
         import L3 ReExport "./types" all
         type call L1:41 A in map
         type call L1:47 B in map
+        type call L1:74 Kind in map
         type call L2:43 T in lift
         type-param lift T
         hint L2 lift  -> T

@@ -1229,6 +1229,7 @@ fn generic_bindings_constraints_aliases_and_local_classes() {
             edge IMPORTS file:src/object.ts -> sym:ts:src/base.ts:ZodType L1 import-resolved 0.95
             edge IMPORTS file:src/object.ts -> sym:ts:src/base.ts:ZodTypeAny L1 import-resolved 0.95
             edge REFERS_TO sym:ts:src/base.ts:ZodType -> sym:ts:src/base.ts:Def L2 same-file 0.95
+            edge REFERS_TO sym:ts:src/base.ts:ZodTypeAny -> sym:ts:src/base.ts:ZodType L6 same-file 0.95
             edge CALLS sym:ts:src/local.test.ts:$test local classes -> sym:ts:src/local.test.ts:$test local classes.Box.open L5 typed-receiver 0.85
             edge CALLS sym:ts:src/local.test.ts:$test local classes -> sym:ts:src/local.test.ts:$test local classes.Crate L5 same-file 0.95
             edge CALLS sym:ts:src/local.test.ts:$test local classes -> sym:ts:src/local.test.ts:$test local classes.helper L7 same-file 0.95
@@ -1246,6 +1247,7 @@ fn generic_bindings_constraints_aliases_and_local_classes() {
             edge REFERS_TO sym:ts:src/object.ts:ObjectDef -> sym:ts:src/base.ts:ZodTypeAny L2 import-resolved 0.95
             edge EXTENDS sym:ts:src/object.ts:ZodObject -> sym:ts:src/base.ts:ZodType L6 import-resolved 0.95
             edge REFERS_TO sym:ts:src/object.ts:ZodObject -> sym:ts:src/base.ts:ZodTypeAny L6 import-resolved 0.95
+            edge REFERS_TO sym:ts:src/object.ts:ZodObject -> sym:ts:src/object.ts:ObjectDef L6 same-file 0.95
             edge CALLS sym:ts:src/object.ts:ZodObject.keys -> sym:ts:src/base.ts:Def.errorMap L9 typed-receiver 0.85
             edge ACCESSES sym:ts:src/object.ts:ZodObject.keys -> sym:ts:src/base.ts:ZodType._def L8 this-dispatch 0.90
             edge ACCESSES sym:ts:src/object.ts:ZodObject.keys -> sym:ts:src/base.ts:ZodType._def L9 this-dispatch 0.90
@@ -1306,6 +1308,43 @@ fn callback_parameters_inferred_from_the_annotated_result() {
             edge CALLS sym:ts:src/schemas.ts:ZodType#2 -> sym:ts:src/schemas.ts:ZodType.check L4 typed-receiver 0.85
             unresolved src/schemas.ts:8 inst.check in sym:ts:src/schemas.ts:Loose
             unresolved src/schemas.ts:11 inst.check in sym:ts:src/schemas.ts:Mismatch
+        "#]],
+    );
+}
+
+/// References a rename must see (issue 43): the types an overload signature names (the
+/// implementation's references, every occurrence: the signatures lie outside its lines, where a
+/// rename looks for the other uses), a generic type's own
+/// name (`Grouped<K>`, not only its arguments), a nested function passed as a value, and a
+/// class declared in a function named as a type there; a type parameter is no reference.
+#[test]
+fn references_of_overloads_generic_names_and_nested_declarations() {
+    check(
+        r#"
+        //- /src/a.ts
+        export interface AnyCatcher { x: number }
+        export interface SchedulerLike { y: number }
+        export interface Grouped<K> { k: K }
+        export function combineLatest<T extends AnyCatcher>(arg: T, s?: SchedulerLike): void;
+        export function combineLatest(a: any, scheduler?: SchedulerLike): void;
+        export function combineLatest(...args: any[]): void {}
+        export interface Opts<K> { duration?: (grouped: Grouped<K>) => void }
+        export function outer(x: number) {
+          const emitBuffer = (y: number) => y;
+          class Local { n = 1 }
+          const l: Local = new Local();
+          [x].map(emitBuffer);
+          return l;
+        }
+        "#,
+        expect![[r#"
+            edge REFERS_TO sym:ts:src/a.ts:Opts.duration -> sym:ts:src/a.ts:Grouped L7 same-file 0.95
+            edge REFERS_TO sym:ts:src/a.ts:combineLatest -> sym:ts:src/a.ts:AnyCatcher L4 same-file 0.95
+            edge REFERS_TO sym:ts:src/a.ts:combineLatest -> sym:ts:src/a.ts:SchedulerLike L4 same-file 0.95
+            edge REFERS_TO sym:ts:src/a.ts:combineLatest -> sym:ts:src/a.ts:SchedulerLike L5 same-file 0.95
+            edge CALLS sym:ts:src/a.ts:outer -> sym:ts:src/a.ts:outer.Local L11 same-file 0.95
+            edge REFERS_TO sym:ts:src/a.ts:outer -> sym:ts:src/a.ts:outer.Local L11 same-file 0.95
+            edge REFERS_TO sym:ts:src/a.ts:outer -> sym:ts:src/a.ts:outer.emitBuffer L12 same-file 0.95
         "#]],
     );
 }

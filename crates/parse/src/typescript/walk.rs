@@ -44,11 +44,14 @@ pub(super) fn extract(src: &str, tree: &Tree) -> FileFacts {
         qmap: HashMap::new(),
         exported_names: HashSet::new(),
         locals: HashSet::new(),
+        local_fns: HashSet::new(),
         seen_refs: HashSet::new(),
         bindings: Vec::new(),
         called: Vec::new(),
         called_seen: HashSet::new(),
         ts: TsFacts::default(),
+        signature_refs: None,
+        held_signature_refs: Vec::new(),
     };
     w.run(tree.root_node());
     let mut facts = w.finish();
@@ -98,6 +101,9 @@ struct Walker<'s, 't> {
     /// it): parameters, `let` / `const` / `var`, catch and loop bindings. A reference to one
     /// is a local, never a module-level declaration. Cleared when the walk leaves functions.
     locals: HashSet<&'s str>,
+    /// The locals among them bound to a function or class written in place (nested
+    /// declarations, each a symbol): a value use of one is a reference.
+    local_fns: HashSet<&'s str>,
     /// (enclosing symbol, type or value, text) of the references recorded so far.
     seen_refs: HashSet<(Option<SymbolIdx>, bool, &'s str)>,
     /// The parameters and local bindings of the functions being walked, innermost last (the
@@ -111,7 +117,16 @@ struct Walker<'s, 't> {
     called_seen: HashSet<(Option<SymbolIdx>, &'s str)>,
     /// Type parameters, heritage arguments and aliases ([`LanguageFacts::Ts`]).
     ts: TsFacts,
+    /// While an overload signature's types are read: the references found (type, callee,
+    /// where, text), not yet recorded.
+    signature_refs: Option<Vec<PendingRef<'s, 't>>>,
+    /// References of the overload signatures above an implementation, recorded as its own
+    /// once its symbol opens.
+    held_signature_refs: Vec<PendingRef<'s, 't>>,
 }
+
+/// A reference waiting for its enclosing symbol: (type or value, callee, where, text).
+type PendingRef<'s, 't> = (bool, Callee, Node<'t>, &'s str);
 
 /// A parameter, `let` / `const` / `var`, catch or loop binding of a function being walked.
 #[derive(Clone, Copy)]
@@ -213,6 +228,7 @@ impl<'s, 't> Walker<'s, 't> {
                 self.func_depth = self.func_depth.saturating_sub(1);
                 if self.func_depth == 0 {
                     self.locals.clear();
+                    self.local_fns.clear();
                 }
             }
         }
@@ -300,6 +316,15 @@ impl<'s, 't> Walker<'s, 't> {
                 let field = if node.kind() == "catch_clause" { "parameter" } else { "name" };
                 if let Some(pattern) = node.child_by_field_name(field) {
                     self.declare(pattern, true);
+                    // `const emitBuffer = () => ..`: a nested declaration (a symbol), whose
+                    // uses as a value are references like a module-level function's.
+                    if pattern.kind() == "identifier"
+                        && node
+                            .child_by_field_name("value")
+                            .is_some_and(|v| is_fn_or_class_value(Some(v)))
+                    {
+                        self.local_fns.insert(text(pattern, self.src));
+                    }
                 }
             }
             _ => {}
@@ -327,6 +352,7 @@ impl<'s, 't> Walker<'s, 't> {
             }
             "function_signature" => {
                 if self.superseded(node, pi) {
+                    self.signature_type_refs(node);
                     return false;
                 }
                 self.open_function(node, pi);
@@ -341,6 +367,7 @@ impl<'s, 't> Walker<'s, 't> {
             "method_signature" | "abstract_method_signature" => {
                 let in_class = self.anc_kind(pi) == "class_body";
                 if in_class && self.superseded(node, pi) {
+                    self.signature_type_refs(node);
                     return false;
                 }
                 if in_class || self.type_member_named(pi) {

@@ -213,6 +213,7 @@ pub(crate) fn resolve_file(
     // type), through the file's scopes and imports like a call. One edge per (symbol,
     // target) at the first use; the extractor leaves out the function's own locals.
     let mut referred: HashSet<(crate::ids::Id, crate::ids::Id)> = HashSet::new();
+    let mut referred_outside: HashSet<(crate::ids::Id, crate::ids::Id, u32)> = HashSet::new();
     let sites = facts
         .value_refs
         .iter()
@@ -227,7 +228,12 @@ pub(crate) fn resolve_file(
                 }
                 _ => continue,
             };
-            r.declaration_named(file, None, &written, 0)
+            // A type parameter in scope is no declaration; a class declared in a function
+            // is one there.
+            if r.type_param(file, site.enclosing, &written).is_some() {
+                continue;
+            }
+            r.declaration_named(file, site.enclosing, &written, 0)
         } else {
             match r.name(file, site.enclosing, &site.callee.name, 0) {
                 Some(Def::Sym(g, i)) => Some((g, i)),
@@ -259,7 +265,19 @@ pub(crate) fn resolve_file(
         let (Some(dst), src) = (sym_id(db, t), caller_id(db, file, site.enclosing)) else {
             continue;
         };
-        if src == dst || !referred.insert((src.clone(), dst.clone())) {
+        // One edge per pair, whose line the referring symbol's own lines contain; a reference
+        // outside them (an overload signature above the implementation) keeps its own edge,
+        // so a rename finds every occurrence.
+        let outside = site
+            .enclosing
+            .and_then(|e| facts.symbols.get(e as usize))
+            .is_some_and(|s| site.line < s.start_line);
+        let first = if outside {
+            referred_outside.insert((src.clone(), dst.clone(), site.line))
+        } else {
+            referred.insert((src.clone(), dst.clone()))
+        };
+        if src == dst || !first {
             continue;
         }
         let reason = if t.0 == file { Reason::SameFile } else { Reason::ImportResolved };

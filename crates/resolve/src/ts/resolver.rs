@@ -378,7 +378,7 @@ impl<'db> Resolver<'db> {
 
     /// The type parameter `name` of the nearest declaration around `scope` (itself included)
     /// that declares one: (that declaration, the parameter's constraint).
-    fn type_param(
+    pub(crate) fn type_param(
         &self,
         f: SourceFile,
         scope: Option<SymbolIdx>,

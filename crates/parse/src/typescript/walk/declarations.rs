@@ -39,6 +39,7 @@ impl<'s, 't> Walker<'s, 't> {
         let sym = self.push_declaration(node, pi, NodeKind::Function);
         self.push_frame(node, true, Some(sym), None);
         self.return_hint(node, sym);
+        self.flush_signature_refs();
     }
 
     /// The doc comment of the first overload signature right above an implementation.
@@ -366,6 +367,7 @@ impl<'s, 't> Walker<'s, 't> {
         });
         self.push_frame(node, has_body, Some(sym), None);
         self.return_hint(node, sym);
+        self.flush_signature_refs();
     }
 
     pub(super) fn open_field(&mut self, node: Node<'t>, pi: Option<usize>) {

@@ -63,7 +63,14 @@ impl<'s, 't> Walker<'s, 't> {
     pub(super) fn type_ref(&mut self, node: Node<'t>) {
         let pi = self.parent_index();
         let Some(parent) = self.anc_at(pi) else { return };
-        if parent.child_by_field_name("name").is_some_and(|n| n.id() == node.id())
+        self.type_ref_in(node, parent);
+    }
+
+    /// [`Walker::type_ref`] with the parent given. A generic type's name (`Observable` of
+    /// `Observable<T>`) is a reference; a declaration's own name is not.
+    fn type_ref_in(&mut self, node: Node<'t>, parent: Node<'t>) {
+        if (parent.kind() != "generic_type"
+            && parent.child_by_field_name("name").is_some_and(|n| n.id() == node.id()))
             || matches!(
                 parent.kind(),
                 "implements_clause" | "extends_type_clause" | "type_parameter"
@@ -80,10 +87,71 @@ impl<'s, 't> Walker<'s, 't> {
         );
     }
 
+    /// The types an overload signature names (`function f<T extends A>(x: B): C;` above the
+    /// implementation, which alone is a symbol): references of the scope around it, as the
+    /// walk does not enter the signature.
+    pub(super) fn signature_type_refs(&mut self, sig: Node<'t>) {
+        // Held until the implementation's symbol opens (`flush_signature_refs`).
+        let mut held = self.signature_refs.take().unwrap_or_default();
+        self.signature_refs = Some(Vec::new());
+        self.signature_type_walk(sig);
+        held.extend(self.signature_refs.take().unwrap_or_default());
+        self.signature_refs = None;
+        self.held_signature_refs.extend(held);
+    }
+
+    /// The references held from the overload signatures above the implementation whose frame
+    /// just opened: that implementation's.
+    pub(super) fn flush_signature_refs(&mut self) {
+        // Every occurrence, not the first per name: the signatures lie outside the
+        // implementation's lines, where a rename looks for the other uses.
+        let enclosing = self.existing_scope();
+        for (ty, callee, at, _) in std::mem::take(&mut self.held_signature_refs) {
+            self.record_ref(ty, callee, at, enclosing);
+        }
+    }
+
+    fn signature_type_walk(&mut self, sig: Node<'t>) {
+        let mut cursor = sig.walk();
+        let mut parents: Vec<Node<'t>> = Vec::new();
+        loop {
+            let node = cursor.node();
+            match node.kind() {
+                "type_identifier" => {
+                    if let Some(&p) = parents.last() {
+                        self.type_ref_in(node, p);
+                    }
+                }
+                "nested_type_identifier" => {
+                    let p = parents.last().map_or("", |p| p.kind());
+                    self.nested_type_ref_in(node, p);
+                }
+                _ => {}
+            }
+            if node.kind() != "nested_type_identifier" && cursor.goto_first_child() {
+                parents.push(node);
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() || parents.pop().is_none() || parents.is_empty() {
+                    return;
+                }
+            }
+        }
+    }
+
     /// `ns.T` in a type position.
     pub(super) fn nested_type_ref(&mut self, node: Node<'t>) {
         let pi = self.parent_index();
-        if matches!(self.anc_kind(pi), "implements_clause" | "extends_type_clause") {
+        let parent = self.anc_kind(pi);
+        self.nested_type_ref_in(node, parent);
+    }
+
+    fn nested_type_ref_in(&mut self, node: Node<'t>, parent: &str) {
+        if matches!(parent, "implements_clause" | "extends_type_clause") {
             return;
         }
         let (Some(module), Some(name)) =
@@ -143,7 +211,7 @@ impl<'s, 't> Walker<'s, 't> {
             return;
         }
         let name = text(node, self.src);
-        if self.locals.contains(name)
+        if (self.locals.contains(name) && !self.local_fns.contains(name))
             || matches!(name, "undefined" | "arguments" | "require" | "module" | "exports")
         {
             return;
@@ -157,10 +225,18 @@ impl<'s, 't> Walker<'s, 't> {
     }
 
     pub(super) fn push_ref(&mut self, ty: bool, callee: Callee, at: Node<'t>, key: &'s str) {
+        if let Some(pending) = &mut self.signature_refs {
+            pending.push((ty, callee, at, key));
+            return;
+        }
         let enclosing = self.existing_scope();
         if !self.seen_refs.insert((enclosing, ty, key)) {
             return;
         }
+        self.record_ref(ty, callee, at, enclosing);
+    }
+
+    fn record_ref(&mut self, ty: bool, callee: Callee, at: Node<'t>, enclosing: Option<SymbolIdx>) {
         let site = CallSite {
             callee,
             kind: CallKind::Call,
