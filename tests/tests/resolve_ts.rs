@@ -1171,8 +1171,8 @@ fn declared_types_of_properties_and_twin_names() {
 /// is what the receiver's heritage binds it to (`class ZodObject<T> extends ZodType<T,
 /// ZodObjectDef<T>>`: `this._def` is a `ZodObjectDef`), through an intermediate class that
 /// passes its own parameter on; an unbound parameter is its constraint (`T extends Base`), and
-/// a type alias is what it names. A class declared in a function or a test block is the type
-/// its body's `new` and annotations name.
+/// a type alias is what it names, and `Partial<T>` / `Readonly<T>` have `T`'s members. A class
+/// declared in a function or a test block is the type its body's `new` and annotations name.
 #[test]
 fn generic_bindings_constraints_aliases_and_local_classes() {
     check(
@@ -1207,6 +1207,10 @@ fn generic_bindings_constraints_aliases_and_local_classes() {
         }
         export function alias(a: ZodTypeAny) {
           a.parse();
+        }
+        export function partial(p: Partial<ObjectDef>, r: Readonly<Def>) {
+          p.shape();
+          r.errorMap();
         }
         //- /src/local.test.ts
         import { test } from "vitest";
@@ -1259,6 +1263,10 @@ fn generic_bindings_constraints_aliases_and_local_classes() {
             edge REFERS_TO sym:ts:src/object.ts:alias -> sym:ts:src/base.ts:ZodTypeAny L21 import-resolved 0.95
             edge CALLS sym:ts:src/object.ts:first -> sym:ts:src/base.ts:ZodType.parse L19 typed-receiver 0.85
             edge REFERS_TO sym:ts:src/object.ts:first -> sym:ts:src/base.ts:ZodTypeAny L18 import-resolved 0.95
+            edge REFERS_TO sym:ts:src/object.ts:partial -> sym:ts:src/base.ts:Def L24 import-resolved 0.95
+            edge CALLS sym:ts:src/object.ts:partial -> sym:ts:src/base.ts:Def.errorMap L26 typed-receiver 0.85
+            edge REFERS_TO sym:ts:src/object.ts:partial -> sym:ts:src/object.ts:ObjectDef L24 same-file 0.95
+            edge CALLS sym:ts:src/object.ts:partial -> sym:ts:src/object.ts:ObjectDef.shape L25 typed-receiver 0.85
         "#]],
     );
 }

@@ -195,7 +195,8 @@ pub fn is_tagged_template(call: Node<'_>) -> bool {
     call.child_by_field_name("arguments").is_some_and(|a| a.kind() == "template_string")
 }
 
-/// The type name a type (or type annotation) names: generics, `readonly`, `[]` (and `Array<T>`),
+/// The type name a type (or type annotation) names: generics, `readonly`, `[]` (and `Array<T>`,
+/// and the member-keeping `Partial<T>`, `Required<T>`, `Readonly<T>`, `NonNullable<T>`),
 /// parentheses and unions reduced to their first member that is not `null` / `undefined`; `None` when it is not
 /// a (dotted) name.
 pub fn type_name(t: Node<'_>, src: &str) -> Option<String> {
@@ -239,10 +240,20 @@ fn named_type<'t>(t: Node<'t>, src: &str) -> Option<Node<'t>> {
             | "array_type"
             | "readonly_type"
             | "parenthesized_type" => t = first_named(t)?,
-            // `Array<T>` / `ReadonlyArray<T>` name their element, as `T[]` does.
+            // `Array<T>` / `ReadonlyArray<T>` name their element, as `T[]` does; `Partial<T>`,
+            // `Required<T>`, `Readonly<T>` and `NonNullable<T>` have `T`'s members.
             "generic_type"
-                if t.child_by_field_name("name")
-                    .is_some_and(|n| matches!(text(n, src), "Array" | "ReadonlyArray")) =>
+                if t.child_by_field_name("name").is_some_and(|n| {
+                    matches!(
+                        text(n, src),
+                        "Array"
+                            | "ReadonlyArray"
+                            | "Partial"
+                            | "Required"
+                            | "Readonly"
+                            | "NonNullable"
+                    )
+                }) =>
             {
                 let args = t.child_by_field_name("type_arguments")?;
                 t = first_named(args)?;
