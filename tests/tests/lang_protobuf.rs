@@ -385,14 +385,8 @@ fn imports_and_types_resolve() {
     .assert_eq(&render_fixture_resolution(FIXTURE));
 }
 
-/// A Python class on a generated servicer base (`helloworld_pb2_grpc.GreeterServicer`, whose
-/// module is generated at build time and not in the tree), and a TypeScript class implementing
-/// a generated server interface (`IGreeterServer`, `GreeterServer`), implement the service:
-/// their methods named like the service's rpcs (`sayHello` for `SayHello` too) handle their
-/// routes; other methods, and a servicer of a service no `.proto` declares, handle nothing.
-#[test]
-fn servicer_classes_handle_their_rpcs() {
-    let fixture = r#"
+/// The service both gRPC implementation tests implement.
+const HELLOWORLD: &str = r#"
 //- /protos/helloworld.proto
 syntax = "proto3";
 package helloworld;
@@ -404,7 +398,17 @@ service Greeter {
 
 message HelloRequest { string name = 1; }
 message HelloReply { string message = 1; }
-//- /server.py
+"#;
+
+/// A Python class on a generated servicer base (`helloworld_pb2_grpc.GreeterServicer`, whose
+/// module is generated at build time and not in the tree), and a TypeScript class implementing
+/// a generated server interface (`IGreeterServer`, `GreeterServer`), implement the service:
+/// their methods named like the service's rpcs (`sayHello` for `SayHello` too) handle their
+/// routes; other methods, and a servicer of a service no `.proto` declares, handle nothing.
+#[test]
+fn servicer_classes_handle_their_rpcs() {
+    let fixture = &(HELLOWORLD.to_string()
+        + r#"//- /server.py
 import helloworld_pb2_grpc
 from other_pb2_grpc import UnknownServicer
 
@@ -441,7 +445,7 @@ export class TsProtoGreeter implements GreeterServer {
 export class Health implements IHealthServer {
   check(): void {}
 }
-"#;
+"#);
     let rows: String = render_fixture_resolution(fixture)
         .lines()
         .filter(|l| l.contains("HANDLES_ROUTE") || l.contains("server."))
@@ -466,19 +470,8 @@ export class Health implements IHealthServer {
 /// does not import Connect is no registration.
 #[test]
 fn registered_implementations_handle_their_rpcs() {
-    let fixture = r#"
-//- /protos/helloworld.proto
-syntax = "proto3";
-package helloworld;
-
-service Greeter {
-  rpc SayHello (HelloRequest) returns (HelloReply) {}
-  rpc SayGoodbye (HelloRequest) returns (HelloReply) {}
-}
-
-message HelloRequest { string name = 1; }
-message HelloReply { string message = 1; }
-//- /src/main.ts
+    let fixture = &(HELLOWORLD.to_string()
+        + r#"//- /src/main.ts
 import * as grpc from '@grpc/grpc-js';
 import * as services from './gen/helloworld_grpc_pb';
 import { greet } from './greet';
@@ -520,7 +513,7 @@ export default (router: ConnectRouter) =>
 export function wire(registry: any, A: any) {
   registry.service(A, { sayHello: () => 1 });
 }
-"#;
+"#);
     let rows: String = render_fixture_resolution(fixture)
         .lines()
         .filter(|l| l.contains("HANDLES_ROUTE") || l.contains("route:src") || l.contains("$GRPC"))
