@@ -239,8 +239,12 @@ pub(crate) fn file_index(db: &dyn salsa::Database, file: SourceFile) -> FileInde
             ix.exports.insert(exported.clone(), Export::Reexport { import, imported });
         }
     }
-    let hint_args: HashMap<u32, &Vec<String>> =
-        facts.ts().map(|t| t.hint_args.iter().map(|(i, a)| (*i, a)).collect()).unwrap_or_default();
+    let ts = facts.ts();
+    // (index in a list of facts, arguments) pairs as a lookup by that index.
+    let by_index = |pairs: &'_ [(u32, Vec<String>)]| -> HashMap<u32, Vec<String>> {
+        pairs.iter().cloned().collect()
+    };
+    let hint_args = ts.map(|t| by_index(&t.hint_args)).unwrap_or_default();
     for (n, h) in facts.type_hints.iter().enumerate() {
         let args = hint_args.get(&u32::try_from(n).unwrap_or(u32::MAX));
         if let Some(args) = args {
@@ -270,15 +274,13 @@ pub(crate) fn file_index(db: &dyn salsa::Database, file: SourceFile) -> FileInde
             ix.hints.entry((h.scope, h.name.clone())).or_default().push(h.source.clone());
         }
     }
-    let ts = facts.ts();
-    let args: HashMap<u32, &Vec<String>> =
-        ts.map(|t| t.heritage_args.iter().map(|(i, a)| (*i, a)).collect()).unwrap_or_default();
+    let mut args = ts.map(|t| by_index(&t.heritage_args)).unwrap_or_default();
     for (n, h) in facts.heritage.iter().enumerate() {
         let n = u32::try_from(n).unwrap_or(u32::MAX);
         ix.heritage.entry(h.symbol).or_default().push(Base {
             kind: h.kind,
             target: h.target.clone(),
-            args: args.get(&n).map(|a| a.to_vec()).unwrap_or_default(),
+            args: args.remove(&n).unwrap_or_default(),
         });
     }
     if let Some(ts) = ts {

@@ -402,6 +402,11 @@ impl<'db> Resolver<'db> {
         None
     }
 
+    /// The position of `name` among the type parameters `d` itself declares.
+    fn param_index(&self, (f, d): Target, name: &str) -> Option<usize> {
+        self.index(f).type_params.get(&d)?.iter().position(|(n, _)| n == name)
+    }
+
     /// The declaration a (possibly dotted) name denotes at `scope` of `f`, of any kind.
     pub(crate) fn declaration_named(
         &self,
@@ -499,8 +504,8 @@ impl<'db> Resolver<'db> {
         ty: &str,
         depth: u32,
     ) -> Option<Target> {
+        self.param_index((g, i), ty)?;
         let callee = self.index(g);
-        callee.type_params.get(&i)?.iter().find(|(n, _)| n == ty)?;
         let k = callee.return_args.get(&i)?.iter().position(|a| a == ty)?;
         let var = self.symbol(f, scope?)?;
         if !matches!(var.kind, NodeKind::Variable | NodeKind::Constant | NodeKind::Property) {
@@ -661,14 +666,8 @@ impl<'db> Resolver<'db> {
             }
             let Some((g, s, a)) = self.bound_arg(b, owner, k, seen, depth + 1) else { continue };
             // Written in `b`'s own clause as one of `b`'s parameters: this clause binds it.
-            let param = (g, s) == (b.0, Some(b.1))
-                && self.type_param(b.0, Some(b.1), a).is_some_and(|(d, _)| d == b.1);
-            if param
-                && let Some(j) = self
-                    .index(b.0)
-                    .type_params
-                    .get(&b.1)
-                    .and_then(|ps| ps.iter().position(|(n, _)| n == a))
+            if (g, s) == (b.0, Some(b.1))
+                && let Some(j) = self.param_index(b, a)
             {
                 return Some(written(j).unwrap_or((g, s, a)));
             }
@@ -686,11 +685,7 @@ impl<'db> Resolver<'db> {
         for hint in hints {
             if let (HintSource::Annotation(t), Some(owner)) = (hint, sym.parent)
                 && recv != (h, owner)
-                && let Some(k) = self
-                    .index(h)
-                    .type_params
-                    .get(&owner)
-                    .and_then(|ps| ps.iter().position(|(n, _)| n == t))
+                && let Some(k) = self.param_index((h, owner), t)
                 && let Some((g, s, a)) =
                     self.bound_arg(recv, (h, owner), k, &mut HashSet::new(), depth + 1)
             {
