@@ -50,7 +50,7 @@ pub(super) fn extract(src: &str, tree: &Tree) -> FileFacts {
         called: Vec::new(),
         called_seen: HashSet::new(),
         ts: TsFacts::default(),
-        signature_refs: None,
+        reading_signature: false,
         held_signature_refs: Vec::new(),
     };
     w.run(tree.root_node());
@@ -117,9 +117,8 @@ struct Walker<'s, 't> {
     called_seen: HashSet<(Option<SymbolIdx>, &'s str)>,
     /// Type parameters, heritage arguments and aliases ([`LanguageFacts::Ts`]).
     ts: TsFacts,
-    /// While an overload signature's types are read: the references found (type, callee,
-    /// where, text), not yet recorded.
-    signature_refs: Option<Vec<PendingRef<'s, 't>>>,
+    /// An overload signature's types are being read: references are held, not recorded.
+    reading_signature: bool,
     /// References of the overload signatures above an implementation, recorded as its own
     /// once its symbol opens.
     held_signature_refs: Vec<PendingRef<'s, 't>>,

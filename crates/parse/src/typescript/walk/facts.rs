@@ -92,12 +92,9 @@ impl<'s, 't> Walker<'s, 't> {
     /// walk does not enter the signature.
     pub(super) fn signature_type_refs(&mut self, sig: Node<'t>) {
         // Held until the implementation's symbol opens (`flush_signature_refs`).
-        let mut held = self.signature_refs.take().unwrap_or_default();
-        self.signature_refs = Some(Vec::new());
+        self.reading_signature = true;
         self.signature_type_walk(sig);
-        held.extend(self.signature_refs.take().unwrap_or_default());
-        self.signature_refs = None;
-        self.held_signature_refs.extend(held);
+        self.reading_signature = false;
     }
 
     /// The references held from the overload signatures above the implementation whose frame
@@ -225,8 +222,8 @@ impl<'s, 't> Walker<'s, 't> {
     }
 
     pub(super) fn push_ref(&mut self, ty: bool, callee: Callee, at: Node<'t>, key: &'s str) {
-        if let Some(pending) = &mut self.signature_refs {
-            pending.push((ty, callee, at, key));
+        if self.reading_signature {
+            self.held_signature_refs.push((ty, callee, at, key));
             return;
         }
         let enclosing = self.existing_scope();
