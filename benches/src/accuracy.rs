@@ -330,7 +330,9 @@ pub(crate) fn index_scratch(bin: &Path, name: &str, root: &Path) -> Result<(Path
 
 /// Removes a scratch database and SQLite's files beside it.
 pub(crate) fn remove_scratch(db: &Path) {
-    for suffix in ["", "-wal", "-shm"] {
+    // The database, SQLite's files, and the write lock and suspect mark the index leaves
+    // beside it (`codegraph_engine::guard`), which used to pile up in the temporary directory.
+    for suffix in ["", "-wal", "-shm", ".lock", ".suspect"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
     }
 }
