@@ -168,7 +168,7 @@ pub fn file_facts(db: &dyn salsa::Database, file: SourceFile) -> Arc<FileFacts> 
         Content::Lazy(lazy) => Arc::clone(lazy.get()),
         Content::Text(text) => {
             let tree = parse(db, file);
-            Arc::new(codegraph_parse::provider(language).extract(text, tree.0.as_ref()))
+            Arc::new(codegraph_parse::extract(language, text, tree.0.as_ref()))
         }
     }
 }

@@ -108,5 +108,48 @@ pub fn parse_tree(
 /// Parses and extracts in one step, dropping the tree (the cold build's workers, tests).
 pub fn analyze(language: Language, text: &str) -> FileFacts {
     let tree = parse_tree(language, text, None);
-    provider(language).extract(text, tree.as_ref())
+    extract(language, text, tree.as_ref())
+}
+
+/// A file's facts from its text and syntax tree, as the index keeps them (lists without
+/// unused capacity: every file's facts stay alive while a cold index resolves).
+pub fn extract(language: Language, text: &str, tree: Option<&tree_sitter::Tree>) -> FileFacts {
+    let mut facts = provider(language).extract(text, tree);
+    facts.shrink_to_fit();
+    facts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the index keeps of a file holds no unused list capacity (`FileFacts::shrink_to_fit`):
+    /// every list of a file with several of each kind of fact has capacity equal to length.
+    #[test]
+    fn extracted_facts_have_no_spare_capacity() {
+        let src = "package p\n\nimport \"fmt\"\n\ntype T struct{ a, b, c int }\n\n\
+                   func (t *T) M() { fmt.Println(t.a); t.b = 2; g(); h(); k() }\n\n\
+                   func g() {}\nfunc h() {}\nfunc k() { x := T{}; x.M(); y := 1; _ = y }\n";
+        let f = analyze(Language::Go, src);
+        assert_eq!(f.symbols.len(), 8);
+        assert_eq!(f.calls.len(), 5);
+        assert_eq!(f.symbols.capacity(), f.symbols.len());
+        assert_eq!(f.calls.capacity(), f.calls.len());
+        assert_eq!(f.type_hints.capacity(), f.type_hints.len());
+        assert_eq!(f.imports.capacity(), f.imports.len());
+        assert_eq!(f.value_refs.capacity(), f.value_refs.len());
+        assert_eq!(f.type_refs.capacity(), f.type_refs.len());
+    }
+
+    #[test]
+    fn fit_exactly_keeps_the_elements_in_order() {
+        let mut v: Vec<u32> = Vec::with_capacity(64);
+        v.extend([3, 1, 2]);
+        fit_exactly(&mut v);
+        assert_eq!(v, [3, 1, 2]);
+        assert_eq!(v.capacity(), 3);
+        let mut empty: Vec<u32> = Vec::with_capacity(8);
+        fit_exactly(&mut empty);
+        assert_eq!(empty.capacity(), 0);
+    }
 }

@@ -32,9 +32,9 @@ pub struct Resolved {
 impl Resolved {
     /// Without spare capacity: a memo keeps it for the life of the file's version.
     pub(crate) fn compact(mut self) -> Resolved {
-        self.nodes.shrink_to_fit();
-        self.edges.shrink_to_fit();
-        self.unresolved.shrink_to_fit();
+        codegraph_parse::fit_exactly(&mut self.nodes);
+        codegraph_parse::fit_exactly(&mut self.edges);
+        codegraph_parse::fit_exactly(&mut self.unresolved);
         self
     }
 }
