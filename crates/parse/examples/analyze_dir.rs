@@ -2,28 +2,12 @@
 //! provider against a real corpus: `cargo run --release -p codegraph-parse --example analyze_dir
 //! -- DIR [--print REL_PATH]`.
 
+mod common;
+
 use codegraph_parse::{Language, analyze, render::render_facts};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        let Ok(ft) = e.file_type() else { continue };
-        if ft.is_dir() {
-            if p.file_name().is_some_and(|n| n == ".git" || n == "node_modules") {
-                continue;
-            }
-            walk(&p, out);
-        } else if ft.is_file() {
-            out.push(p);
-        }
-    }
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -41,9 +25,7 @@ fn main() {
         }
         return;
     }
-    let mut files = Vec::new();
-    walk(&dir, &mut files);
-    files.sort();
+    let files = common::files_under(&dir);
     // language -> (files, bytes, symbols, imports, calls, hints, heritage, files with errors)
     let mut totals: BTreeMap<&str, [u64; 8]> = BTreeMap::new();
     let start = Instant::now();

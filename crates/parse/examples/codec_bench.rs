@@ -3,27 +3,11 @@
 //! times. `cargo run --release -p codegraph-parse --example codec_bench -- DIR [ROUNDS]`
 //! (ROUNDS, default 3: the encode and decode times printed are the best round's).
 
-use codegraph_parse::{FileFacts, Language, analyze, decode_facts, encode_facts};
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+mod common;
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        let Ok(ft) = e.file_type() else { continue };
-        if ft.is_dir() {
-            if p.file_name().is_some_and(|n| n == ".git") {
-                continue;
-            }
-            walk(&p, out);
-        } else if ft.is_file() {
-            out.push(p);
-        }
-    }
-}
+use codegraph_parse::{FileFacts, Language, analyze, decode_facts, encode_facts};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 fn ms(d: Duration) -> String {
     format!("{:.1}", d.as_secs_f64() * 1000.0)
@@ -36,9 +20,7 @@ fn main() {
         std::process::exit(2);
     };
     let rounds: usize = args.get(1).and_then(|r| r.parse().ok()).unwrap_or(3).max(1);
-    let mut paths = Vec::new();
-    walk(&dir, &mut paths);
-    paths.sort();
+    let paths = common::files_under(&dir);
 
     let mut facts: Vec<FileFacts> = Vec::new();
     let mut source_bytes = 0u64;

@@ -6,9 +6,11 @@
 //! see what a small-string type would save:
 //! `cargo run --release -p codegraph-parse --example facts_memory -- DIR [--inline 24]`.
 
+mod common;
+
 use codegraph_parse::facts::*;
 use codegraph_parse::{Language, analyze};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// What a value holds on the heap, in bytes as glibc's malloc hands them out (a block is its
 /// size plus an 8-byte header, rounded up to 16, at least 32) and in blocks.
@@ -144,21 +146,6 @@ fn measure<T: HeapSize>(total: &mut Total, v: &Vec<T>) {
     total.heap.add(v.heap());
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        let Ok(ft) = e.file_type() else { continue };
-        if ft.is_dir() {
-            walk(&p, out);
-        } else if ft.is_file() {
-            out.push(p);
-        }
-    }
-}
-
 fn main() {
     let Some(dir) = std::env::args().nth(1).map(PathBuf::from) else {
         eprintln!("usage: facts_memory DIR");
@@ -173,9 +160,7 @@ fn main() {
     {
         INLINE.store(n, std::sync::atomic::Ordering::Relaxed);
     }
-    let mut files = Vec::new();
-    walk(&dir, &mut files);
-    files.sort();
+    let files = common::files_under(&dir);
     let mut encoded = 0usize;
     let mut n = 0;
     let names = ["calls", "value_refs", "type_refs", "accesses", "type_hints", "symbols"];

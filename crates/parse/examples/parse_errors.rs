@@ -4,20 +4,10 @@
 //! repaired text of one file). A TypeScript file is parsed as its provider
 //! parses it: repaired when that leaves fewer errors.
 
-use codegraph_parse::{Language, parse_tree, typescript_repaired_text};
-use std::path::{Path, PathBuf};
+mod common;
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for e in entries.flatten() {
-        let p = e.path();
-        match e.file_type() {
-            Ok(t) if t.is_dir() => walk(&p, out),
-            Ok(t) if t.is_file() => out.push(p),
-            _ => {}
-        }
-    }
-}
+use codegraph_parse::{Language, parse_tree, typescript_repaired_text};
+use std::path::PathBuf;
 
 fn errors(node: tree_sitter::Node<'_>, out: &mut Vec<(usize, usize, &'static str)>) {
     if node.is_error() || node.is_missing() {
@@ -47,9 +37,7 @@ fn main() {
         eprintln!("usage: parse_errors DIR");
         std::process::exit(2);
     };
-    let mut files = Vec::new();
-    walk(&dir, &mut files);
-    files.sort();
+    let files = common::files_under(&dir);
     for f in files {
         let rel = f.strip_prefix(&dir).unwrap_or(&f).to_string_lossy().into_owned();
         let Some(lang) = Language::from_path(&rel) else { continue };
