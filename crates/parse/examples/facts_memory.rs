@@ -48,6 +48,12 @@ impl HeapSize for String {
     }
 }
 
+impl HeapSize for Name {
+    fn heap(&self) -> Heap {
+        if self.is_heap_allocated() { Heap::block(self.capacity()) } else { Heap::default() }
+    }
+}
+
 static INLINE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 impl<T: HeapSize> HeapSize for Vec<T> {

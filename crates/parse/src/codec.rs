@@ -986,6 +986,11 @@ impl<'b> Reader<'b> {
         self.str_ref().map(str::to_owned)
     }
 
+    /// A name of the facts: held inline when short, so decoding allocates nothing for it.
+    fn name(&mut self) -> Res<Name> {
+        self.str_ref().map(Name::from)
+    }
+
     fn symbol_idx(&mut self) -> Res<SymbolIdx> {
         let start = self.pos;
         let v = self.varint()?;
@@ -1159,7 +1164,13 @@ impl<'b> Reader<'b> {
             let name = self.string()?;
             line = self.line(line)?;
             let enclosing = self.opt_idx(&mut prev)?;
-            accesses.push(FieldAccess { receiver, name, line, enclosing, write: write != 0 });
+            accesses.push(FieldAccess {
+                receiver,
+                name: name.into(),
+                line,
+                enclosing,
+                write: write != 0,
+            });
         }
 
         let n = self.count("heritage", 3)?;
@@ -1253,7 +1264,7 @@ impl<'b> Reader<'b> {
                 _ => CallKind::Declared,
             };
             let local = extra & 4 != 0;
-            let name = self.string()?;
+            let name = self.name()?;
             line = self.line(line)?;
             let col = self.u32("column")?;
             let enclosing = self.opt_idx(&mut prev)?;
@@ -1419,7 +1430,7 @@ impl<'b> Reader<'b> {
                 HINT_VALUE => HintSource::Value(self.receiver(0)?.0),
                 t => return Err(Self::unknown(start, "hint source", u64::from(t))),
             };
-            type_hints.push(TypeHint { scope, name, source, line, visible });
+            type_hints.push(TypeHint { scope, name: name.into(), source, line, visible });
         }
         Ok(type_hints)
     }
@@ -1502,7 +1513,7 @@ impl<'b> Reader<'b> {
             let prefix = self.string()?;
             let receiver = self.strings("mount receiver")?;
             let (target_receiver, call) = self.receiver(1)?;
-            let name = self.string()?;
+            let name = self.name()?;
             let middleware = self.strings("mount middleware")?;
             line = self.line(line)?;
             let enclosing = self.opt_idx(&mut prev)?;
@@ -1576,7 +1587,7 @@ impl<'b> Reader<'b> {
 
     fn callee(&mut self) -> Res<Callee> {
         let (receiver, _) = self.receiver(0)?;
-        let name = self.string()?;
+        let name = self.name()?;
         Ok(Callee { receiver, name })
     }
 
@@ -1602,13 +1613,13 @@ impl<'b> Reader<'b> {
                 };
                 let mut parts = Vec::with_capacity(n);
                 for _ in 0..n {
-                    parts.push(self.string()?);
+                    parts.push(self.name()?);
                 }
                 Receiver::Path(parts)
             }
         };
         for _ in 0..depth {
-            let name = self.string()?;
+            let name = self.name()?;
             r = Receiver::CallResult(Box::new(Callee { receiver: r, name }));
         }
         Ok((r, extra))

@@ -93,7 +93,7 @@ fn dedup_accesses(accesses: &mut Vec<FieldAccess>) {
         std::collections::HashMap::new();
     let mut keep = Vec::with_capacity(accesses.len());
     for a in accesses.drain(..) {
-        let bucket = seen.entry((a.enclosing, a.write, a.name.clone())).or_default();
+        let bucket = seen.entry((a.enclosing, a.write, a.name.to_string())).or_default();
         if bucket
             .iter()
             .any(|&i: &usize| keep.get(i).is_some_and(|k: &FieldAccess| k.receiver == a.receiver))

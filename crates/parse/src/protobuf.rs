@@ -389,9 +389,9 @@ impl<'s> Extractor<'s> {
         if absolute {
             parts.insert(0, String::new());
         }
-        let receiver = if parts.is_empty() { Receiver::None } else { Receiver::Path(parts) };
+        let receiver = if parts.is_empty() { Receiver::None } else { Receiver::path(parts) };
         self.facts.type_refs.push(CallSite {
-            callee: Callee { receiver, name },
+            callee: Callee { receiver, name: name.into() },
             kind: CallKind::Declared,
             line: start_line(node),
             col: start_col(node),

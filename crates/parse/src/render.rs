@@ -234,7 +234,7 @@ pub fn render_facts(f: &FileFacts) -> String {
 /// Renders a callee as source-like text: `a.b.c`, `this.m`, `f().g`, `?.m`.
 pub fn render_callee(c: &Callee) -> String {
     match &c.receiver {
-        Receiver::None => c.name.clone(),
+        Receiver::None => c.name.to_string(),
         Receiver::This => format!("this.{}", c.name),
         Receiver::Super => format!("super.{}", c.name),
         Receiver::Path(p) => format!("{}.{}", p.join("."), c.name),

@@ -338,7 +338,7 @@ impl<'s> Extractor<'s> {
             return;
         }
         self.facts.calls.push(CallSite {
-            callee: Callee { receiver: Receiver::None, name },
+            callee: Callee { receiver: Receiver::None, name: name.into() },
             kind: CallKind::Call,
             line,
             col,
@@ -414,7 +414,7 @@ impl<'s> Extractor<'s> {
                 continue;
             }
             self.facts.value_refs.push(CallSite {
-                callee: Callee { receiver: Receiver::Path(vec!["env".to_string()]), name },
+                callee: Callee { receiver: Receiver::Path(vec!["env".into()]), name: name.into() },
                 kind: CallKind::Call,
                 line,
                 col,

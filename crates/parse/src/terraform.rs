@@ -500,7 +500,7 @@ impl<'s> Extractor<'s> {
         }
         let Some(name) = path.pop() else { return };
         self.facts.value_refs.push(CallSite {
-            callee: Callee { receiver: Receiver::Path(path), name },
+            callee: Callee { receiver: Receiver::path(path), name: name.into() },
             kind,
             line,
             col,

@@ -75,7 +75,7 @@ impl Provider for ToyProvider {
             if let Some(name) = t.strip_suffix("()").filter(|n| is_name(n)) {
                 let col = u32::try_from(raw.len() - raw.trim_start().len() + 1).unwrap_or(1);
                 facts.calls.push(CallSite {
-                    callee: Callee { receiver: Receiver::None, name: name.to_string() },
+                    callee: Callee { receiver: Receiver::None, name: name.into() },
                     kind: CallKind::Call,
                     line,
                     col,

@@ -420,7 +420,7 @@ fn sym(kind: NodeKind, name: &str, qn: &str, parent: Option<SymbolIdx>) -> Symbo
 fn chain(depth: usize) -> Callee {
     let mut c = Callee { receiver: Receiver::Path(vec!["a".into()]), name: "f0".into() };
     for i in 1..=depth {
-        c = Callee { receiver: Receiver::CallResult(Box::new(c)), name: format!("f{i}") };
+        c = Callee { receiver: Receiver::CallResult(Box::new(c)), name: format!("f{i}").into() };
     }
     c
 }
@@ -468,7 +468,7 @@ fn synthetic() -> FileFacts {
                 local: false,
             },
             CallSite {
-                callee: Callee { receiver: Receiver::Path(vec![]), name: String::new() },
+                callee: Callee { receiver: Receiver::Path(vec![]), name: Name::default() },
                 kind: CallKind::Call,
                 line: 0,
                 col: 0,
@@ -477,7 +477,7 @@ fn synthetic() -> FileFacts {
             },
             CallSite {
                 callee: Callee {
-                    receiver: Receiver::Path((0..5).map(|i| format!("p{i}")).collect()),
+                    receiver: Receiver::path((0..5).map(|i| format!("p{i}"))),
                     name: "p1".into(),
                 },
                 kind: CallKind::Call,
@@ -498,7 +498,7 @@ fn synthetic() -> FileFacts {
         type_hints: vec![
             TypeHint {
                 scope: Some(n + 6),
-                name: String::new(),
+                name: String::new().into(),
                 source: HintSource::Callback { callee, arg: u32::MAX, param: 0 },
                 line: u32::MAX,
                 visible: None,
@@ -590,7 +590,7 @@ fn synthetic() -> FileFacts {
                 framework: "chi".into(),
                 prefix: "/".into(),
                 receiver: vec![],
-                target: Callee { receiver: Receiver::Super, name: String::new() },
+                target: Callee { receiver: Receiver::Super, name: String::new().into() },
                 call: false,
                 middleware: vec![],
                 line: 0,

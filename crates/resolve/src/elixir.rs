@@ -357,7 +357,7 @@ impl LanguageResolver for ElixirResolver {
                     caller,
                     callee: match &site.callee.receiver {
                         Receiver::Path(p) => format!("{}.{}", p.join("."), site.callee.name),
-                        _ => site.callee.name.clone(),
+                        _ => site.callee.name.to_string(),
                     },
                 }),
             }

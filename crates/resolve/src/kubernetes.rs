@@ -62,7 +62,7 @@ pub(crate) fn k8s_decls<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) ->
             && tag == LABEL
             && let Some(o) = out.get_mut(i as usize)
         {
-            o.labels.insert(key.clone(), r.callee.name.clone());
+            o.labels.insert(key.to_string(), r.callee.name.to_string());
         }
     }
     out

@@ -160,7 +160,7 @@ fn resolve_type(
     r: &CallSite,
 ) -> Option<((SourceFile, SymbolIdx), Reason)> {
     let mut parts: Vec<&str> = match &r.callee.receiver {
-        Receiver::Path(p) => p.iter().map(String::as_str).collect(),
+        Receiver::Path(p) => p.iter().map(|s| s.as_str()).collect(),
         _ => Vec::new(),
     };
     parts.push(&r.callee.name);

@@ -657,8 +657,8 @@ impl<'s> Extractor<'s> {
                     .unwrap_or(name);
                 self.facts.calls.push(CallSite {
                     callee: Callee {
-                        receiver: Receiver::Path(vec![self.text(to).to_string()]),
-                        name: format!("{target}/{max}"),
+                        receiver: Receiver::Path(vec![self.text(to).into()]),
+                        name: format!("{target}/{max}").into(),
                     },
                     kind: CallKind::Call,
                     line: start_line(call),
@@ -765,7 +765,13 @@ impl<'s> Extractor<'s> {
         } else {
             return;
         };
-        self.push_call(Receiver::Path(vec![receiver]), self.text(right), arity, right, scope);
+        self.push_call(
+            Receiver::Path(vec![receiver.into()]),
+            self.text(right),
+            arity,
+            right,
+            scope,
+        );
     }
 
     fn push_call(
@@ -777,7 +783,7 @@ impl<'s> Extractor<'s> {
         scope: Option<SymbolIdx>,
     ) {
         self.facts.calls.push(CallSite {
-            callee: Callee { receiver, name: format!("{name}/{arity}") },
+            callee: Callee { receiver, name: format!("{name}/{arity}").into() },
             kind: CallKind::Call,
             line: start_line(at),
             col: start_col(at),
@@ -816,7 +822,7 @@ impl<'s> Extractor<'s> {
                 (t.child_by_field_id(self.ids.left), t.child_by_field_id(self.ids.right))
             && (l.kind_id() == self.ids.alias || l.kind_id() == self.ids.atom)
         {
-            let receiver = Receiver::Path(vec![self.text(l).to_string()]);
+            let receiver = Receiver::Path(vec![self.text(l).into()]);
             self.push_call(receiver, self.text(r), arity, r, scope);
             return true;
         }
@@ -832,8 +838,8 @@ impl<'s> Extractor<'s> {
         let Some(name) = s.named_child(0).filter(|a| a.kind_id() == self.ids.alias) else { return };
         let site = CallSite {
             callee: Callee {
-                receiver: Receiver::Path(vec![self.text(name).to_string()]),
-                name: "__struct__".to_string(),
+                receiver: Receiver::Path(vec![self.text(name).into()]),
+                name: "__struct__".into(),
             },
             kind: CallKind::Call,
             line: start_line(name),

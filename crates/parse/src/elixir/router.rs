@@ -181,8 +181,8 @@ fn push(
         status_codes: Vec::new(),
         middleware: scope.pipes.clone(),
         handler: Handler::Reference(Callee {
-            receiver: Receiver::Path(vec![target.to_string()]),
-            name: handler.to_string(),
+            receiver: Receiver::Path(vec![target.into()]),
+            name: handler.into(),
         }),
         receiver: Vec::new(),
         line: start_line(call),

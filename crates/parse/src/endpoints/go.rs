@@ -544,14 +544,14 @@ fn path_of(n: Node<'_>, src: &str) -> Option<Vec<String>> {
 /// The callee shape of a function expression (`f`, `pkg.F`, `s.h`), as call sites spell it.
 fn callee_of(f: Node<'_>, src: &str) -> Option<Callee> {
     match f.kind() {
-        "identifier" => Some(Callee { receiver: Receiver::None, name: text(f, src).to_string() }),
+        "identifier" => Some(Callee { receiver: Receiver::None, name: text(f, src).into() }),
         "selector_expression" => {
             let name = text(f.child_by_field_name("field")?, src).to_string();
             let receiver = f
                 .child_by_field_name("operand")
                 .and_then(|o| path_of(o, src))
-                .map_or(Receiver::Other, Receiver::Path);
-            Some(Callee { receiver, name })
+                .map_or(Receiver::Other, Receiver::path);
+            Some(Callee { receiver, name: name.into() })
         }
         _ => None,
     }
@@ -759,10 +759,10 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
                 let Some(path) = path_of(handler, self.src) else { continue };
                 let (name, receiver) = match path.split_last() {
                     Some((n, [])) => (n.clone(), Receiver::None),
-                    Some((n, rest)) => (n.clone(), Receiver::Path(rest.to_vec())),
+                    Some((n, rest)) => (n.clone(), Receiver::path(rest.iter().map(String::as_str))),
                     None => continue,
                 };
-                let h = Handler::Reference(Callee { receiver, name });
+                let h = Handler::Reference(Callee { receiver, name: name.into() });
                 let ep = route("grpc", "GRPC", format!("/{service}/{method}"), h);
                 self.push(ep, item);
             }

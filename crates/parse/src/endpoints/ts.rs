@@ -420,7 +420,7 @@ fn middleware_name(n: Node<'_>, src: &str) -> Option<String> {
             let f = unwrap_expr(n.child_by_field_name("function")?);
             match f.kind() {
                 "identifier" | "member_expression" => Some(dotted(text(f, src))),
-                _ => callee_of(f, src).map(|(c, _)| c.name),
+                _ => callee_of(f, src).map(|(c, _)| c.name.into()),
             }
         }
         "new_expression" => n.child_by_field_name("constructor").map(|c| dotted(text(c, src))),
@@ -554,7 +554,7 @@ impl<'s, 'f, 't> Cx<'s, 'f, 't> {
             }
             "identifier" | "member_expression" | "shorthand_property_identifier" => {
                 let callee = if n.kind() == "shorthand_property_identifier" {
-                    Some(Callee { receiver: Receiver::None, name: self.text(n).to_string() })
+                    Some(Callee { receiver: Receiver::None, name: self.text(n).into() })
                 } else {
                     callee_of(n, self.src).map(|(c, _)| c)
                 };

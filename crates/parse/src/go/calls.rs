@@ -312,7 +312,7 @@ impl<'s> Extractor<'s> {
             {
                 return;
             }
-            Some((Callee { receiver: Receiver::None, name: name.to_string() }, v))
+            Some((Callee { receiver: Receiver::None, name: name.into() }, v))
         } else if vk == k.selector_expression {
             // `pkg.F` only: `x.m` (a method value, or far more often a field) is already
             // an access, which resolution turns into REFERS_TO when it names a method.
@@ -356,7 +356,7 @@ impl<'s> Extractor<'s> {
             for key in keys {
                 self.facts.accesses.push(FieldAccess {
                     receiver: Receiver::CallResult(Box::new(callee.clone())),
-                    name: self.text(key).to_string(),
+                    name: self.text(key).into(),
                     line: start_line(key),
                     enclosing: ctx.enclosing,
                     write: true,
@@ -424,7 +424,7 @@ impl<'s> Extractor<'s> {
                 if let (Some(pkg), Some(name)) =
                     (node.child_by_field_id(k.f_package), node.child_by_field_id(k.f_name))
                 {
-                    let receiver = Receiver::Path(vec![self.text(pkg).to_string()]);
+                    let receiver = Receiver::Path(vec![self.text(pkg).into()]);
                     self.type_ref(receiver, self.text(name), name, node, enclosing);
                 }
             } else if kind == k.array_type {
@@ -469,7 +469,7 @@ impl<'s> Extractor<'s> {
             return;
         }
         self.facts.type_refs.push(CallSite {
-            callee: Callee { receiver, name: name.to_string() },
+            callee: Callee { receiver, name: name.into() },
             kind: CallKind::Call,
             line: start_line(name_node),
             col: start_col(name_node),
@@ -534,14 +534,14 @@ impl<'s> Extractor<'s> {
         }
         let kind = ty.kind_id();
         if kind == k.type_identifier {
-            Some((Callee { receiver: Receiver::None, name: self.text(ty).to_string() }, ty))
+            Some((Callee { receiver: Receiver::None, name: self.text(ty).into() }, ty))
         } else if kind == k.qualified_type {
             let pkg = ty.child_by_field_id(k.f_package)?;
             let name = ty.child_by_field_id(k.f_name)?;
             Some((
                 Callee {
-                    receiver: Receiver::Path(vec![self.text(pkg).to_string()]),
-                    name: self.text(name).to_string(),
+                    receiver: Receiver::Path(vec![self.text(pkg).into()]),
+                    name: self.text(name).into(),
                 },
                 name,
             ))
@@ -576,7 +576,7 @@ impl<'s> Extractor<'s> {
         let mut receiver = innermost.unwrap_or(Receiver::Other);
         let mut callee = None;
         while let Some((name, _)) = chain.pop() {
-            let c = Callee { receiver, name: name.to_string() };
+            let c = Callee { receiver, name: name.into() };
             if chain.is_empty() {
                 callee = Some(c);
                 break;
@@ -672,6 +672,6 @@ impl<'s> Extractor<'s> {
             parts.push(self.text(field));
             cur = operand;
         }
-        Ok(Receiver::Path(parts.iter().rev().map(|s| (*s).to_string()).collect()))
+        Ok(Receiver::path(parts.iter().rev().copied()))
     }
 }

@@ -178,7 +178,7 @@ impl<'s> Extractor<'s> {
         {
             self.facts.type_hints.push(TypeHint {
                 scope,
-                name: String::new(),
+                name: String::new().into(),
                 source: HintSource::Return(t),
                 line: start_line(result),
                 visible: None,
@@ -313,7 +313,7 @@ impl<'s> Extractor<'s> {
     pub(super) fn hint(&mut self, scope: Option<SymbolIdx>, name: Node<'_>, source: HintSource) {
         self.facts.type_hints.push(TypeHint {
             scope,
-            name: self.text(name).to_string(),
+            name: self.text(name).into(),
             source,
             line: start_line(name),
             visible: self.visibility(name),
@@ -481,7 +481,7 @@ impl<'s> Extractor<'s> {
             self.member(NodeKind::Property, &short, owner, owner_name, field, sig, doc);
             self.facts.type_hints.push(TypeHint {
                 scope: Some(owner),
-                name: short,
+                name: short.into(),
                 source: HintSource::Annotation(target.clone()),
                 line: start_line(field),
                 visible: None,
@@ -519,7 +519,7 @@ impl<'s> Extractor<'s> {
                 {
                     self.facts.type_hints.push(TypeHint {
                         scope: Some(idx),
-                        name: String::new(),
+                        name: String::new().into(),
                         source: HintSource::Return(t),
                         line: start_line(result),
                         visible: None,

@@ -149,7 +149,7 @@ impl<'s> Extractor<'s> {
             if let Some(t) = self.type_name(*ty) {
                 self.facts.type_hints.push(TypeHint {
                     scope,
-                    name: self.text(name).to_string(),
+                    name: self.text(name).into(),
                     source: HintSource::Annotation(t),
                     line: start_line(case),
                     visible: None,
@@ -169,7 +169,7 @@ impl<'s> Extractor<'s> {
             .map_or(HintSource::Value(Receiver::Other), |h| h.source.clone());
         self.facts.type_hints.push(TypeHint {
             scope,
-            name: name.to_string(),
+            name: name.into(),
             source: before,
             line: end_line(switch) + 1,
             visible: None,

@@ -180,7 +180,7 @@ impl<'s> Walker<'s> {
     fn hint(&mut self, scope: Option<SymbolIdx>, name: &str, source: HintSource, line: u32) {
         self.facts.type_hints.push(TypeHint {
             scope,
-            name: name.to_string(),
+            name: name.into(),
             source,
             line,
             visible: None,
@@ -244,7 +244,12 @@ impl<'s> Walker<'s> {
             if node.child_by_field_id(ids.arguments).is_some()
                 && let (Some(e), Some(at)) = (enum_name, node.child_by_field_id(ids.name))
             {
-                self.call(Callee { receiver: Receiver::None, name: e }, CallKind::New, at, node);
+                self.call(
+                    Callee { receiver: Receiver::None, name: e.into() },
+                    CallKind::New,
+                    at,
+                    node,
+                );
             }
         } else if k == ids.method_invocation {
             let callee = self.invocation(node, 0);
@@ -272,7 +277,7 @@ impl<'s> Walker<'s> {
             if let Some(ctor) = node.child_by_field_id(ids.constructor) {
                 let receiver =
                     if ctor.kind() == "super" { Receiver::Super } else { Receiver::This };
-                let callee = Callee { receiver, name: "constructor".to_string() };
+                let callee = Callee { receiver, name: "constructor".into() };
                 self.call(callee, CallKind::Call, ctor, node);
             }
         } else if k == ids.method_reference {
@@ -313,7 +318,7 @@ impl<'s> Walker<'s> {
                     let source = match &element {
                         Some(r) => HintSource::CallResult(Callee {
                             receiver: r.clone(),
-                            name: "[]".to_string(),
+                            name: "[]".into(),
                         }),
                         None => HintSource::Value(Receiver::Other),
                     };
@@ -532,9 +537,9 @@ impl<'s> Walker<'s> {
         match self.receiver(v, 0) {
             Receiver::Path(p) if p.len() == 2 && p[0] == "new" => {
                 if v.kind() == "object_creation_expression" {
-                    HintSource::Construct(p[1].clone())
+                    HintSource::Construct(p[1].to_string())
                 } else {
-                    HintSource::Annotation(p[1].clone())
+                    HintSource::Annotation(p[1].to_string())
                 }
             }
             Receiver::CallResult(c) => HintSource::CallResult(*c),
@@ -593,12 +598,12 @@ impl<'s> Walker<'s> {
             match node.child_by_field_id(ids.value) {
                 Some(v) if node.kind() == "enhanced_for_statement" => match self.receiver(v, 0) {
                     Receiver::Path(mut p) => {
-                        p.push("[]".to_string());
+                        p.push("[]".into());
                         HintSource::Value(Receiver::Path(p))
                     }
                     // An element of a call's result: `[]` called on it.
                     r @ Receiver::CallResult(_) => {
-                        HintSource::CallResult(Callee { receiver: r, name: "[]".to_string() })
+                        HintSource::CallResult(Callee { receiver: r, name: "[]".into() })
                     }
                     _ => HintSource::Value(Receiver::Other),
                 },
@@ -657,7 +662,7 @@ impl<'s> Walker<'s> {
             Some(o) if o.kind() == "super" => Receiver::Super,
             Some(o) => self.receiver(o, depth + 1),
         };
-        Callee { receiver, name }
+        Callee { receiver, name: name.into() }
     }
 
     /// An expression as a receiver.
@@ -666,14 +671,14 @@ impl<'s> Walker<'s> {
             return Receiver::Other;
         }
         match n.kind() {
-            "identifier" => Receiver::Path(vec![self.text(n).to_string()]),
+            "identifier" => Receiver::Path(vec![self.text(n).into()]),
             "this" => Receiver::This,
             "super" => Receiver::Super,
-            "field_access" => self.path(n, depth).map_or(Receiver::Other, Receiver::Path),
+            "field_access" => self.path(n, depth).map_or(Receiver::Other, Receiver::path),
             "method_invocation" => Receiver::CallResult(Box::new(self.invocation(n, depth))),
             "object_creation_expression" | "cast_expression" => {
                 n.child_by_field_id(ids().r#type).map_or(Receiver::Other, |t| {
-                    Receiver::Path(vec!["new".to_string(), type_text(self.text(t))])
+                    Receiver::Path(vec!["new".into(), type_text(self.text(t)).into()])
                 })
             }
             "parenthesized_expression" => {
@@ -687,12 +692,12 @@ impl<'s> Walker<'s> {
             "ternary_expression" => n
                 .child_by_field_name("consequence")
                 .map_or(Receiver::Other, |e| self.receiver(e, depth + 1)),
-            "string_literal" => Receiver::Path(vec!["new".to_string(), "String".to_string()]),
-            "class_literal" => Receiver::Path(vec!["new".to_string(), "Class".to_string()]),
+            "string_literal" => Receiver::Path(vec!["new".into(), "String".into()]),
+            "class_literal" => Receiver::Path(vec!["new".into(), "Class".into()]),
             "array_access" => {
                 match n.child_by_field_id(ids().array).map(|a| self.receiver(a, depth + 1)) {
                     Some(Receiver::Path(mut p)) if p.first().is_none_or(|f| f != "new") => {
-                        p.push("[]".to_string());
+                        p.push("[]".into());
                         Receiver::Path(p)
                     }
                     _ => Receiver::Other,
@@ -737,14 +742,14 @@ impl<'s> Walker<'s> {
             "this" => Receiver::This,
             "super" => Receiver::Super,
             "identifier" | "field_access" => self.receiver(target, 0),
-            "type_identifier" | "scoped_type_identifier" | "generic_type" => Receiver::Path(
-                type_text(self.text(target)).split('.').map(str::to_string).collect(),
-            ),
+            "type_identifier" | "scoped_type_identifier" | "generic_type" => {
+                Receiver::path(type_text(self.text(target)).split('.'))
+            }
             _ => self.receiver(target, 0),
         };
         let at = last.unwrap_or(node);
         self.facts.value_refs.push(CallSite {
-            callee: Callee { receiver, name },
+            callee: Callee { receiver, name: name.into() },
             kind: CallKind::Call,
             line: start_line(at),
             col: start_col(at),
@@ -774,7 +779,7 @@ impl<'s> Walker<'s> {
         });
         self.facts.accesses.push(FieldAccess {
             receiver,
-            name: self.text(field).to_string(),
+            name: self.text(field).into(),
             line: start_line(field),
             enclosing: self.enclosing(),
             write,
@@ -791,11 +796,8 @@ fn variable_declarators(decl: Node<'_>) -> Vec<Node<'_>> {
 /// `a.b.C` as a callee: `{ Path(["a", "b"]), "C" }`.
 fn type_callee(ty: &str) -> Callee {
     match ty.rsplit_once('.') {
-        Some((q, name)) => Callee {
-            receiver: Receiver::Path(q.split('.').map(str::to_string).collect()),
-            name: name.to_string(),
-        },
-        None => Callee { receiver: Receiver::None, name: ty.to_string() },
+        Some((q, name)) => Callee { receiver: Receiver::path(q.split('.')), name: name.into() },
+        None => Callee { receiver: Receiver::None, name: ty.into() },
     }
 }
 

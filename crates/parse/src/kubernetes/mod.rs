@@ -300,7 +300,7 @@ impl References<'_> {
             return;
         }
         let site = CallSite {
-            callee: Callee { receiver: Receiver::Path(path), name: name.to_string() },
+            callee: Callee { receiver: Receiver::path(path), name: name.into() },
             kind: CallKind::Call,
             line,
             col: 1,

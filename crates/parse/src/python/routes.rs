@@ -349,13 +349,13 @@ impl<'a> Pass<'a> {
                 let mut target = target;
                 let name = target.pop().unwrap_or_default();
                 let receiver_of_target =
-                    if target.is_empty() { Receiver::None } else { Receiver::Path(target) };
+                    if target.is_empty() { Receiver::None } else { Receiver::path(target) };
                 let framework = if method == "register_blueprint" { "flask" } else { "fastapi" };
                 facts.mounts.push(Mount {
                     framework: framework.to_string(),
                     prefix: join_path("", &route_params(&prefix)),
                     receiver,
-                    target: Callee { receiver: receiver_of_target, name },
+                    target: Callee { receiver: receiver_of_target, name: name.into() },
                     call: false,
                     middleware: Vec::new(),
                     line,
@@ -438,8 +438,8 @@ impl<'a> Pass<'a> {
                     prefix: join_path("", &path),
                     receiver: vec!["urlpatterns".to_string()],
                     target: Callee {
-                        receiver: Receiver::Path(module.split('.').map(str::to_string).collect()),
-                        name: "urlpatterns".to_string(),
+                        receiver: Receiver::path(module.split('.')),
+                        name: "urlpatterns".into(),
                     },
                     call: false,
                     middleware: Vec::new(),
@@ -473,8 +473,8 @@ impl<'a> Pass<'a> {
         let mut path = plain_path(v, self.src)?;
         let name = path.pop()?;
         Some(Callee {
-            receiver: if path.is_empty() { Receiver::None } else { Receiver::Path(path) },
-            name,
+            receiver: if path.is_empty() { Receiver::None } else { Receiver::path(path) },
+            name: name.into(),
         })
     }
 }

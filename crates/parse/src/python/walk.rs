@@ -672,7 +672,7 @@ impl<'a> Walker<'a> {
             match r {
                 Receiver::Path(p) => {
                     if let Some(h) = p.first() {
-                        out.insert(h.clone());
+                        out.insert(h.to_string());
                     }
                 }
                 Receiver::CallResult(c) => callee_heads(c, out),
@@ -681,7 +681,7 @@ impl<'a> Walker<'a> {
         }
         fn callee_heads(c: &Callee, out: &mut HashSet<String>) {
             if c.receiver == Receiver::None {
-                out.insert(c.name.clone());
+                out.insert(c.name.to_string());
             }
             head_of(&c.receiver, out);
         }
@@ -700,7 +700,8 @@ impl<'a> Walker<'a> {
             }
         }
         self.facts.type_hints.retain(|h| {
-            !matches!(h.source, HintSource::Value(Receiver::Other)) || read.contains(&h.name)
+            !matches!(h.source, HintSource::Value(Receiver::Other))
+                || read.contains(h.name.as_str())
         });
     }
 
@@ -751,7 +752,7 @@ impl<'a> Walker<'a> {
         }
         self.facts.accesses.push(FieldAccess {
             receiver,
-            name: self.text(attr).to_string(),
+            name: self.text(attr).into(),
             line: start_line(attr),
             enclosing: self.enclosing(),
             write: self.written.contains(&node.id()),
@@ -790,9 +791,9 @@ impl<'a> Walker<'a> {
             "identifier" => {
                 let name = self.text(func);
                 if self.instance().is_some_and(|(s, _)| s == name) {
-                    (Callee { receiver: Receiver::This, name: String::new() }, func)
+                    (Callee { receiver: Receiver::This, name: String::new().into() }, func)
                 } else {
-                    (Callee { receiver: Receiver::None, name: name.to_string() }, func)
+                    (Callee { receiver: Receiver::None, name: name.into() }, func)
                 }
             }
             "attribute" => {
@@ -803,7 +804,7 @@ impl<'a> Walker<'a> {
                     return (self.other_callee(func), func);
                 };
                 let receiver = self.receiver_at(obj, depth + 1);
-                (Callee { receiver, name: self.text(attr).to_string() }, attr)
+                (Callee { receiver, name: self.text(attr).into() }, attr)
             }
             "call" => match func.child_by_field_id(fields().function) {
                 Some(inner) => {
@@ -811,7 +812,7 @@ impl<'a> Walker<'a> {
                     (
                         Callee {
                             receiver: Receiver::CallResult(Box::new(inner)),
-                            name: String::new(),
+                            name: String::new().into(),
                         },
                         func,
                     )
@@ -830,7 +831,7 @@ impl<'a> Walker<'a> {
 
     fn other_callee(&self, func: Node<'_>) -> Callee {
         let text = collapse_whitespace(self.text(func));
-        Callee { receiver: Receiver::Other, name: truncate(&text, MAX_CALLEE_TEXT).to_string() }
+        Callee { receiver: Receiver::Other, name: truncate(&text, MAX_CALLEE_TEXT).into() }
     }
 
     fn receiver_at(&self, obj: Node<'_>, depth: u32) -> Receiver {
@@ -843,11 +844,11 @@ impl<'a> Walker<'a> {
                 if self.instance().is_some_and(|(s, _)| s == name) {
                     Receiver::This
                 } else {
-                    Receiver::Path(vec![name.to_string()])
+                    Receiver::Path(vec![name.into()])
                 }
             }
             "attribute" => match self.path_of(obj) {
-                Some(p) => Receiver::Path(p),
+                Some(p) => Receiver::path(p),
                 None => Receiver::Other,
             },
             "call" => match obj.child_by_field_id(fields().function) {
@@ -860,14 +861,14 @@ impl<'a> Walker<'a> {
                 let prefix: String =
                     t.chars().take_while(|c| c.is_ascii_alphabetic()).collect::<String>();
                 let ty = if prefix.contains(['b', 'B']) { "bytes" } else { "str" };
-                Receiver::Path(vec![ty.to_string()])
+                Receiver::Path(vec![ty.into()])
             }
-            "list" | "list_comprehension" => Receiver::Path(vec!["list".to_string()]),
-            "dictionary" | "dictionary_comprehension" => Receiver::Path(vec!["dict".to_string()]),
-            "set" | "set_comprehension" => Receiver::Path(vec!["set".to_string()]),
-            "tuple" => Receiver::Path(vec!["tuple".to_string()]),
-            "integer" => Receiver::Path(vec!["int".to_string()]),
-            "float" => Receiver::Path(vec!["float".to_string()]),
+            "list" | "list_comprehension" => Receiver::Path(vec!["list".into()]),
+            "dictionary" | "dictionary_comprehension" => Receiver::Path(vec!["dict".into()]),
+            "set" | "set_comprehension" => Receiver::Path(vec!["set".into()]),
+            "tuple" => Receiver::Path(vec!["tuple".into()]),
+            "integer" => Receiver::Path(vec!["int".into()]),
+            "float" => Receiver::Path(vec!["float".into()]),
             "parenthesized_expression" => match obj.named_child(0) {
                 Some(inner) => self.receiver_at(inner, depth + 1),
                 None => Receiver::Other,
@@ -878,7 +879,7 @@ impl<'a> Walker<'a> {
                     Receiver::Other => Receiver::Other,
                     r => Receiver::CallResult(Box::new(Callee {
                         receiver: r,
-                        name: "__getitem__".to_string(),
+                        name: "__getitem__".into(),
                     })),
                 },
                 None => Receiver::Other,
@@ -903,12 +904,12 @@ impl<'a> Walker<'a> {
     fn element_of(&self, iterable: Node<'_>) -> Option<HintSource> {
         match self.source_of(iterable)? {
             HintSource::Value(Receiver::Path(mut p)) => {
-                p.push("[]".to_string());
+                p.push("[]".into());
                 Some(HintSource::Value(Receiver::Path(p)))
             }
             HintSource::CallResult(c) => Some(HintSource::CallResult(Callee {
                 receiver: Receiver::CallResult(Box::new(c)),
-                name: "[]".to_string(),
+                name: "[]".into(),
             })),
             _ => None,
         }
@@ -942,7 +943,7 @@ impl<'a> Walker<'a> {
                 Some(HintSource::CallResult(callee))
             }
             "identifier" | "attribute" => {
-                self.path_of(value).map(|p| HintSource::Value(Receiver::Path(p)))
+                self.path_of(value).map(|p| HintSource::Value(Receiver::path(p)))
             }
             "await" | "parenthesized_expression" => {
                 self.source_at(value.named_child(0)?, depth + 1)
@@ -968,7 +969,7 @@ impl<'a> Walker<'a> {
     fn hint(&mut self, scope: Option<SymbolIdx>, name: &str, source: HintSource, line: u32) {
         self.facts.type_hints.push(TypeHint {
             scope,
-            name: name.to_string(),
+            name: name.into(),
             source,
             line,
             visible: None,
@@ -1100,12 +1101,12 @@ impl<'a> Walker<'a> {
             let element = match source {
                 HintSource::Value(Receiver::Path(p)) => {
                     let mut p = p.clone();
-                    p.push(seg);
+                    p.push(seg.into());
                     HintSource::Value(Receiver::Path(p))
                 }
                 HintSource::CallResult(c) => HintSource::CallResult(Callee {
                     receiver: Receiver::CallResult(Box::new(c.clone())),
-                    name: seg,
+                    name: seg.into(),
                 }),
                 _ => return false,
             };
@@ -1126,8 +1127,8 @@ impl<'a> Walker<'a> {
         }
         let head = |c: &Callee| -> Option<String> {
             match &c.receiver {
-                Receiver::None => Some(c.name.clone()),
-                Receiver::Path(p) => p.first().cloned(),
+                Receiver::None => Some(c.name.to_string()),
+                Receiver::Path(p) => p.first().map(|s| s.to_string()),
                 _ => None,
             }
         };
@@ -1175,14 +1176,14 @@ impl<'a> Walker<'a> {
         }
         let mut path = path;
         let name = path.pop().unwrap_or_default();
-        let receiver = if path.is_empty() { Receiver::None } else { Receiver::Path(path) };
+        let receiver = if path.is_empty() { Receiver::None } else { Receiver::path(path) };
         let at = if v.kind() == "attribute" {
             v.child_by_field_id(fields().attribute).unwrap_or(v)
         } else {
             v
         };
         self.facts.value_refs.push(CallSite {
-            callee: Callee { receiver, name },
+            callee: Callee { receiver, name: name.into() },
             kind: CallKind::Call,
             line: start_line(at),
             col: start_col(at),

@@ -71,7 +71,7 @@ fn callee_at(kids: &[Node<'_>], name: usize, src: &str, depth: u32) -> (Callee, 
     let ids = ids();
     let called = text(kids[name], src).to_string();
     let Some(before) = name.checked_sub(1) else {
-        return (Callee { receiver: Receiver::None, name: called }, name);
+        return (Callee { receiver: Receiver::None, name: called.into() }, name);
     };
     let k = kids[before].kind_id();
     if k == ids.dot {
@@ -79,7 +79,7 @@ fn callee_at(kids: &[Node<'_>], name: usize, src: &str, depth: u32) -> (Callee, 
             Some(end) => receiver(kids, end, src, depth + 1),
             None => (Receiver::Other, before),
         };
-        (Callee { receiver, name: called }, start)
+        (Callee { receiver, name: called.into() }, start)
     } else if k == ids.colons {
         // `a::b::f`: the path before it, segment by segment.
         let mut path = Vec::new();
@@ -90,19 +90,19 @@ fn callee_at(kids: &[Node<'_>], name: usize, src: &str, depth: u32) -> (Callee, 
             if !matches!(seg.kind(), "identifier" | "self" | "super" | "crate") {
                 break;
             }
-            path.push(text(seg, src).to_string());
+            path.push(text(seg, src).into());
             start = j - 1;
             if j < 2 {
                 break;
             }
             j -= 2;
         }
-        path.push("::".to_string());
+        path.push("::".into());
         path.reverse();
         let receiver = if path.len() == 1 { Receiver::Other } else { Receiver::Path(path) };
-        (Callee { receiver, name: called }, start)
+        (Callee { receiver, name: called.into() }, start)
     } else {
-        (Callee { receiver: Receiver::None, name: called }, name)
+        (Callee { receiver: Receiver::None, name: called.into() }, name)
     }
 }
 
@@ -120,14 +120,14 @@ fn receiver(kids: &[Node<'_>], end: usize, src: &str, depth: u32) -> (Receiver, 
             if end >= 2 && kids[end - 1].kind_id() == ids.dot {
                 match receiver(kids, end - 2, src, depth + 1) {
                     (Receiver::Path(mut p), s) => {
-                        p.push(seg);
+                        p.push(seg.into());
                         (Receiver::Path(p), s)
                     }
-                    (Receiver::This, s) => (Receiver::Path(vec!["self".to_string(), seg]), s),
+                    (Receiver::This, s) => (Receiver::Path(vec!["self".into(), seg.into()]), s),
                     (_, s) => (Receiver::Other, s),
                 }
             } else if n.kind() == "identifier" {
-                (Receiver::Path(vec![seg]), end)
+                (Receiver::Path(vec![seg.into()]), end)
             } else {
                 (Receiver::Other, end)
             }
@@ -140,7 +140,7 @@ fn receiver(kids: &[Node<'_>], end: usize, src: &str, depth: u32) -> (Receiver, 
             None => (Receiver::Other, end),
         },
         "string_literal" | "raw_string_literal" => {
-            (Receiver::Path(vec!["new".to_string(), "str".to_string()]), end)
+            (Receiver::Path(vec!["new".into(), "str".into()]), end)
         }
         "token_tree" => match call_name(kids, end) {
             Some(name) => {
@@ -157,7 +157,7 @@ fn receiver(kids: &[Node<'_>], end: usize, src: &str, depth: u32) -> (Receiver, 
 pub(super) fn try_of(inner: Receiver) -> Receiver {
     match inner {
         r @ (Receiver::Path(_) | Receiver::CallResult(_) | Receiver::This) => {
-            Receiver::CallResult(Box::new(Callee { receiver: r, name: "?".to_string() }))
+            Receiver::CallResult(Box::new(Callee { receiver: r, name: "?".into() }))
         }
         _ => Receiver::Other,
     }

@@ -467,12 +467,12 @@ fn segments(path: &str) -> Vec<String> {
 fn item_callee(mut segs: Vec<String>) -> Option<Callee> {
     let name = segs.pop()?;
     if segs.is_empty() {
-        return Some(Callee { receiver: Receiver::None, name });
+        return Some(Callee { receiver: Receiver::None, name: name.into() });
     }
     let mut path = Vec::with_capacity(segs.len() + 1);
-    path.push("::".to_string());
+    path.push("::".into());
     path.extend(segs);
-    Some(Callee { receiver: Receiver::Path(path), name })
+    Some(Callee { receiver: Receiver::path(path), name: name.into() })
 }
 
 /// The item paths listed in a macro's token tree (`routes![a, m::b]`, `services![..]`), each

@@ -356,13 +356,7 @@ impl<'s> Walker<'s> {
             Some((l, col)) => (l, Some(Visibility { col, end_line: u32::MAX, end_col: u32::MAX })),
             None => (line, None),
         };
-        self.facts.type_hints.push(TypeHint {
-            scope,
-            name: name.to_string(),
-            source,
-            line,
-            visible,
-        });
+        self.facts.type_hints.push(TypeHint { scope, name: name.into(), source, line, visible });
     }
 
     /// Runs `f` with the bindings it records visible only after `node` (1-based line, and the
@@ -905,12 +899,10 @@ impl<'s> Walker<'s> {
                     let source = match r {
                         Receiver::CallResult(c) => HintSource::CallResult(*c),
                         Receiver::Path(path) if path.len() == 2 && path[0] == "new" => {
-                            HintSource::Annotation(path[1].clone())
+                            HintSource::Annotation(path[1].to_string())
                         }
                         r @ Receiver::Path(_) => HintSource::Value(r),
-                        Receiver::This => {
-                            HintSource::Value(Receiver::Path(vec!["self".to_string()]))
-                        }
+                        Receiver::This => HintSource::Value(Receiver::Path(vec!["self".into()])),
                         _ => HintSource::Value(Receiver::Other),
                     };
                     self.hint(scope, name, source, start_line(p));
@@ -1052,14 +1044,14 @@ impl<'s> Walker<'s> {
         match self.receiver(v, 0) {
             Receiver::Path(p) if p.len() == 2 && p[0] == "new" => {
                 if v.kind() == "struct_expression" {
-                    HintSource::Construct(p[1].clone())
+                    HintSource::Construct(p[1].to_string())
                 } else {
-                    HintSource::Annotation(p[1].clone())
+                    HintSource::Annotation(p[1].to_string())
                 }
             }
             Receiver::CallResult(c) => HintSource::CallResult(*c),
             r @ Receiver::Path(_) => HintSource::Value(r),
-            Receiver::This => HintSource::Value(Receiver::Path(vec!["self".to_string()])),
+            Receiver::This => HintSource::Value(Receiver::Path(vec!["self".into()])),
             _ => HintSource::Value(Receiver::Other),
         }
     }
@@ -1090,40 +1082,38 @@ impl<'s> Walker<'s> {
     fn callee_at<'t>(&self, f: Node<'t>, depth: u32) -> (Callee, Node<'t>) {
         let ids = ids();
         if depth > MAX_CHAIN {
-            return (Callee { receiver: Receiver::Other, name: String::new() }, f);
+            return (Callee { receiver: Receiver::Other, name: String::new().into() }, f);
         }
         match f.kind() {
-            "identifier" => {
-                (Callee { receiver: Receiver::None, name: self.text(f).to_string() }, f)
-            }
+            "identifier" => (Callee { receiver: Receiver::None, name: self.text(f).into() }, f),
             "scoped_identifier" => {
                 let Some(name) = f.child_by_field_id(ids.name) else {
-                    return (Callee { receiver: Receiver::Other, name: String::new() }, f);
+                    return (Callee { receiver: Receiver::Other, name: String::new().into() }, f);
                 };
                 let path = f.child_by_field_id(ids.path).map(|p| self.path_of(p));
                 let receiver = match path {
                     None => Receiver::None,
                     Some(Some(p)) if !p.is_empty() => {
-                        Receiver::Path(item_path(self.file_relative(p)))
+                        Receiver::path(item_path(self.file_relative(p)))
                     }
                     _ => Receiver::Other,
                 };
-                (Callee { receiver, name: self.text(name).to_string() }, name)
+                (Callee { receiver, name: self.text(name).into() }, name)
             }
             "field_expression" => {
                 let receiver = f
                     .child_by_field_id(ids.value)
                     .map_or(Receiver::Other, |v| self.receiver(v, depth + 1));
                 match f.child_by_field_id(ids.field) {
-                    Some(n) => (Callee { receiver, name: self.text(n).to_string() }, n),
-                    None => (Callee { receiver: Receiver::Other, name: String::new() }, f),
+                    Some(n) => (Callee { receiver, name: self.text(n).into() }, n),
+                    None => (Callee { receiver: Receiver::Other, name: String::new().into() }, f),
                 }
             }
             "generic_function" => match f.child_by_field_id(ids.function) {
                 Some(inner) => self.callee_at(inner, depth + 1),
-                None => (Callee { receiver: Receiver::Other, name: String::new() }, f),
+                None => (Callee { receiver: Receiver::Other, name: String::new().into() }, f),
             },
-            _ => (Callee { receiver: Receiver::Other, name: String::new() }, f),
+            _ => (Callee { receiver: Receiver::Other, name: String::new().into() }, f),
         }
     }
 
@@ -1217,7 +1207,7 @@ impl<'s> Walker<'s> {
             return Receiver::Other;
         }
         match n.kind() {
-            "identifier" => Receiver::Path(vec![self.text(n).to_string()]),
+            "identifier" => Receiver::Path(vec![self.text(n).into()]),
             "self" => Receiver::This,
             "field_expression" => {
                 let (Some(v), Some(f)) =
@@ -1228,10 +1218,10 @@ impl<'s> Walker<'s> {
                 let field = self.text(f).to_string();
                 match self.receiver(v, depth + 1) {
                     Receiver::Path(mut p) if p.first().is_none_or(|h| h != "new") => {
-                        p.push(field);
+                        p.push(field.into());
                         Receiver::Path(p)
                     }
-                    Receiver::This => Receiver::Path(vec!["self".to_string(), field]),
+                    Receiver::This => Receiver::Path(vec!["self".into(), field.into()]),
                     _ => Receiver::Other,
                 }
             }
@@ -1267,31 +1257,31 @@ impl<'s> Walker<'s> {
                 }
             }
             "struct_expression" => n.child_by_field_id(ids.name).map_or(Receiver::Other, |t| {
-                Receiver::Path(vec!["new".to_string(), strip_type_args(&self.ty(t))])
+                Receiver::Path(vec!["new".into(), strip_type_args(&self.ty(t)).into()])
             }),
             "type_cast_expression" => n
                 .child_by_field_id(ids.r#type)
-                .map_or(Receiver::Other, |t| Receiver::Path(vec!["new".to_string(), self.ty(t)])),
+                .map_or(Receiver::Other, |t| Receiver::Path(vec!["new".into(), self.ty(t).into()])),
             "string_literal" | "raw_string_literal" => {
-                Receiver::Path(vec!["new".to_string(), "str".to_string()])
+                Receiver::Path(vec!["new".into(), "str".into()])
             }
             "index_expression" => match n.named_child(0).map(|a| self.receiver(a, depth + 1)) {
                 Some(Receiver::Path(mut p)) if p.first().is_none_or(|f| f != "new") => {
-                    p.push("[]".to_string());
+                    p.push("[]".into());
                     Receiver::Path(p)
                 }
                 _ => Receiver::Other,
             },
             "scoped_identifier" => match self.path_of(n) {
-                Some(p) => Receiver::Path(item_path(self.file_relative(p))),
+                Some(p) => Receiver::path(item_path(self.file_relative(p))),
                 None => Receiver::Other,
             },
             "macro_invocation" => {
                 let m = n.child_by_field_id(ids.macro_).map_or("", |m| self.text(m));
                 let m = m.rsplit("::").next().unwrap_or(m);
                 match m {
-                    "vec" => Receiver::Path(vec!["new".to_string(), "Vec".to_string()]),
-                    "format" => Receiver::Path(vec!["new".to_string(), "String".to_string()]),
+                    "vec" => Receiver::Path(vec!["new".into(), "Vec".into()]),
+                    "format" => Receiver::Path(vec!["new".into(), "String".into()]),
                     // Macros that hand back their argument, or the value inside it.
                     "dbg" => self.macro_argument(n, depth).unwrap_or(Receiver::Other),
                     "assert_ok" | "assert_ready_ok" | "assert_some" | "ready" | "assert_ready"
@@ -1339,10 +1329,10 @@ impl<'s> Walker<'s> {
             if let Some(name) = macros::call_name(&kids, i) {
                 let mut callee = macros::callee(&kids, name, self.src);
                 if let Receiver::Path(p) = callee.receiver {
-                    callee.receiver = match p.first().map(String::as_str) {
-                        Some("::") => {
-                            Receiver::Path(item_path(self.file_relative(p[1..].to_vec())))
-                        }
+                    callee.receiver = match p.first().map(|s| s.as_str()) {
+                        Some("::") => Receiver::path(item_path(
+                            self.file_relative(p[1..].iter().map(|s| s.to_string()).collect()),
+                        )),
                         _ => Receiver::Path(p),
                     };
                 }
@@ -1376,7 +1366,7 @@ impl<'s> Walker<'s> {
         let receiver = self.receiver(v, 0);
         self.facts.accesses.push(FieldAccess {
             receiver,
-            name: self.text(f).to_string(),
+            name: self.text(f).into(),
             line: start_line(f),
             enclosing: self.enclosing(),
             write,
@@ -1395,7 +1385,7 @@ impl<'s> Walker<'s> {
                     if name.starts_with(|c: char| c.is_uppercase()) {
                         continue;
                     }
-                    (Callee { receiver: Receiver::None, name: name.to_string() }, a)
+                    (Callee { receiver: Receiver::None, name: name.into() }, a)
                 }
                 "scoped_identifier" => {
                     let (c, at) = self.callee(a);
@@ -1435,11 +1425,11 @@ fn binding_name(p: Node<'_>) -> Option<Node<'_>> {
 fn element_of(r: Receiver) -> Receiver {
     match r {
         Receiver::Path(mut p) if p.first().is_none_or(|f| f != "new" && f != "::") => {
-            p.push("[]".to_string());
+            p.push("[]".into());
             Receiver::Path(p)
         }
         r @ (Receiver::CallResult(_) | Receiver::This | Receiver::Path(_)) => {
-            Receiver::CallResult(Box::new(Callee { receiver: r, name: "[]".to_string() }))
+            Receiver::CallResult(Box::new(Callee { receiver: r, name: "[]".into() }))
         }
         _ => Receiver::Other,
     }
@@ -1450,12 +1440,13 @@ fn tuple_field(r: &Receiver, i: usize) -> Receiver {
     match r {
         Receiver::Path(p) if p.first().is_none_or(|f| f != "new") => {
             let mut p = p.clone();
-            p.push(i.to_string());
+            p.push(i.to_string().into());
             Receiver::Path(p)
         }
-        Receiver::CallResult(_) | Receiver::This => {
-            Receiver::CallResult(Box::new(Callee { receiver: r.clone(), name: i.to_string() }))
-        }
+        Receiver::CallResult(_) | Receiver::This => Receiver::CallResult(Box::new(Callee {
+            receiver: r.clone(),
+            name: i.to_string().into(),
+        })),
         _ => Receiver::Other,
     }
 }
@@ -1464,11 +1455,11 @@ fn tuple_field(r: &Receiver, i: usize) -> Receiver {
 /// the field (`E::V(x)`: `["::", "E", "V", "()", "0"]`).
 fn field_path(path: &[String], field: &str) -> Receiver {
     let mut out = Vec::with_capacity(path.len() + 3);
-    out.push("::".to_string());
+    out.push("::".into());
     out.extend(path.iter().cloned());
     out.push("()".to_string());
     out.push(field.to_string());
-    Receiver::Path(out)
+    Receiver::path(out)
 }
 
 /// A path that names an item (`a::b`, `Foo`), marked apart from a value chain (`a.b`): `::`

@@ -89,18 +89,13 @@ pub fn callee_of<'t>(expr: Node<'t>, src: &str) -> Option<(Callee, Node<'t>)> {
 fn callee_at<'t>(expr: Node<'t>, src: &str, depth: usize) -> Option<(Callee, Node<'t>)> {
     let e = unwrap_expr(expr);
     match e.kind() {
-        "identifier" => {
-            Some((Callee { receiver: Receiver::None, name: text(e, src).to_string() }, e))
-        }
-        "super" => Some((Callee { receiver: Receiver::Super, name: "constructor".to_string() }, e)),
+        "identifier" => Some((Callee { receiver: Receiver::None, name: text(e, src).into() }, e)),
+        "super" => Some((Callee { receiver: Receiver::Super, name: "constructor".into() }, e)),
         "member_expression" => {
             let prop = e.child_by_field_name("property")?;
             let obj = e.child_by_field_name("object")?;
             Some((
-                Callee {
-                    receiver: receiver_of(obj, src, depth),
-                    name: text(prop, src).to_string(),
-                },
+                Callee { receiver: receiver_of(obj, src, depth), name: text(prop, src).into() },
                 prop,
             ))
         }
@@ -109,10 +104,7 @@ fn callee_at<'t>(expr: Node<'t>, src: &str, depth: usize) -> Option<(Callee, Nod
             if idx.kind() != "string" {
                 return None;
             }
-            Some((
-                Callee { receiver: Receiver::Other, name: string_content(idx, src).to_string() },
-                idx,
-            ))
+            Some((Callee { receiver: Receiver::Other, name: string_content(idx, src).into() }, idx))
         }
         _ => None,
     }
@@ -129,14 +121,14 @@ fn receiver_of(obj: Node<'_>, src: &str, depth: usize) -> Receiver {
     match o.kind() {
         "this" => Receiver::This,
         "super" => Receiver::Super,
-        "identifier" => Receiver::Path(vec![text(o, src).to_string()]),
+        "identifier" => Receiver::Path(vec![text(o, src).into()]),
         // A literal's methods are its runtime type's (`'a'.repeat(2)`, `[1].map(f)`): read as
         // that constructor's name, a runtime global, so the call is external, not unresolved.
-        "string" | "template_string" => Receiver::Path(vec!["String".to_string()]),
-        "array" => Receiver::Path(vec!["Array".to_string()]),
-        "number" => Receiver::Path(vec!["Number".to_string()]),
-        "regex" => Receiver::Path(vec!["RegExp".to_string()]),
-        "member_expression" => path_of(o, src).map_or(Receiver::Other, Receiver::Path),
+        "string" | "template_string" => Receiver::Path(vec!["String".into()]),
+        "array" => Receiver::Path(vec!["Array".into()]),
+        "number" => Receiver::Path(vec!["Number".into()]),
+        "regex" => Receiver::path(["RegExp"]),
+        "member_expression" => path_of(o, src).map_or(Receiver::Other, Receiver::path),
         // `new X().m()`: read as a call of `X` (resolution takes a class called for an
         // instance of it; calling a class without `new` does not compile).
         "new_expression" if depth < MAX_CALL_CHAIN => {

@@ -284,7 +284,7 @@ impl<'s, 't> Walker<'s, 't> {
                             let scope = self.scope();
                             self.facts.type_hints.push(TypeHint {
                                 scope,
-                                name: name.to_string(),
+                                name: name.into(),
                                 source: HintSource::Annotation(ty.clone()),
                                 line: start_line(p),
                                 visible: None,

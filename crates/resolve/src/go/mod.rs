@@ -623,10 +623,10 @@ impl<'db> Resolver<'db> {
                     _ => return None,
                 };
                 let scope = self.tables.scope(&pkg.dir, &pkg.name)?;
-                scope.types.contains_key(name).then(|| TypeRef {
+                scope.types.contains_key(name.as_str()).then(|| TypeRef {
                     dir: pkg.dir.clone(),
                     pkg: pkg.name.clone(),
-                    name: name.clone(),
+                    name: name.to_string(),
                 })
             }
         }
@@ -636,7 +636,7 @@ impl<'db> Resolver<'db> {
     /// fields), as seen at `line`.
     fn path_type(
         &self,
-        parts: &[String],
+        parts: &[codegraph_parse::Name],
         func: Option<SymbolIdx>,
         line: Pos,
         depth: u32,
@@ -698,7 +698,7 @@ impl<'db> Resolver<'db> {
     /// `a.b.M()`: through a local, an imported package, a package var, or a type.
     fn selector(
         &self,
-        parts: &[String],
+        parts: &[codegraph_parse::Name],
         name: &str,
         func: Option<SymbolIdx>,
         line: Pos,
@@ -732,7 +732,7 @@ impl<'db> Resolver<'db> {
                             let t = TypeRef {
                                 dir: pkg.dir.clone(),
                                 pkg: pkg.name.clone(),
-                                name: second.clone(),
+                                name: second.to_string(),
                             };
                             return self.method_on(&t, name);
                         }
@@ -747,7 +747,7 @@ impl<'db> Resolver<'db> {
                     let t = TypeRef {
                         dir: self.own.dir.clone(),
                         pkg: self.own.name.clone(),
-                        name: first.clone(),
+                        name: first.to_string(),
                     };
                     return self.method_on(&t, name);
                 }
@@ -812,7 +812,7 @@ impl<'db> Resolver<'db> {
     /// `DefaultServeMux.Handle`, `http.DefaultClient` in `http.DefaultClient.Do`).
     fn receiver_value(
         &self,
-        parts: &[String],
+        parts: &[codegraph_parse::Name],
         func: Option<SymbolIdx>,
         line: Pos,
     ) -> Option<(SymRef, Reason)> {

@@ -395,10 +395,12 @@ pub(crate) fn resolve_type(imports: &FileImports, own: &PkgRef, written: &str) -
 /// A function called by a hint's initialiser, as a package function reference.
 fn result_of(imports: &FileImports, own: &PkgRef, callee: &Callee) -> Option<VarType> {
     match &callee.receiver {
-        Receiver::None => Some(VarType::ResultOf { pkg: own.clone(), func: callee.name.clone() }),
+        Receiver::None => {
+            Some(VarType::ResultOf { pkg: own.clone(), func: callee.name.to_string() })
+        }
         Receiver::Path(p) if p.len() == 1 => {
             let pkg = imports.by_name.get(p.first()?.as_str())?.as_ref()?;
-            Some(VarType::ResultOf { pkg: pkg.clone(), func: callee.name.clone() })
+            Some(VarType::ResultOf { pkg: pkg.clone(), func: callee.name.to_string() })
         }
         _ => None,
     }
@@ -664,7 +666,7 @@ fn add_decls(out: &mut FileDecls, cx: &FileCx<'_>) {
                 }
                 for h in cx.index.hints.get(&idx).into_iter().flatten() {
                     if let HintSource::Annotation(t) = &h.source {
-                        info.fields.insert(h.name.clone(), resolve_type(imports, own, t));
+                        info.fields.insert(h.name.to_string(), resolve_type(imports, own, t));
                     }
                 }
                 for h in cx.index.heritage.get(&idx).into_iter().flatten() {
@@ -708,7 +710,7 @@ fn add_members(out: &mut FileDecls, cx: &FileCx<'_>) {
             | HintSource::ParamFn { .. } => None,
         };
         if let Some(v) = var {
-            out.vars.push((h.name.clone(), v));
+            out.vars.push((h.name.to_string(), v));
         }
     }
 }

@@ -126,7 +126,7 @@ pub(crate) fn java_index(db: &dyn salsa::Database, file: SourceFile) -> JavaInde
             HintSource::Annotation(t) if out.types.contains_key(&scope) => {
                 // A field (or a record component) of the type `scope`.
                 let members = out.types.get(&scope).map(|i| &i.members);
-                let field = members.and_then(|m| m.get(&h.name)).and_then(|v| {
+                let field = members.and_then(|m| m.get(h.name.as_str())).and_then(|v| {
                     v.iter().copied().find(|&m| {
                         matches!(out.kind(m), Some(NodeKind::Property | NodeKind::Constant))
                     })

@@ -501,7 +501,13 @@ impl<'db> Local<'db> {
     }
 
     /// The type of a name chain.
-    fn path_type(&self, scope: Option<SymbolIdx>, path: &[String], line: u32, depth: u32) -> Ty {
+    fn path_type(
+        &self,
+        scope: Option<SymbolIdx>,
+        path: &[codegraph_parse::Name],
+        line: u32,
+        depth: u32,
+    ) -> Ty {
         let Some(first) = path.first() else { return Ty::Unknown };
         if depth > MAX_DEPTH {
             return Ty::Unknown;
@@ -556,13 +562,13 @@ impl<'db> Local<'db> {
     }
 
     /// `a.b.C...` as a package-qualified type: the type and how many segments it took.
-    fn qualified_prefix(&self, path: &[String]) -> Option<(Target, usize)> {
+    fn qualified_prefix(&self, path: &[codegraph_parse::Name]) -> Option<(Target, usize)> {
         for i in (1..path.len()).rev() {
             let package = path[..i].join(".");
             if self.package(&package).is_empty() {
                 continue;
             }
-            let t = self.top_type(&package, &path[i])?;
+            let t = self.top_type(&package, path[i].as_str())?;
             return Some((t, i + 1));
         }
         None
@@ -824,7 +830,7 @@ impl<'db> Local<'db> {
         if kind == CallKind::New {
             let text = match &c.receiver {
                 Receiver::Path(p) => format!("{}.{}", p.join("."), c.name),
-                _ => c.name.clone(),
+                _ => c.name.to_string(),
             };
             return match self.type_named(self.file, scope, &text, depth + 1) {
                 Ty::Class(t, 0, _) => (Found::Member(t), Reason::TypedReceiver),
@@ -1131,7 +1137,7 @@ fn render(c: &Callee) -> String {
         Receiver::This => "this.".to_string(),
         Receiver::Super => "super.".to_string(),
         Receiver::Path(p) if p.first().is_some_and(|f| f == "new") => {
-            format!("(({}) …).", p.get(1).map_or("", String::as_str))
+            format!("(({}) …).", p.get(1).map_or("", |s| s.as_str()))
         }
         Receiver::Path(p) => format!("{}.", p.join(".")),
         Receiver::CallResult(inner) => format!("{}().", render(inner)),

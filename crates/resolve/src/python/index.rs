@@ -238,11 +238,11 @@ pub(crate) fn py_index(db: &dyn salsa::Database, file: SourceFile) -> PyIndex {
                 out.returned.entry(f).or_insert_with(|| src.clone());
             }
             (src, None) => {
-                out.variables.entry(h.name.clone()).or_insert_with(|| src.clone());
+                out.variables.entry(h.name.to_string()).or_insert_with(|| src.clone());
             }
             (src, Some(s)) => {
                 if let Some(c) = out.classes.get_mut(&s) {
-                    c.attrs.entry(h.name.clone()).or_default().push(src.clone());
+                    c.attrs.entry(h.name.to_string()).or_default().push(src.clone());
                 }
             }
         }

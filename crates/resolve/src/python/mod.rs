@@ -190,7 +190,7 @@ impl<'db> Local<'db> {
     fn path(
         &self,
         scope: Option<SymbolIdx>,
-        p: &[String],
+        p: &[codegraph_parse::Name],
         line: u32,
         strict: bool,
         depth: u32,
@@ -345,10 +345,10 @@ fn render(c: &Callee) -> String {
         Receiver::Super => "super()".to_string(),
         Receiver::Path(p) => p.join("."),
         Receiver::CallResult(inner) => format!("{}()", render(inner)),
-        Receiver::Other => return c.name.clone(),
+        Receiver::Other => return c.name.to_string(),
     };
     match (head.is_empty(), c.name.is_empty()) {
-        (true, _) => c.name.clone(),
+        (true, _) => c.name.to_string(),
         (false, true) => head,
         (false, false) => format!("{head}.{}", c.name),
     }
@@ -690,7 +690,8 @@ impl LanguageResolver for PythonResolver {
         }
         // A module named by its dotted path, no import needed (Django's `include("a.urls")`).
         let Receiver::Path(p) = &callee.receiver else { return None };
-        let module = l.infer.module(file, &index::ModRef::Abs(p.clone()))?;
+        let module =
+            l.infer.module(file, &index::ModRef::Abs(p.iter().map(|s| s.to_string()).collect()))?;
         found(l.infer.module_attr(&module, &callee.name, 0), Reason::ImportResolved)
     }
 

@@ -168,7 +168,7 @@ pub(crate) fn rust_index(db: &dyn salsa::Database, file: SourceFile) -> RustInde
                 let kind = facts.symbols.get(scope as usize).map(|s| s.kind);
                 match kind {
                     Some(NodeKind::Struct | NodeKind::Constant) => {
-                        out.fields.insert((scope, h.name.clone()), t.clone());
+                        out.fields.insert((scope, h.name.to_string()), t.clone());
                     }
                     Some(NodeKind::TypeAlias) if h.name == "type" => {
                         out.aliases.insert(scope, t.clone());

@@ -334,11 +334,11 @@ impl<'db> Local<'db> {
 
     /// What a path written in `file` at `scope` names; its last segment is looked up in
     /// namespace `ns` (the others name modules or types).
-    fn path(
+    fn path<S: AsRef<str>>(
         &self,
         file: SourceFile,
         scope: Option<SymbolIdx>,
-        segs: &[String],
+        segs: &[S],
         ns: Ns,
         depth: u32,
     ) -> Option<Def> {
@@ -347,7 +347,7 @@ impl<'db> Local<'db> {
             return None;
         }
         let (first, rest) = segs.split_first()?;
-        let mut def = match first.as_str() {
+        let mut def = match first.as_ref() {
             "crate" => Def::Module(self.module_of(file).0.clone(), String::new()),
             "self" => {
                 let (r, p) = self.module_of(file);
@@ -365,9 +365,9 @@ impl<'db> Local<'db> {
         };
         for (i, seg) in rest.iter().enumerate() {
             let seg_ns = if i + 1 == rest.len() { ns } else { Ns::Type };
-            def = match (def, seg.as_str()) {
+            def = match (def, seg.as_ref()) {
                 (Def::Module(r, p), "super") => Def::Module(r, parent_module(&p).to_string()),
-                (d, _) => self.member_of(&d, seg, seg_ns, depth + 1)?,
+                (d, _) => self.member_of(&d, seg.as_ref(), seg_ns, depth + 1)?,
             };
         }
         Some(def)
@@ -977,7 +977,13 @@ impl<'db> Local<'db> {
     }
 
     /// The type of a value chain or an item path.
-    fn path_type(&self, scope: Option<SymbolIdx>, path: &[String], at: Pos, depth: u32) -> Ty {
+    fn path_type(
+        &self,
+        scope: Option<SymbolIdx>,
+        path: &[codegraph_parse::Name],
+        at: Pos,
+        depth: u32,
+    ) -> Ty {
         let Some(first) = path.first() else { return Ty::Unknown };
         if depth > MAX_DEPTH {
             return Ty::Unknown;
@@ -993,7 +999,7 @@ impl<'db> Local<'db> {
                     ) {
                         (Some(Def::Item(t)), Some(field)) => {
                             let index = self.index(t.0);
-                            match index.fields.get(&(t.1, field.clone())) {
+                            match index.fields.get(&(t.1, field.to_string())) {
                                 Some(ft) => self.ty_named(
                                     t.0,
                                     index.parent(t.1).or(Some(t.1)),
@@ -1025,10 +1031,17 @@ impl<'db> Local<'db> {
     }
 
     /// The type of an item used as a value: a `const` or `static`, a unit struct, a variant.
-    fn item_value_type(&self, scope: Option<SymbolIdx>, segs: &[String], depth: u32) -> Ty {
+    fn item_value_type<S: AsRef<str>>(
+        &self,
+        scope: Option<SymbolIdx>,
+        segs: &[S],
+        depth: u32,
+    ) -> Ty {
         match self.path(self.file, scope, segs, Ns::Value, depth + 1) {
             Some(Def::Item(t)) => self.value_of_item(t, depth),
-            Some(Def::External) => Ty::Ext(segs.last().cloned().unwrap_or_default(), Vec::new()),
+            Some(Def::External) => {
+                Ty::Ext(segs.last().map(|s| s.as_ref().to_string()).unwrap_or_default(), Vec::new())
+            }
             _ => Ty::Unknown,
         }
     }
@@ -1220,7 +1233,7 @@ impl<'db> Local<'db> {
                             ) =>
                     {
                         let last = p.last().cloned().unwrap_or_default();
-                        Ty::Ext(last, Vec::new())
+                        Ty::Ext(last.to_string(), Vec::new())
                     }
                     _ => Ty::Unknown,
                 }
@@ -1461,8 +1474,8 @@ impl<'db> Local<'db> {
                     }
                     return (Found::External, Reason::TypedReceiver);
                 }
-                let mut segs: Vec<String> = p[1..].to_vec();
-                segs.push(c.name.clone());
+                let mut segs: Vec<String> = p[1..].iter().map(|s| s.to_string()).collect();
+                segs.push(c.name.to_string());
                 match self.path(self.file, scope, &segs, Ns::Value, depth + 1) {
                     Some(Def::Item(t)) => (
                         callable(self.index(t.0), t),
@@ -1714,7 +1727,7 @@ fn render(c: &Callee) -> String {
             format!("{}::", p[1..].join("::"))
         }
         Receiver::Path(p) if p.first().is_some_and(|f| f == "new") => {
-            format!("({} {{..}}).", p.get(1).map_or("", String::as_str))
+            format!("({} {{..}}).", p.get(1).map_or("", |s| s.as_str()))
         }
         Receiver::Path(p) => format!("{}.", p.join(".")),
         Receiver::CallResult(inner) if inner.name == "?" => {
@@ -1731,7 +1744,7 @@ fn render(c: &Callee) -> String {
 }
 
 fn render_recv(r: &Receiver) -> String {
-    let c = Callee { receiver: r.clone(), name: String::new() };
+    let c = Callee { receiver: r.clone(), name: String::new().into() };
     render(&c).trim_end_matches("(…)").to_string()
 }
 

@@ -161,7 +161,7 @@ impl LanguageResolver for TerraformResolver {
         let mut out = Resolved::default();
         for r in &facts.value_refs {
             let Receiver::Path(head) = &r.callee.receiver else { continue };
-            let mut path: Vec<&str> = head.iter().map(String::as_str).collect();
+            let mut path: Vec<&str> = head.iter().map(|s| s.as_str()).collect();
             path.push(&r.callee.name);
             let Some((addr, output)) = address(&path) else { continue };
             let src = caller_id(db, file, r.enclosing);

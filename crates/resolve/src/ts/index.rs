@@ -114,7 +114,7 @@ pub(crate) fn file_local_hints(db: &dyn salsa::Database, file: SourceFile) -> Hi
         {
             continue;
         }
-        hints.entry((h.scope, h.name.clone())).or_default().push(h.source.clone());
+        hints.entry((h.scope, h.name.to_string())).or_default().push(h.source.clone());
     }
     hints
 }
@@ -254,7 +254,7 @@ pub(crate) fn file_index(db: &dyn salsa::Database, file: SourceFile) -> FileInde
                 }
                 (HintSource::Annotation(_), _) if !is_local_scope(facts, h.scope) => {
                     ix.annotation_args
-                        .entry((h.scope, h.name.clone()))
+                        .entry((h.scope, h.name.to_string()))
                         .or_insert_with(|| args.to_vec());
                 }
                 _ => {}
@@ -271,7 +271,7 @@ pub(crate) fn file_index(db: &dyn salsa::Database, file: SourceFile) -> FileInde
             continue;
         }
         if !is_local_scope(facts, h.scope) {
-            ix.hints.entry((h.scope, h.name.clone())).or_default().push(h.source.clone());
+            ix.hints.entry((h.scope, h.name.to_string())).or_default().push(h.source.clone());
         }
     }
     let mut args = ts.map(|t| by_index(&t.heritage_args)).unwrap_or_default();

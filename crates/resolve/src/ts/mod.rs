@@ -222,7 +222,7 @@ pub(crate) fn resolve_file(
     for (site, is_type) in sites {
         let target = if is_type {
             let written = match &site.callee.receiver {
-                codegraph_parse::Receiver::None => site.callee.name.clone(),
+                codegraph_parse::Receiver::None => site.callee.name.to_string(),
                 codegraph_parse::Receiver::Path(p) if p.len() == 1 => {
                     format!("{}.{}", p[0], site.callee.name)
                 }

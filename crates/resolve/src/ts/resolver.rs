@@ -769,7 +769,7 @@ impl<'db> Resolver<'db> {
         &self,
         f: SourceFile,
         scope: Option<SymbolIdx>,
-        path: &[String],
+        path: &[codegraph_parse::Name],
         depth: u32,
     ) -> Option<Val> {
         if depth > MAX_DEPTH {

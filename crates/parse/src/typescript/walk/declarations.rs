@@ -409,7 +409,7 @@ impl<'s, 't> Walker<'s, 't> {
         if let Some(source) = source {
             self.facts.type_hints.push(TypeHint {
                 scope: class,
-                name,
+                name: name.into(),
                 source,
                 line: start_line(node),
                 visible: None,
@@ -442,7 +442,7 @@ impl<'s, 't> Walker<'s, 't> {
         {
             self.facts.type_hints.push(TypeHint {
                 scope: parent,
-                name,
+                name: name.into(),
                 source: HintSource::Annotation(ty),
                 line: start_line(node),
                 visible: None,
@@ -688,7 +688,7 @@ impl<'s, 't> Walker<'s, 't> {
             }
             self.facts.type_hints.push(TypeHint {
                 scope,
-                name: name.to_string(),
+                name: name.into(),
                 source,
                 line: start_line(node),
                 visible: None,
@@ -732,11 +732,14 @@ impl<'s, 't> Walker<'s, 't> {
                 _ => continue,
             };
             // The property is read where it is destructured.
-            let receiver =
-                if base == ["this"] { Receiver::This } else { Receiver::Path(base.clone()) };
+            let receiver = if base == ["this"] {
+                Receiver::This
+            } else {
+                Receiver::path(base.iter().map(String::as_str))
+            };
             self.facts.accesses.push(FieldAccess {
                 receiver,
-                name: key.to_string(),
+                name: key.into(),
                 line: start_line(k),
                 enclosing: self.existing_scope(),
                 write: false,
@@ -745,8 +748,8 @@ impl<'s, 't> Walker<'s, 't> {
             path.push(key.to_string());
             self.facts.type_hints.push(TypeHint {
                 scope,
-                name: local.to_string(),
-                source: HintSource::Value(Receiver::Path(path)),
+                name: local.into(),
+                source: HintSource::Value(Receiver::path(path)),
                 line: start_line(k),
                 visible: None,
             });
@@ -772,8 +775,8 @@ impl<'s, 't> Walker<'s, 't> {
         let scope = self.scope();
         self.facts.type_hints.push(TypeHint {
             scope,
-            name: text(left, self.src).to_string(),
-            source: HintSource::Value(Receiver::Path(path)),
+            name: text(left, self.src).into(),
+            source: HintSource::Value(Receiver::path(path)),
             line: start_line(node),
             visible: None,
         });
@@ -801,7 +804,7 @@ impl<'s, 't> Walker<'s, 't> {
         let scope = self.scope();
         self.facts.type_hints.push(TypeHint {
             scope,
-            name: text(left, self.src).to_string(),
+            name: text(left, self.src).into(),
             source: HintSource::Annotation(ty),
             line: start_line(node),
             visible: None,
@@ -820,7 +823,7 @@ impl<'s, 't> Walker<'s, 't> {
             return self.value_hint(first);
         }
         if let Some(path) = value_path(v, self.src) {
-            return Some(HintSource::Value(Receiver::Path(path)));
+            return Some(HintSource::Value(Receiver::path(path)));
         }
         match v.kind() {
             "new_expression" => {

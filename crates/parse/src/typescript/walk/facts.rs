@@ -79,12 +79,7 @@ impl<'s, 't> Walker<'s, 't> {
             return;
         }
         let name = text(node, self.src);
-        self.push_ref(
-            true,
-            Callee { receiver: Receiver::None, name: name.to_string() },
-            node,
-            name,
-        );
+        self.push_ref(true, Callee { receiver: Receiver::None, name: name.into() }, node, name);
     }
 
     /// The types an overload signature names (`function f<T extends A>(x: B): C;` above the
@@ -160,8 +155,8 @@ impl<'s, 't> Walker<'s, 't> {
             return;
         }
         let callee = Callee {
-            receiver: Receiver::Path(vec![text(module, self.src).to_string()]),
-            name: text(name, self.src).to_string(),
+            receiver: Receiver::Path(vec![text(module, self.src).into()]),
+            name: text(name, self.src).into(),
         };
         self.push_ref(true, callee, name, text(node, self.src));
     }
@@ -213,12 +208,7 @@ impl<'s, 't> Walker<'s, 't> {
         {
             return;
         }
-        self.push_ref(
-            false,
-            Callee { receiver: Receiver::None, name: name.to_string() },
-            node,
-            name,
-        );
+        self.push_ref(false, Callee { receiver: Receiver::None, name: name.into() }, node, name);
     }
 
     pub(super) fn push_ref(&mut self, ty: bool, callee: Callee, at: Node<'t>, key: &'s str) {
@@ -370,7 +360,7 @@ impl<'s, 't> Walker<'s, 't> {
             return None;
         }
         let name: String = util::collapse_whitespace(text(e, self.src)).chars().take(60).collect();
-        Some((Callee { receiver: Receiver::Other, name }, e))
+        Some((Callee { receiver: Receiver::Other, name: name.into() }, e))
     }
 
     /// `f()()` / `require('x')(opts)`: the result of a call is itself called. The compiler
@@ -383,7 +373,10 @@ impl<'s, 't> Walker<'s, 't> {
         }
         let (inner_callee, _) = callee_of(inner.child_by_field_name("function")?, self.src)?;
         Some((
-            Callee { receiver: Receiver::CallResult(Box::new(inner_callee)), name: String::new() },
+            Callee {
+                receiver: Receiver::CallResult(Box::new(inner_callee)),
+                name: String::new().into(),
+            },
             inner,
         ))
     }
@@ -738,7 +731,7 @@ impl<'s, 't> Walker<'s, 't> {
                 let scope = self.scope();
                 self.facts.type_hints.push(TypeHint {
                     scope,
-                    name: "this".to_string(),
+                    name: "this".into(),
                     source: HintSource::Annotation(ty),
                     line: start_line(node),
                     visible: None,
@@ -782,7 +775,7 @@ impl<'s, 't> Walker<'s, 't> {
             if let Some(ty) = &ty {
                 self.facts.type_hints.push(TypeHint {
                     scope: class,
-                    name: name.clone(),
+                    name: name.clone().into(),
                     source: HintSource::Annotation(ty.clone()),
                     line: start_line(node),
                     visible: None,
@@ -796,7 +789,7 @@ impl<'s, 't> Walker<'s, 't> {
         if let Some(ty) = ty {
             self.facts.type_hints.push(TypeHint {
                 scope,
-                name,
+                name: name.into(),
                 source: HintSource::Annotation(ty),
                 line: start_line(node),
                 visible: None,
@@ -832,7 +825,7 @@ impl<'s, 't> Walker<'s, 't> {
         let arg = named_position(args, owner);
         self.facts.type_hints.push(TypeHint {
             scope,
-            name,
+            name: name.into(),
             source: HintSource::Callback { callee, arg, param },
             line: start_line(node),
             visible: None,
@@ -871,7 +864,7 @@ impl<'s, 't> Walker<'s, 't> {
             };
             self.facts.type_hints.push(TypeHint {
                 scope,
-                name: name.to_string(),
+                name: name.into(),
                 source: HintSource::ParamFn {
                     index,
                     param: u32::try_from(j).unwrap_or(u32::MAX),

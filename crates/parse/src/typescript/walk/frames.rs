@@ -346,7 +346,7 @@ impl<'s, 't> Walker<'s, 't> {
         };
         self.facts.type_hints.push(TypeHint {
             scope: Some(sym),
-            name: String::new(),
+            name: String::new().into(),
             source: HintSource::Return(ty),
             line: start_line(ret),
             visible: None,
@@ -363,7 +363,7 @@ impl<'s, 't> Walker<'s, 't> {
             }
             self.facts.type_hints.push(TypeHint {
                 scope: Some(sym),
-                name: String::new(),
+                name: String::new().into(),
                 source: HintSource::Return(ty),
                 line: start_line(func),
                 visible: None,
