@@ -9,8 +9,8 @@ use anyhow::{Context, Result};
 use codegraph_db::{Content, Database, SourceFile, Workspace};
 use codegraph_query::{Diagnostic, SnapshotInfo, SourceRow, Store};
 use codegraph_resolve::{
-    Edge, Node, UnresolvedSite, file_graph, file_node, file_unit_digest, node_unit_digest,
-    node_unit_graph, node_units, resolve_file,
+    Edge, Node, UnresolvedSite, file_graph, file_node, file_rows_digest, file_unit_digest,
+    node_unit_digest, node_unit_graph, node_units, resolve_file,
 };
 use codegraph_schema::DiagnosticCode;
 use std::collections::{BTreeMap, HashMap};
@@ -186,7 +186,7 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
     });
 
     let parse_start = Instant::now();
-    let db = Database::default();
+    let mut db = Database::default();
     let candidates = walked.candidates;
     let bar = progress_bar(opts.progress, candidates.len());
     if let Some(c) = &opts.counter {
@@ -234,6 +234,8 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
         files.push(input);
         let node = file_node(&db, input);
         let g = file_graph(&db, input);
+        // Hashed while the rows are at hand: the graph's memo is evicted after the parse.
+        file_rows_digest(&db, input);
         counts.add(node);
         batch.nodes.push(Arc::from([node.clone()]));
         batch.nodes.push(g.nodes.clone());
@@ -264,6 +266,9 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
     crate::scan::sort_diagnostics(&mut read_diagnostics);
     let mut diagnostics = read_diagnostics;
     diagnostics.extend(file_diagnostics);
+    // Every file's rows are with the writer and hashed: drop them from the memos before
+    // resolution, whose own rows take that memory next.
+    salsa::Database::trigger_lru_eviction(&mut db);
     let workspace =
         Workspace::builder(files.clone()).durability(crate::engine::INPUT_DURABILITY).new(&db);
     // The bar keeps moving through the phases after the parse (seconds on a big root).

@@ -20,6 +20,7 @@
 use crate::graph::{file_graph, file_node};
 use crate::keys::FileKey;
 use crate::resolved::resolve_file;
+use codegraph_db::SourceFile;
 use std::hash::{BuildHasher, Hash, Hasher};
 
 /// The hasher of unit digests (see the module doc).
@@ -32,13 +33,23 @@ pub fn unit_hasher() -> UnitHasher {
     foldhash::quality::FixedState::with_seed(SEED).build_hasher()
 }
 
+/// The digest of a file's own rows: its file node and file graph. It is a query of its own
+/// so that the graph need not stay in memory once it is known: [`file_graph`] keeps few
+/// values (`lru`), and a unit digest reads this number instead of the rows.
+#[salsa::tracked(returns(copy))]
+pub fn file_rows_digest(db: &dyn salsa::Database, file: SourceFile) -> u64 {
+    let mut h = unit_hasher();
+    file_node(db, file).hash(&mut h);
+    file_graph(db, file).hash(&mut h);
+    h.finish()
+}
+
 /// The digest of a file unit: its file node, file graph and resolution rows.
 #[salsa::tracked(returns(copy))]
 pub(crate) fn file_unit_digest<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> u64 {
     let file = key.file(db);
     let mut h = unit_hasher();
-    file_node(db, file).hash(&mut h);
-    file_graph(db, file).hash(&mut h);
+    h.write_u64(file_rows_digest(db, file));
     match crate::languages::of(db, file) {
         Some(r) => r.digest(db, key, &mut h),
         None => resolve_file(db, key).hash(&mut h),

@@ -101,7 +101,12 @@ pub fn file_node(db: &dyn salsa::Database, file: SourceFile) -> Node {
 /// Its rows are shared by every salsa database of the process whose input at the same path
 /// holds the same facts (the same `Arc`, which the server shares per blob): sibling worktrees
 /// served by one process keep one copy of each unchanged file's rows ([`shared_rows`]).
-#[salsa::tracked(returns(ref))]
+///
+/// Few values stay cached (`lru`): once the writer has the rows and [`crate::file_rows_digest`]
+/// has hashed them, nothing reads them until the file changes, and a cold index of the Go
+/// standard library kept ~100 MB of them alive through resolution. An evicted value keeps
+/// its dependencies, so a later revision still validates it without rebuilding it.
+#[salsa::tracked(returns(ref), lru = 256)]
 pub fn file_graph(db: &dyn salsa::Database, file: SourceFile) -> FileGraph {
     let path = file.path(db);
     let language = file.language(db);

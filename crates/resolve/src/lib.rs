@@ -43,6 +43,7 @@ mod toy;
 mod ts;
 mod units;
 
+pub use digest::file_rows_digest;
 pub use go::layout::{InferredPrefix, go_inferred_prefix};
 pub use go::table::Platform as GoPlatform;
 pub use graph::{Edge, FileGraph, Node, file_graph, file_node, symbol_ids};
