@@ -69,6 +69,14 @@ enum Journal {
     Off,
 }
 
+/// Page cache (KiB) of a bulk build's connection. Its file has no journal and is nobody's
+/// yet, so a page that leaves the cache is written to the file (the OS keeps it) and read
+/// back cheaply; the inserts are mostly appends, whose working set is a few pages per
+/// B-tree. The 64 MiB of a live index's writer filled up during a cold build and stayed at
+/// the peak: 8 MiB took the Go standard library's cold index from 723-726 to 667-668 MiB
+/// peak RSS at the same speed (2 MiB: 660-662 MiB; docs/BENCHMARKS.md).
+const BULK_CACHE_KIB: i64 = 8192;
+
 /// The page size of a database built by [`Store::open_bulk`].
 const BULK_PAGE_SIZE: i64 = 16384;
 
@@ -170,7 +178,11 @@ impl Store {
             }
         }
         self.conn.pragma_update(None, "temp_store", "MEMORY")?;
-        self.conn.pragma_update(None, "cache_size", -65536)?;
+        let cache_kib = match journal {
+            Journal::Off => BULK_CACHE_KIB,
+            Journal::Wal => 65536,
+        };
+        self.conn.pragma_update(None, "cache_size", -cache_kib)?;
         let version: Option<String> = self
             .conn
             .query_row("SELECT value FROM meta WHERE key = 'schema_version'", [], |r| r.get(0))
