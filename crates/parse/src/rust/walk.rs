@@ -1093,9 +1093,7 @@ impl<'s> Walker<'s> {
                 let path = f.child_by_field_id(ids.path).map(|p| self.path_of(p));
                 let receiver = match path {
                     None => Receiver::None,
-                    Some(Some(p)) if !p.is_empty() => {
-                        Receiver::path(item_path(self.file_relative(p)))
-                    }
+                    Some(Some(p)) if !p.is_empty() => item_path(self.file_relative(p)),
                     _ => Receiver::Other,
                 };
                 (Callee { receiver, name: self.text(name).into() }, name)
@@ -1273,7 +1271,7 @@ impl<'s> Walker<'s> {
                 _ => Receiver::Other,
             },
             "scoped_identifier" => match self.path_of(n) {
-                Some(p) => Receiver::path(item_path(self.file_relative(p))),
+                Some(p) => item_path(self.file_relative(p)),
                 None => Receiver::Other,
             },
             "macro_invocation" => {
@@ -1330,9 +1328,9 @@ impl<'s> Walker<'s> {
                 let mut callee = macros::callee(&kids, name, self.src);
                 if let Receiver::Path(p) = callee.receiver {
                     callee.receiver = match p.first().map(|s| s.as_str()) {
-                        Some("::") => Receiver::path(item_path(
+                        Some("::") => item_path(
                             self.file_relative(p[1..].iter().map(|s| s.to_string()).collect()),
-                        )),
+                        ),
                         _ => Receiver::Path(p),
                     };
                 }
@@ -1462,13 +1460,10 @@ fn field_path(path: &[String], field: &str) -> Receiver {
     Receiver::path(out)
 }
 
-/// A path that names an item (`a::b`, `Foo`), marked apart from a value chain (`a.b`): `::`
-/// first.
-fn item_path(path: Vec<String>) -> Vec<String> {
-    let mut out = Vec::with_capacity(path.len() + 1);
-    out.push("::".to_string());
-    out.extend(path);
-    out
+/// The receiver of a path that names an item (`a::b`, `Foo`), marked apart from a value chain
+/// (`a.b`): `::` first.
+fn item_path(path: Vec<String>) -> Receiver {
+    Receiver::path(std::iter::once("::".to_string()).chain(path))
 }
 
 /// `a :: b::c` -> `["a", "b", "c"]` (whitespace dropped).
