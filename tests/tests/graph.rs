@@ -65,7 +65,7 @@ fn equal_facts_stop_propagation() {
     let mut ran: Vec<String> =
         log.lock().unwrap().iter().map(|k| k.split('(').next().unwrap().to_string()).collect();
     ran.sort();
-    assert_eq!(ran, vec!["file_facts", "parse"], "{ran:?}");
+    assert_eq!(ran, vec!["facts_of", "parse"], "{ran:?}");
     assert_eq!(file_facts(&db, file).symbols[0].name, "F");
 }
 

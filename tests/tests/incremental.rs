@@ -294,7 +294,7 @@ fn go_function_body_edit_reruns_only_its_file() {
         &[
             "low_durability_pin()",
             "parse(b/b.go)",
-            "file_facts(b/b.go)",
+            "facts_of(b/b.go)",
             "file_node(b/b.go)",
             "symbol_ids(b/b.go)",
             "file_graph(b/b.go)",
@@ -323,7 +323,7 @@ fn go_comment_and_whitespace_edit_stops_at_the_facts() {
         &[
             "low_durability_pin()",
             "parse(b/b.go)",
-            "file_facts(b/b.go)",
+            "facts_of(b/b.go)",
             "file_node(b/b.go)",
             "file_rows_digest(b/b.go)",
             "file_unit_digest(b/b.go)",
@@ -345,7 +345,7 @@ fn go_line_shifting_comment_reruns_only_its_file() {
         &[
             "low_durability_pin()",
             "parse(b/b.go)",
-            "file_facts(b/b.go)",
+            "facts_of(b/b.go)",
             "file_node(b/b.go)",
             "symbol_ids(b/b.go)",
             "file_graph(b/b.go)",
@@ -379,7 +379,7 @@ fn go_exported_signature_edit_reruns_the_packages_readers() {
         &[
             "low_durability_pin()",
             "parse(b/b.go)",
-            "file_facts(b/b.go)",
+            "facts_of(b/b.go)",
             "file_node(b/b.go)",
             "symbol_ids(b/b.go)",
             "file_graph(b/b.go)",
@@ -434,7 +434,7 @@ fn go_new_file_reruns_its_package_only() {
             "resolve_core(b/b.go)",
             "resolve_core(b/methods.go)",
             "parse(b/extra.go)",
-            "file_facts(b/extra.go)",
+            "facts_of(b/extra.go)",
             "file_node(b/extra.go)",
             "symbol_ids(b/extra.go)",
             "file_graph(b/extra.go)",
@@ -515,7 +515,7 @@ fn go_renamed_file_reruns_its_package_only() {
             "node_unit_digest(pkg:go:c)",
             "package_interfaces(c/)",
             "parse(c/cc.go)",
-            "file_facts(c/cc.go)",
+            "facts_of(c/cc.go)",
             "file_node(c/cc.go)",
             "symbol_ids(c/cc.go)",
             "file_graph(c/cc.go)",
@@ -546,7 +546,7 @@ fn ts_function_body_edit_reruns_only_its_file() {
         &mut s,
         &[
             "parse(src/util.ts)",
-            "file_facts(src/util.ts)",
+            "facts_of(src/util.ts)",
             "file_node(src/util.ts)",
             "symbol_ids(src/util.ts)",
             "file_graph(src/util.ts)",
@@ -573,7 +573,7 @@ fn ts_line_shifting_comment_reruns_only_its_file() {
         &mut s,
         &[
             "parse(src/util.ts)",
-            "file_facts(src/util.ts)",
+            "facts_of(src/util.ts)",
             "file_node(src/util.ts)",
             "symbol_ids(src/util.ts)",
             "file_graph(src/util.ts)",
@@ -600,7 +600,7 @@ fn ts_exported_signature_edit_reruns_its_importers_only() {
         &mut s,
         &[
             "parse(src/util.ts)",
-            "file_facts(src/util.ts)",
+            "facts_of(src/util.ts)",
             "file_node(src/util.ts)",
             "symbol_ids(src/util.ts)",
             "file_graph(src/util.ts)",
@@ -638,7 +638,7 @@ fn ts_new_file_reruns_module_resolution_of_its_directory_only() {
             "ts_dir(src/)",
             "file_modules(src/app.ts)",
             "parse(src/extra.ts)",
-            "file_facts(src/extra.ts)",
+            "facts_of(src/extra.ts)",
             "file_node(src/extra.ts)",
             "symbol_ids(src/extra.ts)",
             "file_graph(src/extra.ts)",
@@ -695,7 +695,7 @@ fn ts_renamed_file_reruns_only_the_path_layer() {
             "ts_dir(src/)",
             "file_modules(src/app.ts)",
             "parse(src/alone.ts)",
-            "file_facts(src/alone.ts)",
+            "facts_of(src/alone.ts)",
             "file_node(src/alone.ts)",
             "symbol_ids(src/alone.ts)",
             "file_graph(src/alone.ts)",
@@ -730,7 +730,7 @@ fn durable_inputs_first_edit_reruns_the_files_dependents_once() {
             "low_durability_pin()",
             // The edited file: its chain re-runs as for any body edit.
             "parse(b/b.go)",
-            "file_facts(b/b.go)",
+            "facts_of(b/b.go)",
             "file_node(b/b.go)",
             "symbol_ids(b/b.go)",
             "file_graph(b/b.go)",
@@ -775,7 +775,7 @@ fn durable_inputs_first_edit_reruns_the_files_dependents_once() {
         &[
             "low_durability_pin()",
             "parse(b/b.go)",
-            "file_facts(b/b.go)",
+            "facts_of(b/b.go)",
             "file_node(b/b.go)",
             "symbol_ids(b/b.go)",
             "file_graph(b/b.go)",
@@ -824,7 +824,7 @@ fn go_body_edit_does_not_reresolve_docs() {
         &[
             "go_package_of(b/b.go)",
             "parse(b/b.go)",
-            "file_facts(b/b.go)",
+            "facts_of(b/b.go)",
             "file_node(b/b.go)",
             "symbol_ids(b/b.go)",
             "file_graph(b/b.go)",
@@ -853,7 +853,7 @@ fn markdown_edit_reresolves_only_its_doc_edges() {
         &mut s,
         &[
             "parse(README.md)",
-            "file_facts(README.md)",
+            "facts_of(README.md)",
             "file_node(README.md)",
             "symbol_ids(README.md)",
             "file_graph(README.md)",
@@ -945,7 +945,7 @@ fn test_file_edit_rewrites_only_its_tests_edges() {
         &mut s,
         &[
             "parse(b/b_test.go)",
-            "file_facts(b/b_test.go)",
+            "facts_of(b/b_test.go)",
             "file_node(b/b_test.go)",
             "symbol_ids(b/b_test.go)",
             "file_graph(b/b_test.go)",
@@ -1022,7 +1022,7 @@ fn terraform_block_edit_reruns_only_its_file() {
         &mut s,
         &[
             "parse(other.tf)",
-            "file_facts(other.tf)",
+            "facts_of(other.tf)",
             "file_node(other.tf)",
             "symbol_ids(other.tf)",
             "file_graph(other.tf)",
@@ -1045,7 +1045,7 @@ fn terraform_new_address_reresolves_its_module_only() {
         &mut s,
         &[
             "parse(other.tf)",
-            "file_facts(other.tf)",
+            "facts_of(other.tf)",
             "file_node(other.tf)",
             "symbol_ids(other.tf)",
             "file_graph(other.tf)",
@@ -1069,7 +1069,7 @@ fn shell_new_command_adds_its_concept() {
         &mut s,
         &[
             "parse(run.sh)",
-            "file_facts(run.sh)",
+            "facts_of(run.sh)",
             "file_node(run.sh)",
             "symbol_ids(run.sh)",
             "file_graph(run.sh)",
@@ -1096,7 +1096,7 @@ fn shell_function_rename_reresolves_its_callers() {
         &mut s,
         &[
             "parse(lib.sh)",
-            "file_facts(lib.sh)",
+            "facts_of(lib.sh)",
             "file_node(lib.sh)",
             "symbol_ids(lib.sh)",
             "file_graph(lib.sh)",
@@ -1126,7 +1126,7 @@ fn kubernetes_edit_without_new_names_reruns_only_its_file() {
         &mut s,
         &[
             "parse(k8s/web.yaml)",
-            "file_facts(k8s/web.yaml)",
+            "facts_of(k8s/web.yaml)",
             "file_node(k8s/web.yaml)",
             "file_rows_digest(k8s/web.yaml)",
             "file_unit_digest(k8s/web.yaml)",
@@ -1145,7 +1145,7 @@ fn kubernetes_label_change_reresolves_selectors() {
         &mut s,
         &[
             "parse(k8s/web.yaml)",
-            "file_facts(k8s/web.yaml)",
+            "facts_of(k8s/web.yaml)",
             "file_node(k8s/web.yaml)",
             "symbol_ids(k8s/web.yaml)",
             "file_graph(k8s/web.yaml)",
@@ -1173,7 +1173,7 @@ fn elixir_body_edit_reruns_only_its_file() {
         &mut s,
         &[
             "parse(lib/b.ex)",
-            "file_facts(lib/b.ex)",
+            "facts_of(lib/b.ex)",
             "file_node(lib/b.ex)",
             "file_rows_digest(lib/b.ex)",
             "file_unit_digest(lib/b.ex)",
@@ -1191,7 +1191,7 @@ fn elixir_rename_reresolves_callers() {
         &mut s,
         &[
             "parse(lib/b.ex)",
-            "file_facts(lib/b.ex)",
+            "facts_of(lib/b.ex)",
             "file_node(lib/b.ex)",
             "symbol_ids(lib/b.ex)",
             "file_graph(lib/b.ex)",
@@ -1239,7 +1239,7 @@ fn python_body_edit_reruns_only_its_file() {
         &mut s,
         &[
             "parse(app/models.py)",
-            "file_facts(app/models.py)",
+            "facts_of(app/models.py)",
             "file_node(app/models.py)",
             "symbol_ids(app/models.py)",
             "file_graph(app/models.py)",
@@ -1269,7 +1269,7 @@ fn rust_new_file_reresolves_nothing_else() {
             // The layout re-runs; its per-key readers compare equal.
             "crate_roots()",
             "file_endpoints(src/extra.rs)",
-            "file_facts(src/extra.rs)",
+            "facts_of(src/extra.rs)",
             "file_graph(src/extra.rs)",
             "file_rows_digest(src/extra.rs)",
             "file_module(src/cart.rs)",
@@ -1303,7 +1303,7 @@ fn python_method_rename_reresolves_its_readers() {
         &mut s,
         &[
             "parse(app/models.py)",
-            "file_facts(app/models.py)",
+            "facts_of(app/models.py)",
             "file_node(app/models.py)",
             "symbol_ids(app/models.py)",
             "file_graph(app/models.py)",
@@ -1357,7 +1357,7 @@ fn java_body_edit_reruns_only_its_file() {
         &mut s,
         &[
             "parse(src/com/shop/Cart.java)",
-            "file_facts(src/com/shop/Cart.java)",
+            "facts_of(src/com/shop/Cart.java)",
             "file_node(src/com/shop/Cart.java)",
             "symbol_ids(src/com/shop/Cart.java)",
             "file_graph(src/com/shop/Cart.java)",
@@ -1382,7 +1382,7 @@ fn java_method_rename_reresolves_its_readers() {
         &mut s,
         &[
             "parse(src/com/shop/Cart.java)",
-            "file_facts(src/com/shop/Cart.java)",
+            "facts_of(src/com/shop/Cart.java)",
             "file_node(src/com/shop/Cart.java)",
             "symbol_ids(src/com/shop/Cart.java)",
             "file_graph(src/com/shop/Cart.java)",
@@ -1450,7 +1450,7 @@ fn rust_body_edit_reruns_only_its_file() {
         &mut s,
         &[
             "parse(src/cart.rs)",
-            "file_facts(src/cart.rs)",
+            "facts_of(src/cart.rs)",
             "file_node(src/cart.rs)",
             "symbol_ids(src/cart.rs)",
             "file_graph(src/cart.rs)",
@@ -1478,7 +1478,7 @@ fn rust_method_rename_reresolves_its_readers() {
         &mut s,
         &[
             "parse(src/cart.rs)",
-            "file_facts(src/cart.rs)",
+            "facts_of(src/cart.rs)",
             "file_node(src/cart.rs)",
             "symbol_ids(src/cart.rs)",
             "file_graph(src/cart.rs)",
@@ -1511,7 +1511,7 @@ fn rust_field_added_reresolves_its_readers() {
         &mut s,
         &[
             "parse(src/cart.rs)",
-            "file_facts(src/cart.rs)",
+            "facts_of(src/cart.rs)",
             "file_node(src/cart.rs)",
             "symbol_ids(src/cart.rs)",
             "file_graph(src/cart.rs)",
@@ -1571,7 +1571,7 @@ fn protobuf_field_added_reresolves_only_its_readers() {
         &mut s,
         &[
             "parse(proto/b/b.proto)",
-            "file_facts(proto/b/b.proto)",
+            "facts_of(proto/b/b.proto)",
             "file_node(proto/b/b.proto)",
             "symbol_ids(proto/b/b.proto)",
             "file_graph(proto/b/b.proto)",
@@ -1596,7 +1596,7 @@ fn protobuf_message_rename_reresolves_its_readers() {
         &mut s,
         &[
             "parse(proto/b/b.proto)",
-            "file_facts(proto/b/b.proto)",
+            "facts_of(proto/b/b.proto)",
             "file_node(proto/b/b.proto)",
             "symbol_ids(proto/b/b.proto)",
             "file_graph(proto/b/b.proto)",

@@ -44,35 +44,67 @@ pub fn line_count(text: &str) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-/// What makes a [`LazyFacts`]' facts.
-type Decode = Box<dyn FnOnce() -> Arc<FileFacts> + Send>;
-
-/// Facts an index stored for a file, decoded on first use: a restored engine sets every
-/// file's content at once, and most are never read before the process ends (a seeded
-/// worktree at its sibling's commit derives nothing; an edit reads the units it reaches).
+/// Facts an index stored for a file, kept encoded and decoded when read: a restored engine
+/// sets every file's content at once and most are never read before the process ends (a
+/// seeded worktree at its sibling's commit derives nothing), and the decoded facts of a big
+/// root are several times their encoding (the Go standard library: 212 MB against 26.5 MB),
+/// so none is held for longer than someone uses it. [`LazyFacts::get`] hands out the decoded
+/// facts while any holder keeps them (the cold build's worker, a query, the caller's cache of
+/// recent ones, another root sharing the blob) and decodes again after that.
 /// Compared by the content hash of the bytes they were extracted from.
 pub struct LazyFacts {
     hash: String,
-    decode: std::sync::Mutex<Option<Decode>>,
-    facts: std::sync::OnceLock<Arc<FileFacts>>,
+    language: Option<Language>,
+    bytes: Box<[u8]>,
+    /// The last decoded facts, while someone holds them.
+    decoded: std::sync::Mutex<std::sync::Weak<FileFacts>>,
+    decode: fn(&LazyFacts) -> Arc<FileFacts>,
 }
 
 impl LazyFacts {
-    /// Facts of the blob with content hash `hash`, made by `decode` when first asked for.
-    pub fn new(hash: String, decode: impl FnOnce() -> Arc<FileFacts> + Send + 'static) -> Self {
+    /// The facts encoded in `bytes` (from a file with content hash `hash`, read as
+    /// `language`), made by `decode` whenever they are asked for and nobody holds them.
+    /// `decoded`: facts already at hand for the same bytes (the cold build extracted them).
+    pub fn new(
+        hash: String,
+        language: Option<Language>,
+        bytes: Vec<u8>,
+        decoded: Option<&Arc<FileFacts>>,
+        decode: fn(&LazyFacts) -> Arc<FileFacts>,
+    ) -> Self {
         LazyFacts {
             hash,
-            decode: std::sync::Mutex::new(Some(Box::new(decode))),
-            facts: std::sync::OnceLock::new(),
+            language,
+            bytes: bytes.into_boxed_slice(),
+            decoded: std::sync::Mutex::new(decoded.map(Arc::downgrade).unwrap_or_default()),
+            decode,
         }
     }
 
-    /// The facts, decoded now if they were not yet (once, whichever thread asks first).
-    pub fn get(&self) -> &Arc<FileFacts> {
-        self.facts.get_or_init(|| {
-            let decode = self.decode.lock().unwrap_or_else(|e| e.into_inner()).take();
-            decode.map_or_else(Arc::default, |d| d())
-        })
+    /// The facts: the copy someone holds, else decoded now.
+    pub fn get(&self) -> Arc<FileFacts> {
+        let mut held = self.decoded.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(facts) = held.upgrade() {
+            return facts;
+        }
+        let facts = (self.decode)(self);
+        *held = Arc::downgrade(&facts);
+        facts
+    }
+
+    /// Content hash of the bytes the facts were extracted from.
+    pub fn hash(&self) -> &str {
+        &self.hash
+    }
+
+    /// The language the file was read as.
+    pub fn language(&self) -> Option<Language> {
+        self.language
+    }
+
+    /// The encoded facts (`codegraph_parse::encode_facts`).
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
     }
 }
 
@@ -99,7 +131,7 @@ pub enum Content {
     /// without reading or parsing the file. Files that resolution reads as text (`go.mod`,
     /// `tsconfig.json`, `package.json`) are always loaded as [`Content::Text`].
     Stored(Arc<FileFacts>),
-    /// Stored facts not decoded yet ([`LazyFacts`]).
+    /// Stored facts, kept encoded ([`LazyFacts`]).
     Lazy(Arc<LazyFacts>),
 }
 
@@ -156,21 +188,64 @@ pub fn parse(db: &dyn salsa::Database, file: SourceFile) -> Parsed {
     }
 }
 
-/// The per-file facts: the firewall between syntax and everything else. Shared, not copied,
-/// with the input that holds stored facts (a restored index, a cold build).
-#[salsa::tracked(returns(ref))]
-pub fn file_facts(db: &dyn salsa::Database, file: SourceFile) -> Arc<FileFacts> {
-    let Some(language) = file.language(db) else {
-        return Arc::default();
-    };
-    match file.content(db) {
-        Content::Stored(facts) => Arc::clone(facts),
-        Content::Lazy(lazy) => Arc::clone(lazy.get()),
-        Content::Text(text) => {
-            let tree = parse(db, file);
-            Arc::new(codegraph_parse::extract(language, text, tree.0.as_ref()))
+/// A file's facts as [`facts_of`] memoizes them: held (parsed from the text, or set by an
+/// edit), or encoded ([`LazyFacts`], decoded when read). Equal when the facts are: an edit
+/// that leaves a file's facts unchanged stops propagating here.
+#[derive(Clone, Debug)]
+pub enum FactsRef {
+    Held(Arc<FileFacts>),
+    Lazy(Arc<LazyFacts>),
+}
+
+impl FactsRef {
+    /// The facts (decoded now when encoded and nobody holds them).
+    pub fn get(&self) -> Arc<FileFacts> {
+        match self {
+            FactsRef::Held(f) => Arc::clone(f),
+            FactsRef::Lazy(l) => l.get(),
         }
     }
+}
+
+impl PartialEq for FactsRef {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (FactsRef::Held(a), FactsRef::Held(b)) => Arc::ptr_eq(a, b) || a == b,
+            (FactsRef::Lazy(a), FactsRef::Lazy(b)) if a == b => true,
+            // Other bytes (or one side held) may still give the same facts.
+            _ => self.get() == other.get(),
+        }
+    }
+}
+
+impl Eq for FactsRef {}
+
+/// The facts of a file without a provider, or with none stored.
+fn no_facts() -> Arc<FileFacts> {
+    static EMPTY: std::sync::OnceLock<Arc<FileFacts>> = std::sync::OnceLock::new();
+    Arc::clone(EMPTY.get_or_init(Arc::default))
+}
+
+/// The per-file facts: the firewall between syntax and everything else. The memo holds the
+/// input's facts (shared, not copied) or their encoding, never a decoded copy of its own.
+#[salsa::tracked(returns(ref))]
+pub fn facts_of(db: &dyn salsa::Database, file: SourceFile) -> FactsRef {
+    let Some(language) = file.language(db) else {
+        return FactsRef::Held(no_facts());
+    };
+    match file.content(db) {
+        Content::Stored(facts) => FactsRef::Held(Arc::clone(facts)),
+        Content::Lazy(lazy) => FactsRef::Lazy(Arc::clone(lazy)),
+        Content::Text(text) => {
+            let tree = parse(db, file);
+            FactsRef::Held(Arc::new(codegraph_parse::extract(language, text, tree.0.as_ref())))
+        }
+    }
+}
+
+/// A file's facts ([`facts_of`]), decoded when they are stored encoded and nobody holds them.
+pub fn file_facts(db: &dyn salsa::Database, file: SourceFile) -> Arc<FileFacts> {
+    facts_of(db, file).get()
 }
 
 /// The concrete database. Cloning gives a handle for another thread (see [`Self::prefetch`]).
@@ -365,7 +440,7 @@ mod tests {
         );
         assert_eq!(file_facts(&db, file).symbols.len(), 2);
         let first: Vec<String> = std::mem::take(&mut *log.lock().unwrap());
-        assert!(first.iter().any(|k| k.starts_with("file_facts")), "{first:?}");
+        assert!(first.iter().any(|k| k.starts_with("facts_of")), "{first:?}");
         assert!(first.iter().any(|k| k.starts_with("parse")), "{first:?}");
 
         // Same text again: nothing re-runs.
@@ -375,10 +450,10 @@ mod tests {
         // A new text re-runs both; identical facts would stop propagation further down.
         use salsa::Setter;
         file.set_content(&mut db).to(Content::Text(Arc::from("# A\n## C\n")));
-        let facts = file_facts(&db, file);
+        let facts = &file_facts(&db, file);
         assert_eq!(facts.symbols[1].name, "C");
         let second = std::mem::take(&mut *log.lock().unwrap());
-        assert!(second.iter().any(|k| k.starts_with("file_facts")), "{second:?}");
+        assert!(second.iter().any(|k| k.starts_with("facts_of")), "{second:?}");
     }
 
     /// Facts restored from a previous index stand in for the text: no parse runs, and
@@ -401,14 +476,14 @@ mod tests {
             Content::Stored(Arc::new(facts.clone())),
             FileMeta::for_text(text),
         );
-        assert_eq!(**file_facts(&db, file), facts);
+        assert_eq!(*file_facts(&db, file), facts);
         assert_eq!(super::text(&db, file), "");
         let ran = std::mem::take(&mut *log.lock().unwrap());
         assert!(!ran.iter().any(|k| k.starts_with("parse")), "{ran:?}");
 
         use salsa::Setter;
         file.set_content(&mut db).to(Content::Text(Arc::from(text)));
-        assert_eq!(**file_facts(&db, file), facts);
+        assert_eq!(*file_facts(&db, file), facts);
     }
 
     #[test]

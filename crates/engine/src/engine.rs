@@ -88,7 +88,7 @@ pub struct Engine {
     verify_surface: bool,
     /// The lock git holds while it rewrites this root's worktree (found once).
     git_lock: std::sync::OnceLock<Option<PathBuf>>,
-    /// Restored facts not decoded yet ([`Engine::decode_restored`]).
+    /// Restored files whose summaries are not computed yet ([`Engine::summarize_restored`]).
     lazy_facts: bool,
 }
 
@@ -994,7 +994,7 @@ impl Engine {
             removed_files: delta.removed.len(),
             ..Default::default()
         };
-        self.decode_restored();
+        self.summarize_restored();
         let before = self.surfaces_before(&delta);
         let inputs = self.set_inputs(delta.upserts, delta.touched, &delta.removed);
         let shortcut = self.surfaces_kept(&inputs, before);
@@ -1126,17 +1126,18 @@ impl Engine {
         InputChanges { upserted, touched, retiring, list_changed }
     }
 
-    /// Decodes a restored engine's facts on every core before its first derivation: they are
-    /// decoded when first read ([`codegraph_db::LazyFacts`]), so an engine that derives
-    /// nothing (a worktree seeded at its sibling's commit) decodes nothing, but resolution
-    /// reads most files' facts through workspace tables (a Go file's import view reads every
-    /// Go file's imports), one file at a time: 0.59 s for a one-file re-index of the Go
-    /// standard library instead of ~0.1 s.
-    fn decode_restored(&mut self) {
+    /// Computes a restored engine's per-file summaries on every core before its first
+    /// derivation ([`codegraph_resolve::file_summaries`]): its facts stay encoded until read
+    /// ([`codegraph_db::LazyFacts`]), so an engine that derives nothing (a worktree seeded at
+    /// its sibling's commit) decodes nothing, but resolution reads every file's summaries
+    /// through workspace tables (a Go file's import view reads every Go file's imports), one
+    /// file at a time, and each would decode its file's facts there.
+    fn summarize_restored(&mut self) {
         if std::mem::take(&mut self.lazy_facts) {
             let inputs: Vec<SourceFile> = self.files.values().map(|e| e.input).collect();
             self.db.par_each(&inputs, |db, f| {
-                file_facts(db, f);
+                let _held = file_facts(db, f);
+                codegraph_resolve::file_summaries(db, f);
             });
         }
     }
@@ -1487,27 +1488,25 @@ pub fn source_row(
     mtime_ns: i64,
 ) -> SourceRow {
     let language = input.language(db);
-    let facts = language.map(|_| codegraph_parse::encode_facts(file_facts(db, input)));
+    let facts = language.map(|_| match input.content(db) {
+        Content::Lazy(lazy) => lazy.bytes().to_vec(),
+        _ => codegraph_parse::encode_facts(&file_facts(db, input)),
+    });
     source_row_of(path, input.meta(db), mtime_ns, facts, language)
 }
 
-/// The content of a restored file whose facts the index stored: decoded when first read, as
-/// one copy per blob within the process (another root may hold the same blob's facts). A
-/// blob that does not decode (a damaged row) reads as no facts, with a warning.
+/// The content of a restored file whose facts the index stored: kept encoded and decoded
+/// when read, as one copy per blob within the process (another root may hold the same
+/// blob's facts); see [`crate::shared::decode`].
 fn lazy_facts(row: &SourceRow, bytes: Vec<u8>) -> Content {
-    let (hash, path) = (row.hash.clone(), row.path.clone());
     let language = row.language.as_deref().and_then(codegraph_parse::Language::from_name);
-    let key = hash.clone();
-    Content::Lazy(Arc::new(codegraph_db::LazyFacts::new(key, move || {
-        crate::shared::facts(&hash, language, || match codegraph_parse::decode_facts(&bytes) {
-            Ok(facts) => Some(facts),
-            Err(e) => {
-                tracing::warn!("the stored facts of {path} do not decode ({e:?}); read as none");
-                Some(FileFacts::default())
-            }
-        })
-        .unwrap_or_default()
-    })))
+    Content::Lazy(Arc::new(codegraph_db::LazyFacts::new(
+        row.hash.clone(),
+        language,
+        bytes,
+        None,
+        crate::shared::decode,
+    )))
 }
 
 /// The `source` row of a file from what the scanner saw and its encoded facts.

@@ -227,6 +227,8 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
         }
         let mtime = crate::scan::recorded_mtime(f.mtime_ns, read_ns);
         bytes += f.meta.size;
+        // Held while this file's rows are derived below; the input keeps them encoded.
+        let _facts = prepared.facts;
         let input =
             SourceFile::builder(f.path.clone(), f.language, prepared.content, f.meta.clone())
                 .durability(crate::engine::INPUT_DURABILITY)
@@ -236,6 +238,8 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
         let g = file_graph(&db, input);
         // Hashed while the rows are at hand: the graph's memo is evicted after the parse.
         file_rows_digest(&db, input);
+        // What other files' resolution reads of this one, while its facts are at hand.
+        codegraph_resolve::file_summaries(&db, input);
         counts.add(node);
         batch.nodes.push(Arc::from([node.clone()]));
         batch.nodes.push(g.nodes.clone());
@@ -406,6 +410,9 @@ struct Prepared {
     content: Content,
     /// Encoded facts for the `source` table (`None` without a provider).
     facts_blob: Option<Vec<u8>>,
+    /// The decoded facts, held until this file's rows are derived (the input keeps them
+    /// encoded, see [`codegraph_db::LazyFacts`]).
+    facts: Option<Arc<codegraph_parse::FileFacts>>,
 }
 
 /// A file read, parsed and extracted by a worker: the file (its text already dropped unless
@@ -463,11 +470,24 @@ fn prepare_in_parallel(candidates: &[Candidate], mut on_file: impl FnMut(Read)) 
 /// reads as text is read again by a restore, so no facts are stored for it).
 fn prepare(f: &ScannedFile) -> Prepared {
     let content = crate::engine::content_for(f);
-    let facts_blob = match (&content, f.language) {
-        (Content::Stored(facts), Some(_)) => Some(codegraph_parse::encode_facts(facts)),
-        _ => None,
-    };
-    Prepared { content, facts_blob }
+    match (content, f.language) {
+        (Content::Stored(facts), Some(language)) => {
+            let blob = codegraph_parse::encode_facts(&facts);
+            let lazy = codegraph_db::LazyFacts::new(
+                f.meta.hash.clone(),
+                Some(language),
+                blob.clone(),
+                Some(&facts),
+                crate::shared::decode,
+            );
+            Prepared {
+                content: Content::Lazy(Arc::new(lazy)),
+                facts_blob: Some(blob),
+                facts: Some(facts),
+            }
+        }
+        (content, _) => Prepared { content, facts_blob: None, facts: None },
+    }
 }
 
 /// What the main thread sends the writer thread: a closed set of events.

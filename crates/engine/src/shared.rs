@@ -1,51 +1,93 @@
 //! Facts shared by content within one process: sibling worktrees served by one `codegraph
 //! mcp` hold mostly the same files, and a file's facts depend only on its bytes and its
 //! language, so every root holding the same blob gets the same `Arc<FileFacts>` (one copy in
-//! memory). Entries are weak: the facts live as long as some root's input holds them.
+//! memory). Entries are weak: the facts live as long as some holder keeps them. Inputs keep
+//! facts encoded ([`codegraph_db::LazyFacts`]), so the last [`RECENT`] facts made here are
+//! also held, for the queries that read a file's facts one after another (its rows, its
+//! package's tables, its resolution) without decoding each time.
 
+use codegraph_db::LazyFacts;
 use codegraph_parse::{FileFacts, Language};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
-type Key = (String, Option<Language>);
+/// How many recently made facts stay held (the Go standard library's average file's facts
+/// take ~38 KB: ~20 MB).
+const RECENT: usize = 512;
+
+/// The facts of one blob, per language it was read as.
+type Versions = Vec<(Option<Language>, Weak<FileFacts>)>;
 
 struct Table {
-    facts: HashMap<Key, Weak<FileFacts>>,
+    /// By content hash.
+    facts: HashMap<String, Versions>,
     /// Dead entries are dropped when the table has doubled since the last sweep (a weak
     /// reference keeps its `FileFacts` allocation until dropped).
     sweep_at: usize,
+    recent: VecDeque<Arc<FileFacts>>,
+}
+
+impl Table {
+    fn get(&self, hash: &str, language: Option<Language>) -> Option<Arc<FileFacts>> {
+        self.facts.get(hash)?.iter().find(|(l, _)| *l == language).and_then(|(_, w)| w.upgrade())
+    }
 }
 
 fn table() -> &'static Mutex<Table> {
     static TABLE: OnceLock<Mutex<Table>> = OnceLock::new();
-    TABLE.get_or_init(|| Mutex::new(Table { facts: HashMap::new(), sweep_at: 1024 }))
+    TABLE.get_or_init(|| {
+        Mutex::new(Table { facts: HashMap::new(), sweep_at: 1024, recent: VecDeque::new() })
+    })
 }
 
-/// The facts of the blob `hash` read as `language`: the copy another root holds when there is
-/// one, else `make()`'s, remembered for the next root.
+/// The facts of the blob `hash` read as `language`: the copy another holder keeps when there
+/// is one, else `make()`'s, remembered for the next root.
 pub fn facts(
     hash: &str,
     language: Option<Language>,
     make: impl FnOnce() -> Option<FileFacts>,
 ) -> Option<Arc<FileFacts>> {
-    let key = (hash.to_string(), language);
-    if let Some(f) =
-        table().lock().unwrap_or_else(|e| e.into_inner()).facts.get(&key).and_then(Weak::upgrade)
-    {
+    if let Some(f) = table().lock().unwrap_or_else(|e| e.into_inner()).get(hash, language) {
         return Some(f);
     }
     let made = Arc::new(make()?);
     let mut t = table().lock().unwrap_or_else(|e| e.into_inner());
     // Another thread may have made the same facts meanwhile: keep one.
-    if let Some(f) = t.facts.get(&key).and_then(Weak::upgrade) {
+    if let Some(f) = t.get(hash, language) {
         return Some(f);
     }
-    t.facts.insert(key, Arc::downgrade(&made));
-    if t.facts.len() >= t.sweep_at {
-        t.facts.retain(|_, w| w.strong_count() > 0);
+    let versions = t.facts.entry(hash.to_string()).or_default();
+    versions.retain(|(_, w)| w.strong_count() > 0);
+    versions.push((language, Arc::downgrade(&made)));
+    if t.recent.len() == RECENT {
+        t.recent.pop_front();
+    }
+    t.recent.push_back(Arc::clone(&made));
+    let entries = t.facts.len();
+    if entries >= t.sweep_at {
+        t.facts.retain(|_, versions| {
+            versions.retain(|(_, w)| w.strong_count() > 0);
+            !versions.is_empty()
+        });
         t.sweep_at = (t.facts.len() * 2).max(1024);
     }
     Some(made)
+}
+
+/// Decodes stored facts ([`LazyFacts`]' decoder): one copy per blob within the process. A
+/// blob that does not decode (a damaged row) reads as no facts, with a warning.
+pub fn decode(lazy: &LazyFacts) -> Arc<FileFacts> {
+    facts(lazy.hash(), lazy.language(), || match codegraph_parse::decode_facts(lazy.bytes()) {
+        Ok(facts) => Some(facts),
+        Err(e) => {
+            tracing::warn!(
+                "the stored facts of the file with hash {} do not decode ({e:?}); read as none",
+                lazy.hash()
+            );
+            Some(FileFacts::default())
+        }
+    })
+    .unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -61,6 +103,13 @@ mod tests {
             .expect("other language");
         assert!(!Arc::ptr_eq(&a, &c));
         drop((a, b));
+        // Still held as a recent one.
+        let d = facts("h1", Some(Language::Go), || panic!("recent")).expect("recent");
+        drop(d);
+        // Once RECENT others have been made since, it is made again.
+        for i in 0..RECENT {
+            facts(&format!("other{i}"), None, || Some(FileFacts::default()));
+        }
         let mut remade = false;
         facts("h1", Some(Language::Go), || {
             remade = true;
@@ -68,5 +117,22 @@ mod tests {
         });
         assert!(remade, "dead entries are made again");
         assert!(facts("h2", None, || None).is_none());
+    }
+
+    #[test]
+    fn lazy_facts_decode_when_nobody_holds_them() {
+        let text = "package p\n\nfunc F() { G() }\n";
+        let made = codegraph_parse::analyze(Language::Go, text);
+        let bytes = codegraph_parse::encode_facts(&made);
+        let held = Arc::new(made.clone());
+        let lazy = LazyFacts::new("lazy-h".into(), Some(Language::Go), bytes, Some(&held), decode);
+        // Facts at hand are handed out, not decoded.
+        assert!(Arc::ptr_eq(&lazy.get(), &held));
+        drop(held);
+        let decoded = lazy.get();
+        assert_eq!(*decoded, made);
+        // A damaged blob reads as no facts.
+        let bad = LazyFacts::new("bad-h".into(), Some(Language::Go), vec![1, 2, 3], None, decode);
+        assert_eq!(*bad.get(), FileFacts::default());
     }
 }

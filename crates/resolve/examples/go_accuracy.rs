@@ -157,8 +157,8 @@ fn main() {
     let oracle = load_oracle(oracle_path);
     // Symbol ID -> (file, qualified name).
     let mut sym: HashMap<&str, (&str, &str)> = HashMap::new();
-    for &f in &files {
-        let facts = file_facts(&db, f);
+    let held: Vec<_> = files.iter().map(|&f| file_facts(&db, f)).collect();
+    for (&f, facts) in files.iter().zip(&held) {
         for (id, s) in symbol_ids(&db, f).iter().zip(&facts.symbols) {
             sym.insert(&**id, (f.path(&db).as_str(), s.qualified_name.as_str()));
         }

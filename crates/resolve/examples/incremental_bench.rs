@@ -171,7 +171,7 @@ fn edited(db: &Database, file: SourceFile, kind: &str) -> Option<String> {
         _ => {
             // A new first line in the body of the first multi-line function: after the first
             // line from its start that opens a block.
-            let facts = file_facts(db, file);
+            let facts = &file_facts(db, file);
             let f = facts.symbols.iter().find(|s| {
                 matches!(s.kind, NodeKind::Function | NodeKind::Method)
                     && s.end_line > s.start_line + 1

@@ -73,7 +73,7 @@ pub(crate) fn doc_names(db: &dyn salsa::Database, file: SourceFile) -> Arc<Vec<D
     if !targets || crate::graph::is_test(db, file) {
         return crate::shared::share(file.path(db), Vec::new());
     }
-    let facts = file_facts(db, file);
+    let facts = &file_facts(db, file);
     let local = |s: &codegraph_parse::Symbol| {
         s.parent.and_then(|p| facts.symbols.get(p as usize)).is_some_and(|p| p.kind.is_callable())
     };
@@ -99,7 +99,7 @@ pub(crate) fn doc_names(db: &dyn salsa::Database, file: SourceFile) -> Arc<Vec<D
 /// `None`.
 #[salsa::tracked(returns(ref))]
 pub(crate) fn go_package_of(db: &dyn salsa::Database, file: SourceFile) -> Option<String> {
-    crate::languages::of(db, file)?.mention_qualifier(file_facts(db, file))
+    crate::languages::of(db, file)?.mention_qualifier(&file_facts(db, file))
 }
 
 /// The names [`find_name`] may look up for one Markdown file's code mentions that are not
@@ -219,7 +219,7 @@ pub(crate) fn resolve_markdown(
     workspace: Workspace,
     file: SourceFile,
 ) -> Resolved {
-    let facts = file_facts(db, file);
+    let facts = &file_facts(db, file);
     let mut out = Resolved::default();
     if facts.mentions.is_empty() {
         return out;

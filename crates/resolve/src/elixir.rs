@@ -67,7 +67,7 @@ pub(crate) fn ex_decls(db: &dyn salsa::Database, file: SourceFile) -> Vec<(Strin
 /// The modules of a file that `use` another module (which may inject functions into them).
 #[salsa::tracked(returns(ref))]
 pub(crate) fn ex_users(db: &dyn salsa::Database, file: SourceFile) -> Vec<String> {
-    let facts = file_facts(db, file);
+    let facts = &file_facts(db, file);
     let scopes = Scopes::new(facts);
     let mut out: Vec<String> = scopes
         .directives
@@ -338,7 +338,7 @@ impl LanguageResolver for ElixirResolver {
     }
     fn resolve<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> Resolved {
         let (workspace, file) = (key.workspace(db), key.file(db));
-        let facts = file_facts(db, file);
+        let facts = &file_facts(db, file);
         let table = ex_table(db, workspace);
         let scopes = Scopes::new(facts);
         let ids = symbol_ids(db, file);
@@ -432,7 +432,7 @@ impl LanguageResolver for ElixirResolver {
         callee: &Callee,
         _line: u32,
     ) -> Option<(Target, Reason)> {
-        let facts = file_facts(db, file);
+        let facts = &file_facts(db, file);
         let scopes = Scopes::new(facts);
         match resolve_call(file, facts, &scopes, ex_table(db, workspace), scope, callee) {
             Outcome::Found(t, r) => Some((t, r)),

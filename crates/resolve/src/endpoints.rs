@@ -161,7 +161,7 @@ pub fn file_endpoints(db: &dyn salsa::Database, file: SourceFile) -> Vec<FileEnd
         return Vec::new();
     };
     let path = file.path(db);
-    let facts = file_facts(db, file);
+    let facts = &file_facts(db, file);
     // Routes whose path names other files' constants come out of resolution
     // (`composed_routes`), which can read those files.
     let mut all: Vec<Endpoint> =
@@ -419,7 +419,7 @@ pub(crate) fn registration_edges(
     ) -> Option<((SourceFile, SymbolIdx), Reason)>,
     out: &mut Vec<Edge>,
 ) {
-    let facts = file_facts(db, file);
+    let facts = &file_facts(db, file);
     let mut table = None;
     for e in facts.endpoints.iter().filter(|e| e.is_registration()) {
         let Some((service, method)) = e.name.strip_prefix('/').and_then(|n| n.split_once('/'))
@@ -555,7 +555,7 @@ pub(crate) fn composed_routes<'db>(
     let Some(resolver) = crate::languages::of(db, file).filter(|r| r.has_endpoints()) else {
         return Vec::new();
     };
-    let facts = file_facts(db, file);
+    let facts = &file_facts(db, file);
     let mut out: Vec<ComposedRoute> = Vec::new();
     let mut seen: HashMap<String, u32> = HashMap::new();
     resolver.composed_routes(db, key, &mut seen, &mut out);
@@ -689,7 +689,7 @@ pub(crate) fn fetch_edges(
     workspace: Workspace,
     file: SourceFile,
 ) -> Vec<Edge> {
-    let facts = file_facts(db, file);
+    let facts = &file_facts(db, file);
     if facts.client_calls.is_empty() {
         return Vec::new();
     }

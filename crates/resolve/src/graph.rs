@@ -34,7 +34,7 @@ pub fn symbol_ids(db: &dyn salsa::Database, file: SourceFile) -> Arc<Vec<Id>> {
     let Some(language) = file.language(db) else {
         return crate::shared::share(path, Vec::new());
     };
-    let facts = file_facts(db, file);
+    let facts = &file_facts(db, file);
     let mut seen: HashMap<&str, u32> = HashMap::new();
     let ids = facts
         .symbols
@@ -113,7 +113,7 @@ pub fn file_graph(db: &dyn salsa::Database, file: SourceFile) -> FileGraph {
     let Some(language) = language else {
         return FileGraph::default();
     };
-    let facts = file_facts(db, file);
+    let facts = &file_facts(db, file);
     shared_rows(path, facts, || build_file_graph(db, file, language, facts))
 }
 

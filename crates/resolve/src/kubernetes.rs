@@ -44,7 +44,7 @@ pub(crate) struct Object {
 #[salsa::tracked(returns(ref))]
 pub(crate) fn k8s_decls<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Vec<Object> {
     let file = key.file(db);
-    let facts = file_facts(db, file);
+    let facts = &file_facts(db, file);
     let ids = symbol_ids(db, file);
     let mut out: Vec<Object> = facts
         .symbols
@@ -99,7 +99,7 @@ impl LanguageResolver for KubernetesResolver {
     }
     fn resolve<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> Resolved {
         let (workspace, file) = (key.workspace(db), key.file(db));
-        let facts = file_facts(db, file);
+        let facts = &file_facts(db, file);
         let dir = parent_dir(file.path(db));
         let mut out = Resolved::default();
         for imp in facts.imports.iter().filter(|i| i.kind == ImportKind::Path) {

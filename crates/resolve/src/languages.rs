@@ -116,6 +116,13 @@ pub(crate) trait LanguageResolver: Sync {
         false
     }
 
+    /// Computes the queries of `file` that other units read and that read nothing but the
+    /// file itself (its indexes and summaries: the part of [`LanguageResolver::surface`]
+    /// that needs no workspace). A cold build calls it while it holds the file's facts, so
+    /// resolution's passes over every file read these memos instead of decoding the facts
+    /// again ([`codegraph_db::LazyFacts`]).
+    fn own_summaries(&self, _db: &dyn salsa::Database, _file: SourceFile) {}
+
     /// Reads every query of `key`'s file that other units' queries read (its `Eq` firewalls:
     /// declarations, indexes, module tables) and returns `true`; `false` (the default) when the
     /// language has not declared them, so an edit of one of its files re-derives every unit.

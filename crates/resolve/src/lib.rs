@@ -49,7 +49,7 @@ pub use go::table::Platform as GoPlatform;
 pub use graph::{Edge, FileGraph, Node, file_graph, file_node, symbol_ids};
 pub use keys::describe_key;
 pub use resolved::{Resolved, UnresolvedSite, caller_id};
-pub use surface::file_surface;
+pub use surface::{file_summaries, file_surface};
 pub use units::{
     NodeUnit, UnitGraph, UnitOwner, node_unit_digest, node_unit_graph, node_unit_rows, node_units,
 };

@@ -44,7 +44,7 @@ pub(crate) struct ProtoDecls {
 
 #[salsa::tracked(returns(ref))]
 pub(crate) fn proto_decls(db: &dyn salsa::Database, file: SourceFile) -> ProtoDecls {
-    let facts = file_facts(db, file);
+    let facts = &file_facts(db, file);
     let package = facts.proto().and_then(|p| p.package.as_deref()).unwrap_or("");
     let names = facts
         .symbols
@@ -211,7 +211,7 @@ impl LanguageResolver for ProtoResolver {
 
     fn resolve<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> Resolved {
         let (workspace, file) = (key.workspace(db), key.file(db));
-        let facts = file_facts(db, file);
+        let facts = &file_facts(db, file);
         let table = proto_table(db, workspace);
         let files: Vec<(&str, SourceFile)> =
             proto_files(db, workspace).map(|&f| (f.path(db).as_str(), f)).collect();

@@ -125,7 +125,7 @@ fn script_path(
 #[salsa::tracked(returns(ref))]
 pub(crate) fn sh_decls<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> ShDecls {
     let (workspace, file) = (key.workspace(db), key.file(db));
-    let facts = file_facts(db, file);
+    let facts = &file_facts(db, file);
     let ids = symbol_ids(db, file);
     let dir = parent_dir(file.path(db));
     ShDecls {
@@ -198,7 +198,7 @@ impl LanguageResolver for ShellResolver {
     }
     fn resolve<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> Resolved {
         let (workspace, file) = (key.workspace(db), key.file(db));
-        let facts = file_facts(db, file);
+        let facts = &file_facts(db, file);
         let dir = parent_dir(file.path(db));
         let fid = file_id(file.path(db));
         let mut out = Resolved::default();

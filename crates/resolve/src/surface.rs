@@ -37,6 +37,20 @@ fn surface_epoch<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Option
     if !resolver.surface(db, key) {
         return None;
     }
+    generic_summaries(db, file, resolver);
+    if resolver.has_concepts() {
+        crate::units::file_concepts(db, key);
+    }
+    Some(EPOCH.fetch_add(1, Ordering::Relaxed))
+}
+
+/// The generic queries of `file` that other units read and that need no workspace: symbol IDs
+/// and kinds, doc names, endpoints.
+fn generic_summaries(
+    db: &dyn salsa::Database,
+    file: SourceFile,
+    resolver: &dyn crate::languages::LanguageResolver,
+) {
     crate::graph::symbol_ids(db, file);
     crate::graph::symbol_heads(db, file);
     crate::docs::doc_names(db, file);
@@ -44,10 +58,16 @@ fn surface_epoch<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Option
     if resolver.has_endpoints() {
         crate::endpoints::file_endpoints(db, file);
     }
-    if resolver.has_concepts() {
-        crate::units::file_concepts(db, key);
-    }
-    Some(EPOCH.fetch_add(1, Ordering::Relaxed))
+}
+
+/// Computes every query of `file` that other units read and that reads the file alone (the
+/// generic ones and the language's [`crate::languages::LanguageResolver::own_summaries`]).
+/// A cold build calls it while it holds the file's facts: resolution's passes over every
+/// file then read these memos instead of decoding stored facts again.
+pub fn file_summaries(db: &dyn salsa::Database, file: SourceFile) {
+    let Some(resolver) = crate::languages::of(db, file) else { return };
+    generic_summaries(db, file, resolver);
+    resolver.own_summaries(db, file);
 }
 
 /// The surface of `file` in `workspace` (see the module doc): equal before and after an edit

@@ -18,7 +18,7 @@ pub(crate) static TOY_RESOLVER: ToyResolver = ToyResolver;
 impl LanguageResolver for ToyResolver {
     fn resolve<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> Resolved {
         let (workspace, file) = (key.workspace(db), key.file(db));
-        let facts = file_facts(db, file);
+        let facts = &file_facts(db, file);
         let mut out = Resolved::default();
         for call in &facts.calls {
             let caller = caller_id(db, file, call.enclosing);

@@ -177,7 +177,7 @@ pub(crate) struct GoFileSummary {
 
 #[salsa::tracked(returns(ref))]
 pub(crate) fn go_file_summary(db: &dyn salsa::Database, file: SourceFile) -> GoFileSummary {
-    let facts = file_facts(db, file);
+    let facts = &file_facts(db, file);
     let ids = symbol_ids(db, file);
     let mut out = GoFileSummary {
         package: facts.go().and_then(|g| g.package.clone()),
@@ -331,7 +331,7 @@ pub(crate) fn file_imports<'db>(
 fn imports_of<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> FileImports {
     let (workspace, file) = (key.workspace(db), key.file(db));
     let layout = go_layout(db, workspace);
-    let facts = file_facts(db, file);
+    let facts = &file_facts(db, file);
     let importer_dir = parent_dir(file.path(db));
     let mut out = FileImports::default();
     for import in &facts.imports {

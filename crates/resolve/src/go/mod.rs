@@ -97,11 +97,13 @@ pub(crate) struct GoResolver;
 pub(crate) static GO_RESOLVER: GoResolver = GoResolver;
 
 impl crate::languages::LanguageResolver for GoResolver {
-    fn surface<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> bool {
-        let file = key.file(db);
+    fn own_summaries(&self, db: &dyn salsa::Database, file: SourceFile) {
         layout::go_file_summary(db, file);
         layout::go_import_paths(db, file);
         layout::go_file_consts(db, file);
+    }
+    fn surface<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> bool {
+        self.own_summaries(db, key.file(db));
         table::file_decls(db, key);
         true
     }
@@ -160,7 +162,7 @@ impl crate::languages::LanguageResolver for GoResolver {
     ) -> Option<((SourceFile, SymbolIdx), Reason)> {
         // Resolved exactly as a call's callee is: what a router mount names
         // (`r.Mount("/api", usersRouter())`, `r.Route("/v1", routes)`).
-        let facts = file_facts(db, file);
+        let facts = &file_facts(db, file);
         let pkg = facts.go().and_then(|g| g.package.clone())?;
         let key = FileKey::new(db, workspace, file);
         let dir = parent_dir(file.path(db)).to_string();
@@ -246,7 +248,7 @@ pub(crate) fn resolve_core<'db>(
 
 fn resolve_core_rows<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> Resolved {
     let (workspace, file) = (key.workspace(db), key.file(db));
-    let facts = file_facts(db, file);
+    let facts = &file_facts(db, file);
     let Some(pkg) = facts.go().and_then(|g| g.package.clone()) else {
         return Resolved::default();
     };

@@ -27,7 +27,7 @@ pub(crate) fn const_path_routes(
     out: &mut Vec<ComposedRoute>,
 ) {
     let (workspace, file) = (key.workspace(db), key.file(db));
-    let facts = file_facts(db, file);
+    let facts = &file_facts(db, file);
     if facts.endpoints.iter().all(|e| e.path_expr.is_empty()) {
         return;
     }

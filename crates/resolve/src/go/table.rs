@@ -475,7 +475,7 @@ pub(crate) fn file_decls<'db>(
 
 fn decls_of<'db>(db: &'db dyn salsa::Database, key: FileKey<'db>) -> FileDecls {
     let file = key.file(db);
-    let facts = file_facts(db, file);
+    let facts = &file_facts(db, file);
     let Some(pkg_name) = facts.go().and_then(|g| g.package.as_deref()) else {
         return FileDecls::default();
     };

@@ -63,7 +63,7 @@ impl JavaIndex {
 
 #[salsa::tracked(returns(ref))]
 pub(crate) fn java_index(db: &dyn salsa::Database, file: SourceFile) -> JavaIndex {
-    let facts = file_facts(db, file);
+    let facts = &file_facts(db, file);
     let mut out = JavaIndex {
         package: facts.default_export.clone().unwrap_or_default(),
         symbols: facts.symbols.iter().map(|s| (s.kind, s.parent, s.name.clone())).collect(),

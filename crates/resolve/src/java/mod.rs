@@ -129,8 +129,13 @@ struct Local<'db> {
 }
 
 impl<'db> Local<'db> {
-    fn new(db: &'db dyn salsa::Database, workspace: Workspace, file: SourceFile) -> Local<'db> {
-        let facts = file_facts(db, file);
+    /// The resolver of `file`, whose facts the caller holds (`facts`).
+    fn new(
+        db: &'db dyn salsa::Database,
+        workspace: Workspace,
+        file: SourceFile,
+        facts: &'db FileFacts,
+    ) -> Local<'db> {
         let hints = crate::resolved::hints_by_scope(facts);
         Local {
             db,
@@ -1147,7 +1152,8 @@ fn render(c: &Callee) -> String {
 }
 
 fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile) -> Resolved {
-    let l = Local::new(db, workspace, file);
+    let held = file_facts(db, file);
+    let l = Local::new(db, workspace, file, &held);
     let facts = l.facts;
     let fid = file_id(file.path(db));
     let ids = symbol_ids(db, file);
@@ -1316,9 +1322,12 @@ fn test_of(facts: &FileFacts, scope: Option<SymbolIdx>) -> Option<SymbolIdx> {
 }
 
 impl LanguageResolver for JavaResolver {
+    fn own_summaries(&self, db: &dyn salsa::Database, file: SourceFile) {
+        index::java_index(db, file);
+        index::java_package(db, file);
+    }
     fn surface<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> bool {
-        index::java_index(db, key.file(db));
-        index::java_package(db, key.file(db));
+        self.own_summaries(db, key.file(db));
         true
     }
     fn resolve<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> Resolved {
@@ -1334,7 +1343,8 @@ impl LanguageResolver for JavaResolver {
         callee: &Callee,
         line: u32,
     ) -> Option<(Target, Reason)> {
-        Local::new(db, workspace, file).reference(scope, callee, line)
+        let held = file_facts(db, file);
+        Local::new(db, workspace, file, &held).reference(scope, callee, line)
     }
 
     fn has_endpoints(&self) -> bool {

@@ -108,7 +108,7 @@ pub(crate) fn mod_ref(path: &str, source: &str) -> ModRef {
 
 #[salsa::tracked(returns(ref))]
 pub(crate) fn py_index(db: &dyn salsa::Database, file: SourceFile) -> PyIndex {
-    let facts = file_facts(db, file);
+    let facts = &file_facts(db, file);
     let path = file.path(db);
     let mut out = PyIndex {
         symbols: facts.symbols.iter().map(|s| (s.kind, s.parent, s.name.clone())).collect(),

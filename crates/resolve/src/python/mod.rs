@@ -59,8 +59,13 @@ struct Local<'db> {
 }
 
 impl<'db> Local<'db> {
-    fn new(db: &'db dyn salsa::Database, workspace: Workspace, file: SourceFile) -> Local<'db> {
-        let facts = file_facts(db, file);
+    /// The resolver of `file`, whose facts the caller holds (`facts`).
+    fn new(
+        db: &'db dyn salsa::Database,
+        workspace: Workspace,
+        file: SourceFile,
+        facts: &'db FileFacts,
+    ) -> Local<'db> {
         let mut hints: HashMap<(SymbolIdx, &str), Vec<(u32, &HintSource)>> = HashMap::new();
         for h in &facts.type_hints {
             let Some(s) = h.scope else { continue };
@@ -470,7 +475,8 @@ fn target_of(db: &dyn salsa::Database, workspace: Workspace, id: &Id) -> Option<
 }
 
 fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile) -> Resolved {
-    let l = Local::new(db, workspace, file);
+    let held = file_facts(db, file);
+    let l = Local::new(db, workspace, file, &held);
     let facts = l.facts;
     let fid = file_id(file.path(db));
     let ids = symbol_ids(db, file);
@@ -658,8 +664,11 @@ fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile
 }
 
 impl LanguageResolver for PythonResolver {
+    fn own_summaries(&self, db: &dyn salsa::Database, file: SourceFile) {
+        index::py_index(db, file);
+    }
     fn surface<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> bool {
-        index::py_index(db, key.file(db));
+        self.own_summaries(db, key.file(db));
         index::py_file_modules(db, key);
         true
     }
@@ -676,7 +685,8 @@ impl LanguageResolver for PythonResolver {
         callee: &Callee,
         line: u32,
     ) -> Option<(Target, Reason)> {
-        let l = Local::new(db, workspace, file);
+        let held = file_facts(db, file);
+        let l = Local::new(db, workspace, file, &held);
         // A mounted router is a variable (`bp = Blueprint(...)`): its declaration.
         let found = |v: Value, reason: Reason| match v {
             Value::Function(g, i) | Value::Class(g, i) | Value::Bound(g, i, _) => {

@@ -81,7 +81,7 @@ impl RustIndex {
 
 #[salsa::tracked(returns(ref))]
 pub(crate) fn rust_index(db: &dyn salsa::Database, file: SourceFile) -> RustIndex {
-    let facts = file_facts(db, file);
+    let facts = &file_facts(db, file);
     let mut out = RustIndex {
         symbols: facts.symbols.iter().map(|s| (s.kind, s.parent, s.name.clone())).collect(),
         ..RustIndex::default()
@@ -363,7 +363,7 @@ fn find_word(s: &str, word: &str) -> Option<usize> {
 /// One file's impl blocks by the name their self type gives them (`Parser`, `[T]`).
 #[salsa::tracked(returns(ref))]
 pub(crate) fn impl_heads(db: &dyn salsa::Database, file: SourceFile) -> Vec<String> {
-    let facts = file_facts(db, file);
+    let facts = &file_facts(db, file);
     facts
         .rust()
         .map(|r| r.impls.iter().map(|i| codegraph_parse::rust_impl_name(&i.self_ty)).collect())

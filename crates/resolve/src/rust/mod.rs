@@ -259,8 +259,13 @@ struct Local<'db> {
 }
 
 impl<'db> Local<'db> {
-    fn new(db: &'db dyn salsa::Database, workspace: Workspace, file: SourceFile) -> Local<'db> {
-        let facts = file_facts(db, file);
+    /// The resolver of `file`, whose facts the caller holds (`facts`).
+    fn new(
+        db: &'db dyn salsa::Database,
+        workspace: Workspace,
+        file: SourceFile,
+        facts: &'db FileFacts,
+    ) -> Local<'db> {
         let hints = crate::resolved::hints_by_scope(facts);
         Local {
             db,
@@ -1778,7 +1783,8 @@ fn test_of(facts: &FileFacts, scope: Option<SymbolIdx>, in_test_file: bool) -> O
 }
 
 fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile) -> Resolved {
-    let l = Local::new(db, workspace, file);
+    let held = file_facts(db, file);
+    let l = Local::new(db, workspace, file, &held);
     let facts = l.facts;
     let index = l.index(file);
     let fid = file_id(file.path(db));
@@ -1961,9 +1967,12 @@ fn unresolved(
 }
 
 impl LanguageResolver for RustResolver {
+    fn own_summaries(&self, db: &dyn salsa::Database, file: SourceFile) {
+        index::rust_index(db, file);
+        index::impl_heads(db, file);
+    }
     fn surface<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> bool {
-        index::rust_index(db, key.file(db));
-        index::impl_heads(db, key.file(db));
+        self.own_summaries(db, key.file(db));
         layout::file_module(db, key);
         true
     }
@@ -1980,7 +1989,8 @@ impl LanguageResolver for RustResolver {
         callee: &Callee,
         line: u32,
     ) -> Option<(Target, Reason)> {
-        Local::new(db, workspace, file).reference(scope, callee, pos(line, u32::MAX))
+        let held = file_facts(db, file);
+        Local::new(db, workspace, file, &held).reference(scope, callee, pos(line, u32::MAX))
     }
 
     fn has_endpoints(&self) -> bool {

@@ -50,7 +50,7 @@ pub(crate) struct TfDecls {
 
 #[salsa::tracked(returns(ref))]
 pub(crate) fn tf_decls(db: &dyn salsa::Database, file: SourceFile) -> TfDecls {
-    let facts = file_facts(db, file);
+    let facts = &file_facts(db, file);
     let ids = symbol_ids(db, file);
     let mut out = TfDecls::default();
     for (s, id) in facts.symbols.iter().zip(ids.iter()) {
@@ -155,7 +155,7 @@ impl LanguageResolver for TerraformResolver {
     }
     fn resolve<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> Resolved {
         let (workspace, file) = (key.workspace(db), key.file(db));
-        let facts = file_facts(db, file);
+        let facts = &file_facts(db, file);
         let dir = parent_dir(file.path(db)).to_string();
         let table = tf_table(db, DirKey::new(db, workspace, dir));
         let mut out = Resolved::default();

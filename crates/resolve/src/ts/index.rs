@@ -106,7 +106,7 @@ pub(crate) fn is_function(kind: NodeKind) -> bool {
 /// resolution reads them, so an edit that changes them does not reach importers.
 #[salsa::tracked(returns(ref))]
 pub(crate) fn file_local_hints(db: &dyn salsa::Database, file: SourceFile) -> Hints {
-    let facts = file_facts(db, file);
+    let facts = &file_facts(db, file);
     let mut hints = Hints::new();
     for h in &facts.type_hints {
         if matches!(h.source, HintSource::Return(_) | HintSource::ParamFn { .. })
@@ -127,7 +127,7 @@ pub(crate) fn file_called_locals(
     db: &dyn salsa::Database,
     file: SourceFile,
 ) -> HashMap<(Option<SymbolIdx>, String), SymbolIdx> {
-    let facts = file_facts(db, file);
+    let facts = &file_facts(db, file);
     let mut out = HashMap::new();
     for (i, s) in facts.symbols.iter().enumerate() {
         if s.kind == NodeKind::Parameter {
@@ -140,7 +140,7 @@ pub(crate) fn file_called_locals(
 
 #[salsa::tracked(returns(ref))]
 pub(crate) fn file_index(db: &dyn salsa::Database, file: SourceFile) -> FileIndex {
-    let facts = file_facts(db, file);
+    let facts = &file_facts(db, file);
     let mut ix = FileIndex::default();
     // (scope, name) -> the first value and the first class or interface declared under it.
     let mut named: HashMap<(Option<SymbolIdx>, &str), Twins> = HashMap::new();

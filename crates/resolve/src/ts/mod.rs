@@ -59,7 +59,7 @@ pub(crate) fn resolve_file(
     file: SourceFile,
 ) -> Resolved {
     let r = Resolver { db, workspace };
-    let facts = file_facts(db, file);
+    let facts = &file_facts(db, file);
     let modules = file_modules(db, FileKey::new(db, workspace, file));
     let fid = file_id(file.path(db));
     let ids = symbol_ids(db, file);
@@ -313,15 +313,17 @@ pub(crate) struct TsResolver;
 pub(crate) static TS_RESOLVER: TsResolver = TsResolver;
 
 impl crate::languages::LanguageResolver for TsResolver {
-    fn surface<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> bool {
-        let file = key.file(db);
+    fn own_summaries(&self, db: &dyn salsa::Database, file: SourceFile) {
         index::file_index(db, file);
         // Function-scope hints and called locals: the resolver may follow another file's
         // symbol into a function scope, so they are surface too.
         index::file_local_hints(db, file);
         index::file_called_locals(db, file);
-        project::file_modules(db, key);
         named::file_constructors(db, file);
+    }
+    fn surface<'db>(&self, db: &'db dyn salsa::Database, key: FileKey<'db>) -> bool {
+        self.own_summaries(db, key.file(db));
+        project::file_modules(db, key);
         true
     }
     fn resolve<'db>(
