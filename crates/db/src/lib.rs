@@ -1,7 +1,7 @@
 //! The salsa database: source files are inputs, their parses and facts are memoized queries.
 //!
 //! The tree-sitter parse is `no_eq` and LRU-bounded (syntax trees are large and are never
-//! compared); right behind it sits [`file_facts`], whose result is `Eq`, so an edit that leaves
+//! compared); right behind it sits [`facts_of`], whose result is `Eq`, so an edit that leaves
 //! a file's facts unchanged stops propagating there. Everything downstream (resolution, graph
 //! assembly) depends on facts, never on trees.
 //!
@@ -55,7 +55,7 @@ pub fn line_count(text: &str) -> u32 {
 pub struct LazyFacts {
     hash: String,
     language: Option<Language>,
-    bytes: Box<[u8]>,
+    bytes: Arc<[u8]>,
     /// The last decoded facts, while someone holds them.
     decoded: std::sync::Mutex<std::sync::Weak<FileFacts>>,
     decode: fn(&LazyFacts) -> Arc<FileFacts>,
@@ -63,19 +63,20 @@ pub struct LazyFacts {
 
 impl LazyFacts {
     /// The facts encoded in `bytes` (from a file with content hash `hash`, read as
-    /// `language`), made by `decode` whenever they are asked for and nobody holds them.
+    /// `language`; roots holding the same file may share them), made by `decode` whenever
+    /// they are asked for and nobody holds them.
     /// `decoded`: facts already at hand for the same bytes (the cold build extracted them).
     pub fn new(
         hash: String,
         language: Option<Language>,
-        bytes: Vec<u8>,
+        bytes: Arc<[u8]>,
         decoded: Option<&Arc<FileFacts>>,
         decode: fn(&LazyFacts) -> Arc<FileFacts>,
     ) -> Self {
         LazyFacts {
             hash,
             language,
-            bytes: bytes.into_boxed_slice(),
+            bytes,
             decoded: std::sync::Mutex::new(decoded.map(Arc::downgrade).unwrap_or_default()),
             decode,
         }

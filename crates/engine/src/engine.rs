@@ -88,7 +88,7 @@ pub struct Engine {
     verify_surface: bool,
     /// The lock git holds while it rewrites this root's worktree (found once).
     git_lock: std::sync::OnceLock<Option<PathBuf>>,
-    /// Restored files whose summaries are not computed yet ([`Engine::summarize_restored`]).
+    /// Restored facts not decoded yet ([`Engine::decode_restored`]).
     lazy_facts: bool,
 }
 
@@ -871,6 +871,8 @@ impl Engine {
             .chain(delta.touched.iter().map(|(p, _)| p.clone()))
             .collect();
         let result = self.apply_locked(delta);
+        // Rows of files whose graph memos the new revision evicted.
+        codegraph_resolve::release_unused_rows();
         match result {
             Ok(applied) => {
                 self.unsettled = false;
@@ -994,7 +996,8 @@ impl Engine {
             removed_files: delta.removed.len(),
             ..Default::default()
         };
-        self.summarize_restored();
+        // Held until this derivation ends.
+        let _restored = self.decode_restored();
         let before = self.surfaces_before(&delta);
         let inputs = self.set_inputs(delta.upserts, delta.touched, &delta.removed);
         let shortcut = self.surfaces_kept(&inputs, before);
@@ -1126,20 +1129,20 @@ impl Engine {
         InputChanges { upserted, touched, retiring, list_changed }
     }
 
-    /// Computes a restored engine's per-file summaries on every core before its first
-    /// derivation ([`codegraph_resolve::file_summaries`]): its facts stay encoded until read
-    /// ([`codegraph_db::LazyFacts`]), so an engine that derives nothing (a worktree seeded at
-    /// its sibling's commit) decodes nothing, but resolution reads every file's summaries
-    /// through workspace tables (a Go file's import view reads every Go file's imports), one
-    /// file at a time, and each would decode its file's facts there.
-    fn summarize_restored(&mut self) {
-        if std::mem::take(&mut self.lazy_facts) {
-            let inputs: Vec<SourceFile> = self.files.values().map(|e| e.input).collect();
-            self.db.par_each(&inputs, |db, f| {
-                let _held = file_facts(db, f);
-                codegraph_resolve::file_summaries(db, f);
-            });
+    /// Decodes a restored engine's facts on every core before its first derivation and
+    /// returns them, for the caller to hold until that derivation ends: they stay encoded
+    /// until read ([`codegraph_db::LazyFacts`]), so an engine that derives nothing (a worktree
+    /// seeded at its sibling's commit) decodes nothing, but resolution reads most files'
+    /// summaries through workspace tables (a Go file's import view reads every Go file's
+    /// imports), one file at a time, and each would decode its file's facts there (the Go
+    /// standard library: a watched body edit 68 -> 321 ms). Once the summaries are memoized,
+    /// later derivations read only what edits reach, so the facts are let go.
+    fn decode_restored(&mut self) -> Vec<Arc<FileFacts>> {
+        if !std::mem::take(&mut self.lazy_facts) {
+            return Vec::new();
         }
+        let inputs: Vec<SourceFile> = self.files.values().map(|e| e.input).collect();
+        self.db.par_map(&inputs, |db, f| file_facts(db, f)).unwrap_or_default()
     }
 
     /// The surfaces (`codegraph_resolve::file_surface`) of the files `delta` sets, read before
@@ -1429,14 +1432,25 @@ impl Engine {
     /// Prepares a long-lived engine: keeps at most [`DAEMON_PARSE_LRU`] syntax trees (a daemon
     /// edits a few files at a time; facts are memoized apart from trees, so an evicted tree is
     /// only re-parsed when its file changes again), then derives every unit once (after a
-    /// restore, so the first edit pays only for itself).
+    /// restore, so the first edit pays only for itself), each file's summaries first.
     pub fn warm(&mut self) -> Result<()> {
         self.db.set_parse_lru(DAEMON_PARSE_LRU);
         self.store.set_cache_kib(DAEMON_SQLITE_CACHE_KIB)?;
+        if std::mem::take(&mut self.lazy_facts) {
+            // A restored engine's facts are decoded here one file at a time, each held while
+            // its summaries are made, so workspace tables read memos and a daemon never holds
+            // every file's facts at once (what `decode_restored` does for a one-shot update).
+            let inputs: Vec<SourceFile> = self.files.values().map(|e| e.input).collect();
+            self.db.par_each(&inputs, |db, f| {
+                let _held = file_facts(db, f);
+                codegraph_resolve::file_summaries(db, f);
+            });
+        }
         self.file_digests()?;
         for &unit in node_units(&self.db, self.workspace) {
             node_unit_digest(&self.db, unit);
         }
+        codegraph_resolve::release_unused_rows();
         Ok(())
     }
 
@@ -1503,7 +1517,7 @@ fn lazy_facts(row: &SourceRow, bytes: Vec<u8>) -> Content {
     Content::Lazy(Arc::new(codegraph_db::LazyFacts::new(
         row.hash.clone(),
         language,
-        bytes,
+        crate::shared::blob(&row.hash, language, bytes),
         None,
         crate::shared::decode,
     )))

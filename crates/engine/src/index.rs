@@ -273,6 +273,7 @@ pub fn full_build(root: &Path, db_path: &Path, opts: &IndexOptions) -> Result<Fu
     // Every file's rows are with the writer and hashed: drop them from the memos before
     // resolution, whose own rows take that memory next.
     salsa::Database::trigger_lru_eviction(&mut db);
+    codegraph_resolve::release_unused_rows();
     let workspace =
         Workspace::builder(files.clone()).durability(crate::engine::INPUT_DURABILITY).new(&db);
     // The bar keeps moving through the phases after the parse (seconds on a big root).
@@ -476,7 +477,7 @@ fn prepare(f: &ScannedFile) -> Prepared {
             let lazy = codegraph_db::LazyFacts::new(
                 f.meta.hash.clone(),
                 Some(language),
-                blob.clone(),
+                Arc::from(blob.as_slice()),
                 Some(&facts),
                 crate::shared::decode,
             );

@@ -21,6 +21,8 @@ type Versions = Vec<(Option<Language>, Weak<FileFacts>)>;
 struct Table {
     /// By content hash.
     facts: HashMap<String, Versions>,
+    /// Encoded facts by content hash and language (restored roots' inputs hold them).
+    blobs: HashMap<(String, Option<Language>), Weak<[u8]>>,
     /// Dead entries are dropped when the table has doubled since the last sweep (a weak
     /// reference keeps its `FileFacts` allocation until dropped).
     sweep_at: usize,
@@ -36,7 +38,12 @@ impl Table {
 fn table() -> &'static Mutex<Table> {
     static TABLE: OnceLock<Mutex<Table>> = OnceLock::new();
     TABLE.get_or_init(|| {
-        Mutex::new(Table { facts: HashMap::new(), sweep_at: 1024, recent: VecDeque::new() })
+        Mutex::new(Table {
+            facts: HashMap::new(),
+            blobs: HashMap::new(),
+            sweep_at: 1024,
+            recent: VecDeque::new(),
+        })
     })
 }
 
@@ -63,15 +70,37 @@ pub fn facts(
         t.recent.pop_front();
     }
     t.recent.push_back(Arc::clone(&made));
-    let entries = t.facts.len();
-    if entries >= t.sweep_at {
+    sweep(&mut t);
+    Some(made)
+}
+
+/// Drops dead entries once the table has doubled since the last sweep.
+fn sweep(t: &mut Table) {
+    if t.facts.len() + t.blobs.len() >= t.sweep_at {
         t.facts.retain(|_, versions| {
             versions.retain(|(_, w)| w.strong_count() > 0);
             !versions.is_empty()
         });
-        t.sweep_at = (t.facts.len() * 2).max(1024);
+        t.blobs.retain(|_, w| w.strong_count() > 0);
+        t.sweep_at = ((t.facts.len() + t.blobs.len()) * 2).max(1024);
     }
-    Some(made)
+}
+
+/// The encoded facts of the blob `hash` read as `language`: the copy another root holds when
+/// there is one, else `bytes`, remembered for the next root (sibling worktrees restored by one
+/// server hold one copy of each unchanged file's blob).
+pub fn blob(hash: &str, language: Option<Language>, bytes: Vec<u8>) -> Arc<[u8]> {
+    let mut t = table().lock().unwrap_or_else(|e| e.into_inner());
+    let key = (hash.to_string(), language);
+    if let Some(b) = t.blobs.get(&key).and_then(Weak::upgrade)
+        && *b == *bytes
+    {
+        return b;
+    }
+    let b: Arc<[u8]> = Arc::from(bytes);
+    t.blobs.insert(key, Arc::downgrade(&b));
+    sweep(&mut t);
+    b
 }
 
 /// Decodes stored facts ([`LazyFacts`]' decoder): one copy per blob within the process. A
@@ -125,14 +154,26 @@ mod tests {
         let made = codegraph_parse::analyze(Language::Go, text);
         let bytes = codegraph_parse::encode_facts(&made);
         let held = Arc::new(made.clone());
-        let lazy = LazyFacts::new("lazy-h".into(), Some(Language::Go), bytes, Some(&held), decode);
+        let lazy =
+            LazyFacts::new("lazy-h".into(), Some(Language::Go), bytes.into(), Some(&held), decode);
         // Facts at hand are handed out, not decoded.
         assert!(Arc::ptr_eq(&lazy.get(), &held));
         drop(held);
         let decoded = lazy.get();
         assert_eq!(*decoded, made);
         // A damaged blob reads as no facts.
-        let bad = LazyFacts::new("bad-h".into(), Some(Language::Go), vec![1, 2, 3], None, decode);
+        let bad = LazyFacts::new(
+            "bad-h".into(),
+            Some(Language::Go),
+            blob("bad-h", None, vec![1, 2, 3]),
+            None,
+            decode,
+        );
+        // One copy of equal blobs while alive.
+        assert!(Arc::ptr_eq(
+            &blob("bad-h", None, vec![1, 2, 3]),
+            &blob("bad-h", None, vec![1, 2, 3])
+        ));
         assert_eq!(*bad.get(), FileFacts::default());
     }
 }

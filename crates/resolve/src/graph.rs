@@ -113,12 +113,23 @@ pub fn file_graph(db: &dyn salsa::Database, file: SourceFile) -> FileGraph {
     let Some(language) = language else {
         return FileGraph::default();
     };
-    let facts = &file_facts(db, file);
-    shared_rows(path, facts, || build_file_graph(db, file, language, facts))
+    let stored = codegraph_db::facts_of(db, file);
+    let facts = &stored.get();
+    // Stored facts are decoded when read and dropped when nobody holds them, so two roots
+    // holding the same bytes may hold two copies of equal facts: their content hash names
+    // both. (Read from the facts' memo, not the file's metadata, which every edit changes.)
+    let content = match stored {
+        codegraph_db::FactsRef::Lazy(lazy) => Some((lazy.hash(), language)),
+        codegraph_db::FactsRef::Held(_) => None,
+    };
+    shared_rows(path, content, facts, || build_file_graph(db, file, language, facts))
 }
 
 /// One built version of a file's rows, held weakly (see [`shared_rows`]).
 struct RowsEntry {
+    /// The content hash and language of the bytes the facts came from, when known.
+    content: Option<(String, Language)>,
+    /// The facts otherwise.
     facts: Weak<FileFacts>,
     nodes: Weak<[Node]>,
     edges: Weak<[Edge]>,
@@ -127,7 +138,7 @@ struct RowsEntry {
 
 impl RowsEntry {
     fn alive(&self) -> bool {
-        self.facts.strong_count() > 0 && self.nodes.strong_count() > 0
+        (self.content.is_some() || self.facts.strong_count() > 0) && self.nodes.strong_count() > 0
     }
 }
 
@@ -144,21 +155,32 @@ fn rows_table() -> &'static Mutex<RowsTable> {
 }
 
 /// Rows already built for (`path`, `facts`) by any database of the process, else `make()`'s.
-/// An entry holds the facts weakly, so their allocation (and its address, the key) cannot be
-/// reused by other facts while the entry exists; rows live as long as some memo holds them.
+/// Facts are named by `content` (the content hash and language of the bytes they were
+/// extracted from) when it is known, else by identity: such an entry holds the facts weakly,
+/// so their allocation (and its address, the key) cannot be reused by other facts while the
+/// entry exists. Rows live as long as some memo holds them.
 ///
 /// A weak reference to a slice keeps the slice's allocation (every `Node` inline) until the
 /// reference is dropped, so dead entries must go soon: a path's dead versions are dropped each
 /// time a new version of it is built, and the whole table is swept whenever it has doubled
 /// since the last sweep. (A table swept only at fixed sizes kept the rows of ~1,700 dead
 /// versions of a growing file alive in a long `mcp` session: hundreds of MiB.)
-fn shared_rows(path: &str, facts: &Arc<FileFacts>, make: impl FnOnce() -> FileGraph) -> FileGraph {
+fn shared_rows(
+    path: &str,
+    content: Option<(&str, Language)>,
+    facts: &Arc<FileFacts>,
+    make: impl FnOnce() -> FileGraph,
+) -> FileGraph {
     let table = rows_table();
     let found = {
         let t = table.lock().unwrap_or_else(|e| e.into_inner());
         t.paths.get(path).and_then(|versions| {
             versions.iter().find_map(|e| {
-                let same = e.facts.upgrade().is_some_and(|f| Arc::ptr_eq(&f, facts));
+                let same = match (&e.content, content) {
+                    (Some((h, l)), Some((hash, language))) => h == hash && *l == language,
+                    (None, None) => e.facts.upgrade().is_some_and(|f| Arc::ptr_eq(&f, facts)),
+                    _ => false,
+                };
                 match (same, e.nodes.upgrade(), e.edges.upgrade()) {
                     (true, Some(nodes), Some(edges)) => {
                         Some(FileGraph { nodes, edges, diagnostics: e.diagnostics.clone() })
@@ -177,6 +199,7 @@ fn shared_rows(path: &str, facts: &Arc<FileFacts>, make: impl FnOnce() -> FileGr
     let before = versions.len();
     versions.retain(RowsEntry::alive);
     versions.push(RowsEntry {
+        content: content.map(|(h, l)| (h.to_string(), l)),
         facts: Arc::downgrade(facts),
         nodes: Arc::downgrade(&g.nodes),
         edges: Arc::downgrade(&g.edges),
@@ -193,6 +216,19 @@ fn shared_rows(path: &str, facts: &Arc<FileFacts>, make: impl FnOnce() -> FileGr
         t.sweep_at = (t.entries * 2).max(1024);
     }
     g
+}
+
+/// Drops the entries of rows no memo holds any more. A weak reference to a slice keeps the
+/// slice's allocation, and the table is otherwise swept only when it doubles: a database
+/// whose `file_graph` memos were just evicted (the cold build after its parse, a daemon after
+/// a revision) calls this to give that memory back (~50 MB on the Go standard library).
+pub fn release_unused_rows() {
+    let mut t = rows_table().lock().unwrap_or_else(|e| e.into_inner());
+    t.paths.retain(|_, versions| {
+        versions.retain(RowsEntry::alive);
+        !versions.is_empty()
+    });
+    t.entries = t.paths.values().map(Vec::len).sum();
 }
 
 fn build_file_graph(
@@ -268,6 +304,27 @@ fn build_file_graph(
 mod tests {
     use super::*;
 
+    /// Two roots may hold two decoded copies of the same bytes' facts: the content hash
+    /// names them, so they share one set of rows; other bytes get their own.
+    #[test]
+    fn rows_of_the_same_bytes_are_shared_across_copies_of_their_facts() {
+        let path = "graph_test/same_bytes.go";
+        let rows = || FileGraph {
+            nodes: Arc::from(Vec::<Node>::with_capacity(3)),
+            edges: Arc::from(Vec::<Edge>::new()),
+            diagnostics: Vec::new(),
+        };
+        let (a, b) = (Arc::new(FileFacts::default()), Arc::new(FileFacts::default()));
+        let g = shared_rows(path, Some(("h1", Language::Go)), &a, rows);
+        drop(a);
+        let again = shared_rows(path, Some(("h1", Language::Go)), &b, || panic!("built twice"));
+        assert!(Arc::ptr_eq(&g.nodes, &again.nodes));
+        let other = shared_rows(path, Some(("h2", Language::Go)), &b, rows);
+        assert!(!Arc::ptr_eq(&g.nodes, &other.nodes));
+        let unnamed = shared_rows(path, None, &b, rows);
+        assert!(!Arc::ptr_eq(&g.nodes, &unnamed.nodes));
+    }
+
     /// A long session rewrites one file over and over: the table keeps the live version
     /// and at most the one before it, never the rows of every dead version.
     #[test]
@@ -281,8 +338,8 @@ mod tests {
         let mut held = Vec::new();
         for n in 0..200 {
             let facts = Arc::new(FileFacts::default());
-            let g = shared_rows(path, &facts, || rows(n));
-            let again = shared_rows(path, &facts, || panic!("built twice"));
+            let g = shared_rows(path, None, &facts, || rows(n));
+            let again = shared_rows(path, None, &facts, || panic!("built twice"));
             assert!(Arc::ptr_eq(&g.nodes, &again.nodes), "one copy while alive");
             // The memo of the previous version lives until the new one replaces it.
             held.push((facts, g, again));

@@ -46,7 +46,7 @@ mod units;
 pub use digest::file_rows_digest;
 pub use go::layout::{InferredPrefix, go_inferred_prefix};
 pub use go::table::Platform as GoPlatform;
-pub use graph::{Edge, FileGraph, Node, file_graph, file_node, symbol_ids};
+pub use graph::{Edge, FileGraph, Node, file_graph, file_node, release_unused_rows, symbol_ids};
 pub use keys::describe_key;
 pub use resolved::{Resolved, UnresolvedSite, caller_id};
 pub use surface::{file_summaries, file_surface};

@@ -2,12 +2,24 @@
 
 use super::*;
 
+/// Where a selector sits, as the walk knows it: its parent and grandparent (inside the
+/// walked subtree; `None` at its root) and whether it is its parent's `function` field.
+#[derive(Clone, Copy)]
+pub(super) struct Place<'t> {
+    parent: Option<Node<'t>>,
+    grandparent: Option<Node<'t>>,
+    is_function: bool,
+}
+
 impl<'s> Extractor<'s> {
     /// Walks a subtree once for call sites and (inside functions) local declaration hints.
     pub(super) fn walk(&mut self, root: Node<'_>, ctx: Ctx) {
         let k = self.k;
         let mut cursor = root.walk();
         let mut depth = 0usize;
+        // The nodes above the cursor inside `root` (asking a node for its parent costs a
+        // descent from the tree's root).
+        let mut ancestors: Vec<Node<'_>> = Vec::new();
         let base = self.scopes.len();
         loop {
             let node = cursor.node();
@@ -53,7 +65,13 @@ impl<'s> Extractor<'s> {
                     self.call(callee, name, ctx);
                 }
             } else if kind == k.selector_expression && ctx.scope.is_some() {
-                self.access(node, ctx);
+                let n = ancestors.len();
+                let place = Place {
+                    parent: n.checked_sub(1).and_then(|i| ancestors.get(i)).copied(),
+                    grandparent: n.checked_sub(2).and_then(|i| ancestors.get(i)).copied(),
+                    is_function: cursor.field_id().is_some_and(|f| f.get() == k.f_function),
+                };
+                self.access(node, place, ctx);
             } else if ctx.scope.is_some() {
                 if kind == k.short_var_declaration {
                     if let (Some(left), Some(right)) =
@@ -104,6 +122,7 @@ impl<'s> Extractor<'s> {
             };
             if look_inside && cursor.goto_first_child() {
                 depth += 1;
+                ancestors.push(node);
                 continue;
             }
             loop {
@@ -119,6 +138,7 @@ impl<'s> Extractor<'s> {
                     return;
                 }
                 depth -= 1;
+                ancestors.pop();
             }
         }
     }
@@ -170,13 +190,19 @@ impl<'s> Extractor<'s> {
     /// of an assignment or in `x.f++`), recorded with its receiver in a callee's shapes;
     /// resolution keeps those that name a struct field. Package members (`http.StatusOK`)
     /// come out too and resolve to no field.
-    pub(super) fn access(&mut self, node: Node<'_>, ctx: Ctx) {
+    pub(super) fn access(&mut self, node: Node<'_>, place: Place<'_>, ctx: Ctx) {
         let k = self.k;
-        let parent = node.parent();
-        if parent.is_some_and(|p| {
-            p.kind_id() == k.call_expression
-                && p.child_by_field_id(k.f_function).is_some_and(|f| f.id() == node.id())
-        }) {
+        // The walk's root has no parent in hand: ask the tree (rare).
+        let parent = if place.parent.is_none() { node.parent() } else { place.parent };
+        let is_function = if place.parent.is_none() {
+            parent.is_some_and(|p| {
+                p.kind_id() == k.call_expression
+                    && p.child_by_field_id(k.f_function).is_some_and(|f| f.id() == node.id())
+            })
+        } else {
+            place.is_function && parent.is_some_and(|p| p.kind_id() == k.call_expression)
+        };
+        if is_function {
             return;
         }
         let Some((callee, name)) = self.callee(node) else { return };
@@ -188,7 +214,11 @@ impl<'s> Extractor<'s> {
             _ => {}
         }
         let write = parent.is_some_and(|p| {
-            let p = if p.kind() == "expression_list" { p.parent().unwrap_or(p) } else { p };
+            let p = if p.kind_id() == k.expression_list {
+                place.grandparent.or_else(|| p.parent()).unwrap_or(p)
+            } else {
+                p
+            };
             (p.kind_id() == k.assignment_statement
                 && p.child_by_field_id(k.f_left).is_some_and(|l| {
                     l.start_byte() <= node.start_byte() && node.end_byte() <= l.end_byte()
