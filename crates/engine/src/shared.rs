@@ -90,14 +90,22 @@ fn sweep(t: &mut Table) {
 /// there is one, else `bytes`, remembered for the next root (sibling worktrees restored by one
 /// server hold one copy of each unchanged file's blob).
 pub fn blob(hash: &str, language: Option<Language>, bytes: Vec<u8>) -> Arc<[u8]> {
-    let mut t = table().lock().unwrap_or_else(|e| e.into_inner());
     let key = (hash.to_string(), language);
-    if let Some(b) = t.blobs.get(&key).and_then(Weak::upgrade)
+    let held =
+        table().lock().unwrap_or_else(|e| e.into_inner()).blobs.get(&key).and_then(Weak::upgrade);
+    if let Some(b) = held
         && *b == *bytes
     {
         return b;
     }
+    // Copied outside the lock: restores build their inputs on every core.
     let b: Arc<[u8]> = Arc::from(bytes);
+    let mut t = table().lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(found) = t.blobs.get(&key).and_then(Weak::upgrade)
+        && *found == *b
+    {
+        return found;
+    }
     t.blobs.insert(key, Arc::downgrade(&b));
     sweep(&mut t);
     b
