@@ -16,7 +16,9 @@
 //! also uses another member of the name leaves its ambiguous occurrences unsure. Another
 //! symbol's declaration of the name is never an edit; an embedded field and a `declare
 //! global` block are refused; TypeScript overload signatures above an implementation are its
-//! declarations.
+//! declarations; Go example tests named after the symbol are renamed with it, and a method
+//! with the name and signature of an interface's method outside the root (`io.Reader.Read`) is
+//! reported, since its type may be used as that interface where the graph cannot see.
 //!
 //! The plan is read-only; [`apply`] writes it to the working tree, refusing when a file it
 //! touches differs from what the revision indexed (the plan's lines would be wrong).
@@ -61,6 +63,11 @@ pub struct RenamePlan {
     pub unsure_total: usize,
     /// Symbols already named `new_name` where the rename would clash or shadow.
     pub collisions: Vec<String>,
+    /// Methods of interfaces outside the root (the Go standard library's `io.Reader.Read`)
+    /// whose name and signature the target or its family has: a value of its type may be used
+    /// as one, which the rename would break where the graph cannot see. `--apply` refuses
+    /// unless forced.
+    pub outside_interfaces: Vec<String>,
     pub notes: Vec<String>,
 }
 
@@ -495,6 +502,62 @@ pub fn plan(
         }
     }
 
+    // Go example tests are named after what they document (`ExampleF`, `ExampleT_M`,
+    // `ExampleF_suffix`): `go vet` fails on an example naming an identifier that no longer
+    // exists, so they are renamed with it.
+    if target.language.as_deref() == Some("go") {
+        // A method's type: the segment before its name in its qualified name (`T.M`).
+        let method_of = (target.kind == NodeKind::Method)
+            .then(|| target.qualified_name.rsplit_once('.'))
+            .flatten()
+            .map(|(owner, _)| owner.rsplit('.').next().unwrap_or(owner).to_string());
+        let is_type = matches!(
+            target.kind,
+            NodeKind::Struct | NodeKind::Interface | NodeKind::DefinedType | NodeKind::TypeAlias
+        );
+        let named = match (&method_of, target.kind) {
+            (Some(t), _) => Some((format!("Example{t}_{old}"), format!("Example{t}_{new_name}"))),
+            (None, NodeKind::Function) => {
+                Some((format!("Example{old}"), format!("Example{new_name}")))
+            }
+            _ if is_type => Some((format!("Example{old}"), format!("Example{new_name}"))),
+            _ => None,
+        };
+        let dir = |p: &str| p.rsplit_once('/').map_or("", |(d, _)| d).to_string();
+        if let (Some((from, to)), Some(target_file)) = (named, target.file.as_deref()) {
+            for n in reader.symbols_named_with_prefix(&from).map_err(err)? {
+                let Some(path) = n.file.as_deref() else { continue };
+                // `ExampleF`, `ExampleF_suffix` (lower-case), and a type's `ExampleT_Method`.
+                let rest = &n.name[from.len()..];
+                let fits = rest.is_empty()
+                    || rest
+                        .strip_prefix('_')
+                        .and_then(|r| r.chars().next())
+                        .is_some_and(|c| c.is_lowercase() || (is_type && c.is_uppercase()));
+                if n.kind != NodeKind::Function
+                    || !fits
+                    || !path.ends_with("_test.go")
+                    || dir(path) != dir(target_file)
+                {
+                    continue;
+                }
+                let Some(lines) = lines_of(path) else { continue };
+                if let Some((line, col)) = declaration_column(&lines, &n, &n.name) {
+                    edits.push(RenameEdit {
+                        path: path.to_string(),
+                        line,
+                        col_start: col as u32 + 1,
+                        col_end: (col + n.name.chars().count()) as u32 + 1,
+                        old: n.name.clone(),
+                        new: format!("{to}{rest}"),
+                        confidence: 1.0,
+                        reason: "example test named after it (go vet)".to_string(),
+                    });
+                }
+            }
+        }
+    }
+
     // Collisions: a symbol already named `new_name` beside the target (same parent, or the
     // same file at the top level), or in a file that references the target (shadowing).
     let mut collisions = Vec::new();
@@ -506,6 +569,26 @@ pub fn plan(
             let why = if beside { "same scope" } else { "same file" };
             collisions.push(format!("{} ({why})", n.id));
         }
+    }
+    // A method with the name and signature of an interface's method outside the root (Go's
+    // `io.Reader.Read`) may satisfy it.
+    let mut outside_interfaces: Vec<String> = Vec::new();
+    for m in std::iter::once(target).chain(&family) {
+        if m.kind == NodeKind::Method
+            && let (Some(lang), Some(sig)) = (m.language.as_deref(), m.signature.as_deref())
+        {
+            for i in codegraph_resolve::outside_interface_methods(lang, old, sig) {
+                if !outside_interfaces.contains(&i) {
+                    outside_interfaces.push(i);
+                }
+            }
+        }
+    }
+    if !outside_interfaces.is_empty() {
+        notes.push(format!(
+            "`{old}` has the name and signature of {}, outside this root: a value of its type may be used as that interface (or found by it at run time, as `fmt` finds `String`), which the rename would break where the graph cannot see; `--apply` needs `--force`",
+            outside_interfaces.iter().map(|i| format!("`{i}`")).collect::<Vec<_>>().join(", ")
+        ));
     }
     if !family.is_empty() {
         let ids: Vec<&str> = family.iter().map(|m| m.id.as_str()).collect();
@@ -528,6 +611,7 @@ pub fn plan(
         unsure,
         unsure_total,
         collisions,
+        outside_interfaces,
         notes,
     })
 }

@@ -568,6 +568,17 @@ impl Reader<'_> {
         self.rows(&sql, params![name, kinds.0, kinds.1], node_from_row)
     }
 
+    /// Symbols (files and test blocks excepted) whose name starts with `prefix`, by ID.
+    pub fn symbols_named_with_prefix(&self, prefix: &str) -> Result<Vec<NodeRow>, QueryError> {
+        let sql = format!(
+            "SELECT {NODE_COLUMNS} FROM node WHERE name >= ?1 AND name < ?2 AND kind NOT IN (?3, ?4) ORDER BY id"
+        );
+        // Every name with the prefix sorts below the prefix followed by the largest character.
+        let upper = format!("{prefix}\u{10ffff}");
+        let kinds = (NodeKind::File.as_str(), NodeKind::Test.as_str());
+        self.rows(&sql, params![prefix, upper, kinds.0, kinds.1], node_from_row)
+    }
+
     /// Fills in how many distinct callers, and distinct sources of any stored edge, lead into
     /// the symbol.
     pub fn count_dependents(&self, e: &mut Enclosing) -> Result<(), QueryError> {

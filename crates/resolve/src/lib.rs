@@ -56,6 +56,17 @@ pub use units::{
 
 use codegraph_db::{SourceFile, Workspace};
 
+/// The methods of interfaces outside any root (a language's standard library) whose name and
+/// signature a method of `language` has: `["io.Reader.Read"]` for a Go
+/// `func (r *T) Read(p []byte) (n int, err error)`. A rename plan reports them, since a value
+/// of the method's type may be used as such an interface where the graph cannot see.
+pub fn outside_interface_methods(language: &str, name: &str, signature: &str) -> Vec<String> {
+    match language {
+        "go" => go::std_interfaces::matches(name, signature),
+        _ => Vec::new(),
+    }
+}
+
 /// Does resolution read this file's text (not facts)? `go.mod`, `Cargo.toml` (crate names),
 /// and every JSON file (tsconfig, package.json, and whatever a tsconfig `extends`). Such files
 /// must be loaded as [`codegraph_db::Content::Text`]; facts restored from an index would hide

@@ -939,6 +939,7 @@ pub(crate) fn rename_json(p: &codegraph_engine::rename::RenamePlan) -> Value {
         "unsure": p.unsure.iter().map(rename_edit_json).collect::<Vec<_>>(),
         "unsure_total": p.unsure_total,
         "collisions": p.collisions,
+        "outside_interfaces": p.outside_interfaces,
         "notes": p.notes,
     })
 }

@@ -110,6 +110,10 @@ pub struct RenameArgs {
     /// changed since it was indexed). Without it the plan is only printed.
     #[arg(long)]
     pub apply: bool,
+    /// With `--apply`: apply even when the plan names interfaces outside the root whose
+    /// method the target's name and signature match (`outside_interfaces`).
+    #[arg(long, requires = "apply")]
+    pub force: bool,
     /// The code root; also `--root`. Default: the nearest indexed directory up from here,
     /// else the git worktree root.
     #[arg(value_name = "ROOT")]
@@ -505,6 +509,13 @@ pub fn rename(a: RenameArgs, db: Option<&Path>, json: bool) -> Result<()> {
         if stale {
             anyhow::bail!(
                 "the index is stale (files changed since it was built): run `codegraph index`, then plan and apply again"
+            );
+        }
+        if !plan.outside_interfaces.is_empty() && !a.force {
+            anyhow::bail!(
+                "not applied: `{}` has the name and signature of {}, an interface outside this root; a value of its type may be used as one, which the rename would break where the index cannot see. Check its uses, then apply with `--force`",
+                plan.target.id,
+                plan.outside_interfaces.join(", ")
             );
         }
         let sources = reader.source_stats()?;

@@ -875,6 +875,124 @@ fn rename_go_families_literals_and_same_named_members() {
     .assert_eq(&r.ok(&["rename", "Params.Side", "Width"]));
 }
 
+const GO_OUTSIDE: &str = r#"
+//- /go.mod
+module example.com/stream
+
+go 1.19
+//- /stream.go
+package stream
+
+type Source struct{ data []byte }
+
+func (s *Source) Read(p []byte) (n int, err error) {
+	n = copy(p, s.data)
+	return n, nil
+}
+
+func (s *Source) Reset(data []byte) { s.data = data }
+
+func Drain(s *Source) int {
+	buf := make([]byte, 8)
+	n, _ := s.Read(buf)
+	return n
+}
+
+func DrainAll(s *Source) int { return Drain(s) }
+//- /stream_example_test.go
+package stream
+
+func ExampleDrain() { Drain(&Source{}) }
+
+func ExampleDrain_second() { Drain(nil) }
+
+func ExampleDrainAll() { DrainAll(nil) }
+
+func ExampleSource_Read() {}
+"#;
+
+/// A Go method with the name and signature of a standard interface's method (`io.Reader.Read`)
+/// may be used as that interface where the graph cannot see: the plan names the interface,
+/// `--apply` refuses without `--force`, and writes the plan with it. Another method of the type
+/// (`Reset(data []byte)`, not `hash.Hash.Reset()`'s signature) is planned as usual.
+#[test]
+fn rename_go_method_of_a_standard_interface_needs_force() {
+    let r = Repo::with(GO_OUTSIDE);
+    let v = r.json(&["rename", "Source.Read", "Fill"]);
+    assert_eq!(v["outside_interfaces"], serde_json::json!(["io.Reader.Read"]), "{v}");
+    assert_eq!(v["edits_total"], 3, "{v}");
+    let out = r.run(&["rename", "Source.Read", "Fill", "--apply"]);
+    assert!(!out.status.success(), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(
+            "not applied: `sym:go:stream.go:Source.Read` has the name and signature of io.Reader.Read, an interface outside this root"
+        ),
+        "{out:?}"
+    );
+    let text = std::fs::read_to_string(r.root.join("stream.go")).expect("read");
+    assert!(text.contains("func (s *Source) Read(p []byte)"), "{text}");
+    r.ok(&["rename", "Source.Read", "Fill", "--apply", "--force"]);
+    let text = std::fs::read_to_string(r.root.join("stream.go")).expect("read");
+    assert!(
+        text.contains("func (s *Source) Fill(p []byte)") && text.contains("s.Fill(buf)"),
+        "{text}"
+    );
+    let v = r.json(&["rename", "Source.Reset", "Load"]);
+    assert_eq!(v["outside_interfaces"], serde_json::json!([]), "{v}");
+}
+
+/// Go example tests are named after what they document (`go vet` checks): renaming `Drain`
+/// renames `ExampleDrain` and `ExampleDrain_second`, not `ExampleDrainAll`; renaming the type
+/// `Source` renames its method's example `ExampleSource_Read`.
+#[test]
+fn rename_go_takes_the_examples_named_after_it() {
+    let r = Repo::with(GO_OUTSIDE);
+    let examples = |v: &Value| -> Vec<(String, String)> {
+        v["files"]
+            .as_array()
+            .expect("files")
+            .iter()
+            .flat_map(|f| f["edits"].as_array().cloned().unwrap_or_default())
+            .filter(|e| e["reason"] == "example test named after it (go vet)")
+            .map(|e| {
+                (
+                    e["old"].as_str().unwrap_or("").to_string(),
+                    e["new"].as_str().unwrap_or("").to_string(),
+                )
+            })
+            .collect()
+    };
+    let v = r.json(&["rename", "sym:go:stream.go:Drain", "Empty"]);
+    assert_eq!(
+        examples(&v),
+        [
+            ("ExampleDrain".to_string(), "ExampleEmpty".to_string()),
+            ("ExampleDrain_second".to_string(), "ExampleEmpty_second".to_string())
+        ],
+        "{v}"
+    );
+    let v = r.json(&["rename", "sym:go:stream.go:Source", "Feed"]);
+    assert_eq!(
+        examples(&v),
+        [("ExampleSource_Read".to_string(), "ExampleFeed_Read".to_string())],
+        "{v}"
+    );
+    let v = r.json(&["rename", "Source.Read", "Fill"]);
+    assert_eq!(
+        examples(&v),
+        [("ExampleSource_Read".to_string(), "ExampleSource_Fill".to_string())],
+        "{v}"
+    );
+    r.ok(&["rename", "sym:go:stream.go:Drain", "Empty", "--apply"]);
+    let text = std::fs::read_to_string(r.root.join("stream_example_test.go")).expect("read");
+    assert!(
+        text.contains("func ExampleEmpty() { Empty(&Source{}) }")
+            && text.contains("func ExampleEmpty_second() { Empty(nil) }")
+            && text.contains("func ExampleDrainAll() { DrainAll(nil) }"),
+        "{text}"
+    );
+}
+
 const TS_OVERLOADS: &str = r#"
 //- /src/pick.ts
 export function pick(a: string): string;

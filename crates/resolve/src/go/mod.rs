@@ -37,6 +37,7 @@ pub(crate) mod layout;
 mod lookup;
 pub(crate) mod packages;
 pub(crate) mod routes;
+pub(crate) mod std_interfaces;
 pub(crate) mod table;
 
 use crate::graph::{Edge, symbol_ids};
