@@ -303,16 +303,21 @@ impl Database {
         files: &[SourceFile],
         compute: impl Fn(&Database, SourceFile) -> T + Sync,
     ) -> Option<Vec<T>> {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+        let threads = rayon::current_num_threads().max(1);
         let next = AtomicUsize::new(0);
+        let failed = AtomicBool::new(false);
+        let parts: std::sync::Mutex<Vec<Vec<(usize, T)>>> = std::sync::Mutex::new(Vec::new());
         let compute = &compute;
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..threads)
-                .map(|_| {
-                    let db = self.clone();
-                    let next = &next;
-                    scope.spawn(move || {
+        // On the process's long-lived worker threads (rayon's pool), not threads of their own:
+        // an exited thread leaves its allocator pages behind, partly filled by the memos it
+        // made, and a daemon warming one root after another would leave them for each.
+        rayon::in_place_scope(|scope| {
+            for _ in 0..threads {
+                let db = self.clone();
+                let (next, failed, parts) = (&next, &failed, &parts);
+                scope.spawn(move |_| {
+                    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                         let mut out: Vec<(usize, T)> = Vec::new();
                         // Runs of neighbouring files (a package's files need the same
                         // tables): fewer waits on another worker's query.
@@ -327,21 +332,25 @@ impl Database {
                             }
                         }
                         out
-                    })
-                })
-                .collect();
-            let mut slots: Vec<Option<T>> =
-                std::iter::repeat_with(|| None).take(files.len()).collect();
-            // Join every worker before looking at any (an unjoined panicked one would make the
-            // scope panic).
-            let parts: Vec<_> = handles.into_iter().map(|h| h.join()).collect();
-            for part in parts {
-                for (i, v) in part.ok()? {
-                    slots[i] = Some(v);
-                }
+                    }));
+                    drop(db);
+                    match run {
+                        Ok(out) => parts.lock().unwrap_or_else(|p| p.into_inner()).push(out),
+                        Err(_) => failed.store(true, Ordering::Relaxed),
+                    }
+                });
             }
-            slots.into_iter().collect()
-        })
+        });
+        if failed.load(Ordering::Relaxed) {
+            return None;
+        }
+        let mut slots: Vec<Option<T>> = std::iter::repeat_with(|| None).take(files.len()).collect();
+        for part in parts.into_inner().unwrap_or_else(|p| p.into_inner()) {
+            for (i, v) in part {
+                slots[i] = Some(v);
+            }
+        }
+        slots.into_iter().collect()
     }
 
     /// Runs `compute` for every file on all cores without starting new revisions (for queries
@@ -362,17 +371,19 @@ impl Database {
         mut on_file: impl FnMut(SourceFile),
     ) {
         use std::sync::atomic::{AtomicUsize, Ordering};
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = rayon::current_num_threads().max(1);
         let next = AtomicUsize::new(0);
         let compute = &compute;
         // Unbounded: a worker never waits for this thread (which may be waiting elsewhere).
         let (to_main, done) = std::sync::mpsc::channel::<usize>();
-        std::thread::scope(|scope| {
+        // On rayon's long-lived threads, as in `par_map`; a worker's panic reaches the caller
+        // when the scope ends.
+        rayon::in_place_scope(|scope| {
             for _ in 0..threads {
                 let db = self.clone();
                 let to_main = to_main.clone();
                 let next = &next;
-                scope.spawn(move || {
+                scope.spawn(move |_| {
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(&file) = files.get(i) else { break };
