@@ -292,6 +292,26 @@ pub fn plan(
         // Body (file, first and last line) -> the receivers its edge lines select the target
         // from.
         let mut receivers: BTreeMap<(String, u32, u32), BTreeSet<String>> = BTreeMap::new();
+        // Unsure selections on edge lines of bodies that use another member of the name too:
+        // (body, the edit it would be, why it is unsure).
+        let mut deferred: Vec<((String, u32, u32), RenameEdit, String)> = Vec::new();
+        // Body -> the receivers known to hold the target's type: those its edge lines select
+        // the target from, and a method's own receiver when the method is of the target's type.
+        let mut same_type: BTreeMap<(String, u32, u32), BTreeSet<String>> = BTreeMap::new();
+        for (_, src) in &references {
+            let owner =
+                src.qualified_name.rsplit_once('.').map(|(o, _)| o.rsplit('.').next().unwrap_or(o));
+            if let (Some(f), Some(s), Some(t), Some(r)) = (
+                src.file.clone(),
+                src.start_line,
+                src.end_line,
+                src.signature.as_deref().and_then(method_receiver),
+            ) && src.kind == NodeKind::Method
+                && owner.is_some_and(|o| owners.contains(o))
+            {
+                same_type.entry((f, s, t)).or_default().insert(r);
+            }
+        }
         for (e, src) in &references {
             let Some(path) = src.file.clone() else { continue };
             if !covered.insert((path.clone(), e.line)) {
@@ -312,7 +332,8 @@ pub fn plan(
                         && let Some(r) = receiver_before(text, col)
                         && let (Some(s), Some(t)) = (src.start_line, src.end_line)
                     {
-                        receivers.entry((path.clone(), s, t)).or_default().insert(r);
+                        receivers.entry((path.clone(), s, t)).or_default().insert(r.clone());
+                        same_type.entry((path.clone(), s, t)).or_default().insert(r);
                     }
                     match v {
                         Verdict::Edit => {
@@ -325,9 +346,16 @@ pub fn plan(
                             e.weight,
                             &why(e.kind.as_str()),
                         ))),
-                        Verdict::Unsure => {
-                            in_strings.push(edit(&path, e.line, col, 0.0, &mixed(src)))
-                        }
+                        Verdict::Unsure => match (src.start_line, src.end_line) {
+                            // Decided once every edge line has said what the target is
+                            // selected from.
+                            (Some(s), Some(t)) => deferred.push((
+                                (path.clone(), s, t),
+                                edit(&path, e.line, col, e.weight, &why(e.kind.as_str())),
+                                mixed(src),
+                            )),
+                            _ => in_strings.push(edit(&path, e.line, col, 0.0, &mixed(src))),
+                        },
                         Verdict::Skip => {}
                     }
                 }
@@ -360,6 +388,21 @@ pub fn plan(
                 } else {
                     edits.push(edit(&path, e.line, col, e.weight, &why(e.kind.as_str())));
                 }
+            }
+        }
+        // In a body that uses another member of the name too, a selection from a receiver one
+        // of its edge lines selects the target from is the target's (`rr.Trailer = t.Trailer`
+        // after `t.Trailer, err = ...`): the same variable holds the same type in one body.
+        for (body, e, why_unsure) in deferred {
+            let same_receiver = lines_of(&e.path)
+                .and_then(|ls| ls.get(e.line as usize - 1).cloned())
+                .and_then(|text| receiver_before(&text, e.col_start as usize - 1))
+                .is_some_and(|r| same_type.get(&body).is_some_and(|k| k.contains(&r)));
+            if same_receiver {
+                let reason = format!("{} (same receiver)", e.reason);
+                edits.push(RenameEdit { confidence: e.confidence * 0.9, reason, ..e });
+            } else {
+                in_strings.push(RenameEdit { confidence: 0.0, reason: why_unsure, ..e });
             }
         }
         // A symbol that names the target once names it everywhere in its body by that name (the
@@ -418,6 +461,7 @@ pub fn plan(
                     // `this` / `self` (another receiver's type is unknown here: unsure).
                     let amb = unsure_why.is_some();
                     let known = receivers.get(&(path.clone(), start, end));
+                    let typed = same_type.get(&(path.clone(), start, end));
                     for (col, v) in member_columns(&lines, l, old, &owners, amb, false) {
                         let foreign = v == Verdict::Edit
                             && receiver_before(text, col).is_some_and(|r| {
@@ -426,6 +470,18 @@ pub fn plan(
                             });
                         if foreign {
                             in_strings.push(edit(&path, l, col, 0.0, &unknown_receiver));
+                            any = true;
+                            continue;
+                        }
+                        // Selected from a receiver an edge line of this body selects the
+                        // target from: the target's, though the body uses another member of
+                        // the name too.
+                        let same_receiver = v == Verdict::Unsure
+                            && receiver_before(text, col)
+                                .is_some_and(|r| typed.is_some_and(|k| k.contains(&r)));
+                        if same_receiver {
+                            let reason = format!("{reason} (same receiver)");
+                            edits.push(edit(&path, l, col, weight * 0.8, &reason));
                             any = true;
                             continue;
                         }

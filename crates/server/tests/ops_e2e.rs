@@ -899,6 +899,23 @@ func Drain(s *Source) int {
 }
 
 func DrainAll(s *Source) int { return Drain(s) }
+//- /convert.go
+package stream
+
+type In struct {
+	Name string
+	Size int
+}
+
+type Out struct{ Name string }
+
+func convert(in *In) *Out {
+	n := in.Name
+	out := &Out{}
+	out.Name = in.Name
+	_ = n
+	return out
+}
 //- /stream_example_test.go
 package stream
 
@@ -939,6 +956,53 @@ fn rename_go_method_of_a_standard_interface_needs_force() {
     );
     let v = r.json(&["rename", "Source.Reset", "Load"]);
     assert_eq!(v["outside_interfaces"], serde_json::json!([]), "{v}");
+}
+
+/// A function that copies a field between two types of the same field name
+/// (`out.Name = in.Name`): renaming `In.Name` renames the selection from `in`, the receiver an
+/// edge line selects it from, and leaves `out.Name` unsure; renaming `Out.Name`, whose only
+/// edge line has both, renames neither and lists both as unsure.
+#[test]
+fn rename_go_tells_same_named_fields_apart_by_receiver() {
+    let r = Repo::with(GO_OUTSIDE);
+    let edits = |v: &Value| -> Vec<(u64, u64, String)> {
+        v["files"]
+            .as_array()
+            .expect("files")
+            .iter()
+            .flat_map(|f| f["edits"].as_array().cloned().unwrap_or_default())
+            .map(|e| {
+                (
+                    e["line"].as_u64().unwrap_or(0),
+                    e["col_start"].as_u64().unwrap_or(0),
+                    e["reason"].as_str().unwrap_or("").to_string(),
+                )
+            })
+            .collect()
+    };
+    let unsure = |v: &Value| -> Vec<(u64, u64)> {
+        v["unsure"]
+            .as_array()
+            .expect("unsure")
+            .iter()
+            .filter(|e| e["path"] == "convert.go")
+            .map(|e| (e["line"].as_u64().unwrap_or(0), e["col_start"].as_u64().unwrap_or(0)))
+            .collect()
+    };
+    let v = r.json(&["rename", "In.Name", "Label"]);
+    assert_eq!(
+        edits(&v),
+        [
+            (4, 2, "declaration".to_string()),
+            (11, 10, "ACCESSES".to_string()),
+            (13, 16, "ACCESSES (same referencing symbol) (same receiver)".to_string())
+        ],
+        "{v}"
+    );
+    assert_eq!(unsure(&v), [(13, 6), (8, 18)], "{v}");
+    let v = r.json(&["rename", "Out.Name", "Title"]);
+    assert_eq!(edits(&v), [(8, 18, "declaration".to_string())], "{v}");
+    assert_eq!(unsure(&v), [(13, 6), (13, 16), (11, 10), (4, 2)], "{v}");
 }
 
 /// Go example tests are named after what they document (`go vet` checks): renaming `Drain`
