@@ -1277,7 +1277,7 @@ impl CodegraphMcp {
     }
 
     #[tool(
-        description = "Plan a symbol's rename: exact edits (path, line, columns, reason, confidence) for the declaration and every reference the graph knows; unsure mentions and collisions apart. Read-only.",
+        description = "Plan a symbol's rename: exact edits (path, line, columns, reason, confidence) for the declaration and every reference the graph knows; unsure mentions, collisions and interfaces outside the root it may satisfy apart. Read-only.",
         annotations(read_only_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
     async fn rename_plan(
