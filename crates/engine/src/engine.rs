@@ -1123,7 +1123,7 @@ impl Engine {
             }
         }
         if list_changed {
-            let inputs: Vec<SourceFile> = self.files.values().map(|e| e.input).collect();
+            let inputs = self.inputs();
             self.workspace.set_files(&mut self.db).with_durability(INPUT_DURABILITY).to(inputs);
         }
         InputChanges { upserted, touched, retiring, list_changed }
@@ -1141,7 +1141,7 @@ impl Engine {
         if !std::mem::take(&mut self.lazy_facts) {
             return Vec::new();
         }
-        let inputs: Vec<SourceFile> = self.files.values().map(|e| e.input).collect();
+        let inputs = self.inputs();
         self.db.par_map(&inputs, |db, f| file_facts(db, f)).unwrap_or_default()
     }
 
@@ -1418,11 +1418,16 @@ impl Engine {
         self.revision = revision;
     }
 
+    /// Every file's input, in path order.
+    fn inputs(&self) -> Vec<SourceFile> {
+        self.files.values().map(|e| e.input).collect()
+    }
+
     /// Every file unit's digest, in path order, computed on all cores. Units an edit cannot
     /// have changed are only validated by salsa, not recomputed.
     fn file_digests(&self) -> Result<Vec<u64>> {
         let ws = self.workspace;
-        let inputs: Vec<SourceFile> = self.files.values().map(|e| e.input).collect();
+        let inputs = self.inputs();
         // Workers take files as they go (fixed halves left one core idle at the end).
         self.db
             .par_map(&inputs, |db, f| file_unit_digest(db, ws, f))
@@ -1440,7 +1445,7 @@ impl Engine {
             // A restored engine's facts are decoded here one file at a time, each held while
             // its summaries are made, so workspace tables read memos and a daemon never holds
             // every file's facts at once (what `decode_restored` does for a one-shot update).
-            let inputs: Vec<SourceFile> = self.files.values().map(|e| e.input).collect();
+            let inputs = self.inputs();
             self.db.par_each(&inputs, |db, f| {
                 let _held = file_facts(db, f);
                 codegraph_resolve::file_summaries(db, f);

@@ -299,15 +299,12 @@ pub fn plan(
         // the target from, and a method's own receiver when the method is of the target's type.
         let mut same_type: BTreeMap<(String, u32, u32), BTreeSet<String>> = BTreeMap::new();
         for (_, src) in &references {
-            let owner =
-                src.qualified_name.rsplit_once('.').map(|(o, _)| o.rsplit('.').next().unwrap_or(o));
             if let (Some(f), Some(s), Some(t), Some(r)) = (
                 src.file.clone(),
                 src.start_line,
                 src.end_line,
                 src.signature.as_deref().and_then(method_receiver),
-            ) && src.kind == NodeKind::Method
-                && owner.is_some_and(|o| owners.contains(o))
+            ) && member_owner(src).is_some_and(|o| owners.contains(o))
             {
                 same_type.entry((f, s, t)).or_default().insert(r);
             }
@@ -558,45 +555,19 @@ pub fn plan(
         }
     }
 
-    // Go example tests are named after what they document (`ExampleF`, `ExampleT_M`,
-    // `ExampleF_suffix`): `go vet` fails on an example naming an identifier that no longer
-    // exists, so they are renamed with it.
-    if target.language.as_deref() == Some("go") {
-        // A method's type: the segment before its name in its qualified name (`T.M`).
-        let method_of = (target.kind == NodeKind::Method)
-            .then(|| target.qualified_name.rsplit_once('.'))
-            .flatten()
-            .map(|(owner, _)| owner.rsplit('.').next().unwrap_or(owner).to_string());
-        let is_type = matches!(
-            target.kind,
-            NodeKind::Struct | NodeKind::Interface | NodeKind::DefinedType | NodeKind::TypeAlias
-        );
-        let named = match (&method_of, target.kind) {
-            (Some(t), _) => Some((format!("Example{t}_{old}"), format!("Example{t}_{new_name}"))),
-            (None, NodeKind::Function) => {
-                Some((format!("Example{old}"), format!("Example{new_name}")))
-            }
-            _ if is_type => Some((format!("Example{old}"), format!("Example{new_name}"))),
-            _ => None,
+    // Symbols named after the target by its language's convention (Go's example tests,
+    // which `go vet` checks name an identifier) are renamed with it.
+    if let (Some(language), Some(target_file)) = (&target.language, target.file.as_deref()) {
+        let named = codegraph_resolve::RenameTarget {
+            kind: target.kind,
+            name: old,
+            owner: member_owner(target),
+            path: target_file,
         };
-        let dir = |p: &str| p.rsplit_once('/').map_or("", |(d, _)| d).to_string();
-        if let (Some((from, to)), Some(target_file)) = (named, target.file.as_deref()) {
-            for n in reader.symbols_named_with_prefix(&from).map_err(err)? {
+        if let Some(rule) = codegraph_resolve::named_after(language, &named, new_name) {
+            for n in reader.symbols_named_with_prefix(&rule.prefix).map_err(err)? {
                 let Some(path) = n.file.as_deref() else { continue };
-                // `ExampleF`, `ExampleF_suffix` (lower-case), and a type's `ExampleT_Method`.
-                let rest = &n.name[from.len()..];
-                let fits = rest.is_empty()
-                    || rest
-                        .strip_prefix('_')
-                        .and_then(|r| r.chars().next())
-                        .is_some_and(|c| c.is_lowercase() || (is_type && c.is_uppercase()));
-                if n.kind != NodeKind::Function
-                    || !fits
-                    || !path.ends_with("_test.go")
-                    || dir(path) != dir(target_file)
-                {
-                    continue;
-                }
+                let Some(renamed) = rule.renamed(&n.name, n.kind, path) else { continue };
                 let Some(lines) = lines_of(path) else { continue };
                 if let Some((line, col)) = declaration_column(&lines, &n, &n.name) {
                     edits.push(RenameEdit {
@@ -605,9 +576,9 @@ pub fn plan(
                         col_start: col as u32 + 1,
                         col_end: (col + n.name.chars().count()) as u32 + 1,
                         old: n.name.clone(),
-                        new: format!("{to}{rest}"),
+                        new: renamed,
                         confidence: 1.0,
-                        reason: "example test named after it (go vet)".to_string(),
+                        reason: rule.reason.to_string(),
                     });
                 }
             }
@@ -670,6 +641,13 @@ pub fn plan(
         outside_interfaces,
         notes,
     })
+}
+
+/// The type a method belongs to: the segment before its name in its qualified name (`T` of
+/// `T.M`, of `pkg.T.M`); `None` for anything but a method.
+fn member_owner(n: &NodeRow) -> Option<&str> {
+    let (owner, _) = n.qualified_name.rsplit_once('.').filter(|_| n.kind == NodeKind::Method)?;
+    Some(owner.rsplit('.').next().unwrap_or(owner))
 }
 
 /// Where `symbol` declares `name`: the first whole-word occurrence outside strings from its

@@ -144,6 +144,22 @@ pub(crate) trait LanguageResolver: Sync {
     fn mention_qualifier(&self, _facts: &FileFacts) -> Option<String> {
         None
     }
+
+    /// Methods of interfaces outside any root (its standard library) that a method named
+    /// `name` with `signature` may satisfy (see [`crate::renames`]); none by default.
+    fn outside_interface_methods(&self, _name: &str, _signature: &str) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Symbols named after `target` by the language's convention, renamed with it to
+    /// `new_name` (see [`crate::renames`]); none by default.
+    fn named_after(
+        &self,
+        _target: &crate::renames::RenameTarget<'_>,
+        _new_name: &str,
+    ) -> Option<crate::renames::NamedAfter> {
+        None
+    }
 }
 
 /// The registry: one line per language, `Variant => its resolver`.

@@ -31,6 +31,7 @@ mod languages;
 mod layout;
 mod protobuf;
 mod python;
+mod renames;
 mod resolved;
 mod rust;
 mod shared;
@@ -48,6 +49,7 @@ pub use go::layout::{InferredPrefix, go_inferred_prefix};
 pub use go::table::Platform as GoPlatform;
 pub use graph::{Edge, FileGraph, Node, file_graph, file_node, release_unused_rows, symbol_ids};
 pub use keys::describe_key;
+pub use renames::{NamedAfter, RenameTarget, named_after, outside_interface_methods};
 pub use resolved::{Resolved, UnresolvedSite, caller_id};
 pub use surface::{file_summaries, file_surface};
 pub use units::{
@@ -55,17 +57,6 @@ pub use units::{
 };
 
 use codegraph_db::{SourceFile, Workspace};
-
-/// The methods of interfaces outside any root (a language's standard library) whose name and
-/// signature a method of `language` has: `["io.Reader.Read"]` for a Go
-/// `func (r *T) Read(p []byte) (n int, err error)`. A rename plan reports them, since a value
-/// of the method's type may be used as such an interface where the graph cannot see.
-pub fn outside_interface_methods(language: &str, name: &str, signature: &str) -> Vec<String> {
-    match language {
-        "go" => go::std_interfaces::matches(name, signature),
-        _ => Vec::new(),
-    }
-}
 
 /// Does resolution read this file's text (not facts)? `go.mod`, `Cargo.toml` (crate names),
 /// and every JSON file (tsconfig, package.json, and whatever a tsconfig `extends`). Such files

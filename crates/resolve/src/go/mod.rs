@@ -36,8 +36,8 @@ mod implements;
 pub(crate) mod layout;
 mod lookup;
 pub(crate) mod packages;
+pub(crate) mod rename_rules;
 pub(crate) mod routes;
-pub(crate) mod std_interfaces;
 pub(crate) mod table;
 
 use crate::graph::{Edge, symbol_ids};
@@ -98,6 +98,18 @@ pub(crate) struct GoResolver;
 pub(crate) static GO_RESOLVER: GoResolver = GoResolver;
 
 impl crate::languages::LanguageResolver for GoResolver {
+    fn outside_interface_methods(&self, name: &str, signature: &str) -> Vec<String> {
+        rename_rules::std_interface_methods(name, signature)
+    }
+
+    fn named_after(
+        &self,
+        target: &crate::renames::RenameTarget<'_>,
+        new_name: &str,
+    ) -> Option<crate::renames::NamedAfter> {
+        rename_rules::examples(target, new_name)
+    }
+
     fn own_summaries(&self, db: &dyn salsa::Database, file: SourceFile) {
         layout::go_file_summary(db, file);
         layout::go_import_paths(db, file);

@@ -1,5 +1,5 @@
-//! The methods of the Go standard library's common interfaces, so a rename plan can tell that
-//! a method may satisfy an interface the graph does not hold.
+//! What a rename must know of Go beyond the graph ([`crate::renames`]): the methods of the
+//! standard library's common interfaces, and the example tests named after what they document.
 //!
 //! Why it exists: the graph holds one root, not the standard library. A Go type satisfies an
 //! interface by its method set alone, so renaming `(*T).Read` compiles in `T`'s package and
@@ -8,7 +8,12 @@
 //! interfaces the graph does not record; what it can tell is that a method's name and
 //! signature are exactly those of such an interface's method. The table is that knowledge,
 //! compared on parameter and result types with package qualifiers dropped (`http.Request`
-//! and `Request` alike, as in `net/http`'s own files).
+//! and `Request` alike, as in `net/http`'s own files). And `go vet` checks that an example
+//! test (`ExampleF`, `ExampleT_M`, `ExampleF_suffix`) names an identifier of its package, so
+//! a rename takes the examples named after its target.
+
+use crate::renames::{NamedAfter, RenameTarget};
+use codegraph_schema::NodeKind;
 
 /// (interface, method, parameter types, result types), types normalized by [`normalize`].
 const METHODS: &[(&str, &str, &str, &str)] = &[
@@ -97,7 +102,7 @@ const METHODS: &[(&str, &str, &str, &str)] = &[
 /// The standard-library interface methods (`io.Reader.Read`) whose name and signature a Go
 /// method declaration's signature (`func (r *T) Read(p []byte) (n int, err error)`, or an
 /// interface method's `Read([]byte) (int, error)`) matches exactly.
-pub fn matches(name: &str, signature: &str) -> Vec<String> {
+pub fn std_interface_methods(name: &str, signature: &str) -> Vec<String> {
     let Some((params, results)) = method_types(name, signature) else {
         return Vec::new();
     };
@@ -106,6 +111,34 @@ pub fn matches(name: &str, signature: &str) -> Vec<String> {
         .filter(|(_, m, p, r)| *m == name && *p == params && *r == results)
         .map(|(iface, m, _, _)| format!("{iface}.{m}"))
         .collect()
+}
+
+/// The example tests named after `target` (`ExampleF` and `ExampleF_suffix` for a function
+/// or type `F`, `ExampleT_M` for a method `M` of `T`, `ExampleT_Method` for a type `T`'s
+/// methods), in the `_test.go` files of its directory.
+pub fn examples(target: &RenameTarget<'_>, new_name: &str) -> Option<NamedAfter> {
+    let is_type = matches!(
+        target.kind,
+        NodeKind::Struct | NodeKind::Interface | NodeKind::DefinedType | NodeKind::TypeAlias
+    );
+    let (prefix, new_prefix) = match (target.kind, target.owner) {
+        (NodeKind::Method, Some(t)) => {
+            (format!("Example{t}_{}", target.name), format!("Example{t}_{new_name}"))
+        }
+        (NodeKind::Function, _) => {
+            (format!("Example{}", target.name), format!("Example{new_name}"))
+        }
+        _ if is_type => (format!("Example{}", target.name), format!("Example{new_name}")),
+        _ => return None,
+    };
+    Some(NamedAfter {
+        prefix,
+        new_prefix,
+        upper_suffixes: is_type,
+        file_suffix: "_test.go",
+        dir: target.path.rsplit_once('/').map_or("", |(d, _)| d).to_string(),
+        reason: "example test named after it (go vet)",
+    })
 }
 
 /// (parameter types, result types) of the method `name` in `signature`, each a
@@ -231,34 +264,82 @@ mod tests {
 
     #[test]
     fn methods_match_by_name_and_types_not_by_name_alone() {
-        assert_eq!(matches("Err", "func (c *Context) Err() error"), ["context.Context.Err"]);
         assert_eq!(
-            matches("Read", "func (r *body) Read(p []byte) (n int, err error)"),
+            std_interface_methods("Err", "func (c *Context) Err() error"),
+            ["context.Context.Err"]
+        );
+        assert_eq!(
+            std_interface_methods("Read", "func (r *body) Read(p []byte) (n int, err error)"),
             ["io.Reader.Read"]
         );
-        assert_eq!(matches("Read", "Read([]byte) (int, error)"), ["io.Reader.Read"]);
+        assert_eq!(std_interface_methods("Read", "Read([]byte) (int, error)"), ["io.Reader.Read"]);
         assert_eq!(
-            matches(
+            std_interface_methods(
                 "ServeHTTP",
                 "func (e *Engine) ServeHTTP(w http.ResponseWriter, req *http.Request)"
             ),
             ["net/http.Handler.ServeHTTP"]
         );
-        assert_eq!(matches("Less", "func (s byName) Less(i, j int) bool"), ["sort.Interface.Less"]);
         assert_eq!(
-            matches("Value", "func (c *Context) Value(key interface{}) interface{}"),
+            std_interface_methods("Less", "func (s byName) Less(i, j int) bool"),
+            ["sort.Interface.Less"]
+        );
+        assert_eq!(
+            std_interface_methods("Value", "func (c *Context) Value(key interface{}) interface{}"),
             ["context.Context.Value"]
         );
         assert_eq!(
-            matches("WriteString", "func (w *rw) WriteString(s string) (n int, err error)"),
+            std_interface_methods(
+                "WriteString",
+                "func (w *rw) WriteString(s string) (n int, err error)"
+            ),
             ["io.StringWriter.WriteString"]
         );
         // Another signature of the name, or the name elsewhere in the signature: no match.
-        assert!(matches("Read", "func (r *T) Read(p []byte) error").is_empty());
-        assert!(matches("Err", "func (c *Context) Err(code int) error").is_empty());
-        assert!(matches("Close", "func (c *T) CloseAll() error").is_empty());
-        assert!(matches("Close", "func (c *T) Close(force bool) error").is_empty());
-        assert_eq!(matches("Close", "func (c *T) Close() error"), ["io.Closer.Close"]);
-        assert!(matches("Len", "func (l *list) Len() int64").is_empty());
+        assert!(std_interface_methods("Read", "func (r *T) Read(p []byte) error").is_empty());
+        assert!(std_interface_methods("Err", "func (c *Context) Err(code int) error").is_empty());
+        assert!(std_interface_methods("Close", "func (c *T) CloseAll() error").is_empty());
+        assert!(std_interface_methods("Close", "func (c *T) Close(force bool) error").is_empty());
+        assert_eq!(
+            std_interface_methods("Close", "func (c *T) Close() error"),
+            ["io.Closer.Close"]
+        );
+        assert!(std_interface_methods("Len", "func (l *list) Len() int64").is_empty());
+    }
+
+    #[test]
+    fn examples_named_after_functions_types_and_methods() {
+        let target =
+            |kind, name, owner| RenameTarget { kind, name, owner, path: "net/http/server.go" };
+        let f = examples(&target(NodeKind::Function, "Drain", None), "Empty").expect("a rule");
+        let test = "net/http/example_test.go";
+        assert_eq!(
+            f.renamed("ExampleDrain", NodeKind::Function, test).as_deref(),
+            Some("ExampleEmpty")
+        );
+        assert_eq!(
+            f.renamed("ExampleDrain_second", NodeKind::Function, test).as_deref(),
+            Some("ExampleEmpty_second")
+        );
+        // Another identifier's example, a method-style suffix of a function, another
+        // directory, a file that is no test, a symbol that is no function: not named after it.
+        assert_eq!(f.renamed("ExampleDrainAll", NodeKind::Function, test), None);
+        assert_eq!(f.renamed("ExampleDrain_Method", NodeKind::Function, test), None);
+        assert_eq!(f.renamed("ExampleDrain", NodeKind::Function, "net/example_test.go"), None);
+        assert_eq!(f.renamed("ExampleDrain", NodeKind::Function, "net/http/example.go"), None);
+        assert_eq!(f.renamed("ExampleDrain", NodeKind::Variable, test), None);
+        let t = examples(&target(NodeKind::Struct, "Source", None), "Feed").expect("a rule");
+        assert_eq!(
+            t.renamed("ExampleSource_Read", NodeKind::Function, test).as_deref(),
+            Some("ExampleFeed_Read")
+        );
+        let m =
+            examples(&target(NodeKind::Method, "Read", Some("Source")), "Fill").expect("a rule");
+        assert_eq!(m.prefix, "ExampleSource_Read");
+        assert_eq!(
+            m.renamed("ExampleSource_Read", NodeKind::Function, test).as_deref(),
+            Some("ExampleSource_Fill")
+        );
+        assert_eq!(examples(&target(NodeKind::Property, "Name", Some("Source")), "Label"), None);
     }
 }
