@@ -195,7 +195,7 @@ pub fn type_name(t: Node<'_>, src: &str) -> Option<String> {
     let n = named_type(t, src)?;
     let n = if n.kind() == "generic_type" { n.child_by_field_name("name")? } else { n };
     match n.kind() {
-        "nested_type_identifier" => Some(dotted(text(n, src))),
+        "nested_type_identifier" | "member_expression" => Some(dotted(text(n, src))),
         _ => Some(text(n, src).to_string()),
     }
 }
@@ -254,6 +254,12 @@ fn named_type<'t>(t: Node<'t>, src: &str) -> Option<Node<'t>> {
                 return Some(t);
             }
             "union_type" => t = single_non_null(t, src)?,
+            // `typeof Action`: the class object; constructing or calling it gives an
+            // `Action`, and its static members are the class's.
+            "type_query" => {
+                let q = first_named(t)?;
+                return matches!(q.kind(), "identifier" | "member_expression").then_some(q);
+            }
             _ => return None,
         }
     }

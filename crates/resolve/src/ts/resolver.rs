@@ -561,6 +561,21 @@ impl<'db> Resolver<'db> {
         match self.callee(f, scope, c, depth + 1) {
             // `new X().m()` (the walker reads the receiver as a call of `X`).
             Outcome::Found((g, i), _) if self.kind(g, i) == Some(NodeKind::Class) => Some((g, i)),
+            // A field or variable typed as a class (`typeof Action`): constructing it gives an
+            // instance (calling an instance-typed value is no valid TypeScript).
+            Outcome::Found((g, i), _)
+                if matches!(
+                    self.kind(g, i),
+                    Some(
+                        NodeKind::Property
+                            | NodeKind::Variable
+                            | NodeKind::Constant
+                            | NodeKind::Parameter
+                    )
+                ) =>
+            {
+                self.declared_class(g, i, depth + 1)
+            }
             Outcome::Found((g, i), _) => self.return_type(g, i, depth + 1),
             _ => None,
         }
@@ -581,6 +596,16 @@ impl<'db> Resolver<'db> {
         (self.member((g, i), &c.name, depth + 1).is_none()
             && !self.has_opaque_base((g, i), depth + 1))
         .then_some((g, i))
+    }
+
+    /// The class symbol `i` of `g` (a field, variable or parameter) is declared to hold the
+    /// class object of (`ctor: typeof Action`), or is typed as; `None` for an interface or no
+    /// written type.
+    fn declared_class(&self, g: SourceFile, i: SymbolIdx, depth: u32) -> Option<Target> {
+        let sym = self.symbol(g, i)?;
+        let hints = self.hints(g, sym.parent, &sym.name)?;
+        let t = self.hints_type(g, sym.parent, hints, depth + 1)?;
+        (self.kind(t.0, t.1) == Some(NodeKind::Class)).then_some(t)
     }
 
     /// The declared return type of function `i` of `g`, as a class / interface.
