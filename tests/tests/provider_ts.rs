@@ -104,6 +104,7 @@ fn classes_members_and_overloads() {
         heritage Service Implements Runner
         heritage Anon Extends Service<_>
         type-param Service T
+        param Service.constructor #0 repo
         hint L5 Service cache : Cache
         hint L9 Service repo : Repo
         hint L9 Service.constructor repo : Repo
@@ -153,6 +154,7 @@ fn interfaces_type_aliases_enums() {
         type call L6:36 Event in Handler.onEvent
         heritage Repo Extends Base
         heritage Repo Extends Other<T>
+        param Handler.onEvent #0 e
         hint L2 Repo.save  -> Promise<_>
         hint L3 Repo items : Item
         hint L6 Handler.onEvent e : Event
@@ -490,6 +492,8 @@ fn callers_follow_the_oracle() {
         ref call L8:23 TOKEN in C.constructor
         type call L8:33 T in C.constructor
         write L14 this.handler in ctor
+        param C.constructor #0 t
+        literal-key L3 ({} as arg 0 of Component()).factory in C
         hint L1 <module> x = compute()
         hint L8 C.constructor t : T
     "#]]
@@ -587,6 +591,11 @@ fn type_hints() {
         type call L10:20 pkg.Type in S.run
         type call L15:19 A in arrow
         type call L15:23 R in arrow
+        param S.constructor #0 dep
+        param S.run #0 arg
+        param S.run #2 opt
+        param S.run #3 rest
+        param arrow #0 a
         hint L1 <module> top : Foo
         hint L2 <module> made = new ns.Made
         hint L3 <module> got = factory()
@@ -641,6 +650,8 @@ fn alias_narrowing_and_loop_hints() {
         read L5 ?.z in f
         read L5 self.x in f
         read L9 ns.C in f
+        param f #1 t
+        param f #2 xs
         hint L1 f this : Ctx
         hint L1 f t : Logic
         hint L1 f xs : X
@@ -831,6 +842,9 @@ fn field_accesses_reads_and_writes() {
         read L14 super.s in C.m
         write L15 ?.q in C.m
         read L19 Color.Red in cfg
+        alias T = cfg.a
+        param C.m #0 o
+        literal-key L20 ({}: cfg).a in T
         hint L4 C.m o : C
     "##]]
     .assert_eq(&out);
@@ -919,6 +933,8 @@ fn parse_repair_of_constructs_the_grammar_rejects() {
         type-param Channel A
         type-param Channel B
         type-param run R
+        param run #0 rt
+        param run #0 a
         hint L20 replicate a = param 0 of arg 1 of dual()
         hint L20 replicate n = param 1 of arg 1 of dual()
         hint L21 run rt : R
@@ -934,6 +950,7 @@ fn parse_repair_of_constructs_the_grammar_rejects() {
         type call L1:74 Kind in map
         type call L2:43 T in lift
         type-param lift T
+        param lift #0 x
         hint L2 lift  -> T
         hint L2 lift x : T
         repairs 4

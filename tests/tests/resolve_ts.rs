@@ -499,6 +499,7 @@ fn accesses_of_fields_parameter_properties_interfaces_and_inherited_fields() {
             edge REFERS_TO sym:ts:src/main.ts:use -> sym:ts:src/base.ts:Base L18 import-resolved 0.95
             edge ACCESSES sym:ts:src/main.ts:use -> sym:ts:src/base.ts:Base.shared L17 typed-receiver 0.85
             edge ACCESSES sym:ts:src/main.ts:use -> sym:ts:src/base.ts:Base.total L18 import-resolved 0.95
+            edge ACCESSES sym:ts:src/main.ts:use -> sym:ts:src/base.ts:Opts.depth L15 typed-receiver 0.85
             edge CALLS sym:ts:src/main.ts:use -> sym:ts:src/main.ts:Counter L15 same-file 0.95
             edge REFERS_TO sym:ts:src/main.ts:use -> sym:ts:src/main.ts:Counter L14 same-file 0.95
             edge ACCESSES sym:ts:src/main.ts:use -> sym:ts:src/main.ts:Counter.count L16 typed-receiver 0.85
@@ -1109,8 +1110,11 @@ fn annotated_object_literals_implement_their_type() {
             edge REFERS_TO sym:ts:src/provider.ts:copy -> sym:ts:src/provider.ts:Provider L17 same-file 0.95
             edge REFERS_TO sym:ts:src/provider.ts:copy -> sym:ts:src/provider.ts:provider L17 same-file 0.95
             edge REFERS_TO sym:ts:src/provider.ts:partial -> sym:ts:src/provider.ts:Provider L15 same-file 0.95
+            edge ACCESSES sym:ts:src/provider.ts:partial -> sym:ts:src/provider.ts:Provider.name L15 typed-receiver 0.85
             edge IMPLEMENTS sym:ts:src/provider.ts:provider -> sym:ts:src/provider.ts:Provider L6 same-file 0.95
             edge REFERS_TO sym:ts:src/provider.ts:provider -> sym:ts:src/provider.ts:Provider L6 same-file 0.95
+            edge ACCESSES sym:ts:src/provider.ts:provider -> sym:ts:src/provider.ts:Provider.get L7 typed-receiver 0.85
+            edge ACCESSES sym:ts:src/provider.ts:provider -> sym:ts:src/provider.ts:Provider.name L10 typed-receiver 0.85
         "#]],
     );
 }
@@ -1353,6 +1357,106 @@ fn references_of_overloads_generic_names_and_nested_declarations() {
             edge CALLS sym:ts:src/a.ts:outer -> sym:ts:src/a.ts:outer.Local L11 same-file 0.95
             edge REFERS_TO sym:ts:src/a.ts:outer -> sym:ts:src/a.ts:outer.Local L11 same-file 0.95
             edge REFERS_TO sym:ts:src/a.ts:outer -> sym:ts:src/a.ts:outer.emitBuffer L12 same-file 0.95
+        "#]],
+    );
+}
+
+/// Object literals typed by their context (issue 43: a rename of a member takes the keys that
+/// write it): an annotated local, an argument (the callee's parameter type; a constructor's
+/// for `new`), `as T` (also inside a conditional's branch), a declared return type, and the
+/// literals nested in a typed literal's values (the member's type). A key of an untyped
+/// literal writes nothing we know. A local initialized with `x as T` or `<T>x` holds a `T`,
+/// one initialized with a conditional what its first branch with a type holds. A field typed
+/// `typeof Action` holds the class: `new this.ctor()` gives an `Action`, and
+/// `this.ctor.create()` is the static method. A type query of a class's member (`typeof
+/// Action.prototype.schedule`, `typeof Action.create`) names that member.
+#[test]
+fn object_literal_keys_write_the_members_of_their_contextual_type() {
+    check(
+        r#"
+        //- /src/types.ts
+        export interface Observer<T> { next(value: T): void; error?: (e: unknown) => void; }
+        export interface Inner { depth: number; }
+        export interface Options { retries: number; nested: Inner; }
+        export class Action {
+          static create(): Action { return new Action(); }
+          schedule(): void {}
+        }
+        export function subscribe(observer: Partial<Observer<number>>, opts?: Options): void {}
+        export class Client { constructor(opts: Options) {} }
+        //- /src/use.ts
+        import { Observer, Options, Action, subscribe, Client } from "./types";
+        interface Flush { ready: boolean; actual?: number[] }
+        export class Runner {
+          ctor: typeof Action = Action;
+          run(actual: number[]) {
+            const flush: Flush = { actual, ready: false };
+            subscribe({ next(v) {}, error: (e) => {} }, { retries: 1, nested: { depth: 2 } });
+            new Client({ retries: 3 });
+            const o = { next: (v: number) => {} } as Observer<number>;
+            const c = Math.random() > 0.5 ? ({ retries: 5 } as Options) : undefined;
+            const d = <Options>o;
+            c.nested.depth = d.retries;
+            new this.ctor().schedule();
+            this.ctor.create();
+            return flush;
+          }
+          options(): Options {
+            return { retries: 6, nested: { depth: 7 } };
+          }
+          untyped() {
+            return { retries: 8 };
+          }
+        }
+        interface Helpers {
+          make: typeof Action.prototype.schedule;
+          build: typeof Action.create;
+        }
+        "#,
+        expect![[r#"
+            edge IMPORTS file:src/use.ts -> file:src/types.ts L1 import-resolved 0.95
+            edge IMPORTS file:src/use.ts -> sym:ts:src/types.ts:Action L1 import-resolved 0.95
+            edge IMPORTS file:src/use.ts -> sym:ts:src/types.ts:Client L1 import-resolved 0.95
+            edge IMPORTS file:src/use.ts -> sym:ts:src/types.ts:Observer L1 import-resolved 0.95
+            edge IMPORTS file:src/use.ts -> sym:ts:src/types.ts:Options L1 import-resolved 0.95
+            edge IMPORTS file:src/use.ts -> sym:ts:src/types.ts:subscribe L1 import-resolved 0.95
+            edge CALLS sym:ts:src/types.ts:Action.create -> sym:ts:src/types.ts:Action L5 same-file 0.95
+            edge REFERS_TO sym:ts:src/types.ts:Action.create -> sym:ts:src/types.ts:Action L5 same-file 0.95
+            edge REFERS_TO sym:ts:src/types.ts:Client.constructor -> sym:ts:src/types.ts:Options L9 same-file 0.95
+            edge REFERS_TO sym:ts:src/types.ts:Options.nested -> sym:ts:src/types.ts:Inner L3 same-file 0.95
+            edge REFERS_TO sym:ts:src/types.ts:subscribe -> sym:ts:src/types.ts:Observer L8 same-file 0.95
+            edge REFERS_TO sym:ts:src/types.ts:subscribe -> sym:ts:src/types.ts:Options L8 same-file 0.95
+            edge REFERS_TO sym:ts:src/use.ts:Helpers.build -> sym:ts:src/types.ts:Action L26 import-resolved 0.95
+            edge ACCESSES sym:ts:src/use.ts:Helpers.build -> sym:ts:src/types.ts:Action.create L26 typed-receiver 0.85
+            edge REFERS_TO sym:ts:src/use.ts:Helpers.make -> sym:ts:src/types.ts:Action L25 import-resolved 0.95
+            edge ACCESSES sym:ts:src/use.ts:Helpers.make -> sym:ts:src/types.ts:Action.schedule L25 typed-receiver 0.85
+            edge REFERS_TO sym:ts:src/use.ts:Runner.ctor -> sym:ts:src/types.ts:Action L4 import-resolved 0.95
+            edge ACCESSES sym:ts:src/use.ts:Runner.options -> sym:ts:src/types.ts:Inner.depth L18 typed-receiver 0.85
+            edge REFERS_TO sym:ts:src/use.ts:Runner.options -> sym:ts:src/types.ts:Options L17 import-resolved 0.95
+            edge ACCESSES sym:ts:src/use.ts:Runner.options -> sym:ts:src/types.ts:Options.nested L18 typed-receiver 0.85
+            edge ACCESSES sym:ts:src/use.ts:Runner.options -> sym:ts:src/types.ts:Options.retries L18 typed-receiver 0.85
+            edge CALLS sym:ts:src/use.ts:Runner.run -> sym:ts:src/types.ts:Action.create L14 typed-receiver 0.85
+            edge CALLS sym:ts:src/use.ts:Runner.run -> sym:ts:src/types.ts:Action.schedule L13 typed-receiver 0.85
+            edge CALLS sym:ts:src/use.ts:Runner.run -> sym:ts:src/types.ts:Client L8 import-resolved 0.95
+            edge ACCESSES sym:ts:src/use.ts:Runner.run -> sym:ts:src/types.ts:Inner.depth L7 typed-receiver 0.85
+            edge ACCESSES sym:ts:src/use.ts:Runner.run -> sym:ts:src/types.ts:Inner.depth L12 typed-receiver 0.85
+            edge REFERS_TO sym:ts:src/use.ts:Runner.run -> sym:ts:src/types.ts:Observer L9 import-resolved 0.95
+            edge ACCESSES sym:ts:src/use.ts:Runner.run -> sym:ts:src/types.ts:Observer.error L7 typed-receiver 0.85
+            edge ACCESSES sym:ts:src/use.ts:Runner.run -> sym:ts:src/types.ts:Observer.next L7 typed-receiver 0.85
+            edge ACCESSES sym:ts:src/use.ts:Runner.run -> sym:ts:src/types.ts:Observer.next L9 typed-receiver 0.85
+            edge REFERS_TO sym:ts:src/use.ts:Runner.run -> sym:ts:src/types.ts:Options L10 import-resolved 0.95
+            edge ACCESSES sym:ts:src/use.ts:Runner.run -> sym:ts:src/types.ts:Options.nested L7 typed-receiver 0.85
+            edge ACCESSES sym:ts:src/use.ts:Runner.run -> sym:ts:src/types.ts:Options.nested L12 typed-receiver 0.85
+            edge ACCESSES sym:ts:src/use.ts:Runner.run -> sym:ts:src/types.ts:Options.retries L7 typed-receiver 0.85
+            edge ACCESSES sym:ts:src/use.ts:Runner.run -> sym:ts:src/types.ts:Options.retries L8 typed-receiver 0.85
+            edge ACCESSES sym:ts:src/use.ts:Runner.run -> sym:ts:src/types.ts:Options.retries L10 typed-receiver 0.85
+            edge ACCESSES sym:ts:src/use.ts:Runner.run -> sym:ts:src/types.ts:Options.retries L12 typed-receiver 0.85
+            edge CALLS sym:ts:src/use.ts:Runner.run -> sym:ts:src/types.ts:subscribe L7 import-resolved 0.95
+            edge REFERS_TO sym:ts:src/use.ts:Runner.run -> sym:ts:src/use.ts:Flush L6 same-file 0.95
+            edge ACCESSES sym:ts:src/use.ts:Runner.run -> sym:ts:src/use.ts:Flush.actual L6 typed-receiver 0.85
+            edge ACCESSES sym:ts:src/use.ts:Runner.run -> sym:ts:src/use.ts:Flush.ready L6 typed-receiver 0.85
+            edge CALLS sym:ts:src/use.ts:Runner.run -> sym:ts:src/use.ts:Runner.ctor L13 this-dispatch 0.90
+            edge ACCESSES sym:ts:src/use.ts:Runner.run -> sym:ts:src/use.ts:Runner.ctor L14 this-dispatch 0.90
         "#]],
     );
 }

@@ -613,7 +613,7 @@ pub fn plan(
     }
     if !outside_interfaces.is_empty() {
         notes.push(format!(
-            "`{old}` has the name and signature of {}, outside this root: a value of its type may be used as that interface (or found by it at run time, as `fmt` finds `String`), which the rename would break where the graph cannot see; `--apply` needs `--force`",
+            "`{old}` is the name (and signature) of {}, outside this root: a value of its type may be used as that interface (or the runtime may call it by name), which the rename would break where the graph cannot see; `--apply` needs `--force`",
             outside_interfaces.iter().map(|i| format!("`{i}`")).collect::<Vec<_>>().join(", ")
         ));
     }
@@ -630,7 +630,16 @@ pub fn plan(
                 .to_string(),
         );
     }
-    edits.sort_by(|a, b| (&a.path, a.line, a.col_start).cmp(&(&b.path, b.line, b.col_start)));
+    // One edit per place: a family member's declaration can also be a key an edge names (a
+    // method of a literal typed as the interface whose method is renamed); the surest stays.
+    edits.sort_by(|a, b| {
+        (&a.path, a.line, a.col_start)
+            .cmp(&(&b.path, b.line, b.col_start))
+            .then(b.confidence.total_cmp(&a.confidence))
+    });
+    edits.dedup_by(|later, first| {
+        (&later.path, later.line, later.col_start) == (&first.path, first.line, first.col_start)
+    });
     Ok(RenamePlan {
         target: target.clone(),
         new_name: new_name.to_string(),
@@ -916,6 +925,28 @@ fn member_family(reader: &Reader<'_>, method: &NodeRow) -> Result<Family, String
     let mut out = Family::default();
     while let Some(m) = queue.pop() {
         let Some(owner) = owner_of(reader, &m)? else { continue };
+        // A member of an object literal that its context types (`new SafeSubscriber({ next:
+        // .. })`, `const p: Provider = { get() {..} }`) is that type's member: the literal's
+        // holder has an edge to it on the member's own line.
+        let holder = matches!(
+            owner.kind,
+            NodeKind::Function | NodeKind::Method | NodeKind::Variable | NodeKind::Constant
+        );
+        if holder && let Some(line) = m.start_line {
+            for e in reader.open(&owner.id).map_err(err)?.outgoing {
+                let named = e.dst.rsplit(['.', ':']).next() == Some(name);
+                if e.kind != EdgeKind::Accesses || e.line != line || !named || seen.contains(&e.dst)
+                {
+                    continue;
+                }
+                let Some(n) = reader.node(&e.dst).map_err(err)? else { continue };
+                if n.name == name && matches!(n.kind, NodeKind::Method | NodeKind::Property) {
+                    seen.insert(n.id.clone());
+                    out.members.push(n.clone());
+                    queue.push(n);
+                }
+            }
+        }
         out.owners.insert(owner.name.clone());
         if !types_seen.insert(owner.id.clone()) {
             continue;

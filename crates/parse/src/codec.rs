@@ -43,7 +43,7 @@ use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// The layout version written as the first byte. Bump it on any change to the encoding.
-pub const CODEC_VERSION: u8 = 20;
+pub const CODEC_VERSION: u8 = 21;
 
 /// Deepest chain of call results (`Receiver::CallResult` nesting) that decoding accepts; the
 /// providers cap their chains at 8, and a bound keeps a corrupt blob from building a chain
@@ -235,6 +235,10 @@ const HINT_CALLBACK: u8 = 4;
 const HINT_PARAM_FN: u8 = 5;
 const HINT_VALUE: u8 = 6;
 
+// LiteralContext tags.
+const LIT_TYPE: u8 = 0;
+const LIT_ARGUMENT: u8 = 1;
+
 // Endpoint header: bit 0 the kind, bits 1-2 the handler, bit 3 "a description follows".
 const EP_TOOL: u64 = 1;
 const EP_HANDLER_SHIFT: u32 = 1;
@@ -409,7 +413,9 @@ impl<'f> Writer<'f> {
 
     /// The TypeScript facts: `0` | `1`, then type parameters (symbol, name, constraint `0` |
     /// `1` string), heritage arguments (clause index, count, strings), aliases (symbol, type),
-    /// hint type arguments (hint index, count, strings).
+    /// hint type arguments (hint index, count, strings), parameters (function, position,
+    /// name), literal keys (context tag and payload, path count and names, name, line delta,
+    /// enclosing delta).
     fn ts(&mut self, t: Option<&'f TsFacts>) {
         let Some(t) = t else { return self.u8(0) };
         self.u8(1);
@@ -445,6 +451,35 @@ impl<'f> Writer<'f> {
             for a in args {
                 self.str(a);
             }
+        }
+        self.count(t.params.len());
+        for (function, position, name) in &t.params {
+            self.varint(u64::from(*function));
+            self.varint(u64::from(*position));
+            self.str(name);
+        }
+        self.count(t.literal_keys.len());
+        let (mut line, mut enclosing) = (0, 0);
+        for k in &t.literal_keys {
+            match &k.context {
+                LiteralContext::Type(ty) => {
+                    self.u8(LIT_TYPE);
+                    self.str(ty);
+                }
+                LiteralContext::Argument { callee, arg } => {
+                    self.u8(LIT_ARGUMENT);
+                    self.callee(callee);
+                    self.varint(u64::from(*arg));
+                }
+            }
+            self.count(k.path.len());
+            for p in &k.path {
+                self.str(p);
+            }
+            self.str(&k.name);
+            self.varint(delta(line, k.line));
+            line = k.line;
+            enclosing = self.idx_delta(enclosing, k.enclosing);
         }
     }
 
@@ -1086,7 +1121,35 @@ impl<'b> Reader<'b> {
             aliases.push((self.symbol_idx()?, self.string()?));
         }
         let hint_args = self.indexed_args("hint type arguments", hints)?;
-        Ok(Some(TsFacts { type_params, heritage_args, aliases, hint_args }))
+        let n = self.count("parameters", 3)?;
+        let mut params = Vec::with_capacity(n);
+        for _ in 0..n {
+            params.push((self.symbol_idx()?, self.u32("parameter position")?, self.string()?));
+        }
+        let n = self.count("literal keys", 5)?;
+        let mut literal_keys = Vec::with_capacity(n);
+        let (mut line, mut prev) = (0, 0);
+        for _ in 0..n {
+            let at = self.pos;
+            let context = match self.u8()? {
+                LIT_TYPE => LiteralContext::Type(self.string()?),
+                LIT_ARGUMENT => {
+                    let callee = self.callee()?;
+                    LiteralContext::Argument { callee, arg: self.u32("argument position")? }
+                }
+                t => return Err(Self::unknown(at, "literal context", u64::from(t))),
+            };
+            let m = self.count("literal key path", 1)?;
+            let mut path = Vec::with_capacity(m);
+            for _ in 0..m {
+                path.push(self.name()?);
+            }
+            let name = self.name()?;
+            line = self.line(line)?;
+            let enclosing = self.opt_idx(&mut prev)?;
+            literal_keys.push(LiteralKey { context, path, name, line, enclosing });
+        }
+        Ok(Some(TsFacts { type_params, heritage_args, aliases, hint_args, params, literal_keys }))
     }
 
     fn rust(&mut self) -> Res<RustFacts> {

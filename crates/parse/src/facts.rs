@@ -119,6 +119,44 @@ pub struct TsFacts {
     /// (index in [`FileFacts::type_hints`] of that `Annotation` / `Return` hint, arguments
     /// reduced as `heritage_args` are): `const ZodType: core.$constructor<ZodType>`.
     pub hint_args: Vec<(u32, Vec<String>)>,
+    /// Parameters with a written type, by position: (function or method, 0-based position,
+    /// name; its type is the name's hint in the function's scope). What an argument passed
+    /// there is typed as (an object literal takes the parameter's type).
+    pub params: Vec<(SymbolIdx, u32, String)>,
+    /// The keys of object literals whose type their context gives (each a write of that
+    /// type's member) and the members type queries name, in source order.
+    pub literal_keys: Vec<LiteralKey>,
+}
+
+/// A member of a type named at a line: a key of an object literal whose type its context
+/// gives (`const t: T = { a: 1 }`, `{ a } as T`, `{ a } satisfies T`, `return { a }` from a
+/// function declared `(): T`, `f({ a })` where `f(x: T)`, a field or default parameter `x: T
+/// = { a }`, and the literals nested in such a literal's values: in `{ a: { b: 1 } }`, `b` is
+/// a member of `T.a`'s type), or the member a type query names (`typeof X.prototype.m`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiteralKey {
+    /// Where the outermost typed literal gets its type.
+    pub context: LiteralContext,
+    /// The keys from that literal down to this key's literal (`["a"]` for `b` above).
+    pub path: Vec<Name>,
+    /// The key as written (`a`, `'a'` unquoted; a method's or a shorthand's name).
+    pub name: Name,
+    /// 1-based line of the key.
+    pub line: u32,
+    /// Nearest enclosing named symbol that exists; `None` at module level. The context's
+    /// type is read in its scope.
+    pub enclosing: Option<SymbolIdx>,
+}
+
+/// Where a typed object literal's type comes from ([`LiteralKey`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LiteralContext {
+    /// A written type (an annotation, `as T`, `satisfies T`, a declared return type), reduced
+    /// as hint types are.
+    Type(String),
+    /// Argument `arg` (0-based) of a call of `callee` (`new` too): the type of the callee's
+    /// parameter at that position.
+    Argument { callee: Callee, arg: u32 },
 }
 
 /// `T extends Bound` of a generic declaration.

@@ -129,6 +129,25 @@ pub fn render_facts(f: &FileFacts) -> String {
     for (alias, ty) in ts.map_or(&[][..], |t| &t.aliases) {
         let _ = writeln!(out, "alias {} = {ty}", qn(Some(*alias)));
     }
+    for (function, position, name) in ts.map_or(&[][..], |t| &t.params) {
+        let _ = writeln!(out, "param {} #{position} {name}", qn(Some(*function)));
+    }
+    for k in ts.map_or(&[][..], |t| &t.literal_keys) {
+        let context = match &k.context {
+            LiteralContext::Type(t) => format!("{{}}: {t}"),
+            LiteralContext::Argument { callee, arg } => {
+                format!("{{}} as arg {arg} of {}()", render_callee(callee))
+            }
+        };
+        let path: String = k.path.iter().map(|p| format!(".{p}")).collect();
+        let _ = writeln!(
+            out,
+            "literal-key L{} ({context}){path}.{} in {}",
+            k.line,
+            k.name,
+            qn(k.enclosing)
+        );
+    }
     for (n, h) in f.type_hints.iter().enumerate() {
         let args = ts
             .and_then(|t| t.hint_args.iter().find(|(i, _)| *i as usize == n))

@@ -95,6 +95,8 @@ export class Service extends Base<string> {
     list.map((x) => x.id);
     ns.util.deep();
     const later = import('./lazy');
+    const opts: Opts = { depth: 1, inner: { deep: true } };
+    configure({ retries: 2 });
     return r;
   }
 }
@@ -255,6 +257,11 @@ variants!(hint_source, HINT_SOURCES, HintSource {
     HintSource::Value(_) => "Value",
 });
 
+variants!(literal_context, LITERAL_CONTEXTS, LiteralContext {
+    LiteralContext::Type(_) => "Type",
+    LiteralContext::Argument { .. } => "Argument",
+});
+
 variants!(endpoint_kind, ENDPOINT_KINDS, EndpointKind {
     EndpointKind::Route => "Route",
     EndpointKind::Tool => "Tool",
@@ -309,6 +316,12 @@ impl Seen {
                 _ => {}
             }
         }
+        for k in f.ts().map_or(&[][..], |t| &t.literal_keys) {
+            self.0.insert(("LiteralContext", literal_context(&k.context)));
+            if let LiteralContext::Argument { callee, .. } = &k.context {
+                self.callee(callee);
+            }
+        }
         for e in &f.endpoints {
             self.0.insert(("EndpointKind", endpoint_kind(&e.kind)));
             self.0.insert(("Handler", handler(&e.handler)));
@@ -336,6 +349,7 @@ fn samples_cover_every_variant() {
         ("Receiver", RECEIVERS),
         ("HeritageKind", HERITAGE_KINDS),
         ("HintSource", HINT_SOURCES),
+        ("LiteralContext", LITERAL_CONTEXTS),
         ("EndpointKind", ENDPOINT_KINDS),
         ("Handler", HANDLERS),
     ] {
@@ -365,6 +379,9 @@ fn samples_exercise_the_optional_parts() {
     assert!(ts().flat_map(|t| &t.heritage_args).any(|(_, a)| a.iter().any(String::is_empty)));
     assert!(ts().any(|t| !t.aliases.is_empty()));
     assert!(ts().any(|t| !t.hint_args.is_empty()));
+    assert!(ts().any(|t| !t.params.is_empty()));
+    assert!(ts().flat_map(|t| &t.literal_keys).any(|k| !k.path.is_empty()));
+    assert!(ts().flat_map(|t| &t.literal_keys).any(|k| k.enclosing.is_some()));
     assert!(facts.iter().any(|f| f.template_parts > 0));
     assert!(facts.iter().flat_map(|f| &f.accesses).any(|a| a.write));
     assert!(facts.iter().flat_map(|f| &f.accesses).any(|a| !a.write));

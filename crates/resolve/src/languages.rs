@@ -145,8 +145,9 @@ pub(crate) trait LanguageResolver: Sync {
         None
     }
 
-    /// Methods of interfaces outside any root (its standard library) that a method named
-    /// `name` with `signature` may satisfy (see [`crate::renames`]); none by default.
+    /// Methods of interfaces outside any root (its standard library, its runtime's protocols)
+    /// that a method named `name` with `signature` may satisfy (see [`crate::renames`]); none
+    /// by default.
     fn outside_interface_methods(&self, _name: &str, _signature: &str) -> Vec<String> {
         Vec::new()
     }

@@ -5,7 +5,9 @@
 //! Why it exists: the engine's rename plans are language-blind; a few facts about renaming
 //! are not edges of the graph but conventions of one language (Go: a method may satisfy a
 //! standard-library interface the root does not hold; an example test is named after the
-//! identifier it documents, and `go vet` checks it). Each language states them here, through
+//! identifier it documents, and `go vet` checks it; TypeScript: a method named `call`, `then`
+//! or `toString` takes part in a protocol of the runtime that no edge records). Each language
+//! states them here, through
 //! the registry, and the engine applies them without matching on a language.
 
 use crate::languages::resolver;

@@ -513,7 +513,7 @@ pub fn rename(a: RenameArgs, db: Option<&Path>, json: bool) -> Result<()> {
         }
         if !plan.outside_interfaces.is_empty() && !a.force {
             anyhow::bail!(
-                "not applied: `{}` has the name and signature of {}, an interface outside this root; a value of its type may be used as one, which the rename would break where the index cannot see. Check its uses, then apply with `--force`",
+                "not applied: `{}` has the name and signature of {}, an interface outside this root; a value of its type may be used as one (or the runtime may call it by name), which the rename would break where the index cannot see. Check its uses, then apply with `--force`",
                 plan.target.id,
                 plan.outside_interfaces.join(", ")
             );

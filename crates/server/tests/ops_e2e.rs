@@ -1107,13 +1107,32 @@ export class Note {
     return value + other;
   }
 }
+//- /src/operator.ts
+export interface Operator {
+  call(x: number): void;
+}
+export const op: Operator = (x: number) => {};
+//- /src/observer.ts
+export interface Observer {
+  next(v: number): void;
+  done?: boolean;
+}
+export function subscribe(o: Partial<Observer>): void {}
+export function run() {
+  subscribe({ next: (v) => {}, done: true });
+  const o = { next(v: number) {} } as Observer;
+  return o;
+}
 "#;
 
 /// TypeScript overload signatures above an implementation are declarations of the same
 /// symbol (a comment between them, even one with code in it, does not end them); an
 /// interface member's rename takes the members of object literals annotated with the
-/// interface; a destructured shorthand property becomes `new: old`; a `declare global` block
-/// is refused.
+/// interface; a destructured shorthand property becomes `new: old`; the keys of object
+/// literals typed by their context (an argument's parameter type, `as T`) are the type's
+/// members, and a literal's own method takes the type's member into its family; a method
+/// named after a runtime protocol (`call`: every function has it) needs `--force`; a `declare
+/// global` block is refused.
 #[test]
 fn rename_ts_overloads_and_declare_global() {
     let r = Repo::with(TS_OVERLOADS);
@@ -1170,6 +1189,39 @@ fn rename_ts_overloads_and_declare_global() {
         revision 1
     "#]]
     .assert_eq(&r.ok(&["rename", "Note.value", "amount"]));
+    // The keys of object literals their context types (an argument, `as T`) are the type's
+    // members; renaming a literal's own method renames the type's member with it.
+    expect![[r#"
+        rename sym:ts:src/observer.ts:Observer.next -> push: 3 edit(s) in 1 file(s)
+        src/observer.ts
+          2:3-7  next -> push  declaration 1.00
+          7:15-19  next -> push  ACCESSES 0.85
+          8:15-19  next -> push  ACCESSES 0.85
+        note: the symbol is exported: code outside this root that uses it is not in the plan
+        revision 1
+    "#]]
+    .assert_eq(&r.ok(&["rename", "Observer.next", "push"]));
+    expect![[r#"
+        rename sym:ts:src/observer.ts:run.next -> push: 3 edit(s) in 1 file(s)
+        src/observer.ts
+          2:3-7  next -> push  declaration (family) 1.00
+          7:15-19  next -> push  declaration 1.00
+          8:15-19  next -> push  ACCESSES (family) 0.85
+        note: renamed with its family (the methods it implements, overrides, or is implemented or overridden by; the code would not compile otherwise): sym:ts:src/observer.ts:Observer.next
+        note: the symbol is exported: code outside this root that uses it is not in the plan
+        revision 1
+    "#]]
+    .assert_eq(&r.ok(&["rename", "sym:ts:src/observer.ts:run.next", "push"]));
+    // Every function has `call`: a function may be used as an `Operator`, which no edge
+    // records, so the plan names the protocol and `--apply` needs `--force`.
+    let v = r.json(&["rename", "Operator.call", "invoke"]);
+    assert_eq!(v["outside_interfaces"], serde_json::json!(["Function.prototype.call"]), "{v}");
+    let out = r.run(&["rename", "Operator.call", "invoke", "--apply"]);
+    assert!(
+        !out.status.success()
+            && String::from_utf8_lossy(&out.stderr).contains("Function.prototype.call"),
+        "{out:?}"
+    );
     let out = r.run(&["rename", "sym:ts:src/pick.ts:global", "world"]);
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("is a `declare global` block"),

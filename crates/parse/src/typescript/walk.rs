@@ -18,8 +18,8 @@ use super::shapes::{
 };
 use crate::facts::{
     CallKind, CallSite, Callee, FieldAccess, FileFacts, Heritage, HeritageKind, HintSource, Import,
-    ImportBinding, ImportKind, Imported, LanguageFacts, Receiver, Symbol, SymbolIdx, TsFacts,
-    TypeHint, TypeParam,
+    ImportBinding, ImportKind, Imported, LanguageFacts, LiteralContext, LiteralKey, Name, Receiver,
+    Symbol, SymbolIdx, TsFacts, TypeHint, TypeParam,
 };
 use crate::util::{self, end_line, start_col, start_line, text, to_u32};
 use codegraph_schema::NodeKind;
@@ -32,6 +32,9 @@ mod frames;
 
 /// Longest assignment target (`a.b.c = function`) that still names the function.
 const MAX_ASSIGN_TARGET: usize = 200;
+
+/// Deepest nesting of literals (and arrays) inside a typed literal whose keys are recorded.
+const MAX_LITERAL_PATH: u32 = 4;
 
 pub(super) fn extract(src: &str, tree: &Tree) -> FileFacts {
     let mut w = Walker {
@@ -256,6 +259,7 @@ impl<'s, 't> Walker<'s, 't> {
             "export_statement" => self.export_statement(node),
             "call_expression" => self.call(node),
             "new_expression" => self.new_expression(node),
+            "object" => self.literal_keys(),
             "member_expression" => self.access(node),
             "required_parameter" | "optional_parameter" => {
                 if let Some(pattern) = node.child_by_field_name("pattern") {

@@ -58,6 +58,9 @@ pub(crate) struct FileIndex {
     pub param_fns: HashMap<(SymbolIdx, u32, u32), String>,
     /// Declared return type of functions and methods.
     pub returns: HashMap<SymbolIdx, String>,
+    /// Parameters with a written type: (function, position) -> name (its type is the name's
+    /// hint in the function's scope).
+    pub params: HashMap<(SymbolIdx, u32), String>,
     /// Heritage clauses by declaring symbol, in source order.
     pub heritage: HashMap<SymbolIdx, Vec<Base>>,
     /// Type parameters by declaring symbol, in order: (name, constraint).
@@ -291,6 +294,9 @@ pub(crate) fn file_index(db: &dyn salsa::Database, file: SourceFile) -> FileInde
                 .push((p.name.clone(), p.constraint.clone()));
         }
         ix.aliases = ts.aliases.iter().cloned().collect();
+        for (function, position, name) in &ts.params {
+            ix.params.entry((*function, *position)).or_insert_with(|| name.clone());
+        }
     }
     ix
 }

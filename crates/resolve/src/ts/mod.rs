@@ -18,6 +18,7 @@ mod index;
 mod jsonc;
 mod named;
 mod project;
+mod rename_rules;
 mod resolver;
 
 use crate::graph::{Edge, symbol_ids};
@@ -208,6 +209,28 @@ pub(crate) fn resolve_file(
             ));
         }
     }
+    // ACCESSES too: a key of an object literal whose context types it (`const t: T = { a }`,
+    // `f({ a })` with `f(x: T)`, `{ a } as T`, `return { a }` from `(): T`) writes that
+    // type's member, a property or a method the literal provides.
+    for k in facts.ts().map_or(&[][..], |t| &t.literal_keys) {
+        let Some(t) = r.literal_type(file, k.enclosing, &k.context, &k.path) else { continue };
+        let Some(m) = r.member(t, &k.name, 0) else { continue };
+        if !matches!(
+            r.symbol(m.0, m.1).map(|s| s.kind),
+            Some(NodeKind::Property | NodeKind::Method)
+        ) {
+            continue;
+        }
+        if let Some(dst) = sym_id(db, m) {
+            out.edges.push(Edge::new(
+                caller_id(db, file, k.enclosing),
+                dst,
+                EdgeKind::Accesses,
+                Reason::TypedReceiver,
+                k.line,
+            ));
+        }
+    }
     // REFERS_TO: a module-level declaration named and not called (a function, class,
     // constant, variable or enum used as a value; a class, interface, type alias or enum in a
     // type), through the file's scopes and imports like a call. One edge per (symbol,
@@ -352,6 +375,10 @@ impl crate::languages::LanguageResolver for TsResolver {
 
     fn has_endpoints(&self) -> bool {
         true
+    }
+
+    fn outside_interface_methods(&self, name: &str, _signature: &str) -> Vec<String> {
+        rename_rules::protocol_members(name)
     }
 
     fn path_endpoints(

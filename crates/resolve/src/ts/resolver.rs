@@ -15,7 +15,7 @@ use super::named::js_constructors;
 use super::project::{ModTarget, file_modules};
 use crate::keys::FileKey;
 use codegraph_db::{SourceFile, Workspace};
-use codegraph_parse::{Callee, HintSource, Imported, Receiver, SymbolIdx};
+use codegraph_parse::{Callee, HintSource, Imported, LiteralContext, Receiver, SymbolIdx};
 use codegraph_schema::{NodeKind, Reason};
 use std::collections::HashSet;
 
@@ -606,6 +606,51 @@ impl<'db> Resolver<'db> {
         let hints = self.hints(g, sym.parent, &sym.name)?;
         let t = self.hints_type(g, sym.parent, hints, depth + 1)?;
         (self.kind(t.0, t.1) == Some(NodeKind::Class)).then_some(t)
+    }
+
+    /// The class / interface an object literal's context types it as (`key`'s context, then
+    /// the member types along its path): what its keys are members of.
+    pub(crate) fn literal_type(
+        &self,
+        f: SourceFile,
+        scope: Option<SymbolIdx>,
+        context: &LiteralContext,
+        path: &[codegraph_parse::Name],
+    ) -> Option<Target> {
+        let mut t = match context {
+            LiteralContext::Type(t) => self.type_at(f, scope, t, 1)?,
+            LiteralContext::Argument { callee, arg } => {
+                self.argument_type(f, scope, callee, *arg, 1)?
+            }
+        };
+        for seg in path {
+            let m = self.member(t, seg, 1)?;
+            t = self.member_type(t, m, 1)?;
+        }
+        Some(t)
+    }
+
+    /// The declared type of parameter `arg` of what `callee` calls (a class's constructor for
+    /// `new C(..)`), as a class / interface.
+    fn argument_type(
+        &self,
+        f: SourceFile,
+        scope: Option<SymbolIdx>,
+        callee: &Callee,
+        arg: u32,
+        depth: u32,
+    ) -> Option<Target> {
+        let Outcome::Found((g, i), _) = self.callee(f, scope, callee, depth + 1) else {
+            return None;
+        };
+        let (g, i) = match self.kind(g, i)? {
+            NodeKind::Class => self.member((g, i), "constructor", depth + 1)?,
+            NodeKind::Function | NodeKind::Method => (g, i),
+            _ => return None,
+        };
+        let name = self.index(g).params.get(&(i, arg))?;
+        let hints = self.hints(g, Some(i), name)?;
+        self.hints_type(g, Some(i), hints, depth + 1)
     }
 
     /// The declared return type of function `i` of `g`, as a class / interface.

@@ -814,13 +814,47 @@ impl<'s, 't> Walker<'s, 't> {
     /// `new Foo()` -> Construct, `f()` / `a.b()` / `await f()` -> CallResult, `[new Foo()]` ->
     /// Construct (array types read as their element type), `this` / `a.b` -> Value.
     pub(super) fn value_hint(&self, value: Node<'t>) -> Option<HintSource> {
+        self.value_hint_in(value, 0)
+    }
+
+    fn value_hint_in(&self, value: Node<'t>, depth: u32) -> Option<HintSource> {
+        if depth > 8 {
+            return None;
+        }
+        // `x as T` and `<T>x` hold a `T` whatever `x` is; a conditional holds what its first
+        // branch with a hint does (a union's first member, as receivers take it).
+        let mut w = value;
+        while w.kind() == "parenthesized_expression" {
+            w = first_named(w)?;
+        }
+        match w.kind() {
+            "as_expression" if w.named_child_count() == 2 => {
+                if let Some(t) = w.named_child(1).and_then(|t| type_name(t, self.src)) {
+                    return Some(HintSource::Annotation(t));
+                }
+            }
+            "type_assertion" => {
+                let t =
+                    first_named(w).filter(|a| a.kind() == "type_arguments").and_then(first_named);
+                if let Some(t) = t.and_then(|t| type_name(t, self.src)) {
+                    return Some(HintSource::Annotation(t));
+                }
+            }
+            "ternary_expression" => {
+                let branch = |f: &str| {
+                    w.child_by_field_name(f).and_then(|b| self.value_hint_in(b, depth + 1))
+                };
+                return branch("consequence").or_else(|| branch("alternative"));
+            }
+            _ => {}
+        }
         let mut v = unwrap_expr(value);
         if v.kind() == "await_expression" {
             v = unwrap_expr(first_named(v)?);
         }
         if v.kind() == "array" {
             let first = first_named(v).filter(|e| unwrap_expr(*e).kind() == "new_expression")?;
-            return self.value_hint(first);
+            return self.value_hint_in(first, depth + 1);
         }
         if let Some(path) = value_path(v, self.src) {
             return Some(HintSource::Value(Receiver::path(path)));

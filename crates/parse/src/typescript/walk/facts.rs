@@ -325,8 +325,10 @@ impl<'s, 't> Walker<'s, 't> {
         let write = match parent.kind() {
             "call_expression" if is("function") => return,
             "new_expression" if is("constructor") => return,
-            // `typeof a.b` in a type, `extends ns.Base` (a heritage clause, not a read).
-            "type_query" | "extends_clause" | "class_heritage" => return,
+            // `typeof a.b` in a type (no read; but `typeof X.prototype.m` and `typeof X.m`
+            // name a member of class `X`), `extends ns.Base` (a heritage clause, not a read).
+            "type_query" => return self.type_query_member(node),
+            "extends_clause" | "class_heritage" => return,
             "assignment_expression" | "augmented_assignment_expression" => is("left"),
             "update_expression" => is("argument"),
             "unary_expression" => {
@@ -787,6 +789,9 @@ impl<'s, 't> Walker<'s, 't> {
             self.param_fn_hints(node, scope, &name, position);
         }
         if let Some(ty) = ty {
+            if let Some(function) = scope {
+                self.ts.params.push((function, position, name.clone()));
+            }
             self.facts.type_hints.push(TypeHint {
                 scope,
                 name: name.into(),
@@ -796,6 +801,152 @@ impl<'s, 't> Walker<'s, 't> {
             });
         } else if is_function_expr(owner.kind()) {
             self.callback_hint(node, pi, owner, scope, name, position);
+        }
+    }
+
+    /// `typeof X.prototype.m` / `typeof X.m` in a type: member `m` of the type `X` names, at
+    /// this line (recorded as [`LiteralKey`]s are: a member of a written type).
+    fn type_query_member(&mut self, node: Node<'t>) {
+        // Read from the text: the grammar's hidden type-query member rule hands the inner
+        // member expression's fields to the outer one, so `property` may be the inner's.
+        let dotted_text = dotted(text(node, self.src));
+        let parts: Vec<&str> = dotted_text.split('.').collect();
+        let Some((name, receiver)) = parts.split_last() else { return };
+        let ident = |p: &&str| {
+            !p.is_empty() && p.chars().all(|c| c == '_' || c == '$' || c.is_alphanumeric())
+        };
+        if receiver.is_empty() || !parts.iter().all(ident) {
+            return;
+        }
+        let ty = match receiver.split_last() {
+            Some((last, rest)) if *last == "prototype" && !rest.is_empty() => rest.join("."),
+            _ => receiver.join("."),
+        };
+        let line = node
+            .named_child(node.named_child_count().saturating_sub(1) as u32)
+            .map_or(start_line(node), start_line);
+        self.ts.literal_keys.push(LiteralKey {
+            context: LiteralContext::Type(ty),
+            path: Vec::new(),
+            name: (*name).into(),
+            line,
+            enclosing: self.existing_scope(),
+        });
+    }
+
+    /// An object literal whose type its context gives: each key (a pair's, a method's, a
+    /// shorthand's) is a write of that type's member ([`LiteralKey`]). The node just entered
+    /// is the literal.
+    pub(super) fn literal_keys(&mut self) {
+        let Some(top) = self.anc.len().checked_sub(1) else { return };
+        let Some((context, path)) = self.literal_context(top, 0) else { return };
+        let node = self.anc[top];
+        let enclosing = self.existing_scope();
+        let mut cursor = node.walk();
+        for k in node.named_children(&mut cursor) {
+            let key = match k.kind() {
+                "pair" => k.child_by_field_name("key"),
+                "method_definition" => k.child_by_field_name("name"),
+                "shorthand_property_identifier" => Some(k),
+                _ => None,
+            };
+            let Some(key) = key else { continue };
+            let name = match key.kind() {
+                "property_identifier" | "shorthand_property_identifier" => text(key, self.src),
+                "string" => string_content(key, self.src),
+                // Computed keys, numbers, private names.
+                _ => continue,
+            };
+            if name.is_empty() {
+                continue;
+            }
+            self.ts.literal_keys.push(LiteralKey {
+                context: context.clone(),
+                path: path.clone(),
+                name: name.into(),
+                line: start_line(key),
+                enclosing,
+            });
+        }
+    }
+
+    /// Where the object literal (or array of them) at `anc[i]` gets its type, and the keys
+    /// from that typed literal down to it; `None` when its context gives it no written type.
+    /// Parentheses and a conditional's branches pass the context through.
+    fn literal_context(&self, i: usize, depth: u32) -> Option<(LiteralContext, Vec<Name>)> {
+        if depth > MAX_LITERAL_PATH {
+            return None;
+        }
+        let mut j = i;
+        let (parent, child) = loop {
+            let child = *self.anc.get(j)?;
+            let parent = *self.anc.get(j.checked_sub(1)?)?;
+            let is = |f: &str| parent.child_by_field_name(f).is_some_and(|c| c.id() == child.id());
+            match parent.kind() {
+                "parenthesized_expression" => {}
+                "ternary_expression" if !is("condition") => {}
+                _ => break (parent, child),
+            }
+            j -= 1;
+        };
+        let is = |f: &str| parent.child_by_field_name(f).is_some_and(|c| c.id() == child.id());
+        let written = |t: Option<Node<'t>>| {
+            t.and_then(|t| type_name(t, self.src)).map(|t| (LiteralContext::Type(t), Vec::new()))
+        };
+        match parent.kind() {
+            "variable_declarator"
+            | "public_field_definition"
+            | "field_definition"
+            | "required_parameter"
+            | "optional_parameter"
+                if is("value") =>
+            {
+                written(parent.child_by_field_name("type"))
+            }
+            "as_expression" | "satisfies_expression" => {
+                let mut c = parent.walk();
+                let ty = parent.named_children(&mut c).filter(|n| n.id() != child.id()).last();
+                written(ty)
+            }
+            "type_assertion" => written(first_named(parent).and_then(first_named)),
+            "return_statement" => {
+                let f = (0..j.saturating_sub(1))
+                    .rev()
+                    .map(|k| self.anc[k])
+                    .find(|n| FUNCTION_OWNERS.contains(&n.kind()))?;
+                written(f.child_by_field_name("return_type"))
+            }
+            "arrow_function" if is("body") => written(parent.child_by_field_name("return_type")),
+            "arguments" => {
+                let call = *self.anc.get(j.checked_sub(2)?)?;
+                let func = match call.kind() {
+                    "call_expression" => call.child_by_field_name("function"),
+                    "new_expression" => call.child_by_field_name("constructor"),
+                    _ => None,
+                }?;
+                let (callee, _) = callee_of(func, self.src)?;
+                let arg = named_position(parent, child);
+                Some((LiteralContext::Argument { callee, arg }, Vec::new()))
+            }
+            // A literal in a typed literal's value: the type of that member.
+            "pair" if is("value") => {
+                let key = parent.child_by_field_name("key")?;
+                let name = match key.kind() {
+                    "property_identifier" => text(key, self.src),
+                    "string" => string_content(key, self.src),
+                    _ => return None,
+                };
+                let outer = j.checked_sub(2)?;
+                if self.anc.get(outer)?.kind() != "object" {
+                    return None;
+                }
+                let (context, mut path) = self.literal_context(outer, depth + 1)?;
+                path.push(name.into());
+                Some((context, path))
+            }
+            // An element of a typed array: hint types name an array's element already.
+            "array" => self.literal_context(j - 1, depth + 1),
+            _ => None,
         }
     }
 
