@@ -448,6 +448,9 @@ fn aliases_narrowing_loops_array_elements_and_this_parameters() {
     );
 }
 
+/// ACCESSES: reads and writes of fields, constructor parameter properties, interface and
+/// inherited fields, statics, and a method read as a value (`this.bump`); an untyped
+/// receiver's member is no edge.
 #[test]
 fn accesses_of_fields_parameter_properties_interfaces_and_inherited_fields() {
     check(
@@ -490,6 +493,7 @@ fn accesses_of_fields_parameter_properties_interfaces_and_inherited_fields() {
             edge EXTENDS sym:ts:src/main.ts:Counter -> sym:ts:src/base.ts:Base L2 import-resolved 0.95
             edge ACCESSES sym:ts:src/main.ts:Counter.bump -> sym:ts:src/base.ts:Base.shared L8 this-dispatch 0.90
             edge ACCESSES sym:ts:src/main.ts:Counter.bump -> sym:ts:src/base.ts:Opts.depth L11 typed-receiver 0.85
+            edge ACCESSES sym:ts:src/main.ts:Counter.bump -> sym:ts:src/main.ts:Counter.bump L10 this-dispatch 0.90
             edge ACCESSES sym:ts:src/main.ts:Counter.bump -> sym:ts:src/main.ts:Counter.count L6 this-dispatch 0.90
             edge ACCESSES sym:ts:src/main.ts:Counter.bump -> sym:ts:src/main.ts:Counter.count L7 this-dispatch 0.90
             edge ACCESSES sym:ts:src/main.ts:Counter.bump -> sym:ts:src/main.ts:Counter.count L9 this-dispatch 0.90

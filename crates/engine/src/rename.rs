@@ -193,6 +193,32 @@ pub fn plan(
             other_decls.insert((path.to_string(), line, col), n.id.clone());
         }
     }
+    // The declarations among them of another type's member (`interface RunHelpers {
+    // expectObservable: typeof TestScheduler.prototype.expectObservable }`): on an edge line
+    // of a member target such a key is never an edit (a literal's own member is: its key
+    // writes the target).
+    let mut type_member_decls: BTreeSet<(String, u32, usize)> = BTreeSet::new();
+    for n in same_named.iter().filter(|n| matches!(n.kind, NodeKind::Method | NodeKind::Property)) {
+        let Some(p) = n.parent.as_deref() else { continue };
+        let typed = reader.node(p).map_err(err)?.is_some_and(|o| {
+            matches!(
+                o.kind,
+                NodeKind::Class
+                    | NodeKind::Interface
+                    | NodeKind::TypeAlias
+                    | NodeKind::DefinedType
+                    | NodeKind::Enum
+                    | NodeKind::Struct
+            )
+        });
+        if typed
+            && let Some(path) = n.file.as_deref()
+            && let Some(lines) = lines_of(path)
+            && let Some((line, col)) = declaration_column(&lines, n, old)
+        {
+            type_member_decls.insert((path.to_string(), line, col));
+        }
+    }
     let decls_on = |path: &str, line: u32| -> Vec<(usize, &str)> {
         other_decls
             .range((path.to_string(), line, 0)..=(path.to_string(), line, usize::MAX))
@@ -299,15 +325,16 @@ pub fn plan(
         // the target from, and a method's own receiver when the method is of the target's type.
         let mut same_type: BTreeMap<(String, u32, u32), BTreeSet<String>> = BTreeMap::new();
         for (_, src) in &references {
-            if let (Some(f), Some(s), Some(t), Some(r)) = (
-                src.file.clone(),
-                src.start_line,
-                src.end_line,
-                src.signature.as_deref().and_then(method_receiver),
-            ) && member_owner(src).is_some_and(|o| owners.contains(o))
-            {
-                same_type.entry((f, s, t)).or_default().insert(r);
+            let (Some(f), Some(s), Some(t)) = (src.file.clone(), src.start_line, src.end_line)
+            else {
+                continue;
+            };
+            if !member_owner(src).is_some_and(|o| owners.contains(o)) {
+                continue;
             }
+            // A Go method's receiver, or `this` in a method of the target's class.
+            let r = src.signature.as_deref().and_then(method_receiver);
+            same_type.entry((f, s, t)).or_default().insert(r.unwrap_or_else(|| "this".into()));
         }
         for (e, src) in &references {
             let Some(path) = src.file.clone() else { continue };
@@ -322,6 +349,17 @@ pub fn plan(
                     missed += 1;
                 }
                 for (col, v) in verdicts {
+                    if type_member_decls.contains(&(path.clone(), e.line, col)) {
+                        let id = other_decls.get(&(path.clone(), e.line, col));
+                        in_strings.push(edit(
+                            &path,
+                            e.line,
+                            col,
+                            0.0,
+                            &other_decl(id.map_or("", String::as_str)),
+                        ));
+                        continue;
+                    }
                     // What the target is selected from on the edge's line (`c` in `c.engine`):
                     // the body's other selections from it are the target's too.
                     if v == Verdict::Edit

@@ -1107,6 +1107,13 @@ export class Note {
     return value + other;
   }
 }
+//- /src/sched.ts
+export class Sched {
+  expect(x: number): void {}
+}
+export interface Helpers {
+  expect: typeof Sched.prototype.expect;
+}
 //- /src/operator.ts
 export interface Operator {
   call(x: number): void;
@@ -1212,6 +1219,18 @@ fn rename_ts_overloads_and_declare_global() {
         revision 1
     "#]]
     .assert_eq(&r.ok(&["rename", "sym:ts:src/observer.ts:run.next", "push"]));
+    // A type query names the method; the key beside it declares another type's member.
+    expect![[r#"
+        rename sym:ts:src/sched.ts:Sched.expect -> check: 2 edit(s) in 1 file(s)
+        src/sched.ts
+          2:3-9  expect -> check  declaration 1.00
+          5:34-40  expect -> check  ACCESSES 0.85
+        unsure, not in the plan (1; comments, strings or another symbol of the same name):
+          src/sched.ts:5:3
+        note: the symbol is exported: code outside this root that uses it is not in the plan
+        revision 1
+    "#]]
+    .assert_eq(&r.ok(&["rename", "Sched.expect", "check"]));
     // Every function has `call`: a function may be used as an `Operator`, which no edge
     // records, so the plan names the protocol and `--apply` needs `--force`.
     let v = r.json(&["rename", "Operator.call", "invoke"]);

@@ -196,7 +196,11 @@ pub(crate) fn resolve_file(
         let Outcome::Found(t, reason) = r.callee(file, a.enclosing, &callee, 0) else {
             continue;
         };
-        if r.symbol(t.0, t.1).map(|s| s.kind) != Some(NodeKind::Property) {
+        // A method read as a value (`this.m.bind(this)`, `xs.map(this.m)`) is read too.
+        if !matches!(
+            r.symbol(t.0, t.1).map(|s| s.kind),
+            Some(NodeKind::Property | NodeKind::Method)
+        ) {
             continue;
         }
         if let Some(dst) = sym_id(db, t) {
