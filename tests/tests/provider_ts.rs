@@ -738,6 +738,8 @@ fn commonjs_js_file() {
         write L9 module.exports.version in <module>
         read L9 module.exports in <module>
         write L10 module.exports in <module>
+        literal-key L10 (module.exports = {}).Server in <module>
+        literal-key L10 (module.exports = {}).helper in <module>
         hint L8 create  -> Server
     "#]].assert_eq(&out);
 }

@@ -1367,13 +1367,16 @@ fn references_of_overloads_generic_names_and_nested_declarations() {
 
 /// Object literals typed by their context (issue 43: a rename of a member takes the keys that
 /// write it): an annotated local, an argument (the callee's parameter type; a constructor's
-/// for `new`), `as T` (also inside a conditional's branch), a declared return type, and the
+/// for `new`), `as T` (also inside a conditional's branch), a declared return type, an
+/// assignment to a typed local or field, an intersection type (its first member), and the
 /// literals nested in a typed literal's values (the member's type). A key of an untyped
 /// literal writes nothing we know. A local initialized with `x as T` or `<T>x` holds a `T`,
 /// one initialized with a conditional what its first branch with a type holds. A field typed
 /// `typeof Action` holds the class: `new this.ctor()` gives an `Action`, and
 /// `this.ctor.create()` is the static method. A type query of a class's member (`typeof
-/// Action.prototype.schedule`, `typeof Action.create`) names that member.
+/// Action.prototype.schedule`, `typeof Action.create`) names that member. A class passing
+/// `this` where an interface is expected implements it (once: a declared `implements` is
+/// not repeated).
 #[test]
 fn object_literal_keys_write_the_members_of_their_contextual_type() {
     check(
@@ -1388,6 +1391,14 @@ fn object_literal_keys_write_the_members_of_their_contextual_type() {
         }
         export function subscribe(observer: Partial<Observer<number>>, opts?: Options): void {}
         export class Client { constructor(opts: Options) {} }
+        export class Subject {
+          next(value: number): void {}
+          lift(): void { subscribe(this); }
+        }
+        export class Declared implements Observer<number> {
+          next(value: number): void {}
+          lift(): void { subscribe(this); }
+        }
         //- /src/use.ts
         import { Observer, Options, Action, subscribe, Client } from "./types";
         interface Flush { ready: boolean; actual?: number[] }
@@ -1411,6 +1422,13 @@ fn object_literal_keys_write_the_members_of_their_contextual_type() {
           untyped() {
             return { retries: 8 };
           }
+          cfg?: Options;
+          assigned() {
+            let later: Options;
+            later = { retries: 9 };
+            this.cfg = { retries: 10 };
+            const both: Options & { extra: true } = { retries: 11, extra: true };
+          }
         }
         interface Helpers {
           make: typeof Action.prototype.schedule;
@@ -1427,13 +1445,24 @@ fn object_literal_keys_write_the_members_of_their_contextual_type() {
             edge CALLS sym:ts:src/types.ts:Action.create -> sym:ts:src/types.ts:Action L5 same-file 0.95
             edge REFERS_TO sym:ts:src/types.ts:Action.create -> sym:ts:src/types.ts:Action L5 same-file 0.95
             edge REFERS_TO sym:ts:src/types.ts:Client.constructor -> sym:ts:src/types.ts:Options L9 same-file 0.95
+            edge IMPLEMENTS sym:ts:src/types.ts:Declared -> sym:ts:src/types.ts:Observer L14 same-file 0.95
+            edge REFERS_TO sym:ts:src/types.ts:Declared -> sym:ts:src/types.ts:Observer L14 same-file 0.95
+            edge CALLS sym:ts:src/types.ts:Declared.lift -> sym:ts:src/types.ts:subscribe L16 same-file 0.95
             edge REFERS_TO sym:ts:src/types.ts:Options.nested -> sym:ts:src/types.ts:Inner L3 same-file 0.95
+            edge IMPLEMENTS sym:ts:src/types.ts:Subject -> sym:ts:src/types.ts:Observer L12 typed-receiver 0.85
+            edge CALLS sym:ts:src/types.ts:Subject.lift -> sym:ts:src/types.ts:subscribe L12 same-file 0.95
             edge REFERS_TO sym:ts:src/types.ts:subscribe -> sym:ts:src/types.ts:Observer L8 same-file 0.95
             edge REFERS_TO sym:ts:src/types.ts:subscribe -> sym:ts:src/types.ts:Options L8 same-file 0.95
-            edge REFERS_TO sym:ts:src/use.ts:Helpers.build -> sym:ts:src/types.ts:Action L26 import-resolved 0.95
-            edge ACCESSES sym:ts:src/use.ts:Helpers.build -> sym:ts:src/types.ts:Action.create L26 typed-receiver 0.85
-            edge REFERS_TO sym:ts:src/use.ts:Helpers.make -> sym:ts:src/types.ts:Action L25 import-resolved 0.95
-            edge ACCESSES sym:ts:src/use.ts:Helpers.make -> sym:ts:src/types.ts:Action.schedule L25 typed-receiver 0.85
+            edge REFERS_TO sym:ts:src/use.ts:Helpers.build -> sym:ts:src/types.ts:Action L33 import-resolved 0.95
+            edge ACCESSES sym:ts:src/use.ts:Helpers.build -> sym:ts:src/types.ts:Action.create L33 typed-receiver 0.85
+            edge REFERS_TO sym:ts:src/use.ts:Helpers.make -> sym:ts:src/types.ts:Action L32 import-resolved 0.95
+            edge ACCESSES sym:ts:src/use.ts:Helpers.make -> sym:ts:src/types.ts:Action.schedule L32 typed-receiver 0.85
+            edge REFERS_TO sym:ts:src/use.ts:Runner.assigned -> sym:ts:src/types.ts:Options L25 import-resolved 0.95
+            edge ACCESSES sym:ts:src/use.ts:Runner.assigned -> sym:ts:src/types.ts:Options.retries L26 typed-receiver 0.85
+            edge ACCESSES sym:ts:src/use.ts:Runner.assigned -> sym:ts:src/types.ts:Options.retries L27 typed-receiver 0.85
+            edge ACCESSES sym:ts:src/use.ts:Runner.assigned -> sym:ts:src/types.ts:Options.retries L28 typed-receiver 0.85
+            edge ACCESSES sym:ts:src/use.ts:Runner.assigned -> sym:ts:src/use.ts:Runner.cfg L27 this-dispatch 0.90
+            edge REFERS_TO sym:ts:src/use.ts:Runner.cfg -> sym:ts:src/types.ts:Options L23 import-resolved 0.95
             edge REFERS_TO sym:ts:src/use.ts:Runner.ctor -> sym:ts:src/types.ts:Action L4 import-resolved 0.95
             edge ACCESSES sym:ts:src/use.ts:Runner.options -> sym:ts:src/types.ts:Inner.depth L18 typed-receiver 0.85
             edge REFERS_TO sym:ts:src/use.ts:Runner.options -> sym:ts:src/types.ts:Options L17 import-resolved 0.95

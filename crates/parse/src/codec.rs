@@ -43,7 +43,7 @@ use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// The layout version written as the first byte. Bump it on any change to the encoding.
-pub const CODEC_VERSION: u8 = 21;
+pub const CODEC_VERSION: u8 = 22;
 
 /// Deepest chain of call results (`Receiver::CallResult` nesting) that decoding accepts; the
 /// providers cap their chains at 8, and a bound keeps a corrupt blob from building a chain
@@ -238,6 +238,7 @@ const HINT_VALUE: u8 = 6;
 // LiteralContext tags.
 const LIT_TYPE: u8 = 0;
 const LIT_ARGUMENT: u8 = 1;
+const LIT_ASSIGNED: u8 = 2;
 
 // Endpoint header: bit 0 the kind, bits 1-2 the handler, bit 3 "a description follows".
 const EP_TOOL: u64 = 1;
@@ -415,7 +416,7 @@ impl<'f> Writer<'f> {
     /// `1` string), heritage arguments (clause index, count, strings), aliases (symbol, type),
     /// hint type arguments (hint index, count, strings), parameters (function, position,
     /// name), literal keys (context tag and payload, path count and names, name, line delta,
-    /// enclosing delta).
+    /// enclosing delta), `this` arguments (callee, position, line delta, enclosing delta).
     fn ts(&mut self, t: Option<&'f TsFacts>) {
         let Some(t) = t else { return self.u8(0) };
         self.u8(1);
@@ -471,6 +472,13 @@ impl<'f> Writer<'f> {
                     self.callee(callee);
                     self.varint(u64::from(*arg));
                 }
+                LiteralContext::Assigned(path) => {
+                    self.u8(LIT_ASSIGNED);
+                    self.count(path.len());
+                    for p in path {
+                        self.str(p);
+                    }
+                }
             }
             self.count(k.path.len());
             for p in &k.path {
@@ -480,6 +488,15 @@ impl<'f> Writer<'f> {
             self.varint(delta(line, k.line));
             line = k.line;
             enclosing = self.idx_delta(enclosing, k.enclosing);
+        }
+        self.count(t.this_args.len());
+        let (mut line, mut enclosing) = (0, 0);
+        for a in &t.this_args {
+            self.callee(&a.callee);
+            self.varint(u64::from(a.arg));
+            self.varint(delta(line, a.line));
+            line = a.line;
+            enclosing = self.idx_delta(enclosing, a.enclosing);
         }
     }
 
@@ -1137,6 +1154,14 @@ impl<'b> Reader<'b> {
                     let callee = self.callee()?;
                     LiteralContext::Argument { callee, arg: self.u32("argument position")? }
                 }
+                LIT_ASSIGNED => {
+                    let m = self.count("assigned path", 1)?;
+                    let mut path = Vec::with_capacity(m);
+                    for _ in 0..m {
+                        path.push(self.name()?);
+                    }
+                    LiteralContext::Assigned(path)
+                }
                 t => return Err(Self::unknown(at, "literal context", u64::from(t))),
             };
             let m = self.count("literal key path", 1)?;
@@ -1149,7 +1174,25 @@ impl<'b> Reader<'b> {
             let enclosing = self.opt_idx(&mut prev)?;
             literal_keys.push(LiteralKey { context, path, name, line, enclosing });
         }
-        Ok(Some(TsFacts { type_params, heritage_args, aliases, hint_args, params, literal_keys }))
+        let n = self.count("this arguments", 3)?;
+        let mut this_args = Vec::with_capacity(n);
+        let (mut line, mut prev) = (0, 0);
+        for _ in 0..n {
+            let callee = self.callee()?;
+            let arg = self.u32("this argument position")?;
+            line = self.line(line)?;
+            let enclosing = self.opt_idx(&mut prev)?;
+            this_args.push(ThisArg { callee, arg, line, enclosing });
+        }
+        Ok(Some(TsFacts {
+            type_params,
+            heritage_args,
+            aliases,
+            hint_args,
+            params,
+            literal_keys,
+            this_args,
+        }))
     }
 
     fn rust(&mut self) -> Res<RustFacts> {

@@ -126,6 +126,20 @@ pub struct TsFacts {
     /// The keys of object literals whose type their context gives (each a write of that
     /// type's member) and the members type queries name, in source order.
     pub literal_keys: Vec<LiteralKey>,
+    /// `this` passed as an argument (`new AnonymousSubject(this, this)`), in source order:
+    /// the parameter's type is one the enclosing class must conform to, declared or not.
+    pub this_args: Vec<ThisArg>,
+}
+
+/// `this` passed as argument `arg` of a call of `callee` ([`TsFacts::this_args`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThisArg {
+    pub callee: Callee,
+    pub arg: u32,
+    /// 1-based line of the `this`.
+    pub line: u32,
+    /// Nearest enclosing named symbol that exists.
+    pub enclosing: Option<SymbolIdx>,
 }
 
 /// A member of a type named at a line: a key of an object literal whose type its context
@@ -157,6 +171,8 @@ pub enum LiteralContext {
     /// Argument `arg` (0-based) of a call of `callee` (`new` too): the type of the callee's
     /// parameter at that position.
     Argument { callee: Callee, arg: u32 },
+    /// Assigned to a name or path (`x = {..}`, `this.x = {..}`): the type that holds.
+    Assigned(Vec<Name>),
 }
 
 /// `T extends Bound` of a generic declaration.

@@ -132,12 +132,23 @@ pub fn render_facts(f: &FileFacts) -> String {
     for (function, position, name) in ts.map_or(&[][..], |t| &t.params) {
         let _ = writeln!(out, "param {} #{position} {name}", qn(Some(*function)));
     }
+    for a in ts.map_or(&[][..], |t| &t.this_args) {
+        let _ = writeln!(
+            out,
+            "this-arg L{} as arg {} of {}() in {}",
+            a.line,
+            a.arg,
+            render_callee(&a.callee),
+            qn(a.enclosing)
+        );
+    }
     for k in ts.map_or(&[][..], |t| &t.literal_keys) {
         let context = match &k.context {
             LiteralContext::Type(t) => format!("{{}}: {t}"),
             LiteralContext::Argument { callee, arg } => {
                 format!("{{}} as arg {arg} of {}()", render_callee(callee))
             }
+            LiteralContext::Assigned(p) => format!("{} = {{}}", p.join(".")),
         };
         let path: String = k.path.iter().map(|p| format!(".{p}")).collect();
         let _ = writeln!(

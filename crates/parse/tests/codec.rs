@@ -96,7 +96,8 @@ export class Service extends Base<string> {
     ns.util.deep();
     const later = import('./lazy');
     const opts: Opts = { depth: 1, inner: { deep: true } };
-    configure({ retries: 2 });
+    configure(this, { retries: 2 });
+    this.opts = { depth: 2 };
     return r;
   }
 }
@@ -260,6 +261,7 @@ variants!(hint_source, HINT_SOURCES, HintSource {
 variants!(literal_context, LITERAL_CONTEXTS, LiteralContext {
     LiteralContext::Type(_) => "Type",
     LiteralContext::Argument { .. } => "Argument",
+    LiteralContext::Assigned(_) => "Assigned",
 });
 
 variants!(endpoint_kind, ENDPOINT_KINDS, EndpointKind {
@@ -382,6 +384,7 @@ fn samples_exercise_the_optional_parts() {
     assert!(ts().any(|t| !t.params.is_empty()));
     assert!(ts().flat_map(|t| &t.literal_keys).any(|k| !k.path.is_empty()));
     assert!(ts().flat_map(|t| &t.literal_keys).any(|k| k.enclosing.is_some()));
+    assert!(ts().any(|t| !t.this_args.is_empty()));
     assert!(facts.iter().any(|f| f.template_parts > 0));
     assert!(facts.iter().flat_map(|f| &f.accesses).any(|a| a.write));
     assert!(facts.iter().flat_map(|f| &f.accesses).any(|a| !a.write));

@@ -220,8 +220,9 @@ pub fn arg_names(args: Node<'_>, src: &str) -> Vec<String> {
 }
 
 /// The node that names the type a type stands for (a name, a dotted name, or a generic type
-/// other than `Array<T>`), through annotations, `readonly`, arrays, parentheses and unions
-/// (their first member that is not `null` / `undefined`).
+/// other than `Array<T>`), through annotations, `readonly`, arrays, parentheses, unions (their
+/// first member that is not `null` / `undefined`) and intersections (their first member that
+/// names a type).
 fn named_type<'t>(t: Node<'t>, src: &str) -> Option<Node<'t>> {
     let mut t = t;
     loop {
@@ -254,6 +255,13 @@ fn named_type<'t>(t: Node<'t>, src: &str) -> Option<Node<'t>> {
                 return Some(t);
             }
             "union_type" => t = single_non_null(t, src)?,
+            // `Readonly<Observer<any>> & { closed: true }`: its first member that names a
+            // type (a value of it has that type's members).
+            "intersection_type" => {
+                let mut c = t.walk();
+                let first = t.named_children(&mut c).find(|m| named_type(*m, src).is_some());
+                t = first?;
+            }
             // `typeof Action`: the class object; constructing or calling it gives an
             // `Action`, and its static members are the class's.
             "type_query" => {

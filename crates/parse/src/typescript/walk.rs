@@ -19,7 +19,7 @@ use super::shapes::{
 use crate::facts::{
     CallKind, CallSite, Callee, FieldAccess, FileFacts, Heritage, HeritageKind, HintSource, Import,
     ImportBinding, ImportKind, Imported, LanguageFacts, LiteralContext, LiteralKey, Name, Receiver,
-    Symbol, SymbolIdx, TsFacts, TypeHint, TypeParam,
+    Symbol, SymbolIdx, ThisArg, TsFacts, TypeHint, TypeParam,
 };
 use crate::util::{self, end_line, start_col, start_line, text, to_u32};
 use codegraph_schema::NodeKind;
@@ -260,6 +260,7 @@ impl<'s, 't> Walker<'s, 't> {
             "call_expression" => self.call(node),
             "new_expression" => self.new_expression(node),
             "object" => self.literal_keys(),
+            "this" => self.this_argument(),
             "member_expression" => self.access(node),
             "required_parameter" | "optional_parameter" => {
                 if let Some(pattern) = node.child_by_field_name("pattern") {

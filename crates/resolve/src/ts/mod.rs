@@ -120,6 +120,28 @@ pub(crate) fn resolve_file(
         out.edges.push(Edge::new(src.clone(), dst, kind, reason, line));
     }
 
+    // A class passing `this` where an interface is expected (`new AnonymousSubject(this,
+    // this)` with `destination?: Observer<T>`) conforms to that interface, as TypeScript's
+    // structural typing requires, whether or not it says `implements`: IMPLEMENTS, so that a
+    // rename of the interface's member takes the class's and impact follows the interface.
+    for a in facts.ts().map_or(&[][..], |t| &t.this_args) {
+        let Some(((g, c), true)) = r.this_owner(file, a.enclosing) else { continue };
+        let Some(t) = r.argument_type(file, a.enclosing, &a.callee, a.arg, 0) else { continue };
+        let is_interface = r.symbol(t.0, t.1).map(|s| s.kind) == Some(NodeKind::Interface);
+        if !is_interface || r.declares_base((g, c), t) {
+            continue;
+        }
+        if let (Some(src), Some(dst)) = (sym_id(db, (g, c)), sym_id(db, t)) {
+            out.edges.push(Edge::new(
+                src,
+                dst,
+                EdgeKind::Implements,
+                Reason::TypedReceiver,
+                a.line,
+            ));
+        }
+    }
+
     // gRPC: a class implementing a generated server interface (`IGreeterServer` of
     // grpc-tools, `GreeterServer` of ts-proto, `GreeterServiceImplementation` of nice-grpc)
     // implements service `Greeter`: its methods handle the routes of its rpcs.

@@ -622,6 +622,10 @@ impl<'db> Resolver<'db> {
             LiteralContext::Argument { callee, arg } => {
                 self.argument_type(f, scope, callee, *arg, 1)?
             }
+            LiteralContext::Assigned(p) => match self.path_val(f, scope, p, 1)? {
+                Val::Inst(g, i) => (g, i),
+                _ => return None,
+            },
         };
         for seg in path {
             let m = self.member(t, seg, 1)?;
@@ -632,7 +636,7 @@ impl<'db> Resolver<'db> {
 
     /// The declared type of parameter `arg` of what `callee` calls (a class's constructor for
     /// `new C(..)`), as a class / interface.
-    fn argument_type(
+    pub(crate) fn argument_type(
         &self,
         f: SourceFile,
         scope: Option<SymbolIdx>,
@@ -651,6 +655,27 @@ impl<'db> Resolver<'db> {
         let name = self.index(g).params.get(&(i, arg))?;
         let hints = self.hints(g, Some(i), name)?;
         self.hints_type(g, Some(i), hints, depth + 1)
+    }
+
+    /// Whether class or interface `t` declares `target` among its bases, transitively
+    /// (EXTENDS and IMPLEMENTS, as written).
+    pub(crate) fn declares_base(&self, t: Target, target: Target) -> bool {
+        let mut seen = HashSet::new();
+        let mut stack = vec![t];
+        while let Some((f, i)) = stack.pop() {
+            if !seen.insert((f, i)) || seen.len() > 64 {
+                continue;
+            }
+            for b in self.index(f).heritage.get(&i).into_iter().flatten() {
+                if let Some(bt) = self.type_at(f, Some(i), &b.target, 1) {
+                    if bt == target {
+                        return true;
+                    }
+                    stack.push(bt);
+                }
+            }
+        }
+        false
     }
 
     /// The declared return type of function `i` of `g`, as a class / interface.
@@ -793,7 +818,11 @@ impl<'db> Resolver<'db> {
     }
 
     /// The class (or module-level object literal) `this` refers to at `scope`.
-    fn this_owner(&self, f: SourceFile, scope: Option<SymbolIdx>) -> Option<(Target, bool)> {
+    pub(crate) fn this_owner(
+        &self,
+        f: SourceFile,
+        scope: Option<SymbolIdx>,
+    ) -> Option<(Target, bool)> {
         for s in self.chain(f, scope) {
             match self.kind(f, s)? {
                 NodeKind::Class => return Some(((f, s), true)),

@@ -804,6 +804,34 @@ impl<'s, 't> Walker<'s, 't> {
         }
     }
 
+    /// `this` passed as an argument ([`ThisArg`]); the node just entered is the `this`.
+    pub(super) fn this_argument(&mut self) {
+        let Some(mut j) = self.anc.len().checked_sub(1) else { return };
+        let mut child = self.anc[j];
+        let args = loop {
+            let Some(parent) = j.checked_sub(1).and_then(|k| self.anc.get(k).copied()) else {
+                return;
+            };
+            j -= 1;
+            match parent.kind() {
+                "parenthesized_expression" | "non_null_expression" => child = parent,
+                "arguments" => break parent,
+                _ => return,
+            }
+        };
+        let Some(call) = j.checked_sub(1).and_then(|k| self.anc.get(k).copied()) else { return };
+        let func = match call.kind() {
+            "call_expression" => call.child_by_field_name("function"),
+            "new_expression" => call.child_by_field_name("constructor"),
+            _ => None,
+        };
+        let Some((callee, _)) = func.and_then(|f| callee_of(f, self.src)) else { return };
+        let arg = named_position(args, child);
+        let line = start_line(self.anc[self.anc.len() - 1]);
+        let enclosing = self.existing_scope();
+        self.ts.this_args.push(ThisArg { callee, arg, line, enclosing });
+    }
+
     /// `typeof X.prototype.m` / `typeof X.m` in a type: member `m` of the type `X` names, at
     /// this line (recorded as [`LiteralKey`]s are: a member of a written type).
     fn type_query_member(&mut self, node: Node<'t>) {
@@ -927,6 +955,19 @@ impl<'s, 't> Walker<'s, 't> {
                 let (callee, _) = callee_of(func, self.src)?;
                 let arg = named_position(parent, child);
                 Some((LiteralContext::Argument { callee, arg }, Vec::new()))
+            }
+            // `x = {..}`, `this.x = {..}`: what the left side holds.
+            "assignment_expression" if is("right") => {
+                let left = parent.child_by_field_name("left")?;
+                let path = match left.kind() {
+                    "identifier" => vec![text(left, self.src).to_string()],
+                    "member_expression" => path_of(left, self.src)?,
+                    _ => return None,
+                };
+                Some((
+                    LiteralContext::Assigned(path.into_iter().map(Into::into).collect()),
+                    Vec::new(),
+                ))
             }
             // A literal in a typed literal's value: the type of that member.
             "pair" if is("value") => {
