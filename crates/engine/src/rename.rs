@@ -961,6 +961,26 @@ fn member_family(reader: &Reader<'_>, method: &NodeRow) -> Result<Family, String
     let mut types_seen: BTreeSet<String> = BTreeSet::new();
     let mut queue: Vec<NodeRow> = vec![method.clone()];
     let mut out = Family::default();
+    // Takes member `n` of the name into the family (once), refusing one too big to plan.
+    let join = |n: NodeRow,
+                seen: &mut BTreeSet<String>,
+                out: &mut Family,
+                queue: &mut Vec<NodeRow>|
+     -> Result<(), String> {
+        if n.name != name || !matches!(n.kind, NodeKind::Method | NodeKind::Property) {
+            return Ok(());
+        }
+        seen.insert(n.id.clone());
+        out.members.push(n.clone());
+        queue.push(n);
+        if out.members.len() >= MAX_FAMILY {
+            return Err(format!(
+                "`{}` belongs to a family of more than {MAX_FAMILY} methods: rename it by hand",
+                method.id
+            ));
+        }
+        Ok(())
+    };
     while let Some(m) = queue.pop() {
         let Some(owner) = owner_of(reader, &m)? else { continue };
         // A member of an object literal that its context types (`new SafeSubscriber({ next:
@@ -978,11 +998,7 @@ fn member_family(reader: &Reader<'_>, method: &NodeRow) -> Result<Family, String
                     continue;
                 }
                 let Some(n) = reader.node(&e.dst).map_err(err)? else { continue };
-                if n.name == name && matches!(n.kind, NodeKind::Method | NodeKind::Property) {
-                    seen.insert(n.id.clone());
-                    out.members.push(n.clone());
-                    queue.push(n);
-                }
+                join(n, &mut seen, &mut out, &mut queue)?;
             }
         }
         out.owners.insert(owner.name.clone());
@@ -1006,17 +1022,7 @@ fn member_family(reader: &Reader<'_>, method: &NodeRow) -> Result<Family, String
                     continue;
                 }
                 let Some(n) = reader.node(&e.dst).map_err(err)? else { continue };
-                if n.name == name && matches!(n.kind, NodeKind::Method | NodeKind::Property) {
-                    seen.insert(n.id.clone());
-                    out.members.push(n.clone());
-                    queue.push(n);
-                    if out.members.len() >= MAX_FAMILY {
-                        return Err(format!(
-                            "`{}` belongs to a family of more than {MAX_FAMILY} methods: rename it by hand",
-                            method.id
-                        ));
-                    }
-                }
+                join(n, &mut seen, &mut out, &mut queue)?;
             }
         }
     }
