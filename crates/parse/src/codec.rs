@@ -43,7 +43,7 @@ use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// The layout version written as the first byte. Bump it on any change to the encoding.
-pub const CODEC_VERSION: u8 = 22;
+pub const CODEC_VERSION: u8 = 23;
 
 /// Deepest chain of call results (`Receiver::CallResult` nesting) that decoding accepts; the
 /// providers cap their chains at 8, and a bound keeps a corrupt blob from building a chain
@@ -415,8 +415,8 @@ impl<'f> Writer<'f> {
     /// The TypeScript facts: `0` | `1`, then type parameters (symbol, name, constraint `0` |
     /// `1` string), heritage arguments (clause index, count, strings), aliases (symbol, type),
     /// hint type arguments (hint index, count, strings), parameters (function, position,
-    /// name), literal keys (context tag and payload, path count and names, name, line delta,
-    /// enclosing delta), `this` arguments (callee, position, line delta, enclosing delta).
+    /// name), typed literals (context tag and payload, path count and names, enclosing
+    /// delta, key count, then each key's name and line delta), `this` arguments (callee, position, line delta, enclosing delta).
     fn ts(&mut self, t: Option<&'f TsFacts>) {
         let Some(t) = t else { return self.u8(0) };
         self.u8(1);
@@ -484,10 +484,13 @@ impl<'f> Writer<'f> {
             for p in &k.path {
                 self.str(p);
             }
-            self.str(&k.name);
-            self.varint(delta(line, k.line));
-            line = k.line;
             enclosing = self.idx_delta(enclosing, k.enclosing);
+            self.count(k.keys.len());
+            for (name, l) in &k.keys {
+                self.str(name);
+                self.varint(delta(line, *l));
+                line = *l;
+            }
         }
         self.count(t.this_args.len());
         let (mut line, mut enclosing) = (0, 0);
@@ -1143,7 +1146,7 @@ impl<'b> Reader<'b> {
         for _ in 0..n {
             params.push((self.symbol_idx()?, self.u32("parameter position")?, self.string()?));
         }
-        let n = self.count("literal keys", 5)?;
+        let n = self.count("typed literals", 4)?;
         let mut literal_keys = Vec::with_capacity(n);
         let (mut line, mut prev) = (0, 0);
         for _ in 0..n {
@@ -1169,10 +1172,15 @@ impl<'b> Reader<'b> {
             for _ in 0..m {
                 path.push(self.name()?);
             }
-            let name = self.name()?;
-            line = self.line(line)?;
             let enclosing = self.opt_idx(&mut prev)?;
-            literal_keys.push(LiteralKey { context, path, name, line, enclosing });
+            let m = self.count("literal keys", 2)?;
+            let mut keys = Vec::with_capacity(m);
+            for _ in 0..m {
+                let name = self.name()?;
+                line = self.line(line)?;
+                keys.push((name, line));
+            }
+            literal_keys.push(LiteralKeys { context, path, enclosing, keys });
         }
         let n = self.count("this arguments", 3)?;
         let mut this_args = Vec::with_capacity(n);

@@ -123,9 +123,9 @@ pub struct TsFacts {
     /// name; its type is the name's hint in the function's scope). What an argument passed
     /// there is typed as (an object literal takes the parameter's type).
     pub params: Vec<(SymbolIdx, u32, String)>,
-    /// The keys of object literals whose type their context gives (each a write of that
-    /// type's member) and the members type queries name, in source order.
-    pub literal_keys: Vec<LiteralKey>,
+    /// Object literals whose type their context gives, with their keys (each a write of that
+    /// type's member), and the members type queries name, in source order.
+    pub literal_keys: Vec<LiteralKeys>,
     /// `this` passed as an argument (`new AnonymousSubject(this, this)`), in source order:
     /// the parameter's type is one the enclosing class must conform to, declared or not.
     pub this_args: Vec<ThisArg>,
@@ -142,24 +142,24 @@ pub struct ThisArg {
     pub enclosing: Option<SymbolIdx>,
 }
 
-/// A member of a type named at a line: a key of an object literal whose type its context
-/// gives (`const t: T = { a: 1 }`, `{ a } as T`, `{ a } satisfies T`, `return { a }` from a
-/// function declared `(): T`, `f({ a })` where `f(x: T)`, a field or default parameter `x: T
-/// = { a }`, and the literals nested in such a literal's values: in `{ a: { b: 1 } }`, `b` is
-/// a member of `T.a`'s type), or the member a type query names (`typeof X.prototype.m`).
+/// Members of a type named at their lines: the keys of an object literal whose type its
+/// context gives (`const t: T = { a: 1 }`, `{ a } as T`, `{ a } satisfies T`, `return { a }`
+/// from a function declared `(): T`, `f({ a })` where `f(x: T)`, a field or default
+/// parameter `x: T = { a }`, and the literals nested in such a literal's values: in `{ a: {
+/// b: 1 } }`, `b` is a member of `T.a`'s type), or the member a type query names (`typeof
+/// X.prototype.m`). One record per literal: its keys share the context.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LiteralKey {
+pub struct LiteralKeys {
     /// Where the outermost typed literal gets its type.
     pub context: LiteralContext,
-    /// The keys from that literal down to this key's literal (`["a"]` for `b` above).
+    /// The keys from that literal down to this literal (`["a"]` for `b` above).
     pub path: Vec<Name>,
-    /// The key as written (`a`, `'a'` unquoted; a method's or a shorthand's name).
-    pub name: Name,
-    /// 1-based line of the key.
-    pub line: u32,
     /// Nearest enclosing named symbol that exists; `None` at module level. The context's
     /// type is read in its scope.
     pub enclosing: Option<SymbolIdx>,
+    /// The keys as written (`a`, `'a'` unquoted; a method's or a shorthand's name), each with
+    /// its 1-based line.
+    pub keys: Vec<(Name, u32)>,
 }
 
 /// Where a typed object literal's type comes from ([`LiteralKey`]).

@@ -151,13 +151,13 @@ pub fn render_facts(f: &FileFacts) -> String {
             LiteralContext::Assigned(p) => format!("{} = {{}}", p.join(".")),
         };
         let path: String = k.path.iter().map(|p| format!(".{p}")).collect();
-        let _ = writeln!(
-            out,
-            "literal-key L{} ({context}){path}.{} in {}",
-            k.line,
-            k.name,
-            qn(k.enclosing)
-        );
+        for (name, line) in &k.keys {
+            let _ = writeln!(
+                out,
+                "literal-key L{line} ({context}){path}.{name} in {}",
+                qn(k.enclosing)
+            );
+        }
     }
     for (n, h) in f.type_hints.iter().enumerate() {
         let args = ts

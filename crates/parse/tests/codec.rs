@@ -384,6 +384,7 @@ fn samples_exercise_the_optional_parts() {
     assert!(ts().any(|t| !t.params.is_empty()));
     assert!(ts().flat_map(|t| &t.literal_keys).any(|k| !k.path.is_empty()));
     assert!(ts().flat_map(|t| &t.literal_keys).any(|k| k.enclosing.is_some()));
+    assert!(ts().flat_map(|t| &t.literal_keys).any(|k| k.keys.len() > 1));
     assert!(ts().any(|t| !t.this_args.is_empty()));
     assert!(facts.iter().any(|f| f.template_parts > 0));
     assert!(facts.iter().flat_map(|f| &f.accesses).any(|a| a.write));

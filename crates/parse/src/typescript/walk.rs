@@ -18,8 +18,8 @@ use super::shapes::{
 };
 use crate::facts::{
     CallKind, CallSite, Callee, FieldAccess, FileFacts, Heritage, HeritageKind, HintSource, Import,
-    ImportBinding, ImportKind, Imported, LanguageFacts, LiteralContext, LiteralKey, Name, Receiver,
-    Symbol, SymbolIdx, ThisArg, TsFacts, TypeHint, TypeParam,
+    ImportBinding, ImportKind, Imported, LanguageFacts, LiteralContext, LiteralKeys, Name,
+    Receiver, Symbol, SymbolIdx, ThisArg, TsFacts, TypeHint, TypeParam,
 };
 use crate::util::{self, end_line, start_col, start_line, text, to_u32};
 use codegraph_schema::NodeKind;

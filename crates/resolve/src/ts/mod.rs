@@ -239,22 +239,25 @@ pub(crate) fn resolve_file(
     // `f({ a })` with `f(x: T)`, `{ a } as T`, `return { a }` from `(): T`) writes that
     // type's member, a property or a method the literal provides.
     for k in facts.ts().map_or(&[][..], |t| &t.literal_keys) {
+        // One type per literal, whatever its number of keys.
         let Some(t) = r.literal_type(file, k.enclosing, &k.context, &k.path) else { continue };
-        let Some(m) = r.member(t, &k.name, 0) else { continue };
-        if !matches!(
-            r.symbol(m.0, m.1).map(|s| s.kind),
-            Some(NodeKind::Property | NodeKind::Method)
-        ) {
-            continue;
-        }
-        if let Some(dst) = sym_id(db, m) {
-            out.edges.push(Edge::new(
-                caller_id(db, file, k.enclosing),
-                dst,
-                EdgeKind::Accesses,
-                Reason::TypedReceiver,
-                k.line,
-            ));
+        for (name, line) in &k.keys {
+            let Some(m) = r.member(t, name, 0) else { continue };
+            if !matches!(
+                r.symbol(m.0, m.1).map(|s| s.kind),
+                Some(NodeKind::Property | NodeKind::Method)
+            ) {
+                continue;
+            }
+            if let Some(dst) = sym_id(db, m) {
+                out.edges.push(Edge::new(
+                    caller_id(db, file, k.enclosing),
+                    dst,
+                    EdgeKind::Accesses,
+                    Reason::TypedReceiver,
+                    *line,
+                ));
+            }
         }
     }
     // REFERS_TO: a module-level declaration named and not called (a function, class,

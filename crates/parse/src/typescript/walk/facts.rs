@@ -833,7 +833,7 @@ impl<'s, 't> Walker<'s, 't> {
     }
 
     /// `typeof X.prototype.m` / `typeof X.m` in a type: member `m` of the type `X` names, at
-    /// this line (recorded as [`LiteralKey`]s are: a member of a written type).
+    /// this line (recorded as a typed literal's keys are: a member of a written type).
     fn type_query_member(&mut self, node: Node<'t>) {
         // Read from the text: the grammar's hidden type-query member rule hands the inner
         // member expression's fields to the outer one, so `property` may be the inner's.
@@ -853,23 +853,22 @@ impl<'s, 't> Walker<'s, 't> {
         let line = node
             .named_child(node.named_child_count().saturating_sub(1) as u32)
             .map_or(start_line(node), start_line);
-        self.ts.literal_keys.push(LiteralKey {
+        self.ts.literal_keys.push(LiteralKeys {
             context: LiteralContext::Type(ty),
             path: Vec::new(),
-            name: (*name).into(),
-            line,
             enclosing: self.existing_scope(),
+            keys: vec![((*name).into(), line)],
         });
     }
 
     /// An object literal whose type its context gives: each key (a pair's, a method's, a
-    /// shorthand's) is a write of that type's member ([`LiteralKey`]). The node just entered
+    /// shorthand's) is a write of that type's member ([`LiteralKeys`]). The node just entered
     /// is the literal.
     pub(super) fn literal_keys(&mut self) {
         let Some(top) = self.anc.len().checked_sub(1) else { return };
         let Some((context, path)) = self.literal_context(top, 0) else { return };
         let node = self.anc[top];
-        let enclosing = self.existing_scope();
+        let mut keys = Vec::new();
         let mut cursor = node.walk();
         for k in node.named_children(&mut cursor) {
             let key = match k.kind() {
@@ -885,16 +884,13 @@ impl<'s, 't> Walker<'s, 't> {
                 // Computed keys, numbers, private names.
                 _ => continue,
             };
-            if name.is_empty() {
-                continue;
+            if !name.is_empty() {
+                keys.push((name.into(), start_line(key)));
             }
-            self.ts.literal_keys.push(LiteralKey {
-                context: context.clone(),
-                path: path.clone(),
-                name: name.into(),
-                line: start_line(key),
-                enclosing,
-            });
+        }
+        if !keys.is_empty() {
+            let enclosing = self.existing_scope();
+            self.ts.literal_keys.push(LiteralKeys { context, path, enclosing, keys });
         }
     }
 
