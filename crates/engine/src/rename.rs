@@ -184,40 +184,34 @@ pub fn plan(
             .clone()
     };
     // Where each other symbol of the name is declared (path, line, column): its name there is
-    // not a reference to the target.
+    // not a reference to the target. Those that are another type's member (`interface
+    // RunHelpers { expectObservable: typeof TestScheduler.prototype.expectObservable }`) are
+    // never an edit even on an edge line of a member target (a literal's own member is: its
+    // key writes the target).
     let mut other_decls: BTreeMap<(String, u32, usize), String> = BTreeMap::new();
+    let mut type_member_decls: BTreeSet<(String, u32, usize)> = BTreeSet::new();
     for n in &same_named {
         let Some(path) = n.file.as_deref() else { continue };
         let Some(lines) = lines_of(path) else { continue };
-        if let Some((line, col)) = declaration_column(&lines, n, old) {
-            other_decls.insert((path.to_string(), line, col), n.id.clone());
+        let Some((line, col)) = declaration_column(&lines, n, old) else { continue };
+        let member = matches!(n.kind, NodeKind::Method | NodeKind::Property);
+        if member && let Some(p) = n.parent.as_deref() {
+            let typed = reader.node(p).map_err(err)?.is_some_and(|o| {
+                matches!(
+                    o.kind,
+                    NodeKind::Class
+                        | NodeKind::Interface
+                        | NodeKind::TypeAlias
+                        | NodeKind::DefinedType
+                        | NodeKind::Enum
+                        | NodeKind::Struct
+                )
+            });
+            if typed {
+                type_member_decls.insert((path.to_string(), line, col));
+            }
         }
-    }
-    // The declarations among them of another type's member (`interface RunHelpers {
-    // expectObservable: typeof TestScheduler.prototype.expectObservable }`): on an edge line
-    // of a member target such a key is never an edit (a literal's own member is: its key
-    // writes the target).
-    let mut type_member_decls: BTreeSet<(String, u32, usize)> = BTreeSet::new();
-    for n in same_named.iter().filter(|n| matches!(n.kind, NodeKind::Method | NodeKind::Property)) {
-        let Some(p) = n.parent.as_deref() else { continue };
-        let typed = reader.node(p).map_err(err)?.is_some_and(|o| {
-            matches!(
-                o.kind,
-                NodeKind::Class
-                    | NodeKind::Interface
-                    | NodeKind::TypeAlias
-                    | NodeKind::DefinedType
-                    | NodeKind::Enum
-                    | NodeKind::Struct
-            )
-        });
-        if typed
-            && let Some(path) = n.file.as_deref()
-            && let Some(lines) = lines_of(path)
-            && let Some((line, col)) = declaration_column(&lines, n, old)
-        {
-            type_member_decls.insert((path.to_string(), line, col));
-        }
+        other_decls.insert((path.to_string(), line, col), n.id.clone());
     }
     let decls_on = |path: &str, line: u32| -> Vec<(usize, &str)> {
         other_decls
@@ -349,15 +343,11 @@ pub fn plan(
                     missed += 1;
                 }
                 for (col, v) in verdicts {
-                    if type_member_decls.contains(&(path.clone(), e.line, col)) {
-                        let id = other_decls.get(&(path.clone(), e.line, col));
-                        in_strings.push(edit(
-                            &path,
-                            e.line,
-                            col,
-                            0.0,
-                            &other_decl(id.map_or("", String::as_str)),
-                        ));
+                    let at = (path.clone(), e.line, col);
+                    if type_member_decls.contains(&at)
+                        && let Some(id) = other_decls.get(&at)
+                    {
+                        in_strings.push(edit(&path, e.line, col, 0.0, &other_decl(id)));
                         continue;
                     }
                     // What the target is selected from on the edge's line (`c` in `c.engine`):

@@ -213,27 +213,27 @@ pub(crate) fn resolve_file(
     // object-literal property, an enum member. Reads and writes are one edge kind (the schema
     // has no read/write distinction); what does not resolve is dropped, not counted as an
     // unresolved call.
+    // A property, or a method read as a value (`this.m.bind(this)`, `xs.map(this.m)`).
+    let access_edge = |out: &mut Resolved,
+                       enclosing: Option<codegraph_parse::SymbolIdx>,
+                       t: Target,
+                       reason: Reason,
+                       line: u32| {
+        let member = matches!(
+            r.symbol(t.0, t.1).map(|s| s.kind),
+            Some(NodeKind::Property | NodeKind::Method)
+        );
+        if member && let Some(dst) = sym_id(db, t) {
+            let src = caller_id(db, file, enclosing);
+            out.edges.push(Edge::new(src, dst, EdgeKind::Accesses, reason, line));
+        }
+    };
     for a in &facts.accesses {
         let callee = Callee { receiver: a.receiver.clone(), name: a.name.clone() };
         let Outcome::Found(t, reason) = r.callee(file, a.enclosing, &callee, 0) else {
             continue;
         };
-        // A method read as a value (`this.m.bind(this)`, `xs.map(this.m)`) is read too.
-        if !matches!(
-            r.symbol(t.0, t.1).map(|s| s.kind),
-            Some(NodeKind::Property | NodeKind::Method)
-        ) {
-            continue;
-        }
-        if let Some(dst) = sym_id(db, t) {
-            out.edges.push(Edge::new(
-                caller_id(db, file, a.enclosing),
-                dst,
-                EdgeKind::Accesses,
-                reason,
-                a.line,
-            ));
-        }
+        access_edge(&mut out, a.enclosing, t, reason, a.line);
     }
     // ACCESSES too: a key of an object literal whose context types it (`const t: T = { a }`,
     // `f({ a })` with `f(x: T)`, `{ a } as T`, `return { a }` from `(): T`) writes that
@@ -242,21 +242,8 @@ pub(crate) fn resolve_file(
         // One type per literal, whatever its number of keys.
         let Some(t) = r.literal_type(file, k.enclosing, &k.context, &k.path) else { continue };
         for (name, line) in &k.keys {
-            let Some(m) = r.member(t, name, 0) else { continue };
-            if !matches!(
-                r.symbol(m.0, m.1).map(|s| s.kind),
-                Some(NodeKind::Property | NodeKind::Method)
-            ) {
-                continue;
-            }
-            if let Some(dst) = sym_id(db, m) {
-                out.edges.push(Edge::new(
-                    caller_id(db, file, k.enclosing),
-                    dst,
-                    EdgeKind::Accesses,
-                    Reason::TypedReceiver,
-                    *line,
-                ));
+            if let Some(m) = r.member(t, name, 0) {
+                access_edge(&mut out, k.enclosing, m, Reason::TypedReceiver, *line);
             }
         }
     }

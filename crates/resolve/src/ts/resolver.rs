@@ -464,21 +464,11 @@ impl<'db> Resolver<'db> {
                 {
                     return Some(t);
                 }
-                match self.callee(f, scope, callee, depth + 1) {
-                    Outcome::Found((g, i), _) => {
-                        // `new C(cb)`: the callback is a parameter of C's constructor.
-                        let (g, i) = match self.kind(g, i) {
-                            Some(NodeKind::Class) => {
-                                self.member((g, i), "constructor", depth + 1)?
-                            }
-                            _ => (g, i),
-                        };
-                        let ty = self.index(g).param_fns.get(&(i, *arg, *param))?;
-                        self.inferred_from_context(f, scope, (g, i), ty, depth + 1)
-                            .or_else(|| self.type_at(g, Some(i), ty, depth + 1))
-                    }
-                    _ => None,
-                }
+                // `new C(cb)`: the callback is a parameter of C's constructor.
+                let (g, i) = self.called_function(f, scope, callee, depth + 1)?;
+                let ty = self.index(g).param_fns.get(&(i, *arg, *param))?;
+                self.inferred_from_context(f, scope, (g, i), ty, depth + 1)
+                    .or_else(|| self.type_at(g, Some(i), ty, depth + 1))
             }
             // `const x = this.y`, `const { y } = this`, `for (const x of this.ys)`.
             HintSource::Value(Receiver::Path(p)) => match self.path_val(f, scope, p, depth + 1)? {
@@ -634,6 +624,24 @@ impl<'db> Resolver<'db> {
         Some(t)
     }
 
+    /// What a call of `callee` runs: the symbol it resolves to, a class's constructor for a
+    /// class (`new C(..)`).
+    fn called_function(
+        &self,
+        f: SourceFile,
+        scope: Option<SymbolIdx>,
+        callee: &Callee,
+        depth: u32,
+    ) -> Option<Target> {
+        let Outcome::Found((g, i), _) = self.callee(f, scope, callee, depth + 1) else {
+            return None;
+        };
+        match self.kind(g, i)? {
+            NodeKind::Class => self.member((g, i), "constructor", depth + 1),
+            _ => Some((g, i)),
+        }
+    }
+
     /// The declared type of parameter `arg` of what `callee` calls (a class's constructor for
     /// `new C(..)`), as a class / interface.
     pub(crate) fn argument_type(
@@ -644,14 +652,10 @@ impl<'db> Resolver<'db> {
         arg: u32,
         depth: u32,
     ) -> Option<Target> {
-        let Outcome::Found((g, i), _) = self.callee(f, scope, callee, depth + 1) else {
+        let (g, i) = self.called_function(f, scope, callee, depth + 1)?;
+        if !matches!(self.kind(g, i)?, NodeKind::Function | NodeKind::Method) {
             return None;
-        };
-        let (g, i) = match self.kind(g, i)? {
-            NodeKind::Class => self.member((g, i), "constructor", depth + 1)?,
-            NodeKind::Function | NodeKind::Method => (g, i),
-            _ => return None,
-        };
+        }
         let name = self.index(g).params.get(&(i, arg))?;
         let hints = self.hints(g, Some(i), name)?;
         self.hints_type(g, Some(i), hints, depth + 1)
