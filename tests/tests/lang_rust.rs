@@ -463,3 +463,146 @@ pub fn probe() {}
     "#]]
     .assert_eq(&calls);
 }
+
+/// An extension trait implemented for every type of a bound (`impl<T: Iterator> IterExt for
+/// T`) reaches std's iterators and values of unknown types (a range, a std function's
+/// result): the blanket impl's own method when it has one, else the trait's default. Not when
+/// std has a method of that name (std's wins), not for a trait its file also implements for
+/// named types (`Lookup`), and not without the trait in scope.
+#[test]
+fn extension_traits_reach_std_iterators_and_unknown_values() {
+    const EXT: &str = r#"
+//- /Cargo.toml
+[package]
+name = "ext"
+version = "0.1.0"
+
+//- /src/lib.rs
+pub mod ext;
+pub mod lookup;
+pub mod user;
+pub mod plain;
+
+//- /src/ext.rs
+pub trait IterExt: Iterator {
+    fn pairs(self) -> Vec<(u8, u8)> where Self: Sized { Vec::new() }
+    fn tally(self) -> usize;
+    fn count(self) -> usize where Self: Sized { 0 }
+}
+
+impl<T: Iterator> IterExt for T {
+    fn tally(self) -> usize { 0 }
+}
+
+//- /src/lookup.rs
+pub trait Lookup {
+    fn find_in(&self) -> u8;
+}
+
+impl Lookup for str {
+    fn find_in(&self) -> u8 { 0 }
+}
+
+impl<T: Lookup + ?Sized> Lookup for &T {
+    fn find_in(&self) -> u8 { 1 }
+}
+
+//- /src/user.rs
+use crate::ext::IterExt;
+use crate::lookup::Lookup;
+
+pub fn run(v: Vec<u8>, s: String) {
+    v.iter().pairs();
+    (0..3).tally();
+    std::iter::repeat(1).take(2).pairs();
+    v.iter().count();
+    s[..].find_in();
+}
+
+//- /src/plain.rs
+pub fn run(v: Vec<u8>) {
+    v.iter().pairs();
+}
+"#;
+    let calls: String = render_fixture_resolution(EXT)
+        .lines()
+        .filter(|l| l.contains("CALLS") || l.starts_with("unresolved"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    expect![[r#"
+        edge CALLS sym:rs:src/user.rs:run -> sym:rs:src/ext.rs:IterExt.pairs L7 import-resolved 0.95
+        edge CALLS sym:rs:src/user.rs:run -> sym:rs:src/ext.rs:IterExt.pairs L5 typed-receiver 0.85
+        edge CALLS sym:rs:src/user.rs:run -> sym:rs:src/ext.rs:T.tally L6 import-resolved 0.95
+        unresolved src/user.rs:7 std::iter::repeat().take in sym:rs:src/user.rs:run
+        unresolved src/user.rs:9 s.[].find_in in sym:rs:src/user.rs:run
+    "#]]
+    .assert_eq(&calls);
+}
+
+/// criterion's macros generate the functions that call the benches: a group (`pub fn
+/// benches`, in both of its forms) calling each target, and `main` calling the groups.
+#[test]
+fn criterion_groups_call_their_benches() {
+    const BENCH: &str = r#"
+//- /Cargo.toml
+[package]
+name = "b"
+version = "0.1.0"
+
+//- /benches/speed.rs
+use criterion::{criterion_group, criterion_main, Criterion};
+
+mod shapes {
+    pub fn square(c: &mut criterion::Criterion) {}
+}
+
+fn fast(c: &mut Criterion) {}
+fn slow(c: &mut Criterion) {}
+
+criterion_group!(benches, fast, shapes::square,);
+criterion_group! {
+    name = tuned;
+    config = Criterion::default().sample_size(10);
+    targets = slow
+}
+criterion_main!(benches, tuned);
+"#;
+    let lines: String = render_fixture_facts(BENCH)
+        .lines()
+        .chain(render_fixture_resolution(BENCH).lines())
+        .chain(render_call_accounting(BENCH).lines())
+        .filter(|l| !l.starts_with("edge IMPORTS"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    expect![[r#"
+        //- Cargo.toml
+        (no provider)
+        //- benches/speed.rs
+        sym module shapes L3-5 sig="mod shapes"
+        sym function square L4-4 exported in=shapes sig="pub fn square(c: &mut criterion::Criterion)"
+        sym function fast L7-7 sig="fn fast(c: &mut Criterion)"
+        sym function slow L8-8 sig="fn slow(c: &mut Criterion)"
+        sym function benches L10-10 exported sig="criterion_group!(benches, fast, shapes::square,)"
+        sym function tuned L11-15 exported sig="criterion_group! { name = tuned; config = Criterion::default().sample_size(10); targets = slow }"
+        sym function main L16-16 sig="criterion_main!(benches, tuned)"
+        import L1 EsImport "criterion" criterion_group as criterion_group
+        import L1 EsImport "criterion" criterion_main as criterion_main
+        import L1 EsImport "criterion" Criterion as Criterion
+        call L10:27 fast in benches
+        call L10:41 ::.shapes.square in benches
+        call L14:15 slow in tuned
+        call L13:25 ::.Criterion.default in tuned
+        call L13:35 ::.Criterion.default().sample_size in tuned
+        call L16:17 benches in main
+        call L16:26 tuned in main
+        hint L4 square c : criterion::Criterion
+        hint L7 fast c : Criterion
+        hint L8 slow c : Criterion
+        edge CALLS sym:rs:benches/speed.rs:benches -> sym:rs:benches/speed.rs:fast L10 same-file 0.95
+        edge CALLS sym:rs:benches/speed.rs:benches -> sym:rs:benches/speed.rs:square L10 same-file 0.95
+        edge CALLS sym:rs:benches/speed.rs:main -> sym:rs:benches/speed.rs:benches L16 same-file 0.95
+        edge CALLS sym:rs:benches/speed.rs:main -> sym:rs:benches/speed.rs:tuned L16 same-file 0.95
+        edge CALLS sym:rs:benches/speed.rs:tuned -> sym:rs:benches/speed.rs:slow L14 same-file 0.95
+        benches/speed.rs: 7 calls = 5 CALLS + 0 unresolved + 2 external
+    "#]].assert_eq(&lines);
+}

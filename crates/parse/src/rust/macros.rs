@@ -6,6 +6,8 @@
 //! mostly `assert!`/`assert_eq!`), and the oracle counts them; the grammar does not parse a
 //! token tree as expressions, so this reads the few shapes calls take. It looks at node kinds
 //! to find sites ([`call_name`], shared with the call count) and at text only to name them.
+//! Also criterion's benchmark macros ([`bench_macro`]), whose generated functions call the
+//! benches they list.
 
 use super::ids;
 use crate::facts::{Callee, Receiver};
@@ -50,7 +52,8 @@ pub(super) fn call_name(kids: &[Node<'_>], i: usize) -> Option<usize> {
         }
         j = j.checked_sub(1)?;
     }
-    if kids[j].kind_id() != ids.identifier {
+    // `default` is a keyword token in a token tree (`Config::default()`).
+    if kids[j].kind_id() != ids.identifier && kids[j].kind() != "default" {
         return None;
     }
     if let Some(before) = j.checked_sub(1).map(|b| kids[b].kind_id())
@@ -161,4 +164,85 @@ pub(super) fn try_of(inner: Receiver) -> Receiver {
         }
         _ => Receiver::Other,
     }
+}
+
+/// What a criterion benchmark macro written among items generates: `criterion_group!(benches,
+/// a, b)` (or `criterion_group! { name = benches; config = ..; targets = a, b }`) a function
+/// `benches` calling `a(..)` and `b(..)`; `criterion_main!(benches)` a `main` calling
+/// `benches()`. The harness of nearly every crate's benches: without it every bench function
+/// looks uncalled.
+pub(super) struct BenchMacro<'t> {
+    /// The function the macro defines.
+    pub name: String,
+    /// `criterion_main!`: its `main` is private (a group is `pub`).
+    pub main: bool,
+    /// The token tree's children (the delimiters included) ...
+    pub kids: Vec<Node<'t>>,
+    /// ... and the indices of the last segments of the functions it calls.
+    pub targets: Vec<usize>,
+}
+
+/// See [`BenchMacro`]; `None` for any other macro, or a body of another shape.
+pub(super) fn bench_macro<'t>(node: Node<'t>, src: &str) -> Option<BenchMacro<'t>> {
+    let ids = ids();
+    let path = text(node.child_by_field_id(ids.macro_)?, src);
+    let main = match path.rsplit("::").next()? {
+        "criterion_group" => false,
+        "criterion_main" => true,
+        _ => return None,
+    };
+    let tt = node.named_child(node.named_child_count().checked_sub(1)? as u32)?;
+    if tt.kind_id() != ids.token_tree {
+        return None;
+    }
+    let mut c = tt.walk();
+    let kids: Vec<Node<'t>> = tt.children(&mut c).collect();
+    let inner = 1..kids.len().saturating_sub(1);
+    let tok = |i: usize| text(kids[i], src);
+    let is_ident = |i: usize| kids[i].kind_id() == ids.identifier;
+    // The comma-separated paths from `from` up to a `;` or the end: each one's last segment.
+    let paths = |from: usize| -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut last: Option<usize> = None;
+        let mut plain = true;
+        for i in from..inner.end {
+            match tok(i) {
+                "," | ";" => {
+                    if let (Some(l), true) = (last, plain) {
+                        out.push(l);
+                    }
+                    if tok(i) == ";" {
+                        return out;
+                    }
+                    (last, plain) = (None, true);
+                }
+                "::" => {}
+                _ if is_ident(i) => last = Some(i),
+                _ => plain = false,
+            }
+        }
+        if let (Some(l), true) = (last, plain) {
+            out.push(l);
+        }
+        out
+    };
+    let first = inner.start;
+    if first >= inner.end {
+        return None;
+    }
+    let (name, targets) = if main {
+        ("main".to_string(), paths(first))
+    } else if is_ident(first) && first + 1 < inner.end && tok(first + 1) == "," {
+        (tok(first).to_string(), paths(first + 2))
+    } else {
+        // `name = benches; config = ..; targets = a, b`
+        let at = |key: &str| {
+            (first..inner.end.saturating_sub(1))
+                .find(|&i| is_ident(i) && tok(i) == key && tok(i + 1) == "=")
+                .map(|i| i + 2)
+        };
+        let n = at("name").filter(|&i| i < inner.end && is_ident(i))?;
+        (tok(n).to_string(), at("targets").map(paths).unwrap_or_default())
+    };
+    Some(BenchMacro { name, main, kids, targets })
 }

@@ -100,6 +100,24 @@ pub static RUST_SPEC: LanguageSpec = LanguageSpec {
 /// Macro bodies parsed as items inside macro bodies parsed as items... at most this deep.
 pub(crate) const MAX_MACRO_NESTING: u32 = 4;
 
+/// Whether a node whose parent has kind `parent` stands among items (a file's or an inline
+/// module's).
+pub(crate) fn item_level(parent: Option<u16>) -> bool {
+    let ids = ids();
+    parent.is_some_and(|p| p == ids.source_file || p == ids.declaration_list)
+}
+
+/// Whether a macro invocation under ancestors of kinds `ancestors` (the innermost last) is
+/// written among items, braced (`m! { .. }`) or as a statement (`m!(..);`).
+pub(crate) fn item_level_macro(ancestors: &[u16]) -> bool {
+    let ids = ids();
+    match ancestors {
+        [.., gp, p] if *p == ids.expression_statement => item_level(Some(*gp)),
+        [.., p] => item_level(Some(*p)),
+        [] => false,
+    }
+}
+
 /// The inside of an item-level macro invocation's braces (`cfg_rt! { .. }` at the top of a
 /// module or an impl: `parent` is the kind of the node around it), which holds items: what
 /// [`parse_range`] parses.
@@ -160,6 +178,7 @@ grammar_ids! {
             macro_invocation = "macro_invocation",
             source_file = "source_file",
             declaration_list = "declaration_list",
+            expression_statement = "expression_statement",
             function_signature_item = "function_signature_item",
             struct_item = "struct_item",
             union_item = "union_item",
@@ -289,6 +308,12 @@ fn count_calls(root: tree_sitter::Node<'_>, src: &str, nesting: u32) -> usize {
         } else {
             None
         };
+        if k == ids.macro_invocation
+            && let Some(bench) = macros::bench_macro(node, src)
+            && item_level_macro(&parents)
+        {
+            n += bench.targets.len();
+        }
         let descend = if let Some(range) = item_macro {
             if let Some(sub) = parse_range(src, range) {
                 n += count_calls(sub.root_node(), src, nesting + 1);

@@ -397,6 +397,25 @@ impl<'s> Walker<'s> {
             return false;
         }
         if k == ids.macro_invocation
+            && let Some(bench) = super::macros::bench_macro(node, self.src)
+            && super::item_level_macro(
+                &parents[parents.len().saturating_sub(2)..]
+                    .iter()
+                    .map(|p| p.kind_id())
+                    .collect::<Vec<u16>>(),
+            )
+        {
+            // A benchmark harness: the function it generates, calling its targets; calls in
+            // its configuration are read from the token tree below, inside that function.
+            let idx = self.push_symbol(NodeKind::Function, &bench.name, node, None, !bench.main);
+            self.push_scope(node, Some(idx), ScopeKind::Symbol);
+            for &t in &bench.targets {
+                let callee = self.macro_callee(&bench.kids, t);
+                self.push_call(callee, bench.kids[t]);
+            }
+            return true;
+        }
+        if k == ids.macro_invocation
             && nesting < super::MAX_MACRO_NESTING
             && let Some(range) = super::item_macro_body(node, parents.last().map(|p| p.kind_id()))
         {
@@ -1325,18 +1344,25 @@ impl<'s> Walker<'s> {
         let kids: Vec<Node<'_>> = node.children(&mut c).collect();
         for i in 0..kids.len() {
             if let Some(name) = macros::call_name(&kids, i) {
-                let mut callee = macros::callee(&kids, name, self.src);
-                if let Receiver::Path(p) = callee.receiver {
-                    callee.receiver = match p.first().map(|s| s.as_str()) {
-                        Some("::") => item_path(
-                            self.file_relative(p[1..].iter().map(|s| s.to_string()).collect()),
-                        ),
-                        _ => Receiver::Path(p),
-                    };
-                }
+                let callee = self.macro_callee(&kids, name);
                 self.push_call(callee, kids[name]);
             }
         }
+    }
+
+    /// The callee named by `kids[name]` in a token tree, a path's leading segments resolved
+    /// like a path expression's (`self::`, `super::`).
+    fn macro_callee(&self, kids: &[Node<'_>], name: usize) -> Callee {
+        let mut callee = macros::callee(kids, name, self.src);
+        if let Receiver::Path(p) = callee.receiver {
+            callee.receiver = match p.first().map(|s| s.as_str()) {
+                Some("::") => {
+                    item_path(self.file_relative(p[1..].iter().map(|s| s.to_string()).collect()))
+                }
+                _ => Receiver::Path(p),
+            };
+        }
+        callee
     }
 
     fn access(&mut self, node: Node<'_>, parent: Option<Node<'_>>) {

@@ -18,7 +18,12 @@
 //!   declaration; a smart pointer (`Box`, `Rc`, `Arc`, a guard) reads through to its target;
 //! - a type outside the workspace (std, a dependency), or a method a type of the workspace
 //!   does not declare (a std trait's method, a derived impl), is a call outside the workspace:
-//!   not an edge, not unresolved.
+//!   not an edge, not unresolved;
+//! - an extension trait in scope (a trait its file implements only for a type parameter:
+//!   `impl<T: Iterator> Itertools for T`) reaches std's iterators and values of unknown type
+//!   (a range, a std function's result), unless std has a method of that name: the blanket
+//!   impl's own method, else the trait's default (reason typed-receiver on a std iterator,
+//!   import-resolved on a value of unknown type: the trait in scope decides it).
 //!
 //! A call never vanishes: every call expression is a CALLS edge, an unresolved site named by
 //! its text, or a call outside the workspace.
@@ -210,6 +215,347 @@ const PRELUDE: &[&str] = &[
 ];
 
 /// Smart pointers and guards whose methods are mostly their target's.
+/// std's iterator types (what `iter()`, ranges and adaptors make), for extension traits
+/// implemented for every iterator.
+const STD_ITERATORS: &[&str] = &[
+    "Iter",
+    "IterMut",
+    "IntoIter",
+    "Peekable",
+    "Rev",
+    "Skip",
+    "Take",
+    "Cloned",
+    "Copied",
+    "Filter",
+    "Chain",
+    "Drain",
+    "Map",
+    "FilterMap",
+    "FlatMap",
+    "Flatten",
+    "Enumerate",
+    "Zip",
+    "StepBy",
+    "SkipWhile",
+    "TakeWhile",
+    "MapWhile",
+    "Scan",
+    "Fuse",
+    "Inspect",
+    "Cycle",
+    "Range",
+    "RangeInclusive",
+    "Repeat",
+    "RepeatN",
+    "Once",
+    "Empty",
+    "FromFn",
+    "Successors",
+    "Chars",
+    "CharIndices",
+    "Bytes",
+    "Lines",
+    "Split",
+    "SplitWhitespace",
+    "Windows",
+    "Chunks",
+    "Keys",
+    "Values",
+    "ValuesMut",
+];
+
+/// The methods of std's `Iterator`, `DoubleEndedIterator` and `ExactSizeIterator` (stable and
+/// not), and of the traits every value has: on a std iterator they are std's.
+const STD_ITERATOR_METHODS: &[&str] = &[
+    "next",
+    "size_hint",
+    "count",
+    "last",
+    "advance_by",
+    "nth",
+    "step_by",
+    "chain",
+    "zip",
+    "intersperse",
+    "intersperse_with",
+    "map",
+    "for_each",
+    "filter",
+    "filter_map",
+    "enumerate",
+    "peekable",
+    "skip_while",
+    "take_while",
+    "map_while",
+    "skip",
+    "take",
+    "scan",
+    "flat_map",
+    "flatten",
+    "fuse",
+    "inspect",
+    "by_ref",
+    "collect",
+    "collect_into",
+    "partition",
+    "partition_in_place",
+    "is_partitioned",
+    "try_fold",
+    "try_for_each",
+    "fold",
+    "reduce",
+    "try_reduce",
+    "all",
+    "any",
+    "find",
+    "find_map",
+    "try_find",
+    "position",
+    "rposition",
+    "max",
+    "min",
+    "max_by_key",
+    "max_by",
+    "min_by_key",
+    "min_by",
+    "rev",
+    "unzip",
+    "copied",
+    "cloned",
+    "cycle",
+    "array_chunks",
+    "map_windows",
+    "sum",
+    "product",
+    "cmp",
+    "cmp_by",
+    "partial_cmp",
+    "partial_cmp_by",
+    "eq",
+    "eq_by",
+    "ne",
+    "lt",
+    "le",
+    "gt",
+    "ge",
+    "is_sorted",
+    "is_sorted_by",
+    "is_sorted_by_key",
+    "next_back",
+    "nth_back",
+    "advance_back_by",
+    "rfold",
+    "rfind",
+    "try_rfold",
+    "len",
+    "is_empty",
+    "into_iter",
+    "next_chunk",
+    "try_collect",
+    "clone",
+    "clone_from",
+    "to_owned",
+    "to_string",
+    "into",
+    "try_into",
+    "as_ref",
+    "as_mut",
+    "borrow",
+    "borrow_mut",
+    "fmt",
+    "hash",
+    "type_id",
+    "from",
+];
+
+/// Besides the iterator methods, what std's common values (slices, `Vec`, `str`, `String`,
+/// maps and sets, `Option`, `Result`, I/O handles) have: on a value of unknown type a method of
+/// one of these names may be std's.
+const STD_VALUE_METHODS: &[&str] = &[
+    "next",
+    "size_hint",
+    "count",
+    "last",
+    "nth",
+    "step_by",
+    "chain",
+    "zip",
+    "intersperse",
+    "intersperse_with",
+    "map",
+    "for_each",
+    "filter",
+    "filter_map",
+    "enumerate",
+    "peekable",
+    "skip_while",
+    "take_while",
+    "map_while",
+    "skip",
+    "take",
+    "scan",
+    "flat_map",
+    "flatten",
+    "fuse",
+    "inspect",
+    "by_ref",
+    "collect",
+    "partition",
+    "try_fold",
+    "try_for_each",
+    "fold",
+    "reduce",
+    "all",
+    "any",
+    "find",
+    "find_map",
+    "position",
+    "rposition",
+    "max",
+    "min",
+    "max_by_key",
+    "max_by",
+    "min_by_key",
+    "min_by",
+    "rev",
+    "unzip",
+    "copied",
+    "cloned",
+    "cycle",
+    "sum",
+    "product",
+    "cmp",
+    "partial_cmp",
+    "eq",
+    "ne",
+    "lt",
+    "le",
+    "gt",
+    "ge",
+    "is_sorted",
+    "is_sorted_by",
+    "is_sorted_by_key",
+    "next_back",
+    "rfold",
+    "rfind",
+    "len",
+    "is_empty",
+    "into_iter",
+    "iter",
+    "iter_mut",
+    "clone",
+    "to_owned",
+    "to_string",
+    "into",
+    "try_into",
+    "as_ref",
+    "as_mut",
+    "borrow",
+    "borrow_mut",
+    "fmt",
+    "hash",
+    "get",
+    "get_mut",
+    "push",
+    "pop",
+    "insert",
+    "remove",
+    "contains",
+    "contains_key",
+    "join",
+    "concat",
+    "chunks",
+    "chunks_exact",
+    "rchunks",
+    "windows",
+    "chunk_by",
+    "split",
+    "splitn",
+    "rsplit",
+    "rsplitn",
+    "split_at",
+    "split_off",
+    "sort",
+    "sort_by",
+    "sort_by_key",
+    "sort_unstable",
+    "sort_unstable_by",
+    "sort_unstable_by_key",
+    "dedup",
+    "dedup_by",
+    "dedup_by_key",
+    "retain",
+    "extend",
+    "append",
+    "clear",
+    "truncate",
+    "drain",
+    "first",
+    "last_mut",
+    "first_mut",
+    "starts_with",
+    "ends_with",
+    "trim",
+    "lines",
+    "chars",
+    "bytes",
+    "as_str",
+    "as_bytes",
+    "as_slice",
+    "to_vec",
+    "keys",
+    "values",
+    "values_mut",
+    "entry",
+    "unwrap",
+    "expect",
+    "unwrap_or",
+    "unwrap_or_else",
+    "unwrap_or_default",
+    "map_or",
+    "map_or_else",
+    "map_err",
+    "ok",
+    "err",
+    "and_then",
+    "or_else",
+    "ok_or",
+    "ok_or_else",
+    "is_some",
+    "is_none",
+    "is_ok",
+    "is_err",
+    "take_if",
+    "replace",
+    "swap",
+    "reverse",
+    "binary_search",
+    "fill",
+    "capacity",
+    "reserve",
+    "resize",
+    "repeat",
+    "parse",
+    "read",
+    "write",
+    "write_all",
+    "read_exact",
+    "read_to_end",
+    "read_to_string",
+    "flush",
+    "seek",
+    "lock",
+    "send",
+    "recv",
+    "poll",
+    "wait",
+    "await",
+    "union",
+    "intersection",
+    "difference",
+];
+
 const POINTERS: &[&str] = &[
     "Box",
     "Rc",
@@ -1291,6 +1637,15 @@ impl<'db> Local<'db> {
         // Only for types whose own methods are all known (the workspace's, trait bounds): a
         // std type's inherent methods are not.
         let known = matches!(ty, Ty::Adt(..) | Ty::Traits(_));
+        // A std iterator, or a value of a type not known: std's methods are not known one by
+        // one, but their names are (`STD_ITERATOR_METHODS`, `STD_VALUE_METHODS`).
+        let open = match &ty {
+            Ty::Ext(base, _) if STD_ITERATORS.contains(&base.as_str()) => {
+                Some(STD_ITERATOR_METHODS)
+            }
+            Ty::Unknown => Some(STD_VALUE_METHODS),
+            _ => None,
+        };
         match self.method_on_type(ty, name, depth) {
             // A method of a trait in scope (an extension trait with a blanket impl:
             // `AsyncReadExt::read` on any reader).
@@ -1298,8 +1653,64 @@ impl<'db> Local<'db> {
                 Some(m) => Found::Member(m),
                 None => Found::External,
             },
+            // An extension trait implemented for every type (`impl<T: Iterator> Itertools for
+            // T`) reaches std's iterators and values of unknown types, unless std has a
+            // method of that name, which would win (or make the call ambiguous).
+            f @ (Found::External | Found::Missing)
+                if open.is_some_and(|std| !std.contains(&name)) =>
+            {
+                self.blanket_trait_method(name, depth).map_or(f, Found::Member)
+            }
             f => f,
         }
+    }
+
+    /// A method `name` (taking `self`) of an extension trait in scope
+    /// ([`Local::blanket_impl`]), when exactly one such trait has it: the blanket impl's own
+    /// method of that name, else the trait's (its default body).
+    fn blanket_trait_method(&self, name: &str, depth: u32) -> Option<Target> {
+        let traits = self.traits_in_scope().to_vec();
+        let mut found: Option<Target> = None;
+        for t in traits {
+            let Some(imp) = self.blanket_impl(t) else { continue };
+            let own = self.index(t.0).impls.get(imp as usize).and_then(|i| i.items.get(name));
+            let m = match own {
+                Some(&m) => Some((t.0, m)),
+                None => self.trait_item(t, name, depth + 1),
+            };
+            if let Some(m) = m
+                && !self.index(m.0).selfless.contains(&m.1)
+            {
+                if found.is_some_and(|f| f != m) {
+                    return None;
+                }
+                found = Some(m);
+            }
+        }
+        found
+    }
+
+    /// The blanket impl of an extension trait `t`: its file implements it only for a type
+    /// parameter of the impl (`impl<T: Iterator + ?Sized> Itertools for T`), once. A trait
+    /// also implemented there for named types (`impl Index for str` beside `impl<T> Index for
+    /// &T`, where the parameter stands behind a reference the facts do not keep) is not one.
+    fn blanket_impl(&self, t: Target) -> Option<u32> {
+        let index = self.index(t.0);
+        let name = index.name(t.1);
+        let mut blanket = None;
+        for (i, imp) in index.impls.iter().enumerate() {
+            let of_t = imp.trait_.as_deref().is_some_and(|tr| {
+                codegraph_parse::rust_strip_type_args(tr).rsplit("::").next() == Some(name)
+            });
+            if !of_t {
+                continue;
+            }
+            if blanket.is_some() || !imp.type_params.contains(&imp.self_ty) {
+                return None;
+            }
+            blanket = u32::try_from(i).ok();
+        }
+        blanket
     }
 
     /// The traits the file brings into scope (declared in it, named by its `use` leaves,
@@ -1501,10 +1912,28 @@ impl<'db> Local<'db> {
                 let ty = self.receiver_type(scope, &c.receiver, at, depth + 1);
                 let reason = if c.receiver == Receiver::This {
                     Reason::ThisDispatch
+                } else if ty == Ty::Unknown {
+                    // Only an extension trait in scope can resolve it (`method_on`).
+                    Reason::ImportResolved
                 } else {
                     Reason::TypedReceiver
                 };
-                (self.method_on(ty, &c.name, depth + 1), reason)
+                let found = self.method_on(ty, &c.name, depth + 1);
+                let reason = match found {
+                    Found::Member(t) => reason_for(self.file, t.0, reason),
+                    _ => reason,
+                };
+                (found, reason)
+            }
+            // Any other expression (`(0..n).m()`, `[a, b].m()`): a value of unknown type, which
+            // only an extension trait in scope can resolve.
+            Receiver::Other if !c.name.is_empty() => {
+                let found = self.method_on(Ty::Unknown, &c.name, depth + 1);
+                let reason = match found {
+                    Found::Member(t) => reason_for(self.file, t.0, Reason::ImportResolved),
+                    _ => Reason::NameOnly,
+                };
+                (found, reason)
             }
             _ => (Found::Missing, Reason::NameOnly),
         }
