@@ -606,3 +606,53 @@ criterion_main!(benches, tuned);
         benches/speed.rs: 7 calls = 5 CALLS + 0 unresolved + 2 external
     "#]].assert_eq(&lines);
 }
+
+/// `Type::from(x)` among several `From<A>` impls of the type: the one taking the argument's
+/// type (a string literal, a byte string, sliced or not, a value of a workspace type); the
+/// path's first when the argument's type is not known.
+#[test]
+fn from_calls_pick_the_impl_taking_the_argument() {
+    const FROM: &str = r#"
+//- /Cargo.toml
+[package]
+name = "f"
+version = "0.1.0"
+
+//- /src/lib.rs
+pub struct Buf;
+pub struct Raw;
+
+impl From<Raw> for Buf {
+    fn from(r: Raw) -> Buf { Buf }
+}
+
+impl<'a> From<&'a [u8]> for Buf {
+    fn from(b: &'a [u8]) -> Buf { Buf }
+}
+
+impl<'a> From<&'a str> for Buf {
+    fn from(s: &'a str) -> Buf { Buf }
+}
+
+pub fn make(raw: Raw, unknown: u32) {
+    Buf::from("text");
+    Buf::from(&b"bytes"[..]);
+    Buf::from(b"bytes");
+    Buf::from(raw);
+    Buf::from(unknown.into());
+}
+"#;
+    let calls: String = render_fixture_resolution(FROM)
+        .lines()
+        .filter(|l| l.contains("CALLS"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    expect![[r#"
+        edge CALLS sym:rs:src/lib.rs:make -> sym:rs:src/lib.rs:Buf.from L20 same-file 0.95
+        edge CALLS sym:rs:src/lib.rs:make -> sym:rs:src/lib.rs:Buf.from L21 same-file 0.95
+        edge CALLS sym:rs:src/lib.rs:make -> sym:rs:src/lib.rs:Buf.from#2 L18 same-file 0.95
+        edge CALLS sym:rs:src/lib.rs:make -> sym:rs:src/lib.rs:Buf.from#2 L19 same-file 0.95
+        edge CALLS sym:rs:src/lib.rs:make -> sym:rs:src/lib.rs:Buf.from#3 L17 same-file 0.95
+    "#]]
+    .assert_eq(&calls);
+}

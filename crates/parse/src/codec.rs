@@ -43,7 +43,7 @@ use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// The layout version written as the first byte. Bump it on any change to the encoding.
-pub const CODEC_VERSION: u8 = 23;
+pub const CODEC_VERSION: u8 = 24;
 
 /// Deepest chain of call results (`Receiver::CallResult` nesting) that decoding accepts; the
 /// providers cap their chains at 8, and a bound keeps a corrupt blob from building a chain
@@ -544,6 +544,12 @@ impl<'f> Writer<'f> {
         self.count(gated.len());
         for g in gated {
             self.varint(u64::from(*g));
+        }
+        let from_args: &'f [(u32, Receiver)] = r.map_or(&[], |r| &r.from_args);
+        self.count(from_args.len());
+        for (call, arg) in from_args {
+            self.varint(u64::from(*call));
+            self.receiver(arg, 0, 0);
         }
     }
 
@@ -1243,7 +1249,14 @@ impl<'b> Reader<'b> {
         for _ in 0..n {
             gated_imports.push(self.u32("gated import")?);
         }
-        Ok(RustFacts { impls, mods, gated_imports })
+        let n = self.count("from arguments", 2)?;
+        let mut from_args = Vec::with_capacity(n);
+        for _ in 0..n {
+            let call = self.u32("from call")?;
+            let (arg, _) = self.receiver(0)?;
+            from_args.push((call, arg));
+        }
+        Ok(RustFacts { impls, mods, gated_imports, from_args })
     }
 
     fn unknown(start: usize, what: &'static str, tag: u64) -> DecodeError {

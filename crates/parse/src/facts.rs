@@ -205,6 +205,10 @@ pub struct RustFacts {
     /// than `cfg(test)`: they may be compiled out, so names they bring rank after ungated
     /// ones (a glob included).
     pub gated_imports: Vec<u32>,
+    /// The first argument of each `Type::from(x)` / `Type::try_from(x)` call (its index in
+    /// [`FileFacts::calls`], the argument's shape as a receiver): which of a type's several
+    /// `From<A>` impls is called depends on its type.
+    pub from_args: Vec<(u32, Receiver)>,
 }
 
 /// One `impl` block.

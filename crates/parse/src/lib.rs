@@ -58,7 +58,7 @@ use std::cell::RefCell;
 /// Version of what the providers extract. Bump it whenever a provider's output for the same
 /// text changes: an index holding facts of another version is rebuilt from scratch, since
 /// facts restored from it would be stale.
-pub const FACTS_VERSION: u32 = 49;
+pub const FACTS_VERSION: u32 = 50;
 
 /// What every language provider implements.
 pub trait Provider: Send + Sync + 'static {

@@ -178,6 +178,25 @@ const MANIFESTS: &str = "# Web.\napiVersion: v1\nkind: Service\nmetadata: {name:
 
 const ELIXIR: &str = "defmodule A.B do\n  alias A.C\n  import A.D, only: [f: 1]\n  use X\n  @doc \"Runs.\"\n  def run(x, y \\\\ 1), do: x |> C.go() |> f()\nend\n";
 
+const RUST: &str = r#"
+mod other;
+#[cfg(feature = "x")]
+use crate::other::Thing;
+
+pub struct Buf;
+
+impl<'a> From<&'a str> for Buf {
+    fn from(s: &'a str) -> Buf { Buf }
+}
+
+impl Buf {
+    pub fn make() -> Buf {
+        Buf::from("text");
+        Buf::from(&b"bytes"[..])
+    }
+}
+"#;
+
 fn samples() -> Vec<(&'static str, FileFacts)> {
     vec![
         ("go", analyze(Language::Go, GO)),
@@ -192,6 +211,7 @@ fn samples() -> Vec<(&'static str, FileFacts)> {
         ("sh", analyze(Language::Shell, SHELL)),
         ("k8s", analyze(Language::Kubernetes, MANIFESTS)),
         ("ex", analyze(Language::Elixir, ELIXIR)),
+        ("rs", analyze(Language::Rust, RUST)),
     ]
 }
 
@@ -386,6 +406,12 @@ fn samples_exercise_the_optional_parts() {
     assert!(ts().flat_map(|t| &t.literal_keys).any(|k| k.enclosing.is_some()));
     assert!(ts().flat_map(|t| &t.literal_keys).any(|k| k.keys.len() > 1));
     assert!(ts().any(|t| !t.this_args.is_empty()));
+    let rs = || facts.iter().filter_map(|f| f.rust());
+    assert!(rs().any(|r| r.from_args.len() > 1));
+    assert!(rs().any(|r| !r.gated_imports.is_empty()));
+    assert!(rs().flat_map(|r| &r.impls).any(|i| i.trait_.is_some()));
+    assert!(rs().flat_map(|r| &r.impls).any(|i| i.trait_.is_none()));
+    assert!(rs().any(|r| !r.mods.is_empty()));
     assert!(facts.iter().any(|f| f.template_parts > 0));
     assert!(facts.iter().flat_map(|f| &f.accesses).any(|a| a.write));
     assert!(facts.iter().flat_map(|f| &f.accesses).any(|a| !a.write));

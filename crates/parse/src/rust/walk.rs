@@ -1079,7 +1079,39 @@ impl<'s> Walker<'s> {
         let ids = ids();
         let Some(f) = node.child_by_field_id(ids.function) else { return };
         let (callee, at) = self.callee(f);
+        // `Type::from(x)`: the argument's shape picks among the type's `From<A>` impls.
+        if matches!(callee.name.as_str(), "from" | "try_from")
+            && matches!(&callee.receiver, Receiver::Path(p) if p.first().is_some_and(|s| s == "::"))
+            && let Some(arg) = node.child_by_field_id(ids.arguments).and_then(|a| a.named_child(0))
+        {
+            let arg = self.argument_of_from(arg);
+            self.rust.from_args.push((to_u32(self.facts.calls.len()), arg));
+        }
         self.push_call(callee, at);
+    }
+
+    /// The shape of `Type::from`'s argument: a byte string (`b".."`, `&b".."[..]`) is bytes,
+    /// a string literal (also sliced) a `str`, anything else as a receiver.
+    fn argument_of_from(&self, arg: Node<'_>) -> Receiver {
+        let mut n = arg;
+        while matches!(n.kind(), "reference_expression" | "parenthesized_expression") {
+            match n.named_child(n.named_child_count().saturating_sub(1) as u32) {
+                Some(inner) => n = inner,
+                None => break,
+            }
+        }
+        if n.kind() == "index_expression"
+            && let Some(base) = n.named_child(0)
+            && base.kind_id() == ids().string_literal
+            && n.named_child(1).is_none_or(|r| r.kind() == "range_expression")
+        {
+            n = base;
+        }
+        if n.kind_id() == ids().string_literal {
+            let ty = if self.text(n).starts_with('b') { "[u8]" } else { "str" };
+            return Receiver::Path(vec!["new".into(), ty.into()]);
+        }
+        self.receiver(arg, 0)
     }
 
     fn push_call(&mut self, callee: Callee, at: Node<'_>) {

@@ -23,7 +23,9 @@
 //!   `impl<T: Iterator> Itertools for T`) reaches std's iterators and values of unknown type
 //!   (a range, a std function's result), unless std has a method of that name: the blanket
 //!   impl's own method, else the trait's default (reason typed-receiver on a std iterator,
-//!   import-resolved on a value of unknown type: the trait in scope decides it).
+//!   import-resolved on a value of unknown type: the trait in scope decides it);
+//! - `Type::from(x)` / `Type::try_from(x)` among several `From<A>` impls of the type: the impl
+//!   whose `A` is the argument's type (`RustFacts::from_args`), when exactly one takes it.
 //!
 //! A call never vanishes: every call expression is a CALLS edge, an unresolved site named by
 //! its text, or a call outside the workspace.
@@ -782,6 +784,58 @@ impl<'db> Local<'db> {
             }
         }
         Found::External
+    }
+
+    /// For `Type::from(arg)` (or `try_from`): among the type's several `From<A>` impls, the
+    /// `from` of the one whose `A` is the argument's type, when the argument's type is known
+    /// and exactly one impl takes it; `None` otherwise (the call keeps what the path gave).
+    fn impl_taking(
+        &self,
+        scope: Option<SymbolIdx>,
+        callee: &Callee,
+        arg: &Receiver,
+        at: Pos,
+    ) -> Option<Target> {
+        let Receiver::Path(p) = &callee.receiver else { return None };
+        let Some(Def::Item(ty)) = self.path(self.file, scope, &p[1..], Ns::Type, 1) else {
+            return None;
+        };
+        let trait_name = if callee.name == "from" { "From" } else { "TryFrom" };
+        let mut candidates: Vec<(Target, String)> = Vec::new();
+        for (f, i) in self.impls_of(ty) {
+            let Some(info) = self.index(f).impls.get(i as usize) else { continue };
+            let Some(tr) = &info.trait_ else { continue };
+            let (base, args) = split_generic(tr);
+            if base.rsplit("::").next() != Some(trait_name) {
+                continue;
+            }
+            let (Some(&m), Some(a)) = (info.items.get(callee.name.as_str()), args.first()) else {
+                continue;
+            };
+            candidates.push(((f, m), a.clone()));
+        }
+        if candidates.len() < 2 {
+            return None;
+        }
+        // Types compared by what they are: a workspace type, or a std type's name.
+        let same = |a: &Ty, b: &Ty| match (a, b) {
+            (Ty::Adt(x, _), Ty::Adt(y, _)) => x == y,
+            (Ty::Ext(x, _), Ty::Ext(y, _)) => x == y,
+            _ => false,
+        };
+        let ty = self.receiver_type(scope, arg, at, 1);
+        if matches!(ty, Ty::Unknown) {
+            return None;
+        }
+        let mut taking = candidates.iter().filter(|((f, m), a)| {
+            let index = self.index(*f);
+            let scope = index.impl_of.get(m).and(index.parent(*m));
+            same(&self.ty_named(*f, scope, a, 1), &ty)
+        });
+        match (taking.next(), taking.next()) {
+            (Some((m, _)), None) => Some(*m),
+            _ => None,
+        }
     }
 
     /// The `Target` of a workspace type's `Deref` impl, with the type's arguments bound.
@@ -2003,9 +2057,17 @@ fn resolve_rows(db: &dyn salsa::Database, workspace: Workspace, file: SourceFile
     // CALLS and TESTS.
     let in_test_file = crate::graph::is_test(db, file);
     let mut tested = crate::tested::Tested::default();
-    for site in &facts.calls {
+    let from_args: HashMap<u32, &Receiver> =
+        facts.rust().iter().flat_map(|r| r.from_args.iter().map(|(i, a)| (*i, a))).collect();
+    for (i, site) in facts.calls.iter().enumerate() {
         let at = pos(site.line, site.col);
-        let (found, reason) = l.callee(site.enclosing, &site.callee, at, 0);
+        let (mut found, reason) = l.callee(site.enclosing, &site.callee, at, 0);
+        if let Found::Member(_) = found
+            && let Some(arg) = u32::try_from(i).ok().and_then(|i| from_args.get(&i))
+            && let Some(picked) = l.impl_taking(site.enclosing, &site.callee, arg, at)
+        {
+            found = Found::Member(picked);
+        }
         match found {
             Found::Member(t) => {
                 let Some(dst) = sym_id(db, t) else {
