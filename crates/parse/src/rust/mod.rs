@@ -107,14 +107,13 @@ pub(crate) fn item_level(parent: Option<u16>) -> bool {
     parent.is_some_and(|p| p == ids.source_file || p == ids.declaration_list)
 }
 
-/// Whether a macro invocation under ancestors of kinds `ancestors` (the innermost last) is
-/// written among items, braced (`m! { .. }`) or as a statement (`m!(..);`).
-pub(crate) fn item_level_macro(ancestors: &[u16]) -> bool {
-    let ids = ids();
-    match ancestors {
-        [.., gp, p] if *p == ids.expression_statement => item_level(Some(*gp)),
-        [.., p] => item_level(Some(*p)),
-        [] => false,
+/// Whether a macro invocation whose parent and grandparent have kinds `parent` and
+/// `grandparent` is written among items, braced (`m! { .. }`) or as a statement (`m!(..);`).
+pub(crate) fn item_level_macro(parent: Option<u16>, grandparent: Option<u16>) -> bool {
+    if parent == Some(ids().expression_statement) {
+        item_level(grandparent)
+    } else {
+        item_level(parent)
     }
 }
 
@@ -126,8 +125,7 @@ pub(crate) fn item_macro_body(
     parent: Option<u16>,
 ) -> Option<tree_sitter::Range> {
     let ids = ids();
-    let parent = parent?;
-    if parent != ids.source_file && parent != ids.declaration_list {
+    if !item_level(parent) {
         return None;
     }
     let last = u32::try_from(node.named_child_count().checked_sub(1)?).ok()?;
@@ -310,7 +308,10 @@ fn count_calls(root: tree_sitter::Node<'_>, src: &str, nesting: u32) -> usize {
         };
         if k == ids.macro_invocation
             && let Some(bench) = macros::bench_macro(node, src)
-            && item_level_macro(&parents)
+            && item_level_macro(
+                parents.last().copied(),
+                parents.len().checked_sub(2).map(|i| parents[i]),
+            )
         {
             n += bench.targets.len();
         }

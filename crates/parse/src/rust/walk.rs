@@ -399,10 +399,8 @@ impl<'s> Walker<'s> {
         if k == ids.macro_invocation
             && let Some(bench) = super::macros::bench_macro(node, self.src)
             && super::item_level_macro(
-                &parents[parents.len().saturating_sub(2)..]
-                    .iter()
-                    .map(|p| p.kind_id())
-                    .collect::<Vec<u16>>(),
+                parents.last().map(|p| p.kind_id()),
+                parents.len().checked_sub(2).map(|i| parents[i].kind_id()),
             )
         {
             // A benchmark harness: the function it generates, calling its targets; calls in

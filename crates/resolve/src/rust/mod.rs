@@ -216,7 +216,6 @@ const PRELUDE: &[&str] = &[
     "Self",
 ];
 
-/// Smart pointers and guards whose methods are mostly their target's.
 /// std's iterator types (what `iter()`, ranges and adaptors make), for extension traits
 /// implemented for every iterator.
 const STD_ITERATORS: &str = "\
@@ -253,6 +252,7 @@ const STD_VALUE_METHODS: &str = "\
     read_exact read_to_end read_to_string flush seek lock send recv poll wait await union \
     intersection difference";
 
+/// Smart pointers and guards whose methods are mostly their target's.
 const POINTERS: &[&str] = &[
     "Box",
     "Rc",
@@ -827,11 +827,9 @@ impl<'db> Local<'db> {
         if matches!(ty, Ty::Unknown) {
             return None;
         }
-        let mut taking = candidates.iter().filter(|((f, m), a)| {
-            let index = self.index(*f);
-            let scope = index.impl_of.get(m).and(index.parent(*m));
-            same(&self.ty_named(*f, scope, a, 1), &ty)
-        });
+        let mut taking = candidates
+            .iter()
+            .filter(|((f, m), a)| same(&self.ty_named(*f, self.index(*f).parent(*m), a, 1), &ty));
         match (taking.next(), taking.next()) {
             (Some((m, _)), None) => Some(*m),
             _ => None,
@@ -1399,7 +1397,7 @@ impl<'db> Local<'db> {
         match self.method_on_type(ty, name, depth) {
             // A method of a trait in scope (an extension trait with a blanket impl:
             // `AsyncReadExt::read` on any reader).
-            Found::External if known => match self.trait_in_scope(name, depth) {
+            Found::External if known => match self.trait_in_scope(name, false, depth) {
                 Some(m) => Found::Member(m),
                 None => Found::External,
             },
@@ -1407,35 +1405,10 @@ impl<'db> Local<'db> {
             // T`) reaches std's iterators and values of unknown types, unless std has a
             // method of that name, which would win (or make the call ambiguous).
             f @ (Found::External | Found::Missing) if open == Some(false) => {
-                self.blanket_trait_method(name, depth).map_or(f, Found::Member)
+                self.trait_in_scope(name, true, depth).map_or(f, Found::Member)
             }
             f => f,
         }
-    }
-
-    /// A method `name` (taking `self`) of an extension trait in scope
-    /// ([`Local::blanket_impl`]), when exactly one such trait has it: the blanket impl's own
-    /// method of that name, else the trait's (its default body).
-    fn blanket_trait_method(&self, name: &str, depth: u32) -> Option<Target> {
-        let traits = self.traits_in_scope().to_vec();
-        let mut found: Option<Target> = None;
-        for t in traits {
-            let Some(imp) = self.blanket_impl(t) else { continue };
-            let own = self.index(t.0).impls.get(imp as usize).and_then(|i| i.items.get(name));
-            let m = match own {
-                Some(&m) => Some((t.0, m)),
-                None => self.trait_item(t, name, depth + 1),
-            };
-            if let Some(m) = m
-                && !self.index(m.0).selfless.contains(&m.1)
-            {
-                if found.is_some_and(|f| f != m) {
-                    return None;
-                }
-                found = Some(m);
-            }
-        }
-        found
     }
 
     /// The blanket impl of an extension trait `t`: its file implements it only for a type
@@ -1533,12 +1506,24 @@ impl<'db> Local<'db> {
         std::cell::Ref::map(self.traits.borrow(), |t| t.as_deref().unwrap_or(&[]))
     }
 
-    /// A method `name` (taking `self`) of a trait in scope, when exactly one declares it.
-    fn trait_in_scope(&self, name: &str, depth: u32) -> Option<Target> {
+    /// A method `name` (taking `self`) of a trait in scope, when exactly one declares it. With
+    /// `blanket`, only extension traits count ([`Local::blanket_impl`]), and the blanket impl's
+    /// own method of that name comes before the trait's (its default body).
+    fn trait_in_scope(&self, name: &str, blanket: bool, depth: u32) -> Option<Target> {
         let traits = self.traits_in_scope().to_vec();
         let mut found: Option<Target> = None;
         for t in traits {
-            if let Some(m) = self.trait_item(t, name, depth + 1)
+            let own = if blanket {
+                let Some(imp) = self.blanket_impl(t) else { continue };
+                self.index(t.0).impls.get(imp as usize).and_then(|i| i.items.get(name))
+            } else {
+                None
+            };
+            let m = match own {
+                Some(&m) => Some((t.0, m)),
+                None => self.trait_item(t, name, depth + 1),
+            };
+            if let Some(m) = m
                 && !self.index(m.0).selfless.contains(&m.1)
             {
                 if found.is_some_and(|f| f != m) {
